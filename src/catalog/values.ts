@@ -1,0 +1,145 @@
+// Parsing text into the typed values the stores hold, shared by the loader (CSV cells) and the query stage
+// (filter values). Dates and timestamps are held as ISO text, which sorts and compares correctly as text.
+
+import type { DateFormat, FieldType } from './types.js';
+
+export type StoredValue = string | number | boolean | null;
+
+export class ValueError extends Error {}
+
+const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+const INTEGER = /^[+-]?\d+$/;
+
+export function parseNumber(text: string): number {
+  const trimmed = text.trim();
+  if (!NUMBER.test(trimmed)) throw new ValueError(`"${text}" is not a number`);
+  const value = Number(trimmed);
+  if (!Number.isFinite(value)) throw new ValueError(`"${text}" is out of range`);
+  return value;
+}
+
+const INT_RANGE: Record<'int4' | 'int8', [number, number]> = {
+  int4: [-2147483648, 2147483647],
+  // The embedded store holds numbers as doubles; beyond 2^53 a whole number would silently change.
+  int8: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+};
+
+export function parseInteger(text: string, type: 'int4' | 'int8'): number {
+  const trimmed = text.trim();
+  if (!INTEGER.test(trimmed)) throw new ValueError(`"${text}" is not a whole number`);
+  const value = Number(trimmed);
+  const [min, max] = INT_RANGE[type];
+  if (value < min || value > max) throw new ValueError(`"${text}" is out of range for ${type}`);
+  return value;
+}
+
+const TRUE_WORDS = new Set(['true', 't', 'yes', 'y', '1', 'on']);
+const FALSE_WORDS = new Set(['false', 'f', 'no', 'n', '0', 'off']);
+
+export function parseBoolean(text: string): boolean {
+  const word = text.trim().toLowerCase();
+  if (TRUE_WORDS.has(word)) return true;
+  if (FALSE_WORDS.has(word)) return false;
+  throw new ValueError(`"${text}" is not a boolean`);
+}
+
+function pad(n: number, width = 2): string {
+  return String(n).padStart(width, '0');
+}
+
+function checkedDate(year: number, month: number, day: number, original: string): string {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (month < 1 || month > 12 || date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
+    throw new ValueError(`"${original}" is not a valid date`);
+  }
+  return `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
+}
+
+function checkedTime(hour: number, minute: number, second: number, fraction: string, original: string): string {
+  if (hour > 23 || minute > 59 || second > 59) throw new ValueError(`"${original}" is not a valid time`);
+  const micros = fraction ? '.' + fraction.slice(0, 6).replace(/0+$/, '') : '';
+  return `${pad(hour)}:${pad(minute)}:${pad(second)}${micros === '.' ? '' : micros}`;
+}
+
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/;
+const SLASHED_DATE_TIME = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?$/;
+
+interface DateTimeParts { year: number; month: number; day: number; hour: number; minute: number; second: number; fraction: string }
+
+function dateTimeParts(text: string, format: DateFormat): DateTimeParts {
+  const trimmed = text.trim();
+  if (format === 'ISO' || format === 'YYYY-MM-DD') {
+    const m = ISO_DATE_TIME.exec(trimmed);
+    if (!m) throw new ValueError(`"${text}" is not a date in ISO 8601 form (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS)`);
+    // A zone suffix is accepted and dropped, as PostgreSQL does for `timestamp without time zone`.
+    return { year: +m[1]!, month: +m[2]!, day: +m[3]!, hour: +(m[4] ?? 0), minute: +(m[5] ?? 0), second: +(m[6] ?? 0), fraction: m[7] ?? '' };
+  }
+  const m = SLASHED_DATE_TIME.exec(trimmed);
+  if (!m) throw new ValueError(`"${text}" is not a date in ${format} form`);
+  const [first, second] = [+m[1]!, +m[2]!];
+  const [day, month] = format === 'DD/MM/YYYY' ? [first, second] : [second, first];
+  return { year: +m[3]!, month, day, hour: +(m[4] ?? 0), minute: +(m[5] ?? 0), second: +(m[6] ?? 0), fraction: m[7] ?? '' };
+}
+
+/** `YYYY-MM-DDTHH:MM:SS[.ffffff]`. */
+export function parseTimestamp(text: string, format: DateFormat): string {
+  const p = dateTimeParts(text, format);
+  return `${checkedDate(p.year, p.month, p.day, text)}T${checkedTime(p.hour, p.minute, p.second, p.fraction, text)}`;
+}
+
+/** `YYYY-MM-DD`; a time part, if any, must be midnight. */
+export function parseDate(text: string, format: DateFormat): string {
+  const p = dateTimeParts(text, format);
+  if (p.hour || p.minute || p.second || /[1-9]/.test(p.fraction)) throw new ValueError(`"${text}" is a date and time, not a date`);
+  return checkedDate(p.year, p.month, p.day, text);
+}
+
+/**
+ * The stored value of one text cell. An empty cell is the empty string in a text field (as CKAN stores it)
+ * and NULL in any other.
+ */
+export function parseCell(text: string, type: FieldType, format: DateFormat): StoredValue {
+  if (type === 'text') return text;
+  if (text.trim() === '') return null;
+  switch (type) {
+    case 'numeric':
+    case 'float8':
+      return parseNumber(text);
+    case 'int4':
+    case 'int8':
+      return parseInteger(text, type);
+    case 'bool':
+      return parseBoolean(text);
+    case 'date':
+      return parseDate(text, format);
+    case 'timestamp':
+      return parseTimestamp(text, format);
+  }
+}
+
+/** Writes out a number's decimal digits without an exponent ("1e-7" → "0.0000001"), as PostgreSQL prints numeric. */
+function withoutExponent(shortest: string): string {
+  const match = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(shortest);
+  if (!match) return shortest;
+  const [, sign, whole, fraction = '', exponentText] = match;
+  const digits = whole! + fraction;
+  const point = whole!.length + Number(exponentText);
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`.replace(/0+$/, '');
+  if (point >= digits.length) return sign + digits + '0'.repeat(point - digits.length);
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+}
+
+/** PostgreSQL's float8 output: shortest round-trip digits, exponent form outside 1e-4 ≤ |x| < 1e15. */
+function float8Text(value: number): string {
+  if (value === 0) return Object.is(value, -0) ? '-0' : '0';
+  const [mantissa, exp] = value.toExponential().split('e') as [string, string];
+  const exponent = Number(exp);
+  if (exponent >= -4 && exponent < 15) return withoutExponent(String(value));
+  return `${mantissa}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
+}
+
+/** The text of a number as PostgreSQL would print a value of this type (JSON, CSV and the full-text document). */
+export function numberText(value: number, type: FieldType | 'int'): string {
+  if (type === 'float8') return float8Text(value);
+  return withoutExponent(String(value));
+}
