@@ -1,0 +1,50 @@
+// Locates a resource's source: a file under the sources folder, or a URL (under a base URL, or absolute),
+// which is downloaded to a temporary file first so that it can be checksummed and read twice.
+
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+export interface LocatedSource {
+  /** Local file to read. */
+  file: string;
+  /** What messages call it: the path relative to the sources, or the URL. */
+  displayName: string;
+  release(): Promise<void>;
+}
+
+const isUrl = (text: string) => /^https?:\/\//i.test(text);
+
+export function sourceLocation(sources: string, sourcePath: string): string {
+  if (isUrl(sourcePath)) return sourcePath;
+  if (isUrl(sources)) return new URL(sourcePath, sources.endsWith('/') ? sources : `${sources}/`).href;
+  return path.resolve(sources, sourcePath);
+}
+
+export async function locateSource(sources: string, sourcePath: string, timeoutMs = 60_000): Promise<LocatedSource> {
+  const location = sourceLocation(sources, sourcePath);
+  if (!isUrl(location)) {
+    try {
+      const info = await stat(location);
+      if (!info.isFile()) throw new Error('is not a file');
+    } catch (err) {
+      const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (err as Error).message;
+      throw new Error(`${sourcePath}: ${reason} (looked in ${sources})`);
+    }
+    return { file: location, displayName: sourcePath, release: async () => {} };
+  }
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'countcentre-source-'));
+  const file = path.join(dir, 'source');
+  try {
+    const response = await fetch(location, { signal: AbortSignal.timeout(timeoutMs) });
+    if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+    await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), createWriteStream(file));
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true });
+    throw new Error(`${location}: download failed (${(err as Error).message})`);
+  }
+  return { file, displayName: location, release: () => rm(dir, { recursive: true, force: true }) };
+}

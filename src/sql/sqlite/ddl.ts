@@ -1,0 +1,93 @@
+// SQLite statements that create and fill the embedded database: resource tables, their indexes and the
+// full-text candidate index, and the tables that record what was loaded from where.
+
+import { fieldIndexName, type FieldDefinition, type FieldType } from '../../catalog/types.js';
+import { quoteIdent, quoteLiteral, resourceTables } from './quote.js';
+
+/** Bumped whenever the layout below changes, so existing database files are rebuilt rather than misread. */
+export const SQLITE_SCHEMA_VERSION = 1;
+
+const COLUMN_TYPES: Record<FieldType, string> = {
+  text: 'TEXT',
+  // NUMERIC affinity keeps whole numbers as integers and others as doubles; both compare numerically.
+  numeric: 'NUMERIC',
+  int4: 'INTEGER',
+  int8: 'INTEGER',
+  float8: 'REAL',
+  bool: 'INTEGER',
+  // ISO 8601 text sorts and compares in time order.
+  date: 'TEXT',
+  timestamp: 'TEXT',
+};
+
+export const META_TABLES = {
+  meta: quoteIdent('_countcentre_meta'),
+  resources: quoteIdent('_countcentre_resources'),
+};
+
+export function createMetaTablesSql(): string[] {
+  return [
+    `CREATE TABLE ${META_TABLES.meta} ("key" TEXT PRIMARY KEY, "value" TEXT NOT NULL)`,
+    `CREATE TABLE ${META_TABLES.resources} ("id" TEXT PRIMARY KEY, "source_sha256" TEXT NOT NULL, ` +
+      `"spec_hash" TEXT NOT NULL, "total" INTEGER NOT NULL, "loaded_at" TEXT NOT NULL, "source" TEXT NOT NULL, ` +
+      `"data_bytes" INTEGER NOT NULL DEFAULT 0, "index_bytes" INTEGER NOT NULL DEFAULT 0)`,
+  ];
+}
+
+export const metaSql = {
+  put: `INSERT OR REPLACE INTO ${META_TABLES.meta} ("key", "value") VALUES (?, ?)`,
+  all: `SELECT "key", "value" FROM ${META_TABLES.meta}`,
+  putResource: `INSERT OR REPLACE INTO ${META_TABLES.resources} ("id", "source_sha256", "spec_hash", "total", "loaded_at", "source") VALUES (?, ?, ?, ?, ?, ?)`,
+  allResources: `SELECT "id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes" FROM ${META_TABLES.resources}`,
+  setSizes: `UPDATE ${META_TABLES.resources} SET "data_bytes" = ?, "index_bytes" = ? WHERE "id" = ?`,
+  /** Bytes per table and index, from SQLite's dbstat: a resource's indexes and FTS tables are named "<id>__…". */
+  objectSizes: `SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name`,
+  databaseBytes: `SELECT page_count * page_size AS bytes FROM pragma_page_count(), pragma_page_size()`,
+  tableExists: `SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?`,
+};
+
+export function createResourceSql(resourceId: string, fields: readonly FieldDefinition[]): string[] {
+  const tables = resourceTables(resourceId);
+  const columns = fields.map((f) => `${quoteIdent(f.id)} ${COLUMN_TYPES[f.type]}`);
+  return [
+    `CREATE TABLE ${tables.data} ("_id" INTEGER PRIMARY KEY, ${columns.join(', ')}, "_full_text" TEXT)`,
+    // Contentless, presence-only index of hex-encoded lexemes: it only narrows candidates; the exact
+    // PostgreSQL-compatible match and rank run on "_full_text".
+    `CREATE VIRTUAL TABLE ${tables.fullText} USING fts5(lexemes, content=${quoteLiteral('')}, detail=none, columnsize=0, tokenize=${quoteLiteral('ascii')})`,
+  ];
+}
+
+export function insertRowSql(resourceId: string, fieldCount: number): string {
+  const placeholders = new Array(fieldCount + 2).fill('?').join(', ');
+  return `INSERT INTO ${resourceTables(resourceId).data} VALUES (${placeholders})`;
+}
+
+export function insertLexemesSql(resourceId: string): string {
+  return `INSERT INTO ${resourceTables(resourceId).fullText} (rowid, lexemes) VALUES (?, ?)`;
+}
+
+export function createIndexesSql(resourceId: string, fields: readonly FieldDefinition[]): string[] {
+  const table = resourceTables(resourceId).data;
+  return fields
+    .map((field, position) => ({ field, position }))
+    .filter(({ field }) => field.index)
+    .map(({ field, position }) => `CREATE INDEX ${quoteIdent(fieldIndexName(resourceId, position + 1))} ON ${table} (${quoteIdent(field.id)})`);
+}
+
+/** SQL function the builder registers: the full-text index document of a stored "_full_text" value. */
+export const FTS_DOCUMENT_FUNCTION = 'cc_fts_document';
+
+/**
+ * Copies a resource's tables unchanged from an attached database (schema `previous`). The full-text index
+ * is contentless, so it is rebuilt from each row's stored "_full_text" rather than read back.
+ */
+export function copyResourceSql(resourceId: string): string[] {
+  const tables = resourceTables(resourceId);
+  return [
+    `INSERT INTO ${tables.data} SELECT * FROM "previous".${tables.data}`,
+    `INSERT INTO ${tables.fullText} (rowid, lexemes) SELECT "_id", ${FTS_DOCUMENT_FUNCTION}("_full_text") FROM "previous".${tables.data}`,
+  ];
+}
+
+export const attachPreviousSql = `ATTACH DATABASE ? AS "previous"`;
+export const detachPreviousSql = `DETACH DATABASE "previous"`;

@@ -1,0 +1,25 @@
+// A size-bounded map that forgets its least recently used entries: for prepared statements and parsed queries.
+
+export class BoundedCache<K, V> {
+  private readonly entries = new Map<K, V>();
+
+  constructor(private readonly capacity: number) {}
+
+  getOrCreate(key: K, create: () => V): V {
+    const found = this.entries.get(key);
+    if (found !== undefined) {
+      // Re-inserting moves the key to the end: Map iteration order is our recency order.
+      this.entries.delete(key);
+      this.entries.set(key, found);
+      return found;
+    }
+    const value = create();
+    this.entries.set(key, value);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as K);
+    return value;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
