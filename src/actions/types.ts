@@ -1,0 +1,28 @@
+// What an action is: a named operation with its documentation, run on decoded parameters against the
+// services (catalogue, storage, settings). Actions return result values; the HTTP layer wraps them.
+
+import type { Catalog } from '../catalog/catalog.js';
+import type { Settings } from '../settings.js';
+import type { StorageBackend } from '../storage/backend.js';
+
+export interface Services {
+  catalog: Catalog;
+  backend: StorageBackend;
+  settings: Settings;
+}
+
+export interface ActionCall {
+  /** Decoded parameters: GET query, form or JSON body, by CKAN's precedence. */
+  params: Record<string, unknown>;
+  /** Request path without any locale prefix, e.g. `/api/3/action/datastore_search`. */
+  path: string;
+  /** The query string the parameters came from; empty when they came from a body. */
+  linkQuery: string;
+}
+
+export interface Action {
+  name: string;
+  /** help_show's answer: the action's documentation. */
+  help: string;
+  run(call: ActionCall, services: Services): Promise<unknown>;
+}

@@ -1,0 +1,76 @@
+// Parameter vocabularies as data: each action's parameters with their coercion, default, echo rule and
+// documentation. Validation, help_show text and API documentation are all generated from these tables.
+
+import { messages, type ValidationDetail } from '../errors.js';
+import { isMissing, ParamProblem } from './coerce.js';
+
+export interface ParamSpec {
+  name: string;
+  /** Shown in documentation, e.g. "string", "int", "bool", "dictionary or list of dictionaries". */
+  type: string;
+  description: string;
+  required?: boolean;
+  /** Documentation of the default; the coercion applies it. */
+  defaultText?: string;
+  /**
+   * Turns a given (non-null) value into its typed form; throws ParamProblem.
+   * Not called for missing values: `whenMissing` supplies those.
+   */
+  coerce(value: unknown): unknown;
+  /** The value used when the parameter is absent or null; undefined leaves it absent. */
+  whenMissing?: () => unknown;
+  /** Another name accepted for this parameter (CKAN's `id` for `resource_id`); it wins when both are given. */
+  alias?: string;
+}
+
+export interface ValidatedParams {
+  /** Typed values by parameter name, including defaults. */
+  values: Map<string, unknown>;
+  /** Names the request actually gave (with a non-null value), in the table's order. */
+  given: Set<string>;
+  /** Names the table does not know, in request order. */
+  unknown: string[];
+}
+
+/**
+ * Applies a parameter table to decoded request parameters. All type errors are collected (CKAN reports every
+ * failing parameter at once); unknown names are returned for the action to judge.
+ */
+export function validateParams(specs: readonly ParamSpec[], input: Record<string, unknown>): ValidatedParams {
+  const values = new Map<string, unknown>();
+  const given = new Set<string>();
+  const errors: ValidationDetail = {};
+  const known = new Set<string>();
+  for (const spec of specs) {
+    known.add(spec.name);
+    if (spec.alias) known.add(spec.alias);
+    let raw = Object.hasOwn(input, spec.name) ? input[spec.name] : undefined;
+    if (spec.alias && Object.hasOwn(input, spec.alias)) {
+      const aliased = input[spec.alias];
+      // CKAN's rename('id', 'resource_id') copies a truthy `id` over `resource_id`.
+      if (aliased !== undefined && aliased !== null && aliased !== '' && aliased !== false) raw = aliased;
+    }
+    if (isMissing(raw)) {
+      if (spec.required) errors[spec.name] = [messages.missingValue];
+      else if (spec.whenMissing) values.set(spec.name, spec.whenMissing());
+      continue;
+    }
+    try {
+      values.set(spec.name, spec.coerce(raw));
+      given.add(spec.name);
+    } catch (err) {
+      if (!(err instanceof ParamProblem)) throw err;
+      errors[spec.name] = err.messages;
+    }
+  }
+  if (Object.keys(errors).length > 0) throw new ParamErrors(errors);
+  const unknown = Object.keys(input).filter((name) => !known.has(name));
+  return { values, given, unknown };
+}
+
+/** Thrown by validateParams; carries every failing parameter's messages. */
+export class ParamErrors extends Error {
+  constructor(readonly detail: ValidationDetail) {
+    super('invalid parameters');
+  }
+}

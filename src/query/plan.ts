@@ -1,0 +1,68 @@
+// The backend-neutral query plan: what a validated datastore_search asks for, in terms of fields and values,
+// never SQL. Dialect compilers turn it into SQL; nothing here knows which store will answer.
+
+import type { FieldType } from '../catalog/types.js';
+import type { StoredValue } from '../catalog/values.js';
+import type { CandidateFilter, TsQuery } from '../text-search/index.js';
+
+export interface PlanField {
+  id: string;
+  type: FieldType | 'int';
+}
+
+/** A parsed full-text query: its tsquery, the text form both stores accept, and a pre-filter on lexemes. */
+export interface TextQuery {
+  config: string;
+  query: TsQuery;
+  /** tsquery text (`'dub':*`); what PostgreSQL's `::tsquery` and the embedded store's matcher both read. */
+  text: string;
+  candidates: CandidateFilter;
+}
+
+/** What a full-text query is matched against: the whole row's index, or one field's text. */
+export type TextTarget = { kind: 'row' } | { kind: 'field'; field: PlanField };
+
+export interface TextMatch {
+  target: TextTarget;
+  query: TextQuery;
+}
+
+export type Condition =
+  | { kind: 'equals'; field: PlanField; value: Exclude<StoredValue, null> }
+  | { kind: 'is-null'; field: PlanField }
+  | { kind: 'in'; field: PlanField; values: Exclude<StoredValue, null>[] }
+  | { kind: 'text-match'; match: TextMatch }
+  | { kind: 'and'; of: Condition[] }
+  | { kind: 'or'; of: Condition[] }
+  | { kind: 'never' };
+
+export type OutputColumn =
+  | { kind: 'field'; id: string; field: PlanField }
+  | { kind: 'rank'; id: string; match: TextMatch };
+
+export type SortTarget = { kind: 'field'; field: PlanField } | { kind: 'rank'; match: TextMatch };
+
+export interface SortKey {
+  target: SortTarget;
+  descending: boolean;
+  /** Always explicit: PostgreSQL's default (NULLS LAST ascending, NULLS FIRST descending) is resolved here. */
+  nullsFirst: boolean;
+}
+
+export type CountPlan =
+  | { mode: 'none' }
+  | { mode: 'exact' }
+  /** The total kept in the catalogue at load time; `estimated` mirrors CKAN's estimation path. */
+  | { mode: 'stored'; total: number; estimated: boolean };
+
+export interface SearchPlan {
+  resourceId: string;
+  columns: OutputColumn[];
+  where: Condition | null;
+  /** User sort, or rank order for full-text queries; ties are always broken by `_id` (record order). */
+  orderBy: SortKey[];
+  distinct: boolean;
+  limit: number;
+  offset: number;
+  count: CountPlan;
+}

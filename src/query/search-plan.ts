@@ -1,0 +1,125 @@
+// Stage two of datastore_search: checks a typed request against the resource's fields and produces the
+// backend-neutral plan. Unknown fields, sort clauses and parameters are reported exactly as CKAN reports them.
+
+import type { ApiError } from '../errors.js';
+import { pythonStr } from '../serialize/python-json.js';
+import { planFilters } from './filters.js';
+import { planFullText, type RankedMatch } from './full-text.js';
+import type { Condition, CountPlan, OutputColumn, PlanField, SearchPlan, SortKey } from './plan.js';
+import { PlanProblems, QUERY_LIMITS } from './problems.js';
+import type { SearchRequest } from './search-params.js';
+import { parseSortClause, sortKey } from './sort.js';
+
+export interface PlanResource {
+  id: string;
+  /** `_id` first, then the resource's fields in stored order. */
+  fields: readonly PlanField[];
+  fieldById: ReadonlyMap<string, PlanField>;
+  /** Exact record count, kept at load time. */
+  total: number;
+}
+
+export interface PlanOptions {
+  defaultLanguage: string;
+}
+
+function outputColumns(request: SearchRequest, resource: PlanResource, ranks: RankedMatch[], problems: PlanProblems): OutputColumn[] {
+  const rankById = new Map(ranks.map((r) => [r.rankId, r]));
+  if (request.fields === undefined) {
+    return [
+      ...resource.fields.map((field): OutputColumn => ({ kind: 'field', id: field.id, field })),
+      ...ranks.map((r): OutputColumn => ({ kind: 'rank', id: r.rankId, match: r.match })),
+    ];
+  }
+  if (request.fields.length > QUERY_LIMITS.maxFields) {
+    problems.message('fields', `At most ${QUERY_LIMITS.maxFields} fields may be named`);
+    return [];
+  }
+  const columns: OutputColumn[] = [];
+  for (const item of request.fields) {
+    const name = typeof item === 'string' ? item : null;
+    const field = name === null ? undefined : resource.fieldById.get(name);
+    const rank = name === null ? undefined : rankById.get(name);
+    if (field) columns.push({ kind: 'field', id: field.id, field });
+    else if (rank) columns.push({ kind: 'rank', id: rank.rankId, match: rank.match });
+    else problems.invalidValue('fields', typeof item === 'string' ? item : pythonStr(item));
+  }
+  return columns;
+}
+
+function sortKeys(request: SearchRequest, resource: PlanResource, ranks: RankedMatch[], problems: PlanProblems): SortKey[] {
+  if (request.sort === undefined) {
+    // CKAN orders full-text results by each rank, best first.
+    return ranks.map((r) => ({ target: { kind: 'rank', match: r.match }, descending: true, nullsFirst: false }));
+  }
+  if (request.sort.length > QUERY_LIMITS.maxSortClauses) {
+    problems.message('sort', `At most ${QUERY_LIMITS.maxSortClauses} sort clauses are allowed`);
+    return [];
+  }
+  const keys: SortKey[] = [];
+  for (const clause of request.sort) {
+    const parsed = typeof clause === 'string' ? parseSortClause(clause) : null;
+    const field = parsed ? resource.fieldById.get(parsed.fieldId) : undefined;
+    if (!parsed || !field) {
+      problems.invalidValue('sort', typeof clause === 'string' ? clause : pythonStr(clause));
+      continue;
+    }
+    keys.push(sortKey(field, parsed.descending, parsed.nulls));
+  }
+  return keys;
+}
+
+function sameField(a: PlanField, b: PlanField): boolean {
+  return a.id === b.id;
+}
+
+function countPlan(request: SearchRequest, resource: PlanResource, where: Condition | null): CountPlan {
+  if (!request.includeTotal) return { mode: 'none' };
+  if (where !== null || request.distinct) return { mode: 'exact' };
+  const threshold = request.totalEstimationThreshold;
+  return { mode: 'stored', total: resource.total, estimated: threshold !== null && resource.total >= threshold };
+}
+
+/** Validates `request` against `resource`; returns the plan or the error CKAN would answer with. */
+export function planSearch(request: SearchRequest, resource: PlanResource, options: PlanOptions): SearchPlan | ApiError {
+  const problems = new PlanProblems();
+  if (request.unknown.length > 0) problems.invalidValue('__extras', request.unknown[0]);
+
+  const filterCondition = planFilters(request.filters, resource.fieldById, problems);
+  const ranks = planFullText({
+    q: request.q, fullText: request.fullText, plain: request.plain, language: request.language ?? options.defaultLanguage,
+  }, resource.fieldById, problems);
+  const columns = outputColumns(request, resource, ranks, problems);
+  let orderBy = sortKeys(request, resource, ranks, problems);
+  if (request.offset < 0) problems.invalidValue('offset', String(request.offset));
+
+  if (request.distinct) {
+    const selected = (key: SortKey) => columns.some((c) =>
+      key.target.kind === 'field' ? c.kind === 'field' && sameField(c.field, key.target.field) : c.kind === 'rank' && c.match === key.target.match);
+    if (request.sort === undefined) {
+      // Rank order only applies when the rank is among the distinct columns.
+      orderBy = orderBy.filter(selected);
+    } else if (!orderBy.every(selected)) {
+      problems.invalidQuery('for SELECT DISTINCT, ORDER BY expressions must appear in select list');
+    }
+  }
+
+  const error = problems.toError();
+  if (error) return error;
+
+  const conditions: Condition[] = [];
+  if (filterCondition) conditions.push(filterCondition);
+  for (const rank of ranks) conditions.push({ kind: 'text-match', match: rank.match });
+  const where: Condition | null = conditions.length === 0 ? null : conditions.length === 1 ? conditions[0]! : { kind: 'and', of: conditions };
+
+  return {
+    resourceId: resource.id,
+    columns,
+    where,
+    orderBy,
+    distinct: request.distinct,
+    limit: request.limit,
+    offset: request.offset,
+    count: countPlan(request, resource, where),
+  };
+}

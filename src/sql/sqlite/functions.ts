@@ -1,0 +1,16 @@
+// Names and signatures of the SQL functions the embedded store registers on its connections, so that the
+// compiler (which writes calls) and the store (which implements them) agree.
+
+export const SQLITE_FUNCTIONS = {
+  /** (tsvector text, tsquery text) → 1 when the vector matches: PostgreSQL's `@@`. */
+  tsMatch: 'cc_ts_match',
+  /** (tsvector text, tsquery text, normalization) → PostgreSQL's ts_rank as float4. */
+  tsRank: 'cc_ts_rank',
+  /** (config, value, field type, tsquery text) → `to_tsvector(config, value::text) @@ query`. */
+  tsMatchValue: 'cc_ts_match_value',
+  /** (config, value, field type, tsquery text, normalization) → `ts_rank(to_tsvector(config, value::text), query, n)`. */
+  tsRankValue: 'cc_ts_rank_value',
+} as const;
+
+/** CKAN ranks with ts_rank(…, 32): rank / (rank + 1). */
+export const RANK_NORMALIZATION = 32;
