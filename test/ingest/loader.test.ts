@@ -1,0 +1,226 @@
+// The loader on small sources written by the tests: encodings, CSV quoting, trailing notes, every failure mode
+// (reported with file, line and column), keeping served data when a load fails, and the atomic swap.
+
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { parseCatalog } from '../../src/catalog/load.js';
+import { buildDatabase } from '../../src/ingest/build.js';
+import { PROJECT_ROOT } from '../../src/settings.js';
+import { SqliteBackend } from '../../src/storage/sqlite/backend.js';
+import { silentLogger } from '../helpers/service.js';
+
+const PEOPLE = '11111111-0000-4000-8000-000000000001';
+const PLACES = '11111111-0000-4000-8000-000000000002';
+
+function catalogJson(overrides: { peopleSource?: string; placesSource?: string } = {}) {
+  return {
+    datasets: [{
+      name: 'fixture',
+      resources: [
+        {
+          id: PEOPLE, name: 'People', source: { path: overrides.peopleSource ?? 'people.csv' },
+          fields: [
+            { id: 'Name', type: 'text' },
+            { id: 'Votes', type: 'numeric' },
+            { id: 'Born', type: 'date', column: 'Birth Date', format: 'DD/MM/YYYY' },
+          ],
+        },
+        {
+          id: PLACES, name: 'Places', source: { path: overrides.placesSource ?? 'places.csv' },
+          fields: [{ id: 'Place', type: 'text' }, { id: 'Seats', type: 'int4' }],
+        },
+      ],
+    }],
+  };
+}
+
+const PEOPLE_CSV = 'Name,Votes,Birth Date\r\n"O\'Neill, Mary",1200,01/02/1970\r\n"Say ""hi""",,31/12/1999\r\n"two\nlines",7.5,\r\n';
+const PLACES_CSV = 'Place,Seats\nCork,5\nGalway,3\n';
+
+describe('loader', () => {
+  let dir: string;
+  let sources: string;
+  let db: string;
+
+  const build = (catalog = catalogJson(), force = false) =>
+    buildDatabase({ catalog: parseCatalog(catalog), sources, databasePath: db, logger: silentLogger, force });
+
+  const rows = (resourceId: string, file = db) => {
+    const handle = new Database(file, { readonly: true });
+    try {
+      return handle.prepare(`SELECT * FROM "${resourceId}" ORDER BY _id`).all() as Record<string, unknown>[];
+    } finally {
+      handle.close();
+    }
+  };
+
+  before(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-loader-'));
+    sources = path.join(dir, 'sources');
+    mkdirSync(sources);
+    db = path.join(dir, 'db', 'store.sqlite');
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const writeSources = (people: string | Buffer = PEOPLE_CSV, places: string | Buffer = PLACES_CSV) => {
+    writeFileSync(path.join(sources, 'people.csv'), people);
+    writeFileSync(path.join(sources, 'places.csv'), places);
+  };
+
+  test('loads quoted fields, doubled quotes, embedded commas and line breaks, empty cells; _id in file order', async () => {
+    writeSources();
+    const result = await build();
+    assert.equal(result.rebuilt, true);
+    assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows]), [['loaded', 3], ['loaded', 2]]);
+    const people = rows(PEOPLE);
+    assert.deepEqual(people.map((r) => [r._id, r.Name, r.Votes, r.Born]), [
+      [1, "O'Neill, Mary", 1200, '1970-02-01'],
+      [2, 'Say "hi"', null, '1999-12-31'],
+      [3, 'two\nlines', 7.5, null],
+    ]);
+    assert.match(String(people[0]!._full_text), /'mari':\d/);
+  });
+
+  test('an unchanged catalogue and unchanged sources do not rebuild', async () => {
+    writeSources();
+    await build();
+    const again = await build();
+    assert.equal(again.rebuilt, false);
+    assert.deepEqual(again.outcomes.map((o) => o.status), ['unchanged', 'unchanged']);
+  });
+
+  test('a changed source rebuilds; unchanged resources are carried over', async () => {
+    writeSources();
+    await build();
+    writeSources(PEOPLE_CSV, 'Place,Seats\nCork,5\nGalway,3\nKerry,5\n');
+    const result = await build();
+    assert.equal(result.rebuilt, true);
+    assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows]), [['unchanged', 3], ['loaded', 3]]);
+    assert.equal(rows(PEOPLE).length, 3);
+    const backend = SqliteBackend.open(db);
+    try {
+      const search = await backend.rows({ sql: `SELECT count(*) FROM "${PEOPLE}__fts" WHERE "${PEOPLE}__fts" MATCH ?`, params: [Buffer.from('mari').toString('hex')] });
+      assert.deepEqual(search, [[1]], 'the carried-over full-text index still finds records');
+    } finally {
+      await backend.close();
+    }
+  });
+
+  test('encodings: UTF-8 with BOM, UTF-8, and Windows-1252 (’ and accented letters) are detected', async () => {
+    const text = 'Name,Votes,Birth Date\r\nMURNANE O\u2019CONNOR,1,\r\nFianna Fáil,2,\r\n';
+    const cases: [string, Buffer][] = [
+      ['utf-8 with BOM', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')])],
+      ['utf-8', Buffer.from(text, 'utf8')],
+      ['windows-1252', Buffer.from(text.replace('\u2019', '\u0092'), 'latin1')],
+    ];
+    for (const [label, bytes] of cases) {
+      writeSources(bytes);
+      await build();
+      assert.deepEqual(rows(PEOPLE).map((r) => r.Name), ['MURNANE O\u2019CONNOR', 'Fianna Fáil'], label);
+    }
+  });
+
+  test('trailing note lines beginning "This is" are dropped; the same text before data is data', async () => {
+    writeSources(`${PEOPLE_CSV}This is a provisional result, subject to change.\r\n\r\nThis is the second note, with "quotes", commas.\r\n`);
+    const result = await build();
+    assert.equal(result.outcomes[0]!.rows, 3);
+    writeSources('Name,Votes,Birth Date\r\nThis is a name,1,\r\nMary,2,\r\n');
+    await build();
+    assert.deepEqual(rows(PEOPLE).map((r) => r.Name), ['This is a name', 'Mary']);
+  });
+
+  describe('failures name file, line and column and keep the served data', () => {
+    const failure = async (people: string, message: RegExp) => {
+      writeSources();
+      await build(catalogJson(), true);
+      writeSources(people);
+      const result = await build();
+      const outcome = result.outcomes[0]!;
+      assert.equal(outcome.status, 'kept-previous');
+      assert.match(outcome.error ?? '', message);
+      assert.equal(rows(PEOPLE).length, 3, 'the previous records are still served');
+      assert.equal(result.outcomes[1]!.status, 'unchanged');
+    };
+
+    test('wrong header', () => failure('Name,Votes,Born\r\nA,1,\r\n', /^people\.csv, line 1: header has no column "Birth Date" \(for field "Born"\)/));
+    test('unexpected column', () => failure('Name,Votes,Birth Date,Extra\r\nA,1,,x\r\n', /^people\.csv, line 1, column 4: header has column "Extra"/));
+    test('a non-number in a numeric column', () => failure('Name,Votes,Birth Date\r\nA,1,\r\nB,lots,\r\n', /^people\.csv, line 3, column 2: field "Votes" \(numeric\): "lots" is not a number$/));
+    test('a row with the wrong number of cells', () => failure('Name,Votes,Birth Date\r\nA,1\r\n', /^people\.csv, line 2, column 3: row has 2 cells, the header has 3$/));
+    test('an impossible date', () => failure('Name,Votes,Birth Date\r\nA,1,31/02/2000\r\n', /^people\.csv, line 2, column 3: field "Born" \(date\): "31\/02\/2000" is not a valid date$/));
+    test('an unterminated quote', () => failure('Name,Votes,Birth Date\r\n"A,1,\r\n', /^people\.csv, line \d+/));
+    test('a missing file', async () => {
+      writeSources();
+      await build(catalogJson(), true);
+      const result = await build(catalogJson({ peopleSource: 'missing.csv' }));
+      assert.equal(result.outcomes[0]!.status, 'kept-previous');
+      assert.match(result.outcomes[0]!.error ?? '', /missing\.csv: file not found/);
+    });
+  });
+
+  test('a resource that never loaded is not served; the others are', async () => {
+    rmSync(path.dirname(db), { recursive: true, force: true });
+    writeSources('Name,Votes\r\n');
+    const result = await build();
+    assert.deepEqual(result.outcomes.map((o) => o.status), ['failed', 'loaded']);
+    const backend = SqliteBackend.open(db);
+    try {
+      assert.deepEqual([...backend.resources.keys()], [PLACES]);
+    } finally {
+      await backend.close();
+    }
+  });
+
+  test('the new database is swapped in atomically: an open reader keeps its snapshot', async () => {
+    writeSources();
+    await build(catalogJson(), true);
+    const reader = SqliteBackend.open(db);
+    try {
+      writeSources(PEOPLE_CSV, 'Place,Seats\nCork,5\n');
+      await build();
+      assert.deepEqual(await reader.rows({ sql: `SELECT count(*) FROM "${PLACES}"`, params: [] }), [[2]]);
+      assert.equal(rows(PLACES).length, 1);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  test('sources can be read from a URL', async () => {
+    const server: Server = createServer((request, response) => {
+      const body = request.url === '/data/people.csv' ? PEOPLE_CSV : request.url === '/data/places.csv' ? PLACES_CSV : null;
+      response.writeHead(body ? 200 : 404).end(body ?? 'not found');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const result = await buildDatabase({
+        catalog: parseCatalog(catalogJson()), sources: `http://127.0.0.1:${port}/data`, databasePath: db, logger: silentLogger, force: true,
+      });
+      assert.deepEqual(result.outcomes.map((o) => o.status), ['loaded', 'loaded']);
+      assert.equal(rows(PEOPLE).length, 3);
+    } finally {
+      server.close();
+    }
+  });
+
+  test('the CLI reports each resource and exits 1 when one fails', async () => {
+    const run = promisify(execFile);
+    writeFileSync(path.join(dir, 'catalog.json'), JSON.stringify(catalogJson()));
+    writeSources();
+    const cli = path.join(PROJECT_ROOT, 'dist', 'src', 'ingest', 'cli.js');
+    const ok = await run(process.execPath, [cli, '--catalog', path.join(dir, 'catalog.json'), '--sources', sources, '--db', db, '--force']);
+    assert.match(ok.stdout, /database rebuilt/);
+    assert.match(ok.stdout, /loaded\s+11111111-0000-4000-8000-000000000001\s+People \(3 records\)/);
+    writeSources('Name,Votes,Birth Date\r\nA,x,\r\n');
+    await assert.rejects(
+      run(process.execPath, [cli, '--catalog', path.join(dir, 'catalog.json'), '--sources', sources, '--db', db]),
+      (err: { code: number; stdout: string }) => err.code === 1 && /kept-previous.*\n.*people\.csv, line 2, column 2/.test(err.stdout),
+    );
+  });
+});

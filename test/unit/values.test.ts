@@ -1,0 +1,47 @@
+// Parsing source cells and filter values into stored values, and printing numbers as PostgreSQL does.
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { numberText, parseCell, parseDate, parseNumber, parseTimestamp, ValueError } from '../../src/catalog/values.js';
+
+describe('values', () => {
+  test('numbers: signs, decimals, exponents, surrounding spaces; anything else is an error', () => {
+    assert.equal(parseNumber(' -12.50 '), -12.5);
+    assert.equal(parseNumber('1e3'), 1000);
+    assert.equal(parseNumber('.5'), 0.5);
+    for (const bad of ['', 'abc', '1,000', 'NaN', 'Infinity', '0x10', '1e999']) assert.throws(() => parseNumber(bad), ValueError, bad);
+  });
+
+  test('timestamps and dates in ISO and day-first forms, validated against the calendar', () => {
+    assert.equal(parseTimestamp('08/02/2020', 'DD/MM/YYYY'), '2020-02-08T00:00:00');
+    assert.equal(parseTimestamp('02/08/2020', 'MM/DD/YYYY'), '2020-02-08T00:00:00');
+    assert.equal(parseTimestamp('2020-02-08T00:00:00.000Z', 'ISO'), '2020-02-08T00:00:00');
+    assert.equal(parseTimestamp('2020-02-08 13:45', 'ISO'), '2020-02-08T13:45:00');
+    assert.equal(parseTimestamp('2020-02-08T13:45:01.250', 'ISO'), '2020-02-08T13:45:01.25');
+    assert.equal(parseDate('2020-02-29', 'ISO'), '2020-02-29');
+    for (const [text, format] of [['2019-02-29', 'ISO'], ['31/04/2020', 'DD/MM/YYYY'], ['2020-13-01', 'ISO'], ['08/02/20', 'DD/MM/YYYY'], ['2020-02-08T25:00', 'ISO']] as const) {
+      assert.throws(() => parseTimestamp(text, format), ValueError, text);
+    }
+    assert.throws(() => parseDate('2020-02-08T10:00', 'ISO'), ValueError);
+  });
+
+  test('cells: empty text stays "", other empty cells are null', () => {
+    assert.equal(parseCell('', 'text', 'ISO'), '');
+    assert.equal(parseCell(' ', 'numeric', 'ISO'), null);
+    assert.equal(parseCell('true', 'bool', 'ISO'), true);
+    assert.equal(parseCell('42', 'int4', 'ISO'), 42);
+    assert.throws(() => parseCell('3000000000', 'int4', 'ISO'), ValueError);
+    assert.throws(() => parseCell('4.5', 'int8', 'ISO'), ValueError);
+  });
+
+  test('numbers print without exponent (numeric) or in PostgreSQL float8 form', () => {
+    assert.equal(numberText(7550, 'numeric'), '7550');
+    assert.equal(numberText(1e21, 'numeric'), '1000000000000000000000');
+    assert.equal(numberText(1.5e-7, 'numeric'), '0.00000015');
+    assert.equal(numberText(-2.5e-3, 'numeric'), '-0.0025');
+    assert.equal(numberText(1e15, 'float8'), '1e+15');
+    assert.equal(numberText(123456789012345, 'float8'), '123456789012345');
+    assert.equal(numberText(1e-5, 'float8'), '1e-05');
+    assert.equal(numberText(0.0001, 'float8'), '0.0001');
+  });
+});
