@@ -147,6 +147,16 @@ describe('datastore_search parameters', () => {
       assert.deepEqual(surnames, [...surnames].sort());
     });
 
+    test('a dictionary q in lists and csv keeps its rank column last (CKAN answers wrongly)', async () => {
+      const lists = await search({ q: { Constituency: 'Wicklow' }, records_format: 'lists', limit: 1, fields: 'Surname,rank Constituency' });
+      assert.deepEqual(lists.records, [['BEHAN', 0.057308756]]);
+      const all = await search({ q: { Constituency: 'Wicklow' }, records_format: 'lists', limit: 1 });
+      assert.equal(all.records[0].length, 16);
+      assert.equal(all.records[0][15], 0.057308756);
+      const csv = await search({ q: { Constituency: 'Wicklow' }, records_format: 'csv', limit: 1, fields: 'Surname,rank Constituency' });
+      assert.equal(csv.records, 'BEHAN,0.057308756\n');
+    });
+
     test('a query of stop words only matches nothing', async () => {
       const result = await search({ q: 'the and of', limit: 0 });
       assert.equal(result.total, 0);

@@ -169,3 +169,43 @@ describe('planning', () => {
     assert.deepEqual(planError({ fields: ['Name', ['x']] }), { fields: ["invalid value \"['x']\""] });
   });
 });
+
+describe('full-text planning', () => {
+  test('a string q matches the whole record and adds `rank`, ordered best first', () => {
+    const p = plan({ q: 'Dublin Bay' });
+    assert.deepEqual(p.columns.at(-1)?.id, 'rank');
+    assert.equal(p.where?.kind, 'text-match');
+    const match = p.where?.kind === 'text-match' ? p.where.match : null;
+    assert.equal(match?.target.kind, 'row');
+    assert.equal(match?.query.text, "'dublin' & 'bay'");
+    assert.deepEqual(match?.query.candidates, { kind: 'and', of: [{ kind: 'term', lexeme: 'dublin', prefix: false }, { kind: 'term', lexeme: 'bay', prefix: false }] });
+    assert.deepEqual(p.orderBy.map((k) => [k.target.kind, k.descending]), [['rank', true]]);
+    assert.deepEqual(p.count, { mode: 'exact' });
+  });
+
+  test('a dictionary q matches each field and adds `rank <field>`', () => {
+    const p = plan({ q: { Name: 'murphy', Votes: '10' } });
+    assert.deepEqual(p.columns.slice(-2).map((c) => c.id), ['rank Name', 'rank Votes']);
+  });
+
+  test('full_text takes the place of a string q; plain=false reads tsquery syntax; language picks the stemmer', () => {
+    const p = plan({ q: 'ignored', full_text: 'running', language: 'simple' });
+    assert.equal(p.where?.kind === 'text-match' && p.where.match.query.text, "'running'");
+    const stemmed = plan({ q: 'running & walk:*', plain: false });
+    assert.equal(stemmed.where?.kind === 'text-match' && stemmed.where.match.query.text, "'run' & 'walk':*");
+  });
+
+  test('stop words only: a query that matches nothing', () => {
+    const p = plan({ q: 'the of' });
+    assert.equal(p.where?.kind === 'text-match' && p.where.match.query.text, '');
+    assert.deepEqual(p.where?.kind === 'text-match' && p.where.match.query.candidates, { kind: 'none' });
+  });
+
+  test('problems: unknown field, non-text term, syntax, language', () => {
+    assert.deepEqual(planError({ q: { Nope: 'x' } }), { q: ['invalid value "Nope"'] });
+    assert.deepEqual(planError({ q: { Name: 5 } }), { q: ['invalid value "Name"'] });
+    assert.deepEqual(planError({ q: '(a', plain: false }), { query: ['Invalid query'], info: { orig: ['syntax error in tsquery: "(a"'] } });
+    assert.deepEqual(planError({ q: 'a', language: 'xx' }), { query: ['Invalid query'], info: { orig: ['text search configuration "xx" does not exist'] } });
+    assert.deepEqual(planError({ fields: 'rank' }), { fields: ['invalid value "rank"'] });
+  });
+});

@@ -1,0 +1,126 @@
+// The SQLite compiler: the exact SQL and parameters for each kind of plan, then that SQL run on a small database
+// built through the real loader path, asserting the rows.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { FieldInfo, ResourceDefinition } from '../../src/catalog/types.js';
+import { ApiError } from '../../src/errors.js';
+import type { SearchPlan } from '../../src/query/plan.js';
+import { readSearchRequest } from '../../src/query/search-params.js';
+import { planSearch, type PlanResource } from '../../src/query/search-plan.js';
+import { compileCount, compileSearch } from '../../src/sql/sqlite/search.js';
+import { SqliteBackend } from '../../src/storage/sqlite/backend.js';
+import { SqliteDatabaseBuilder } from '../../src/storage/sqlite/builder.js';
+
+const RID = 'r1';
+const definition: ResourceDefinition = {
+  id: RID, name: 'r', description: '', datasetName: 'd', source: { path: 'x.csv', encoding: 'auto', delimiter: ',' },
+  fields: [
+    { id: 'Name', type: 'text', column: 'Name', format: 'ISO', index: true },
+    { id: 'Votes', type: 'numeric', column: 'Votes', format: 'ISO', index: true },
+    { id: 'Party "Id"', type: 'text', column: 'Party "Id"', format: 'ISO', index: true },
+  ],
+};
+const ROWS: [string, number | null, string][] = [
+  ['Mary Murphy', 10, 'F.F.'], ['John Murphy', null, 'F.G.'], ['Ann Byrne', 7, 'F.F.'], ['Seán Ó Briain', 10, 'S.F.'],
+];
+const fields: FieldInfo[] = [{ id: '_id', type: 'int' }, ...definition.fields.map((f) => ({ id: f.id, type: f.type }))];
+const resource: PlanResource = { id: RID, fields, fieldById: new Map(fields.map((f) => [f.id, f])), total: ROWS.length };
+const target = { indexLanguage: 'english' };
+
+function plan(input: Record<string, unknown>): SearchPlan {
+  const result = planSearch(readSearchRequest({ resource_id: RID, ...input }, { rowsDefault: 100, rowsMax: 32000 }), resource, { defaultLanguage: 'english' });
+  if (result instanceof ApiError) assert.fail(JSON.stringify(result.validation));
+  return result;
+}
+
+const ALL = '"_id", "Name", "Votes", "Party ""Id"""';
+
+describe('SQLite compiler', () => {
+  let dir: string;
+  let backend: SqliteBackend;
+
+  before(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-compiler-'));
+    const file = path.join(dir, 'db.sqlite');
+    const builder = new SqliteDatabaseBuilder(file, 'english');
+    await builder.loadResource(definition, { id: RID, sourceSha256: 'x', specHash: 'y', source: 'x.csv' }, async (sink) => {
+      for (const row of ROWS) sink.insert(row);
+    });
+    builder.commit('v1');
+    backend = SqliteBackend.open(file);
+  });
+  after(async () => {
+    await backend.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const rows = (p: SearchPlan) => backend.rows(compileSearch(p, target));
+  const count = (p: SearchPlan) => backend.count(compileCount(p, target));
+
+  test('default: every column, _id order, page parameters bound', async () => {
+    const p = plan({ limit: 2, offset: 1 });
+    assert.deepEqual(compileSearch(p, target), { sql: `SELECT ${ALL} FROM "r1" ORDER BY "_id" LIMIT ? OFFSET ?`, params: [2, 1] });
+    assert.deepEqual(await rows(p), [[2, 'John Murphy', null, 'F.G.'], [3, 'Ann Byrne', 7, 'F.F.']]);
+  });
+
+  test('filters: equality, IN through one JSON parameter, IS NULL, OR of alternatives; identifiers quoted', async () => {
+    const p = plan({ filters: { 'Party "Id"': ['F.F.', 'S.F.'], Votes: 10 }, fields: '_id' });
+    assert.deepEqual(compileSearch(p, target), {
+      sql: 'SELECT "_id" FROM "r1" WHERE ("Party ""Id""" IN (SELECT value FROM json_each(?))) AND ("Votes" = ?) ORDER BY "_id" LIMIT ? OFFSET ?',
+      params: ['["F.F.","S.F."]', 10, 100, 0],
+    });
+    assert.deepEqual(await rows(p), [[1], [4]]);
+    const alternatives = plan({ filters: [{ Votes: null }, { Name: 'Ann Byrne' }], fields: '_id' });
+    assert.equal(compileSearch(alternatives, target).sql, 'SELECT "_id" FROM "r1" WHERE ("Votes" IS NULL) OR ("Name" = ?) ORDER BY "_id" LIMIT ? OFFSET ?');
+    assert.deepEqual(await rows(alternatives), [[2], [3]]);
+    assert.equal(compileSearch(plan({ filters: { Votes: [] } }), target).sql, `SELECT ${ALL} FROM "r1" WHERE 0 ORDER BY "_id" LIMIT ? OFFSET ?`);
+  });
+
+  test('sort: explicit null placement as PostgreSQL orders, _id as the tie-breaker', async () => {
+    const p = plan({ sort: 'Votes desc', fields: '_id,Votes' });
+    assert.equal(compileSearch(p, target).sql, 'SELECT "_id", "Votes" FROM "r1" ORDER BY "Votes" DESC NULLS FIRST, "_id" LIMIT ? OFFSET ?');
+    assert.deepEqual(await rows(p), [[2, null], [1, 10], [4, 10], [3, 7]]);
+    const ascending = plan({ sort: 'Votes', fields: '_id' });
+    assert.deepEqual(await rows(ascending), [[3], [1], [4], [2]]);
+    assert.equal(compileSearch(plan({ sort: '_id desc' }), target).sql, `SELECT ${ALL} FROM "r1" ORDER BY "_id" DESC NULLS FIRST LIMIT ? OFFSET ?`);
+  });
+
+  test('distinct: grouped, ordered by first appearance, counted over distinct rows', async () => {
+    const p = plan({ distinct: true, fields: 'Party "Id"' });
+    assert.equal(compileSearch(p, target).sql, 'SELECT "Party ""Id""" FROM "r1" GROUP BY 1 ORDER BY min("_id") LIMIT ? OFFSET ?');
+    assert.deepEqual(await rows(p), [['F.F.'], ['F.G.'], ['S.F.']]);
+    assert.equal(compileCount(p, target).sql, 'SELECT count(*) FROM (SELECT DISTINCT "Party ""Id""" FROM "r1")');
+    assert.equal(await count(p), 3);
+  });
+
+  test('full text: FTS5 narrows by hex lexeme keys, the registered functions match and rank exactly', async () => {
+    const p = plan({ q: 'Murphy', fields: '_id,rank' });
+    assert.deepEqual(compileSearch(p, target), {
+      sql: 'SELECT "_id", cc_ts_rank("_full_text", ?, 32) FROM "r1" WHERE "_id" IN (SELECT rowid FROM "r1__fts" WHERE "r1__fts" MATCH ?) AND cc_ts_match("_full_text", ?) ' +
+        'ORDER BY cc_ts_rank("_full_text", ?, 32) DESC NULLS LAST, "_id" LIMIT ? OFFSET ?',
+      params: ["'murphi'", `"${Buffer.from('murphi').toString('hex')}"`, "'murphi'", "'murphi'", 100, 0],
+    });
+    // One occurrence among four words: ts_rank 0.1/1.6449 = 0.0608, normalised to 0.0573 and held as a float4.
+    assert.deepEqual(await rows(p), [[1, Math.fround(0.057308756)], [2, Math.fround(0.057308756)]]);
+    assert.equal(await count(p), 2);
+    const prefix = plan({ q: 'Br:* | Mary', plain: false, fields: '_id' });
+    assert.match(compileSearch(prefix, target).params[0] as string, /^\("6272" \* OR "6d617269"\)$/);
+    // "Byrne" stems to byrn, which does not begin with "br"; Briain does.
+    assert.deepEqual(await rows(prefix), [[1], [4]]);
+  });
+
+  test('full text in one field: matched on the field\'s own text', async () => {
+    const p = plan({ q: { Name: 'Seán' }, fields: '_id' });
+    assert.match(compileSearch(p, target).sql, /cc_ts_match_value\(\?, "Name", \?, \?\)/);
+    assert.deepEqual(await rows(p), [[4]]);
+  });
+
+  test('counting applies the same conditions', async () => {
+    assert.deepEqual(compileCount(plan({ filters: { Votes: 10 } }), target), { sql: 'SELECT count(*) FROM "r1" WHERE "Votes" = ?', params: [10] });
+    assert.equal(await count(plan({ filters: { Votes: 10 } })), 2);
+  });
+});
