@@ -3,34 +3,45 @@
 
 const f = Math.fround;
 
-/** The shortest decimal digits (and exponent) that round back to the float4 `x` (x > 0, finite). */
+const bits = new Float32Array(1);
+const ints = new Uint32Array(bits.buffer);
+/** The float4 values next to x (x > 0, finite). */
+function neighbours(x: number): [number, number] {
+  bits[0] = x;
+  const u = ints[0]!;
+  ints[0] = u - 1;
+  const down = bits[0]!;
+  ints[0] = u + 1;
+  const up = bits[0]!;
+  return [u === 0 ? 0 : down, up];
+}
+
+/**
+ * The shortest decimal digits (and exponent) that read back as the float4 `x` (x > 0, finite),
+ * the closest such on a choice, an exact tie going to the even digit. Like PostgreSQL's Ryu
+ * output, a decimal exactly halfway to a neighbouring float4 does not count as reading back.
+ */
 function shortestDigits(x: number): { digits: string; exp: number } {
+  const [down, up] = neighbours(x);
+  const lo = (x + down) / 2;
+  const hi = up === Infinity ? x + (x - down) / 2 : (x + up) / 2;
   for (let p = 1; p <= 9; p++) {
-    const s = x.toExponential(p - 1);
-    const candidates = [s];
-    // the closest p-digit decimal may miss on the narrow side of a power of two while a neighbour fits
-    const [mant, e] = s.split('e') as [string, string];
+    const [mant, e] = x.toExponential(p - 1).split('e') as [string, string];
     const m = Number(mant.replace('.', ''));
-    for (const alt of [m - 1, m + 1]) {
-      const ds = String(alt);
+    let best: { digits: number; err: number } | undefined;
+    for (const cand of [m - 1, m, m + 1]) {
+      const ds = String(cand);
       if (ds.length !== p) continue;
-      candidates.push(`${ds[0]}${p > 1 ? '.' + ds.slice(1) : ''}e${e}`);
-    }
-    let best: string | undefined;
-    let bestErr = Infinity;
-    for (const c of candidates) {
-      const v = Number(c);
-      if (f(v) !== x) continue;
+      const v = Number(`${ds}e${Number(e) - (p - 1)}`);
+      if (!(v > lo && v < hi)) continue;
       const err = Math.abs(v - x);
-      if (err < bestErr) { best = c; bestErr = err; }
+      if (!best || err < best.err || (err === best.err && cand % 2 === 0)) best = { digits: cand, err };
     }
-    if (best !== undefined) {
-      const [bm, be] = best.split('e') as [string, string];
-      return { digits: bm.replace('.', '').replace(/0+$/, '') || '0', exp: Number(be) };
+    if (best) {
+      return { digits: String(best.digits).replace(/0+$/, '') || '0', exp: Number(e) };
     }
   }
-  const s = x.toExponential(8);
-  const [bm, be] = s.split('e') as [string, string];
+  const [bm, be] = x.toExponential(8).split('e') as [string, string];
   return { digits: bm.replace('.', '').replace(/0+$/, ''), exp: Number(be) };
 }
 

@@ -629,11 +629,9 @@ for (let s = 0; s < STATE_COUNT; s++) {
 
 // ---- the machine ----------------------------------------------------------------------------------
 
-/** One token: type id and [start, end) offsets into the input string (UTF-16 units). */
-export interface Token { type: number; start: number; end: number }
-
 /**
- * Tokenises `text`; `onToken` is called for every token in order (blanks included).
+ * Tokenises `text`; `onToken` is called for every token in order (blanks included) with its
+ * type id and [start, end) offsets in UTF-16 units.
  * Code points and their classes are decoded once up front so that rule tests are array loads.
  */
 export function tokenize(text: string, onToken: (type: number, start: number, end: number) => void): void {

@@ -17,8 +17,10 @@ export interface TsVector { entries: TsVectorEntry[] }
 
 /** Positions above this are stored as this (PostgreSQL's MAXENTRYPOS - 1). */
 export const MAX_POSITION = 16383;
-/** A lexeme keeps at most this many positions. */
+/** A lexeme keeps at most this many positions (tsvector input)... */
 const MAX_POSITIONS_PER_LEXEME = 256;
+/** ...but to_tsvector keeps one fewer (observed). */
+const MAX_POSITIONS_BUILT = 255;
 /** Tokens of this many bytes or more are skipped (with a NOTICE in PostgreSQL). */
 const MAX_TOKEN_BYTES = 2048;
 
@@ -34,8 +36,8 @@ export function compareLexemes(a: string, b: string): number {
     if (x !== y) {
       if (x >= 0xd800 && y >= 0xd800) {
         // lift surrogates above the rest of the BMP
-        x = x <= 0xdfff ? x + 0x2000 : x;
-        y = y <= 0xdfff ? y + 0x2000 : y;
+        x = x <= 0xdfff ? x + 0x10000 : x;
+        y = y <= 0xdfff ? y + 0x10000 : y;
       }
       return x - y;
     }
@@ -69,7 +71,7 @@ export function buildTsvector(cfg: TextSearchConfig, text: string): TsVector {
     const p = pos > MAX_POSITION ? MAX_POSITION : pos;
     const list = byLexeme.get(lexeme);
     if (list === undefined) byLexeme.set(lexeme, [p]);
-    else if (list[list.length - 1] !== p && list.length < MAX_POSITIONS_PER_LEXEME) list.push(p);
+    else if (list[list.length - 1] !== p && list.length < MAX_POSITIONS_BUILT) list.push(p);
   });
   const entries: TsVectorEntry[] = [];
   for (const [lexeme, positions] of byLexeme) entries.push({ lexeme, positions });
@@ -111,6 +113,18 @@ export class TsVectorSyntaxError extends Error {
   }
 }
 
+/** A position as PostgreSQL reads it: C atoi() semantics, then clamped and cut to 14 bits. */
+function positionValue(digits: string): number {
+  let v: number;
+  if (digits.length <= 9) v = Number(digits);
+  else {
+    let big = BigInt(digits);
+    if (big > 0x7fffffffffffffffn) big = 0x7fffffffffffffffn;
+    v = Number(BigInt.asIntN(32, big));
+  }
+  return v >= MAX_POSITION + 1 ? MAX_POSITION : v & 0x3fff;
+}
+
 function isSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13);
 }
@@ -141,15 +155,15 @@ export function parseTsvectorText(text: string): TsVector {
         }
         lexeme += text[i]; i++;
       }
-      if (!closed) fail();
+      if (!closed || lexeme.length === 0) fail();
     } else {
+      // the first character is always part of the word, even ':'; quotes inside are literal
       const start = i;
       let simple = true;
-      while (i < n) {
+      for (let first = true; i < n; first = false) {
         c = text.charCodeAt(i);
-        if (isSpace(c) || c === 58 /* : */) break;
+        if (isSpace(c) || (c === 58 /* : */ && !first)) break;
         if (c === 92) { simple = false; if (i + 1 >= n) fail(); i += 2; continue; }
-        if (c === 39) fail();
         i++;
       }
       lexeme = simple ? text.slice(start, i) : text.slice(start, i).replace(/\\(.)/gsu, '$1');
@@ -161,25 +175,31 @@ export function parseTsvectorText(text: string): TsVector {
       for (;;) {
         const ds = i;
         while (i < n && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
-        if (i === ds) throw new TsVectorSyntaxError(`syntax error in tsvector: "${text}"`);
-        let p = Number(text.slice(ds, i));
+        if (i === ds) fail();
+        const p = positionValue(text.slice(ds, i));
         if (p === 0) throw new TsVectorSyntaxError(`wrong position info in tsvector: "${text}"`);
-        if (p > MAX_POSITION) p = MAX_POSITION;
+        // after the number PostgreSQL reads up to ',' or a space: one weight letter (D, being the
+        // default, may come before another), digits are ignored, anything else is an error
         let w = 0;
-        if (i < n) {
-          const wc = text.charCodeAt(i) | 0x20;
-          if (wc === 97 || text.charCodeAt(i) === 42) { w = 3; i++; }
-          else if (wc === 98) { w = 2; i++; }
-          else if (wc === 99) { w = 1; i++; }
-          else if (wc === 100) { w = 0; i++; }
+        let more = false;
+        while (i < n) {
+          const d = text.charCodeAt(i);
+          if (isSpace(d)) break;
+          i++;
+          if (d === 44 /* , */) { more = true; break; }
+          const lc = d | 0x20;
+          if ((lc >= 97 && lc <= 100) || d === 42) { if (w !== 0) fail(); }
+          if (lc === 97 || d === 42) w = 3;
+          else if (lc === 98) w = 2;
+          else if (lc === 99) w = 1;
+          else if (lc === 100) w = 0;
+          else if (d < 48 || d > 57) fail();
         }
         positions.push(p);
         if (w !== 0) weights ??= new Array<number>(positions.length - 1).fill(0);
         if (weights) weights.push(w);
-        if (i < n && text.charCodeAt(i) === 44 /* , */) { i++; continue; }
-        break;
+        if (!more) break;
       }
-      if (i < n && !isSpace(text.charCodeAt(i))) fail();
     }
     const entry: TsVectorEntry = { lexeme, positions };
     if (weights) entry.weights = weights;
