@@ -13,20 +13,25 @@ export interface ResultColumn {
 
 type Render = (value: unknown) => string;
 
+/** Renders null (and a missing value) as `nullText`, anything else with `render`. */
+function orNull(nullText: string, render: Render): Render {
+  return (v) => (v === null || v === undefined ? nullText : render(v));
+}
+
 function jsonRenderer(type: ResultColumn['type']): Render {
   switch (type) {
     case 'float':
-      return (v) => (v === null || v === undefined ? 'null' : formatFloat4(Number(v)));
+      return orNull('null', (v) => formatFloat4(Number(v)));
     case 'bool':
-      return (v) => (v === null || v === undefined ? 'null' : v ? 'true' : 'false');
+      return orNull('null', (v) => (v ? 'true' : 'false'));
     case 'timestamp':
       // CKAN 2.11 formats timestamps with to_char(…, 'YYYY-MM-DD"T"HH24:MI:SS'): no fraction, no zone.
-      return (v) => (v === null || v === undefined ? 'null' : JSON.stringify(String(v).slice(0, 19)));
+      return orNull('null', (v) => JSON.stringify(String(v).slice(0, 19)));
     case 'text':
     case 'date':
-      return (v) => (v === null || v === undefined ? 'null' : JSON.stringify(v));
+      return orNull('null', (v) => JSON.stringify(v));
     default:
-      return (v) => (v === null || v === undefined ? 'null' : numberText(Number(v), type));
+      return orNull('null', (v) => numberText(Number(v), type));
   }
 }
 
@@ -41,16 +46,16 @@ function csvQuote(text: string, delimiter: string): string {
 function csvRenderer(type: ResultColumn['type'], delimiter: string): Render {
   switch (type) {
     case 'float':
-      return (v) => (v === null || v === undefined ? '' : formatFloat4(Number(v)));
+      return orNull('', (v) => formatFloat4(Number(v)));
     case 'bool':
-      return (v) => (v === null || v === undefined ? '' : v ? 't' : 'f');
+      return orNull('', (v) => (v ? 't' : 'f'));
     case 'timestamp':
-      return (v) => (v === null || v === undefined ? '' : String(v).slice(0, 19));
+      return orNull('', (v) => String(v).slice(0, 19));
     case 'text':
     case 'date':
-      return (v) => (v === null || v === undefined ? '' : csvQuote(String(v), delimiter));
+      return orNull('', (v) => csvQuote(String(v), delimiter));
     default:
-      return (v) => (v === null || v === undefined ? '' : numberText(Number(v), type));
+      return orNull('', (v) => numberText(Number(v), type));
   }
 }
 

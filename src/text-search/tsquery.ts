@@ -72,6 +72,13 @@ function scanQuery(text: string): QToken[] {
       if (c === 40) { out.push({ kind: 'open' }); depth++; i++; continue; }
       if (c === 58 || c === 38 || c === 124 || c === 41 || c === 60) syntax();
       let word = '';
+      // A backslash takes the next character literally, in quoted and unquoted operands alike.
+      const readEscaped = () => {
+        if (i + 1 >= n) noEscaped();
+        const cp = text.codePointAt(i + 1)!;
+        word += String.fromCodePoint(cp);
+        i += cp > 0xffff ? 3 : 2;
+      };
       if (c === 39 /* ' */) {
         i++;
         let closed = false;
@@ -82,10 +89,7 @@ function scanQuery(text: string): QToken[] {
             i++; closed = true; break;
           }
           if (d === 92) {
-            if (i + 1 >= n) noEscaped();
-            const cp = text.codePointAt(i + 1)!;
-            word += String.fromCodePoint(cp);
-            i += cp > 0xffff ? 3 : 2;
+            readEscaped();
             continue;
           }
           word += text[i]; i++;
@@ -96,10 +100,7 @@ function scanQuery(text: string): QToken[] {
           const d = text.charCodeAt(i);
           if (endsOperand(d)) break;
           if (d === 92) {
-            if (i + 1 >= n) noEscaped();
-            const cp = text.codePointAt(i + 1)!;
-            word += String.fromCodePoint(cp);
-            i += cp > 0xffff ? 3 : 2;
+            readEscaped();
             continue;
           }
           word += text[i]; i++;
