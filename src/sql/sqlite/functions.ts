@@ -10,6 +10,12 @@ export const SQLITE_FUNCTIONS = {
   tsMatchValue: 'cc_ts_match_value',
   /** (config, value, field type, tsquery text, normalization) → `ts_rank(to_tsvector(config, value::text), query, n)`. */
   tsRankValue: 'cc_ts_rank_value',
+  /**
+   * (any column of the row) → 1, or an error once the running statement's deadline has passed. User SQL reads each
+   * table through a filter `cc_deadline("_id")`: taking a column ties the call to every row a scan visits (without
+   * one SQLite hoists it out of inner loops), and not being deterministic keeps SQLite from caching it.
+   */
+  deadline: 'cc_deadline',
 } as const;
 
 /** CKAN ranks with ts_rank(…, 32): rank / (rank + 1). */

@@ -51,6 +51,39 @@ function registerTextSearch(db: Database.Database): void {
   });
 }
 
+/** Raised inside a statement by the deadline function once its time is up; SQLite aborts the statement. */
+export class DeadlineExceeded extends Error {
+  constructor() {
+    super('statement deadline exceeded');
+    this.name = 'DeadlineExceeded';
+  }
+}
+
+/**
+ * The deadline of the statement running on a connection. Reading the clock on every call would cost more than
+ * most rows, so it is read once per CHECK_EVERY calls.
+ */
+class Deadline {
+  private static readonly CHECK_EVERY = 256;
+  private at: number | null = null;
+  private calls = 0;
+
+  run<T>(ms: number, work: () => T): T {
+    this.at = performance.now() + ms;
+    this.calls = 0;
+    try {
+      return work();
+    } finally {
+      this.at = null;
+    }
+  }
+
+  tick(): number {
+    if (this.at !== null && ++this.calls % Deadline.CHECK_EVERY === 0 && performance.now() > this.at) throw new DeadlineExceeded();
+    return 1;
+  }
+}
+
 export class SqliteBackend implements StorageBackend {
   readonly dialect = 'sqlite' as const;
   readonly indexLanguage: string;
@@ -58,8 +91,10 @@ export class SqliteBackend implements StorageBackend {
   readonly resources: ReadonlyMap<string, LoadedResource>;
   readonly databaseBytes: number;
   private readonly statements = new BoundedCache<string, Database.Statement>(500);
+  private readonly deadline = new Deadline();
 
   private constructor(private readonly db: Database.Database) {
+    db.function(F.deadline, { deterministic: false }, (_rowValue: unknown) => this.deadline.tick());
     const meta = readMeta(db);
     this.indexLanguage = meta.fullTextLanguage;
     this.datasetVersion = meta.datasetVersion;
@@ -85,6 +120,12 @@ export class SqliteBackend implements StorageBackend {
 
   async rows(query: CompiledQuery): Promise<unknown[][]> {
     return this.statement(query.sql).raw(true).all(...query.params) as unknown[][];
+  }
+
+  /** Runs a query that SQLite aborts (throwing DeadlineExceeded) once `ms` have passed. */
+  async rowsWithin(query: CompiledQuery, ms: number): Promise<unknown[][]> {
+    const statement = this.statement(query.sql);
+    return this.deadline.run(ms, () => statement.raw(true).all(...query.params) as unknown[][]);
   }
 
   async count(query: CompiledQuery): Promise<number> {
