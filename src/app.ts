@@ -6,7 +6,7 @@ import { createActions } from './actions/registry.js';
 import type { Services } from './actions/types.js';
 import { ApiError, errors } from './errors.js';
 import { errorEnvelope, helpUrl } from './http/envelope.js';
-import { CACHE_CONTROL, JSON_CONTENT_TYPE, registerActionRoutes, send } from './http/routes.js';
+import { CACHE_CONTROL, JSON_CONTENT_TYPE, registerActionRoutes, registerDumpRoute, send } from './http/routes.js';
 
 export interface AppOptions extends Services {
   logger: Logger;
@@ -31,6 +31,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const actions = createActions(services.settings);
   registerActionRoutes(app, services, actions);
+  registerDumpRoute(app, services);
 
   for (const url of ['/api', '/api/3']) {
     app.get(url, async (_request, reply) => reply.type(JSON_CONTENT_TYPE).header('cache-control', CACHE_CONTROL).send('{"version": 3}'));

@@ -1,7 +1,9 @@
 // The action routes: /api/3/action/<name> and /api/action/<name>, also under a /<locale> prefix, for GET
 // and POST. Decodes the request, runs the action, and writes CKAN's envelope (JSONP-wrapped when asked).
 
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { prepareDump } from '../actions/datastore-dump.js';
 import type { Action, Services } from '../actions/types.js';
 import { ApiError, errors } from '../errors.js';
 import { decodeRequest } from './decode.js';
@@ -66,4 +68,30 @@ export function registerActionRoutes(app: FastifyInstance, services: Services, a
       app.route({ method: ['GET', 'POST'], url: `${prefix}${version}/action/:action`, handler: handle });
     }
   }
+}
+
+/** `/datastore/dump/<id>`: the resource's records as a file download, streamed. */
+export function registerDumpRoute(app: FastifyInstance, services: Services): void {
+  const { settings } = services;
+
+  async function handle(request: FastifyRequest<{ Params: { id: string }; Querystring: Record<string, unknown> }>, reply: FastifyReply) {
+    const help = helpUrl(siteUrlOf(request, settings.siteUrl), settings.locale, 'datastore_search');
+    try {
+      const dump = prepareDump(request.params.id, request.query, services);
+      reply
+        .code(200)
+        .header('cache-control', CACHE_CONTROL)
+        .header('content-type', dump.contentType)
+        .header('content-disposition', `attachment; filename="${dump.filename}"`);
+      // HEAD answers with the headers alone, without computing the dump.
+      if (request.method === 'HEAD') return reply.send();
+      // Readable.from returns the generator when the client goes away, which closes the store's stream.
+      return reply.send(Readable.from(dump.body()));
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      return send(reply, errorEnvelope(help, err));
+    }
+  }
+
+  app.route({ method: ['GET', 'HEAD'], url: '/datastore/dump/:id', handler: handle, exposeHeadRoute: false });
 }

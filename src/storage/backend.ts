@@ -27,6 +27,8 @@ export interface StorageBackend {
   readonly databaseBytes: number;
   /** Rows as arrays, in the order of the query's select list. */
   rows(query: CompiledQuery): Promise<unknown[][]>;
+  /** Rows in batches of up to `batchRows`, streamed: memory stays flat whatever the result's size. */
+  stream(query: CompiledQuery, batchRows: number): AsyncGenerator<unknown[][]>;
   /** The first column of the first row, as a number. */
   count(query: CompiledQuery): Promise<number>;
   close(): Promise<void>;

@@ -1,0 +1,68 @@
+// The dump of a resource (`/datastore/dump/<id>`): the records a datastore_search with the same filters, q, sort,
+// fields, limit and offset would select, all of them by default, streamed in batches in one of the dump formats.
+
+import { ApiError, errors, messages } from '../errors.js';
+import { toBoolean, toText } from '../query/coerce.js';
+import { ParamErrors } from '../query/params.js';
+import { readSearchRequest } from '../query/search-params.js';
+import { planSearch } from '../query/search-plan.js';
+import { DUMP_FORMATS, dumpWriter, type DumpFormat } from '../serialize/dump-formats.js';
+import { dialectFor } from '../sql/dialects.js';
+import type { Services } from './types.js';
+
+/** Parameters a dump takes over from datastore_search; others are ignored, as CKAN ignores them. */
+const SEARCH_PARAMS = ['filters', 'q', 'full_text', 'distinct', 'plain', 'language', 'fields', 'sort', 'limit', 'offset'];
+
+/** Rows per batch: big enough to amortise a write, small enough to keep memory flat and the loop responsive. */
+const BATCH_ROWS = 2000;
+
+export interface Dump {
+  contentType: string;
+  filename: string;
+  body(): AsyncGenerator<string>;
+}
+
+/** Validates and plans a dump; everything that can fail is checked here, before the first byte is sent. */
+export function prepareDump(resourceId: string, query: Record<string, unknown>, services: Services): Dump {
+  const { catalog, backend, settings } = services;
+  // CKAN reads dump parameters with request.args.to_dict(): the first of repeated values wins.
+  const first = (value: unknown) => (Array.isArray(value) ? value[0] : value);
+  const format = toText(first(query.format) ?? 'csv') as DumpFormat;
+  const problems: Record<string, string[]> = {};
+  if (!(DUMP_FORMATS as readonly string[]).includes(format)) problems.format = [messages.oneOf(DUMP_FORMATS)];
+  const bom = query.bom === undefined ? false : toBoolean(first(query.bom));
+
+  const input: Record<string, unknown> = { resource_id: resourceId, sort: '_id' };
+  for (const name of SEARCH_PARAMS) if (query[name] !== undefined) input[name] = first(query[name]);
+  const unlimited = { rowsDefault: Number.MAX_SAFE_INTEGER, rowsMax: Number.MAX_SAFE_INTEGER };
+  let request;
+  try {
+    request = readSearchRequest(input, unlimited);
+  } catch (err) {
+    if (!(err instanceof ParamErrors)) throw err;
+    Object.assign(problems, err.detail);
+  }
+  if (Object.keys(problems).length > 0 || !request) throw errors.validation(problems);
+
+  const resource = catalog.get(resourceId);
+  if (!resource) throw errors.resourceNotFound(resourceId);
+  const plan = planSearch({ ...request, includeTotal: false }, resource, { defaultLanguage: settings.ftsLanguage });
+  if (plan instanceof ApiError) throw plan;
+
+  const target = { dialect: backend.dialect, indexLanguage: backend.indexLanguage };
+  const compiled = dialectFor(target).compileSearch(plan, target);
+  const writer = dumpWriter(format, plan.columns.map((c) => ({ id: c.id, type: c.kind === 'field' ? c.field.type : 'float' })));
+  return {
+    contentType: writer.contentType,
+    filename: `${resource.id}.${writer.extension}`,
+    async *body() {
+      yield (bom ? '\uFEFF' : '') + writer.start();
+      for await (const batch of backend.stream(compiled, BATCH_ROWS)) {
+        let chunk = '';
+        for (const row of batch) chunk += writer.row(row);
+        yield chunk;
+      }
+      yield writer.end();
+    },
+  };
+}

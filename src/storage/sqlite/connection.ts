@@ -1,0 +1,99 @@
+// A read-only connection to the embedded store, configured for querying: pragmas, the PostgreSQL-compatible
+// full-text functions, and the per-statement deadline. Every connection the backend opens is set up here.
+
+import Database from 'better-sqlite3';
+import { numberText } from '../../catalog/values.js';
+import { SQLITE_FUNCTIONS as F } from '../../sql/sqlite/functions.js';
+import {
+  parseTsquery, parseTsvector, toTsvector, tsMatches, tsRank, type TsQuery, type TsVector,
+} from '../../text-search/index.js';
+import { BoundedCache } from '../bounded-cache.js';
+
+/** The text PostgreSQL's `value::text` gives for a stored value of the field's type. */
+function valueText(value: unknown, type: string): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number') {
+    if (type === 'bool') return value ? 'true' : 'false';
+    return numberText(value, type === 'float8' ? 'float8' : 'numeric');
+  }
+  const text = String(value);
+  return type === 'timestamp' ? text.replace('T', ' ') : text;
+}
+
+function registerTextSearch(db: Database.Database): void {
+  const queries = new BoundedCache<string, TsQuery>(1000);
+  const query = (text: string) => queries.getOrCreate(text, () => parseTsquery(text));
+  // Matching and ranking one row call this back to back with the same value; remembering one saves a parse.
+  let lastVectorText: string | null = null;
+  let lastVector: TsVector | null = null;
+  const vector = (text: string) => {
+    if (text !== lastVectorText) {
+      lastVector = parseTsvector(text);
+      lastVectorText = text;
+    }
+    return lastVector!;
+  };
+  const options = { deterministic: true };
+  db.function(F.tsMatch, options, (vectorText: unknown, queryText: unknown) =>
+    typeof vectorText === 'string' && tsMatches(vector(vectorText), query(String(queryText))) ? 1 : 0);
+  db.function(F.tsRank, options, (vectorText: unknown, queryText: unknown, normalization: unknown) =>
+    typeof vectorText === 'string' ? tsRank(vector(vectorText), query(String(queryText)), Number(normalization)) : 0);
+  db.function(F.tsMatchValue, options, (config: unknown, value: unknown, type: unknown, queryText: unknown) => {
+    const text = valueText(value, String(type));
+    return text !== null && tsMatches(toTsvector(String(config), text), query(String(queryText))) ? 1 : 0;
+  });
+  db.function(F.tsRankValue, options, (config: unknown, value: unknown, type: unknown, queryText: unknown, normalization: unknown) => {
+    const text = valueText(value, String(type));
+    return text === null ? 0 : tsRank(toTsvector(String(config), text), query(String(queryText)), Number(normalization));
+  });
+}
+
+/** Raised inside a statement by the deadline function once its time is up; SQLite aborts the statement. */
+export class DeadlineExceeded extends Error {
+  constructor() {
+    super('statement deadline exceeded');
+    this.name = 'DeadlineExceeded';
+  }
+}
+
+/**
+ * The deadline of the statement running on a connection. Reading the clock on every call would cost more than
+ * most rows, so it is read once per CHECK_EVERY calls.
+ */
+export class Deadline {
+  private static readonly CHECK_EVERY = 256;
+  private at: number | null = null;
+  private calls = 0;
+
+  run<T>(ms: number, work: () => T): T {
+    this.at = performance.now() + ms;
+    this.calls = 0;
+    try {
+      return work();
+    } finally {
+      this.at = null;
+    }
+  }
+
+  tick(): number {
+    if (this.at !== null && ++this.calls % Deadline.CHECK_EVERY === 0 && performance.now() > this.at) throw new DeadlineExceeded();
+    return 1;
+  }
+}
+
+export interface ReadConnection {
+  db: Database.Database;
+  deadline: Deadline;
+}
+
+export function openReadConnection(file: string): ReadConnection {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  db.pragma('query_only = ON');
+  db.pragma('mmap_size = 268435456');
+  db.pragma('cache_size = -65536');
+  db.pragma('temp_store = MEMORY');
+  registerTextSearch(db);
+  const deadline = new Deadline();
+  db.function(F.deadline, { deterministic: false }, (_rowValue: unknown) => deadline.tick());
+  return { db, deadline };
+}
