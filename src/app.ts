@@ -1,12 +1,26 @@
 // Builds the HTTP application from its services without listening, so tests drive it through inject().
 
+import { constants as zlib } from 'node:zlib';
+import fastifyCompress from '@fastify/compress';
+import fastifyCors from '@fastify/cors';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createActions } from './actions/registry.js';
 import type { Services } from './actions/types.js';
 import { ApiError, errors } from './errors.js';
+import { entityTag, ifNoneMatchHits } from './http/caching.js';
 import { errorEnvelope, helpUrl } from './http/envelope.js';
-import { CACHE_CONTROL, JSON_CONTENT_TYPE, registerActionRoutes, registerDumpRoute, send } from './http/routes.js';
+import { openApiDocument } from './http/openapi.js';
+import { COUNT_CENTRE_VERSION } from './actions/catalog-actions.js';
+import { dumpParamSpecs } from './actions/datastore-dump.js';
+import { JSON_CONTENT_TYPE, registerActionRoutes, registerDumpRoute, send } from './http/routes.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Answers depend only on the request and the loaded data: they get an ETag and honour If-None-Match. */
+    cacheable?: boolean;
+  }
+}
 
 export interface AppOptions extends Services {
   logger: Logger;
@@ -25,6 +39,31 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
   });
 
+  // Any page may call the API from the browser, as from a CKAN portal; nothing here depends on credentials.
+  await app.register(fastifyCors, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], maxAge: 86400 });
+  // Brotli's default quality (11) costs far more CPU than it saves bytes on the fly; 5 is the usual trade-off.
+  await app.register(fastifyCompress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } },
+  });
+
+  const { settings, backend } = services;
+  app.addHook('preHandler', async (request, reply) => {
+    if (!request.routeOptions.config.cacheable) return;
+    const tag = entityTag(backend.datasetVersion, request, settings.siteUrl === null);
+    reply.header('etag', tag);
+    if ((request.method === 'GET' || request.method === 'HEAD') && ifNoneMatchHits(request.headers['if-none-match'], tag)) {
+      return reply.code(304).send();
+    }
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', settings.cacheControl);
+    // A failure is not the answer to the request: it must not be revalidated as if it were.
+    if (reply.statusCode >= 500) reply.removeHeader('etag');
+    return payload;
+  });
+
   // Bodies are decoded by the action layer (http/decode.ts) so that every malformed body gets CKAN's answer.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
@@ -33,17 +72,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerActionRoutes(app, services, actions);
   registerDumpRoute(app, services);
 
+  const dumpParams = dumpParamSpecs(settings);
+  for (const url of ['/api/3/openapi.json', '/api/openapi.json']) {
+    app.get(url, { config: { cacheable: true } }, async (request, reply) => {
+      const siteUrl = settings.siteUrl ?? `${request.protocol}://${request.host}`;
+      return reply.type(JSON_CONTENT_TYPE).send(JSON.stringify(openApiDocument({ siteUrl, version: COUNT_CENTRE_VERSION, actions, dumpParams })));
+    });
+  }
+
   for (const url of ['/api', '/api/3']) {
-    app.get(url, async (_request, reply) => reply.type(JSON_CONTENT_TYPE).header('cache-control', CACHE_CONTROL).send('{"version": 3}'));
+    app.get(url, { config: { cacheable: true } }, async (_request, reply) => reply.type(JSON_CONTENT_TYPE).send('{"version": 3}'));
   }
 
   app.setNotFoundHandler((request, reply) => {
-    const help = helpUrl(services.settings.siteUrl ?? `${request.protocol}://${request.host}`, services.settings.locale, 'help_show');
+    const help = helpUrl(settings.siteUrl ?? `${request.protocol}://${request.host}`, settings.locale, 'help_show');
     return send(reply, errorEnvelope(help, errors.notFound(`No page at ${request.url.split('?')[0]}`)));
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const help = helpUrl(services.settings.siteUrl ?? `${request.protocol}://${request.host}`, services.settings.locale, 'help_show');
+    const help = helpUrl(settings.siteUrl ?? `${request.protocol}://${request.host}`, settings.locale, 'help_show');
     let apiError: ApiError;
     if (error instanceof ApiError) apiError = error;
     else if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') apiError = errors.payloadTooLarge(BODY_LIMIT_BYTES);

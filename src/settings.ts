@@ -64,6 +64,10 @@ export const SETTING_SPECS = {
     env: 'COUNTCENTRE_FTS_LANGUAGE', type: 'string', default: 'english',
     description: 'Text search configuration used for `q` when a request gives no `language` (CKAN\'s ckan.datastore.default_fts_lang).',
   }),
+  cacheControl: declare<string>({
+    env: 'COUNTCENTRE_CACHE_CONTROL', type: 'string', default: 'public, max-age=0, must-revalidate',
+    description: 'Cache-Control header of every API and dump response (CKAN\'s default). Answers only change when the data is reloaded, and every one carries an ETag, so caches can revalidate cheaply; a CDN may be given a longer max-age.',
+  }),
   logLevel: declare<string>({
     env: 'LOG_LEVEL', type: 'enum', default: 'info', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
     description: 'Log level of the JSON (pino) logs written to standard output.',

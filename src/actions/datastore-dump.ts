@@ -3,8 +3,8 @@
 
 import { ApiError, errors, messages } from '../errors.js';
 import { toBoolean, toText } from '../query/coerce.js';
-import { ParamErrors } from '../query/params.js';
-import { readSearchRequest } from '../query/search-params.js';
+import { ParamErrors, type ParamSpec } from '../query/params.js';
+import { readSearchRequest, searchParamSpecs } from '../query/search-params.js';
 import { planSearch } from '../query/search-plan.js';
 import { DUMP_FORMATS, dumpWriter, type DumpFormat } from '../serialize/dump-formats.js';
 import { dialectFor } from '../sql/dialects.js';
@@ -12,6 +12,24 @@ import type { Services } from './types.js';
 
 /** Parameters a dump takes over from datastore_search; others are ignored, as CKAN ignores them. */
 const SEARCH_PARAMS = ['filters', 'q', 'full_text', 'distinct', 'plain', 'language', 'fields', 'sort', 'limit', 'offset'];
+
+/** The dump's parameters, for its documentation: its own two, and those it shares with datastore_search. */
+export function dumpParamSpecs(limits: { rowsDefault: number; rowsMax: number }): ParamSpec[] {
+  const shared = searchParamSpecs(limits).filter((spec) => SEARCH_PARAMS.includes(spec.name));
+  return [
+    {
+      name: 'format', type: 'string', defaultText: 'csv', coerce: toText, schema: { type: 'string', enum: [...DUMP_FORMATS], default: 'csv' }, example: 'json',
+      description: 'csv (a header line, then comma-separated records), tsv, json ({"fields": […], "records": [[…], …]}), xml (<data><row _id="1">…</row></data>) or ndjson (one JSON object per line).',
+    },
+    {
+      name: 'bom', type: 'bool', defaultText: 'false', coerce: toBoolean, schema: { type: 'boolean', default: false }, example: true,
+      description: 'start the file with a UTF-8 byte order mark, which some spreadsheet programs need to read accented letters right.',
+    },
+    ...shared.map((spec) => (spec.name === 'limit'
+      ? { ...spec, defaultText: 'all records', schema: { type: 'integer', minimum: 0 }, description: 'maximum number of records in the dump (default: all).' }
+      : spec.name === 'sort' ? { ...spec, defaultText: '_id' } : spec)),
+  ];
+}
 
 /** Rows per batch: big enough to amortise a write, small enough to keep memory flat and the loop responsive. */
 const BATCH_ROWS = 2000;

@@ -3,29 +3,36 @@
 import { FIELD_TYPES, fieldIndexName } from '../catalog/types.js';
 import { errors } from '../errors.js';
 import { toText } from '../query/coerce.js';
-import type { ParamSpec } from '../query/params.js';
+import { ParamErrors, validateParams, type ParamSpec } from '../query/params.js';
 import { renderHelp } from './help-text.js';
 import type { Action } from './types.js';
 
 const params: ParamSpec[] = [
   {
     name: 'id', alias: 'resource_id', type: 'string', required: true, coerce: toText,
+    schema: { type: 'string', minLength: 1 }, example: 'f6a59fec-6f64-48bb-9f65-e6679aa23dba',
     description: 'id of the resource. `resource_id` is accepted as a synonym.',
   },
 ];
 
 export const datastoreInfoAction: Action = {
   name: 'datastore_info',
+  params,
   help: renderHelp({
     summary: 'Returns detailed metadata about a resource.',
     params,
     results: 'A dictionary with `meta` (id, count of records, table_type, size and idx_size of the resource in bytes, db_size of the whole store, aliases) and `fields` (each field\'s id, type and storage schema; _id is not listed).',
   }),
   async run({ params: input }, { catalog, backend }) {
-    // CKAN accepts either name; an empty value is as good as none.
-    const raw = [input.id, input.resource_id].find((v) => v !== undefined && v !== null && v !== '');
-    if (raw === undefined) throw errors.validation({ resource_id: ['Missing value'] });
-    const id = toText(raw);
+    // CKAN accepts either name; an empty value is as good as none, and the error names resource_id.
+    const given = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== ''));
+    let id: string;
+    try {
+      id = validateParams(params, given).values.get('id') as string;
+    } catch (err) {
+      if (err instanceof ParamErrors) throw errors.validation({ resource_id: ['Missing value'] });
+      throw err;
+    }
     const resource = catalog.get(id);
     if (!resource) throw errors.notFound(`Resource/Alias "${id}" was not found.`);
     const { stored, definition } = resource;

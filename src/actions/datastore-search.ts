@@ -80,6 +80,7 @@ export function datastoreSearchAction(settings: Settings): Action {
   const specs = searchParamSpecs(settings);
   return {
     name: 'datastore_search',
+    params: specs,
     help: renderHelp({
       summary: 'Search a DataStore resource.',
       details: `The datastore_search action allows you to search data in a resource. By default ${settings.rowsDefault} records are returned - see the \`limit\` parameter. Records come in _id order unless \`sort\` or a full-text \`q\` says otherwise. Follow \`_links.next\` to page through a resource.`,

@@ -1,6 +1,7 @@
 // Every action the API serves, by name.
 
 import type { Settings } from '../settings.js';
+import { packageListAction, packageShowAction, resourceShowAction, siteReadAction, statusShowAction } from './catalog-actions.js';
 import { datastoreInfoAction } from './datastore-info.js';
 import { datastoreSearchAction } from './datastore-search.js';
 import { helpShowAction } from './help-show.js';
@@ -12,5 +13,6 @@ export function createActions(settings: Settings): ReadonlyMap<string, Action> {
   add(datastoreSearchAction(settings));
   add(datastoreInfoAction);
   add(helpShowAction(() => actions));
+  for (const action of [packageListAction, packageShowAction, resourceShowAction, statusShowAction, siteReadAction]) add(action);
   return actions;
 }

@@ -2,6 +2,7 @@
 // services (catalogue, storage, settings). Actions return result values; the HTTP layer wraps them.
 
 import type { Catalog } from '../catalog/catalog.js';
+import type { ParamSpec } from '../query/params.js';
 import type { Settings } from '../settings.js';
 import type { StorageBackend } from '../storage/backend.js';
 
@@ -18,10 +19,14 @@ export interface ActionCall {
   path: string;
   /** The query string the parameters came from; empty when they came from a body. */
   linkQuery: string;
+  /** Public base URL (SITE_URL, or the request's scheme and host), for absolute links such as resource URLs. */
+  siteUrl: string;
 }
 
 export interface Action {
   name: string;
+  /** Its parameters: what it validates, and what help_show and the OpenAPI description document. */
+  params: readonly ParamSpec[];
   /** help_show's answer: the action's documentation. */
   help: string;
   run(call: ActionCall, services: Services): Promise<unknown>;

@@ -1,13 +1,15 @@
 // The catalogue at run time: each served resource's definition joined with what the loader stored for it
 // (record count, load time). A resource the catalogue declares but the store does not hold is not served.
 
+import { createHash } from 'node:crypto';
 import type { LoadedResource } from '../storage/backend.js';
-import type { CatalogDefinition, DatasetDefinition, FieldInfo, ResourceDefinition } from './types.js';
+import { TABLE_METADATA, type CatalogDefinition, type DatasetDefinition, type FieldInfo, type ResourceDefinition } from './types.js';
 
 export interface CatalogResource {
   id: string;
   definition: ResourceDefinition;
-  dataset: DatasetDefinition;
+  /** The dataset it belongs to; null for `_table_metadata`. */
+  dataset: DatasetDefinition | null;
   /** `_id` first, then the declared fields, as datastore_search reports them. */
   fields: readonly FieldInfo[];
   fieldById: ReadonlyMap<string, FieldInfo>;
@@ -22,21 +24,23 @@ export class Catalog {
   private readonly byId = new Map<string, CatalogResource>();
 
   constructor(readonly definition: CatalogDefinition, loaded: ReadonlyMap<string, LoadedResource>) {
-    for (const dataset of definition.datasets) {
-      for (const resource of dataset.resources) {
-        const stored = loaded.get(resource.id);
-        if (!stored) continue;
-        const fields: FieldInfo[] = [ID_FIELD, ...resource.fields.map((f) => ({ id: f.id, type: f.type }))];
-        this.byId.set(resource.id, {
-          id: resource.id,
-          definition: resource,
-          dataset,
-          fields,
-          fieldById: new Map(fields.map((f) => [f.id, f])),
-          total: stored.total,
-          stored,
-        });
-      }
+    const entries: [ResourceDefinition, DatasetDefinition | null][] = [
+      ...definition.datasets.flatMap((dataset) => dataset.resources.map((r): [ResourceDefinition, DatasetDefinition] => [r, dataset])),
+      [TABLE_METADATA, null],
+    ];
+    for (const [resource, dataset] of entries) {
+      const stored = loaded.get(resource.id);
+      if (!stored) continue;
+      const fields: FieldInfo[] = [ID_FIELD, ...resource.fields.map((f) => ({ id: f.id, type: f.type }))];
+      this.byId.set(resource.id, {
+        id: resource.id,
+        definition: resource,
+        dataset,
+        fields,
+        fieldById: new Map(fields.map((f) => [f.id, f])),
+        total: stored.total,
+        stored,
+      });
     }
   }
 
@@ -47,4 +51,14 @@ export class Catalog {
   get resources(): CatalogResource[] {
     return [...this.byId.values()];
   }
+}
+
+/**
+ * A stable UUID for a dataset, derived from its name (CKAN gives every dataset an id as well as a name; the
+ * catalogue file only needs the name).
+ */
+export function datasetId(name: string): string {
+  const hex = createHash('sha1').update(`count-centre dataset ${name}`).digest('hex');
+  // Shaped as a version-5 (name-based) UUID.
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${hex.slice(18, 20)}-${hex.slice(20, 32)}`;
 }

@@ -79,3 +79,20 @@ export interface FieldInfo {
 export function fieldIndexName(resourceId: string, position: number): string {
   return `${resourceId}__${position}`;
 }
+
+/**
+ * CKAN's `_table_metadata`: the list of the store's tables, which clients (ckan.js) search to discover resources.
+ * The loader writes it from what it loaded; it belongs to no dataset.
+ */
+export const TABLE_METADATA: ResourceDefinition = {
+  id: '_table_metadata',
+  name: 'DataStore tables',
+  description: 'One record per resource held in the DataStore: its id (name), a stable number (oid), and alias_of (always null: there are no aliases).',
+  datasetName: '',
+  source: { path: '', encoding: 'utf-8', delimiter: ',' },
+  fields: [
+    { id: 'name', type: 'text', column: 'name', format: 'ISO', index: true },
+    { id: 'oid', type: 'int8', column: 'oid', format: 'ISO', index: true },
+    { id: 'alias_of', type: 'text', column: 'alias_of', format: 'ISO', index: false },
+  ],
+};

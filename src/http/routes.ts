@@ -11,7 +11,6 @@ import { errorEnvelope, helpUrl, successEnvelope, type EnvelopeResponse } from '
 
 export const JSON_CONTENT_TYPE = 'application/json;charset=utf-8';
 const JSONP_CONTENT_TYPE = 'application/javascript;charset=utf-8';
-export const CACHE_CONTROL = 'public, max-age=0, must-revalidate';
 
 interface ActionRouteParams {
   action: string;
@@ -33,7 +32,7 @@ function escapeCallback(name: string): string {
 }
 
 export function send(reply: FastifyReply, response: EnvelopeResponse, callback: string | null = null): FastifyReply {
-  reply.code(response.status).header('cache-control', CACHE_CONTROL);
+  reply.code(response.status);
   if (callback !== null && response.status === 200) {
     return reply.type(JSONP_CONTENT_TYPE).send(`${escapeCallback(callback)}(${response.body});`);
   }
@@ -46,7 +45,8 @@ export function registerActionRoutes(app: FastifyInstance, services: Services, a
   async function handle(request: FastifyRequest<{ Params: ActionRouteParams }>, reply: FastifyReply) {
     const { action: name, locale } = request.params;
     const action = actions.get(name);
-    const help = helpUrl(siteUrlOf(request, settings.siteUrl), settings.locale, name);
+    const siteUrl = siteUrlOf(request, settings.siteUrl);
+    const help = helpUrl(siteUrl, settings.locale, name);
     let callback: string | null = null;
     try {
       if (!action) throw errors.unknownAction(name);
@@ -55,7 +55,7 @@ export function registerActionRoutes(app: FastifyInstance, services: Services, a
       const decoded = decodeRequest(request.method, query, request.headers['content-type'], body);
       callback = request.method === 'GET' ? decoded.callback : null;
       const linkPath = locale === undefined ? path : path.slice(locale.length + 1);
-      const result = await action.run({ params: decoded.params, path: linkPath, linkQuery: decoded.linkQuery }, services);
+      const result = await action.run({ params: decoded.params, path: linkPath, linkQuery: decoded.linkQuery, siteUrl }, services);
       return send(reply, successEnvelope(help, result), callback);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
@@ -65,7 +65,7 @@ export function registerActionRoutes(app: FastifyInstance, services: Services, a
 
   for (const prefix of ['', '/:locale']) {
     for (const version of ['/api/3', '/api']) {
-      app.route({ method: ['GET', 'POST'], url: `${prefix}${version}/action/:action`, handler: handle });
+      app.route({ method: ['GET', 'POST'], url: `${prefix}${version}/action/:action`, handler: handle, config: { cacheable: true } });
     }
   }
 }
@@ -80,7 +80,6 @@ export function registerDumpRoute(app: FastifyInstance, services: Services): voi
       const dump = prepareDump(request.params.id, request.query, services);
       reply
         .code(200)
-        .header('cache-control', CACHE_CONTROL)
         .header('content-type', dump.contentType)
         .header('content-disposition', `attachment; filename="${dump.filename}"`);
       // HEAD answers with the headers alone, without computing the dump.
@@ -93,5 +92,5 @@ export function registerDumpRoute(app: FastifyInstance, services: Services): voi
     }
   }
 
-  app.route({ method: ['GET', 'HEAD'], url: '/datastore/dump/:id', handler: handle, exposeHeadRoute: false });
+  app.route({ method: ['GET', 'HEAD'], url: '/datastore/dump/:id', handler: handle, exposeHeadRoute: false, config: { cacheable: true } });
 }

@@ -4,7 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { CatalogDefinition, ResourceDefinition } from '../catalog/types.js';
+import { TABLE_METADATA, type CatalogDefinition, type ResourceDefinition } from '../catalog/types.js';
 import { parseCell, ValueError, type StoredValue } from '../catalog/values.js';
 import { SQLITE_SCHEMA_VERSION } from '../sql/sqlite/ddl.js';
 import { SqliteDatabaseBuilder, type ResourceSink } from '../storage/sqlite/builder.js';
@@ -14,7 +14,7 @@ import { scanSource, type SourceScan } from './encoding.js';
 import { locateSource, type LocatedSource } from './source.js';
 
 /** Changes whenever the loader would store the same source differently. */
-const LOADER_VERSION = 1;
+const LOADER_VERSION = 2;
 
 export type ResourceStatus = 'loaded' | 'unchanged' | 'kept-previous' | 'failed';
 
@@ -120,6 +120,18 @@ export async function loadRecords(resource: ResourceDefinition, located: Located
   if (positions === null) throw new LoadError(name, null, null, 'the file is empty (no header row)');
 }
 
+/** A stable number per table, standing in for PostgreSQL's oid in `_table_metadata`. */
+function tableOid(resourceId: string): number {
+  return parseInt(createHash('sha256').update(resourceId).digest('hex').slice(0, 7), 16);
+}
+
+async function writeTableMetadata(builder: SqliteDatabaseBuilder, records: readonly ResourceLoadRecord[]): Promise<void> {
+  const base = { id: TABLE_METADATA.id, sourceSha256: '', specHash: '', source: '' };
+  await builder.loadResource(TABLE_METADATA, base, async (sink) => {
+    for (const record of records) sink.insert([record.id, tableOid(record.id), null]);
+  });
+}
+
 export async function buildDatabase(options: BuildOptions): Promise<BuildResult> {
   const { catalog, databasePath, logger } = options;
   const previous = readMetaFromFile(databasePath);
@@ -127,7 +139,7 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
   const prepared = await Promise.all(catalog.resources.map((resource) => prepare(resource, options)));
   try {
     const catalogIds = new Set(catalog.resources.map((r) => r.id));
-    const staleTables = usablePrevious ? [...usablePrevious.resources.keys()].some((id) => !catalogIds.has(id)) : false;
+    const staleTables = usablePrevious ? [...usablePrevious.resources.keys()].some((id) => id !== TABLE_METADATA.id && !catalogIds.has(id)) : false;
     const needsBuild = options.force || !usablePrevious || staleTables ||
       prepared.some((p) => p.scan !== null && !isUnchanged(p, usablePrevious));
 
@@ -178,6 +190,7 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
           logger.error({ resource: resource.id }, `load failed, resource not served: ${problem}`);
         }
       }
+      await writeTableMetadata(builder, records);
       const datasetVersion = datasetVersionOf(records);
       builder.commit(datasetVersion);
       return { rebuilt: true, datasetVersion, outcomes };

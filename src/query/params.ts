@@ -4,10 +4,19 @@
 import { messages, type ValidationDetail } from '../errors.js';
 import { isMissing, ParamProblem } from './coerce.js';
 
+/** A JSON Schema (2020-12, as OpenAPI 3.1 uses it) describing a parameter's accepted JSON values. */
+export type JsonSchema = Record<string, unknown>;
+
 export interface ParamSpec {
   name: string;
   /** Shown in documentation, e.g. "string", "int", "bool", "dictionary or list of dictionaries". */
   type: string;
+  /** The values a JSON body may give; the OpenAPI description is generated from it. */
+  schema: JsonSchema;
+  /** A value the validator accepts, shown in the API description (and checked by a test). */
+  example?: unknown;
+  /** In a query string the value is JSON text (filters), rather than plain text. */
+  jsonInQuery?: boolean;
   description: string;
   required?: boolean;
   /** Documentation of the default; the coercion applies it. */

@@ -57,65 +57,79 @@ const nonEmptyText = (value: unknown) => {
 /** Empty text counts as "not given" for these, as CKAN's `default` validator treats it. */
 const orDefault = <T>(coerce: (v: unknown) => T, fallback: () => T) => (value: unknown) => (value === '' ? fallback() : coerce(value));
 
+const SCALAR = { type: ['string', 'number', 'boolean', 'null'] };
+const FILTERS_OBJECT = { type: 'object', additionalProperties: { oneOf: [SCALAR, { type: 'array', items: SCALAR }] } };
+const STRING_OR_LIST = { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] };
+
 export function searchParamSpecs(limits: SearchLimits): ParamSpec[] {
   return [
     {
       name: 'resource_id', alias: 'id', type: 'string', required: true, coerce: nonEmptyText,
+      schema: { type: 'string', minLength: 1 }, example: '60728fc9-2896-41d8-a70c-9c01dd3d57ce',
       description: 'id (or alias) of the resource to search. `id` is accepted as a synonym.',
     },
     {
-      name: 'filters', type: 'dictionary', coerce: toJson,
+      name: 'filters', type: 'dictionary', coerce: toJson, jsonInQuery: true,
+      schema: { oneOf: [FILTERS_OBJECT, { type: 'array', items: FILTERS_OBJECT }] }, example: { 'Party Abbreviation': ['F.F.', 'F.G.'] },
       description: 'matching conditions, e.g. {"Party Abbreviation": "F.F."}. A list value matches any of its values, e.g. {"Party Abbreviation": ["F.F.", "F.G."]}; an empty list matches nothing; null matches empty cells. Values are converted to the field\'s type. A list of such dictionaries matches records that satisfy any one of them.',
     },
     {
       name: 'q', type: 'string or dictionary', coerce: toTextOrObject,
+      schema: { oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: { type: 'string' } }] }, example: 'Dublin',
       description: 'full text query. A string searches every field of each record; a dictionary {"field": "term"} searches each named field. Adds a `rank` field (`rank <field>` for a dictionary) and orders by it unless `sort` is given.',
     },
     {
-      name: 'full_text', type: 'string', coerce: toText,
+      name: 'full_text', type: 'string', coerce: toText, schema: { type: 'string' }, example: 'Dublin',
       description: 'full text query over all fields of each record, to be used instead of a string `q`. It may be combined with a dictionary `q`.',
     },
     {
-      name: 'distinct', type: 'bool', defaultText: 'false', coerce: toBoolean,
+      name: 'distinct', type: 'bool', defaultText: 'false', coerce: toBoolean, schema: { type: 'boolean', default: false }, example: true,
       description: 'return only distinct records (of the selected `fields`); the total counts distinct records.',
     },
     {
-      name: 'plain', type: 'bool', defaultText: 'true', coerce: toBoolean,
+      name: 'plain', type: 'bool', defaultText: 'true', coerce: toBoolean, schema: { type: 'boolean', default: true }, example: false,
       description: 'treat `q` as plain text (all words must match). false enables PostgreSQL\'s tsquery syntax: & | ! <-> ( ) and prefix matching with :*, e.g. "Dub:*".',
     },
     {
       name: 'language', type: 'string', defaultText: 'english', coerce: toText,
+      schema: { type: 'string', enum: supportedTextSearchConfigs(), default: 'english' }, example: 'english',
       description: `language (text search configuration) used to stem the words of \`q\`: ${supportedTextSearchConfigs().join(', ')}.`,
     },
     {
       name: 'limit', type: 'int', defaultText: String(limits.rowsDefault),
+      schema: { type: 'integer', minimum: 0, default: limits.rowsDefault }, example: 10,
       coerce: orDefault((v) => Math.min(naturalNumber(toInteger(v, { withEnterMessage: true })), limits.rowsMax), () => limits.rowsDefault),
       whenMissing: () => limits.rowsDefault,
       description: `maximum number of records to return (default ${limits.rowsDefault}; a larger value than ${limits.rowsMax} is lowered to ${limits.rowsMax}).`,
     },
     {
       name: 'offset', type: 'int', defaultText: '0', coerce: orDefault((v) => safeInteger(toInteger(v)), () => 0),
+      schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 }, example: 100,
       description: 'number of records to skip.',
     },
     {
       name: 'fields', type: 'list or comma separated string', coerce: toStringOrList,
+      schema: STRING_OR_LIST, example: 'Surname,Votes',
       description: 'fields to return, in this order (default: all fields in their stored order). `rank` may be named when `q` is given.',
     },
     {
-      name: 'sort', type: 'string', coerce: toStringOrList,
+      name: 'sort', type: 'string', coerce: toStringOrList, schema: STRING_OR_LIST, example: 'Votes desc, Surname',
       description: 'comma separated field names with ordering, e.g. "Votes desc, Surname". A name with spaces may be double-quoted; `nulls first` or `nulls last` may follow. Ties are broken by record order (_id).',
     },
     {
       name: 'include_total', type: 'bool', defaultText: 'true', coerce: orDefault(toBoolean, () => true), whenMissing: () => true,
+      schema: { type: 'boolean', default: true }, example: false,
       description: 'true to return the total number of matching records.',
     },
     {
       name: 'total_estimation_threshold', type: 'int or None', defaultText: 'None',
+      schema: { type: ['integer', 'null'], default: null }, example: 1000,
       coerce: orDefault((v) => safeInteger(toInteger(v)) as number | null, () => null), whenMissing: () => null,
       description: 'when set, and the query has no filters, full-text query or distinct, and the resource holds at least this many records, `total` comes from the catalogue\'s stored count and `total_was_estimated` is true, as in CKAN. The stored count is exact.',
     },
     {
       name: 'records_format', type: 'controlled list', defaultText: 'objects',
+      schema: { type: 'string', enum: [...RECORDS_FORMATS], default: 'objects' }, example: 'csv',
       coerce: orDefault((v) => {
         const format = toText(v);
         if (!(RECORDS_FORMATS as readonly string[]).includes(format)) throw new ParamProblem([messages.oneOf(RECORDS_FORMATS)]);

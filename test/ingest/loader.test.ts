@@ -171,7 +171,9 @@ describe('loader', () => {
     assert.deepEqual(result.outcomes.map((o) => o.status), ['failed', 'loaded']);
     const backend = SqliteBackend.open(db);
     try {
-      assert.deepEqual([...backend.resources.keys()], [PLACES]);
+      assert.deepEqual([...backend.resources.keys()].sort(), [PLACES, '_table_metadata'].sort());
+      const tables = await backend.rows({ sql: 'SELECT "name" FROM "_table_metadata"', params: [] });
+      assert.deepEqual(tables, [[PLACES]], '_table_metadata lists what is served');
     } finally {
       await backend.close();
     }

@@ -1,0 +1,211 @@
+// The catalogue actions clients call before they query: package_list, package_show, resource_show, status_show and
+// site_read, answered from the catalogue in the shapes CKAN gives them.
+
+import { datasetId, type Catalog, type CatalogResource } from '../catalog/catalog.js';
+import type { DatasetDefinition } from '../catalog/types.js';
+import { errors } from '../errors.js';
+import { ParamProblem, toInteger, toText } from '../query/coerce.js';
+import { ParamErrors, validateParams, type ParamSpec } from '../query/params.js';
+import { renderHelp } from './help-text.js';
+import type { Action } from './types.js';
+
+export const COUNT_CENTRE_VERSION = '0.1.0';
+/** The CKAN release whose API behaviour we reproduce; clients that branch on versions see a 2.10 portal. */
+export const CKAN_COMPATIBLE_VERSION = '2.10.10';
+
+/** CKAN's timestamps: ISO 8601 without zone, to the microsecond. */
+function ckanTimestamp(iso: string): string {
+  return iso.replace(/Z$/, '').replace(/\.(\d{3})$/, '.$1000');
+}
+
+/** Validates parameters against an action's table; unknown names are ignored, as CKAN's catalogue actions do. */
+function read(specs: readonly ParamSpec[], input: Record<string, unknown>): Map<string, unknown> {
+  try {
+    // An empty value counts as missing, as CKAN's not_empty and ignore_missing treat it.
+    return validateParams(specs, Object.fromEntries(Object.entries(input).filter(([, v]) => v !== ''))).values;
+  } catch (err) {
+    if (err instanceof ParamErrors) throw errors.validation(err.detail);
+    throw err;
+  }
+}
+
+const naturalNumber = (value: unknown) => {
+  const number = toInteger(value);
+  if (number < 0) throw new ParamProblem(['Must be a natural number']);
+  return number;
+};
+
+function datasetResources(catalog: Catalog, dataset: DatasetDefinition): CatalogResource[] {
+  return dataset.resources.map((r) => catalog.get(r.id)).filter((r): r is CatalogResource => r !== undefined);
+}
+
+function resourceDict(resource: CatalogResource, position: number, siteUrl: string): Record<string, unknown> {
+  const { definition, stored, dataset } = resource;
+  const loaded = ckanTimestamp(stored.loadedAt);
+  return {
+    cache_last_updated: null,
+    cache_url: null,
+    created: loaded,
+    datastore_active: true,
+    datastore_contains_all_records_of_source_file: true,
+    description: definition.description,
+    format: 'CSV',
+    hash: `sha256:${stored.sourceSha256}`,
+    id: resource.id,
+    last_modified: loaded,
+    metadata_modified: loaded,
+    mimetype: 'text/csv',
+    mimetype_inner: null,
+    name: definition.name,
+    package_id: dataset ? datasetId(dataset.name) : null,
+    position,
+    resource_type: null,
+    size: null,
+    state: 'active',
+    url: `${siteUrl}/datastore/dump/${resource.id}`,
+    url_type: 'datastore',
+  };
+}
+
+function packageDict(catalog: Catalog, dataset: DatasetDefinition, siteUrl: string): Record<string, unknown> {
+  const resources = datasetResources(catalog, dataset);
+  const times = resources.map((r) => r.stored.loadedAt).sort();
+  const created = times.length > 0 ? ckanTimestamp(times[0]!) : null;
+  const modified = times.length > 0 ? ckanTimestamp(times[times.length - 1]!) : null;
+  const organization = dataset.organization
+    ? {
+        id: datasetId(`organization ${dataset.organization}`),
+        name: dataset.organization.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, ''),
+        title: dataset.organization,
+        type: 'organization',
+        description: '',
+        image_url: '',
+        created,
+        is_organization: true,
+        approval_status: 'approved',
+        state: 'active',
+      }
+    : null;
+  return {
+    author: dataset.organization || null,
+    author_email: null,
+    creator_user_id: null,
+    id: datasetId(dataset.name),
+    isopen: dataset.licenseId.startsWith('CC-BY') || dataset.licenseId === 'odc-by' || dataset.licenseId === 'cc-zero',
+    license_id: dataset.licenseId,
+    license_title: dataset.licenseTitle,
+    license_url: dataset.licenseUrl,
+    maintainer: null,
+    maintainer_email: null,
+    metadata_created: created,
+    metadata_modified: modified,
+    name: dataset.name,
+    notes: dataset.notes,
+    num_resources: resources.length,
+    num_tags: 0,
+    organization,
+    owner_org: organization ? organization.id : null,
+    private: false,
+    state: 'active',
+    title: dataset.title,
+    type: 'dataset',
+    url: '',
+    version: null,
+    extras: dataset.attribution ? [{ key: 'attribution', value: dataset.attribution }] : [],
+    resources: resources.map((r, i) => resourceDict(r, i, siteUrl)),
+    tags: [],
+    groups: [],
+    relationships_as_subject: [],
+    relationships_as_object: [],
+  };
+}
+
+const idParam = (description: string, example: string): ParamSpec => ({
+  name: 'id', type: 'string', required: true, coerce: toText, schema: { type: 'string', minLength: 1 }, example, description,
+});
+
+const packageListParams: ParamSpec[] = [
+  {
+    name: 'limit', type: 'int', coerce: naturalNumber, schema: { type: 'integer', minimum: 0 }, example: 10,
+    description: 'if given, the list of datasets will be broken into pages of at most limit datasets per page and only one page will be returned at a time',
+  },
+  {
+    name: 'offset', type: 'int', coerce: naturalNumber, schema: { type: 'integer', minimum: 0 }, example: 0,
+    description: 'when limit is given, the offset to start returning packages from',
+  },
+];
+const packageShowParams = [idParam('the id or name of the dataset', 'general-election-2020')];
+const resourceShowParams = [idParam('the id of the resource', '60728fc9-2896-41d8-a70c-9c01dd3d57ce')];
+
+export const packageListAction: Action = {
+  name: 'package_list',
+  params: packageListParams,
+  help: renderHelp({ summary: "Return a list of the names of the site's datasets (packages).", params: packageListParams, results: 'A list of dataset names.' }),
+  async run({ params }, { catalog }) {
+    const values = read(packageListParams, params);
+    const limit = (values.get('limit') as number | undefined) ?? null;
+    const offset = (values.get('offset') as number | undefined) ?? 0;
+    const names = catalog.definition.datasets.filter((d) => datasetResources(catalog, d).length > 0).map((d) => d.name).sort();
+    return names.slice(offset, limit === null ? undefined : offset + limit);
+  },
+};
+
+export const packageShowAction: Action = {
+  name: 'package_show',
+  params: packageShowParams,
+  help: renderHelp({
+    summary: 'Return the metadata of a dataset (package) and its resources.',
+    params: packageShowParams,
+    results: 'The dataset: name, title, notes, license (license_id, license_title, license_url), organization, extras (with the attribution the licence requires), and its resources as resource_show gives them.',
+  }),
+  async run({ params, siteUrl }, { catalog }) {
+    const id = read(packageShowParams, params).get('id') as string;
+    const dataset = catalog.definition.datasets.find((d) => d.name === id || datasetId(d.name) === id);
+    if (!dataset || datasetResources(catalog, dataset).length === 0) throw errors.notFound('');
+    return packageDict(catalog, dataset, siteUrl);
+  },
+};
+
+export const resourceShowAction: Action = {
+  name: 'resource_show',
+  params: resourceShowParams,
+  help: renderHelp({
+    summary: 'Return the metadata of a resource.',
+    params: resourceShowParams,
+    results: 'The resource: id, name, description, format, url (its full download, /datastore/dump/<id>), datastore_active, package_id, position, timestamps and the checksum of its source.',
+  }),
+  async run({ params, siteUrl }, { catalog }) {
+    const id = read(resourceShowParams, params).get('id') as string;
+    const resource = catalog.get(id);
+    if (!resource || !resource.dataset) throw errors.notFound('Resource was not found.');
+    const position = datasetResources(catalog, resource.dataset).findIndex((r) => r.id === id);
+    return resourceDict(resource, position, siteUrl);
+  },
+};
+
+export const statusShowAction: Action = {
+  name: 'status_show',
+  params: [],
+  help: renderHelp({ summary: 'Return a dictionary with information about the site\'s configuration.', params: [], results: 'site_title, site_description, site_url, ckan_version (the CKAN release whose API this service reproduces), count_centre_version, locale_default, error_emails_to and extensions.' }),
+  async run({ siteUrl }, { settings }) {
+    return {
+      site_title: 'Count Centre',
+      site_description: 'A read-only, CKAN-compatible DataStore query service.',
+      site_url: siteUrl,
+      ckan_version: CKAN_COMPATIBLE_VERSION,
+      count_centre_version: COUNT_CENTRE_VERSION,
+      error_emails_to: null,
+      locale_default: settings.locale,
+      extensions: ['datastore'],
+    };
+  },
+};
+
+export const siteReadAction: Action = {
+  name: 'site_read',
+  params: [],
+  help: renderHelp({ summary: 'Return true if the site may be read.', params: [], results: 'true' }),
+  async run() {
+    return true;
+  },
+};
