@@ -32,7 +32,7 @@ export function dumpParamSpecs(limits: { rowsDefault: number; rowsMax: number })
 }
 
 /** Rows per batch: big enough to amortise a write, small enough to keep memory flat and the loop responsive. */
-const BATCH_ROWS = 2000;
+const BATCH_ROWS = 500;
 
 export interface Dump {
   contentType: string;

@@ -61,7 +61,7 @@ export class SqliteBackend implements StorageBackend {
    * a client that disconnects stops the work).
    */
   async *stream(query: CompiledQuery, batchRows: number): AsyncGenerator<unknown[][]> {
-    const { db } = openReadConnection(this.file);
+    const { db } = openReadConnection(this.file, 'stream');
     const rows = db.prepare(query.sql).raw(true).iterate(...query.params) as IterableIterator<unknown[]>;
     try {
       let batch: unknown[][] = [];

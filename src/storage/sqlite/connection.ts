@@ -86,11 +86,18 @@ export interface ReadConnection {
   deadline: Deadline;
 }
 
-export function openReadConnection(file: string): ReadConnection {
+/**
+ * How a connection reads: `query` connections memory-map the file and keep a large page cache, which makes repeated
+ * small queries fast; a `stream` reads a large result once, front to back, where both would only grow the process's
+ * memory (mapped and cached pages count in its RSS) without saving any reads.
+ */
+export type ConnectionRole = 'query' | 'stream';
+
+export function openReadConnection(file: string, role: ConnectionRole = 'query'): ReadConnection {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   db.pragma('query_only = ON');
-  db.pragma('mmap_size = 268435456');
-  db.pragma('cache_size = -65536');
+  db.pragma(role === 'query' ? 'mmap_size = 268435456' : 'mmap_size = 0');
+  db.pragma(role === 'query' ? 'cache_size = -65536' : 'cache_size = -2048');
   db.pragma('temp_store = MEMORY');
   registerTextSearch(db);
   const deadline = new Deadline();
