@@ -7,7 +7,7 @@ import { loadCatalogFile } from './catalog/load.js';
 import type { Services } from './actions/types.js';
 import { buildDatabase, type BuildResult } from './ingest/build.js';
 import type { Settings } from './settings.js';
-import { SqliteBackend } from './storage/sqlite/backend.js';
+import { storageFor } from './storage/select.js';
 
 export interface Prepared {
   services: Services;
@@ -17,8 +17,15 @@ export interface Prepared {
 
 export async function prepareServices(settings: Settings, logger: Logger): Promise<Prepared> {
   const definition = loadCatalogFile(settings.catalog);
-  const build = await buildDatabase({ catalog: definition, sources: settings.sources, databasePath: settings.databasePath, logger });
-  const backend = SqliteBackend.open(settings.databasePath);
+  const storage = storageFor(settings);
+  const target = storage.loadTarget();
+  let build: BuildResult;
+  try {
+    build = await buildDatabase({ catalog: definition, sources: settings.sources, target, logger });
+  } finally {
+    await target.close();
+  }
+  const backend = await storage.openBackend();
   const catalog = new Catalog(definition, backend.resources);
   return { services: { settings, catalog, backend }, build, close: () => backend.close() };
 }

@@ -6,15 +6,13 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { TABLE_METADATA, type CatalogDefinition, type ResourceDefinition } from '../catalog/types.js';
 import { parseCell, ValueError, type StoredValue } from '../catalog/values.js';
-import { SQLITE_SCHEMA_VERSION } from '../sql/sqlite/ddl.js';
-import { SqliteDatabaseBuilder, type ResourceSink } from '../storage/sqlite/builder.js';
-import { readMetaFromFile, type DatabaseMeta, type ResourceLoadRecord } from '../storage/sqlite/meta.js';
+import type { LoadSession, LoadTarget, ResourceLoadRecord, ResourceSink, StoreMeta } from '../storage/load-target.js';
 import { LoadError, readCsvRecords } from './csv.js';
 import { scanSource, type SourceScan } from './encoding.js';
 import { locateSource, type LocatedSource } from './source.js';
 
 /** Changes whenever the loader would store the same source differently. */
-const LOADER_VERSION = 2;
+const LOADER_VERSION = 3;
 
 export type ResourceStatus = 'loaded' | 'unchanged' | 'kept-previous' | 'failed';
 
@@ -35,7 +33,8 @@ export interface BuildResult {
 export interface BuildOptions {
   catalog: CatalogDefinition;
   sources: string;
-  databasePath: string;
+  /** The store to load into. */
+  target: LoadTarget;
   logger: Logger;
   /** Rebuild even when nothing changed. */
   force?: boolean;
@@ -47,7 +46,7 @@ function sha256(text: string): string {
 
 export function resourceSpecHash(resource: ResourceDefinition, fullTextLanguage: string): string {
   const { fields, source } = resource;
-  return sha256(JSON.stringify({ fields, encoding: source.encoding, delimiter: source.delimiter, fullTextLanguage, LOADER_VERSION, SQLITE_SCHEMA_VERSION }));
+  return sha256(JSON.stringify({ fields, encoding: source.encoding, delimiter: source.delimiter, fullTextLanguage, LOADER_VERSION }));
 }
 
 /** A short digest of exactly what is loaded; it changes with any reload, so it can version cached answers. */
@@ -77,7 +76,7 @@ async function prepare(resource: ResourceDefinition, options: BuildOptions): Pro
   }
 }
 
-function isUnchanged(prepared: Prepared, previous: DatabaseMeta | null): boolean {
+function isUnchanged(prepared: Prepared, previous: StoreMeta | null): boolean {
   const record = previous?.resources.get(prepared.resource.id);
   return !!record && !!prepared.scan && record.sourceSha256 === prepared.scan.sha256 && record.specHash === prepared.specHash;
 }
@@ -115,7 +114,8 @@ export async function loadRecords(resource: ResourceDefinition, located: Located
         throw new LoadError(name, line, at + 1, `field "${field.id}" (${field.type}): ${err.message}`);
       }
     }
-    sink.insert(values);
+    const wait = sink.insert(values);
+    if (wait) await wait;
   }
   if (positions === null) throw new LoadError(name, null, null, 'the file is empty (no header row)');
 }
@@ -125,16 +125,16 @@ function tableOid(resourceId: string): number {
   return parseInt(createHash('sha256').update(resourceId).digest('hex').slice(0, 7), 16);
 }
 
-async function writeTableMetadata(builder: SqliteDatabaseBuilder, records: readonly ResourceLoadRecord[]): Promise<void> {
+async function writeTableMetadata(session: LoadSession, records: readonly ResourceLoadRecord[]): Promise<void> {
   const base = { id: TABLE_METADATA.id, sourceSha256: '', specHash: '', source: '' };
-  await builder.loadResource(TABLE_METADATA, base, async (sink) => {
-    for (const record of records) sink.insert([record.id, tableOid(record.id), null]);
+  await session.load(TABLE_METADATA, base, async (sink) => {
+    for (const record of records) await sink.insert([record.id, tableOid(record.id), null]);
   });
 }
 
 export async function buildDatabase(options: BuildOptions): Promise<BuildResult> {
-  const { catalog, databasePath, logger } = options;
-  const previous = readMetaFromFile(databasePath);
+  const { catalog, target, logger } = options;
+  const previous = await target.readMeta();
   const usablePrevious = previous && previous.fullTextLanguage === catalog.fullTextLanguage ? previous : null;
   const prepared = await Promise.all(catalog.resources.map((resource) => prepare(resource, options)));
   try {
@@ -153,7 +153,7 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
       return { rebuilt: false, datasetVersion: usablePrevious.datasetVersion, outcomes };
     }
 
-    const builder = new SqliteDatabaseBuilder(databasePath, catalog.fullTextLanguage);
+    const session = await target.begin(catalog.fullTextLanguage);
     const outcomes: ResourceOutcome[] = [];
     const records: ResourceLoadRecord[] = [];
     try {
@@ -162,7 +162,7 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
         const old = usablePrevious?.resources.get(resource.id) ?? null;
         const started = Date.now();
         if (!options.force && old && isUnchanged(p, usablePrevious)) {
-          builder.copyResource(databasePath, resource, old);
+          await session.keep(resource, old);
           records.push(old);
           outcomes.push({ id: resource.id, name: resource.name, status: 'unchanged', rows: old.total, error: null });
           continue;
@@ -171,8 +171,9 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
         if (!problem && p.located && p.scan) {
           const base = { id: resource.id, sourceSha256: p.scan.sha256, specHash: p.specHash, source: p.located.displayName };
           try {
-            const rows = await builder.loadResource(resource, base, (sink) => loadRecords(resource, p.located!, p.scan!, sink));
-            records.push({ ...base, total: rows, loadedAt: new Date().toISOString(), dataBytes: 0, indexBytes: 0 });
+            const record = await session.load(resource, base, (sink) => loadRecords(resource, p.located!, p.scan!, sink));
+            const rows = record.total;
+            records.push(record);
             outcomes.push({ id: resource.id, name: resource.name, status: 'loaded', rows, error: null });
             logger.info({ resource: resource.id, rows, encoding: p.scan.encoding, ms: Date.now() - started }, `loaded ${resource.name} from ${p.located.displayName}`);
             continue;
@@ -181,7 +182,7 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
           }
         }
         if (old) {
-          builder.copyResource(databasePath, resource, old);
+          await session.keep(resource, old);
           records.push(old);
           outcomes.push({ id: resource.id, name: resource.name, status: 'kept-previous', rows: old.total, error: problem });
           logger.error({ resource: resource.id }, `load failed, still serving the previous data: ${problem}`);
@@ -190,12 +191,12 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
           logger.error({ resource: resource.id }, `load failed, resource not served: ${problem}`);
         }
       }
-      await writeTableMetadata(builder, records);
+      await writeTableMetadata(session, records);
       const datasetVersion = datasetVersionOf(records);
-      builder.commit(datasetVersion);
+      await session.commit(datasetVersion);
       return { rebuilt: true, datasetVersion, outcomes };
     } catch (err) {
-      builder.abort();
+      await session.abort();
       throw err;
     }
   } finally {

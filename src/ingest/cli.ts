@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { loadCatalogFile } from '../catalog/load.js';
 import { loadSettings } from '../settings.js';
+import { storageFor } from '../storage/select.js';
 import { buildDatabase } from './build.js';
 
 const USAGE = `Usage: count-centre-load [--force] [--catalog FILE] [--sources DIR|URL] [--db FILE]
@@ -35,10 +36,11 @@ async function main(): Promise<number> {
   if (values.db) env.COUNTCENTRE_DB = values.db;
   const settings = loadSettings(env);
   const logger = pino({ level: settings.logLevel === 'info' ? 'warn' : settings.logLevel });
-  const result = await buildDatabase({
-    catalog: loadCatalogFile(settings.catalog), sources: settings.sources, databasePath: settings.databasePath, logger, force: values.force,
-  });
-  console.log(result.rebuilt ? `database rebuilt: ${settings.databasePath}` : `database up to date: ${settings.databasePath}`);
+  const storage = storageFor(settings);
+  const target = storage.loadTarget();
+  const result = await buildDatabase({ catalog: loadCatalogFile(settings.catalog), sources: settings.sources, target, logger, force: values.force })
+    .finally(() => target.close());
+  console.log(result.rebuilt ? `database rebuilt: ${storage.description}` : `database up to date: ${storage.description}`);
   for (const outcome of result.outcomes) {
     const rows = outcome.rows === null ? '' : ` (${outcome.rows} records)`;
     console.log(`  ${outcome.status.padEnd(13)} ${outcome.id}  ${outcome.name}${rows}${outcome.error ? `\n                ${outcome.error}` : ''}`);

@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 import { parseCatalog } from '../../src/catalog/load.js';
 import { buildDatabase } from '../../src/ingest/build.js';
+import { SqliteLoadTarget } from '../../src/storage/sqlite/builder.js';
 import { PROJECT_ROOT } from '../../src/settings.js';
 import { silentLogger, TEST_TMP } from '../helpers/service.js';
 
@@ -53,7 +54,7 @@ describe('a 1,000,000-record dump', { timeout: 180_000 }, () => {
     writeFileSync(path.join(dir, 'catalog.json'), JSON.stringify(catalog));
     await writeSource(path.join(dir, 'records.csv'));
     // Built here, so that the server process only ever reads: its memory is then the serving's alone.
-    await buildDatabase({ catalog: parseCatalog(catalog), sources: dir, databasePath: path.join(dir, 'store.sqlite'), logger: silentLogger });
+    await buildDatabase({ catalog: parseCatalog(catalog), sources: dir, target: new SqliteLoadTarget(path.join(dir, 'store.sqlite')), logger: silentLogger });
     server = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'src', 'main.js')], {
       env: {
         ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info',

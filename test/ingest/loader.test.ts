@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { parseCatalog } from '../../src/catalog/load.js';
 import { buildDatabase } from '../../src/ingest/build.js';
+import { SqliteLoadTarget } from '../../src/storage/sqlite/builder.js';
 import { PROJECT_ROOT } from '../../src/settings.js';
 import { SqliteBackend } from '../../src/storage/sqlite/backend.js';
 import { silentLogger } from '../helpers/service.js';
@@ -50,7 +51,7 @@ describe('loader', () => {
   let db: string;
 
   const build = (catalog = catalogJson(), force = false) =>
-    buildDatabase({ catalog: parseCatalog(catalog), sources, databasePath: db, logger: silentLogger, force });
+    buildDatabase({ catalog: parseCatalog(catalog), sources, target: new SqliteLoadTarget(db), logger: silentLogger, force });
 
   const rows = (resourceId: string, file = db) => {
     const handle = new Database(file, { readonly: true });
@@ -202,7 +203,7 @@ describe('loader', () => {
     try {
       const { port } = server.address() as { port: number };
       const result = await buildDatabase({
-        catalog: parseCatalog(catalogJson()), sources: `http://127.0.0.1:${port}/data`, databasePath: db, logger: silentLogger, force: true,
+        catalog: parseCatalog(catalogJson()), sources: `http://127.0.0.1:${port}/data`, target: new SqliteLoadTarget(db), logger: silentLogger, force: true,
       });
       assert.deepEqual(result.outcomes.map((o) => o.status), ['loaded', 'loaded']);
       assert.equal(rows(PEOPLE).length, 3);

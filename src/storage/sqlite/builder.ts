@@ -12,13 +12,8 @@ import {
 } from '../../sql/sqlite/ddl.js';
 import { parseTsvector, toTsvector, tsvectorToString } from '../../text-search/index.js';
 import { ftsDocument, rowDocument } from '../full-text.js';
-import type { ResourceLoadRecord } from './meta.js';
-
-export interface ResourceSink {
-  /** Appends one record; `_id` is its position in the source, from 1. */
-  insert(values: readonly StoredValue[]): void;
-  readonly count: number;
-}
+import type { LoadBase, LoadSession, LoadTarget, ResourceLoadRecord, ResourceSink } from '../load-target.js';
+import { readMetaFromFile } from './meta.js';
 
 function toSqlite(value: StoredValue): string | number | null {
   if (typeof value === 'boolean') return value ? 1 : 0;
@@ -50,11 +45,7 @@ export class SqliteDatabaseBuilder {
   }
 
   /** Loads one resource; `fill` feeds rows to the sink. If it throws, the resource is rolled back and the error rethrown. */
-  async loadResource(
-    resource: ResourceDefinition,
-    record: Omit<ResourceLoadRecord, 'total' | 'loadedAt' | 'dataBytes' | 'indexBytes'>,
-    fill: (sink: ResourceSink) => Promise<void>,
-  ): Promise<number> {
+  async loadResource(resource: ResourceDefinition, base: LoadBase, fill: (sink: ResourceSink) => Promise<void>): Promise<ResourceLoadRecord> {
     const { id, fields } = resource;
     this.db.exec('BEGIN');
     try {
@@ -62,9 +53,10 @@ export class SqliteDatabaseBuilder {
       const sink = this.sink(id, fields);
       await fill(sink);
       for (const sql of createIndexesSql(id, fields)) this.db.exec(sql);
-      this.recordResource({ ...record, total: sink.count, loadedAt: new Date().toISOString(), dataBytes: 0, indexBytes: 0 });
+      const record: ResourceLoadRecord = { ...base, total: sink.count, loadedAt: new Date().toISOString(), dataBytes: 0, indexBytes: 0 };
+      this.recordResource(record);
       this.db.exec('COMMIT');
-      return sink.count;
+      return record;
     } catch (err) {
       this.db.exec('ROLLBACK');
       throw err;
@@ -139,4 +131,25 @@ export class SqliteDatabaseBuilder {
       },
     };
   }
+}
+
+/** The embedded store as a load target: a load builds a new file, a commit renames it over the served one. */
+export class SqliteLoadTarget implements LoadTarget {
+  constructor(private readonly file: string) {}
+
+  async readMeta() {
+    return readMetaFromFile(this.file);
+  }
+
+  async begin(fullTextLanguage: string): Promise<LoadSession> {
+    const builder = new SqliteDatabaseBuilder(this.file, fullTextLanguage);
+    return {
+      keep: async (resource, record) => builder.copyResource(this.file, resource, record),
+      load: (resource, base, fill) => builder.loadResource(resource, base, fill),
+      commit: async (datasetVersion) => builder.commit(datasetVersion),
+      abort: async () => builder.abort(),
+    };
+  }
+
+  async close(): Promise<void> {}
 }

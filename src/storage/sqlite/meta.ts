@@ -4,28 +4,9 @@
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { metaSql, SQLITE_SCHEMA_VERSION } from '../../sql/sqlite/ddl.js';
+import type { ResourceLoadRecord, StoreMeta } from '../load-target.js';
 
-export interface ResourceLoadRecord {
-  id: string;
-  sourceSha256: string;
-  /** Hash of the catalogue entry (fields, types, parsing) the data was loaded with. */
-  specHash: string;
-  total: number;
-  loadedAt: string;
-  source: string;
-  /** Bytes of the table, and of its indexes (full-text index included), measured after the build. */
-  dataBytes: number;
-  indexBytes: number;
-}
-
-export interface DatabaseMeta {
-  schemaVersion: number;
-  datasetVersion: string;
-  builtAt: string;
-  fullTextLanguage: string;
-  databaseBytes: number;
-  resources: Map<string, ResourceLoadRecord>;
-}
+export type { ResourceLoadRecord, StoreMeta as DatabaseMeta } from '../load-target.js';
 
 interface ResourceRow {
   id: string;
@@ -38,7 +19,7 @@ interface ResourceRow {
   index_bytes: number;
 }
 
-export function readMeta(db: Database.Database): DatabaseMeta {
+export function readMeta(db: Database.Database): StoreMeta {
   const values = new Map<string, string>();
   for (const row of db.prepare(metaSql.all).all() as { key: string; value: string }[]) values.set(row.key, row.value);
   const resources = new Map<string, ResourceLoadRecord>();
@@ -62,7 +43,7 @@ export function readMeta(db: Database.Database): DatabaseMeta {
  * The meta of the database file at `file`, or null when there is none we can use (missing, unreadable, or
  * written with another layout version) — in each of those cases it has to be rebuilt.
  */
-export function readMetaFromFile(file: string): DatabaseMeta | null {
+export function readMetaFromFile(file: string): StoreMeta | null {
   if (!existsSync(file)) return null;
   let db: Database.Database | undefined;
   try {
