@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { createActions } from './actions/registry.js';
 import type { Services } from './actions/types.js';
 import { ApiError, errors } from './errors.js';
+import { StatementTimeout, StoreUnavailable } from './storage/backend.js';
 import { entityTag, ifNoneMatchHits } from './http/caching.js';
 import { errorEnvelope, helpUrl } from './http/envelope.js';
 import { openApiDocument } from './http/openapi.js';
@@ -84,6 +85,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.get(url, { config: { cacheable: true } }, async (_request, reply) => reply.type(JSON_CONTENT_TYPE).send('{"version": 3}'));
   }
 
+  // For load balancers and orchestrators: 200 while the store answers, 503 when it does not.
+  app.get('/healthz', async (_request, reply) => {
+    const health = await backend.health();
+    return reply
+      .code(health.ok ? 200 : 503)
+      .header('cache-control', 'no-store')
+      .type(JSON_CONTENT_TYPE)
+      .send(JSON.stringify({ status: health.ok ? 'ok' : 'unavailable', store: backend.dialect, dataset_version: backend.datasetVersion, detail: health.detail }));
+  });
+
   app.setNotFoundHandler((request, reply) => {
     const help = helpUrl(settings.siteUrl ?? `${request.protocol}://${request.host}`, settings.locale, 'help_show');
     return send(reply, errorEnvelope(help, errors.notFound(`No page at ${request.url.split('?')[0]}`)));
@@ -93,6 +104,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const help = helpUrl(settings.siteUrl ?? `${request.protocol}://${request.host}`, settings.locale, 'help_show');
     let apiError: ApiError;
     if (error instanceof ApiError) apiError = error;
+    else if (error instanceof StoreUnavailable) {
+      request.log.warn({ detail: error.detail, url: request.url }, 'store unavailable');
+      apiError = errors.unavailable('The data store cannot be reached at the moment; please try again shortly.');
+    } else if (error instanceof StatementTimeout) apiError = errors.queryTimeout();
     else if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') apiError = errors.payloadTooLarge(BODY_LIMIT_BYTES);
     else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) apiError = errors.badRequest(error.message);
     else {

@@ -1,5 +1,5 @@
-// Assembles the service from settings: reads the catalogue, brings the embedded database up to date,
-// opens it and joins the two. Used by the process entry point and by the tests.
+// Assembles the service from settings: reads the catalogue, brings the store up to date (the embedded file or
+// PostgreSQL), opens it and joins the two; then watches for reloads done by other processes.
 
 import type { Logger } from 'pino';
 import { Catalog } from './catalog/catalog.js';
@@ -11,21 +11,52 @@ import { storageFor } from './storage/select.js';
 
 export interface Prepared {
   services: Services;
-  build: BuildResult;
+  /** What this process loaded; null when it only opened a store that another process keeps up to date. */
+  build: BuildResult | null;
+  description: string;
   close(): Promise<void>;
 }
 
-export async function prepareServices(settings: Settings, logger: Logger): Promise<Prepared> {
+/** How often a serving process checks whether the data was reloaded by another process. */
+const REFRESH_EVERY_MS = 5000;
+
+export interface PrepareOptions {
+  /** Load the sources before serving (the default); worker processes leave that to the primary. */
+  load?: boolean;
+}
+
+export async function prepareServices(settings: Settings, logger: Logger, { load = true }: PrepareOptions = {}): Promise<Prepared> {
   const definition = loadCatalogFile(settings.catalog);
   const storage = storageFor(settings);
-  const target = storage.loadTarget();
-  let build: BuildResult;
-  try {
-    build = await buildDatabase({ catalog: definition, sources: settings.sources, target, logger });
-  } finally {
-    await target.close();
+  let build: BuildResult | null = null;
+  if (load) {
+    const target = storage.loadTarget();
+    try {
+      build = await buildDatabase({ catalog: definition, sources: settings.sources, target, logger });
+    } finally {
+      await target.close();
+    }
   }
   const backend = await storage.openBackend();
-  const catalog = new Catalog(definition, backend.resources);
-  return { services: { settings, catalog, backend }, build, close: () => backend.close() };
+  const services: Services = { settings, catalog: new Catalog(definition, backend.resources), backend };
+  const timer = setInterval(() => {
+    backend.refresh().then(
+      (changed) => {
+        if (!changed) return;
+        services.catalog = new Catalog(definition, backend.resources);
+        logger.info({ datasetVersion: backend.datasetVersion }, 'data reloaded; now serving the new version');
+      },
+      (err: unknown) => logger.warn({ err }, 'could not check for a reload'),
+    );
+  }, REFRESH_EVERY_MS);
+  timer.unref();
+  return {
+    services,
+    build,
+    description: storage.description,
+    close: async () => {
+      clearInterval(timer);
+      await backend.close();
+    },
+  };
 }

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 /** The repository root: relative paths in settings are resolved against it, not the caller's cwd. */
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-type SettingType = 'integer' | 'string' | 'path' | 'url' | 'path-or-url' | 'enum';
+type SettingType = 'integer' | 'string' | 'path' | 'url' | 'path-or-url' | 'enum' | 'postgres-url' | 'postgres-urls';
 
 interface SettingSpec<T> {
   env: string;
@@ -44,6 +44,38 @@ export const SETTING_SPECS = {
     env: 'COUNTCENTRE_DB', type: 'path', default: 'var/countcentre.sqlite',
     description: 'Location of the embedded database file. It is rebuilt when missing or when a source file or the catalogue changes.',
   }),
+  databaseUrl: declare<string | null>({
+    env: 'DATABASE_URL', type: 'postgres-url', default: null,
+    description: 'postgres://user:password@host:port/database selects PostgreSQL as the store; without it the embedded SQLite file is used. The loader writes with this connection.',
+  }),
+  databaseReadUrls: declare<string[]>({
+    env: 'DATABASE_READ_URLS', type: 'postgres-urls', default: [],
+    description: 'Comma-separated postgres:// URLs of read replicas. Reads are spread across them and fall back to DATABASE_URL when a replica cannot be reached.',
+  }),
+  pgSchema: declare<string>({
+    env: 'COUNTCENTRE_PG_SCHEMA', type: 'string', default: 'public',
+    description: 'PostgreSQL schema holding the resource tables (as CKAN\'s DataStore uses its database\'s public schema).',
+  }),
+  pgReaderRole: declare<string>({
+    env: 'COUNTCENTRE_PG_READER_ROLE', type: 'string', default: 'countcentre_reader',
+    description: 'Role the loader creates with SELECT on the resource tables only; reads run as it when the login role is a member.',
+  }),
+  pgPoolSize: declare<number>({
+    env: 'COUNTCENTRE_PG_POOL_SIZE', type: 'integer', default: 10, min: 1, max: 1000,
+    description: 'Most PostgreSQL connections one API process holds per database (primary or replica).',
+  }),
+  searchTimeoutMs: declare<number>({
+    env: 'COUNTCENTRE_SEARCH_TIMEOUT_MS', type: 'integer', default: 30000, min: 1,
+    description: 'Longest a datastore_search query may run before it is cancelled and answered 409 "Search took too long".',
+  }),
+  sqlTimeoutMs: declare<number>({
+    env: 'COUNTCENTRE_SQL_TIMEOUT_MS', type: 'integer', default: 1000, min: 1,
+    description: 'Longest a datastore_search_sql statement may run before it is cancelled and answered 409 "Query took too long".',
+  }),
+  workers: declare<number>({
+    env: 'WORKERS', type: 'integer', default: 1, min: 1, max: 256,
+    description: 'Number of API processes on this machine, sharing the port (also `npm start -- --workers N`).',
+  }),
   siteUrl: declare<string | null>({
     env: 'SITE_URL', type: 'url', default: null,
     description: 'Public base URL used in the `help` link of every response (CKAN\'s ckan.site_url). When unset, it is taken from the request\'s Host header.',
@@ -79,6 +111,17 @@ export type Settings = { -readonly [K in keyof Specs]: Specs[K]['default'] };
 
 export class SettingsError extends Error {}
 
+function checkedPostgresUrl(name: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new SettingsError(`${name} must be a postgres:// URL`);
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new SettingsError(`${name} must be a postgres:// URL, got ${url.protocol}`);
+  return raw;
+}
+
 function parseValue(name: string, spec: SettingSpec<unknown>, raw: string): unknown {
   switch (spec.type) {
     case 'integer': {
@@ -98,6 +141,10 @@ function parseValue(name: string, spec: SettingSpec<unknown>, raw: string): unkn
         throw new SettingsError(`${name} must be an absolute URL, got ${JSON.stringify(raw)}`);
       }
       return raw.replace(/\/+$/, '');
+    case 'postgres-url':
+      return checkedPostgresUrl(name, raw);
+    case 'postgres-urls':
+      return raw.split(',').map((u) => u.trim()).filter(Boolean).map((u) => checkedPostgresUrl(name, u));
     case 'path':
       return path.resolve(PROJECT_ROOT, raw);
     case 'path-or-url':
@@ -121,6 +168,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env, overrides: Pa
     }
   }
   const result = { ...(settings as Settings), ...overrides };
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(result.pgSchema)) throw new SettingsError('COUNTCENTRE_PG_SCHEMA must be a plain identifier');
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(result.pgReaderRole)) throw new SettingsError('COUNTCENTRE_PG_READER_ROLE must be a plain identifier');
   if (result.rowsDefault > result.rowsMax) {
     throw new SettingsError(`COUNTCENTRE_ROWS_DEFAULT (${result.rowsDefault}) must not exceed COUNTCENTRE_ROWS_MAX (${result.rowsMax})`);
   }

@@ -67,8 +67,7 @@ export function prepareDump(resourceId: string, query: Record<string, unknown>, 
   const plan = planSearch({ ...request, includeTotal: false }, resource, { defaultLanguage: settings.ftsLanguage });
   if (plan instanceof ApiError) throw plan;
 
-  const target = { dialect: backend.dialect, indexLanguage: backend.indexLanguage };
-  const compiled = dialectFor(target).compileSearch(plan, target);
+  const compiled = dialectFor(backend.compileTarget).compileSearch(plan);
   const writer = dumpWriter(format, plan.columns.map((c) => ({ id: c.id, type: c.kind === 'field' ? c.field.type : 'float' })));
   return {
     contentType: writer.contentType,

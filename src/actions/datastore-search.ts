@@ -45,12 +45,19 @@ async function search(call: ActionCall, services: Services, specs: ReturnType<ty
   const plan = planSearch(request, resource, { defaultLanguage: settings.ftsLanguage });
   if (plan instanceof ApiError) throw plan;
 
-  const target = { dialect: backend.dialect, indexLanguage: backend.indexLanguage };
-  const dialect = dialectFor(target);
-  const rows = await backend.rows(dialect.compileSearch(plan, target));
+  const dialect = dialectFor(backend.compileTarget);
+  const rows = await backend.rows(dialect.compileSearch(plan));
   let total: number | null = null;
-  if (plan.count.mode === 'stored') total = plan.count.total;
-  else if (plan.count.mode === 'exact') total = await backend.count(dialect.compileCount(plan, target));
+  let estimated = false;
+  if (plan.count.mode === 'stored') {
+    total = plan.count.total;
+    const threshold = plan.count.estimationThreshold;
+    if (threshold !== null) {
+      // PostgreSQL's statistics when it keeps them; the embedded store's estimate is the stored (exact) count.
+      const estimate = (await backend.estimateRows(resource.id)) ?? plan.count.total;
+      if (estimate >= threshold) [total, estimated] = [estimate, true];
+    }
+  } else if (plan.count.mode === 'exact') total = await backend.count(dialect.compileCount(plan));
 
   const columns = resultColumns(plan);
   const fieldList = columns.map((c) => ({ id: c.id, type: c.type }));
@@ -71,7 +78,7 @@ async function search(call: ActionCall, services: Services, specs: ReturnType<ty
   result._links = pageLinks(call.path, call.linkQuery, plan.offset, plan.limit);
   if (total !== null) {
     result.total = total;
-    result.total_was_estimated = plan.count.mode === 'stored' && plan.count.estimated;
+    result.total_was_estimated = estimated;
   }
   return result;
 }

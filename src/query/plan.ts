@@ -52,8 +52,11 @@ export interface SortKey {
 export type CountPlan =
   | { mode: 'none' }
   | { mode: 'exact' }
-  /** The total kept in the catalogue at load time; `estimated` mirrors CKAN's estimation path. */
-  | { mode: 'stored'; total: number; estimated: boolean };
+  /**
+   * No condition: the total kept in the catalogue at load time. With CKAN's `total_estimation_threshold`, the store's
+   * own estimate is used instead when it reaches the threshold (CKAN's estimation path).
+   */
+  | { mode: 'stored'; total: number; estimationThreshold: number | null };
 
 export interface SearchPlan {
   resourceId: string;

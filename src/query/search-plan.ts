@@ -76,8 +76,7 @@ function sameField(a: PlanField, b: PlanField): boolean {
 function countPlan(request: SearchRequest, resource: PlanResource, where: Condition | null): CountPlan {
   if (!request.includeTotal) return { mode: 'none' };
   if (where !== null || request.distinct) return { mode: 'exact' };
-  const threshold = request.totalEstimationThreshold;
-  return { mode: 'stored', total: resource.total, estimated: threshold !== null && resource.total >= threshold };
+  return { mode: 'stored', total: resource.total, estimationThreshold: request.totalEstimationThreshold };
 }
 
 /** Validates `request` against `resource`; returns the plan or the error CKAN would answer with. */

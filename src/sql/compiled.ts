@@ -2,5 +2,6 @@
 
 export interface CompiledQuery {
   sql: string;
-  params: (string | number | null)[];
+  /** Strings, numbers and null for every dialect; PostgreSQL also takes booleans and arrays (for `= ANY($n)`). */
+  params: (string | number | boolean | null | readonly unknown[])[];
 }

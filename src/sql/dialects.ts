@@ -2,26 +2,20 @@
 
 import type { SearchPlan } from '../query/plan.js';
 import type { CompiledQuery } from './compiled.js';
-import { compileCount, compileSearch } from './sqlite/search.js';
+import * as postgres from './postgres/search.js';
+import * as sqlite from './sqlite/search.js';
 
 /** What a compiler needs to know about the store it compiles for. */
-export interface CompileTarget {
-  dialect: 'sqlite';
-  indexLanguage: string;
-}
+export type CompileTarget = { dialect: 'sqlite'; indexLanguage: string } | { dialect: 'postgres'; schema: string };
 
 export interface Dialect {
-  compileSearch(plan: SearchPlan, target: CompileTarget): CompiledQuery;
-  compileCount(plan: SearchPlan, target: CompileTarget): CompiledQuery;
+  compileSearch(plan: SearchPlan): CompiledQuery;
+  compileCount(plan: SearchPlan): CompiledQuery;
 }
 
-const DIALECTS: Record<CompileTarget['dialect'], Dialect> = {
-  sqlite: {
-    compileSearch: (plan, target) => compileSearch(plan, target),
-    compileCount: (plan, target) => compileCount(plan, target),
-  },
-};
-
 export function dialectFor(target: CompileTarget): Dialect {
-  return DIALECTS[target.dialect];
+  if (target.dialect === 'sqlite') {
+    return { compileSearch: (plan) => sqlite.compileSearch(plan, target), compileCount: (plan) => sqlite.compileCount(plan, target) };
+  }
+  return { compileSearch: (plan) => postgres.compileSearch(plan, target), compileCount: (plan) => postgres.compileCount(plan, target) };
 }

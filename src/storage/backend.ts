@@ -1,9 +1,10 @@
-// The contract every storage backend meets: run compiled queries, report what is loaded, close.
-// Backends never see plans or requests; they execute the SQL their dialect compiler produced.
+// The contract every storage backend meets: run compiled queries (all at once, within a deadline, or streamed),
+// report what is loaded, notice a reload, say whether it is healthy. Backends never see plans or requests.
 
 import type { CompiledQuery } from '../sql/compiled.js';
+import type { CompileTarget } from '../sql/dialects.js';
 
-export type DialectName = 'sqlite';
+export type DialectName = CompileTarget['dialect'];
 
 /** What the loader recorded about one loaded resource. */
 export interface LoadedResource {
@@ -16,8 +17,31 @@ export interface LoadedResource {
   indexBytes: number;
 }
 
+/** A statement ran past its time limit and was cancelled. */
+export class StatementTimeout extends Error {
+  constructor(message = 'statement timeout') {
+    super(message);
+    this.name = 'StatementTimeout';
+  }
+}
+
+/** The store cannot be reached (connection refused, lost, or not accepting connections); answered with 503. */
+export class StoreUnavailable extends Error {
+  constructor(readonly detail: string) {
+    super(`store unavailable: ${detail}`);
+    this.name = 'StoreUnavailable';
+  }
+}
+
+export interface StoreHealth {
+  ok: boolean;
+  detail: string;
+}
+
 export interface StorageBackend {
   readonly dialect: DialectName;
+  /** What the dialect compiler needs to know about this store (schema, full-text index language…). */
+  readonly compileTarget: CompileTarget;
   /** Text search configuration of the whole-row full-text index. */
   readonly indexLanguage: string;
   /** Changes with every reload; versions cached answers and ETags. */
@@ -27,9 +51,16 @@ export interface StorageBackend {
   readonly databaseBytes: number;
   /** Rows as arrays, in the order of the query's select list. */
   rows(query: CompiledQuery): Promise<unknown[][]>;
+  /** Rows of user SQL, cancelled with StatementTimeout after `ms`. */
+  rowsWithin(query: CompiledQuery, ms: number): Promise<unknown[][]>;
   /** Rows in batches of up to `batchRows`, streamed: memory stays flat whatever the result's size. */
   stream(query: CompiledQuery, batchRows: number): AsyncGenerator<unknown[][]>;
   /** The first column of the first row, as a number. */
   count(query: CompiledQuery): Promise<number>;
+  /** The store's own estimate of a resource's record count (PostgreSQL's statistics), if it keeps one. */
+  estimateRows(resourceId: string): Promise<number | null>;
+  /** Picks up a reload done by another process; true when the data changed. */
+  refresh(): Promise<boolean>;
+  health(): Promise<StoreHealth>;
   close(): Promise<void>;
 }

@@ -2,12 +2,12 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { RESOURCE_B, RESOURCE_C, startService, type TestService } from '../helpers/service.js';
+import { RESOURCE_B, RESOURCE_C, startService, type TestService, TEST_BACKENDS } from '../helpers/service.js';
 
-describe('help_show and datastore_info', () => {
+for (const backend of TEST_BACKENDS) describe(`help_show and datastore_info [${backend}]`, () => {
   let service: TestService;
   before(async () => {
-    service = await startService();
+    service = await startService({}, backend);
   });
   after(() => service.close());
 

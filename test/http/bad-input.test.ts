@@ -3,14 +3,14 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { RESOURCE_A, startService, type TestService } from '../helpers/service.js';
+import { RESOURCE_A, startService, type TestService, TEST_BACKENDS } from '../helpers/service.js';
 
 const SEARCH = '/api/3/action/datastore_search';
 
-describe('bad input', () => {
+for (const backend of TEST_BACKENDS) describe(`bad input [${backend}]`, () => {
   let service: TestService;
   before(async () => {
-    service = await startService();
+    service = await startService({}, backend);
   });
   after(() => service.close());
 

@@ -2,12 +2,12 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { RESOURCE_A, RESOURCE_B, RESOURCE_C, startService, type TestService } from '../helpers/service.js';
+import { RESOURCE_A, RESOURCE_B, RESOURCE_C, startService, type TestService, TEST_BACKENDS } from '../helpers/service.js';
 
-describe('catalogue actions', () => {
+for (const backend of TEST_BACKENDS) describe(`catalogue actions [${backend}]`, () => {
   let service: TestService;
   before(async () => {
-    service = await startService({ siteUrl: 'https://data.example.ie' });
+    service = await startService({ siteUrl: 'https://data.example.ie' }, backend);
   });
   after(() => service.close());
 

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
-import { RESOURCE_A, RESOURCE_B, startService, type TestService } from '../helpers/service.js';
+import { RESOURCE_A, RESOURCE_B, startService, type TestService, TEST_BACKENDS } from '../helpers/service.js';
 
 interface CkanJs {
   Client: new (endpoint: string) => {
@@ -68,11 +68,11 @@ out['dump'] = {'rows': len(rows), 'first': rows[0]['Surname'], 'party': rows[0][
 print(json.dumps(out))
 `;
 
-describe('CKAN clients', () => {
+for (const backend of TEST_BACKENDS) describe(`CKAN clients [${backend}]`, () => {
   let service: TestService;
   let address: string;
   before(async () => {
-    service = await startService();
+    service = await startService({}, backend);
     address = await service.app.listen({ port: 0, host: '127.0.0.1' });
   });
   after(() => service.close());

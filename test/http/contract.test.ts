@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { EXAMPLES_DIR, startService, type TestService } from '../helpers/service.js';
+import { EXAMPLES_DIR, startService, type TestService, TEST_BACKENDS } from '../helpers/service.js';
 
 interface ExampleCase {
   slug: string;
@@ -107,10 +107,10 @@ const TOLERANT: Record<string, (c: ExampleCase, actual: any, expected: any) => v
   },
 };
 
-describe('CKAN contract examples', () => {
+for (const backend of TEST_BACKENDS) describe(`CKAN contract examples [${backend}]`, () => {
   let service: TestService;
   before(async () => {
-    service = await startService();
+    service = await startService({}, backend);
   });
   after(() => service.close());
 

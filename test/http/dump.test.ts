@@ -3,12 +3,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { XMLValidator } from 'fast-xml-parser';
-import { RESOURCE_A, RESOURCE_B, startService, type TestService } from '../helpers/service.js';
+import { RESOURCE_A, RESOURCE_B, startService, type TestService, TEST_BACKENDS } from '../helpers/service.js';
 
-describe('dumps', () => {
+for (const backend of TEST_BACKENDS) describe(`dumps [${backend}]`, () => {
   let service: TestService;
   before(async () => {
-    service = await startService();
+    service = await startService({}, backend);
   });
   after(() => service.close());
 

@@ -3,42 +3,44 @@
 
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { pino } from 'pino';
 import { buildApp } from '../../src/app.js';
 import type { StorageBackend } from '../../src/storage/backend.js';
-import { RESOURCE_A, RESOURCE_B, startService, type TestService } from '../helpers/service.js';
+import { RESOURCE_A, RESOURCE_B, startService, TEST_BACKENDS, type TestService } from '../helpers/service.js';
 
-let service: TestService;
-let app: Awaited<ReturnType<typeof buildApp>>;
-const logged: string[] = [];
+for (const backend of TEST_BACKENDS) describe(`unexpected failures [${backend}]`, () => {
+  let service: TestService;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  const logged: string[] = [];
 
-before(async () => {
-  service = await startService();
-  const real = service.prepared.services.backend;
-  const failing: StorageBackend = Object.create(real, {
-    rows: { value: async (query: { sql: string }) => (query.sql.includes(RESOURCE_A) ? Promise.reject(new Error('disk I/O error at /secret/path')) : real.rows(query as never)) },
+  before(async () => {
+    service = await startService({}, backend);
+    const real = service.prepared.services.backend;
+    const failing: StorageBackend = Object.create(real, {
+      rows: { value: async (query: { sql: string }) => (query.sql.includes(RESOURCE_A) ? Promise.reject(new Error('disk I/O error at /secret/path')) : real.rows(query as never)) },
+    });
+    const logger = pino({ level: 'error' }, new Writable({ write(chunk, _enc, done) { logged.push(String(chunk)); done(); } }));
+    app = await buildApp({ ...service.prepared.services, backend: failing, logger });
   });
-  const logger = pino({ level: 'error' }, new Writable({ write(chunk, _enc, done) { logged.push(String(chunk)); done(); } }));
-  app = await buildApp({ ...service.prepared.services, backend: failing, logger });
-});
-after(async () => {
-  await app.close();
-  await service.close();
-});
+  after(async () => {
+    await app.close();
+    await service.close();
+  });
 
-test('an unexpected failure is a 500 envelope without internals, logged with its cause', async () => {
-  const response = await app.inject(`/api/3/action/datastore_search?resource_id=${RESOURCE_A}`);
-  assert.equal(response.statusCode, 500);
-  assert.equal(response.headers['content-type'], 'application/json;charset=utf-8');
-  const body = JSON.parse(response.body);
-  assert.deepEqual(body.error, { __type: 'Internal Server Error', message: 'Internal Server Error' });
-  assert.equal(body.success, false);
-  assert.doesNotMatch(response.body, /secret|disk/);
-  assert.ok(logged.some((line) => line.includes('disk I/O error at /secret/path')), 'the cause is logged');
-});
+  test('an unexpected failure is a 500 envelope without internals, logged with its cause', async () => {
+    const response = await app.inject(`/api/3/action/datastore_search?resource_id=${RESOURCE_A}`);
+    assert.equal(response.statusCode, 500);
+    assert.equal(response.headers['content-type'], 'application/json;charset=utf-8');
+    const body = JSON.parse(response.body);
+    assert.deepEqual(body.error, { __type: 'Internal Server Error', message: 'Internal Server Error' });
+    assert.equal(body.success, false);
+    assert.doesNotMatch(response.body, /secret|disk/);
+    assert.ok(logged.some((line) => line.includes('disk I/O error at /secret/path')), 'the cause is logged');
+  });
 
-test('other requests are still served', async () => {
-  const response = await app.inject(`/api/3/action/datastore_search?resource_id=${RESOURCE_B}&limit=1`);
-  assert.equal(response.statusCode, 200);
+  test('other requests are still served', async () => {
+    const response = await app.inject(`/api/3/action/datastore_search?resource_id=${RESOURCE_B}&limit=1`);
+    assert.equal(response.statusCode, 200);
+  });
 });

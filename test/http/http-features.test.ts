@@ -6,14 +6,14 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { createActions } from '../../src/actions/registry.js';
 import { dumpParamSpecs } from '../../src/actions/datastore-dump.js';
-import { RESOURCE_A, RESOURCE_B, startService, type TestService } from '../helpers/service.js';
+import { RESOURCE_A, RESOURCE_B, startService, type TestService, TEST_BACKENDS } from '../helpers/service.js';
 
 const SEARCH = `/api/3/action/datastore_search?resource_id=${RESOURCE_A}`;
 
-describe('HTTP', () => {
+for (const backend of TEST_BACKENDS) describe(`HTTP [${backend}]`, () => {
   let service: TestService;
   before(async () => {
-    service = await startService({ cacheControl: 'public, max-age=60' });
+    service = await startService({ cacheControl: 'public, max-age=60' }, backend);
   });
   after(() => service.close());
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import iconv from 'iconv-lite';
-import { DATA_DIR, RESOURCE_A, RESOURCE_B, RESOURCE_C, startService, type TestService } from '../helpers/service.js';
+import { DATA_DIR, RESOURCE_A, RESOURCE_B, RESOURCE_C, startService, type TestService, TEST_BACKENDS } from '../helpers/service.js';
 
 /** A minimal RFC 4180 reader (quotes, doubled quotes, CRLF), deliberately separate from the loader's csv-parse. */
 function parseCsv(text: string): string[][] {
@@ -43,10 +43,10 @@ function sourceRows(file: string): { header: string[]; rows: string[][] } {
   return { header: header!, rows };
 }
 
-describe('paging with _links.next', () => {
+for (const backend of TEST_BACKENDS) describe(`paging with _links.next [${backend}]`, () => {
   let service: TestService;
   before(async () => {
-    service = await startService();
+    service = await startService({}, backend);
   });
   after(() => service.close());
 

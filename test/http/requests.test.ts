@@ -3,15 +3,15 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { RESOURCE_A, RESOURCE_B, startService, type TestService } from '../helpers/service.js';
+import { RESOURCE_A, RESOURCE_B, startService, type TestService, TEST_BACKENDS } from '../helpers/service.js';
 
 const SEARCH = '/api/3/action/datastore_search';
 const RESULT_KEYS = ['include_total', 'limit', 'records_format', 'resource_id', 'total_estimation_threshold', 'records', 'fields', '_links', 'total', 'total_was_estimated'];
 
-describe('datastore_search requests', () => {
+for (const backend of TEST_BACKENDS) describe(`datastore_search requests [${backend}]`, () => {
   let service: TestService;
   before(async () => {
-    service = await startService({ siteUrl: 'https://data.example.ie' });
+    service = await startService({ siteUrl: 'https://data.example.ie' }, backend);
   });
   after(() => service.close());
 
@@ -38,7 +38,7 @@ describe('datastore_search requests', () => {
   });
 
   test('help comes from the request host when SITE_URL is not set', async () => {
-    const other = await startService({ siteUrl: null, locale: 'ga' });
+    const other = await startService({ siteUrl: null, locale: 'ga' }, backend);
     try {
       const response = await other.request({ url: `${SEARCH}?resource_id=${RESOURCE_B}&limit=0`, headers: { host: 'portal.example:8080' } });
       assert.equal(JSON.parse(response.body).help, 'http://portal.example:8080/ga/api/3/action/help_show?name=datastore_search');

@@ -3,11 +3,11 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { RESOURCE_A, RESOURCE_B, RESOURCE_C, startService, type TestService } from '../helpers/service.js';
+import { RESOURCE_A, RESOURCE_B, RESOURCE_C, startService, type TestService, TEST_BACKENDS } from '../helpers/service.js';
 
 const SEARCH = '/api/3/action/datastore_search';
 
-describe('datastore_search parameters', () => {
+for (const backend of TEST_BACKENDS) describe(`datastore_search parameters [${backend}]`, () => {
   let service: TestService;
   const search = async (params: Record<string, string | number | boolean | object>) => {
     const query = new URLSearchParams({ resource_id: RESOURCE_A });
@@ -17,7 +17,7 @@ describe('datastore_search parameters', () => {
     return body.result;
   };
   before(async () => {
-    service = await startService();
+    service = await startService({}, backend);
   });
   after(() => service.close());
 

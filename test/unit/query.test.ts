@@ -144,7 +144,7 @@ describe('planning', () => {
     const p = plan({});
     assert.deepEqual(p.columns.map((c) => c.id), ['_id', 'Name', 'Votes', 'Held', 'Seats']);
     assert.deepEqual(p.orderBy, []);
-    assert.deepEqual(p.count, { mode: 'stored', total: 531, estimated: false });
+    assert.deepEqual(p.count, { mode: 'stored', total: 531, estimationThreshold: null });
     assert.equal(p.where, null);
   });
 
@@ -154,10 +154,9 @@ describe('planning', () => {
     ]);
   });
 
-  test('counting: none, stored (estimated at the threshold), exact when filtered or distinct', () => {
+  test('counting: none, stored (with the threshold for estimation), exact when filtered or distinct', () => {
     assert.deepEqual(plan({ include_total: false }).count, { mode: 'none' });
-    assert.deepEqual(plan({ total_estimation_threshold: 531 }).count, { mode: 'stored', total: 531, estimated: true });
-    assert.deepEqual(plan({ total_estimation_threshold: 532 }).count, { mode: 'stored', total: 531, estimated: false });
+    assert.deepEqual(plan({ total_estimation_threshold: 531 }).count, { mode: 'stored', total: 531, estimationThreshold: 531 });
     assert.deepEqual(plan({ filters: { Name: 'x' }, total_estimation_threshold: 1 }).count, { mode: 'exact' });
     assert.deepEqual(plan({ distinct: true, fields: 'Name' }).count, { mode: 'exact' });
   });

@@ -17,6 +17,3 @@ export const SQLITE_FUNCTIONS = {
    */
   deadline: 'cc_deadline',
 } as const;
-
-/** CKAN ranks with ts_rank(…, 32): rank / (rank + 1). */
-export const RANK_NORMALIZATION = 32;

@@ -1,58 +1,115 @@
 // The embedded store at query time: a read-only SQLite connection with a prepared-statement cache, and extra
 // connections for streams (an open iterator keeps its connection busy, so a dump must not hold the main one).
 
+import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import type { CompiledQuery } from '../../sql/compiled.js';
-import type { LoadedResource, StorageBackend } from '../backend.js';
+import type { CompileTarget } from '../../sql/dialects.js';
+import type { LoadedResource, StorageBackend, StoreHealth } from '../backend.js';
 import { BoundedCache } from '../bounded-cache.js';
-import { openReadConnection, type Deadline } from './connection.js';
+import type { StoreMeta } from '../load-target.js';
+import { openReadConnection, type ReadConnection } from './connection.js';
 import { readMeta } from './meta.js';
 
 export { DeadlineExceeded } from './connection.js';
 
+interface Opened {
+  connection: ReadConnection;
+  meta: StoreMeta;
+  /** The file's identity when opened: the loader publishes by renaming a new file over it. */
+  inode: number;
+  statements: BoundedCache<string, Database.Statement>;
+}
+
+function openFile(file: string): Opened {
+  const inode = statSync(file).ino;
+  const connection = openReadConnection(file);
+  return { connection, meta: readMeta(connection.db), inode, statements: new BoundedCache(500) };
+}
+
+/** The SQLite compiler binds only these. */
+type SqliteParam = string | number | null;
+
 export class SqliteBackend implements StorageBackend {
   readonly dialect = 'sqlite' as const;
-  readonly indexLanguage: string;
-  readonly datasetVersion: string;
-  readonly resources: ReadonlyMap<string, LoadedResource>;
-  readonly databaseBytes: number;
-  private readonly statements = new BoundedCache<string, Database.Statement>(500);
 
   private constructor(
     private readonly file: string,
-    private readonly db: Database.Database,
-    private readonly deadline: Deadline,
-  ) {
-    const meta = readMeta(db);
-    this.indexLanguage = meta.fullTextLanguage;
-    this.datasetVersion = meta.datasetVersion;
-    this.databaseBytes = meta.databaseBytes;
-    this.resources = new Map([...meta.resources.values()].map((r) => [r.id, {
-      id: r.id, total: r.total, loadedAt: r.loadedAt, sourceSha256: r.sourceSha256, source: r.source, dataBytes: r.dataBytes, indexBytes: r.indexBytes,
-    }]));
-  }
+    private current: Opened,
+  ) {}
 
   static open(file: string): SqliteBackend {
-    const { db, deadline } = openReadConnection(file);
-    return new SqliteBackend(file, db, deadline);
+    return new SqliteBackend(file, openFile(file));
+  }
+
+  get indexLanguage(): string {
+    return this.current.meta.fullTextLanguage;
+  }
+
+  get compileTarget(): CompileTarget {
+    return { dialect: 'sqlite', indexLanguage: this.current.meta.fullTextLanguage };
+  }
+
+  get datasetVersion(): string {
+    return this.current.meta.datasetVersion;
+  }
+
+  get databaseBytes(): number {
+    return this.current.meta.databaseBytes;
+  }
+
+  get resources(): ReadonlyMap<string, LoadedResource> {
+    return this.current.meta.resources;
+  }
+
+  private get db(): Database.Database {
+    return this.current.connection.db;
+  }
+
+  private get deadline() {
+    return this.current.connection.deadline;
+  }
+
+  /** Reopens the file when the loader has replaced it; queries running on the old one have already finished. */
+  async refresh(): Promise<boolean> {
+    let inode: number;
+    try {
+      inode = statSync(this.file).ino;
+    } catch {
+      return false;
+    }
+    if (inode === this.current.inode) return false;
+    const previous = this.current;
+    this.current = openFile(this.file);
+    previous.connection.db.close();
+    return previous.meta.datasetVersion !== this.current.meta.datasetVersion;
+  }
+
+  async health(): Promise<StoreHealth> {
+    return { ok: true, detail: `embedded store ${this.file}` };
+  }
+
+  async estimateRows(): Promise<number | null> {
+    return null;
   }
 
   private statement(sql: string): Database.Statement {
-    return this.statements.getOrCreate(sql, () => this.db.prepare(sql));
+    const { statements, connection } = this.current;
+    return statements.getOrCreate(sql, () => connection.db.prepare(sql));
   }
 
   async rows(query: CompiledQuery): Promise<unknown[][]> {
-    return this.statement(query.sql).raw(true).all(...query.params) as unknown[][];
+    return this.statement(query.sql).raw(true).all(...(query.params as SqliteParam[])) as unknown[][];
   }
 
   /** Runs a query that SQLite aborts (throwing DeadlineExceeded) once `ms` have passed. */
   async rowsWithin(query: CompiledQuery, ms: number): Promise<unknown[][]> {
     const statement = this.statement(query.sql);
-    return this.deadline.run(ms, () => statement.raw(true).all(...query.params) as unknown[][]);
+    return this.deadline.run(ms, () => statement.raw(true).all(...(query.params as SqliteParam[])) as unknown[][]);
   }
 
   async count(query: CompiledQuery): Promise<number> {
-    const row = this.statement(query.sql).raw(true).get(...query.params) as unknown[] | undefined;
+    const row = this.statement(query.sql).raw(true).get(...(query.params as SqliteParam[])) as unknown[] | undefined;
     return Number(row?.[0] ?? 0);
   }
 
@@ -62,7 +119,7 @@ export class SqliteBackend implements StorageBackend {
    */
   async *stream(query: CompiledQuery, batchRows: number): AsyncGenerator<unknown[][]> {
     const { db } = openReadConnection(this.file, 'stream');
-    const rows = db.prepare(query.sql).raw(true).iterate(...query.params) as IterableIterator<unknown[]>;
+    const rows = db.prepare(query.sql).raw(true).iterate(...(query.params as SqliteParam[])) as IterableIterator<unknown[]>;
     try {
       let batch: unknown[][] = [];
       for (const row of rows) {

@@ -7,6 +7,7 @@ import { SQLITE_FUNCTIONS as F } from '../../sql/sqlite/functions.js';
 import {
   parseTsquery, parseTsvector, toTsvector, tsMatches, tsRank, type TsQuery, type TsVector,
 } from '../../text-search/index.js';
+import { StatementTimeout } from '../backend.js';
 import { BoundedCache } from '../bounded-cache.js';
 
 /** The text PostgreSQL's `value::text` gives for a stored value of the field's type. */
@@ -49,7 +50,7 @@ function registerTextSearch(db: Database.Database): void {
 }
 
 /** Raised inside a statement by the deadline function once its time is up; SQLite aborts the statement. */
-export class DeadlineExceeded extends Error {
+export class DeadlineExceeded extends StatementTimeout {
   constructor() {
     super('statement deadline exceeded');
     this.name = 'DeadlineExceeded';

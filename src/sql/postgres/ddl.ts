@@ -1,0 +1,142 @@
+// PostgreSQL statements that create, fill and publish resources in CKAN's DataStore layout: one table per resource
+// named by its id, `_id` as the key, typed columns, a `_full_text` tsvector with a GIN index, and the catalogue tables.
+
+import { fieldIndexName, type FieldDefinition, type FieldType, type ResourceDefinition } from '../../catalog/types.js';
+import { qualified, quoteIdent, quoteLiteral } from './quote.js';
+
+/** Bumped whenever the layout below changes, so an existing schema is reloaded rather than misread. */
+export const POSTGRES_SCHEMA_VERSION = 1;
+
+export const COLUMN_TYPES: Record<FieldType | 'int', string> = {
+  text: 'text',
+  numeric: 'numeric',
+  int: 'integer',
+  int4: 'integer',
+  int8: 'bigint',
+  float8: 'double precision',
+  bool: 'boolean',
+  date: 'date',
+  timestamp: 'timestamp',
+};
+
+const TIMESTAMP_TEXT = 'countcentre_timestamp_text';
+const DATE_TEXT = 'countcentre_date_text';
+const DOCUMENT = 'countcentre_document';
+
+/** A staging table's name while it loads; renamed to the resource id when published. */
+export function stagingName(resourceId: string): string {
+  return `${resourceId}__load`;
+}
+
+export function schemaSetupSql(schema: string, readerRole: string): string[] {
+  const s = quoteIdent(schema);
+  return [
+    `CREATE SCHEMA IF NOT EXISTS ${s}`,
+    // A generated column needs immutable expressions; to_char is only stable because of locale settings, which
+    // these formats do not use. The text is what CKAN's _full_text trigger reads (row_to_json's ISO form).
+    `CREATE OR REPLACE FUNCTION ${s}.${TIMESTAMP_TEXT}(timestamp) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE ` +
+      `AS $$ SELECT rtrim(rtrim(to_char($1, 'YYYY-MM-DD"T"HH24:MI:SS.US'), '0'), '.') $$`,
+    `CREATE OR REPLACE FUNCTION ${s}.${DATE_TEXT}(date) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT to_char($1, 'YYYY-MM-DD') $$`,
+    // concat_ws is only stable (it may call any type's output function); joining text[] is safe to declare immutable.
+    // array_to_string leaves NULLs out, as the embedded store's document does and CKAN's trigger does.
+    `CREATE OR REPLACE FUNCTION ${s}.${DOCUMENT}(VARIADIC text[]) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT array_to_string($1, ' ') $$`,
+    `CREATE TABLE IF NOT EXISTS ${qualified(schema, '_countcentre_meta')} ("key" text PRIMARY KEY, "value" text NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS ${qualified(schema, '_countcentre_resources')} ("id" text PRIMARY KEY, "source_sha256" text NOT NULL, ` +
+      `"spec_hash" text NOT NULL, "total" bigint NOT NULL, "loaded_at" text NOT NULL, "source" text NOT NULL, ` +
+      `"data_bytes" bigint NOT NULL DEFAULT 0, "index_bytes" bigint NOT NULL DEFAULT 0)`,
+    `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = ${quoteLiteral(readerRole)}) THEN CREATE ROLE ${quoteIdent(readerRole)} NOLOGIN; END IF; END $$`,
+    `GRANT USAGE ON SCHEMA ${s} TO ${quoteIdent(readerRole)}`,
+  ];
+}
+
+/** The text of one value as the whole-record index reads it: the same text the embedded store indexes. */
+function fullTextPart(schema: string, field: FieldDefinition): string {
+  const column = quoteIdent(field.id);
+  switch (field.type) {
+    case 'text':
+      return column;
+    case 'timestamp':
+      return `${quoteIdent(schema)}.${TIMESTAMP_TEXT}(${column})`;
+    case 'date':
+      return `${quoteIdent(schema)}.${DATE_TEXT}(${column})`;
+    case 'bool':
+      return `CASE WHEN ${column} THEN 'true' WHEN NOT ${column} THEN 'false' END`;
+    default:
+      return `${column}::text`;
+  }
+}
+
+export function createStagingTableSql(schema: string, resource: ResourceDefinition, fullTextLanguage: string): string[] {
+  const table = qualified(schema, stagingName(resource.id));
+  const columns = resource.fields.map((f) => `${quoteIdent(f.id)} ${COLUMN_TYPES[f.type]}`);
+  const document = `${quoteIdent(schema)}.${DOCUMENT}(${resource.fields.map((f) => fullTextPart(schema, f)).join(', ')})`;
+  return [
+    `DROP TABLE IF EXISTS ${table}`,
+    `CREATE TABLE ${table} ("_id" integer NOT NULL, ${columns.join(', ')}, ` +
+      `"_full_text" tsvector GENERATED ALWAYS AS (to_tsvector(${quoteLiteral(fullTextLanguage)}::regconfig, ${document})) STORED)`,
+  ];
+}
+
+export function copyIntoStagingSql(schema: string, resource: ResourceDefinition): string {
+  const columns = ['_id', ...resource.fields.map((f) => f.id)].map(quoteIdent).join(', ');
+  return `COPY ${qualified(schema, stagingName(resource.id))} (${columns}) FROM STDIN`;
+}
+
+/** Keys and indexes, built after the rows are in (much faster than maintaining them row by row). */
+export function indexStagingSql(schema: string, resource: ResourceDefinition): string[] {
+  const staging = stagingName(resource.id);
+  const table = qualified(schema, staging);
+  const statements = [
+    `ALTER TABLE ${table} ADD CONSTRAINT ${quoteIdent(`${staging}__pkey`)} PRIMARY KEY ("_id")`,
+    `CREATE INDEX ${quoteIdent(`${staging}__fts`)} ON ${table} USING gin ("_full_text")`,
+  ];
+  resource.fields.forEach((field, i) => {
+    if (!field.index) return;
+    // Text is compared and sorted by code point (CKAN's C collation); the index must use the same collation.
+    const key = field.type === 'text' ? `${quoteIdent(field.id)} COLLATE "C"` : quoteIdent(field.id);
+    statements.push(`CREATE INDEX ${quoteIdent(`${staging}__${i + 1}`)} ON ${table} (${key})`);
+  });
+  statements.push(`ANALYZE ${table}`);
+  return statements;
+}
+
+/** Replaces the published table with the staging one; run inside the publishing transaction. */
+export function publishSql(schema: string, resource: ResourceDefinition, readerRole: string): string[] {
+  const staging = stagingName(resource.id);
+  const renames = [
+    [`${staging}__pkey`, `${resource.id}__pkey`],
+    [`${staging}__fts`, `${resource.id}__fts`],
+    ...resource.fields.flatMap((f, i) => (f.index ? [[`${staging}__${i + 1}`, fieldIndexName(resource.id, i + 1)]] : [])),
+  ];
+  return [
+    `DROP TABLE IF EXISTS ${qualified(schema, resource.id)}`,
+    `ALTER TABLE ${qualified(schema, staging)} RENAME TO ${quoteIdent(resource.id)}`,
+    ...renames.map(([from, to]) => `ALTER INDEX ${qualified(schema, from!)} RENAME TO ${quoteIdent(to!)}`),
+    `GRANT SELECT ON ${qualified(schema, resource.id)} TO ${quoteIdent(readerRole)}`,
+  ];
+}
+
+export function dropTableSql(schema: string, name: string): string {
+  return `DROP TABLE IF EXISTS ${qualified(schema, name)}`;
+}
+
+export function metaSql(schema: string) {
+  const meta = qualified(schema, '_countcentre_meta');
+  const resources = qualified(schema, '_countcentre_resources');
+  return {
+    tablesExist: `SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL AS present`,
+    tableNames: [`${quoteIdent(schema)}._countcentre_meta`, `${quoteIdent(schema)}._countcentre_resources`],
+    all: `SELECT "key", "value" FROM ${meta}`,
+    put: `INSERT INTO ${meta} ("key", "value") VALUES ($1, $2) ON CONFLICT ("key") DO UPDATE SET "value" = EXCLUDED."value"`,
+    allResources: `SELECT "id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes" FROM ${resources}`,
+    clearResources: `DELETE FROM ${resources}`,
+    putResource: `INSERT INTO ${resources} ("id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    sizes: `SELECT pg_table_size($1::regclass) AS data, pg_indexes_size($1::regclass) AS indexes`,
+    databaseBytes: `SELECT pg_database_size(current_database()) AS bytes`,
+    /** Serialises loaders: two processes publishing at once would interleave their swaps. */
+    lock: `SELECT pg_advisory_lock(hashtext($1))`,
+    unlock: `SELECT pg_advisory_unlock(hashtext($1))`,
+    /** PostgreSQL's own estimate of a table's rows (CKAN's total_estimation_threshold reads it). */
+    estimate: `SELECT reltuples::bigint AS estimate FROM pg_class WHERE oid = to_regclass($1)`,
+  };
+}

@@ -1,0 +1,46 @@
+// PostgreSQL's hooks for the search compiler: `$n` placeholders, `= ANY($n)` arrays, text ordered by code point
+// (COLLATE "C", CKAN's collation), and full-text matching with the database's own @@ and ts_rank.
+
+import type { PlanField, SearchPlan, TextMatch } from '../../query/plan.js';
+import type { CompiledQuery } from '../compiled.js';
+import { compileCountWith, compileSearchWith, RANK_NORMALIZATION, type ParamList, type SearchDialectHooks } from '../search-compiler.js';
+import { COLUMN_TYPES } from './ddl.js';
+import { qualified, quoteIdent } from './quote.js';
+
+export interface PostgresCompileOptions {
+  schema: string;
+}
+
+/** The text the query matches in one field: `value::text`, as CKAN casts it. */
+function fieldText(p: ParamList, match: TextMatch & { target: { kind: 'field' } }): string {
+  return `to_tsvector(${p.bind(match.query.config)}::regconfig, ${quoteIdent(match.target.field.id)}::text)`;
+}
+
+function hooks(options: PostgresCompileOptions): SearchDialectHooks {
+  return {
+    placeholder: (position) => `$${position}`,
+    quoteIdent,
+    table: (resourceId) => qualified(options.schema, resourceId),
+    bindBoolean: (p, value) => p.bindRaw(value),
+    inList: (p, field, values) => `${quoteIdent(field.id)} = ANY(${p.bindRaw(values)}::${COLUMN_TYPES[field.type]}[])`,
+    sortExpression: (field: PlanField) => (field.type === 'text' ? `${quoteIdent(field.id)} COLLATE "C"` : quoteIdent(field.id)),
+    textMatch(p: ParamList, _plan: SearchPlan, match: TextMatch) {
+      // A query of stop words only matches nothing; saying so spares PostgreSQL's notice about it.
+      if (match.query.candidates.kind === 'none') return '1 = 0';
+      if (match.target.kind === 'row') return `"_full_text" @@ ${p.bind(match.query.text)}::tsquery`;
+      return `${fieldText(p, match as TextMatch & { target: { kind: 'field' } })} @@ ${p.bind(match.query.text)}::tsquery`;
+    },
+    rank(p: ParamList, match: TextMatch) {
+      const vector = match.target.kind === 'row' ? '"_full_text"' : fieldText(p, match as TextMatch & { target: { kind: 'field' } });
+      return `ts_rank(${vector}, ${p.bind(match.query.text)}::tsquery, ${RANK_NORMALIZATION})`;
+    },
+  };
+}
+
+export function compileSearch(plan: SearchPlan, options: PostgresCompileOptions): CompiledQuery {
+  return compileSearchWith(hooks(options), plan);
+}
+
+export function compileCount(plan: SearchPlan, options: PostgresCompileOptions): CompiledQuery {
+  return compileCountWith(hooks(options), plan);
+}

@@ -1,0 +1,207 @@
+// The PostgreSQL store at query time: reads run as the read-only role in read-only sessions with a statement timeout,
+// from bounded pools on the primary or spread across replicas (falling back to the primary when a replica fails).
+
+import pg from 'pg';
+import Cursor from 'pg-cursor';
+import type { CompiledQuery } from '../../sql/compiled.js';
+import type { CompileTarget } from '../../sql/dialects.js';
+import { metaSql } from '../../sql/postgres/ddl.js';
+import { qualified } from '../../sql/postgres/quote.js';
+import { StoreUnavailable, type LoadedResource, type StorageBackend, type StoreHealth } from '../backend.js';
+import type { StoreMeta } from '../load-target.js';
+import { createPool, isConnectionFailure, pgTypes, storeError } from './connection.js';
+import { readPostgresMeta } from './meta.js';
+
+export interface PostgresBackendOptions {
+  url: string;
+  readUrls: string[];
+  schema: string;
+  poolSize: number;
+  readerRole: string;
+  searchTimeoutMs: number;
+  sqlTimeoutMs: number;
+}
+
+interface ReadTarget {
+  name: string;
+  search: pg.Pool;
+  /** User SQL runs with its own (shorter) statement timeout, set per session. */
+  sql: pg.Pool;
+  /** Until when this target is skipped after a connection failure. */
+  downUntil: number;
+}
+
+/** How long a replica that failed is left out before it is tried again. */
+const REPLICA_RETRY_MS = 5000;
+
+export class PostgresBackend implements StorageBackend {
+  readonly dialect = 'postgres' as const;
+  readonly compileTarget: CompileTarget;
+  private readonly admin: pg.Pool;
+  private readonly primary: ReadTarget;
+  private readonly replicas: ReadTarget[];
+  private next = 0;
+
+  private constructor(
+    private readonly options: PostgresBackendOptions,
+    private meta: StoreMeta,
+    admin: pg.Pool,
+    role: string | null,
+  ) {
+    this.compileTarget = { dialect: 'postgres', schema: options.schema };
+    this.admin = admin;
+    const target = (url: string, name: string): ReadTarget => {
+      const base = { url, schema: options.schema, max: options.poolSize, role, readOnly: true, applicationName: 'count-centre' };
+      return {
+        name,
+        search: createPool({ ...base, statementTimeoutMs: options.searchTimeoutMs }),
+        sql: createPool({ ...base, max: Math.max(1, Math.ceil(options.poolSize / 2)), statementTimeoutMs: options.sqlTimeoutMs }),
+        downUntil: 0,
+      };
+    };
+    this.primary = target(options.url, 'primary');
+    this.replicas = options.readUrls.map((url, i) => target(url, `replica ${i + 1}`));
+  }
+
+  static async open(options: PostgresBackendOptions): Promise<PostgresBackend> {
+    const admin = createPool({ url: options.url, schema: options.schema, max: 2, role: null, readOnly: true, statementTimeoutMs: 10_000, applicationName: 'count-centre-admin' });
+    try {
+      const meta = await readPostgresMeta(admin, options.schema);
+      if (!meta) throw new Error(`no Count Centre data in schema "${options.schema}" of ${redact(options.url)}; run the loader first`);
+      // Reads take the read-only role when this login may; otherwise they run as the login (which should then be read-only itself).
+      const member = await admin.query<{ member: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1) AND pg_has_role(current_user, $1, 'MEMBER') AS member`, [options.readerRole]);
+      return new PostgresBackend(options, meta, admin, member.rows[0]?.member ? options.readerRole : null);
+    } catch (err) {
+      await admin.end();
+      throw storeError(err);
+    }
+  }
+
+  get indexLanguage(): string {
+    return this.meta.fullTextLanguage;
+  }
+
+  get datasetVersion(): string {
+    return this.meta.datasetVersion;
+  }
+
+  get databaseBytes(): number {
+    return this.meta.databaseBytes;
+  }
+
+  get resources(): ReadonlyMap<string, LoadedResource> {
+    return this.meta.resources;
+  }
+
+  /** Replicas in turn, skipping those that failed recently; the primary when there are none left. */
+  private readTargets(): ReadTarget[] {
+    const now = Date.now();
+    const up = this.replicas.filter((r) => r.downUntil <= now);
+    if (up.length === 0) return [this.primary];
+    const first = up[this.next++ % up.length]!;
+    return [first, this.primary];
+  }
+
+  private async withFallback<T>(work: (target: ReadTarget) => Promise<T>): Promise<T> {
+    const targets = this.readTargets();
+    for (let i = 0; i < targets.length; i++) {
+      const target = targets[i]!;
+      try {
+        return await work(target);
+      } catch (err) {
+        const failure = storeError(err);
+        const last = i === targets.length - 1;
+        if (failure instanceof StoreUnavailable && target !== this.primary) {
+          target.downUntil = Date.now() + REPLICA_RETRY_MS;
+          if (!last) continue;
+        }
+        throw failure;
+      }
+    }
+    throw new StoreUnavailable('no database to read from');
+  }
+
+  private query(pool: pg.Pool, query: CompiledQuery): Promise<pg.QueryArrayResult> {
+    return pool.query({ text: query.sql, values: query.params as unknown[], rowMode: 'array', types: pgTypes });
+  }
+
+  async rows(query: CompiledQuery): Promise<unknown[][]> {
+    return this.withFallback(async (target) => (await this.query(target.search, query)).rows);
+  }
+
+  async rowsWithin(query: CompiledQuery, _ms: number): Promise<unknown[][]> {
+    // The sql pool's sessions carry the statement timeout for user SQL; PostgreSQL cancels the statement itself.
+    return this.withFallback(async (target) => (await this.query(target.sql, query)).rows);
+  }
+
+  async count(query: CompiledQuery): Promise<number> {
+    const rows = await this.rows(query);
+    return Number(rows[0]?.[0] ?? 0);
+  }
+
+  async *stream(query: CompiledQuery, batchRows: number): AsyncGenerator<unknown[][]> {
+    const client = await this.withFallback((target) => target.search.connect());
+    const cursor = client.query(new Cursor(query.sql, query.params as unknown[], { rowMode: 'array', types: pgTypes }));
+    let broken: unknown = null;
+    try {
+      for (;;) {
+        let rows: unknown[][];
+        try {
+          rows = (await cursor.read(batchRows)) as unknown[][];
+        } catch (err) {
+          broken = err;
+          throw storeError(err);
+        }
+        if (rows.length === 0) return;
+        yield rows;
+      }
+    } finally {
+      // Closing the cursor when the consumer stops early (a client gone) ends the statement on the server.
+      await cursor.close().catch(() => {});
+      client.release(broken instanceof Error ? broken : undefined);
+    }
+  }
+
+  async estimateRows(resourceId: string): Promise<number | null> {
+    try {
+      const result = await this.admin.query<{ estimate: string }>(metaSql(this.options.schema).estimate, [qualified(this.options.schema, resourceId)]);
+      const estimate = Number(result.rows[0]?.estimate ?? -1);
+      return estimate >= 0 ? estimate : null;
+    } catch (err) {
+      throw storeError(err);
+    }
+  }
+
+  async refresh(): Promise<boolean> {
+    const meta = await readPostgresMeta(this.admin, this.options.schema).catch(() => null);
+    if (!meta || meta.datasetVersion === this.meta.datasetVersion) return false;
+    this.meta = meta;
+    return true;
+  }
+
+  async health(): Promise<StoreHealth> {
+    try {
+      await this.admin.query('SELECT 1');
+      const down = this.replicas.filter((r) => r.downUntil > Date.now()).map((r) => r.name);
+      return { ok: true, detail: down.length > 0 ? `primary reachable; ${down.join(', ')} unreachable` : 'database reachable' };
+    } catch (err) {
+      return { ok: false, detail: isConnectionFailure(err) ? 'database unreachable' : (err as Error).message };
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.admin, this.primary.search, this.primary.sql, ...this.replicas.flatMap((r) => [r.search, r.sql])].map((p) => p.end()));
+  }
+}
+
+/** A connection URL without its password, for messages. */
+export function redact(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'the database';
+  }
+}

@@ -1,0 +1,175 @@
+// Loading into PostgreSQL: each resource is copied (COPY … FROM STDIN) into a staging table, indexed and analysed;
+// commit then swaps every staging table in and rewrites the catalogue tables in one transaction, so readers see
+// either the old data or the new. A failed load drops its staging table and leaves the published one serving.
+
+import { once } from 'node:events';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { FieldType, ResourceDefinition } from '../../catalog/types.js';
+import { numberText, type StoredValue } from '../../catalog/values.js';
+import {
+  copyIntoStagingSql, createStagingTableSql, dropTableSql, indexStagingSql, metaSql, POSTGRES_SCHEMA_VERSION, publishSql,
+  schemaSetupSql, stagingName,
+} from '../../sql/postgres/ddl.js';
+import { qualified } from '../../sql/postgres/quote.js';
+import type { LoadBase, LoadSession, LoadTarget, ResourceLoadRecord, ResourceSink, StoreMeta } from '../load-target.js';
+import { storeError } from './connection.js';
+import { readPostgresMeta } from './meta.js';
+
+export interface PostgresLoadOptions {
+  url: string;
+  schema: string;
+  readerRole: string;
+}
+
+const NEEDS_ESCAPE = /[\\\t\n\r]/;
+
+/** One value in COPY's text format: \N for null, backslash escapes for the characters the format uses. */
+function copyValue(value: StoredValue, type: FieldType): string {
+  if (value === null) return '\\N';
+  if (typeof value === 'number') return numberText(value, type);
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  if (!NEEDS_ESCAPE.test(value)) return value;
+  return value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
+}
+
+/** Rows are gathered into chunks of about this many characters before being written to the COPY stream. */
+const CHUNK_CHARS = 64 * 1024;
+
+class PostgresLoadSession implements LoadSession {
+  private readonly loaded: { resource: ResourceDefinition; record: ResourceLoadRecord }[] = [];
+  private readonly kept: ResourceLoadRecord[] = [];
+
+  constructor(
+    private readonly client: pg.Client,
+    private readonly options: PostgresLoadOptions,
+    private readonly previous: StoreMeta | null,
+    private readonly fullTextLanguage: string,
+  ) {}
+
+  async keep(_resource: ResourceDefinition, record: ResourceLoadRecord): Promise<void> {
+    this.kept.push(record);
+  }
+
+  async load(resource: ResourceDefinition, base: LoadBase, fill: (sink: ResourceSink) => Promise<void>): Promise<ResourceLoadRecord> {
+    const { client, options } = this;
+    const { schema } = options;
+    try {
+      for (const sql of createStagingTableSql(schema, resource, this.fullTextLanguage)) await client.query(sql);
+      const copy = client.query(copyFrom(copyIntoStagingSql(schema, resource)));
+      const types = resource.fields.map((f) => f.type);
+      let count = 0;
+      let chunk = '';
+      const flush = async () => {
+        if (chunk === '') return;
+        const full = !copy.write(chunk);
+        chunk = '';
+        if (full) await once(copy, 'drain');
+      };
+      const sink: ResourceSink = {
+        get count() {
+          return count;
+        },
+        insert(values) {
+          count += 1;
+          let line = String(count);
+          for (let i = 0; i < values.length; i++) line += '\t' + copyValue(values[i]!, types[i]!);
+          chunk += line + '\n';
+          return chunk.length >= CHUNK_CHARS ? flush() : undefined;
+        },
+      };
+      await fill(sink);
+      await flush();
+      copy.end();
+      await once(copy, 'finish');
+      for (const sql of indexStagingSql(schema, resource)) await client.query(sql);
+      const sizes = await client.query<{ data: string; indexes: string }>(metaSql(schema).sizes, [qualified(schema, stagingName(resource.id))]);
+      const record: ResourceLoadRecord = {
+        ...base, total: count, loadedAt: new Date().toISOString(),
+        dataBytes: Number(sizes.rows[0]?.data ?? 0), indexBytes: Number(sizes.rows[0]?.indexes ?? 0),
+      };
+      this.loaded.push({ resource, record });
+      return record;
+    } catch (err) {
+      await client.query(dropTableSql(schema, stagingName(resource.id))).catch(() => {});
+      throw storeError(err);
+    }
+  }
+
+  async commit(datasetVersion: string): Promise<void> {
+    const { client, options } = this;
+    const { schema, readerRole } = options;
+    const sql = metaSql(schema);
+    const serving = new Set([...this.kept, ...this.loaded.map((l) => l.record)].map((r) => r.id));
+    try {
+      await client.query('BEGIN');
+      for (const { resource } of this.loaded) for (const statement of publishSql(schema, resource, readerRole)) await client.query(statement);
+      for (const id of this.previous?.resources.keys() ?? []) if (!serving.has(id)) await client.query(dropTableSql(schema, id));
+      await client.query(sql.clearResources);
+      for (const r of [...this.kept, ...this.loaded.map((l) => l.record)]) {
+        await client.query(sql.putResource, [r.id, r.sourceSha256, r.specHash, r.total, r.loadedAt, r.source, r.dataBytes, r.indexBytes]);
+      }
+      const bytes = await client.query<{ bytes: string }>(sql.databaseBytes);
+      for (const [key, value] of [
+        ['schema_version', String(POSTGRES_SCHEMA_VERSION)], ['dataset_version', datasetVersion], ['built_at', new Date().toISOString()],
+        ['full_text_language', this.fullTextLanguage], ['database_bytes', bytes.rows[0]?.bytes ?? '0'],
+      ] as const) {
+        await client.query(sql.put, [key, value]);
+      }
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw storeError(err);
+    } finally {
+      await this.release();
+    }
+  }
+
+  async abort(): Promise<void> {
+    for (const { resource } of this.loaded) await this.client.query(dropTableSql(this.options.schema, stagingName(resource.id))).catch(() => {});
+    await this.release();
+  }
+
+  private async release(): Promise<void> {
+    await this.client.query(metaSql(this.options.schema).unlock, [this.options.schema]).catch(() => {});
+    await this.client.end().catch(() => {});
+  }
+}
+
+export class PostgresLoadTarget implements LoadTarget {
+  constructor(private readonly options: PostgresLoadOptions) {}
+
+  private async connect(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: this.options.url, connectionTimeoutMillis: 10_000, application_name: 'count-centre-loader' });
+    try {
+      await client.connect();
+      return client;
+    } catch (err) {
+      throw storeError(err);
+    }
+  }
+
+  async readMeta(): Promise<StoreMeta | null> {
+    const client = await this.connect();
+    try {
+      return await readPostgresMeta(client, this.options.schema);
+    } finally {
+      await client.end();
+    }
+  }
+
+  async begin(fullTextLanguage: string): Promise<LoadSession> {
+    const client = await this.connect();
+    try {
+      await client.query(metaSql(this.options.schema).lock, [this.options.schema]);
+      for (const sql of schemaSetupSql(this.options.schema, this.options.readerRole)) await client.query(sql);
+      const previous = await readPostgresMeta(client, this.options.schema);
+      return new PostgresLoadSession(client, this.options, previous, fullTextLanguage);
+    } catch (err) {
+      await client.end().catch(() => {});
+      throw storeError(err);
+    }
+  }
+
+  async close(): Promise<void> {}
+}
