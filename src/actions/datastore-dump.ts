@@ -37,7 +37,11 @@ const BATCH_ROWS = 500;
 export interface Dump {
   contentType: string;
   filename: string;
-  body(): AsyncGenerator<string>;
+  /**
+   * Starts the query and reads its first batch, so that a failure to reach the store is still answered with an
+   * error status rather than a truncated file; then yields the file's text.
+   */
+  open(): Promise<AsyncGenerator<string>>;
 }
 
 /** Validates and plans a dump; everything that can fail is checked here, before the first byte is sent. */
@@ -72,14 +76,25 @@ export function prepareDump(resourceId: string, query: Record<string, unknown>, 
   return {
     contentType: writer.contentType,
     filename: `${resource.id}.${writer.extension}`,
-    async *body() {
-      yield (bom ? '\uFEFF' : '') + writer.start();
-      for await (const batch of backend.stream(compiled, BATCH_ROWS)) {
-        let chunk = '';
-        for (const row of batch) chunk += writer.row(row);
-        yield chunk;
-      }
-      yield writer.end();
+    async open() {
+      const batches = backend.stream(compiled, BATCH_ROWS);
+      const first = await batches.next();
+      return (async function* body() {
+        try {
+          yield (bom ? '\uFEFF' : '') + writer.start();
+          let next = first;
+          while (!next.done) {
+            let chunk = '';
+            for (const row of next.value) chunk += writer.row(row);
+            yield chunk;
+            next = await batches.next();
+          }
+          yield writer.end();
+        } finally {
+          // Ends the store's stream when the client goes away before the end.
+          await batches.return(undefined);
+        }
+      })();
     },
   };
 }

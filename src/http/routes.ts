@@ -76,20 +76,23 @@ export function registerDumpRoute(app: FastifyInstance, services: Services): voi
 
   async function handle(request: FastifyRequest<{ Params: { id: string }; Querystring: Record<string, unknown> }>, reply: FastifyReply) {
     const help = helpUrl(siteUrlOf(request, settings.siteUrl), settings.locale, 'datastore_search');
+    let body: AsyncGenerator<string>;
+    let dump;
     try {
-      const dump = prepareDump(request.params.id, request.query, services);
-      reply
-        .code(200)
-        .header('content-type', dump.contentType)
-        .header('content-disposition', `attachment; filename="${dump.filename}"`);
+      dump = prepareDump(request.params.id, request.query, services);
       // HEAD answers with the headers alone, without computing the dump.
-      if (request.method === 'HEAD') return reply.send();
-      // Readable.from returns the generator when the client goes away, which closes the store's stream.
-      return reply.send(Readable.from(dump.body()));
+      body = request.method === 'HEAD' ? (async function* () {})() : await dump.open();
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       return send(reply, errorEnvelope(help, err));
     }
+    reply
+      .code(200)
+      .header('content-type', dump.contentType)
+      .header('content-disposition', `attachment; filename="${dump.filename}"`);
+    if (request.method === 'HEAD') return reply.send();
+    // Readable.from returns the generator when the client goes away, which closes the store's stream.
+    return reply.send(Readable.from(body));
   }
 
   app.route({ method: ['GET', 'HEAD'], url: '/datastore/dump/:id', handler: handle, exposeHeadRoute: false, config: { cacheable: true } });
