@@ -1,0 +1,327 @@
+// The benchmark's results: their shape, the targets each scenario is held to, the console summary, the JSON file
+// and the regenerated table in bench/README.md.
+
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import type { LoadResult } from './loadgen.js';
+
+export interface Metrics {
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+export interface TargetCheck {
+  label: string;
+  met: boolean;
+  value: string;
+}
+
+export type ScenarioId = '1' | '2' | '3' | '3w' | '4load' | '4a' | '4b' | '4c' | '5';
+
+export interface ScenarioResult {
+  id: ScenarioId;
+  backend: string;
+  title: string;
+  /** 'failed': the harness could not measure it (the reason says why); the run then exits with status 1. */
+  status: 'measured' | 'skipped' | 'failed';
+  reason?: string;
+  generator?: string;
+  connections?: number;
+  runs?: { service: LoadResult[]; ceiling: LoadResult[]; single?: LoadResult[] };
+  service?: Metrics;
+  ceiling?: Metrics;
+  /** The service's figures with one connection (no queueing): the service time of a heavy query. */
+  single?: Metrics;
+  ratio?: { rps: number; p50: number; p99: number };
+  /** Peak RSS (VmHWM) of the service during the measurement, bytes; with the anonymous and file-backed parts seen. */
+  servicePeakRss?: number;
+  servicePeakAnon?: number;
+  ceilingPeakRss?: number;
+  /** Scenario-specific figures (rows/s, milliseconds, scale…), named with their unit. */
+  extra?: Record<string, number | string | boolean | number[]>;
+  targets: TargetCheck[];
+  notes: string[];
+}
+
+export interface MachineInfo {
+  cpu: string;
+  cores: number;
+  memoryBytes: number;
+  node: string;
+  os: string;
+  kernel: string;
+  loadAverageAtStart: number[];
+}
+
+export interface BenchReport {
+  schema: 1;
+  startedAt: string;
+  finishedAt: string;
+  elapsedSeconds: number;
+  machine: MachineInfo;
+  git: { commit: string | null; modified: boolean | null };
+  options: Record<string, unknown>;
+  loadGenerators: Record<string, string>;
+  note: string | null;
+  results: ScenarioResult[];
+  /** Whole parts of the run that were not measured (a backend), each with the reason. */
+  skipped: string[];
+}
+
+export const TITLES: Record<ScenarioId, string> = {
+  '1': 'default page of A',
+  '2': '20 popular queries, cycled',
+  '3': 'stream of distinct queries (A, B, C)',
+  '3w': 'stream of distinct queries, 2 workers',
+  '4load': 'synthetic resource: load',
+  '4a': 'synthetic: filtered, sorted first page',
+  '4b': 'synthetic: page at offset 900,000',
+  '4c': 'synthetic: full CSV dump',
+  '5': 'cold start and idle memory',
+};
+
+/** The targets, as printed in the README. */
+export const TARGET_TEXT: Record<ScenarioId, string> = {
+  '1': '≥ 0.8 × ceiling req/s; p99 < 5 ms',
+  '2': '≥ 0.8 × ceiling req/s; p99 < 5 ms',
+  '3': '≥ 0.3 × ceiling req/s; p99 < 10 ms',
+  '3w': '≥ 1.5 × scenario 3 req/s',
+  '4load': '(none; reported)',
+  '4a': 'p50 < 5 ms (one connection)',
+  '4b': 'p50 < 50 ms (one connection)',
+  '4c': '≥ 300,000 rows/s; peak RSS < 200 MB',
+  '5': 'first answer < 1 s; idle RSS < 150 MB',
+};
+
+const MB = 1024 * 1024;
+
+function check(label: string, met: boolean, value: string): TargetCheck {
+  return { label, met, value };
+}
+
+/** Judges a measured scenario against its targets. */
+export function evaluate(r: ScenarioResult): TargetCheck[] {
+  if (r.status !== 'measured') return [];
+  const out: TargetCheck[] = [];
+  const ratio = r.ratio?.rps;
+  const p99 = r.service?.p99Ms;
+  switch (r.id) {
+    case '1':
+    case '2':
+      if (ratio !== undefined) out.push(check('req/s ≥ 0.8 × ceiling', ratio >= 0.8, ratio.toFixed(2)));
+      if (p99 !== undefined) out.push(check('p99 < 5 ms', p99 < 5, `${fmtMs(p99)} ms`));
+      break;
+    case '3':
+      if (ratio !== undefined) out.push(check('req/s ≥ 0.3 × ceiling', ratio >= 0.3, ratio.toFixed(2)));
+      if (p99 !== undefined) out.push(check('p99 < 10 ms', p99 < 10, `${fmtMs(p99)} ms`));
+      break;
+    case '3w': {
+      const scale = r.extra?.['scaleOverOneProcess'];
+      if (typeof scale === 'number') out.push(check('≥ 1.5 × one process', scale >= 1.5, `${scale.toFixed(2)}×`));
+      break;
+    }
+    case '4a':
+      if (r.single) out.push(check('p50 < 5 ms', r.single.p50Ms < 5, `${fmtMs(r.single.p50Ms)} ms`));
+      break;
+    case '4b':
+      if (r.single) out.push(check('p50 < 50 ms', r.single.p50Ms < 50, `${fmtMs(r.single.p50Ms)} ms`));
+      break;
+    case '4c': {
+      const rows = r.extra?.['serviceRowsPerSecond'];
+      if (typeof rows === 'number') out.push(check('≥ 300,000 rows/s', rows >= 300_000, `${fmtInt(rows)} rows/s`));
+      if (r.servicePeakRss !== undefined) out.push(check('peak RSS < 200 MB', r.servicePeakRss < 200 * MB, fmtMb(r.servicePeakRss)));
+      break;
+    }
+    case '5': {
+      const ms = r.extra?.['coldStartMs'];
+      const idle = r.extra?.['idleRssBytes'];
+      if (typeof ms === 'number') out.push(check('first answer < 1 s', ms < 1000, `${fmtInt(ms)} ms`));
+      if (typeof idle === 'number') out.push(check('idle RSS < 150 MB', idle < 150 * MB, fmtMb(idle)));
+      break;
+    }
+    case '4load':
+      break;
+  }
+  return out;
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return NaN;
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+export function medianMetrics(runs: readonly LoadResult[]): Metrics {
+  return { rps: median(runs.map((r) => r.rps)), p50Ms: median(runs.map((r) => r.p50Ms)), p99Ms: median(runs.map((r) => r.p99Ms)) };
+}
+
+export function fmtInt(n: number): string {
+  return Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '–';
+}
+
+export function fmtMs(ms: number): string {
+  if (!Number.isFinite(ms)) return '–';
+  return ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : Math.round(ms).toLocaleString('en-US');
+}
+
+export function fmtMb(bytes: number): string {
+  return `${Math.round(bytes / MB)} MB`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// machine and commit
+
+export function machineInfo(): MachineInfo {
+  let osName = `${os.type()} ${os.release()}`;
+  try {
+    const m = /^PRETTY_NAME="?([^"\n]*)"?/m.exec(fs.readFileSync('/etc/os-release', 'utf8'));
+    if (m) osName = m[1] as string;
+  } catch {
+    // not Linux, or no os-release: the kernel name will do
+  }
+  const cpus = os.cpus();
+  return {
+    cpu: cpus[0]?.model.trim() ?? 'unknown',
+    cores: cpus.length,
+    memoryBytes: os.totalmem(),
+    node: process.version,
+    os: osName,
+    kernel: os.release(),
+    loadAverageAtStart: os.loadavg().map((x) => Math.round(x * 100) / 100),
+  };
+}
+
+/** The commit measured, read without writing anything to the repository. */
+export function gitInfo(root: string): { commit: string | null; modified: boolean | null } {
+  const run = (args: string[]) => execFileSync('git', args, { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).toString('utf8').trim();
+  let commit: string | null = null;
+  let modified: boolean | null = null;
+  try {
+    commit = run(['rev-parse', 'HEAD']);
+  } catch {
+    return { commit, modified };
+  }
+  try {
+    // `git diff --quiet` exits 1 when tracked files differ from HEAD; unlike `git status` it does not refresh the index.
+    run(['diff', '--no-ext-diff', '--quiet', 'HEAD', '--']);
+    modified = false;
+  } catch {
+    modified = true;
+  }
+  return { commit, modified };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// presentation
+
+interface Row {
+  scenario: string;
+  service: string;
+  ceiling: string;
+  ratio: string;
+  p50: string;
+  p99: string;
+  rss: string;
+  targets: string;
+}
+
+function targetsCell(r: ScenarioResult): string {
+  if (r.status !== 'measured') return `${r.status}: ${r.reason ?? ''}`;
+  if (r.targets.length === 0) return '–';
+  return r.targets.map((t) => `${t.met ? 'met' : 'MISSED'} (${t.label}: ${t.value})`).join('; ');
+}
+
+function rowOf(r: ScenarioResult, withBackend: boolean): Row {
+  const name = `${r.id} ${TITLES[r.id]}${withBackend ? ` [${r.backend}]` : ''}`;
+  const empty: Row = { scenario: name, service: '–', ceiling: '–', ratio: '–', p50: '–', p99: '–', rss: '–', targets: targetsCell(r) };
+  if (r.status !== 'measured') return empty;
+  const rss = r.servicePeakRss !== undefined ? fmtMb(r.servicePeakRss) : '–';
+  const e = r.extra ?? {};
+  switch (r.id) {
+    case '4load':
+      return {
+        ...empty,
+        service: `load ${fmtInt(Number(e['rowsPerSecond']))} rows/s (${Number(e['seconds']).toFixed(1)} s)`,
+        rss: e['peakRssBytes'] !== undefined ? `${fmtMb(Number(e['peakRssBytes']))} (loader)` : '–',
+      };
+    case '4c':
+      return {
+        ...empty,
+        service: `${fmtInt(Number(e['serviceRowsPerSecond']))} rows/s (${Number(e['serviceSeconds']).toFixed(2)} s)`,
+        ceiling: e['ceilingRowsPerSecond'] !== undefined ? `${fmtInt(Number(e['ceilingRowsPerSecond']))} rows/s` : '–',
+        ratio: r.ratio ? r.ratio.rps.toFixed(2) : '–',
+        rss,
+      };
+    case '5':
+      return { ...empty, service: `first answer ${fmtInt(Number(e['coldStartMs']))} ms`, rss: `${fmtMb(Number(e['idleRssBytes']))} idle` };
+    default: {
+      const single = r.single ? ` (1 conn: ${fmtMs(r.single.p50Ms)})` : '';
+      return {
+        ...empty,
+        service: r.service ? `${fmtInt(r.service.rps)} req/s` : '–',
+        ceiling: r.ceiling ? `${fmtInt(r.ceiling.rps)} req/s` : '–',
+        ratio: r.ratio ? r.ratio.rps.toFixed(2) : '–',
+        p50: r.service ? `${fmtMs(r.service.p50Ms)} / ${r.ceiling ? fmtMs(r.ceiling.p50Ms) : '–'}${single}` : '–',
+        p99: r.service ? `${fmtMs(r.service.p99Ms)} / ${r.ceiling ? fmtMs(r.ceiling.p99Ms) : '–'}` : '–',
+        rss,
+      };
+    }
+  }
+}
+
+const HEADERS: Row = {
+  scenario: 'Scenario', service: 'Service', ceiling: 'Ceiling', ratio: 'Ratio', p50: 'p50 ms (svc / ceil)',
+  p99: 'p99 ms (svc / ceil)', rss: 'Service peak RSS', targets: 'Targets',
+};
+
+export function markdownTable(report: BenchReport): string {
+  const backends = new Set(report.results.map((r) => r.backend));
+  const rows = report.results.map((r) => rowOf(r, backends.size > 1));
+  const cells = (row: Row) => [row.scenario, row.service, row.ceiling, row.ratio, row.p50, row.p99, row.rss, row.targets];
+  const line = (row: Row) => `| ${cells(row).map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
+  const m = report.machine;
+  const gens = Object.entries(report.loadGenerators).map(([k, v]) => `${k}: ${v}`).join(', ');
+  const head = [
+    `Run of ${report.startedAt.slice(0, 10)} (${Math.round(report.elapsedSeconds)} s), commit ${report.git.commit?.slice(0, 12) ?? 'unknown'}${report.git.modified ? ' (with uncommitted changes)' : ''};`,
+    `${m.cpu}, ${m.cores} cores, ${Math.round(m.memoryBytes / 1024 ** 3)} GiB, Node ${m.node}, ${m.os}; load average at start ${m.loadAverageAtStart.join(' ')}.`,
+    `Load generator ${gens}; ${String(report.options['connections'])} connections, ${String(report.options['duration'])} s per measurement, alternations: ${String(report.options['alternations'])}, medians.`,
+  ];
+  if (report.note) head.push(`Note: ${report.note}`);
+  return [
+    head.join('\n'),
+    '',
+    line(HEADERS),
+    `|${cells(HEADERS).map(() => '---').join('|')}|`,
+    ...rows.map(line),
+    ...(report.skipped.length > 0 ? ['', ...report.skipped.map((s) => `Skipped: ${s}.`)] : []),
+  ].join('\n');
+}
+
+export function consoleSummary(report: BenchReport): string {
+  const backends = new Set(report.results.map((r) => r.backend));
+  const rows = [HEADERS, ...report.results.map((r) => rowOf(r, backends.size > 1))];
+  const widths = Object.keys(HEADERS).map((k) => Math.max(...rows.map((row) => (row[k as keyof Row]).length)));
+  // The targets column is last and may be long: it is not padded.
+  const table = rows.map((row) => Object.keys(HEADERS).map((k, i) => {
+    const text = row[k as keyof Row];
+    return i === widths.length - 1 ? text : text.padEnd(widths[i] as number);
+  }).join('  '));
+  return [...table, ...report.skipped.map((s) => `SKIPPED: ${s}`)].join('\n');
+}
+
+export const README_BEGIN = '<!-- bench-results:begin (generated by npm run bench; do not edit by hand) -->';
+export const README_END = '<!-- bench-results:end -->';
+
+/** Replaces the generated part of the README; false when its markers are missing. */
+export function updateReadme(readmePath: string, report: BenchReport): boolean {
+  const text = fs.readFileSync(readmePath, 'utf8');
+  const begin = text.indexOf(README_BEGIN);
+  const end = text.indexOf(README_END);
+  if (begin === -1 || end === -1 || end < begin) return false;
+  const updated = `${text.slice(0, begin + README_BEGIN.length)}\n${markdownTable(report)}\n${text.slice(end)}`;
+  fs.writeFileSync(readmePath, updated);
+  return true;
+}
