@@ -1,15 +1,18 @@
 // Builds the HTTP application from its services without listening, so tests drive it through inject().
 
+import { createServer } from 'node:http';
 import { constants as zlib } from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
 import fastifyCors from '@fastify/cors';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { createActions } from './actions/registry.js';
 import type { Services } from './actions/types.js';
 import { ApiError, errors } from './errors.js';
 import { StatementTimeout, StoreUnavailable } from './storage/backend.js';
 import { entityTag, ifNoneMatchHits } from './http/caching.js';
+import { COMPRESSION_THRESHOLD, createFastPath } from './http/fast-path.js';
+import { cacheKey, ResponseCache } from './http/response-cache.js';
 import { errorEnvelope, helpUrl } from './http/envelope.js';
 import { openApiDocument } from './http/openapi.js';
 import { COUNT_CENTRE_VERSION } from './actions/catalog-actions.js';
@@ -32,7 +35,20 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { logger, ...services } = options;
+  const { settings, backend } = services;
+  const responses = new ResponseCache(settings.responseCacheMb * 1024 * 1024);
+  const hostShapesAnswer = settings.siteUrl === null;
+  const fastPath = createFastPath({ cache: responses, cacheControl: settings.cacheControl, datasetVersion: () => backend.datasetVersion, hostShapesAnswer });
   const app = Fastify({
+    // Repeated GETs are answered from the response cache before Fastify sees them; the rest take the full path.
+    serverFactory: (handler) => {
+      const server = createServer((req, res) => {
+        if (!fastPath(req, res)) handler(req, res);
+      });
+      // Fastify's own default: keep idle connections longer than the usual proxy timeouts (60 s).
+      server.keepAliveTimeout = 72_000;
+      return server;
+    },
     // pino's Logger is what Fastify wraps; its type is narrower than Fastify's logger interface.
     loggerInstance: logger as FastifyBaseLogger,
     // Per-request lines cost throughput; the onResponse hook below logs failures (and everything at debug).
@@ -44,24 +60,47 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(fastifyCors, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], maxAge: 86400 });
   // Brotli's default quality (11) costs far more CPU than it saves bytes on the fly; 5 is the usual trade-off.
   await app.register(fastifyCompress, {
-    threshold: 1024,
+    threshold: COMPRESSION_THRESHOLD,
     encodings: ['br', 'gzip'],
     brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } },
   });
 
-  const { settings, backend } = services;
+  /** What names an answer; a POST's depends on its body too. */
+  const keyOf = (request: FastifyRequest) => cacheKey(
+    backend.datasetVersion, request.method, request.url, hostShapesAnswer ? `${request.protocol}://${request.host}` : null,
+    typeof request.body === 'string' ? `${request.headers['content-type'] ?? ''}\n${request.body}` : undefined,
+  );
+  const pending = new WeakMap<object, { key: string; tag: string }>();
+
   app.addHook('preHandler', async (request, reply) => {
     if (!request.routeOptions.config.cacheable) return;
-    const tag = entityTag(backend.datasetVersion, request, settings.siteUrl === null);
+    const key = keyOf(request);
+    const hit = responses.get(key);
+    if (hit) {
+      reply.header('etag', hit.tag);
+      if (ifNoneMatchHits(request.headers['if-none-match'], hit.tag)) return reply.code(304).send();
+      return reply.code(hit.status).type(hit.contentType).send(hit.body);
+    }
+    const tag = entityTag(backend.datasetVersion, request, hostShapesAnswer);
     reply.header('etag', tag);
     if ((request.method === 'GET' || request.method === 'HEAD') && ifNoneMatchHits(request.headers['if-none-match'], tag)) {
       return reply.code(304).send();
     }
+    pending.set(request, { key, tag });
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', async (request, reply, payload) => {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', settings.cacheControl);
     // A failure is not the answer to the request: it must not be revalidated as if it were.
     if (reply.statusCode >= 500) reply.removeHeader('etag');
+    // The answer could have been compressed, so caches must key it on Accept-Encoding (the fast path says so too).
+    const size = typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : Infinity;
+    if (size >= COMPRESSION_THRESHOLD && !reply.hasHeader('vary')) reply.header('vary', 'accept-encoding');
+    // Keep successful, complete answers (not streams) for the next identical request.
+    const entry = pending.get(request);
+    if (entry && reply.statusCode === 200 && request.method !== 'HEAD' && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
+      const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
+      responses.set(entry.key, { status: 200, contentType: String(reply.getHeader('content-type')), tag: entry.tag, body });
+    }
     return payload;
   });
 
@@ -69,7 +108,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
-  const actions = createActions(services.settings);
+  const actions = createActions(settings);
   registerActionRoutes(app, services, actions);
   registerDumpRoute(app, services);
 

@@ -100,6 +100,10 @@ export const SETTING_SPECS = {
     env: 'COUNTCENTRE_CACHE_CONTROL', type: 'string', default: 'public, max-age=0, must-revalidate',
     description: 'Cache-Control header of every API and dump response (CKAN\'s default). Answers only change when the data is reloaded, and every one carries an ETag, so caches can revalidate cheaply; a CDN may be given a longer max-age.',
   }),
+  responseCacheMb: declare<number>({
+    env: 'COUNTCENTRE_RESPONSE_CACHE_MB', type: 'integer', default: 64, min: 0,
+    description: 'Memory kept for finished answers, by entity tag, so that repeated requests are answered without running again (0 turns it off). Answers larger than a sixteenth of it are not kept.',
+  }),
   logLevel: declare<string>({
     env: 'LOG_LEVEL', type: 'enum', default: 'info', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
     description: 'Log level of the JSON (pino) logs written to standard output.',

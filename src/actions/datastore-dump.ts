@@ -54,7 +54,8 @@ export function prepareDump(resourceId: string, query: Record<string, unknown>, 
   if (!(DUMP_FORMATS as readonly string[]).includes(format)) problems.format = [messages.oneOf(DUMP_FORMATS)];
   const bom = query.bom === undefined ? false : toBoolean(first(query.bom));
 
-  const input: Record<string, unknown> = { resource_id: resourceId, sort: '_id' };
+  // NDJSON lines are JSON objects, which stores keep ready-made; the other formats need the values.
+  const input: Record<string, unknown> = { resource_id: resourceId, sort: '_id', records_format: format === 'ndjson' ? 'objects' : 'lists' };
   for (const name of SEARCH_PARAMS) if (query[name] !== undefined) input[name] = first(query[name]);
   const unlimited = { rowsDefault: Number.MAX_SAFE_INTEGER, rowsMax: Number.MAX_SAFE_INTEGER };
   let request;
@@ -72,7 +73,7 @@ export function prepareDump(resourceId: string, query: Record<string, unknown>, 
   if (plan instanceof ApiError) throw plan;
 
   const compiled = dialectFor(backend.compileTarget).compileSearch(plan);
-  const writer = dumpWriter(format, plan.columns.map((c) => ({ id: c.id, type: c.kind === 'field' ? c.field.type : 'float' })));
+  const writer = dumpWriter(format, plan.columns.map((c) => ({ id: c.id, type: c.kind === 'field' ? c.field.type : 'float' })), plan.wholeRecords);
   return {
     contentType: writer.contentType,
     filename: `${resource.id}.${writer.extension}`,

@@ -8,7 +8,7 @@ import { readSearchRequest, searchParamSpecs, type SearchRequest } from '../quer
 import { planSearch } from '../query/search-plan.js';
 import { pageLinks } from '../serialize/links.js';
 import { RawJson } from '../serialize/python-json.js';
-import { delimitedText, delimitedWriter, jsonArray, listWriter, objectWriter, type ResultColumn } from '../serialize/records.js';
+import { delimitedText, delimitedWriter, jsonArray, listWriter, objectWriter, wholeRecordWriter, type ResultColumn } from '../serialize/records.js';
 import { dialectFor } from '../sql/dialects.js';
 import type { Settings } from '../settings.js';
 import { renderHelp } from './help-text.js';
@@ -18,10 +18,12 @@ function resultColumns(plan: SearchPlan): ResultColumn[] {
   return plan.columns.map((c) => (c.kind === 'field' ? { id: c.id, type: c.field.type } : { id: c.id, type: 'float' }));
 }
 
-function renderRecords(request: SearchRequest, columns: ResultColumn[], rows: unknown[][]): RawJson | string {
+function renderRecords(request: SearchRequest, plan: SearchPlan, columns: ResultColumn[], rows: unknown[][]): RawJson | string {
   switch (request.recordsFormat) {
-    case 'objects':
-      return new RawJson(jsonArray(objectWriter(columns), rows));
+    case 'objects': {
+      const writer = plan.wholeRecords ? wholeRecordWriter(columns.filter((c) => c.type === 'float')) : objectWriter(columns);
+      return new RawJson(jsonArray(writer, rows));
+    }
     case 'lists':
       return new RawJson(jsonArray(listWriter(columns), rows));
     case 'csv':
@@ -73,7 +75,7 @@ async function search(call: ActionCall, services: Services, specs: ReturnType<ty
   if (request.fieldsGiven) echoed.push(['fields', fieldList]);
   echoed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const result: Record<string, unknown> = Object.fromEntries(echoed);
-  result.records = renderRecords(request, columns, rows);
+  result.records = renderRecords(request, plan, columns, rows);
   if (!request.fieldsGiven) result.fields = fieldList;
   result._links = pageLinks(call.path, call.linkQuery, plan.offset, plan.limit);
   if (total !== null) {

@@ -12,7 +12,7 @@ import { scanSource, type SourceScan } from './encoding.js';
 import { locateSource, type LocatedSource } from './source.js';
 
 /** Changes whenever the loader would store the same source differently. */
-const LOADER_VERSION = 3;
+const LOADER_VERSION = 4;
 
 export type ResourceStatus = 'loaded' | 'unchanged' | 'kept-previous' | 'failed';
 

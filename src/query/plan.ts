@@ -68,4 +68,9 @@ export interface SearchPlan {
   limit: number;
   offset: number;
   count: CountPlan;
+  /**
+   * The records are wanted whole (every field, in stored order, then any ranks) as JSON objects: stores that keep
+   * each record's JSON text may return it in place of the field columns (one value per row instead of one per field).
+   */
+  wholeRecords: boolean;
 }

@@ -111,6 +111,11 @@ export function planSearch(request: SearchRequest, resource: PlanResource, optio
   for (const rank of ranks) conditions.push({ kind: 'text-match', match: rank.match });
   const where: Condition | null = conditions.length === 0 ? null : conditions.length === 1 ? conditions[0]! : { kind: 'and', of: conditions };
 
+  const fieldColumns = columns.filter((c) => c.kind === 'field');
+  const wholeRecords = request.recordsFormat === 'objects' && !request.distinct &&
+    fieldColumns.length === resource.fields.length && fieldColumns.every((c, i) => c.id === resource.fields[i]!.id) &&
+    columns.slice(fieldColumns.length).every((c) => c.kind === 'rank');
+
   return {
     resourceId: resource.id,
     columns,
@@ -120,5 +125,6 @@ export function planSearch(request: SearchRequest, resource: PlanResource, optio
     limit: request.limit,
     offset: request.offset,
     count: countPlan(request, resource, where),
+    wholeRecords,
   };
 }

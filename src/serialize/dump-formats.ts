@@ -3,7 +3,7 @@
 
 import { numberText } from '../catalog/values.js';
 import { formatFloat4 } from '../text-search/index.js';
-import { delimitedWriter, listWriter, objectWriter, type RecordWriter, type ResultColumn } from './records.js';
+import { delimitedWriter, listWriter, objectWriter, wholeRecordWriter, type RecordWriter, type ResultColumn } from './records.js';
 
 export const DUMP_FORMATS = ['csv', 'tsv', 'json', 'xml', 'ndjson'] as const;
 export type DumpFormat = (typeof DUMP_FORMATS)[number];
@@ -51,8 +51,8 @@ function json(columns: readonly ResultColumn[]): DumpWriter {
   };
 }
 
-function ndjson(columns: readonly ResultColumn[]): DumpWriter {
-  const rows = objectWriter(columns);
+function ndjson(columns: readonly ResultColumn[], wholeRecords: boolean): DumpWriter {
+  const rows = wholeRecords ? wholeRecordWriter(columns.filter((c) => c.type === 'float')) : objectWriter(columns);
   return {
     contentType: 'application/x-ndjson; charset=utf-8',
     extension: 'ndjson',
@@ -120,7 +120,8 @@ function xml(columns: readonly ResultColumn[]): DumpWriter {
   };
 }
 
-export function dumpWriter(format: DumpFormat, columns: readonly ResultColumn[]): DumpWriter {
+/** `wholeRecords`: rows are the store's record text (then ranks), as the plan asked for; only NDJSON takes them. */
+export function dumpWriter(format: DumpFormat, columns: readonly ResultColumn[], wholeRecords = false): DumpWriter {
   switch (format) {
     case 'csv':
       return delimited(columns, ',', 'text/csv; charset=utf-8', 'csv');
@@ -131,6 +132,6 @@ export function dumpWriter(format: DumpFormat, columns: readonly ResultColumn[])
     case 'xml':
       return xml(columns);
     case 'ndjson':
-      return ndjson(columns);
+      return ndjson(columns, wholeRecords);
   }
 }

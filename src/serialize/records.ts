@@ -77,6 +77,24 @@ export function objectWriter(columns: readonly ResultColumn[]): RecordWriter {
   };
 }
 
+/**
+ * Records whose JSON object text the store kept (rows are `[recordText, ...ranks]`): the text as it is, with any
+ * rank fields spliced in before its closing brace.
+ */
+export function wholeRecordWriter(rankColumns: readonly ResultColumn[]): RecordWriter {
+  if (rankColumns.length === 0) return { record: (row) => row[0] as string };
+  const prefixes = rankColumns.map((c) => ',' + JSON.stringify(c.id) + ':');
+  const render = jsonRenderer('float');
+  return {
+    record(row) {
+      const text = row[0] as string;
+      let out = text.slice(0, -1);
+      for (let i = 0; i < prefixes.length; i++) out += prefixes[i]! + render(row[i + 1]);
+      return out + '}';
+    },
+  };
+}
+
 export function listWriter(columns: readonly ResultColumn[]): RecordWriter {
   const renders = columns.map((c) => jsonRenderer(c.type));
   return {

@@ -10,6 +10,9 @@ export type SqlParam = CompiledQuery['params'][number];
 /** CKAN ranks with ts_rank(…, 32): rank / (rank + 1). */
 export const RANK_NORMALIZATION = 32;
 
+/** The column where both stores keep each record's JSON object text, rendered at load time. */
+export const RECORD_COLUMN = '_record';
+
 /** Collects parameters in order; each dialect decides what a placeholder looks like. */
 export class ParamList {
   readonly values: SqlParam[] = [];
@@ -78,7 +81,10 @@ function fromWhere(h: SearchDialectHooks, p: ParamList, plan: SearchPlan): strin
 
 export function compileSearchWith(h: SearchDialectHooks, plan: SearchPlan): CompiledQuery {
   const p = new ParamList(h.placeholder);
-  const select = plan.columns.map((c) => columnSql(h, p, c));
+  // Whole records come as their stored JSON text, then any ranks: one value per row instead of one per field.
+  const select = plan.wholeRecords
+    ? [h.quoteIdent(RECORD_COLUMN), ...plan.columns.filter((c) => c.kind === 'rank').map((c) => columnSql(h, p, c))]
+    : plan.columns.map((c) => columnSql(h, p, c));
   const selectList = select.join(', ') || 'NULL';
   const from = fromWhere(h, p, plan);
   const order = plan.orderBy.map((k) => orderSql(h, p, k));

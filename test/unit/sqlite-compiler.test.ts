@@ -61,10 +61,21 @@ describe('SQLite compiler', () => {
   const rows = (p: SearchPlan) => backend.rows(compileSearch(p, target));
   const count = (p: SearchPlan) => backend.count(compileCount(p, target));
 
-  test('default: every column, _id order, page parameters bound', async () => {
-    const p = plan({ limit: 2, offset: 1 });
+  test('every column, _id order, page parameters bound', async () => {
+    const p = plan({ limit: 2, offset: 1, records_format: 'lists' });
     assert.deepEqual(compileSearch(p, target), { sql: `SELECT ${ALL} FROM "r1" ORDER BY "_id" LIMIT ? OFFSET ?`, params: [2, 1] });
     assert.deepEqual(await rows(p), [[2, 'John Murphy', null, 'F.G.'], [3, 'Ann Byrne', 7, 'F.F.']]);
+  });
+
+  test('whole records as JSON objects: the stored record text, then any ranks', async () => {
+    const p = plan({ limit: 1 });
+    assert.equal(p.wholeRecords, true);
+    assert.equal(compileSearch(p, target).sql, 'SELECT "_record" FROM "r1" ORDER BY "_id" LIMIT ? OFFSET ?');
+    assert.deepEqual(await rows(p), [['{"_id":1,"Name":"Mary Murphy","Votes":10,"Party \\"Id\\"":"F.F."}']]);
+    const ranked = plan({ q: 'Murphy', limit: 1 });
+    assert.match(compileSearch(ranked, target).sql, /^SELECT "_record", cc_ts_rank\("_full_text", \?, 32\) FROM/);
+    assert.equal(plan({ fields: 'Name,Votes' }).wholeRecords, false, 'a choice of fields needs the values');
+    assert.equal(plan({ records_format: 'lists' }).wholeRecords, false);
   });
 
   test('filters: equality, IN through one JSON parameter, IS NULL, OR of alternatives; identifiers quoted', async () => {
@@ -77,7 +88,7 @@ describe('SQLite compiler', () => {
     const alternatives = plan({ filters: [{ Votes: null }, { Name: 'Ann Byrne' }], fields: '_id' });
     assert.equal(compileSearch(alternatives, target).sql, 'SELECT "_id" FROM "r1" WHERE ("Votes" IS NULL) OR ("Name" = ?) ORDER BY "_id" LIMIT ? OFFSET ?');
     assert.deepEqual(await rows(alternatives), [[2], [3]]);
-    assert.equal(compileSearch(plan({ filters: { Votes: [] } }), target).sql, `SELECT ${ALL} FROM "r1" WHERE 1 = 0 ORDER BY "_id" LIMIT ? OFFSET ?`);
+    assert.equal(compileSearch(plan({ filters: { Votes: [] }, records_format: 'lists' }), target).sql, `SELECT ${ALL} FROM "r1" WHERE 1 = 0 ORDER BY "_id" LIMIT ? OFFSET ?`);
   });
 
   test('sort: explicit null placement as PostgreSQL orders, _id as the tie-breaker', async () => {
@@ -86,7 +97,7 @@ describe('SQLite compiler', () => {
     assert.deepEqual(await rows(p), [[2, null], [1, 10], [4, 10], [3, 7]]);
     const ascending = plan({ sort: 'Votes', fields: '_id' });
     assert.deepEqual(await rows(ascending), [[3], [1], [4], [2]]);
-    assert.equal(compileSearch(plan({ sort: '_id desc' }), target).sql, `SELECT ${ALL} FROM "r1" ORDER BY "_id" DESC NULLS FIRST LIMIT ? OFFSET ?`);
+    assert.equal(compileSearch(plan({ sort: '_id desc', records_format: 'csv' }), target).sql, `SELECT ${ALL} FROM "r1" ORDER BY "_id" DESC NULLS FIRST LIMIT ? OFFSET ?`);
   });
 
   test('distinct: grouped, ordered by first appearance, counted over distinct rows', async () => {

@@ -5,7 +5,7 @@ import { fieldIndexName, type FieldDefinition, type FieldType, type ResourceDefi
 import { qualified, quoteIdent, quoteLiteral } from './quote.js';
 
 /** Bumped whenever the layout below changes, so an existing schema is reloaded rather than misread. */
-export const POSTGRES_SCHEMA_VERSION = 1;
+export const POSTGRES_SCHEMA_VERSION = 2;
 
 export const COLUMN_TYPES: Record<FieldType | 'int', string> = {
   text: 'text',
@@ -72,13 +72,13 @@ export function createStagingTableSql(schema: string, resource: ResourceDefiniti
   const document = `${quoteIdent(schema)}.${DOCUMENT}(${resource.fields.map((f) => fullTextPart(schema, f)).join(', ')})`;
   return [
     `DROP TABLE IF EXISTS ${table}`,
-    `CREATE TABLE ${table} ("_id" integer NOT NULL, ${columns.join(', ')}, ` +
+    `CREATE TABLE ${table} ("_id" integer NOT NULL, ${columns.join(', ')}, "_record" text NOT NULL, ` +
       `"_full_text" tsvector GENERATED ALWAYS AS (to_tsvector(${quoteLiteral(fullTextLanguage)}::regconfig, ${document})) STORED)`,
   ];
 }
 
 export function copyIntoStagingSql(schema: string, resource: ResourceDefinition): string {
-  const columns = ['_id', ...resource.fields.map((f) => f.id)].map(quoteIdent).join(', ');
+  const columns = ['_id', ...resource.fields.map((f) => f.id), '_record'].map(quoteIdent).join(', ');
   return `COPY ${qualified(schema, stagingName(resource.id))} (${columns}) FROM STDIN`;
 }
 

@@ -5,7 +5,7 @@ import { fieldIndexName, type FieldDefinition, type FieldType } from '../../cata
 import { quoteIdent, quoteLiteral, resourceTables } from './quote.js';
 
 /** Bumped whenever the layout below changes, so existing database files are rebuilt rather than misread. */
-export const SQLITE_SCHEMA_VERSION = 1;
+export const SQLITE_SCHEMA_VERSION = 2;
 
 const COLUMN_TYPES: Record<FieldType, string> = {
   text: 'TEXT',
@@ -50,7 +50,8 @@ export function createResourceSql(resourceId: string, fields: readonly FieldDefi
   const tables = resourceTables(resourceId);
   const columns = fields.map((f) => `${quoteIdent(f.id)} ${COLUMN_TYPES[f.type]}`);
   return [
-    `CREATE TABLE ${tables.data} ("_id" INTEGER PRIMARY KEY, ${columns.join(', ')}, "_full_text" TEXT)`,
+    // "_record": the record's JSON object, rendered at load time (see RECORD_COLUMN); "_full_text": its tsvector.
+    `CREATE TABLE ${tables.data} ("_id" INTEGER PRIMARY KEY, ${columns.join(', ')}, "_record" TEXT, "_full_text" TEXT)`,
     // Contentless, presence-only index of hex-encoded lexemes: it only narrows candidates; the exact
     // PostgreSQL-compatible match and rank run on "_full_text".
     `CREATE VIRTUAL TABLE ${tables.fullText} USING fts5(lexemes, content=${quoteLiteral('')}, detail=none, columnsize=0, tokenize=${quoteLiteral('ascii')})`,
@@ -58,7 +59,7 @@ export function createResourceSql(resourceId: string, fields: readonly FieldDefi
 }
 
 export function insertRowSql(resourceId: string, fieldCount: number): string {
-  const placeholders = new Array(fieldCount + 2).fill('?').join(', ');
+  const placeholders = new Array(fieldCount + 3).fill('?').join(', ');
   return `INSERT INTO ${resourceTables(resourceId).data} VALUES (${placeholders})`;
 }
 

@@ -5,7 +5,9 @@
 import { once } from 'node:events';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { ID_FIELD } from '../../catalog/catalog.js';
 import type { FieldType, ResourceDefinition } from '../../catalog/types.js';
+import { objectWriter } from '../../serialize/records.js';
 import { numberText, type StoredValue } from '../../catalog/values.js';
 import {
   copyIntoStagingSql, createStagingTableSql, dropTableSql, indexStagingSql, metaSql, POSTGRES_SCHEMA_VERSION, publishSql,
@@ -58,6 +60,7 @@ class PostgresLoadSession implements LoadSession {
       for (const sql of createStagingTableSql(schema, resource, this.fullTextLanguage)) await client.query(sql);
       const copy = client.query(copyFrom(copyIntoStagingSql(schema, resource)));
       const types = resource.fields.map((f) => f.type);
+      const recordText = objectWriter([ID_FIELD, ...resource.fields]);
       let count = 0;
       let chunk = '';
       const flush = async () => {
@@ -74,7 +77,7 @@ class PostgresLoadSession implements LoadSession {
           count += 1;
           let line = String(count);
           for (let i = 0; i < values.length; i++) line += '\t' + copyValue(values[i]!, types[i]!);
-          chunk += line + '\n';
+          chunk += line + '\t' + copyValue(recordText.record([count, ...values]), 'text') + '\n';
           return chunk.length >= CHUNK_CHARS ? flush() : undefined;
         },
       };

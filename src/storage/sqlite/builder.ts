@@ -11,6 +11,8 @@ import {
   FTS_DOCUMENT_FUNCTION, insertLexemesSql, insertRowSql, metaSql, SQLITE_SCHEMA_VERSION,
 } from '../../sql/sqlite/ddl.js';
 import { parseTsvector, toTsvector, tsvectorToString } from '../../text-search/index.js';
+import { objectWriter } from '../../serialize/records.js';
+import { ID_FIELD } from '../../catalog/catalog.js';
 import { ftsDocument, rowDocument } from '../full-text.js';
 import type { LoadBase, LoadSession, LoadTarget, ResourceLoadRecord, ResourceSink } from '../load-target.js';
 import { readMetaFromFile } from './meta.js';
@@ -118,6 +120,7 @@ export class SqliteDatabaseBuilder {
     const insertRow = this.db.prepare(insertRowSql(resourceId, fields.length));
     const insertLexemes = this.db.prepare(insertLexemesSql(resourceId));
     const language = this.fullTextLanguage;
+    const record = objectWriter([ID_FIELD, ...fields]);
     let count = 0;
     return {
       get count() {
@@ -126,7 +129,7 @@ export class SqliteDatabaseBuilder {
       insert(values) {
         count += 1;
         const vector = toTsvector(language, rowDocument(fields, values));
-        insertRow.run(count, ...values.map(toSqlite), tsvectorToString(vector));
+        insertRow.run(count, ...values.map(toSqlite), record.record([count, ...values]), tsvectorToString(vector));
         insertLexemes.run(count, ftsDocument(vector));
       },
     };

@@ -1,0 +1,158 @@
+// The response cache and the fast path that answers repeated GETs from it: an answer from memory is the same answer
+// (status, headers, bytes), whatever the encoding, and the cache never mixes up hosts, bodies or data versions.
+
+import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { after, before, describe, test } from 'node:test';
+import { negotiateEncoding } from '../../src/http/fast-path.js';
+import { cacheKey, ResponseCache } from '../../src/http/response-cache.js';
+import { RESOURCE_A, RESOURCE_B, startService, TEST_BACKENDS, type TestService } from '../helpers/service.js';
+
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+function get(port: number, path: string, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Headers that must agree between two answers to the same request (the date and connection ones are per message). */
+function stable(headers: Raw['headers']): Record<string, unknown> {
+  const { date: _date, connection: _connection, 'keep-alive': _keepAlive, 'transfer-encoding': _te, 'content-length': _length, ...rest } = headers;
+  return rest;
+}
+
+describe('ResponseCache and encoding negotiation', () => {
+  test('bounded by bytes, least recently used first out; large answers are not kept', () => {
+    const cache = new ResponseCache(300, 150);
+    const entry = (n: number) => ({ status: 200, contentType: 't', tag: 'W/"x"', body: Buffer.alloc(n) });
+    cache.set('a', entry(100));
+    cache.set('b', entry(100));
+    cache.get('a');
+    cache.set('c', entry(100));
+    assert.ok(cache.get('a') && cache.get('c'));
+    assert.equal(cache.get('b'), undefined, 'the least recently used went first');
+    cache.set('big', entry(200));
+    assert.equal(cache.get('big'), undefined);
+    assert.ok(cache.size.bytes <= 300);
+    assert.equal(new ResponseCache(0).enabled, false);
+  });
+
+  test('keys: version, method (HEAD is GET), URL, host, body', () => {
+    assert.equal(cacheKey('v1', 'HEAD', '/x', null), cacheKey('v1', 'GET', '/x', null));
+    assert.notEqual(cacheKey('v1', 'GET', '/x', null), cacheKey('v2', 'GET', '/x', null));
+    assert.notEqual(cacheKey('v1', 'GET', '/x', 'http://a'), cacheKey('v1', 'GET', '/x', 'http://b'));
+    assert.notEqual(cacheKey('v1', 'POST', '/x', null, '{"a":1}'), cacheKey('v1', 'POST', '/x', null, '{"a":2}'));
+  });
+
+  test('Accept-Encoding: brotli, then gzip, honouring q=0; anything unusual goes to the full path', () => {
+    assert.equal(negotiateEncoding(undefined), 'identity');
+    assert.equal(negotiateEncoding('gzip, deflate, br'), 'br');
+    assert.equal(negotiateEncoding('gzip'), 'gzip');
+    assert.equal(negotiateEncoding('br;q=0, gzip;q=0.5'), 'gzip');
+    assert.equal(negotiateEncoding('deflate'), 'identity');
+    assert.equal(negotiateEncoding('*'), null);
+    assert.equal(negotiateEncoding('identity;q=0, deflate'), null);
+  });
+});
+
+for (const backend of TEST_BACKENDS) describe(`repeated requests [${backend}]`, () => {
+  let service: TestService;
+  let port: number;
+  before(async () => {
+    service = await startService({}, backend);
+    const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
+    port = Number(new URL(address).port);
+  });
+  after(() => service.close());
+
+  const SEARCH = `/api/3/action/datastore_search?resource_id=${RESOURCE_A}&limit=20`;
+
+  test('an answer from memory is the same answer: status, headers, bytes', async () => {
+    const first = await get(port, SEARCH);
+    const second = await get(port, SEARCH);
+    assert.equal(first.status, 200);
+    assert.equal(second.status, 200);
+    assert.deepEqual(stable(second.headers), stable(first.headers));
+    assert.ok(second.body.equals(first.body));
+    assert.equal(second.headers['content-length'], String(second.body.length));
+    assert.equal(second.headers.vary, 'accept-encoding');
+  });
+
+  test('compressed forms of a remembered answer decode to the same bytes', async () => {
+    const plain = await get(port, SEARCH);
+    for (const [encoding, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+      for (let i = 0; i < 2; i++) {
+        const compressed = await get(port, SEARCH, { 'accept-encoding': encoding });
+        assert.equal(compressed.headers['content-encoding'], encoding);
+        assert.ok(decode(compressed.body).equals(plain.body), `${encoding} #${i + 1}`);
+        assert.equal(compressed.headers.etag, plain.headers.etag);
+      }
+    }
+  });
+
+  test('If-None-Match and HEAD on a remembered answer', async () => {
+    const first = await get(port, SEARCH);
+    const notModified = await get(port, SEARCH, { 'if-none-match': String(first.headers.etag) });
+    assert.equal(notModified.status, 304);
+    assert.equal(notModified.body.length, 0);
+    assert.equal(notModified.headers.etag, first.headers.etag);
+    const head = await get(port, SEARCH, {}, 'HEAD');
+    assert.equal(head.status, 200);
+    assert.equal(head.body.length, 0);
+    assert.equal(head.headers['content-length'], String(first.body.length));
+  });
+
+  test('POSTs are remembered by their body', async () => {
+    const post = (body: object) => get(port, '/api/3/action/datastore_search', { 'content-type': 'application/json' }, 'POST', JSON.stringify(body));
+    const a1 = await post({ resource_id: RESOURCE_B, limit: 1 });
+    const a2 = await post({ resource_id: RESOURCE_B, limit: 1 });
+    const b = await post({ resource_id: RESOURCE_B, limit: 2 });
+    assert.ok(a1.body.equals(a2.body));
+    assert.equal(JSON.parse(b.body.toString()).result.records.length, 2);
+  });
+
+  test('answers built from the Host header are kept per host', async () => {
+    const url = `/api/3/action/datastore_search?resource_id=${RESOURCE_B}&limit=0`;
+    const one = JSON.parse((await get(port, url, { host: 'one.example' })).body.toString());
+    const two = JSON.parse((await get(port, url, { host: 'two.example' })).body.toString());
+    assert.match(one.help, /^http:\/\/one\.example\//);
+    assert.match(two.help, /^http:\/\/two\.example\//);
+  });
+
+  test('errors and dumps are not remembered, and stay correct', async () => {
+    const bad = `/api/3/action/datastore_search?resource_id=${RESOURCE_A}&sort=Nope`;
+    for (let i = 0; i < 2; i++) assert.equal((await get(port, bad)).status, 409);
+    const dump = `/datastore/dump/${RESOURCE_B}`;
+    const d1 = await get(port, dump);
+    const d2 = await get(port, dump);
+    assert.ok(d1.body.equals(d2.body));
+  });
+});
+
+describe('with the response cache turned off', () => {
+  test('answers are the same, computed every time', async () => {
+    const service = await startService({ responseCacheMb: 0 });
+    try {
+      const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
+      const port = Number(new URL(address).port);
+      const url = `/api/3/action/datastore_search?resource_id=${RESOURCE_B}&limit=3`;
+      const [a, b] = [await get(port, url), await get(port, url)];
+      assert.ok(a.body.equals(b.body));
+      assert.equal(b.headers.etag, a.headers.etag);
+    } finally {
+      await service.close();
+    }
+  });
+});
