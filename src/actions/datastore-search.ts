@@ -77,7 +77,7 @@ async function search(call: ActionCall, services: Services, specs: ReturnType<ty
   const result: Record<string, unknown> = Object.fromEntries(echoed);
   result.records = renderRecords(request, plan, columns, rows);
   if (!request.fieldsGiven) result.fields = fieldList;
-  result._links = pageLinks(call.path, call.linkQuery, plan.offset, plan.limit);
+  result._links = pageLinks(call.path, call.linkQuery, request.offset, plan.limit);
   if (total !== null) {
     result.total = total;
     result.total_was_estimated = estimated;

@@ -29,6 +29,8 @@ export interface TextMatch {
 
 export type Condition =
   | { kind: 'equals'; field: PlanField; value: Exclude<StoredValue, null> }
+  /** `_id` beyond a bound: how a page deep into a resource is found without stepping over the records before it. */
+  | { kind: 'id-range'; after?: number; atMost?: number }
   | { kind: 'is-null'; field: PlanField }
   | { kind: 'in'; field: PlanField; values: Exclude<StoredValue, null>[] }
   | { kind: 'text-match'; match: TextMatch }
@@ -66,6 +68,7 @@ export interface SearchPlan {
   orderBy: SortKey[];
   distinct: boolean;
   limit: number;
+  /** Records the store skips (0 when the page is found through an `id-range` condition instead). */
   offset: number;
   count: CountPlan;
   /**

@@ -110,6 +110,18 @@ export function planSearch(request: SearchRequest, resource: PlanResource, optio
   if (filterCondition) conditions.push(filterCondition);
   for (const rank of ranks) conditions.push({ kind: 'text-match', match: rank.match });
   const where: Condition | null = conditions.length === 0 ? null : conditions.length === 1 ? conditions[0]! : { kind: 'and', of: conditions };
+  const count = countPlan(request, resource, where);
+
+  // Records are numbered 1..total in load order, without gaps (the loaders guarantee it), so a page of the whole
+  // resource in _id order starts at a known _id: seeking to it costs the same at offset 900,000 as at 0.
+  let seek: Condition | null = null;
+  let offset = request.offset;
+  const idOrder = orderBy.length === 0 ? 'asc' : orderBy.length === 1 && orderBy[0]!.target.kind === 'field' && orderBy[0]!.target.field.id === '_id'
+    ? (orderBy[0]!.descending ? 'desc' : 'asc') : null;
+  if (where === null && !request.distinct && idOrder !== null && offset > 0) {
+    seek = idOrder === 'asc' ? { kind: 'id-range', after: offset } : { kind: 'id-range', atMost: resource.total - offset };
+    offset = 0;
+  }
 
   const fieldColumns = columns.filter((c) => c.kind === 'field');
   const wholeRecords = request.recordsFormat === 'objects' && !request.distinct &&
@@ -119,12 +131,12 @@ export function planSearch(request: SearchRequest, resource: PlanResource, optio
   return {
     resourceId: resource.id,
     columns,
-    where,
+    where: seek ?? where,
     orderBy,
     distinct: request.distinct,
     limit: request.limit,
-    offset: request.offset,
-    count: countPlan(request, resource, where),
+    offset,
+    count,
     wholeRecords,
   };
 }

@@ -52,6 +52,12 @@ function conditionSql(h: SearchDialectHooks, p: ParamList, plan: SearchPlan, con
     }
     case 'is-null':
       return `${h.quoteIdent(condition.field.id)} IS NULL`;
+    case 'id-range': {
+      const bounds: string[] = [];
+      if (condition.after !== undefined) bounds.push(`${h.quoteIdent('_id')} > ${p.bind(condition.after)}`);
+      if (condition.atMost !== undefined) bounds.push(`${h.quoteIdent('_id')} <= ${p.bind(condition.atMost)}`);
+      return bounds.join(' AND ') || '1 = 1';
+    }
     case 'in':
       return h.inList(p, condition.field, condition.values);
     case 'text-match':

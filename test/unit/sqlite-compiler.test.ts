@@ -61,10 +61,18 @@ describe('SQLite compiler', () => {
   const rows = (p: SearchPlan) => backend.rows(compileSearch(p, target));
   const count = (p: SearchPlan) => backend.count(compileCount(p, target));
 
-  test('every column, _id order, page parameters bound', async () => {
+  test('every column, _id order, page parameters bound; a page of the whole resource is found by seeking to its first _id', async () => {
     const p = plan({ limit: 2, offset: 1, records_format: 'lists' });
-    assert.deepEqual(compileSearch(p, target), { sql: `SELECT ${ALL} FROM "r1" ORDER BY "_id" LIMIT ? OFFSET ?`, params: [2, 1] });
+    assert.deepEqual(compileSearch(p, target), { sql: `SELECT ${ALL} FROM "r1" WHERE "_id" > ? ORDER BY "_id" LIMIT ? OFFSET ?`, params: [1, 2, 0] });
     assert.deepEqual(await rows(p), [[2, 'John Murphy', null, 'F.G.'], [3, 'Ann Byrne', 7, 'F.F.']]);
+    const descending = plan({ limit: 2, offset: 1, sort: '_id desc', fields: '_id' });
+    assert.deepEqual(compileSearch(descending, target), { sql: 'SELECT "_id" FROM "r1" WHERE "_id" <= ? ORDER BY "_id" DESC NULLS FIRST LIMIT ? OFFSET ?', params: [3, 2, 0] });
+    assert.deepEqual(await rows(descending), [[3], [2]]);
+    const first = plan({ limit: 2, records_format: 'lists' });
+    assert.deepEqual(compileSearch(first, target), { sql: `SELECT ${ALL} FROM "r1" ORDER BY "_id" LIMIT ? OFFSET ?`, params: [2, 0] });
+    const filtered = plan({ offset: 1, filters: { Votes: 10 }, fields: '_id' });
+    assert.match(compileSearch(filtered, target).sql, /WHERE "Votes" = \? ORDER BY "_id" LIMIT \? OFFSET \?$/, 'with a filter, offsets are offsets');
+    assert.deepEqual(await rows(filtered), [[4]]);
   });
 
   test('whole records as JSON objects: the stored record text, then any ranks', async () => {
