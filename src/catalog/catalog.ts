@@ -18,7 +18,7 @@ export interface CatalogResource {
   stored: LoadedResource;
 }
 
-export const ID_FIELD: FieldInfo = { id: '_id', type: 'int' };
+export const ID_FIELD: FieldInfo = { id: '_id', type: 'int', nullable: false };
 
 export class Catalog {
   private readonly byId = new Map<string, CatalogResource>();
@@ -31,7 +31,8 @@ export class Catalog {
     for (const [resource, dataset] of entries) {
       const stored = loaded.get(resource.id);
       if (!stored) continue;
-      const fields: FieldInfo[] = [ID_FIELD, ...resource.fields.map((f) => ({ id: f.id, type: f.type }))];
+      const nullable = new Set(stored.nullFields);
+      const fields: FieldInfo[] = [ID_FIELD, ...resource.fields.map((f) => ({ id: f.id, type: f.type, nullable: nullable.has(f.id) }))];
       this.byId.set(resource.id, {
         id: resource.id,
         definition: resource,

@@ -45,7 +45,8 @@ export function fieldNameProblem(name: string): string | null {
   return null;
 }
 
-const RESOURCE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
+// PostgreSQL names index <id>__load__c12 while loading: ids are kept short enough for its 63-byte names.
+const RESOURCE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,49}$/;
 
 function readField(value: unknown, where: string): FieldDefinition {
   const obj = object(value, where);
@@ -80,11 +81,19 @@ function readResource(value: unknown, where: string, datasetName: string): Resou
     seenIds.add(field.id);
     seenColumns.add(field.column);
   }
+  const indexes = obj.indexes ?? [];
+  if (!Array.isArray(indexes)) fail(`${where}.indexes`, 'must be a list of lists of field ids');
+  indexes.forEach((index, i) => {
+    if (!Array.isArray(index) || index.length < 2 || !index.every((id) => typeof id === 'string' && seenIds.has(id))) {
+      fail(`${where}.indexes[${i}]`, 'must list two or more of the resource\'s field ids');
+    }
+  });
   return {
     id,
     name: string(obj, 'name', where),
     description: string(obj, 'description', where, ''),
     datasetName,
+    indexes: indexes as string[][],
     source: { path: string(source, 'path', `${where}.source`), encoding: string(source, 'encoding', `${where}.source`, 'auto'), delimiter },
     fields,
   };

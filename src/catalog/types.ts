@@ -48,6 +48,8 @@ export interface ResourceDefinition {
   datasetName: string;
   source: SourceDefinition;
   fields: FieldDefinition[];
+  /** Indexes on several fields, for the combinations people filter and sort by (e.g. a party, by votes). */
+  indexes: string[][];
 }
 
 export interface DatasetDefinition {
@@ -73,6 +75,13 @@ export interface CatalogDefinition {
 export interface FieldInfo {
   id: string;
   type: FieldType | 'int';
+  /** Whether any record has no value (null) in it; unknown counts as yes. */
+  nullable?: boolean;
+}
+
+/** Name of a composite index (1-based, in catalogue order), the same in every store. */
+export function compositeIndexName(resourceId: string, position: number): string {
+  return `${resourceId}__c${position}`;
 }
 
 /** Name of the index a store keeps on a resource's field (1-based position), the same in every store. */
@@ -90,6 +99,7 @@ export const TABLE_METADATA: ResourceDefinition = {
   description: 'One record per resource held in the DataStore: its id (name), a stable number (oid), and alias_of (always null: there are no aliases).',
   datasetName: '',
   source: { path: '', encoding: 'utf-8', delimiter: ',' },
+  indexes: [],
   fields: [
     { id: 'name', type: 'text', column: 'name', format: 'ISO', index: true },
     { id: 'oid', type: 'int8', column: 'oid', format: 'ISO', index: true },

@@ -12,7 +12,7 @@ import { scanSource, type SourceScan } from './encoding.js';
 import { locateSource, type LocatedSource } from './source.js';
 
 /** Changes whenever the loader would store the same source differently. */
-const LOADER_VERSION = 4;
+const LOADER_VERSION = 5;
 
 export type ResourceStatus = 'loaded' | 'unchanged' | 'kept-previous' | 'failed';
 
@@ -45,8 +45,8 @@ function sha256(text: string): string {
 }
 
 export function resourceSpecHash(resource: ResourceDefinition, fullTextLanguage: string): string {
-  const { fields, source } = resource;
-  return sha256(JSON.stringify({ fields, encoding: source.encoding, delimiter: source.delimiter, fullTextLanguage, LOADER_VERSION }));
+  const { fields, source, indexes } = resource;
+  return sha256(JSON.stringify({ fields, indexes, encoding: source.encoding, delimiter: source.delimiter, fullTextLanguage, LOADER_VERSION }));
 }
 
 /** A short digest of exactly what is loaded; it changes with any reload, so it can version cached answers. */

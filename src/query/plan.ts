@@ -8,6 +8,8 @@ import type { CandidateFilter, TsQuery } from '../text-search/index.js';
 export interface PlanField {
   id: string;
   type: FieldType | 'int';
+  /** False when no record lacks a value in it (known from loading); null placement then does not matter. */
+  nullable?: boolean;
 }
 
 /** A parsed full-text query: its tsquery, the text form both stores accept, and a pre-filter on lexemes. */

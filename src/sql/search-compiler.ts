@@ -77,7 +77,9 @@ function columnSql(h: SearchDialectHooks, p: ParamList, column: OutputColumn): s
 
 function orderSql(h: SearchDialectHooks, p: ParamList, key: SortKey): string {
   const expression = key.target.kind === 'field' ? h.sortExpression(key.target.field) : h.rank(p, key.target.match);
-  return `${expression}${key.descending ? ' DESC' : ''} NULLS ${key.nullsFirst ? 'FIRST' : 'LAST'}`;
+  // Where there are no nulls their placement does not matter; saying nothing lets a store walk an index in order.
+  const mayBeNull = key.target.kind === 'field' && key.target.field.nullable !== false;
+  return `${expression}${key.descending ? ' DESC' : ''}${mayBeNull ? ` NULLS ${key.nullsFirst ? 'FIRST' : 'LAST'}` : ''}`;
 }
 
 function fromWhere(h: SearchDialectHooks, p: ParamList, plan: SearchPlan): string {

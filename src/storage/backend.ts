@@ -15,6 +15,7 @@ export interface LoadedResource {
   source: string;
   dataBytes: number;
   indexBytes: number;
+  nullFields: readonly string[];
 }
 
 /** A statement ran past its time limit and was cancelled. */

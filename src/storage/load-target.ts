@@ -15,6 +15,8 @@ export interface ResourceLoadRecord {
   /** Bytes of the table, and of its indexes (full-text index included), measured after the load. */
   dataBytes: number;
   indexBytes: number;
+  /** Fields with at least one empty (null) cell; sorting on the others need not place nulls. */
+  nullFields: string[];
 }
 
 export interface StoreMeta {
@@ -33,6 +35,17 @@ export interface ResourceSink {
 }
 
 export type LoadBase = Pick<ResourceLoadRecord, 'id' | 'sourceSha256' | 'specHash' | 'source'>;
+
+/** Notes which fields receive a null while records are loaded. */
+export function nullTracker(fieldIds: readonly string[]): { see(values: readonly StoredValue[]): void; fields(): string[] } {
+  const seen = new Array<boolean>(fieldIds.length).fill(false);
+  return {
+    see(values) {
+      for (let i = 0; i < values.length; i++) if (values[i] === null) seen[i] = true;
+    },
+    fields: () => fieldIds.filter((_, i) => seen[i]),
+  };
+}
 
 export interface LoadSession {
   /** Keeps a resource as the store holds it (its source is unchanged, or its new source failed to load). */

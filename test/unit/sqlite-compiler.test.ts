@@ -17,7 +17,7 @@ import { SqliteDatabaseBuilder } from '../../src/storage/sqlite/builder.js';
 
 const RID = 'r1';
 const definition: ResourceDefinition = {
-  id: RID, name: 'r', description: '', datasetName: 'd', source: { path: 'x.csv', encoding: 'auto', delimiter: ',' },
+  id: RID, name: 'r', description: '', datasetName: 'd', source: { path: 'x.csv', encoding: 'auto', delimiter: ',' }, indexes: [],
   fields: [
     { id: 'Name', type: 'text', column: 'Name', format: 'ISO', index: true },
     { id: 'Votes', type: 'numeric', column: 'Votes', format: 'ISO', index: true },
@@ -108,6 +108,13 @@ describe('SQLite compiler', () => {
     assert.equal(compileSearch(plan({ sort: '_id desc', records_format: 'csv' }), target).sql, `SELECT ${ALL} FROM "r1" ORDER BY "_id" DESC NULLS FIRST LIMIT ? OFFSET ?`);
   });
 
+  test('a field known to hold no nulls sorts without a NULLS clause, so an index can give the order', () => {
+    const noNulls: PlanResource = { ...resource, fieldById: new Map([...resource.fieldById].map(([id, f]) => [id, { ...f, nullable: id === 'Votes' }])) };
+    const result = planSearch(readSearchRequest({ resource_id: RID, sort: 'Name desc, Votes desc', fields: '_id' }, { rowsDefault: 100, rowsMax: 32000 }), noNulls, { defaultLanguage: 'english' });
+    assert.ok(!(result instanceof ApiError));
+    assert.match(compileSearch(result, target).sql, /ORDER BY "Name" DESC, "Votes" DESC NULLS FIRST, "_id" LIMIT/);
+  });
+
   test('distinct: grouped, ordered by first appearance, counted over distinct rows', async () => {
     const p = plan({ distinct: true, fields: 'Party "Id"' });
     assert.equal(compileSearch(p, target).sql, 'SELECT "Party ""Id""" FROM "r1" GROUP BY 1 ORDER BY min("_id") LIMIT ? OFFSET ?');
@@ -120,7 +127,7 @@ describe('SQLite compiler', () => {
     const p = plan({ q: 'Murphy', fields: '_id,rank' });
     assert.deepEqual(compileSearch(p, target), {
       sql: 'SELECT "_id", cc_ts_rank("_full_text", ?, 32) FROM "r1" WHERE "_id" IN (SELECT rowid FROM "r1__fts" WHERE "r1__fts" MATCH ?) AND cc_ts_match("_full_text", ?) ' +
-        'ORDER BY cc_ts_rank("_full_text", ?, 32) DESC NULLS LAST, "_id" LIMIT ? OFFSET ?',
+        'ORDER BY cc_ts_rank("_full_text", ?, 32) DESC, "_id" LIMIT ? OFFSET ?',
       params: ["'murphi'", `"${Buffer.from('murphi').toString('hex')}"`, "'murphi'", "'murphi'", 100, 0],
     });
     // One occurrence among four words: ts_rank 0.1/1.6449 = 0.0608, normalised to 0.0573 and held as a float4.

@@ -1,11 +1,11 @@
 // PostgreSQL statements that create, fill and publish resources in CKAN's DataStore layout: one table per resource
 // named by its id, `_id` as the key, typed columns, a `_full_text` tsvector with a GIN index, and the catalogue tables.
 
-import { fieldIndexName, type FieldDefinition, type FieldType, type ResourceDefinition } from '../../catalog/types.js';
+import { compositeIndexName, fieldIndexName, type FieldDefinition, type FieldType, type ResourceDefinition } from '../../catalog/types.js';
 import { qualified, quoteIdent, quoteLiteral } from './quote.js';
 
 /** Bumped whenever the layout below changes, so an existing schema is reloaded rather than misread. */
-export const POSTGRES_SCHEMA_VERSION = 2;
+export const POSTGRES_SCHEMA_VERSION = 3;
 
 export const COLUMN_TYPES: Record<FieldType | 'int', string> = {
   text: 'text',
@@ -43,7 +43,8 @@ export function schemaSetupSql(schema: string, readerRole: string): string[] {
     `CREATE TABLE IF NOT EXISTS ${qualified(schema, '_countcentre_meta')} ("key" text PRIMARY KEY, "value" text NOT NULL)`,
     `CREATE TABLE IF NOT EXISTS ${qualified(schema, '_countcentre_resources')} ("id" text PRIMARY KEY, "source_sha256" text NOT NULL, ` +
       `"spec_hash" text NOT NULL, "total" bigint NOT NULL, "loaded_at" text NOT NULL, "source" text NOT NULL, ` +
-      `"data_bytes" bigint NOT NULL DEFAULT 0, "index_bytes" bigint NOT NULL DEFAULT 0)`,
+      `"data_bytes" bigint NOT NULL DEFAULT 0, "index_bytes" bigint NOT NULL DEFAULT 0, "null_fields" text NOT NULL DEFAULT '[]')`,
+    `ALTER TABLE ${qualified(schema, '_countcentre_resources')} ADD COLUMN IF NOT EXISTS "null_fields" text NOT NULL DEFAULT '[]'`,
     `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = ${quoteLiteral(readerRole)}) THEN CREATE ROLE ${quoteIdent(readerRole)} NOLOGIN; END IF; END $$`,
     `GRANT USAGE ON SCHEMA ${s} TO ${quoteIdent(readerRole)}`,
   ];
@@ -90,11 +91,16 @@ export function indexStagingSql(schema: string, resource: ResourceDefinition): s
     `ALTER TABLE ${table} ADD CONSTRAINT ${quoteIdent(`${staging}__pkey`)} PRIMARY KEY ("_id")`,
     `CREATE INDEX ${quoteIdent(`${staging}__fts`)} ON ${table} USING gin ("_full_text")`,
   ];
+  // Text is compared and sorted by code point (CKAN's C collation); an index must use the same collation.
+  const key = (id: string) => {
+    const field = resource.fields.find((f) => f.id === id);
+    return field?.type === 'text' ? `${quoteIdent(id)} COLLATE "C"` : quoteIdent(id);
+  };
   resource.fields.forEach((field, i) => {
-    if (!field.index) return;
-    // Text is compared and sorted by code point (CKAN's C collation); the index must use the same collation.
-    const key = field.type === 'text' ? `${quoteIdent(field.id)} COLLATE "C"` : quoteIdent(field.id);
-    statements.push(`CREATE INDEX ${quoteIdent(`${staging}__${i + 1}`)} ON ${table} (${key})`);
+    if (field.index) statements.push(`CREATE INDEX ${quoteIdent(`${staging}__${i + 1}`)} ON ${table} (${key(field.id)})`);
+  });
+  resource.indexes.forEach((ids, n) => {
+    statements.push(`CREATE INDEX ${quoteIdent(`${staging}__c${n + 1}`)} ON ${table} (${ids.map(key).join(', ')})`);
   });
   statements.push(`ANALYZE ${table}`);
   return statements;
@@ -107,6 +113,7 @@ export function publishSql(schema: string, resource: ResourceDefinition, readerR
     [`${staging}__pkey`, `${resource.id}__pkey`],
     [`${staging}__fts`, `${resource.id}__fts`],
     ...resource.fields.flatMap((f, i) => (f.index ? [[`${staging}__${i + 1}`, fieldIndexName(resource.id, i + 1)]] : [])),
+    ...resource.indexes.map((_, n) => [`${staging}__c${n + 1}`, compositeIndexName(resource.id, n + 1)]),
   ];
   return [
     `DROP TABLE IF EXISTS ${qualified(schema, resource.id)}`,
@@ -128,9 +135,9 @@ export function metaSql(schema: string) {
     tableNames: [`${quoteIdent(schema)}._countcentre_meta`, `${quoteIdent(schema)}._countcentre_resources`],
     all: `SELECT "key", "value" FROM ${meta}`,
     put: `INSERT INTO ${meta} ("key", "value") VALUES ($1, $2) ON CONFLICT ("key") DO UPDATE SET "value" = EXCLUDED."value"`,
-    allResources: `SELECT "id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes" FROM ${resources}`,
+    allResources: `SELECT "id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields" FROM ${resources}`,
     clearResources: `DELETE FROM ${resources}`,
-    putResource: `INSERT INTO ${resources} ("id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    putResource: `INSERT INTO ${resources} ("id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
     sizes: `SELECT pg_table_size($1::regclass) AS data, pg_indexes_size($1::regclass) AS indexes`,
     databaseBytes: `SELECT pg_database_size(current_database()) AS bytes`,
     /** Serialises loaders: two processes publishing at once would interleave their swaps. */

@@ -1,11 +1,11 @@
 // SQLite statements that create and fill the embedded database: resource tables, their indexes and the
 // full-text candidate index, and the tables that record what was loaded from where.
 
-import { fieldIndexName, type FieldDefinition, type FieldType } from '../../catalog/types.js';
+import { compositeIndexName, fieldIndexName, type FieldDefinition, type FieldType } from '../../catalog/types.js';
 import { quoteIdent, quoteLiteral, resourceTables } from './quote.js';
 
 /** Bumped whenever the layout below changes, so existing database files are rebuilt rather than misread. */
-export const SQLITE_SCHEMA_VERSION = 2;
+export const SQLITE_SCHEMA_VERSION = 3;
 
 const COLUMN_TYPES: Record<FieldType, string> = {
   text: 'TEXT',
@@ -30,15 +30,15 @@ export function createMetaTablesSql(): string[] {
     `CREATE TABLE ${META_TABLES.meta} ("key" TEXT PRIMARY KEY, "value" TEXT NOT NULL)`,
     `CREATE TABLE ${META_TABLES.resources} ("id" TEXT PRIMARY KEY, "source_sha256" TEXT NOT NULL, ` +
       `"spec_hash" TEXT NOT NULL, "total" INTEGER NOT NULL, "loaded_at" TEXT NOT NULL, "source" TEXT NOT NULL, ` +
-      `"data_bytes" INTEGER NOT NULL DEFAULT 0, "index_bytes" INTEGER NOT NULL DEFAULT 0)`,
+      `"data_bytes" INTEGER NOT NULL DEFAULT 0, "index_bytes" INTEGER NOT NULL DEFAULT 0, "null_fields" TEXT NOT NULL DEFAULT '[]')`,
   ];
 }
 
 export const metaSql = {
   put: `INSERT OR REPLACE INTO ${META_TABLES.meta} ("key", "value") VALUES (?, ?)`,
   all: `SELECT "key", "value" FROM ${META_TABLES.meta}`,
-  putResource: `INSERT OR REPLACE INTO ${META_TABLES.resources} ("id", "source_sha256", "spec_hash", "total", "loaded_at", "source") VALUES (?, ?, ?, ?, ?, ?)`,
-  allResources: `SELECT "id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes" FROM ${META_TABLES.resources}`,
+  putResource: `INSERT OR REPLACE INTO ${META_TABLES.resources} ("id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "null_fields") VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  allResources: `SELECT "id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields" FROM ${META_TABLES.resources}`,
   setSizes: `UPDATE ${META_TABLES.resources} SET "data_bytes" = ?, "index_bytes" = ? WHERE "id" = ?`,
   /** Bytes per table and index, from SQLite's dbstat: a resource's indexes and FTS tables are named "<id>__…". */
   objectSizes: `SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name`,
@@ -67,12 +67,15 @@ export function insertLexemesSql(resourceId: string): string {
   return `INSERT INTO ${resourceTables(resourceId).fullText} (rowid, lexemes) VALUES (?, ?)`;
 }
 
-export function createIndexesSql(resourceId: string, fields: readonly FieldDefinition[]): string[] {
+export function createIndexesSql(resourceId: string, fields: readonly FieldDefinition[], composite: readonly (readonly string[])[] = []): string[] {
   const table = resourceTables(resourceId).data;
-  return fields
-    .map((field, position) => ({ field, position }))
-    .filter(({ field }) => field.index)
-    .map(({ field, position }) => `CREATE INDEX ${quoteIdent(fieldIndexName(resourceId, position + 1))} ON ${table} (${quoteIdent(field.id)})`);
+  return [
+    ...fields
+      .map((field, position) => ({ field, position }))
+      .filter(({ field }) => field.index)
+      .map(({ field, position }) => `CREATE INDEX ${quoteIdent(fieldIndexName(resourceId, position + 1))} ON ${table} (${quoteIdent(field.id)})`),
+    ...composite.map((ids, n) => `CREATE INDEX ${quoteIdent(compositeIndexName(resourceId, n + 1))} ON ${table} (${ids.map(quoteIdent).join(', ')})`),
+  ];
 }
 
 /** SQL function the builder registers: the full-text index document of a stored "_full_text" value. */

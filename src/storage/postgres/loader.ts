@@ -14,7 +14,7 @@ import {
   schemaSetupSql, stagingName,
 } from '../../sql/postgres/ddl.js';
 import { qualified } from '../../sql/postgres/quote.js';
-import type { LoadBase, LoadSession, LoadTarget, ResourceLoadRecord, ResourceSink, StoreMeta } from '../load-target.js';
+import { nullTracker, type LoadBase, type LoadSession, type LoadTarget, type ResourceLoadRecord, type ResourceSink, type StoreMeta } from '../load-target.js';
 import { storeError } from './connection.js';
 import { readPostgresMeta } from './meta.js';
 
@@ -61,6 +61,7 @@ class PostgresLoadSession implements LoadSession {
       const copy = client.query(copyFrom(copyIntoStagingSql(schema, resource)));
       const types = resource.fields.map((f) => f.type);
       const recordText = objectWriter([ID_FIELD, ...resource.fields]);
+      const nulls = nullTracker(resource.fields.map((f) => f.id));
       let count = 0;
       let chunk = '';
       const flush = async () => {
@@ -75,6 +76,7 @@ class PostgresLoadSession implements LoadSession {
         },
         insert(values) {
           count += 1;
+          nulls.see(values);
           let line = String(count);
           for (let i = 0; i < values.length; i++) line += '\t' + copyValue(values[i]!, types[i]!);
           chunk += line + '\t' + copyValue(recordText.record([count, ...values]), 'text') + '\n';
@@ -89,7 +91,7 @@ class PostgresLoadSession implements LoadSession {
       const sizes = await client.query<{ data: string; indexes: string }>(metaSql(schema).sizes, [qualified(schema, stagingName(resource.id))]);
       const record: ResourceLoadRecord = {
         ...base, total: count, loadedAt: new Date().toISOString(),
-        dataBytes: Number(sizes.rows[0]?.data ?? 0), indexBytes: Number(sizes.rows[0]?.indexes ?? 0),
+        dataBytes: Number(sizes.rows[0]?.data ?? 0), indexBytes: Number(sizes.rows[0]?.indexes ?? 0), nullFields: nulls.fields(),
       };
       this.loaded.push({ resource, record });
       return record;
@@ -110,7 +112,7 @@ class PostgresLoadSession implements LoadSession {
       for (const id of this.previous?.resources.keys() ?? []) if (!serving.has(id)) await client.query(dropTableSql(schema, id));
       await client.query(sql.clearResources);
       for (const r of [...this.kept, ...this.loaded.map((l) => l.record)]) {
-        await client.query(sql.putResource, [r.id, r.sourceSha256, r.specHash, r.total, r.loadedAt, r.source, r.dataBytes, r.indexBytes]);
+        await client.query(sql.putResource, [r.id, r.sourceSha256, r.specHash, r.total, r.loadedAt, r.source, r.dataBytes, r.indexBytes, JSON.stringify(r.nullFields)]);
       }
       const bytes = await client.query<{ bytes: string }>(sql.databaseBytes);
       for (const [key, value] of [

@@ -14,6 +14,7 @@ interface ResourceRow {
   source: string;
   data_bytes: string;
   index_bytes: string;
+  null_fields: string;
 }
 
 /** The schema's meta, or null when it holds none we can use (never loaded, or loaded with another layout). */
@@ -27,7 +28,7 @@ export async function readPostgresMeta(db: pg.Pool | pg.Client, schema: string):
   for (const row of (await db.query<ResourceRow>(sql.allResources)).rows) {
     resources.set(row.id, {
       id: row.id, sourceSha256: row.source_sha256, specHash: row.spec_hash, total: Number(row.total), loadedAt: row.loaded_at,
-      source: row.source, dataBytes: Number(row.data_bytes), indexBytes: Number(row.index_bytes),
+      source: row.source, dataBytes: Number(row.data_bytes), indexBytes: Number(row.index_bytes), nullFields: JSON.parse(row.null_fields) as string[],
     });
   }
   return {

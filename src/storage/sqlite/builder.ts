@@ -14,7 +14,7 @@ import { parseTsvector, toTsvector, tsvectorToString } from '../../text-search/i
 import { objectWriter } from '../../serialize/records.js';
 import { ID_FIELD } from '../../catalog/catalog.js';
 import { ftsDocument, rowDocument } from '../full-text.js';
-import type { LoadBase, LoadSession, LoadTarget, ResourceLoadRecord, ResourceSink } from '../load-target.js';
+import { nullTracker, type LoadBase, type LoadSession, type LoadTarget, type ResourceLoadRecord, type ResourceSink } from '../load-target.js';
 import { readMetaFromFile } from './meta.js';
 
 function toSqlite(value: StoredValue): string | number | null {
@@ -52,10 +52,13 @@ export class SqliteDatabaseBuilder {
     this.db.exec('BEGIN');
     try {
       for (const sql of createResourceSql(id, fields)) this.db.exec(sql);
-      const sink = this.sink(id, fields);
+      const nulls = nullTracker(fields.map((f) => f.id));
+      const sink = this.sink(id, fields, nulls.see);
       await fill(sink);
-      for (const sql of createIndexesSql(id, fields)) this.db.exec(sql);
-      const record: ResourceLoadRecord = { ...base, total: sink.count, loadedAt: new Date().toISOString(), dataBytes: 0, indexBytes: 0 };
+      for (const sql of createIndexesSql(id, fields, resource.indexes)) this.db.exec(sql);
+      const record: ResourceLoadRecord = {
+        ...base, total: sink.count, loadedAt: new Date().toISOString(), dataBytes: 0, indexBytes: 0, nullFields: nulls.fields(),
+      };
       this.recordResource(record);
       this.db.exec('COMMIT');
       return record;
@@ -72,7 +75,7 @@ export class SqliteDatabaseBuilder {
       this.db.transaction(() => {
         for (const sql of createResourceSql(resource.id, resource.fields)) this.db.exec(sql);
         for (const sql of copyResourceSql(resource.id)) this.db.exec(sql);
-        for (const sql of createIndexesSql(resource.id, resource.fields)) this.db.exec(sql);
+        for (const sql of createIndexesSql(resource.id, resource.fields, resource.indexes)) this.db.exec(sql);
         this.recordResource(record);
       })();
     } finally {
@@ -113,10 +116,10 @@ export class SqliteDatabaseBuilder {
   }
 
   private recordResource(record: ResourceLoadRecord): void {
-    this.db.prepare(metaSql.putResource).run(record.id, record.sourceSha256, record.specHash, record.total, record.loadedAt, record.source);
+    this.db.prepare(metaSql.putResource).run(record.id, record.sourceSha256, record.specHash, record.total, record.loadedAt, record.source, JSON.stringify(record.nullFields));
   }
 
-  private sink(resourceId: string, fields: readonly FieldDefinition[]): ResourceSink {
+  private sink(resourceId: string, fields: readonly FieldDefinition[], see: (values: readonly StoredValue[]) => void): ResourceSink {
     const insertRow = this.db.prepare(insertRowSql(resourceId, fields.length));
     const insertLexemes = this.db.prepare(insertLexemesSql(resourceId));
     const language = this.fullTextLanguage;
@@ -128,6 +131,7 @@ export class SqliteDatabaseBuilder {
       },
       insert(values) {
         count += 1;
+        see(values);
         const vector = toTsvector(language, rowDocument(fields, values));
         insertRow.run(count, ...values.map(toSqlite), record.record([count, ...values]), tsvectorToString(vector));
         insertLexemes.run(count, ftsDocument(vector));

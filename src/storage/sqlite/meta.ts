@@ -17,6 +17,7 @@ interface ResourceRow {
   source: string;
   data_bytes: number;
   index_bytes: number;
+  null_fields: string;
 }
 
 export function readMeta(db: Database.Database): StoreMeta {
@@ -26,7 +27,7 @@ export function readMeta(db: Database.Database): StoreMeta {
   for (const row of db.prepare(metaSql.allResources).all() as ResourceRow[]) {
     resources.set(row.id, {
       id: row.id, sourceSha256: row.source_sha256, specHash: row.spec_hash, total: row.total, loadedAt: row.loaded_at, source: row.source,
-      dataBytes: row.data_bytes, indexBytes: row.index_bytes,
+      dataBytes: row.data_bytes, indexBytes: row.index_bytes, nullFields: JSON.parse(row.null_fields) as string[],
     });
   }
   return {
