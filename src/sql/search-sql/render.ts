@@ -1,0 +1,51 @@
+// Result cells as CKAN's datastore_search_sql renders them: psycopg2 reads PostgreSQL's value, CKAN's
+// convert() turns it into JSON (numbers stay numbers, numeric becomes str(Decimal), timestamps isoformat()).
+
+import { RawJson } from '../../serialize/python-json.js';
+import { floatText, timestampIsoformat, toDecimal } from './conversions.js';
+import { pythonDecimalStr } from './decimal.js';
+
+/**
+ * Python's repr() of a float, which simplejson writes: shortest round-trip digits like JavaScript, but a whole
+ * number keeps ".0" and the exponent form starts at 1e16 ("1e+16"). Returned as a RawJson fragment only where
+ * the text differs from what JavaScript would write for the same number.
+ */
+function pythonFloat(value: number): number | RawJson {
+  if (!Number.isFinite(value)) return new RawJson(Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity');
+  const js = String(value);
+  const abs = Math.abs(value);
+  if (abs >= 1e16 || (abs !== 0 && abs < 1e-4)) {
+    // Python: d.ddde+XX / d.ddde-XX (two-digit exponent at least); JavaScript: d.ddde+X.
+    const [mantissa, exponent] = value.toExponential().split('e') as [string, string];
+    const sign = exponent.startsWith('-') ? '-' : '+';
+    const digits = exponent.replace(/^[+-]/, '').padStart(2, '0');
+    const text = `${mantissa}e${sign}${digits}`;
+    return text === js ? value : new RawJson(text);
+  }
+  if (Number.isInteger(value)) return new RawJson((Object.is(value, -0) ? '-0' : js) + '.0');
+  return value;
+}
+
+export function renderValue(value: unknown, type: string): unknown {
+  if (value === null || value === undefined) return null;
+  switch (type) {
+    case 'int2':
+    case 'int4':
+    case 'int8':
+      return typeof value === 'bigint' ? value : Number(value);
+    case 'numeric':
+      return pythonDecimalStr(toDecimal(value));
+    case 'float8':
+      return pythonFloat(Number(value));
+    case 'float4':
+      // psycopg2 parses PostgreSQL's float4 text (shortest float4 digits) into a Python float.
+      return pythonFloat(Number(floatText(Number(value), 32)));
+    case 'bool':
+      return Number(value) !== 0;
+    case 'timestamp':
+      return timestampIsoformat(String(value));
+    default:
+      // text, varchar, bpchar, date, tsvector, tsquery: str() of what psycopg2 returned.
+      return typeof value === 'string' ? value : String(value);
+  }
+}
