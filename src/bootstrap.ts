@@ -7,7 +7,8 @@ import { loadCatalogFile } from './catalog/load.js';
 import type { Services } from './actions/types.js';
 import { buildDatabase, type BuildResult } from './ingest/build.js';
 import type { Settings } from './settings.js';
-import { storageFor } from './storage/select.js';
+import { initSearchSql } from './sql/search-sql/index.js';
+import { storageFor } from './stores.js';
 
 export interface Prepared {
   services: Services;
@@ -27,6 +28,8 @@ export interface PrepareOptions {
 
 export async function prepareServices(settings: Settings, logger: Logger, { load = true }: PrepareOptions = {}): Promise<Prepared> {
   const definition = loadCatalogFile(settings.catalog);
+  // PostgreSQL's parser (WebAssembly) is loaded once, before the first datastore_search_sql.
+  const parser = initSearchSql();
   const storage = storageFor(settings);
   let build: BuildResult | null = null;
   if (load) {
@@ -38,6 +41,7 @@ export async function prepareServices(settings: Settings, logger: Logger, { load
     }
   }
   const backend = await storage.openBackend();
+  await parser;
   const services: Services = { settings, catalog: new Catalog(definition, backend.resources), backend };
   const timer = setInterval(() => {
     backend.refresh().then(

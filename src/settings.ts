@@ -54,7 +54,11 @@ export const SETTING_SPECS = {
   }),
   pgSchema: declare<string>({
     env: 'COUNTCENTRE_PG_SCHEMA', type: 'string', default: 'public',
-    description: 'PostgreSQL schema holding the resource tables (as CKAN\'s DataStore uses its database\'s public schema).',
+    description: 'PostgreSQL schema where each resource appears, by its id, as a view of CKAN\'s columns: what datastore_search_sql reads, as in CKAN\'s DataStore.',
+  }),
+  pgDataSchema: declare<string>({
+    env: 'COUNTCENTRE_PG_DATA_SCHEMA', type: 'string', default: 'countcentre',
+    description: 'PostgreSQL schema holding the resource tables themselves, with their indexes, and the catalogue tables.',
   }),
   pgReaderRole: declare<string>({
     env: 'COUNTCENTRE_PG_READER_ROLE', type: 'string', default: 'countcentre_reader',
@@ -173,6 +177,9 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env, overrides: Pa
   }
   const result = { ...(settings as Settings), ...overrides };
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(result.pgSchema)) throw new SettingsError('COUNTCENTRE_PG_SCHEMA must be a plain identifier');
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(result.pgDataSchema) || result.pgDataSchema === result.pgSchema) {
+    throw new SettingsError('COUNTCENTRE_PG_DATA_SCHEMA must be a plain identifier, other than COUNTCENTRE_PG_SCHEMA');
+  }
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(result.pgReaderRole)) throw new SettingsError('COUNTCENTRE_PG_READER_ROLE must be a plain identifier');
   if (result.rowsDefault > result.rowsMax) {
     throw new SettingsError(`COUNTCENTRE_ROWS_DEFAULT (${result.rowsDefault}) must not exceed COUNTCENTRE_ROWS_MAX (${result.rowsMax})`);

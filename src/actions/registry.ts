@@ -3,6 +3,7 @@
 import type { Settings } from '../settings.js';
 import { packageListAction, packageShowAction, resourceShowAction, siteReadAction, statusShowAction } from './catalog-actions.js';
 import { datastoreInfoAction } from './datastore-info.js';
+import { datastoreSearchSqlAction } from './datastore-search-sql.js';
 import { datastoreSearchAction } from './datastore-search.js';
 import { helpShowAction } from './help-show.js';
 import type { Action } from './types.js';
@@ -11,6 +12,7 @@ export function createActions(settings: Settings): ReadonlyMap<string, Action> {
   const actions = new Map<string, Action>();
   const add = (action: Action) => actions.set(action.name, action);
   add(datastoreSearchAction(settings));
+  add(datastoreSearchSqlAction);
   add(datastoreInfoAction);
   add(helpShowAction(() => actions));
   for (const action of [packageListAction, packageShowAction, resourceShowAction, statusShowAction, siteReadAction]) add(action);

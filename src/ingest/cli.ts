@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { loadCatalogFile } from '../catalog/load.js';
 import { loadSettings } from '../settings.js';
-import { storageFor } from '../storage/select.js';
+import { storageFor } from '../stores.js';
 import { buildDatabase } from './build.js';
 
 const USAGE = `Usage: count-centre-load [--force] [--catalog FILE] [--sources DIR|URL] [--db FILE]

@@ -26,12 +26,25 @@ export class StatementTimeout extends Error {
   }
 }
 
+/** The store refused a statement of user SQL (division by zero, a bad cast…); the message says why, without SQL. */
+export class StatementRejected extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StatementRejected';
+  }
+}
+
 /** The store cannot be reached (connection refused, lost, or not accepting connections); answered with 503. */
 export class StoreUnavailable extends Error {
   constructor(readonly detail: string) {
     super(`store unavailable: ${detail}`);
     this.name = 'StoreUnavailable';
   }
+}
+
+export interface UserSqlResult {
+  rows: unknown[][];
+  columns: { id: string; type: string }[] | null;
 }
 
 export interface StoreHealth {
@@ -52,8 +65,11 @@ export interface StorageBackend {
   readonly databaseBytes: number;
   /** Rows as arrays, in the order of the query's select list. */
   rows(query: CompiledQuery): Promise<unknown[][]>;
-  /** Rows of user SQL, cancelled with StatementTimeout after `ms`. */
-  rowsWithin(query: CompiledQuery, ms: number): Promise<unknown[][]>;
+  /**
+   * Runs user SQL (datastore_search_sql) away from the serving thread, cancelled with StatementTimeout after `ms`.
+   * `columns` are the result's names and PostgreSQL type names when the store reports them (PostgreSQL does).
+   */
+  userSql(query: CompiledQuery, ms: number): Promise<UserSqlResult>;
   /** Rows in batches of up to `batchRows`, streamed: memory stays flat whatever the result's size. */
   stream(query: CompiledQuery, batchRows: number): AsyncGenerator<unknown[][]>;
   /** The first column of the first row, as a number. */

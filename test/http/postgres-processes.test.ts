@@ -65,7 +65,7 @@ describe('PostgreSQL processes', { skip: enabled ? false : 'PostgreSQL is not am
   before(async () => {
     if (!enabled) return;
     database = await createTestDatabase();
-    const target = new PostgresLoadTarget({ url: database.url, schema: 'public', readerRole: 'countcentre_reader' });
+    const target = new PostgresLoadTarget({ url: database.url, schemas: { data: 'countcentre', public: 'public' }, readerRole: 'countcentre_reader' });
     await buildDatabase({ catalog: loadCatalogFile(path.join(PROJECT_ROOT, 'catalog.json')), sources: DATA_DIR, target, logger: silentLogger });
   });
 

@@ -105,7 +105,7 @@ describe('loader', () => {
     assert.equal(result.rebuilt, true);
     assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows]), [['unchanged', 3], ['loaded', 3]]);
     assert.equal(rows(PEOPLE).length, 3);
-    const backend = SqliteBackend.open(db);
+    const backend = await SqliteBackend.open(db);
     try {
       const search = await backend.rows({ sql: `SELECT count(*) FROM "${PEOPLE}__fts" WHERE "${PEOPLE}__fts" MATCH ?`, params: [Buffer.from('mari').toString('hex')] });
       assert.deepEqual(search, [[1]], 'the carried-over full-text index still finds records');
@@ -170,7 +170,7 @@ describe('loader', () => {
     writeSources('Name,Votes\r\n');
     const result = await build();
     assert.deepEqual(result.outcomes.map((o) => o.status), ['failed', 'loaded']);
-    const backend = SqliteBackend.open(db);
+    const backend = await SqliteBackend.open(db);
     try {
       assert.deepEqual([...backend.resources.keys()].sort(), [PLACES, '_table_metadata'].sort());
       const tables = await backend.rows({ sql: 'SELECT "name" FROM "_table_metadata"', params: [] });
@@ -183,7 +183,7 @@ describe('loader', () => {
   test('the new database is swapped in atomically: an open reader keeps its snapshot', async () => {
     writeSources();
     await build(catalogJson(), true);
-    const reader = SqliteBackend.open(db);
+    const reader = await SqliteBackend.open(db);
     try {
       writeSources(PEOPLE_CSV, 'Place,Seats\nCork,5\n');
       await build();

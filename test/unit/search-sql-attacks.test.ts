@@ -8,10 +8,9 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type Database from 'better-sqlite3';
 import { ApiError, ERROR_KINDS } from '../../src/errors.js';
 import { PROJECT_ROOT } from '../../src/settings.js';
-import { initSearchSql, prepareSearchSql, registerSqliteRuntime, type SqlResourceInfo } from '../../src/sql/search-sql/index.js';
+import { initSearchSql, prepareSearchSql, type SqlResourceInfo } from '../../src/sql/search-sql/index.js';
 import { StatementTimeout } from '../../src/storage/backend.js';
 import type { SqliteBackend } from '../../src/storage/sqlite/backend.js';
 import { startService, type TestService } from '../helpers/service.js';
@@ -39,7 +38,6 @@ before(async () => {
   await initSearchSql();
   service = await startService();
   backend = service.prepared.services.backend as SqliteBackend;
-  registerSqliteRuntime((backend as unknown as { db: Database.Database }).db);
   // Like the action, the lookup knows every resource the catalogue serves, _table_metadata included.
   lookup = (id) => {
     const resource = service.prepared.services.catalog.get(id);
@@ -63,7 +61,7 @@ for (const attack of fixture.attacks) {
     try {
       const prepared = prepareSearchSql(attack.sql, lookup, { maxRows: 100 });
       try {
-        const rows = await backend.rowsWithin(prepared.sqlite, DEADLINE_MS);
+        const rows = (await backend.userSql(prepared.sqlite, DEADLINE_MS)).rows;
         assert.ok(rows.length <= 101);
         outcome = 'allowed';
       } catch (err) {

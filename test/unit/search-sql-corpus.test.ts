@@ -7,12 +7,11 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import type Database from 'better-sqlite3';
 import { ApiError } from '../../src/errors.js';
 import { RawJson } from '../../src/serialize/python-json.js';
 import { PROJECT_ROOT } from '../../src/settings.js';
 import {
-  initSearchSql, prepareSearchSql, registerSqliteRuntime, renderSqlValue, type SqlResourceInfo,
+  initSearchSql, prepareSearchSql, renderSqlValue, type SqlResourceInfo,
 } from '../../src/sql/search-sql/index.js';
 import type { SqliteBackend } from '../../src/storage/sqlite/backend.js';
 import { startService, type TestService } from '../helpers/service.js';
@@ -29,10 +28,6 @@ const corpus = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'test', 'fixtu
 };
 
 /** The backend's connection: the runtime functions must be registered on the connection that runs the SQL. */
-function connectionOf(backend: SqliteBackend): Database.Database {
-  return (backend as unknown as { db: Database.Database }).db;
-}
-
 let service: TestService;
 let backend: SqliteBackend;
 let lookup: (id: string) => SqlResourceInfo | undefined;
@@ -41,7 +36,6 @@ before(async () => {
   await initSearchSql();
   service = await startService();
   backend = service.prepared.services.backend as SqliteBackend;
-  registerSqliteRuntime(connectionOf(backend));
   lookup = (id) => {
     const resource = service.prepared.services.catalog.get(id);
     return resource && resource.dataset ? { id: resource.id, fields: resource.fields } : undefined;
@@ -60,7 +54,7 @@ function jsonValue(value: unknown): unknown {
 async function run(sql: string): Promise<{ columns: { id: string; type: string }[]; records: unknown[][] } | { error: { status: number; message: string } }> {
   try {
     const prepared = prepareSearchSql(sql, lookup, { maxRows: 32000 });
-    const rows = await backend.rowsWithin(prepared.sqlite, 20_000);
+    const rows = (await backend.userSql(prepared.sqlite, 20_000)).rows;
     assert.ok(rows.length <= 32001, 'at most maxRows + 1 rows');
     const records = rows.map((row) => row.map((cell, i) => jsonValue(renderSqlValue(cell, prepared.columns[i]!.type))));
     return { columns: prepared.columns, records };

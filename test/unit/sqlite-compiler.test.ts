@@ -51,7 +51,7 @@ describe('SQLite compiler', () => {
       for (const row of ROWS) sink.insert(row);
     });
     builder.commit('v1');
-    backend = SqliteBackend.open(file);
+    backend = await SqliteBackend.open(file);
   });
   after(async () => {
     await backend.close();

@@ -5,7 +5,7 @@ import { compositeIndexName, fieldIndexName, type FieldDefinition, type FieldTyp
 import { qualified, quoteIdent, quoteLiteral } from './quote.js';
 
 /** Bumped whenever the layout below changes, so an existing schema is reloaded rather than misread. */
-export const POSTGRES_SCHEMA_VERSION = 3;
+export const POSTGRES_SCHEMA_VERSION = 4;
 
 export const COLUMN_TYPES: Record<FieldType | 'int', string> = {
   text: 'text',
@@ -23,15 +23,27 @@ const TIMESTAMP_TEXT = 'countcentre_timestamp_text';
 const DATE_TEXT = 'countcentre_date_text';
 const DOCUMENT = 'countcentre_document';
 
+/**
+ * Where things live: `data` holds the resource tables (with the stores' own columns, such as "_record"), the catalogue
+ * tables and helper functions; `public` holds, per resource, a view of exactly CKAN's columns in CKAN's order (_id,
+ * _full_text, the fields), which is all datastore_search_sql can see, as in CKAN's DataStore.
+ */
+export interface PgSchemas {
+  data: string;
+  public: string;
+}
+
 /** A staging table's name while it loads; renamed to the resource id when published. */
 export function stagingName(resourceId: string): string {
   return `${resourceId}__load`;
 }
 
-export function schemaSetupSql(schema: string, readerRole: string): string[] {
+export function schemaSetupSql(schemas: PgSchemas, readerRole: string): string[] {
+  const schema = schemas.data;
   const s = quoteIdent(schema);
   return [
     `CREATE SCHEMA IF NOT EXISTS ${s}`,
+    `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schemas.public)}`,
     // A generated column needs immutable expressions; to_char is only stable because of locale settings, which
     // these formats do not use. The text is what CKAN's _full_text trigger reads (row_to_json's ISO form).
     `CREATE OR REPLACE FUNCTION ${s}.${TIMESTAMP_TEXT}(timestamp) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE ` +
@@ -47,6 +59,7 @@ export function schemaSetupSql(schema: string, readerRole: string): string[] {
     `ALTER TABLE ${qualified(schema, '_countcentre_resources')} ADD COLUMN IF NOT EXISTS "null_fields" text NOT NULL DEFAULT '[]'`,
     `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = ${quoteLiteral(readerRole)}) THEN CREATE ROLE ${quoteIdent(readerRole)} NOLOGIN; END IF; END $$`,
     `GRANT USAGE ON SCHEMA ${s} TO ${quoteIdent(readerRole)}`,
+    `GRANT USAGE ON SCHEMA ${quoteIdent(schemas.public)} TO ${quoteIdent(readerRole)}`,
   ];
 }
 
@@ -106,9 +119,12 @@ export function indexStagingSql(schema: string, resource: ResourceDefinition): s
   return statements;
 }
 
-/** Replaces the published table with the staging one; run inside the publishing transaction. */
-export function publishSql(schema: string, resource: ResourceDefinition, readerRole: string): string[] {
+/** Replaces the published table (and its view) with the staging one; run inside the publishing transaction. */
+export function publishSql(schemas: PgSchemas, resource: ResourceDefinition, readerRole: string): string[] {
+  const schema = schemas.data;
   const staging = stagingName(resource.id);
+  const view = qualified(schemas.public, resource.id);
+  const ckanColumns = ['_id', '_full_text', ...resource.fields.map((f) => f.id)].map(quoteIdent).join(', ');
   const renames = [
     [`${staging}__pkey`, `${resource.id}__pkey`],
     [`${staging}__fts`, `${resource.id}__fts`],
@@ -116,15 +132,23 @@ export function publishSql(schema: string, resource: ResourceDefinition, readerR
     ...resource.indexes.map((_, n) => [`${staging}__c${n + 1}`, compositeIndexName(resource.id, n + 1)]),
   ];
   return [
+    `DROP VIEW IF EXISTS ${view}`,
     `DROP TABLE IF EXISTS ${qualified(schema, resource.id)}`,
     `ALTER TABLE ${qualified(schema, staging)} RENAME TO ${quoteIdent(resource.id)}`,
     ...renames.map(([from, to]) => `ALTER INDEX ${qualified(schema, from!)} RENAME TO ${quoteIdent(to!)}`),
     `GRANT SELECT ON ${qualified(schema, resource.id)} TO ${quoteIdent(readerRole)}`,
+    `CREATE VIEW ${view} AS SELECT ${ckanColumns} FROM ${qualified(schema, resource.id)}`,
+    `GRANT SELECT ON ${view} TO ${quoteIdent(readerRole)}`,
   ];
 }
 
 export function dropTableSql(schema: string, name: string): string {
   return `DROP TABLE IF EXISTS ${qualified(schema, name)}`;
+}
+
+/** A resource no longer in the catalogue: its view, then its table. */
+export function dropResourceSql(schemas: PgSchemas, resourceId: string): string[] {
+  return [`DROP VIEW IF EXISTS ${qualified(schemas.public, resourceId)}`, dropTableSql(schemas.data, resourceId)];
 }
 
 export function metaSql(schema: string) {

@@ -4,10 +4,13 @@
 
 import { ApiError, errors } from '../../errors.js';
 
-/** A statement PostgreSQL would refuse, or that fails while running; the message is PostgreSQL's wording. */
+/**
+ * A statement PostgreSQL would refuse, or that fails while running; the message is PostgreSQL's wording. As in CKAN,
+ * what PostgreSQL says is also in `info.orig` (ckan.js shows that), without the SQL CKAN puts beside it.
+ */
 export class SqlFailure extends ApiError {
-  constructor(message: string) {
-    super('validation', message, { query: [message] });
+  constructor(message: string, { fromPostgres = true } = {}) {
+    super('validation', message, fromPostgres ? { query: [message], info: { orig: [message] } } : { query: [message] });
     this.name = 'SqlFailure';
   }
 }

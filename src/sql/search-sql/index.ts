@@ -2,7 +2,7 @@
 // parser, guarded, and translated into SQLite SQL that gives PostgreSQL's answers (see docs/sql.md).
 
 import type Database from 'better-sqlite3';
-import type { Node, SelectStmt } from 'libpg-query';
+import type { SelectStmt } from 'libpg-query';
 import type { CompiledQuery } from '../compiled.js';
 import { guard } from './guard.js';
 import { initParser, parseSingleStatement } from './parse.js';
@@ -22,6 +22,8 @@ export interface PreparedSql {
   sqlite: CompiledQuery;
   /** Output columns as PostgreSQL names them, with PostgreSQL's type names. */
   columns: { id: string; type: string }[];
+  /** The statement as written, without a terminating semicolon: what a PostgreSQL store runs itself. */
+  statement: string;
 }
 
 /** Loads PostgreSQL's parser (WebAssembly); call once at start-up, before prepareSearchSql. */
@@ -39,12 +41,12 @@ export function prepareSearchSql(
   lookup: (id: string) => SqlResourceInfo | undefined,
   options: { maxRows: number },
 ): PreparedSql {
-  const stmt: Node = parseSingleStatement(sql);
+  const { stmt, text } = parseSingleStatement(sql);
   guard(stmt);
   const translator = new StatementTranslator(lookup);
   const cap = Math.max(0, Math.floor(options.maxRows)) + 1;
   const { sql: sqlite, columns } = translator.top((stmt as { SelectStmt: SelectStmt }).SelectStmt, cap);
-  return { resourceIds: [...translator.resources], sqlite: { sql: sqlite, params: [] }, columns };
+  return { resourceIds: [...translator.resources], sqlite: { sql: sqlite, params: [] }, columns, statement: text };
 }
 
 /** Registers the cc_ functions translated statements call (the store registers cc_deadline itself). */

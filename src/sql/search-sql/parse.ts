@@ -14,11 +14,17 @@ export function initParser(): Promise<void> {
   return loaded;
 }
 
+export interface ParsedStatement {
+  stmt: Node;
+  /** The statement's own text, without a terminating semicolon (what PostgreSQL runs, wrapped, on that backend). */
+  text: string;
+}
+
 /** The one statement of `sql`, parsed; 409s for several statements, none, or a syntax error. */
-export function parseSingleStatement(sql: string): Node {
+export function parseSingleStatement(sql: string): ParsedStatement {
   if (!ready) throw new Error('initSearchSql() must complete before statements are prepared');
   // CKAN refuses any text holding a backslash-quote, whatever the quoting around it.
-  if (sql.includes("\\'")) throw new SqlFailure(CKAN_MESSAGES.notSingleStatement);
+  if (sql.includes("\\'")) throw new SqlFailure(CKAN_MESSAGES.notSingleStatement, { fromPostgres: false });
   if (sql.trim() === '') throw new SqlFailure('Query is empty.');
   let stmts;
   try {
@@ -27,8 +33,13 @@ export function parseSingleStatement(sql: string): Node {
     const message = e instanceof Error ? e.message : String(e);
     throw new SqlFailure(message);
   }
-  if (stmts.length > 1) throw new SqlFailure(CKAN_MESSAGES.notSingleStatement);
-  const stmt = stmts[0]?.stmt;
-  if (!stmt) throw new SqlFailure('Query is empty.');
-  return stmt;
+  if (stmts.length > 1) throw new SqlFailure(CKAN_MESSAGES.notSingleStatement, { fromPostgres: false });
+  const raw = stmts[0];
+  const stmt = raw?.stmt;
+  if (!raw || !stmt) throw new SqlFailure('Query is empty.');
+  // Locations are byte offsets into the UTF-8 text; a length of 0 means "to the end".
+  const bytes = Buffer.from(sql, 'utf8');
+  const start = raw.stmt_location ?? 0;
+  const text = bytes.subarray(start, raw.stmt_len ? start + raw.stmt_len : undefined).toString('utf8');
+  return { stmt, text };
 }

@@ -5,9 +5,9 @@ import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { CompiledQuery } from '../../sql/compiled.js';
 import type { CompileTarget } from '../../sql/dialects.js';
-import { metaSql } from '../../sql/postgres/ddl.js';
+import { metaSql, type PgSchemas } from '../../sql/postgres/ddl.js';
 import { qualified } from '../../sql/postgres/quote.js';
-import { StoreUnavailable, type LoadedResource, type StorageBackend, type StoreHealth } from '../backend.js';
+import { StatementRejected, StatementTimeout, StoreUnavailable, type LoadedResource, type StorageBackend, type StoreHealth, type UserSqlResult } from '../backend.js';
 import type { StoreMeta } from '../load-target.js';
 import { createPool, isConnectionFailure, pgTypes, storeError } from './connection.js';
 import { readPostgresMeta } from './meta.js';
@@ -15,7 +15,7 @@ import { readPostgresMeta } from './meta.js';
 export interface PostgresBackendOptions {
   url: string;
   readUrls: string[];
-  schema: string;
+  schemas: PgSchemas;
   poolSize: number;
   readerRole: string;
   searchTimeoutMs: number;
@@ -30,6 +30,13 @@ interface ReadTarget {
   /** Until when this target is skipped after a connection failure. */
   downUntil: number;
 }
+
+/** The built-in types' oids, which never change; others are looked up once. */
+const TYPE_NAMES = new Map<number, string>([
+  [16, 'bool'], [18, 'char'], [19, 'name'], [20, 'int8'], [21, 'int2'], [23, 'int4'], [25, 'text'], [26, 'oid'], [114, 'json'],
+  [700, 'float4'], [701, 'float8'], [1042, 'bpchar'], [1043, 'varchar'], [1082, 'date'], [1083, 'time'], [1114, 'timestamp'],
+  [1184, 'timestamptz'], [1186, 'interval'], [1700, 'numeric'], [3614, 'tsvector'], [3615, 'tsquery'], [3802, 'jsonb'],
+]);
 
 /** How long a replica that failed is left out before it is tried again. */
 const REPLICA_RETRY_MS = 5000;
@@ -48,14 +55,15 @@ export class PostgresBackend implements StorageBackend {
     admin: pg.Pool,
     role: string | null,
   ) {
-    this.compileTarget = { dialect: 'postgres', schema: options.schema };
+    this.compileTarget = { dialect: 'postgres', schema: options.schemas.data };
     this.admin = admin;
     const target = (url: string, name: string): ReadTarget => {
-      const base = { url, schema: options.schema, max: options.poolSize, role, readOnly: true, applicationName: 'count-centre' };
+      const base = { url, max: options.poolSize, role, readOnly: true, applicationName: 'count-centre' };
       return {
         name,
-        search: createPool({ ...base, statementTimeoutMs: options.searchTimeoutMs }),
-        sql: createPool({ ...base, max: Math.max(1, Math.ceil(options.poolSize / 2)), statementTimeoutMs: options.sqlTimeoutMs }),
+        search: createPool({ ...base, schema: options.schemas.data, statementTimeoutMs: options.searchTimeoutMs }),
+        // User SQL sees the public schema: a view of CKAN's columns per resource.
+        sql: createPool({ ...base, schema: options.schemas.public, max: Math.max(1, Math.ceil(options.poolSize / 2)), statementTimeoutMs: options.sqlTimeoutMs }),
         downUntil: 0,
       };
     };
@@ -64,10 +72,10 @@ export class PostgresBackend implements StorageBackend {
   }
 
   static async open(options: PostgresBackendOptions): Promise<PostgresBackend> {
-    const admin = createPool({ url: options.url, schema: options.schema, max: 2, role: null, readOnly: true, statementTimeoutMs: 10_000, applicationName: 'count-centre-admin' });
+    const admin = createPool({ url: options.url, schema: options.schemas.data, max: 2, role: null, readOnly: true, statementTimeoutMs: 10_000, applicationName: 'count-centre-admin' });
     try {
-      const meta = await readPostgresMeta(admin, options.schema);
-      if (!meta) throw new Error(`no Count Centre data in schema "${options.schema}" of ${redact(options.url)}; run the loader first`);
+      const meta = await readPostgresMeta(admin, options.schemas.data);
+      if (!meta) throw new Error(`no Count Centre data in schema "${options.schemas.data}" of ${redact(options.url)}; run the loader first`);
       // Reads take the read-only role when this login may; otherwise they run as the login (which should then be read-only itself).
       const member = await admin.query<{ member: boolean }>(
         `SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1) AND pg_has_role(current_user, $1, 'MEMBER') AS member`, [options.readerRole]);
@@ -130,9 +138,28 @@ export class PostgresBackend implements StorageBackend {
     return this.withFallback(async (target) => (await this.query(target.search, query)).rows);
   }
 
-  async rowsWithin(query: CompiledQuery, _ms: number): Promise<unknown[][]> {
+  async userSql(query: CompiledQuery, _ms: number): Promise<UserSqlResult> {
     // The sql pool's sessions carry the statement timeout for user SQL; PostgreSQL cancels the statement itself.
-    return this.withFallback(async (target) => (await this.query(target.sql, query)).rows);
+    try {
+      const result = await this.withFallback((target) => this.query(target.sql, query));
+      const columns = await Promise.all(result.fields.map(async (f) => ({ id: f.name, type: await this.typeName(f.dataTypeID) })));
+      return { rows: result.rows, columns };
+    } catch (err) {
+      if (err instanceof StoreUnavailable || err instanceof StatementTimeout) throw err;
+      // PostgreSQL's own refusal of the statement (its message, never the SQL).
+      if ((err as { code?: string }).code) throw new StatementRejected((err as Error).message);
+      throw err;
+    }
+  }
+
+  /** PostgreSQL's name for a result column's type (CKAN reports typnames: int8, numeric, text…). */
+  private async typeName(oid: number): Promise<string> {
+    const known = TYPE_NAMES.get(oid);
+    if (known) return known;
+    const result = await this.admin.query<{ typname: string }>('SELECT typname FROM pg_type WHERE oid = $1', [oid]);
+    const name = result.rows[0]?.typname ?? 'unknown';
+    TYPE_NAMES.set(oid, name);
+    return name;
   }
 
   async count(query: CompiledQuery): Promise<number> {
@@ -165,7 +192,7 @@ export class PostgresBackend implements StorageBackend {
 
   async estimateRows(resourceId: string): Promise<number | null> {
     try {
-      const result = await this.admin.query<{ estimate: string }>(metaSql(this.options.schema).estimate, [qualified(this.options.schema, resourceId)]);
+      const result = await this.admin.query<{ estimate: string }>(metaSql(this.options.schemas.data).estimate, [qualified(this.options.schemas.data, resourceId)]);
       const estimate = Number(result.rows[0]?.estimate ?? -1);
       return estimate >= 0 ? estimate : null;
     } catch (err) {
@@ -174,7 +201,7 @@ export class PostgresBackend implements StorageBackend {
   }
 
   async refresh(): Promise<boolean> {
-    const meta = await readPostgresMeta(this.admin, this.options.schema).catch(() => null);
+    const meta = await readPostgresMeta(this.admin, this.options.schemas.data).catch(() => null);
     if (!meta || meta.datasetVersion === this.meta.datasetVersion) return false;
     this.meta = meta;
     return true;

@@ -10,8 +10,8 @@ import type { FieldType, ResourceDefinition } from '../../catalog/types.js';
 import { objectWriter } from '../../serialize/records.js';
 import { numberText, type StoredValue } from '../../catalog/values.js';
 import {
-  copyIntoStagingSql, createStagingTableSql, dropTableSql, indexStagingSql, metaSql, POSTGRES_SCHEMA_VERSION, publishSql,
-  schemaSetupSql, stagingName,
+  copyIntoStagingSql, createStagingTableSql, dropResourceSql, dropTableSql, indexStagingSql, metaSql, POSTGRES_SCHEMA_VERSION, publishSql,
+  schemaSetupSql, stagingName, type PgSchemas,
 } from '../../sql/postgres/ddl.js';
 import { qualified } from '../../sql/postgres/quote.js';
 import { nullTracker, type LoadBase, type LoadSession, type LoadTarget, type ResourceLoadRecord, type ResourceSink, type StoreMeta } from '../load-target.js';
@@ -20,7 +20,7 @@ import { readPostgresMeta } from './meta.js';
 
 export interface PostgresLoadOptions {
   url: string;
-  schema: string;
+  schemas: PgSchemas;
   readerRole: string;
 }
 
@@ -55,7 +55,7 @@ class PostgresLoadSession implements LoadSession {
 
   async load(resource: ResourceDefinition, base: LoadBase, fill: (sink: ResourceSink) => Promise<void>): Promise<ResourceLoadRecord> {
     const { client, options } = this;
-    const { schema } = options;
+    const schema = options.schemas.data;
     try {
       for (const sql of createStagingTableSql(schema, resource, this.fullTextLanguage)) await client.query(sql);
       const copy = client.query(copyFrom(copyIntoStagingSql(schema, resource)));
@@ -103,13 +103,15 @@ class PostgresLoadSession implements LoadSession {
 
   async commit(datasetVersion: string): Promise<void> {
     const { client, options } = this;
-    const { schema, readerRole } = options;
-    const sql = metaSql(schema);
+    const { schemas, readerRole } = options;
+    const sql = metaSql(schemas.data);
     const serving = new Set([...this.kept, ...this.loaded.map((l) => l.record)].map((r) => r.id));
     try {
       await client.query('BEGIN');
-      for (const { resource } of this.loaded) for (const statement of publishSql(schema, resource, readerRole)) await client.query(statement);
-      for (const id of this.previous?.resources.keys() ?? []) if (!serving.has(id)) await client.query(dropTableSql(schema, id));
+      for (const { resource } of this.loaded) for (const statement of publishSql(schemas, resource, readerRole)) await client.query(statement);
+      for (const id of this.previous?.resources.keys() ?? []) {
+        if (!serving.has(id)) for (const statement of dropResourceSql(schemas, id)) await client.query(statement);
+      }
       await client.query(sql.clearResources);
       for (const r of [...this.kept, ...this.loaded.map((l) => l.record)]) {
         await client.query(sql.putResource, [r.id, r.sourceSha256, r.specHash, r.total, r.loadedAt, r.source, r.dataBytes, r.indexBytes, JSON.stringify(r.nullFields)]);
@@ -131,12 +133,12 @@ class PostgresLoadSession implements LoadSession {
   }
 
   async abort(): Promise<void> {
-    for (const { resource } of this.loaded) await this.client.query(dropTableSql(this.options.schema, stagingName(resource.id))).catch(() => {});
+    for (const { resource } of this.loaded) await this.client.query(dropTableSql(this.options.schemas.data, stagingName(resource.id))).catch(() => {});
     await this.release();
   }
 
   private async release(): Promise<void> {
-    await this.client.query(metaSql(this.options.schema).unlock, [this.options.schema]).catch(() => {});
+    await this.client.query(metaSql(this.options.schemas.data).unlock, [this.options.schemas.data]).catch(() => {});
     await this.client.end().catch(() => {});
   }
 }
@@ -157,7 +159,7 @@ export class PostgresLoadTarget implements LoadTarget {
   async readMeta(): Promise<StoreMeta | null> {
     const client = await this.connect();
     try {
-      return await readPostgresMeta(client, this.options.schema);
+      return await readPostgresMeta(client, this.options.schemas.data);
     } finally {
       await client.end();
     }
@@ -166,9 +168,9 @@ export class PostgresLoadTarget implements LoadTarget {
   async begin(fullTextLanguage: string): Promise<LoadSession> {
     const client = await this.connect();
     try {
-      await client.query(metaSql(this.options.schema).lock, [this.options.schema]);
-      for (const sql of schemaSetupSql(this.options.schema, this.options.readerRole)) await client.query(sql);
-      const previous = await readPostgresMeta(client, this.options.schema);
+      await client.query(metaSql(this.options.schemas.data).lock, [this.options.schemas.data]);
+      for (const sql of schemaSetupSql(this.options.schemas, this.options.readerRole)) await client.query(sql);
+      const previous = await readPostgresMeta(client, this.options.schemas.data);
       return new PostgresLoadSession(client, this.options, previous, fullTextLanguage);
     } catch (err) {
       await client.end().catch(() => {});

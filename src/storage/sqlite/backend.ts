@@ -5,11 +5,13 @@ import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import type { CompiledQuery } from '../../sql/compiled.js';
 import type { CompileTarget } from '../../sql/dialects.js';
-import type { LoadedResource, StorageBackend, StoreHealth } from '../backend.js';
+import { availableParallelism } from 'node:os';
+import type { LoadedResource, StorageBackend, StoreHealth, UserSqlResult } from '../backend.js';
 import { BoundedCache } from '../bounded-cache.js';
 import type { StoreMeta } from '../load-target.js';
-import { openReadConnection, type ReadConnection } from './connection.js';
+import { loadExtensions, openReadConnection, type LoadedExtension, type ReadConnection, type SqliteExtension } from './connection.js';
 import { readMeta } from './meta.js';
+import { SqlWorkerPool } from './worker-pool.js';
 
 export { DeadlineExceeded } from './connection.js';
 
@@ -21,9 +23,9 @@ interface Opened {
   statements: BoundedCache<string, Database.Statement>;
 }
 
-function openFile(file: string): Opened {
+function openFile(file: string, extensions: readonly LoadedExtension[]): Opened {
   const inode = statSync(file).ino;
-  const connection = openReadConnection(file);
+  const connection = openReadConnection(file, 'query', extensions);
   return { connection, meta: readMeta(connection.db), inode, statements: new BoundedCache(500) };
 }
 
@@ -33,13 +35,21 @@ type SqliteParam = string | number | null;
 export class SqliteBackend implements StorageBackend {
   readonly dialect = 'sqlite' as const;
 
+  private readonly workers: SqlWorkerPool;
+
   private constructor(
     private readonly file: string,
     private current: Opened,
-  ) {}
+    private readonly extensions: readonly LoadedExtension[],
+    extensionModules: readonly SqliteExtension[],
+  ) {
+    this.workers = new SqlWorkerPool(file, extensionModules, Math.max(1, Math.min(2, availableParallelism())));
+  }
 
-  static open(file: string): SqliteBackend {
-    return new SqliteBackend(file, openFile(file));
+  /** `extensions`: SQL functions to register on every connection, the worker threads' included. */
+  static async open(file: string, extensions: readonly SqliteExtension[] = []): Promise<SqliteBackend> {
+    const loaded = await loadExtensions(extensions);
+    return new SqliteBackend(file, openFile(file, loaded), loaded, extensions);
   }
 
   get indexLanguage(): string {
@@ -80,8 +90,9 @@ export class SqliteBackend implements StorageBackend {
     }
     if (inode === this.current.inode) return false;
     const previous = this.current;
-    this.current = openFile(this.file);
+    this.current = openFile(this.file, this.extensions);
     previous.connection.db.close();
+    await this.workers.reset();
     return previous.meta.datasetVersion !== this.current.meta.datasetVersion;
   }
 
@@ -102,10 +113,8 @@ export class SqliteBackend implements StorageBackend {
     return this.statement(query.sql).raw(true).all(...(query.params as SqliteParam[])) as unknown[][];
   }
 
-  /** Runs a query that SQLite aborts (throwing DeadlineExceeded) once `ms` have passed. */
-  async rowsWithin(query: CompiledQuery, ms: number): Promise<unknown[][]> {
-    const statement = this.statement(query.sql);
-    return this.deadline.run(ms, () => statement.raw(true).all(...(query.params as SqliteParam[])) as unknown[][]);
+  async userSql(query: CompiledQuery, ms: number): Promise<UserSqlResult> {
+    return { rows: await this.workers.run(query, ms), columns: null };
   }
 
   async count(query: CompiledQuery): Promise<number> {
@@ -118,7 +127,7 @@ export class SqliteBackend implements StorageBackend {
    * a client that disconnects stops the work).
    */
   async *stream(query: CompiledQuery, batchRows: number): AsyncGenerator<unknown[][]> {
-    const { db } = openReadConnection(this.file, 'stream');
+    const { db } = openReadConnection(this.file, 'stream', this.extensions);
     const rows = db.prepare(query.sql).raw(true).iterate(...(query.params as SqliteParam[])) as IterableIterator<unknown[]>;
     try {
       let batch: unknown[][] = [];
@@ -137,6 +146,7 @@ export class SqliteBackend implements StorageBackend {
   }
 
   async close(): Promise<void> {
+    await this.workers.close();
     this.db.close();
   }
 }

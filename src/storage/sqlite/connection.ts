@@ -88,13 +88,33 @@ export interface ReadConnection {
 }
 
 /**
+ * SQL functions a connection needs beyond the store's own (e.g. those user SQL is translated to use), named by module
+ * and export so that a worker thread can load them too: `register(db)` is called on every connection opened.
+ */
+export interface SqliteExtension {
+  module: string;
+  register: string;
+}
+
+export type LoadedExtension = (db: Database.Database) => void;
+
+export async function loadExtensions(extensions: readonly SqliteExtension[]): Promise<LoadedExtension[]> {
+  return Promise.all(extensions.map(async ({ module, register }) => {
+    const loaded = (await import(module)) as Record<string, unknown>;
+    const fn = loaded[register];
+    if (typeof fn !== 'function') throw new Error(`${module} exports no function ${register}`);
+    return fn as LoadedExtension;
+  }));
+}
+
+/**
  * How a connection reads: `query` connections memory-map the file and keep a large page cache, which makes repeated
  * small queries fast; a `stream` reads a large result once, front to back, where both would only grow the process's
  * memory (mapped and cached pages count in its RSS) without saving any reads.
  */
 export type ConnectionRole = 'query' | 'stream';
 
-export function openReadConnection(file: string, role: ConnectionRole = 'query'): ReadConnection {
+export function openReadConnection(file: string, role: ConnectionRole = 'query', extensions: readonly LoadedExtension[] = []): ReadConnection {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   db.pragma('query_only = ON');
   db.pragma(role === 'query' ? 'mmap_size = 268435456' : 'mmap_size = 0');
@@ -103,5 +123,6 @@ export function openReadConnection(file: string, role: ConnectionRole = 'query')
   registerTextSearch(db);
   const deadline = new Deadline();
   db.function(F.deadline, { deterministic: false }, (_rowValue: unknown) => deadline.tick());
+  for (const extend of extensions) extend(db);
   return { db, deadline };
 }

@@ -1,0 +1,72 @@
+// datastore_search_sql: one read-only SELECT in PostgreSQL's dialect over the catalogue's resources, guarded, run
+// under a time limit and a row cap (natively on PostgreSQL, translated on the embedded store), answered as CKAN does.
+
+import { ApiError, errors } from '../errors.js';
+import { toText } from '../query/coerce.js';
+import { ParamErrors, validateParams, type ParamSpec } from '../query/params.js';
+import { wrapUserSql } from '../sql/postgres/user-sql.js';
+import { prepareSearchSql, renderSqlValue } from '../sql/search-sql/index.js';
+import { StatementRejected, StatementTimeout } from '../storage/backend.js';
+import { renderHelp } from './help-text.js';
+import type { Action } from './types.js';
+
+const params: ParamSpec[] = [
+  {
+    name: 'sql', type: 'string', required: true, coerce: toText, schema: { type: 'string', minLength: 1 },
+    example: 'SELECT "Party Abbreviation", count(*) AS candidates, sum("Votes") AS votes FROM "60728fc9-2896-41d8-a70c-9c01dd3d57ce" GROUP BY 1 ORDER BY 3 DESC',
+    description: 'a single SELECT statement in PostgreSQL\'s dialect, naming resources by their id in double quotes. Joins, WITH, GROUP BY/HAVING, window functions and the usual functions work (docs/sql.md lists the subset the embedded store runs). Statements that would write, read anything but the resources, or call other functions are refused.',
+  },
+];
+
+export const datastoreSearchSqlAction: Action = {
+  name: 'datastore_search_sql',
+  params,
+  help: renderHelp({
+    summary: 'Execute SQL queries on the DataStore.',
+    details: 'The datastore_search_sql action allows a user to search data in a resource or connect multiple resources with join expressions. The underlying SQL engine is PostgreSQL (or an embedded store that answers as PostgreSQL would). Each statement runs under a time limit and returns at most the configured number of rows.',
+    params,
+    results: 'A dictionary with the parameters as given, `records` (a list of {column: value} objects; numeric values as strings, as CKAN gives them), `fields` (each result column\'s id and PostgreSQL type), and `records_truncated: true` when the row cap cut the result.',
+  }),
+  async run({ params: input }, { catalog, backend, settings }) {
+    let sql: string;
+    try {
+      sql = validateParams(params, input.sql === '' ? {} : input).values.get('sql') as string;
+    } catch (err) {
+      if (err instanceof ParamErrors) throw errors.validation(err.detail);
+      throw err;
+    }
+    const lookup = (id: string) => {
+      const resource = catalog.get(id);
+      return resource && resource.dataset ? { id: resource.id, fields: resource.fields } : undefined;
+    };
+    const prepared = prepareSearchSql(sql, lookup, { maxRows: settings.rowsMax });
+    let rows: unknown[][];
+    let columns = prepared.columns;
+    try {
+      if (backend.dialect === 'sqlite') {
+        rows = (await backend.userSql(prepared.sqlite, settings.sqlTimeoutMs)).rows;
+      } else {
+        const result = await backend.userSql(wrapUserSql(prepared.statement, settings.rowsMax), settings.sqlTimeoutMs);
+        rows = result.rows;
+        columns = result.columns ?? columns;
+      }
+    } catch (err) {
+      if (err instanceof StatementTimeout) throw errors.queryTimeout('Query took too long');
+      if (err instanceof StatementRejected) throw new ApiError('validation', err.message, { query: [err.message], info: { orig: [err.message] } });
+      throw err;
+    }
+    const truncated = rows.length > settings.rowsMax;
+    if (truncated) rows = rows.slice(0, settings.rowsMax);
+    const records = rows.map((row) => {
+      const record: Record<string, unknown> = {};
+      columns.forEach((column, i) => {
+        record[column.id] = renderSqlValue(row[i], column.type);
+      });
+      return record;
+    });
+    // CKAN's result is the request dict, with records, fields and (when cut) records_truncated added.
+    const result: Record<string, unknown> = { ...input, records, fields: columns };
+    if (truncated) result.records_truncated = true;
+    return result;
+  },
+};
