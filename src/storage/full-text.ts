@@ -4,7 +4,7 @@
 
 import type { FieldDefinition } from '../catalog/types.js';
 import { numberText, type StoredValue } from '../catalog/values.js';
-import type { TsVector } from '../text-search/index.js';
+import { lexizeText, toTsvector, TsvectorBuilder, type TsVector } from '../text-search/index.js';
 
 export function rowDocument(fields: readonly FieldDefinition[], values: readonly StoredValue[]): string {
   const parts: string[] = [];
@@ -16,6 +16,73 @@ export function rowDocument(fields: readonly FieldDefinition[], values: readonly
     else parts.push(value);
   }
   return parts.join(' ');
+}
+
+interface ValueLexemes {
+  lexemes: string[];
+  positions: number[];
+  /** Positions the value takes in a document. */
+  width: number;
+  /** Whether the value has a "<", which may open markup that spans the spaces between values. */
+  markup: boolean;
+}
+
+/**
+ * Makes each row's whole-record tsvector, equal to to_tsvector(language, rowDocument(...)), from its values' lexemes.
+ * Columns repeat their values (constituencies, parties, names) across a resource, so each value's lexemes are
+ * worked out once and kept in a bounded cache: the parser and stemmer then run on a small share of the cells.
+ * That is exact because PostgreSQL's parser ends every token at a space, so a space-joined document lexizes as its
+ * parts do, positions running on — except for markup: a tag (`<a href="x y">`) or comment can span spaces, so a
+ * row with a "<" in any value is lexized whole.
+ */
+export class RowVectorizer {
+  /** Values longer than this are rarely repeated: lexized every time, not cached. */
+  private static readonly MAX_CACHED_CHARS = 100;
+  private static readonly MAX_CACHED_VALUES = 200_000;
+  private readonly cache = new Map<string, ValueLexemes>();
+
+  constructor(
+    private readonly language: string,
+    private readonly fields: readonly FieldDefinition[],
+  ) {}
+
+  vector(values: readonly StoredValue[]): TsVector {
+    const builder = new TsvectorBuilder();
+    let offset = 0;
+    for (let i = 0; i < this.fields.length; i++) {
+      const value = values[i];
+      if (value === null || value === undefined) continue;
+      if (typeof value === 'number' && value >= 0 && Number.isSafeInteger(value)) {
+        // Digits are one "uint" token, which every configuration passes through the simple dictionary unchanged.
+        offset += 1;
+        builder.add(String(value), offset);
+        continue;
+      }
+      const text = typeof value === 'string' ? value : typeof value === 'number' ? numberText(value, this.fields[i]!.type) : value ? 'true' : 'false';
+      const words = this.lexemesOf(text);
+      if (words.markup) return toTsvector(this.language, rowDocument(this.fields, values));
+      for (let j = 0; j < words.lexemes.length; j++) builder.add(words.lexemes[j]!, offset + words.positions[j]!);
+      offset += words.width;
+    }
+    return builder.build();
+  }
+
+  private lexemesOf(text: string): ValueLexemes {
+    const cached = this.cache.get(text);
+    if (cached) return cached;
+    const lexemes: string[] = [];
+    const positions: number[] = [];
+    const width = lexizeText(this.language, text, (lexeme, pos) => {
+      lexemes.push(lexeme);
+      positions.push(pos);
+    });
+    const words = { lexemes, positions, width, markup: text.includes('<') };
+    if (text.length <= RowVectorizer.MAX_CACHED_CHARS) {
+      if (this.cache.size >= RowVectorizer.MAX_CACHED_VALUES) this.cache.clear();
+      this.cache.set(text, words);
+    }
+    return words;
+  }
 }
 
 /**

@@ -8,14 +8,14 @@ import type { CandidateFilter } from './match.js';
 import { rank } from './rank.js';
 import { formatTsquery, parseTsqueryText, plainToTsqueryWith, toTsqueryWith } from './tsquery.js';
 import type { TsQuery } from './tsquery.js';
-import { buildTsvector, formatTsvector, parseTsvectorText } from './tsvector.js';
+import { buildTsvector, formatTsvector, lexize, parseTsvectorText } from './tsvector.js';
 import type { TsVector } from './tsvector.js';
 
 export type { TsVector, TsVectorEntry } from './tsvector.js';
 export type { TsQuery, TsQueryNode, TsQueryLexeme, TsQueryNot, TsQueryBinary, TsQueryPhrase } from './tsquery.js';
 export type { CandidateFilter } from './match.js';
 export { TsQuerySyntaxError } from './tsquery.js';
-export { TsVectorSyntaxError, compareLexemes } from './tsvector.js';
+export { TsVectorSyntaxError, TsvectorBuilder, compareLexemes } from './tsvector.js';
 export { UnknownTextSearchConfigError } from './dictionaries.js';
 export { debugTokens, TOKEN_TYPE_NAMES } from './parser.js';
 
@@ -32,6 +32,15 @@ export function isTextSearchConfig(name: string): boolean {
 /** to_tsvector(config, text); throws UnknownTextSearchConfigError for an unsupported config. */
 export function toTsvector(config: string, text: string): TsVector {
   return buildTsvector(getConfig(config), text);
+}
+
+/**
+ * The lexemes to_tsvector(config, text) would make, each with its position, in position order; returns the number of
+ * positions the text takes (stop words count). Texts joined by spaces take the sum of their positions, so a
+ * document's tsvector can be assembled from its parts' lexemes (see TsvectorBuilder).
+ */
+export function lexizeText(config: string, text: string, emit: (lexeme: string, pos: number) => void): number {
+  return lexize(getConfig(config), text, emit);
 }
 
 /** tsvector::text, e.g. `'0':12 'carlow-kilkenni':1`. */

@@ -64,19 +64,33 @@ export function lexize(cfg: TextSearchConfig, text: string, emit: (lexeme: strin
   return pos;
 }
 
+/**
+ * Gathers lexemes with their positions, in ascending position order, into a tsvector as to_tsvector does: positions
+ * capped at MAX_POSITION, a position kept once per lexeme, at most MAX_POSITIONS_BUILT positions per lexeme.
+ */
+export class TsvectorBuilder {
+  private readonly byLexeme = new Map<string, number[]>();
+
+  add(lexeme: string, pos: number): void {
+    const p = pos > MAX_POSITION ? MAX_POSITION : pos;
+    const list = this.byLexeme.get(lexeme);
+    if (list === undefined) this.byLexeme.set(lexeme, [p]);
+    else if (list[list.length - 1] !== p && list.length < MAX_POSITIONS_BUILT) list.push(p);
+  }
+
+  build(): TsVector {
+    const entries: TsVectorEntry[] = [];
+    for (const [lexeme, positions] of this.byLexeme) entries.push({ lexeme, positions });
+    entries.sort((x, y) => compareLexemes(x.lexeme, y.lexeme));
+    return { entries };
+  }
+}
+
 /** to_tsvector(config, text). */
 export function buildTsvector(cfg: TextSearchConfig, text: string): TsVector {
-  const byLexeme = new Map<string, number[]>();
-  lexize(cfg, text, (lexeme, pos) => {
-    const p = pos > MAX_POSITION ? MAX_POSITION : pos;
-    const list = byLexeme.get(lexeme);
-    if (list === undefined) byLexeme.set(lexeme, [p]);
-    else if (list[list.length - 1] !== p && list.length < MAX_POSITIONS_BUILT) list.push(p);
-  });
-  const entries: TsVectorEntry[] = [];
-  for (const [lexeme, positions] of byLexeme) entries.push({ lexeme, positions });
-  entries.sort((x, y) => compareLexemes(x.lexeme, y.lexeme));
-  return { entries };
+  const builder = new TsvectorBuilder();
+  lexize(cfg, text, (lexeme, pos) => builder.add(lexeme, pos));
+  return builder.build();
 }
 
 const WEIGHT_LETTERS = ['', 'C', 'B', 'A'];

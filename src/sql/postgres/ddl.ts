@@ -80,43 +80,60 @@ function fullTextPart(schema: string, field: FieldDefinition): string {
   }
 }
 
+/** CKAN's _full_text of a row, computed by PostgreSQL from the row's columns. */
+export function fullTextExpressionSql(schema: string, resource: ResourceDefinition, fullTextLanguage: string): string {
+  const document = `${quoteIdent(schema)}.${DOCUMENT}(${resource.fields.map((f) => fullTextPart(schema, f)).join(', ')})`;
+  return `to_tsvector(${quoteLiteral(fullTextLanguage)}::regconfig, ${document})`;
+}
+
+/**
+ * _full_text is a generated column: PostgreSQL computes it while the COPY runs, in its own process, so on a machine
+ * with two cores it overlaps with the loader's parsing instead of adding to it.
+ */
 export function createStagingTableSql(schema: string, resource: ResourceDefinition, fullTextLanguage: string): string[] {
   const table = qualified(schema, stagingName(resource.id));
   const columns = resource.fields.map((f) => `${quoteIdent(f.id)} ${COLUMN_TYPES[f.type]}`);
-  const document = `${quoteIdent(schema)}.${DOCUMENT}(${resource.fields.map((f) => fullTextPart(schema, f)).join(', ')})`;
   return [
     `DROP TABLE IF EXISTS ${table}`,
     `CREATE TABLE ${table} ("_id" integer NOT NULL, ${columns.join(', ')}, "_record" text NOT NULL, ` +
-      `"_full_text" tsvector GENERATED ALWAYS AS (to_tsvector(${quoteLiteral(fullTextLanguage)}::regconfig, ${document})) STORED)`,
+      `"_full_text" tsvector GENERATED ALWAYS AS (${fullTextExpressionSql(schema, resource, fullTextLanguage)}) STORED)`,
   ];
 }
 
 export function copyIntoStagingSql(schema: string, resource: ResourceDefinition): string {
-  const columns = ['_id', ...resource.fields.map((f) => f.id), '_record'].map(quoteIdent).join(', ');
-  return `COPY ${qualified(schema, stagingName(resource.id))} (${columns}) FROM STDIN`;
+  const names = ['_id', ...resource.fields.map((f) => f.id), '_record'];
+  return `COPY ${qualified(schema, stagingName(resource.id))} (${names.map(quoteIdent).join(', ')}) FROM STDIN`;
 }
 
-/** Keys and indexes, built after the rows are in (much faster than maintaining them row by row). */
-export function indexStagingSql(schema: string, resource: ResourceDefinition): string[] {
+/**
+ * Keys and indexes, built after the rows are in (much faster than maintaining them row by row). The `indexes` are
+ * independent of one another and may be built at the same time on separate connections (CREATE INDEX takes a lock
+ * that does not conflict with itself); `finish` runs after them all.
+ */
+export function indexStagingSql(schema: string, resource: ResourceDefinition): { indexes: string[]; finish: string[] } {
   const staging = stagingName(resource.id);
   const table = qualified(schema, staging);
-  const statements = [
-    `ALTER TABLE ${table} ADD CONSTRAINT ${quoteIdent(`${staging}__pkey`)} PRIMARY KEY ("_id")`,
+  const key = `${staging}__pkey`;
+  // The full-text index takes longest: first, so that the others are built alongside it.
+  const indexes = [
     `CREATE INDEX ${quoteIdent(`${staging}__fts`)} ON ${table} USING gin ("_full_text")`,
+    `CREATE UNIQUE INDEX ${quoteIdent(key)} ON ${table} ("_id")`,
   ];
   // Text is compared and sorted by code point (CKAN's C collation); an index must use the same collation.
-  const key = (id: string) => {
+  const column = (id: string) => {
     const field = resource.fields.find((f) => f.id === id);
     return field?.type === 'text' ? `${quoteIdent(id)} COLLATE "C"` : quoteIdent(id);
   };
   resource.fields.forEach((field, i) => {
-    if (field.index) statements.push(`CREATE INDEX ${quoteIdent(`${staging}__${i + 1}`)} ON ${table} (${key(field.id)})`);
+    if (field.index) indexes.push(`CREATE INDEX ${quoteIdent(`${staging}__${i + 1}`)} ON ${table} (${column(field.id)})`);
   });
   resource.indexes.forEach((ids, n) => {
-    statements.push(`CREATE INDEX ${quoteIdent(`${staging}__c${n + 1}`)} ON ${table} (${ids.map(key).join(', ')})`);
+    indexes.push(`CREATE INDEX ${quoteIdent(`${staging}__c${n + 1}`)} ON ${table} (${ids.map(column).join(', ')})`);
   });
-  statements.push(`ANALYZE ${table}`);
-  return statements;
+  return {
+    indexes,
+    finish: [`ALTER TABLE ${table} ADD CONSTRAINT ${quoteIdent(key)} PRIMARY KEY USING INDEX ${quoteIdent(key)}`, `ANALYZE ${table}`],
+  };
 }
 
 /** Replaces the published table (and its view) with the staging one; run inside the publishing transaction. */

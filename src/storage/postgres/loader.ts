@@ -37,10 +37,14 @@ function copyValue(value: StoredValue, type: FieldType): string {
 
 /** Rows are gathered into chunks of about this many characters before being written to the COPY stream. */
 const CHUNK_CHARS = 64 * 1024;
+/** Connections building a resource's indexes at once: the loader's own and one more. */
+const INDEX_BUILDERS = 2;
 
 class PostgresLoadSession implements LoadSession {
   private readonly loaded: { resource: ResourceDefinition; record: ResourceLoadRecord }[] = [];
   private readonly kept: ResourceLoadRecord[] = [];
+  /** Extra connections for building indexes side by side, opened on first use. */
+  private readonly helpers: pg.Client[] = [];
 
   constructor(
     private readonly client: pg.Client,
@@ -87,7 +91,9 @@ class PostgresLoadSession implements LoadSession {
       await flush();
       copy.end();
       await once(copy, 'finish');
-      for (const sql of indexStagingSql(schema, resource)) await client.query(sql);
+      const { indexes, finish } = indexStagingSql(schema, resource);
+      await this.buildSideBySide(indexes);
+      for (const sql of finish) await client.query(sql);
       const sizes = await client.query<{ data: string; indexes: string }>(metaSql(schema).sizes, [qualified(schema, stagingName(resource.id))]);
       const record: ResourceLoadRecord = {
         ...base, total: count, loadedAt: new Date().toISOString(),
@@ -99,6 +105,23 @@ class PostgresLoadSession implements LoadSession {
       await client.query(dropTableSql(schema, stagingName(resource.id))).catch(() => {});
       throw storeError(err);
     }
+  }
+
+  /** Runs independent statements on up to INDEX_BUILDERS connections, each taking the next when it is free. */
+  private async buildSideBySide(statements: readonly string[]): Promise<void> {
+    while (this.helpers.length < Math.min(INDEX_BUILDERS, statements.length) - 1) this.helpers.push(await connectLoader(this.options.url));
+    const queue = [...statements];
+    const worker = async (connection: pg.Client) => {
+      try {
+        for (let sql = queue.shift(); sql !== undefined; sql = queue.shift()) await connection.query(sql);
+      } catch (err) {
+        queue.length = 0;
+        throw err;
+      }
+    };
+    const outcomes = await Promise.allSettled([this.client, ...this.helpers].map(worker));
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   async commit(datasetVersion: string): Promise<void> {
@@ -140,20 +163,27 @@ class PostgresLoadSession implements LoadSession {
   private async release(): Promise<void> {
     await this.client.query(metaSql(this.options.schemas.data).unlock, [this.options.schemas.data]).catch(() => {});
     await this.client.end().catch(() => {});
+    for (const helper of this.helpers.splice(0)) await helper.end().catch(() => {});
+  }
+}
+
+async function connectLoader(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000, application_name: 'count-centre-loader' });
+  // A connection lost between statements must not become an uncaught error; the next statement reports it.
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    return client;
+  } catch (err) {
+    throw storeError(err);
   }
 }
 
 export class PostgresLoadTarget implements LoadTarget {
   constructor(private readonly options: PostgresLoadOptions) {}
 
-  private async connect(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: this.options.url, connectionTimeoutMillis: 10_000, application_name: 'count-centre-loader' });
-    try {
-      await client.connect();
-      return client;
-    } catch (err) {
-      throw storeError(err);
-    }
+  private connect(): Promise<pg.Client> {
+    return connectLoader(this.options.url);
   }
 
   async readMeta(): Promise<StoreMeta | null> {

@@ -10,10 +10,10 @@ import {
   attachPreviousSql, copyResourceSql, createIndexesSql, createMetaTablesSql, createResourceSql, detachPreviousSql,
   FTS_DOCUMENT_FUNCTION, insertLexemesSql, insertRowSql, metaSql, SQLITE_SCHEMA_VERSION,
 } from '../../sql/sqlite/ddl.js';
-import { parseTsvector, toTsvector, tsvectorToString } from '../../text-search/index.js';
+import { parseTsvector, tsvectorToString } from '../../text-search/index.js';
 import { objectWriter } from '../../serialize/records.js';
 import { ID_FIELD } from '../../catalog/catalog.js';
-import { ftsDocument, rowDocument } from '../full-text.js';
+import { ftsDocument, RowVectorizer } from '../full-text.js';
 import { nullTracker, type LoadBase, type LoadSession, type LoadTarget, type ResourceLoadRecord, type ResourceSink } from '../load-target.js';
 import { readMetaFromFile } from './meta.js';
 
@@ -122,7 +122,7 @@ export class SqliteDatabaseBuilder {
   private sink(resourceId: string, fields: readonly FieldDefinition[], see: (values: readonly StoredValue[]) => void): ResourceSink {
     const insertRow = this.db.prepare(insertRowSql(resourceId, fields.length));
     const insertLexemes = this.db.prepare(insertLexemesSql(resourceId));
-    const language = this.fullTextLanguage;
+    const vectorizer = new RowVectorizer(this.fullTextLanguage, fields);
     const record = objectWriter([ID_FIELD, ...fields]);
     let count = 0;
     return {
@@ -132,7 +132,7 @@ export class SqliteDatabaseBuilder {
       insert(values) {
         count += 1;
         see(values);
-        const vector = toTsvector(language, rowDocument(fields, values));
+        const vector = vectorizer.vector(values);
         insertRow.run(count, ...values.map(toSqlite), record.record([count, ...values]), tsvectorToString(vector));
         insertLexemes.run(count, ftsDocument(vector));
       },

@@ -1,0 +1,78 @@
+// The PostgreSQL loader's layout on the real election files: every row has its _full_text, the key and the indexes
+// built side by side are all there; and a text-search configuration that only PostgreSQL implements can be used.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
+import { loadCatalogFile, parseCatalog } from '../../src/catalog/load.js';
+import type { CatalogDefinition } from '../../src/catalog/types.js';
+import { buildDatabase } from '../../src/ingest/build.js';
+import { PROJECT_ROOT } from '../../src/settings.js';
+import { indexStagingSql } from '../../src/sql/postgres/ddl.js';
+import { qualified } from '../../src/sql/postgres/quote.js';
+import { PostgresLoadTarget } from '../../src/storage/postgres/loader.js';
+import { createTestDatabase, DATA_DIR, silentLogger, TEST_BACKENDS } from '../helpers/service.js';
+
+const SCHEMAS = { data: 'countcentre', public: 'public' };
+
+async function load(url: string, catalog: CatalogDefinition, sources: string) {
+  const target = new PostgresLoadTarget({ url, schemas: SCHEMAS, readerRole: 'countcentre_reader' });
+  return buildDatabase({ catalog, sources, target, logger: silentLogger, force: true }).finally(() => target.close());
+}
+
+describe('PostgreSQL loader', { skip: !TEST_BACKENDS.includes('postgres') }, () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let client: pg.Client;
+
+  before(async () => {
+    database = await createTestDatabase();
+    client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+  });
+  after(async () => {
+    await client.end();
+    await database.drop();
+  });
+
+  test('the election files: _full_text, the key and every index', async () => {
+    const catalog = loadCatalogFile(path.join(PROJECT_ROOT, 'catalog.json'));
+    const result = await load(database.url, catalog, DATA_DIR);
+    assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows]), [['loaded', 531], ['loaded', 39], ['loaded', 5015]]);
+    for (const resource of catalog.resources) {
+      const table = qualified(SCHEMAS.data, resource.id);
+      const check = await client.query<{ rows: number; empty: number }>(
+        `SELECT count(*)::int AS rows, count(*) FILTER (WHERE "_full_text" IS NULL OR "_full_text" = ''::tsvector)::int AS empty FROM ${table}`);
+      assert.deepEqual(check.rows[0], { rows: result.outcomes.find((o) => o.id === resource.id)!.rows, empty: 0 }, resource.id);
+
+      const key = await client.query<{ columns: string }>(
+        `SELECT pg_get_constraintdef(oid) AS columns FROM pg_constraint WHERE conrelid = $1::regclass AND contype = 'p'`, [table]);
+      assert.deepEqual(key.rows, [{ columns: 'PRIMARY KEY (_id)' }]);
+      const indexes = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_index WHERE indrelid = $1::regclass`, [table]);
+      assert.equal(indexes.rows[0]!.n, indexStagingSql(SCHEMAS.data, resource).indexes.length);
+    }
+  });
+
+  test('a configuration only PostgreSQL implements (french) indexes the records', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-pg-loader-'));
+    try {
+      writeFileSync(path.join(dir, 'words.csv'), 'Text,N\r\nLes élections générales,1\r\ndes candidats,2\r\n');
+      const catalog = parseCatalog({
+        full_text_language: 'french',
+        datasets: [{ name: 'fixture', resources: [{
+          id: '22222222-0000-4000-8000-000000000001', name: 'Words', source: { path: 'words.csv' },
+          fields: [{ id: 'Text', type: 'text' }, { id: 'N', type: 'numeric' }],
+        }] }],
+      });
+      const result = await load(database.url, catalog, dir);
+      assert.equal(result.outcomes[0]!.status, 'loaded');
+      const table = qualified(SCHEMAS.data, catalog.resources[0]!.id);
+      const rows = await client.query<{ text: string }>(`SELECT "_full_text"::text AS text FROM ${table} ORDER BY "_id"`);
+      assert.deepEqual(rows.rows.map((r) => r.text), ["'1':4 'général':3 'le':1 'élect':2", "'2':3 'candidat':2"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
