@@ -26,15 +26,14 @@ declare module 'fastify' {
   }
 }
 
-export interface AppOptions extends Services {
-  logger: Logger;
-}
-
 /** Bodies above this are refused with a 413; CKAN clients send small JSON objects. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { logger, ...services } = options;
+/**
+ * `services` is kept by reference, not copied: a reload swaps `services.catalog` (see bootstrap), and every request
+ * must see the catalogue that matches the data the backend now serves.
+ */
+export async function buildApp(services: Services, logger: Logger): Promise<FastifyInstance> {
   const { settings, backend } = services;
   const responses = new ResponseCache(settings.responseCacheMb * 1024 * 1024);
   const hostShapesAnswer = settings.siteUrl === null;

@@ -15,6 +15,8 @@ export interface Prepared {
   /** What this process loaded; null when it only opened a store that another process keeps up to date. */
   build: BuildResult | null;
   description: string;
+  /** Checks whether the store now holds another version of the data and, if so, serves it; true when it changed. */
+  refresh(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -43,21 +45,21 @@ export async function prepareServices(settings: Settings, logger: Logger, { load
   const backend = await storage.openBackend();
   await parser;
   const services: Services = { settings, catalog: new Catalog(definition, backend.resources), backend };
+  const refresh = async () => {
+    if (!(await backend.refresh())) return false;
+    services.catalog = new Catalog(definition, backend.resources);
+    logger.info({ datasetVersion: backend.datasetVersion }, 'data reloaded; now serving the new version');
+    return true;
+  };
   const timer = setInterval(() => {
-    backend.refresh().then(
-      (changed) => {
-        if (!changed) return;
-        services.catalog = new Catalog(definition, backend.resources);
-        logger.info({ datasetVersion: backend.datasetVersion }, 'data reloaded; now serving the new version');
-      },
-      (err: unknown) => logger.warn({ err }, 'could not check for a reload'),
-    );
+    refresh().catch((err: unknown) => logger.warn({ err }, 'could not check for a reload'));
   }, REFRESH_EVERY_MS);
   timer.unref();
   return {
     services,
     build,
     description: storage.description,
+    refresh,
     close: async () => {
       clearInterval(timer);
       await backend.close();

@@ -23,7 +23,7 @@ async function serve(settings: Settings, logger: Logger, load: boolean): Promise
     logger.fatal('no resource could be loaded; nothing to serve');
     process.exit(1);
   }
-  const app = await buildApp({ ...prepared.services, logger });
+  const app = await buildApp(prepared.services, logger);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -45,7 +45,7 @@ async function serve(settings: Settings, logger: Logger, load: boolean): Promise
 
 /** Loads once, then keeps N workers serving; a worker that dies unexpectedly is replaced. */
 async function supervise(settings: Settings, logger: Logger): Promise<void> {
-  const prepared = await prepareServices(settings, logger, { load: true });
+  const prepared = await prepareServices(settings, logger, { load: settings.loadOnStart });
   if (prepared.services.catalog.resources.every((r) => r.dataset === null)) {
     logger.fatal('no resource could be loaded; nothing to serve');
     process.exit(1);
@@ -76,7 +76,7 @@ async function main(): Promise<void> {
   const settings = readSettings();
   const logger = pino({ level: settings.logLevel, base: { pid: process.pid } });
   if (cluster.isPrimary && settings.workers > 1) return supervise(settings, logger);
-  return serve(settings, logger, cluster.isPrimary);
+  return serve(settings, logger, cluster.isPrimary && settings.loadOnStart);
 }
 
 main().catch((err: unknown) => {

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 /** The repository root: relative paths in settings are resolved against it, not the caller's cwd. */
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-type SettingType = 'integer' | 'string' | 'path' | 'url' | 'path-or-url' | 'enum' | 'postgres-url' | 'postgres-urls';
+type SettingType = 'integer' | 'boolean' | 'string' | 'path' | 'url' | 'path-or-url' | 'enum' | 'postgres-url' | 'postgres-urls';
 
 interface SettingSpec<T> {
   env: string;
@@ -76,6 +76,10 @@ export const SETTING_SPECS = {
     env: 'COUNTCENTRE_SQL_TIMEOUT_MS', type: 'integer', default: 1000, min: 1,
     description: 'Longest a datastore_search_sql statement may run before it is cancelled and answered 409 "Query took too long".',
   }),
+  loadOnStart: declare<boolean>({
+    env: 'COUNTCENTRE_LOAD_ON_START', type: 'boolean', default: true,
+    description: 'Whether `npm start` first brings the store up to date with the catalogue and sources. Set it to false for API processes that only serve a PostgreSQL store loaded elsewhere by `npm run load`; they need no source files and pick up each new load within seconds.',
+  }),
   workers: declare<number>({
     env: 'WORKERS', type: 'integer', default: 1, min: 1, max: 256,
     description: 'Number of API processes on this machine, sharing the port (also `npm start -- --workers N`).',
@@ -139,6 +143,10 @@ function parseValue(name: string, spec: SettingSpec<unknown>, raw: string): unkn
       if (spec.max !== undefined && value > spec.max) throw new SettingsError(`${name} must be at most ${spec.max}`);
       return value;
     }
+    case 'boolean':
+      if (/^(true|1|yes|on)$/i.test(raw.trim())) return true;
+      if (/^(false|0|no|off)$/i.test(raw.trim())) return false;
+      throw new SettingsError(`${name} must be true or false, got ${JSON.stringify(raw)}`);
     case 'enum':
       if (!spec.choices?.includes(raw)) throw new SettingsError(`${name} must be one of ${spec.choices?.join(', ')}`);
       return raw;

@@ -94,7 +94,7 @@ export async function startService(overrides: Partial<Settings> = {}, backend: T
   const database = backend === 'postgres' ? await createTestDatabase() : null;
   const settings = testSettings({ ...overrides, ...(database ? { databaseUrl: database.url } : {}) });
   const prepared = await prepareServices(settings, silentLogger);
-  const app = await buildApp({ ...prepared.services, logger: silentLogger });
+  const app = await buildApp(prepared.services, silentLogger);
   await app.ready();
   const request = (options: InjectOptions | string) => app.inject(options);
   return {

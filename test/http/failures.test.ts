@@ -21,7 +21,7 @@ for (const backend of TEST_BACKENDS) describe(`unexpected failures [${backend}]`
       rows: { value: async (query: { sql: string }) => (query.sql.includes(RESOURCE_A) ? Promise.reject(new Error('disk I/O error at /secret/path')) : real.rows(query as never)) },
     });
     const logger = pino({ level: 'error' }, new Writable({ write(chunk, _enc, done) { logged.push(String(chunk)); done(); } }));
-    app = await buildApp({ ...service.prepared.services, backend: failing, logger });
+    app = await buildApp({ ...service.prepared.services, backend: failing }, logger);
   });
   after(async () => {
     await app.close();

@@ -1,7 +1,7 @@
 // The embedded store at query time: a read-only SQLite connection with a prepared-statement cache, and extra
 // connections for streams (an open iterator keeps its connection busy, so a dump must not hold the main one).
 
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import type { CompiledQuery } from '../../sql/compiled.js';
 import type { CompileTarget } from '../../sql/dialects.js';
@@ -48,6 +48,7 @@ export class SqliteBackend implements StorageBackend {
 
   /** `extensions`: SQL functions to register on every connection, the worker threads' included. */
   static async open(file: string, extensions: readonly SqliteExtension[] = []): Promise<SqliteBackend> {
+    if (!existsSync(file)) throw new Error(`no Count Centre database at ${file}; run the loader first`);
     const loaded = await loadExtensions(extensions);
     return new SqliteBackend(file, openFile(file, loaded), loaded, extensions);
   }
