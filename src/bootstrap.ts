@@ -45,15 +45,34 @@ export async function prepareServices(settings: Settings, logger: Logger, { load
   const backend = await storage.openBackend();
   await parser;
   const services: Services = { settings, catalog: new Catalog(definition, backend.resources), backend };
-  const refresh = async () => {
+  const swapIfChanged = async () => {
     if (!(await backend.refresh())) return false;
     services.catalog = new Catalog(definition, backend.resources);
     logger.info({ datasetVersion: backend.datasetVersion }, 'data reloaded; now serving the new version');
     return true;
   };
-  const timer = setInterval(() => {
+  // One check at a time; a request for another while one runs (a notification during a poll) runs once more after it,
+  // since the running one may have looked before the load was published.
+  let running: Promise<boolean> | null = null;
+  let again: Promise<boolean> | null = null;
+  const refresh = (): Promise<boolean> => {
+    if (!running) {
+      running = swapIfChanged().finally(() => {
+        running = null;
+      });
+      return running;
+    }
+    again ??= running.catch(() => false).then(() => {
+      again = null;
+      return refresh();
+    });
+    return again;
+  };
+  const check = () => {
     refresh().catch((err: unknown) => logger.warn({ err }, 'could not check for a reload'));
-  }, REFRESH_EVERY_MS);
+  };
+  backend.watch?.(check);
+  const timer = setInterval(check, REFRESH_EVERY_MS);
   timer.unref();
   return {
     services,

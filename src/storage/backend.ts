@@ -78,6 +78,11 @@ export interface StorageBackend {
   estimateRows(resourceId: string): Promise<number | null>;
   /** Picks up a reload done by another process; true when the data changed. */
   refresh(): Promise<boolean>;
+  /**
+   * Calls `changed` as soon as another process has published a load, where the store can tell (PostgreSQL's
+   * notifications); serving processes also poll refresh(), so a store that cannot tell is still picked up.
+   */
+  watch?(changed: () => void): void;
   health(): Promise<StoreHealth>;
   close(): Promise<void>;
 }

@@ -60,6 +60,8 @@ export function schemaSetupSql(schemas: PgSchemas, readerRole: string): string[]
     `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = ${quoteLiteral(readerRole)}) THEN CREATE ROLE ${quoteIdent(readerRole)} NOLOGIN; END IF; END $$`,
     `GRANT USAGE ON SCHEMA ${s} TO ${quoteIdent(readerRole)}`,
     `GRANT USAGE ON SCHEMA ${quoteIdent(schemas.public)} TO ${quoteIdent(readerRole)}`,
+    // Readers on a replica check which version of the data it holds before they are sent there.
+    `GRANT SELECT ON ${qualified(schema, '_countcentre_meta')} TO ${quoteIdent(readerRole)}`,
   ];
 }
 
@@ -168,6 +170,9 @@ export function dropResourceSql(schemas: PgSchemas, resourceId: string): string[
   return [`DROP VIEW IF EXISTS ${qualified(schemas.public, resourceId)}`, dropTableSql(schemas.data, resourceId)];
 }
 
+/** The notification channel on which a load announces that it has been published. */
+export const LOADED_CHANNEL = 'countcentre_loaded';
+
 export function metaSql(schema: string) {
   const meta = qualified(schema, '_countcentre_meta');
   const resources = qualified(schema, '_countcentre_resources');
@@ -175,12 +180,16 @@ export function metaSql(schema: string) {
     tablesExist: `SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL AS present`,
     tableNames: [`${quoteIdent(schema)}._countcentre_meta`, `${quoteIdent(schema)}._countcentre_resources`],
     all: `SELECT "key", "value" FROM ${meta}`,
+    datasetVersion: `SELECT "value" FROM ${meta} WHERE "key" = 'dataset_version'`,
     put: `INSERT INTO ${meta} ("key", "value") VALUES ($1, $2) ON CONFLICT ("key") DO UPDATE SET "value" = EXCLUDED."value"`,
     allResources: `SELECT "id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields" FROM ${resources}`,
     clearResources: `DELETE FROM ${resources}`,
     putResource: `INSERT INTO ${resources} ("id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
     sizes: `SELECT pg_table_size($1::regclass) AS data, pg_indexes_size($1::regclass) AS indexes`,
     databaseBytes: `SELECT pg_database_size(current_database()) AS bytes`,
+    /** Sent in the publishing transaction, so delivered when it commits; the payload is the data schema. */
+    notify: `SELECT pg_notify('${LOADED_CHANNEL}', $1)`,
+    listen: `LISTEN ${LOADED_CHANNEL}`,
     /** Serialises loaders: two processes publishing at once would interleave their swaps. */
     lock: `SELECT pg_advisory_lock(hashtext($1))`,
     unlock: `SELECT pg_advisory_unlock(hashtext($1))`,

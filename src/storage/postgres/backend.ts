@@ -1,5 +1,6 @@
 // The PostgreSQL store at query time: reads run as the read-only role in read-only sessions with a statement timeout,
-// from bounded pools on the primary or spread across replicas (falling back to the primary when a replica fails).
+// from bounded pools on the primary or spread across replicas (falling back to the primary when a replica fails, and
+// leaving out a replica that has not yet replayed the version of the data the primary serves).
 
 import pg from 'pg';
 import Cursor from 'pg-cursor';
@@ -29,6 +30,8 @@ interface ReadTarget {
   sql: pg.Pool;
   /** Until when this target is skipped after a connection failure. */
   downUntil: number;
+  /** The dataset version a replica held when last asked (null: not known); one behind the primary is not read. */
+  version: string | null;
 }
 
 /** The built-in types' oids, which never change; others are looked up once. */
@@ -40,6 +43,8 @@ const TYPE_NAMES = new Map<number, string>([
 
 /** How long a replica that failed is left out before it is tried again. */
 const REPLICA_RETRY_MS = 5000;
+/** How long to wait before listening again for loads after the listening connection was lost. */
+const LISTENER_RETRY_MS = 2000;
 
 export class PostgresBackend implements StorageBackend {
   readonly dialect = 'postgres' as const;
@@ -48,6 +53,8 @@ export class PostgresBackend implements StorageBackend {
   private readonly primary: ReadTarget;
   private readonly replicas: ReadTarget[];
   private next = 0;
+  private listener: pg.Client | null = null;
+  private closed = false;
 
   private constructor(
     private readonly options: PostgresBackendOptions,
@@ -65,6 +72,7 @@ export class PostgresBackend implements StorageBackend {
         // User SQL sees the public schema: a view of CKAN's columns per resource.
         sql: createPool({ ...base, schema: options.schemas.public, max: Math.max(1, Math.ceil(options.poolSize / 2)), statementTimeoutMs: options.sqlTimeoutMs }),
         downUntil: 0,
+        version: null,
       };
     };
     this.primary = target(options.url, 'primary');
@@ -79,7 +87,9 @@ export class PostgresBackend implements StorageBackend {
       // Reads take the read-only role when this login may; otherwise they run as the login (which should then be read-only itself).
       const member = await admin.query<{ member: boolean }>(
         `SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1) AND pg_has_role(current_user, $1, 'MEMBER') AS member`, [options.readerRole]);
-      return new PostgresBackend(options, meta, admin, member.rows[0]?.member ? options.readerRole : null);
+      const backend = new PostgresBackend(options, meta, admin, member.rows[0]?.member ? options.readerRole : null);
+      await backend.checkReplicas();
+      return backend;
     } catch (err) {
       await admin.end();
       throw storeError(err);
@@ -102,10 +112,27 @@ export class PostgresBackend implements StorageBackend {
     return this.meta.resources;
   }
 
-  /** Replicas in turn, skipping those that failed recently; the primary when there are none left. */
+  /**
+   * Asks each replica which dataset version it holds. A replica still replaying an earlier load (or one that cannot
+   * say) is not read until it has caught up, so that an answer never mixes one version's catalogue with another's rows.
+   */
+  private async checkReplicas(): Promise<void> {
+    const sql = metaSql(this.options.schemas.data).datasetVersion;
+    await Promise.all(this.replicas.map(async (replica) => {
+      try {
+        const result = await replica.search.query<{ value: string }>(sql);
+        replica.version = result.rows[0]?.value ?? null;
+      } catch {
+        replica.version = null;
+      }
+    }));
+  }
+
+  /** Replicas in turn, skipping those that failed recently or lag behind; the primary when there are none left. */
   private readTargets(): ReadTarget[] {
     const now = Date.now();
-    const up = this.replicas.filter((r) => r.downUntil <= now);
+    const version = this.meta.datasetVersion;
+    const up = this.replicas.filter((r) => r.downUntil <= now && r.version === version);
     if (up.length === 0) return [this.primary];
     const first = up[this.next++ % up.length]!;
     return [first, this.primary];
@@ -202,22 +229,54 @@ export class PostgresBackend implements StorageBackend {
 
   async refresh(): Promise<boolean> {
     const meta = await readPostgresMeta(this.admin, this.options.schemas.data).catch(() => null);
-    if (!meta || meta.datasetVersion === this.meta.datasetVersion) return false;
-    this.meta = meta;
-    return true;
+    const changed = meta !== null && meta.datasetVersion !== this.meta.datasetVersion;
+    // Replicas are checked before the new version is served, so none that lags is read from under it.
+    await this.checkReplicas();
+    if (changed) this.meta = meta;
+    return changed;
+  }
+
+  /** Listens for loads published by any process, on a connection of its own, re-established if it is lost. */
+  watch(changed: () => void): void {
+    const connect = () => {
+      if (this.closed) return;
+      const client = new pg.Client({ connectionString: this.options.url, connectionTimeoutMillis: 3000, application_name: 'count-centre-listener' });
+      this.listener = client;
+      let retried = false;
+      const retry = () => {
+        if (retried || this.closed) return;
+        retried = true;
+        client.end().catch(() => {});
+        setTimeout(connect, LISTENER_RETRY_MS).unref();
+      };
+      client.on('error', retry);
+      client.on('end', retry);
+      client.on('notification', (message) => {
+        if (message.payload === this.options.schemas.data) changed();
+      });
+      client.connect()
+        .then(() => client.query(metaSql(this.options.schemas.data).listen))
+        // A load published while the listener was away is picked up by polling; this one check covers reconnections.
+        .then(() => changed(), retry);
+    };
+    connect();
   }
 
   async health(): Promise<StoreHealth> {
     try {
       await this.admin.query('SELECT 1');
-      const down = this.replicas.filter((r) => r.downUntil > Date.now()).map((r) => r.name);
-      return { ok: true, detail: down.length > 0 ? `primary reachable; ${down.join(', ')} unreachable` : 'database reachable' };
+      const down = this.replicas.filter((r) => r.downUntil > Date.now()).map((r) => `${r.name} unreachable`);
+      const behind = this.replicas.filter((r) => r.downUntil <= Date.now() && r.version !== this.meta.datasetVersion).map((r) => `${r.name} behind`);
+      const problems = [...down, ...behind];
+      return { ok: true, detail: problems.length > 0 ? `primary reachable; ${problems.join(', ')}` : 'database reachable' };
     } catch (err) {
       return { ok: false, detail: isConnectionFailure(err) ? 'database unreachable' : (err as Error).message };
     }
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    await this.listener?.end().catch(() => {});
     await Promise.all([this.admin, this.primary.search, this.primary.sql, ...this.replicas.flatMap((r) => [r.search, r.sql])].map((p) => p.end()));
   }
 }

@@ -146,6 +146,7 @@ class PostgresLoadSession implements LoadSession {
       ] as const) {
         await client.query(sql.put, [key, value]);
       }
+      await client.query(sql.notify, [schemas.data]);
       await client.query('COMMIT');
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});
