@@ -4,7 +4,7 @@
 import { ApiError, errors } from '../errors.js';
 import { toText } from '../query/coerce.js';
 import { ParamErrors, validateParams, type ParamSpec } from '../query/params.js';
-import { wrapUserSql } from '../sql/postgres/user-sql.js';
+import { dialectFor } from '../sql/dialects.js';
 import { prepareSearchSql, renderSqlValue } from '../sql/search-sql/index.js';
 import { StatementRejected, StatementTimeout } from '../storage/backend.js';
 import { renderHelp } from './help-text.js';
@@ -43,13 +43,10 @@ export const datastoreSearchSqlAction: Action = {
     let rows: unknown[][];
     let columns = prepared.columns;
     try {
-      if (backend.dialect === 'sqlite') {
-        rows = (await backend.userSql(prepared.sqlite, settings.sqlTimeoutMs)).rows;
-      } else {
-        const result = await backend.userSql(wrapUserSql(prepared.statement, settings.rowsMax), settings.sqlTimeoutMs);
-        rows = result.rows;
-        columns = result.columns ?? columns;
-      }
+      const result = await backend.userSql(dialectFor(backend.compileTarget).compileUserSql(prepared, settings.rowsMax), settings.sqlTimeoutMs);
+      rows = result.rows;
+      // PostgreSQL reports the result's own column types; the translation knows them beforehand.
+      columns = result.columns ?? columns;
     } catch (err) {
       if (err instanceof StatementTimeout) throw errors.queryTimeout('Query took too long');
       if (err instanceof StatementRejected) throw new ApiError('validation', err.message, { query: [err.message], info: { orig: [err.message] } });

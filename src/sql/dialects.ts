@@ -3,6 +3,8 @@
 import type { SearchPlan } from '../query/plan.js';
 import type { CompiledQuery } from './compiled.js';
 import * as postgres from './postgres/search.js';
+import { wrapUserSql } from './postgres/user-sql.js';
+import type { PreparedSql } from './search-sql/index.js';
 import * as sqlite from './sqlite/search.js';
 
 /** What a compiler needs to know about the store it compiles for. */
@@ -11,11 +13,24 @@ export type CompileTarget = { dialect: 'sqlite'; indexLanguage: string } | { dia
 export interface Dialect {
   compileSearch(plan: SearchPlan): CompiledQuery;
   compileCount(plan: SearchPlan): CompiledQuery;
+  /**
+   * A guarded datastore_search_sql statement, returning at most maxRows + 1 rows (so that a cut answer can be told):
+   * PostgreSQL runs it as written; the embedded store runs its translation.
+   */
+  compileUserSql(prepared: PreparedSql, maxRows: number): CompiledQuery;
 }
 
 export function dialectFor(target: CompileTarget): Dialect {
   if (target.dialect === 'sqlite') {
-    return { compileSearch: (plan) => sqlite.compileSearch(plan, target), compileCount: (plan) => sqlite.compileCount(plan, target) };
+    return {
+      compileSearch: (plan) => sqlite.compileSearch(plan, target),
+      compileCount: (plan) => sqlite.compileCount(plan, target),
+      compileUserSql: (prepared) => prepared.sqlite,
+    };
   }
-  return { compileSearch: (plan) => postgres.compileSearch(plan, target), compileCount: (plan) => postgres.compileCount(plan, target) };
+  return {
+    compileSearch: (plan) => postgres.compileSearch(plan, target),
+    compileCount: (plan) => postgres.compileCount(plan, target),
+    compileUserSql: (prepared, maxRows) => wrapUserSql(prepared.statement, maxRows),
+  };
 }
