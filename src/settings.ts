@@ -66,7 +66,7 @@ export const SETTING_SPECS = {
   }),
   pgPoolSize: declare<number>({
     env: 'COUNTCENTRE_PG_POOL_SIZE', type: 'integer', default: 10, min: 1, max: 1000,
-    description: 'Most PostgreSQL connections one API process holds per database (primary or replica).',
+    description: 'Most connections each API process opens for queries per database (primary or replica); datastore_search_sql has its own pool of at most half as many beside it, and on the primary up to two more serve bookkeeping and one hears of loads.',
   }),
   searchTimeoutMs: declare<number>({
     env: 'COUNTCENTRE_SEARCH_TIMEOUT_MS', type: 'integer', default: 30000, min: 1,
