@@ -2,7 +2,7 @@
 // whole-row index into a `rank` column; a dictionary searches each named field into `rank <field>` columns.
 
 import {
-  candidateFilter, isTextSearchConfig, plainToTsquery, toTsquery, tsqueryToString, TsQuerySyntaxError,
+  candidateFilter, candidatesAreExact, isTextSearchConfig, plainToTsquery, toTsquery, tsqueryToString, TsQuerySyntaxError,
 } from '../text-search/index.js';
 import type { PlanField, TextMatch, TextQuery } from './plan.js';
 import { QUERY_LIMITS, type PlanProblems } from './problems.js';
@@ -27,7 +27,7 @@ function parseTextQuery(config: string, text: string, plain: boolean, problems: 
   }
   try {
     const query = plain ? plainToTsquery(config, text) : toTsquery(config, text);
-    return { config, query, text: tsqueryToString(query), candidates: candidateFilter(query) };
+    return { config, query, text: tsqueryToString(query), candidates: candidateFilter(query), candidatesExact: candidatesAreExact(query) };
   } catch (err) {
     if (err instanceof TsQuerySyntaxError) {
       problems.invalidQuery(err.message);

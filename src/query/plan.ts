@@ -19,6 +19,8 @@ export interface TextQuery {
   /** tsquery text (`'dub':*`); what PostgreSQL's `::tsquery` and the embedded store's matcher both read. */
   text: string;
   candidates: CandidateFilter;
+  /** The candidates are exactly the matches (lexemes joined by & and |): no row needs checking one by one. */
+  candidatesExact: boolean;
 }
 
 /** What a full-text query is matched against: the whole row's index, or one field's text. */

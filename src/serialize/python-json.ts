@@ -13,6 +13,8 @@ const SHORT_ESCAPES: Record<string, string> = {
 
 // Python's ensure_ascii escapes everything outside the printable ASCII range, DEL included.
 const NEEDS_ASCII_ESCAPE = /["\\\u0000-\u001f\u007f-\uffff]/g;
+/** The same test without the global flag (which would make `test` stateful): most strings need no escaping. */
+const HAS_ASCII_ESCAPE = /["\\\u0000-\u001f\u007f-\uffff]/;
 
 function escapeAsciiChar(ch: string): string {
   const short = SHORT_ESCAPES[ch];
@@ -22,6 +24,7 @@ function escapeAsciiChar(ch: string): string {
 
 /** A JSON string literal with every non-ASCII character escaped, as Python's json.dumps writes it. */
 export function asciiJsonString(text: string): string {
+  if (!HAS_ASCII_ESCAPE.test(text)) return '"' + text + '"';
   return '"' + text.replace(NEEDS_ASCII_ESCAPE, escapeAsciiChar) + '"';
 }
 

@@ -42,6 +42,11 @@ export interface SearchDialectHooks {
   sortExpression(field: PlanField): string;
   /** Booleans as the dialect binds them. */
   bindBoolean(params: ParamList, value: boolean): string;
+  /**
+   * Find the page's `_id`s first, then fetch their records (and compute their ranks) by `_id`: a store whose sorter
+   * would otherwise carry every candidate's record text, and rank every candidate, does only the page's worth.
+   */
+  pageThenFetch?: boolean;
 }
 
 function conditionSql(h: SearchDialectHooks, p: ParamList, plan: SearchPlan, condition: Condition): string {
@@ -103,7 +108,15 @@ export function compileSearchWith(h: SearchDialectHooks, plan: SearchPlan): Comp
     sql = `SELECT ${selectList} ${from}${groupBy} ORDER BY ${[...order, `min(${h.quoteIdent('_id')})`].join(', ')}`;
   } else {
     const sortsById = plan.orderBy.some((k) => k.target.kind === 'field' && k.target.field.id === '_id');
-    sql = `SELECT ${selectList} ${from} ORDER BY ${[...order, ...(sortsById ? [] : [h.quoteIdent('_id')])].join(', ')}`;
+    const byId = sortsById ? [] : [h.quoteIdent('_id')];
+    if (h.pageThenFetch && !plan.orderBy.every((k) => k.target.kind === 'field' && k.target.field.id === '_id')) {
+      // Parameters bind in the order they appear: the select list's, the page's, then the outer order's.
+      const id = h.quoteIdent('_id');
+      const page = `SELECT ${id} ${from} ORDER BY ${[...order, ...byId].join(', ')} LIMIT ${p.bind(plan.limit)} OFFSET ${p.bind(plan.offset)}`;
+      const outerOrder = plan.orderBy.map((k) => orderSql(h, p, k));
+      return { sql: `SELECT ${selectList} FROM ${h.table(plan.resourceId)} WHERE ${id} IN (${page}) ORDER BY ${[...outerOrder, ...byId].join(', ')}`, params: p.values };
+    }
+    sql = `SELECT ${selectList} ${from} ORDER BY ${[...order, ...byId].join(', ')}`;
   }
   sql += ` LIMIT ${p.bind(plan.limit)} OFFSET ${p.bind(plan.offset)}`;
   return { sql, params: p.values };

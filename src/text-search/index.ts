@@ -3,12 +3,12 @@
 
 import { findConfig, getConfig, supportedConfigNames } from './dictionaries.js';
 import { formatFloat4 as formatFloat4Impl } from './float4.js';
-import { candidateFilter as candidateFilterImpl, matches } from './match.js';
+import { candidateFilter as candidateFilterImpl, candidatesAreExact as candidatesAreExactImpl, matches } from './match.js';
 import type { CandidateFilter } from './match.js';
 import { rank } from './rank.js';
 import { formatTsquery, parseTsqueryText, plainToTsqueryWith, toTsqueryWith } from './tsquery.js';
 import type { TsQuery } from './tsquery.js';
-import { buildTsvector, formatTsvector, lexize, parseTsvectorText } from './tsvector.js';
+import { buildTsvector, entriesInText, formatTsvector, lexize, parseTsvectorText } from './tsvector.js';
 import type { TsVector } from './tsvector.js';
 
 export type { TsVector, TsVectorEntry } from './tsvector.js';
@@ -83,6 +83,39 @@ export function tsRank(v: TsVector, q: TsQuery, normalization = 0): number {
   return rank(v, q, normalization);
 }
 
+/** The lexemes a query's rank reads, when each names exactly one vector entry (no prefixes, no weights); else null. */
+const rankLexemes = new WeakMap<TsQuery, readonly string[] | null>();
+
+function exactOperands(q: TsQuery): readonly string[] | null {
+  let known = rankLexemes.get(q);
+  if (known !== undefined) return known;
+  const found = new Set<string>();
+  const walk = (n: TsQuery): boolean => {
+    switch (n.type) {
+      case 'empty': return true;
+      case 'lexeme':
+        found.add(n.lexeme);
+        return !n.prefix && !n.weights;
+      case 'not': return walk(n.arg);
+      default: return walk(n.left) && walk(n.right);
+    }
+  };
+  known = walk(q) ? [...found] : null;
+  rankLexemes.set(q, known);
+  return known;
+}
+
+/**
+ * ts_rank(vector, q, normalization) from the vector's text as tsvectorToString writes it. ts_rank reads only the
+ * entries of the query's lexemes (normalisations 0 and 32 need nothing else), so when each lexeme names exactly one
+ * entry only those are read from the text; otherwise it is parsed whole, with `parse` (which may cache).
+ */
+export function tsRankText(text: string, q: TsQuery, normalization: number, parse: (text: string) => TsVector = parseTsvectorText): number {
+  const lexemes = (normalization & ~32) === 0 ? exactOperands(q) : null;
+  const some = lexemes ? entriesInText(text, lexemes) : null;
+  return rank(some && some.entries.length > 0 ? some : parse(text), q, normalization);
+}
+
 /** float4 text output, as PostgreSQL (and to_json(real)) prints it. */
 export function formatFloat4(x: number): string {
   return formatFloat4Impl(x);
@@ -91,4 +124,9 @@ export function formatFloat4(x: number): string {
 /** A necessary condition on a matching row's lexemes, for pre-selection through an inverted index. */
 export function candidateFilter(q: TsQuery): CandidateFilter {
   return candidateFilterImpl(q);
+}
+
+/** Whether candidateFilter(q) is also sufficient, so that an inverted index of lexemes answers `@@` by itself. */
+export function candidatesAreExact(q: TsQuery): boolean {
+  return candidatesAreExactImpl(q);
 }

@@ -258,6 +258,16 @@ function filterOf(n: TsQueryNode): CandidateFilter {
   }
 }
 
+/**
+ * Whether candidateFilter(q) is also sufficient: a query of lexemes (prefixed or not, without weight restrictions)
+ * joined only by & and | matches exactly the vectors that hold the lexemes the filter asks for.
+ */
+export function candidatesAreExact(q: TsQuery): boolean {
+  const exact = (n: TsQueryNode): boolean =>
+    n.type === 'lexeme' ? !n.weights : (n.type === 'and' || n.type === 'or') && exact(n.left) && exact(n.right);
+  return q.type === 'empty' || exact(q);
+}
+
 /** A necessary condition on the lexemes of any vector matching `q` ('none': nothing matches). */
 export function candidateFilter(q: TsQuery): CandidateFilter {
   return q.type === 'empty' ? NONE : filterOf(q);

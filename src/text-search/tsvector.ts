@@ -120,6 +120,45 @@ export function formatTsvector(v: TsVector): string {
   return out;
 }
 
+/**
+ * The entries of some lexemes read straight from a tsvector's text as formatTsvector writes it (quoted lexemes in
+ * order, positions without weights), without parsing the rest; null when the text holds weights, so that the caller
+ * parses it whole. A lexeme is recognised only where an entry starts, so one cannot be found inside another.
+ */
+export function entriesInText(text: string, lexemes: readonly string[]): TsVector | null {
+  const entries: TsVectorEntry[] = [];
+  for (const lexeme of lexemes) {
+    const needle = quoteLexeme(lexeme);
+    for (let from = 0; ;) {
+      const at = text.indexOf(needle, from);
+      if (at < 0) break;
+      let i = at + needle.length;
+      const next = text.charCodeAt(i);
+      if ((at > 0 && text.charCodeAt(at - 1) !== 32) || !(Number.isNaN(next) || next === 32 || next === 58)) {
+        from = at + 1;
+        continue;
+      }
+      const positions: number[] = [];
+      if (next === 58 /* : */) {
+        let value = 0;
+        for (i++; i <= text.length; i++) {
+          const c = text.charCodeAt(i);
+          if (c >= 48 && c <= 57) value = value * 10 + (c - 48);
+          else if (c === 44 /* , */ || c === 32 || Number.isNaN(c)) {
+            positions.push(value);
+            value = 0;
+            if (c !== 44) break;
+          } else return null;
+        }
+      }
+      entries.push({ lexeme, positions });
+      break;
+    }
+  }
+  entries.sort((x, y) => compareLexemes(x.lexeme, y.lexeme));
+  return { entries };
+}
+
 export class TsVectorSyntaxError extends Error {
   constructor(message: string) {
     super(message);

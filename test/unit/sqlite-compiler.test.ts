@@ -99,9 +99,10 @@ describe('SQLite compiler', () => {
     assert.equal(compileSearch(plan({ filters: { Votes: [] }, records_format: 'lists' }), target).sql, `SELECT ${ALL} FROM "r1" WHERE 1 = 0 ORDER BY "_id" LIMIT ? OFFSET ?`);
   });
 
-  test('sort: explicit null placement as PostgreSQL orders, _id as the tie-breaker', async () => {
+  test('sort: explicit null placement as PostgreSQL orders, _id as the tie-breaker; the page is found first, then fetched', async () => {
     const p = plan({ sort: 'Votes desc', fields: '_id,Votes' });
-    assert.equal(compileSearch(p, target).sql, 'SELECT "_id", "Votes" FROM "r1" ORDER BY "Votes" DESC NULLS FIRST, "_id" LIMIT ? OFFSET ?');
+    assert.equal(compileSearch(p, target).sql, 'SELECT "_id", "Votes" FROM "r1" WHERE "_id" IN ' +
+      '(SELECT "_id" FROM "r1" ORDER BY "Votes" DESC NULLS FIRST, "_id" LIMIT ? OFFSET ?) ORDER BY "Votes" DESC NULLS FIRST, "_id"');
     assert.deepEqual(await rows(p), [[2, null], [1, 10], [4, 10], [3, 7]]);
     const ascending = plan({ sort: 'Votes', fields: '_id' });
     assert.deepEqual(await rows(ascending), [[3], [1], [4], [2]]);
@@ -123,13 +124,16 @@ describe('SQLite compiler', () => {
     assert.equal(await count(p), 3);
   });
 
-  test('full text: FTS5 narrows by hex lexeme keys, the registered functions match and rank exactly', async () => {
+  test('full text: FTS5 narrows by hex lexeme keys (and decides alone for lexemes joined by & and |), the registered functions match and rank exactly', async () => {
     const p = plan({ q: 'Murphy', fields: '_id,rank' });
     assert.deepEqual(compileSearch(p, target), {
-      sql: 'SELECT "_id", cc_ts_rank("_full_text", ?, 32) FROM "r1" WHERE "_id" IN (SELECT rowid FROM "r1__fts" WHERE "r1__fts" MATCH ?) AND cc_ts_match("_full_text", ?) ' +
-        'ORDER BY cc_ts_rank("_full_text", ?, 32) DESC, "_id" LIMIT ? OFFSET ?',
-      params: ["'murphi'", `"${Buffer.from('murphi').toString('hex')}"`, "'murphi'", "'murphi'", 100, 0],
+      sql: 'SELECT "_id", cc_ts_rank("_full_text", ?, 32) FROM "r1" WHERE "_id" IN (SELECT "_id" FROM "r1" WHERE "_id" IN (SELECT rowid FROM "r1__fts" WHERE "r1__fts" MATCH ?) ' +
+        'ORDER BY cc_ts_rank("_full_text", ?, 32) DESC, "_id" LIMIT ? OFFSET ?) ORDER BY cc_ts_rank("_full_text", ?, 32) DESC, "_id"',
+      params: ["'murphi'", `"${Buffer.from('murphi').toString('hex')}"`, "'murphi'", 100, 0, "'murphi'"],
     });
+    const phrase = plan({ q: 'Murphy <-> Byrne', plain: false, fields: '_id' });
+    assert.match(compileSearch(phrase, target).sql, /MATCH \?\) AND cc_ts_match\("_full_text", \?\)/, 'a phrase is checked row by row');
+    assert.deepEqual(await rows(phrase), []);
     // One occurrence among four words: ts_rank 0.1/1.6449 = 0.0608, normalised to 0.0573 and held as a float4.
     assert.deepEqual(await rows(p), [[1, Math.fround(0.057308756)], [2, Math.fround(0.057308756)]]);
     assert.equal(await count(p), 2);

@@ -52,6 +52,7 @@ function hooks(options: SqliteCompileOptions): SearchDialectHooks {
     // One JSON parameter whatever the list's length, so the statement text (and its cache entry) is shared.
     inList: (p, field, values) => `${quoteIdent(field.id)} IN (SELECT value FROM json_each(${p.bindRaw(JSON.stringify(values.map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v))))}))`,
     sortExpression: (field: PlanField) => quoteIdent(field.id),
+    pageThenFetch: true,
     textMatch(p: ParamList, plan: SearchPlan, match: TextMatch) {
       const { query, target } = match;
       const canUseIndex = target.kind === 'row' ||
@@ -63,6 +64,8 @@ function hooks(options: SqliteCompileOptions): SearchDialectHooks {
         if (expression !== null) {
           const fts = resourceTables(plan.resourceId).fullText;
           parts.push(`"_id" IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${p.bind(expression)})`);
+          // The index holds each row's lexemes, so for a query of lexemes joined by & and | it is the answer itself.
+          if (target.kind === 'row' && query.candidatesExact) return parts[0]!;
         }
       }
       if (target.kind === 'row') parts.push(`${F.tsMatch}("_full_text", ${p.bind(query.text)})`);

@@ -26,7 +26,7 @@ interface Opened {
 function openFile(file: string, extensions: readonly LoadedExtension[]): Opened {
   const inode = statSync(file).ino;
   const connection = openReadConnection(file, 'query', extensions);
-  return { connection, meta: readMeta(connection.db), inode, statements: new BoundedCache(500) };
+  return { connection, meta: readMeta(connection.db), inode, statements: new BoundedCache(2000) };
 }
 
 /** The SQLite compiler binds only these. */

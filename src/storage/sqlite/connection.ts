@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { numberText } from '../../catalog/values.js';
 import { SQLITE_FUNCTIONS as F } from '../../sql/sqlite/functions.js';
 import {
-  parseTsquery, parseTsvector, toTsvector, tsMatches, tsRank, type TsQuery, type TsVector,
+  parseTsquery, parseTsvector, toTsvector, tsMatches, tsRank, tsRankText, type TsQuery, type TsVector,
 } from '../../text-search/index.js';
 import { StatementTimeout } from '../backend.js';
 import { BoundedCache } from '../bounded-cache.js';
@@ -38,7 +38,7 @@ function registerTextSearch(db: Database.Database): void {
   db.function(F.tsMatch, options, (vectorText: unknown, queryText: unknown) =>
     typeof vectorText === 'string' && tsMatches(vector(vectorText), query(String(queryText))) ? 1 : 0);
   db.function(F.tsRank, options, (vectorText: unknown, queryText: unknown, normalization: unknown) =>
-    typeof vectorText === 'string' ? tsRank(vector(vectorText), query(String(queryText)), Number(normalization)) : 0);
+    typeof vectorText === 'string' ? tsRankText(vectorText, query(String(queryText)), Number(normalization), vector) : 0);
   db.function(F.tsMatchValue, options, (config: unknown, value: unknown, type: unknown, queryText: unknown) => {
     const text = valueText(value, String(type));
     return text !== null && tsMatches(toTsvector(String(config), text), query(String(queryText))) ? 1 : 0;
