@@ -119,6 +119,7 @@ export function parseCell(text: string, type: FieldType, format: DateFormat): St
 
 /** Writes out a number's decimal digits without an exponent ("1e-7" → "0.0000001"), as PostgreSQL prints numeric. */
 function withoutExponent(shortest: string): string {
+  if (!shortest.includes('e')) return shortest;
   const match = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(shortest);
   if (!match) return shortest;
   const [, sign, whole, fraction = '', exponentText] = match;
@@ -141,5 +142,7 @@ function float8Text(value: number): string {
 /** The text of a number as PostgreSQL would print a value of this type (JSON, CSV and the full-text document). */
 export function numberText(value: number, type: FieldType | 'int'): string {
   if (type === 'float8') return float8Text(value);
+  // Integers below 2^53 print without an exponent; only larger or fractional values need checking.
+  if (Number.isSafeInteger(value)) return String(value);
   return withoutExponent(String(value));
 }

@@ -35,15 +35,16 @@ function jsonRenderer(type: ResultColumn['type']): Render {
   }
 }
 
-function csvQuote(text: string, delimiter: string): string {
+function csvQuote(text: string, needsQuotes: RegExp): string {
   // COPY quotes empty strings (to tell them from NULL) and anything holding the delimiter, a quote or a line break.
-  if (text === '' || text.includes(delimiter) || text.includes('"') || text.includes('\n') || text.includes('\r')) {
+  if (text === '' || needsQuotes.test(text)) {
     return '"' + text.replace(/"/g, '""') + '"';
   }
   return text;
 }
 
 function csvRenderer(type: ResultColumn['type'], delimiter: string): Render {
+  const needsQuotes = delimiter === '\t' ? /[\t"\n\r]/ : /[,"\n\r]/;
   switch (type) {
     case 'float':
       return orNull('', (v) => formatFloat4(Number(v)));
@@ -53,7 +54,7 @@ function csvRenderer(type: ResultColumn['type'], delimiter: string): Render {
       return orNull('', (v) => String(v).slice(0, 19));
     case 'text':
     case 'date':
-      return orNull('', (v) => csvQuote(String(v), delimiter));
+      return orNull('', (v) => csvQuote(String(v), needsQuotes));
     default:
       return orNull('', (v) => numberText(Number(v), type));
   }

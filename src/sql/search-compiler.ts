@@ -92,6 +92,12 @@ function fromWhere(h: SearchDialectHooks, p: ParamList, plan: SearchPlan): strin
   return plan.where ? `FROM ${table} WHERE ${conditionSql(h, p, plan, plan.where)}` : `FROM ${table}`;
 }
 
+/**
+ * Above this many rows a result is not a page but most of the candidates (a dump, a large export): fetching them by
+ * _id afterwards would sort them twice.
+ */
+const PAGE_THEN_FETCH_MAX_ROWS = 1000;
+
 export function compileSearchWith(h: SearchDialectHooks, plan: SearchPlan): CompiledQuery {
   const p = new ParamList(h.placeholder);
   // Whole records come as their stored JSON text, then any ranks: one value per row instead of one per field.
@@ -109,7 +115,7 @@ export function compileSearchWith(h: SearchDialectHooks, plan: SearchPlan): Comp
   } else {
     const sortsById = plan.orderBy.some((k) => k.target.kind === 'field' && k.target.field.id === '_id');
     const byId = sortsById ? [] : [h.quoteIdent('_id')];
-    if (h.pageThenFetch && !plan.orderBy.every((k) => k.target.kind === 'field' && k.target.field.id === '_id')) {
+    if (h.pageThenFetch && plan.limit <= PAGE_THEN_FETCH_MAX_ROWS && !plan.orderBy.every((k) => k.target.kind === 'field' && k.target.field.id === '_id')) {
       // Parameters bind in the order they appear: the select list's, the page's, then the outer order's.
       const id = h.quoteIdent('_id');
       const page = `SELECT ${id} ${from} ORDER BY ${[...order, ...byId].join(', ')} LIMIT ${p.bind(plan.limit)} OFFSET ${p.bind(plan.offset)}`;
