@@ -1,5 +1,6 @@
-// A 1,000,000-record dump streams: the server's memory barely moves, every record arrives, and a client that goes
-// away stops the work. The server runs as its own process so that its memory and CPU can be read from /proc.
+// A 1,000,000-record dump streams, on both stores: the server's memory barely moves, every record arrives, and a
+// client that goes away stops the work. The server runs as its own process so that its memory and CPU can be read
+// from /proc.
 
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -10,9 +11,9 @@ import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 import { parseCatalog } from '../../src/catalog/load.js';
 import { buildDatabase } from '../../src/ingest/build.js';
-import { SqliteLoadTarget } from '../../src/storage/sqlite/builder.js';
 import { PROJECT_ROOT } from '../../src/settings.js';
-import { silentLogger, TEST_TMP } from '../helpers/service.js';
+import { storageFor } from '../../src/stores.js';
+import { createTestDatabase, silentLogger, TEST_BACKENDS, TEST_TMP, testSettings } from '../helpers/service.js';
 
 const ROWS = 1_000_000;
 const RESOURCE = 'synthetic-dump-test';
@@ -37,9 +38,10 @@ function processStats(pid: number): { rss: number; peak: number; cpuTicks: numbe
   return { rss: kb('VmRSS'), peak: kb('VmHWM'), cpuTicks: Number(stat[11]) + Number(stat[12]) };
 }
 
-describe('a 1,000,000-record dump', { timeout: 180_000 }, () => {
+for (const backend of TEST_BACKENDS) describe(`a 1,000,000-record dump [${backend}]`, { timeout: 300_000 }, () => {
   let server: ChildProcess;
   let port: number;
+  let database: Awaited<ReturnType<typeof createTestDatabase>> | null = null;
 
   before(async () => {
     mkdirSync(dir, { recursive: true });
@@ -53,12 +55,16 @@ describe('a 1,000,000-record dump', { timeout: 180_000 }, () => {
     };
     writeFileSync(path.join(dir, 'catalog.json'), JSON.stringify(catalog));
     await writeSource(path.join(dir, 'records.csv'));
-    // Built here, so that the server process only ever reads: its memory is then the serving's alone.
-    await buildDatabase({ catalog: parseCatalog(catalog), sources: dir, target: new SqliteLoadTarget(path.join(dir, 'store.sqlite')), logger: silentLogger });
+    database = backend === 'postgres' ? await createTestDatabase() : null;
+    const settings = testSettings({ databasePath: path.join(dir, 'store.sqlite'), ...(database ? { databaseUrl: database.url } : {}) });
+    // Loaded here, so that the server process only ever reads: its memory is then the serving's alone.
+    const target = storageFor(settings).loadTarget();
+    await buildDatabase({ catalog: parseCatalog(catalog), sources: dir, target, logger: silentLogger }).finally(() => target.close());
     server = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'src', 'main.js')], {
       env: {
-        ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info',
+        ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', COUNTCENTRE_LOAD_ON_START: 'false',
         COUNTCENTRE_CATALOG: path.join(dir, 'catalog.json'), COUNTCENTRE_SOURCES: dir, COUNTCENTRE_DB: path.join(dir, 'store.sqlite'),
+        ...(database ? { DATABASE_URL: database.url } : {}),
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -74,8 +80,12 @@ describe('a 1,000,000-record dump', { timeout: 180_000 }, () => {
     assert.ok(port, 'the server started');
   });
 
-  after(() => {
-    server?.kill();
+  after(async () => {
+    if (server && server.exitCode === null) {
+      server.kill();
+      await once(server, 'exit');
+    }
+    await database?.drop();
   });
 
   test('streams every record while the server\'s memory grows by less than 50 MB', async () => {
@@ -96,7 +106,7 @@ describe('a 1,000,000-record dump', { timeout: 180_000 }, () => {
     assert.match(tail, /\n1000000,R1000000,\d+,\w+ \w+\n$/);
     assert.ok(growth < 50 * 1024 * 1024, `RSS grew by ${(growth / 1048576).toFixed(1)} MB`);
     // Reported, not asserted: speed depends on the machine.
-    console.log(`# dump: ${ROWS} records in ${seconds.toFixed(2)} s (${Math.round(ROWS / seconds)} records/s), RSS +${(growth / 1048576).toFixed(1)} MB`);
+    console.log(`# dump [${backend}]: ${ROWS} records in ${seconds.toFixed(2)} s (${Math.round(ROWS / seconds)} records/s), RSS +${(growth / 1048576).toFixed(1)} MB`);
   });
 
   test('a client that disconnects stops the work', async () => {
