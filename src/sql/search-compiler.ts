@@ -38,8 +38,11 @@ export interface SearchDialectHooks {
   inList(params: ParamList, field: PlanField, values: readonly (string | number | boolean)[]): string;
   textMatch(params: ParamList, plan: SearchPlan, match: TextMatch): string;
   rank(params: ParamList, match: TextMatch): string;
-  /** What ORDER BY sorts a field by (text by code point, as CKAN's C collation). */
-  sortExpression(field: PlanField): string;
+  /**
+   * A field as filters compare it and ORDER BY sorts it: text by code point (CKAN's C collation). The store's indexes
+   * are built on the same expression, so that filters and sorts can use them.
+   */
+  keyExpression(field: PlanField): string;
   /** Booleans as the dialect binds them. */
   bindBoolean(params: ParamList, value: boolean): string;
   /**
@@ -53,7 +56,7 @@ function conditionSql(h: SearchDialectHooks, p: ParamList, plan: SearchPlan, con
   switch (condition.kind) {
     case 'equals': {
       const value = condition.value;
-      return `${h.quoteIdent(condition.field.id)} = ${typeof value === 'boolean' ? h.bindBoolean(p, value) : p.bind(value)}`;
+      return `${h.keyExpression(condition.field)} = ${typeof value === 'boolean' ? h.bindBoolean(p, value) : p.bind(value)}`;
     }
     case 'is-null':
       return `${h.quoteIdent(condition.field.id)} IS NULL`;
@@ -81,7 +84,7 @@ function columnSql(h: SearchDialectHooks, p: ParamList, column: OutputColumn): s
 }
 
 function orderSql(h: SearchDialectHooks, p: ParamList, key: SortKey): string {
-  const expression = key.target.kind === 'field' ? h.sortExpression(key.target.field) : h.rank(p, key.target.match);
+  const expression = key.target.kind === 'field' ? h.keyExpression(key.target.field) : h.rank(p, key.target.match);
   // Where there are no nulls their placement does not matter; saying nothing lets a store walk an index in order.
   const mayBeNull = key.target.kind === 'field' && key.target.field.nullable !== false;
   return `${expression}${key.descending ? ' DESC' : ''}${mayBeNull ? ` NULLS ${key.nullsFirst ? 'FIRST' : 'LAST'}` : ''}`;

@@ -1,10 +1,10 @@
 // PostgreSQL's hooks for the search compiler: `$n` placeholders, `= ANY($n)` arrays, text ordered by code point
 // (COLLATE "C", CKAN's collation), and full-text matching with the database's own @@ and ts_rank.
 
-import type { PlanField, SearchPlan, TextMatch } from '../../query/plan.js';
+import type { SearchPlan, TextMatch } from '../../query/plan.js';
 import type { CompiledQuery } from '../compiled.js';
 import { compileCountWith, compileSearchWith, RANK_NORMALIZATION, type ParamList, type SearchDialectHooks } from '../search-compiler.js';
-import { COLUMN_TYPES } from './ddl.js';
+import { COLUMN_TYPES, keyExpression } from './ddl.js';
 import { qualified, quoteIdent } from './quote.js';
 
 export interface PostgresCompileOptions {
@@ -22,8 +22,8 @@ function hooks(options: PostgresCompileOptions): SearchDialectHooks {
     quoteIdent,
     table: (resourceId) => qualified(options.schema, resourceId),
     bindBoolean: (p, value) => p.bindRaw(value),
-    inList: (p, field, values) => `${quoteIdent(field.id)} = ANY(${p.bindRaw(values)}::${COLUMN_TYPES[field.type]}[])`,
-    sortExpression: (field: PlanField) => (field.type === 'text' ? `${quoteIdent(field.id)} COLLATE "C"` : quoteIdent(field.id)),
+    inList: (p, field, values) => `${keyExpression(field)} = ANY(${p.bindRaw(values)}::${COLUMN_TYPES[field.type]}[])`,
+    keyExpression,
     textMatch(p: ParamList, _plan: SearchPlan, match: TextMatch) {
       // A query of stop words only matches nothing; saying so spares PostgreSQL's notice about it.
       if (match.query.candidates.kind === 'none') return '1 = 0';

@@ -51,7 +51,7 @@ function hooks(options: SqliteCompileOptions): SearchDialectHooks {
     bindBoolean: (p, value) => p.bind(value ? 1 : 0),
     // One JSON parameter whatever the list's length, so the statement text (and its cache entry) is shared.
     inList: (p, field, values) => `${quoteIdent(field.id)} IN (SELECT value FROM json_each(${p.bindRaw(JSON.stringify(values.map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v))))}))`,
-    sortExpression: (field: PlanField) => quoteIdent(field.id),
+    keyExpression: (field: PlanField) => quoteIdent(field.id),
     pageThenFetch: true,
     textMatch(p: ParamList, plan: SearchPlan, match: TextMatch) {
       const { query, target } = match;

@@ -61,6 +61,8 @@ class PostgresLoadSession implements LoadSession {
     const { client, options } = this;
     const schema = options.schemas.data;
     try {
+      // One transaction from CREATE TABLE to the end of COPY, as COPY … FREEZE requires.
+      await client.query('BEGIN');
       for (const sql of createStagingTableSql(schema, resource, this.fullTextLanguage)) await client.query(sql);
       const copy = client.query(copyFrom(copyIntoStagingSql(schema, resource)));
       const types = resource.fields.map((f) => f.type);
@@ -91,6 +93,7 @@ class PostgresLoadSession implements LoadSession {
       await flush();
       copy.end();
       await once(copy, 'finish');
+      await client.query('COMMIT');
       const { indexes, finish } = indexStagingSql(schema, resource);
       await this.buildSideBySide(indexes);
       for (const sql of finish) await client.query(sql);
@@ -102,6 +105,7 @@ class PostgresLoadSession implements LoadSession {
       this.loaded.push({ resource, record });
       return record;
     } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
       await client.query(dropTableSql(schema, stagingName(resource.id))).catch(() => {});
       throw storeError(err);
     }
