@@ -54,8 +54,10 @@ export function prepareDump(resourceId: string, query: Record<string, unknown>, 
   if (!(DUMP_FORMATS as readonly string[]).includes(format)) problems.format = [messages.oneOf(DUMP_FORMATS)];
   const bom = query.bom === undefined ? false : toBoolean(first(query.bom));
 
-  // NDJSON lines are JSON objects, which stores keep ready-made; the other formats need the values.
-  const input: Record<string, unknown> = { resource_id: resourceId, sort: '_id', records_format: format === 'ndjson' ? 'objects' : 'lists' };
+  // NDJSON lines are JSON objects and CSV lines are CSV lines, which stores keep ready-made for whole records; the
+  // other formats need the values.
+  const recordsFormat = format === 'ndjson' ? 'objects' : format === 'csv' ? 'csv' : 'lists';
+  const input: Record<string, unknown> = { resource_id: resourceId, sort: '_id', records_format: recordsFormat };
   for (const name of SEARCH_PARAMS) if (query[name] !== undefined) input[name] = first(query[name]);
   const unlimited = { rowsDefault: Number.MAX_SAFE_INTEGER, rowsMax: Number.MAX_SAFE_INTEGER };
   let request;
@@ -73,7 +75,7 @@ export function prepareDump(resourceId: string, query: Record<string, unknown>, 
   if (plan instanceof ApiError) throw plan;
 
   const compiled = dialectFor(backend.compileTarget).compileSearch(plan);
-  const writer = dumpWriter(format, plan.columns.map((c) => ({ id: c.id, type: c.kind === 'field' ? c.field.type : 'float' })), plan.wholeRecords);
+  const writer = dumpWriter(format, plan.columns.map((c) => ({ id: c.id, type: c.kind === 'field' ? c.field.type : 'float' })), plan);
   return {
     contentType: writer.contentType,
     filename: `${resource.id}.${writer.extension}`,

@@ -8,7 +8,7 @@ import { readSearchRequest, searchParamSpecs, type SearchRequest } from '../quer
 import { planSearch } from '../query/search-plan.js';
 import { pageLinks } from '../serialize/links.js';
 import { RawJson } from '../serialize/python-json.js';
-import { delimitedText, delimitedWriter, jsonArray, listWriter, objectWriter, wholeRecordWriter, type ResultColumn } from '../serialize/records.js';
+import { delimitedText, delimitedWriter, jsonArray, listWriter, objectWriter, storedLineWriter, wholeRecordWriter, type ResultColumn } from '../serialize/records.js';
 import { dialectFor } from '../sql/dialects.js';
 import type { Settings } from '../settings.js';
 import { renderHelp } from './help-text.js';
@@ -27,7 +27,7 @@ function renderRecords(request: SearchRequest, plan: SearchPlan, columns: Result
     case 'lists':
       return new RawJson(jsonArray(listWriter(columns), rows));
     case 'csv':
-      return delimitedText(delimitedWriter(columns, ','), rows);
+      return delimitedText(plan.csvLines ? storedLineWriter : delimitedWriter(columns, ','), rows);
     case 'tsv':
       return delimitedText(delimitedWriter(columns, '\t'), rows);
   }

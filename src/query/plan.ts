@@ -80,4 +80,9 @@ export interface SearchPlan {
    * each record's JSON text may return it in place of the field columns (one value per row instead of one per field).
    */
   wholeRecords: boolean;
+  /**
+   * The same, as CSV lines (every field, `_id` first, no ranks): stores that keep each record's CSV line may return
+   * it in place of the field columns.
+   */
+  csvLines: boolean;
 }

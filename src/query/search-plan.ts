@@ -124,9 +124,10 @@ export function planSearch(request: SearchRequest, resource: PlanResource, optio
   }
 
   const fieldColumns = columns.filter((c) => c.kind === 'field');
-  const wholeRecords = request.recordsFormat === 'objects' && !request.distinct &&
-    fieldColumns.length === resource.fields.length && fieldColumns.every((c, i) => c.id === resource.fields[i]!.id) &&
-    columns.slice(fieldColumns.length).every((c) => c.kind === 'rank');
+  const everyField = !request.distinct &&
+    fieldColumns.length === resource.fields.length && fieldColumns.every((c, i) => c.id === resource.fields[i]!.id);
+  const wholeRecords = everyField && request.recordsFormat === 'objects' && columns.slice(fieldColumns.length).every((c) => c.kind === 'rank');
+  const csvLines = everyField && request.recordsFormat === 'csv' && columns.length === fieldColumns.length;
 
   return {
     resourceId: resource.id,
@@ -138,5 +139,6 @@ export function planSearch(request: SearchRequest, resource: PlanResource, optio
     offset,
     count,
     wholeRecords,
+    csvLines,
   };
 }

@@ -3,7 +3,7 @@
 
 import { numberText } from '../catalog/values.js';
 import { formatFloat4 } from '../text-search/index.js';
-import { delimitedWriter, listWriter, objectWriter, wholeRecordWriter, type RecordWriter, type ResultColumn } from './records.js';
+import { delimitedWriter, listWriter, objectWriter, storedLineWriter, wholeRecordWriter, type RecordWriter, type ResultColumn } from './records.js';
 
 export const DUMP_FORMATS = ['csv', 'tsv', 'json', 'xml', 'ndjson'] as const;
 export type DumpFormat = (typeof DUMP_FORMATS)[number];
@@ -24,9 +24,9 @@ function pythonCsvLine(cells: readonly string[], delimiter: string): string {
   return quoted.join(delimiter) + '\r\n';
 }
 
-function delimited(columns: readonly ResultColumn[], delimiter: ',' | '\t', contentType: string, extension: string): DumpWriter {
+function delimited(columns: readonly ResultColumn[], delimiter: ',' | '\t', contentType: string, extension: string, storedLines = false): DumpWriter {
   // CKAN writes the header with Python's csv module (\r\n) and the rows with PostgreSQL's COPY (\n).
-  const rows: RecordWriter = delimitedWriter(columns, delimiter);
+  const rows: RecordWriter = storedLines ? storedLineWriter : delimitedWriter(columns, delimiter);
   return {
     contentType, extension,
     start: () => pythonCsvLine(columns.map((c) => c.id), delimiter),
@@ -120,11 +120,16 @@ function xml(columns: readonly ResultColumn[]): DumpWriter {
   };
 }
 
-/** `wholeRecords`: rows are the store's record text (then ranks), as the plan asked for; only NDJSON takes them. */
-export function dumpWriter(format: DumpFormat, columns: readonly ResultColumn[], wholeRecords = false): DumpWriter {
+/** Whether rows are the store's ready-made text, as the plan asked: JSON objects (then ranks) or CSV lines. */
+export interface StoredText {
+  wholeRecords: boolean;
+  csvLines: boolean;
+}
+
+export function dumpWriter(format: DumpFormat, columns: readonly ResultColumn[], stored: StoredText = { wholeRecords: false, csvLines: false }): DumpWriter {
   switch (format) {
     case 'csv':
-      return delimited(columns, ',', 'text/csv; charset=utf-8', 'csv');
+      return delimited(columns, ',', 'text/csv; charset=utf-8', 'csv', stored.csvLines);
     case 'tsv':
       return delimited(columns, '\t', 'text/tab-separated-values; charset=utf-8', 'tsv');
     case 'json':
@@ -132,6 +137,6 @@ export function dumpWriter(format: DumpFormat, columns: readonly ResultColumn[],
     case 'xml':
       return xml(columns);
     case 'ndjson':
-      return ndjson(columns, wholeRecords);
+      return ndjson(columns, stored.wholeRecords);
   }
 }

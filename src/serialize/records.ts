@@ -96,6 +96,9 @@ export function wholeRecordWriter(rankColumns: readonly ResultColumn[]): RecordW
   };
 }
 
+/** Records whose CSV line the store kept (rows are `[line]`): the line as it is. */
+export const storedLineWriter: RecordWriter = { record: (row) => row[0] as string };
+
 export function listWriter(columns: readonly ResultColumn[]): RecordWriter {
   const renders = columns.map((c) => jsonRenderer(c.type));
   return {

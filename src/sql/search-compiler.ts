@@ -12,6 +12,8 @@ export const RANK_NORMALIZATION = 32;
 
 /** The column where both stores keep each record's JSON object text, rendered at load time. */
 export const RECORD_COLUMN = '_record';
+/** The column in which stores keep each record's CSV line (COPY's quoting, ending in "\n"), rendered at load time. */
+export const CSV_LINE_COLUMN = '_csv';
 
 /** Collects parameters in order; each dialect decides what a placeholder looks like. */
 export class ParamList {
@@ -103,10 +105,10 @@ const PAGE_THEN_FETCH_MAX_ROWS = 1000;
 
 export function compileSearchWith(h: SearchDialectHooks, plan: SearchPlan): CompiledQuery {
   const p = new ParamList(h.placeholder);
-  // Whole records come as their stored JSON text, then any ranks: one value per row instead of one per field.
+  // Whole records come as their stored JSON text (then any ranks) or CSV line: one value per row, not one per field.
   const select = plan.wholeRecords
     ? [h.quoteIdent(RECORD_COLUMN), ...plan.columns.filter((c) => c.kind === 'rank').map((c) => columnSql(h, p, c))]
-    : plan.columns.map((c) => columnSql(h, p, c));
+    : plan.csvLines ? [h.quoteIdent(CSV_LINE_COLUMN)] : plan.columns.map((c) => columnSql(h, p, c));
   const selectList = select.join(', ') || 'NULL';
   const from = fromWhere(h, p, plan);
   const order = plan.orderBy.map((k) => orderSql(h, p, k));

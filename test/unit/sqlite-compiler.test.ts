@@ -86,6 +86,17 @@ describe('SQLite compiler', () => {
     assert.equal(plan({ records_format: 'lists' }).wholeRecords, false);
   });
 
+  test('whole records as CSV: the stored line, COPY-quoted as the values would be rendered', async () => {
+    const p = plan({ records_format: 'csv', sort: 'Votes desc', limit: 2 });
+    assert.equal(p.csvLines, true);
+    assert.match(compileSearch(p, target).sql, /^SELECT "_csv" FROM "r1" WHERE "_id" IN \(SELECT "_id" FROM "r1" ORDER BY "Votes" DESC/);
+    assert.deepEqual(await rows(p), [['2,John Murphy,,F.G.\n'], ['1,Mary Murphy,10,F.F.\n']]);
+    assert.equal(plan({ records_format: 'csv', fields: 'Name' }).csvLines, false, 'a choice of fields needs the values');
+    assert.equal(plan({ records_format: 'csv', q: 'Murphy' }).csvLines, false, 'ranks are not in the stored line');
+    assert.equal(plan({ records_format: 'csv', distinct: true }).csvLines, false);
+    assert.equal(plan({ records_format: 'tsv' }).csvLines, false);
+  });
+
   test('filters: equality, IN through one JSON parameter, IS NULL, OR of alternatives; identifiers quoted', async () => {
     const p = plan({ filters: { 'Party "Id"': ['F.F.', 'S.F.'], Votes: 10 }, fields: '_id' });
     assert.deepEqual(compileSearch(p, target), {
@@ -106,7 +117,7 @@ describe('SQLite compiler', () => {
     assert.deepEqual(await rows(p), [[2, null], [1, 10], [4, 10], [3, 7]]);
     const ascending = plan({ sort: 'Votes', fields: '_id' });
     assert.deepEqual(await rows(ascending), [[3], [1], [4], [2]]);
-    assert.equal(compileSearch(plan({ sort: '_id desc', records_format: 'csv' }), target).sql, `SELECT ${ALL} FROM "r1" ORDER BY "_id" DESC NULLS FIRST LIMIT ? OFFSET ?`);
+    assert.equal(compileSearch(plan({ sort: '_id desc', records_format: 'tsv' }), target).sql, `SELECT ${ALL} FROM "r1" ORDER BY "_id" DESC NULLS FIRST LIMIT ? OFFSET ?`);
   });
 
   test('a field known to hold no nulls sorts without a NULLS clause, so an index can give the order', () => {

@@ -5,7 +5,7 @@ import { compositeIndexName, fieldIndexName, type FieldDefinition, type FieldTyp
 import { qualified, quoteIdent, quoteLiteral } from './quote.js';
 
 /** Bumped whenever the layout below changes, so an existing schema is reloaded rather than misread. */
-export const POSTGRES_SCHEMA_VERSION = 4;
+export const POSTGRES_SCHEMA_VERSION = 5;
 
 /**
  * A field as searches compare and sort it, and as its index is built: text by code point (CKAN's C collation).
@@ -105,7 +105,7 @@ export function createStagingTableSql(schema: string, resource: ResourceDefiniti
   const columns = resource.fields.map((f) => `${quoteIdent(f.id)} ${COLUMN_TYPES[f.type]}`);
   return [
     `DROP TABLE IF EXISTS ${table}`,
-    `CREATE TABLE ${table} ("_id" integer NOT NULL, ${columns.join(', ')}, "_record" text NOT NULL, ` +
+    `CREATE TABLE ${table} ("_id" integer NOT NULL, ${columns.join(', ')}, "_record" text NOT NULL, "_csv" text NOT NULL, ` +
       `"_full_text" tsvector GENERATED ALWAYS AS (${fullTextExpressionSql(schema, resource, fullTextLanguage)}) STORED)`,
   ];
 }
@@ -115,7 +115,7 @@ export function createStagingTableSql(schema: string, resource: ResourceDefiniti
  * query on (no VACUUM pass over the table); it needs the table to have been created in the same transaction.
  */
 export function copyIntoStagingSql(schema: string, resource: ResourceDefinition): string {
-  const names = ['_id', ...resource.fields.map((f) => f.id), '_record'];
+  const names = ['_id', ...resource.fields.map((f) => f.id), '_record', '_csv'];
   return `COPY ${qualified(schema, stagingName(resource.id))} (${names.map(quoteIdent).join(', ')}) FROM STDIN WITH (FREEZE)`;
 }
 

@@ -5,7 +5,7 @@ import { compositeIndexName, fieldIndexName, type FieldDefinition, type FieldTyp
 import { quoteIdent, quoteLiteral, resourceTables } from './quote.js';
 
 /** Bumped whenever the layout below changes, so existing database files are rebuilt rather than misread. */
-export const SQLITE_SCHEMA_VERSION = 3;
+export const SQLITE_SCHEMA_VERSION = 4;
 
 const COLUMN_TYPES: Record<FieldType, string> = {
   text: 'TEXT',
@@ -50,8 +50,9 @@ export function createResourceSql(resourceId: string, fields: readonly FieldDefi
   const tables = resourceTables(resourceId);
   const columns = fields.map((f) => `${quoteIdent(f.id)} ${COLUMN_TYPES[f.type]}`);
   return [
-    // "_record": the record's JSON object, rendered at load time (see RECORD_COLUMN); "_full_text": its tsvector.
-    `CREATE TABLE ${tables.data} ("_id" INTEGER PRIMARY KEY, ${columns.join(', ')}, "_record" TEXT, "_full_text" TEXT)`,
+    // "_record" and "_csv": the record's JSON object and CSV line, rendered at load time (see RECORD_COLUMN and
+    // CSV_LINE_COLUMN); "_full_text": its tsvector.
+    `CREATE TABLE ${tables.data} ("_id" INTEGER PRIMARY KEY, ${columns.join(', ')}, "_record" TEXT, "_csv" TEXT, "_full_text" TEXT)`,
     // Contentless, presence-only index of hex-encoded lexemes: it only narrows candidates; the exact
     // PostgreSQL-compatible match and rank run on "_full_text".
     `CREATE VIRTUAL TABLE ${tables.fullText} USING fts5(lexemes, content=${quoteLiteral('')}, detail=none, columnsize=0, tokenize=${quoteLiteral('ascii')})`,
@@ -59,7 +60,7 @@ export function createResourceSql(resourceId: string, fields: readonly FieldDefi
 }
 
 export function insertRowSql(resourceId: string, fieldCount: number): string {
-  const placeholders = new Array(fieldCount + 3).fill('?').join(', ');
+  const placeholders = new Array(fieldCount + 4).fill('?').join(', ');
   return `INSERT INTO ${resourceTables(resourceId).data} VALUES (${placeholders})`;
 }
 

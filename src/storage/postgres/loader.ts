@@ -7,7 +7,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { ID_FIELD } from '../../catalog/catalog.js';
 import type { FieldType, ResourceDefinition } from '../../catalog/types.js';
-import { objectWriter } from '../../serialize/records.js';
+import { delimitedWriter, objectWriter } from '../../serialize/records.js';
 import { numberText, type StoredValue } from '../../catalog/values.js';
 import {
   copyIntoStagingSql, createStagingTableSql, dropResourceSql, dropTableSql, indexStagingSql, metaSql, POSTGRES_SCHEMA_VERSION, publishSql,
@@ -67,6 +67,7 @@ class PostgresLoadSession implements LoadSession {
       const copy = client.query(copyFrom(copyIntoStagingSql(schema, resource)));
       const types = resource.fields.map((f) => f.type);
       const recordText = objectWriter([ID_FIELD, ...resource.fields]);
+      const csvLine = delimitedWriter([ID_FIELD, ...resource.fields], ',');
       const nulls = nullTracker(resource.fields.map((f) => f.id));
       let count = 0;
       let chunk = '';
@@ -85,7 +86,8 @@ class PostgresLoadSession implements LoadSession {
           nulls.see(values);
           let line = String(count);
           for (let i = 0; i < values.length; i++) line += '\t' + copyValue(values[i]!, types[i]!);
-          chunk += line + '\t' + copyValue(recordText.record([count, ...values]), 'text') + '\n';
+          const row = [count, ...values];
+          chunk += line + '\t' + copyValue(recordText.record(row), 'text') + '\t' + copyValue(csvLine.record(row), 'text') + '\n';
           return chunk.length >= CHUNK_CHARS ? flush() : undefined;
         },
       };

@@ -11,7 +11,7 @@ import {
   FTS_DOCUMENT_FUNCTION, insertLexemesSql, insertRowSql, metaSql, SQLITE_SCHEMA_VERSION,
 } from '../../sql/sqlite/ddl.js';
 import { parseTsvector, tsvectorToString } from '../../text-search/index.js';
-import { objectWriter } from '../../serialize/records.js';
+import { delimitedWriter, objectWriter } from '../../serialize/records.js';
 import { ID_FIELD } from '../../catalog/catalog.js';
 import { ftsDocument, RowVectorizer } from '../full-text.js';
 import { nullTracker, type LoadBase, type LoadSession, type LoadTarget, type ResourceLoadRecord, type ResourceSink } from '../load-target.js';
@@ -124,6 +124,7 @@ export class SqliteDatabaseBuilder {
     const insertLexemes = this.db.prepare(insertLexemesSql(resourceId));
     const vectorizer = new RowVectorizer(this.fullTextLanguage, fields);
     const record = objectWriter([ID_FIELD, ...fields]);
+    const csvLine = delimitedWriter([ID_FIELD, ...fields], ',');
     let count = 0;
     return {
       get count() {
@@ -133,7 +134,8 @@ export class SqliteDatabaseBuilder {
         count += 1;
         see(values);
         const vector = vectorizer.vector(values);
-        insertRow.run(count, ...values.map(toSqlite), record.record([count, ...values]), tsvectorToString(vector));
+        const row = [count, ...values];
+        insertRow.run(count, ...values.map(toSqlite), record.record(row), csvLine.record(row), tsvectorToString(vector));
         insertLexemes.run(count, ftsDocument(vector));
       },
     };
