@@ -1,4 +1,4 @@
-// A size-bounded map that forgets its least recently used entries: for prepared statements and parsed queries.
+// A size-bounded map that forgets its least recently used entries: for prepared statements, parsed queries, counts.
 
 export class BoundedCache<K, V> {
   private readonly entries = new Map<K, V>();
@@ -17,6 +17,10 @@ export class BoundedCache<K, V> {
     this.entries.set(key, value);
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as K);
     return value;
+  }
+
+  delete(key: K): void {
+    this.entries.delete(key);
   }
 
   get size(): number {

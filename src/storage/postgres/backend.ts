@@ -9,6 +9,7 @@ import type { CompileTarget } from '../../sql/dialects.js';
 import { metaSql, type PgSchemas } from '../../sql/postgres/ddl.js';
 import { qualified } from '../../sql/postgres/quote.js';
 import { StatementRejected, StatementTimeout, StoreUnavailable, type LoadedResource, type StorageBackend, type StoreHealth, type UserSqlResult } from '../backend.js';
+import { CountMemo } from '../count-memo.js';
 import type { StoreMeta } from '../load-target.js';
 import { createPool, isConnectionFailure, pgTypes, storeError } from './connection.js';
 import { readPostgresMeta } from './meta.js';
@@ -55,6 +56,7 @@ export class PostgresBackend implements StorageBackend {
   private next = 0;
   private listener: pg.Client | null = null;
   private closed = false;
+  private readonly counts = new CountMemo();
 
   private constructor(
     private readonly options: PostgresBackendOptions,
@@ -190,8 +192,10 @@ export class PostgresBackend implements StorageBackend {
   }
 
   async count(query: CompiledQuery): Promise<number> {
-    const rows = await this.rows(query);
-    return Number(rows[0]?.[0] ?? 0);
+    return this.counts.count(this.datasetVersion, query, async () => {
+      const rows = await this.rows(query);
+      return Number(rows[0]?.[0] ?? 0);
+    });
   }
 
   async *stream(query: CompiledQuery, batchRows: number): AsyncGenerator<unknown[][]> {

@@ -8,6 +8,7 @@ import type { CompileTarget } from '../../sql/dialects.js';
 import { availableParallelism } from 'node:os';
 import type { LoadedResource, StorageBackend, StoreHealth, UserSqlResult } from '../backend.js';
 import { BoundedCache } from '../bounded-cache.js';
+import { CountMemo } from '../count-memo.js';
 import type { StoreMeta } from '../load-target.js';
 import { loadExtensions, openReadConnection, type LoadedExtension, type ReadConnection, type SqliteExtension } from './connection.js';
 import { readMeta } from './meta.js';
@@ -36,6 +37,7 @@ export class SqliteBackend implements StorageBackend {
   readonly dialect = 'sqlite' as const;
 
   private readonly workers: SqlWorkerPool;
+  private readonly counts = new CountMemo();
 
   private constructor(
     private readonly file: string,
@@ -119,8 +121,10 @@ export class SqliteBackend implements StorageBackend {
   }
 
   async count(query: CompiledQuery): Promise<number> {
-    const row = this.statement(query.sql).raw(true).get(...(query.params as SqliteParam[])) as unknown[] | undefined;
-    return Number(row?.[0] ?? 0);
+    return this.counts.count(this.datasetVersion, query, async () => {
+      const row = this.statement(query.sql).raw(true).get(...(query.params as SqliteParam[])) as unknown[] | undefined;
+      return Number(row?.[0] ?? 0);
+    });
   }
 
   /**
