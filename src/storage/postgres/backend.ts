@@ -85,7 +85,7 @@ export class PostgresBackend implements StorageBackend {
     const admin = createPool({ url: options.url, schema: options.schemas.data, max: 2, role: null, readOnly: true, statementTimeoutMs: 10_000, applicationName: 'count-centre-admin' });
     try {
       const meta = await readPostgresMeta(admin, options.schemas.data);
-      if (!meta) throw new Error(`no Count Centre data in schema "${options.schemas.data}" of ${redact(options.url)}; run the loader first`);
+      if (!meta) throw new Error(`no Count Centre data in this release's layout in schema "${options.schemas.data}" of ${redact(options.url)}; run the loader first`);
       // Reads take the read-only role when this login may; otherwise they run as the login (which should then be read-only itself).
       const member = await admin.query<{ member: boolean }>(
         `SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1) AND pg_has_role(current_user, $1, 'MEMBER') AS member`, [options.readerRole]);
