@@ -126,7 +126,7 @@ export interface StoredText {
   csvLines: boolean;
 }
 
-export function dumpWriter(format: DumpFormat, columns: readonly ResultColumn[], stored: StoredText = { wholeRecords: false, csvLines: false }): DumpWriter {
+export function dumpWriter(format: DumpFormat, columns: readonly ResultColumn[], stored: StoredText): DumpWriter {
   switch (format) {
     case 'csv':
       return delimited(columns, ',', 'text/csv; charset=utf-8', 'csv', stored.csvLines);

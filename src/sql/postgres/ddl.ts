@@ -133,12 +133,13 @@ export function indexStagingSql(schema: string, resource: ResourceDefinition): {
     `CREATE INDEX ${quoteIdent(`${staging}__fts`)} ON ${table} USING gin ("_full_text")`,
     `CREATE UNIQUE INDEX ${quoteIdent(key)} ON ${table} ("_id")`,
   ];
-  const column = (id: string) => keyExpression(resource.fields.find((f) => f.id === id) ?? { id, type: 'numeric' });
   resource.fields.forEach((field, i) => {
-    if (field.index) indexes.push(`CREATE INDEX ${quoteIdent(`${staging}__${i + 1}`)} ON ${table} (${column(field.id)})`);
+    if (field.index) indexes.push(`CREATE INDEX ${quoteIdent(`${staging}__${i + 1}`)} ON ${table} (${keyExpression(field)})`);
   });
+  // The catalogue loader has checked that composite indexes name only the resource's fields.
+  const fieldById = new Map(resource.fields.map((f) => [f.id, f]));
   resource.indexes.forEach((ids, n) => {
-    indexes.push(`CREATE INDEX ${quoteIdent(`${staging}__c${n + 1}`)} ON ${table} (${ids.map(column).join(', ')})`);
+    indexes.push(`CREATE INDEX ${quoteIdent(`${staging}__c${n + 1}`)} ON ${table} (${ids.map((id) => keyExpression(fieldById.get(id)!)).join(', ')})`);
   });
   return {
     indexes,
