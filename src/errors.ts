@@ -27,9 +27,13 @@ export const ERROR_KINDS = {
     status: 400, type: null,
     description: 'Unknown action, or a body that cannot be decoded. As in CKAN, the body is a bare JSON string, not an envelope.',
   },
+  methodNotAllowed: {
+    status: 405, type: 'Method Not Allowed',
+    description: 'The path is served, but not for this HTTP method (actions take GET and POST; dumps GET).',
+  },
   payloadTooLarge: {
     status: 413, type: 'Request Entity Too Large',
-    description: 'The request body is larger than the server accepts.',
+    description: 'The request body is larger than the server accepts, compressed or once decompressed.',
   },
   unavailable: {
     status: 503, type: 'Service Unavailable',
@@ -51,6 +55,8 @@ export class ApiError extends Error {
     readonly kind: ErrorKind,
     message: string,
     readonly validation: ValidationDetail | null = null,
+    /** For errors other than validation: an extra `info` entry for people (a hint), beside CKAN's `message`. */
+    readonly info: Record<string, unknown> | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -106,14 +112,18 @@ export const errors = {
   badRequest(detail: string): ApiError {
     return new ApiError('badRequest', `Bad request - ${detail}`);
   },
-  unknownAction(name: string): ApiError {
-    return errors.badRequest(`Action name not known: ${name}`);
+  /** CKAN's bare-string 400; `hint` (the closest action, when one is close) follows CKAN's words. */
+  unknownAction(name: string, hint: string | null = null): ApiError {
+    return errors.badRequest(`Action name not known: ${name}${hint ? ` (${hint})` : ''}`);
   },
   badJson(detail: string): ApiError {
     return errors.badRequest(`JSON Error: ${detail}`);
   },
-  payloadTooLarge(limitBytes: number): ApiError {
-    return new ApiError('payloadTooLarge', `Request body larger than ${limitBytes} bytes`);
+  payloadTooLarge(limitBytes: number, decompressed = false): ApiError {
+    return new ApiError('payloadTooLarge', `Request body larger than ${limitBytes} bytes${decompressed ? ' once decompressed' : ''}`);
+  },
+  methodNotAllowed(method: string, allowed: readonly string[]): ApiError {
+    return new ApiError('methodNotAllowed', `Method ${method} not allowed here; use ${allowed.join(', ')}`);
   },
   unavailable(detail: string): ApiError {
     return new ApiError('unavailable', detail);

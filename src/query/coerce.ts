@@ -3,6 +3,7 @@
 
 import { messages } from '../errors.js';
 import { pythonStr } from '../serialize/python-json.js';
+import { parseJsonText } from './json-text.js';
 
 export class ParamProblem extends Error {
   constructor(readonly messages: string[]) {
@@ -49,7 +50,7 @@ export function toInteger(value: unknown, { withEnterMessage = false } = {}): nu
 export function toJson(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   try {
-    return JSON.parse(value);
+    return parseJsonText(value);
   } catch {
     throw new ParamProblem([messages.cannotParseJson]);
   }
@@ -60,7 +61,7 @@ export function toTextOrObject(value: unknown): string | Record<string, unknown>
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
   if (typeof value === 'string') {
     try {
-      const parsed: unknown = JSON.parse(value);
+      const parsed: unknown = parseJsonText(value);
       if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
     } catch {
       // Not JSON: a plain search string.

@@ -1,9 +1,11 @@
 // `q` and `full_text` → full-text matches and rank columns, as CKAN builds them: a string searches the
 // whole-row index into a `rank` column; a dictionary searches each named field into `rank <field>` columns.
+// Query text is accent-folded as the stores fold what they index, so "sinn fein" finds "Sinn Féin".
 
 import {
-  candidateFilter, candidatesAreExact, isTextSearchConfig, plainToTsquery, toTsquery, tsqueryToString, TsQuerySyntaxError,
+  candidateFilter, candidatesAreExact, foldText, isTextSearchConfig, plainToTsquery, toTsquery, tsqueryToString, TsQuerySyntaxError,
 } from '../text-search/index.js';
+import { BoundedCache } from '../util/bounded-cache.js';
 import type { PlanField, TextMatch, TextQuery } from './plan.js';
 import { QUERY_LIMITS, type PlanProblems } from './problems.js';
 
@@ -20,21 +22,32 @@ export interface RankedMatch {
   match: TextMatch;
 }
 
+/**
+ * Parsed queries by configuration, syntax and text: a query typed again (paging, a shared link) is not parsed again.
+ * A syntax error is kept as its message. The parsed query is never changed after it is made, so it may be shared.
+ */
+const parsed = new BoundedCache<string, TextQuery | { syntaxError: string }>(2000);
+
 function parseTextQuery(config: string, text: string, plain: boolean, problems: PlanProblems): TextQuery | null {
   if (text.length > QUERY_LIMITS.maxTextQueryLength) {
     problems.invalidQuery(`full-text query longer than ${QUERY_LIMITS.maxTextQueryLength} characters`);
     return null;
   }
-  try {
-    const query = plain ? plainToTsquery(config, text) : toTsquery(config, text);
-    return { config, query, text: tsqueryToString(query), candidates: candidateFilter(query), candidatesExact: candidatesAreExact(query) };
-  } catch (err) {
-    if (err instanceof TsQuerySyntaxError) {
-      problems.invalidQuery(err.message);
-      return null;
+  const result = parsed.getOrCreate(`${config}\u0000${plain ? 'plain' : 'tsquery'}\u0000${text}`, () => {
+    try {
+      const folded = foldText(text);
+      const query = plain ? plainToTsquery(config, folded) : toTsquery(config, folded);
+      return { config, query, text: tsqueryToString(query), candidates: candidateFilter(query), candidatesExact: candidatesAreExact(query) };
+    } catch (err) {
+      if (err instanceof TsQuerySyntaxError) return { syntaxError: err.message };
+      throw err;
     }
-    throw err;
+  });
+  if ('syntaxError' in result) {
+    problems.invalidQuery(result.syntaxError);
+    return null;
   }
+  return result;
 }
 
 /** The matches a request asks for, in CKAN's rank-column order; problems are recorded, not thrown. */

@@ -4,12 +4,15 @@
 import type { FieldType } from '../catalog/types.js';
 import type { StoredValue } from '../catalog/values.js';
 import type { CandidateFilter, TsQuery } from '../text-search/index.js';
+import type { KeysetKey } from './keyset.js';
 
 export interface PlanField {
   id: string;
   type: FieldType | 'int';
   /** False when no record lacks a value in it (known from loading); null placement then does not matter. */
   nullable?: boolean;
+  /** The stores keep an index on it, from which a range's records can be found. */
+  indexed?: boolean;
 }
 
 /** A parsed full-text query: its tsquery, the text form both stores accept, and a pre-filter on lexemes. */
@@ -31,11 +34,18 @@ export interface TextMatch {
   query: TextQuery;
 }
 
+/** CKAN 2.12's range operators. */
+export const COMPARISON_OPERATORS = ['gt', 'gte', 'lt', 'lte'] as const;
+export type ComparisonOperator = (typeof COMPARISON_OPERATORS)[number];
+
 export type Condition =
   | { kind: 'equals'; field: PlanField; value: Exclude<StoredValue, null> }
+  /** A field beyond a bound (text by code point, as equality and sorting compare it); NULL never satisfies it. */
+  | { kind: 'compare'; field: PlanField; operator: ComparisonOperator; value: Exclude<StoredValue, null> }
   /** `_id` beyond a bound: how a page deep into a resource is found without stepping over the records before it. */
   | { kind: 'id-range'; after?: number; atMost?: number }
   | { kind: 'is-null'; field: PlanField }
+  | { kind: 'not-null'; field: PlanField }
   | { kind: 'in'; field: PlanField; values: Exclude<StoredValue, null>[] }
   | { kind: 'text-match'; match: TextMatch }
   | { kind: 'and'; of: Condition[] }
@@ -66,6 +76,8 @@ export type CountPlan =
 
 export interface SearchPlan {
   resourceId: string;
+  /** How many records the resource holds: what a scan of it costs, for compilers that choose how to run it. */
+  resourceRows: number;
   columns: OutputColumn[];
   where: Condition | null;
   /** User sort, or rank order for full-text queries; ties are always broken by `_id` (record order). */
@@ -85,4 +97,9 @@ export interface SearchPlan {
    * it in place of the field columns.
    */
   csvLines: boolean;
+  /**
+   * The keys of the keyset order, when the next page's start is wanted: each row carries their values after its output
+   * columns (and after the stored text that may replace them), so that the page's last row says where the next begins.
+   */
+  keyset: KeysetKey[] | null;
 }

@@ -1,6 +1,8 @@
-// The datastore_search parameter table (CKAN 2.10/2.11 semantics) and the typed request it produces.
+// The datastore_search parameter table (CKAN 2.12's, with 2.10/2.11's `total_estimation_threshold`, and one Count
+// Centre extension) and the typed request it produces.
 
 import { messages } from '../errors.js';
+import { AFTER_PARAMETER, NEXT_AFTER_KEY } from './keyset.js';
 import { supportedTextSearchConfigs } from '../text-search/index.js';
 import { ParamProblem, splitList, toBoolean, toInteger, toJson, toStringOrList, toText, toTextOrObject } from './coerce.js';
 import { validateParams, type ParamSpec } from './params.js';
@@ -30,6 +32,10 @@ export interface SearchRequest {
   offsetGiven: boolean;
   recordsFormat: RecordsFormat;
   includeTotal: boolean;
+  /** CKAN 2.12's `include_next_page`: say where the next page starts. */
+  includeNextPage: boolean;
+  /** The Count Centre extension's keyset cursor: the previous page's last record's sort keys, then its `_id`. */
+  after: unknown[] | undefined;
   totalEstimationThreshold: number | null;
   /** Names CKAN does not know; reported after the resource is found, as CKAN does. */
   unknown: string[];
@@ -58,7 +64,21 @@ const nonEmptyText = (value: unknown) => {
 const orDefault = <T>(coerce: (v: unknown) => T, fallback: () => T) => (value: unknown) => (value === '' ? fallback() : coerce(value));
 
 const SCALAR = { type: ['string', 'number', 'boolean', 'null'] };
-const FILTERS_OBJECT = { type: 'object', additionalProperties: { oneOf: [SCALAR, { type: 'array', items: SCALAR }] } };
+const OPERATORS = {
+  type: 'object', minProperties: 1,
+  properties: Object.fromEntries([['eq', SCALAR], ['in', { type: 'array', items: SCALAR }], ...['gt', 'gte', 'lt', 'lte'].map((op) => [op, SCALAR])]),
+  additionalProperties: false,
+};
+const FIELD_CONDITION = { oneOf: [SCALAR, OPERATORS, { type: 'array', items: { oneOf: [SCALAR, OPERATORS] } }] };
+/** A dictionary of field conditions; `$and` / `$or` hold lists of such dictionaries (described, not recursed into). */
+const FILTERS_OBJECT = {
+  type: 'object',
+  properties: {
+    $and: { type: 'array', items: { type: 'object' }, description: 'filter dictionaries that must all match' },
+    $or: { type: 'array', items: { type: 'object' }, description: 'filter dictionaries of which one must match' },
+  },
+  additionalProperties: FIELD_CONDITION,
+};
 const STRING_OR_LIST = { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] };
 
 export function searchParamSpecs(limits: SearchLimits): ParamSpec[] {
@@ -71,7 +91,7 @@ export function searchParamSpecs(limits: SearchLimits): ParamSpec[] {
     {
       name: 'filters', type: 'dictionary', coerce: toJson, jsonInQuery: true,
       schema: { oneOf: [FILTERS_OBJECT, { type: 'array', items: FILTERS_OBJECT }] }, example: { 'Party Abbreviation': ['F.F.', 'F.G.'] },
-      description: 'matching conditions, e.g. {"Party Abbreviation": "F.F."}. A list value matches any of its values, e.g. {"Party Abbreviation": ["F.F.", "F.G."]}; an empty list matches nothing; null matches empty cells. Values are converted to the field\'s type. A list of such dictionaries matches records that satisfy any one of them.',
+      description: 'matching conditions (CKAN 2.12\'s grammar), e.g. {"Party Abbreviation": "F.F."}. A list value matches any of its values, e.g. {"Party Abbreviation": ["F.F.", "F.G."]}; an empty list matches nothing; null matches empty cells. Operators compare: {"Votes": {"gte": 5000, "lt": 10000}} (eq, in, gt, gte, lt, lte; several on one field must all hold); a list may mix values and operators, {"Votes": [0, {"gt": 10000}]}, and matches either. Several fields must all match; {"$or": [{…}, {…}]} and {"$and": [{…}, {…}]} combine dictionaries, nested up to 9 deep, with at most 100 operations in all. A field whose name starts with $ is written with $$. Values are converted to the field\'s type; text fields compare the value\'s text, by code point. A list of such dictionaries matches records that satisfy any one of them.',
     },
     {
       name: 'q', type: 'string or dictionary', coerce: toTextOrObject,
@@ -122,6 +142,21 @@ export function searchParamSpecs(limits: SearchLimits): ParamSpec[] {
       description: 'true to return the total number of matching records.',
     },
     {
+      name: 'include_next_page', type: 'bool', defaultText: 'false', coerce: orDefault(toBoolean, () => false), whenMissing: () => false,
+      schema: { type: 'boolean', default: false }, example: true,
+      description: `true to say where the next page starts. When the records are sorted by _id alone (the default order, or sort "_id" / "_id desc"), the result's \`next_page\` is a filter to merge into \`filters\` for the next page: {"_id": {"gt": <last _id>}} ({"lt": …} for _id desc). A page without records has none: the last page has been read. Sorted by any fields (not by rank, not distinct), the result also carries \`${NEXT_AFTER_KEY}\`, the value of \`${AFTER_PARAMETER}\` for the next page.`,
+    },
+    {
+      name: AFTER_PARAMETER, type: 'list', coerce: (value) => {
+        const list = toJson(value);
+        if (!Array.isArray(list)) throw new ParamProblem([messages.notAList]);
+        return list;
+      },
+      jsonInQuery: true,
+      schema: { type: 'array', items: SCALAR }, example: [100],
+      description: `Count Centre extension (not in CKAN): keyset paging in any order of fields. The last record of the previous page's values for each sort key, then its _id (exactly that page's \`${NEXT_AFTER_KEY}\`, with the same filters, q and sort): the page starts right after that record, however deep it is, and stays exact. E.g. with sort "Votes desc", [5000, 17] continues after the record with 5000 votes and _id 17.`,
+    },
+    {
       name: 'total_estimation_threshold', type: 'int or None', defaultText: 'None',
       schema: { type: ['integer', 'null'], default: null }, example: 1000,
       coerce: orDefault((v) => safeInteger(toInteger(v)) as number | null, () => null), whenMissing: () => null,
@@ -142,7 +177,7 @@ export function searchParamSpecs(limits: SearchLimits): ParamSpec[] {
 }
 
 /** Names the result echoes whenever they were given; the always-echoed ones are added by the action. */
-const ECHO_WHEN_GIVEN = ['distinct', 'filters', 'full_text', 'language', 'offset', 'plain', 'q', 'sort'];
+const ECHO_WHEN_GIVEN = [AFTER_PARAMETER, 'distinct', 'filters', 'full_text', 'include_next_page', 'language', 'offset', 'plain', 'q', 'sort'];
 
 /** Stage one of datastore_search: types and defaults, independent of the resource. Throws ParamErrors. */
 export function readSearchRequest(input: Record<string, unknown>, limits: SearchLimits, specs = searchParamSpecs(limits)): SearchRequest {
@@ -168,6 +203,8 @@ export function readSearchRequest(input: Record<string, unknown>, limits: Search
     offsetGiven: given.has('offset'),
     recordsFormat: get<RecordsFormat>('records_format'),
     includeTotal: get<boolean>('include_total'),
+    includeNextPage: get<boolean>('include_next_page'),
+    after: get<unknown[] | undefined>(AFTER_PARAMETER),
     totalEstimationThreshold: get<number | null>('total_estimation_threshold'),
     unknown,
     echo,

@@ -5,6 +5,7 @@ import type { ApiError } from '../errors.js';
 import { pythonStr } from '../serialize/python-json.js';
 import { planFilters } from './filters.js';
 import { planFullText, type RankedMatch } from './full-text.js';
+import { keysetKeys, planAfter } from './keyset.js';
 import type { Condition, CountPlan, OutputColumn, PlanField, SearchPlan, SortKey } from './plan.js';
 import { PlanProblems, QUERY_LIMITS } from './problems.js';
 import type { SearchRequest } from './search-params.js';
@@ -17,10 +18,17 @@ export interface PlanResource {
   fieldById: ReadonlyMap<string, PlanField>;
   /** Exact record count, kept at load time. */
   total: number;
+  /** Whether `_id`s run 1…total without gaps (absent: they do, as every loader but a mirror numbers them). */
+  denseIds?: boolean;
 }
 
 export interface PlanOptions {
   defaultLanguage: string;
+  /**
+   * Timestamps are written with milliseconds: the stored record text (which has them to the second) cannot stand
+   * in for records that hold a timestamp.
+   */
+  timestampMilliseconds?: boolean;
 }
 
 function outputColumns(request: SearchRequest, resource: PlanResource, ranks: RankedMatch[], problems: PlanProblems): OutputColumn[] {
@@ -103,34 +111,43 @@ export function planSearch(request: SearchRequest, resource: PlanResource, optio
     }
   }
 
+  const keyset = keysetKeys(orderBy, resource.fieldById.get('_id')!, request.distinct);
+  const afterCondition = request.after === undefined ? null : planAfter(request.after, keyset, problems);
+
   const error = problems.toError();
   if (error) return error;
 
   const conditions: Condition[] = [];
   if (filterCondition) conditions.push(filterCondition);
   for (const rank of ranks) conditions.push({ kind: 'text-match', match: rank.match });
+  if (afterCondition) conditions.push(afterCondition);
   const where: Condition | null = conditions.length === 0 ? null : conditions.length === 1 ? conditions[0]! : { kind: 'and', of: conditions };
   const count = countPlan(request, resource, where);
 
-  // Records are numbered 1..total in load order, without gaps (the loaders guarantee it), so a page of the whole
-  // resource in _id order starts at a known _id: seeking to it costs the same at offset 900,000 as at 0.
+  // Records read from files are numbered 1..total in load order, without gaps, so a page of the whole resource in _id
+  // order starts at a known _id: seeking to it costs the same at offset 900,000 as at 0. A mirror keeps its upstream's
+  // _ids, gaps and all; its pages are found by offset.
   let seek: Condition | null = null;
   let offset = request.offset;
   const idOrder = orderBy.length === 0 ? 'asc' : orderBy.length === 1 && orderBy[0]!.target.kind === 'field' && orderBy[0]!.target.field.id === '_id'
     ? (orderBy[0]!.descending ? 'desc' : 'asc') : null;
-  if (where === null && !request.distinct && idOrder !== null && offset > 0) {
-    seek = idOrder === 'asc' ? { kind: 'id-range', after: offset } : { kind: 'id-range', atMost: resource.total - offset };
+  if (where === null && !request.distinct && idOrder !== null && offset > 0 && resource.denseIds !== false) {
+    // Past the end the page is empty; saying so keeps an offset beyond any _id (2^31 and up) away from the store.
+    seek = offset >= resource.total ? { kind: 'never' }
+      : idOrder === 'asc' ? { kind: 'id-range', after: offset } : { kind: 'id-range', atMost: resource.total - offset };
     offset = 0;
   }
 
   const fieldColumns = columns.filter((c) => c.kind === 'field');
-  const everyField = !request.distinct &&
+  const storedTextFits = !(options.timestampMilliseconds && fieldColumns.some((c) => c.field.type === 'timestamp'));
+  const everyField = storedTextFits && !request.distinct &&
     fieldColumns.length === resource.fields.length && fieldColumns.every((c, i) => c.id === resource.fields[i]!.id);
   const wholeRecords = everyField && request.recordsFormat === 'objects' && columns.slice(fieldColumns.length).every((c) => c.kind === 'rank');
   const csvLines = everyField && request.recordsFormat === 'csv' && columns.length === fieldColumns.length;
 
   return {
     resourceId: resource.id,
+    resourceRows: resource.total,
     columns,
     where: seek ?? where,
     orderBy,
@@ -140,5 +157,6 @@ export function planSearch(request: SearchRequest, resource: PlanResource, optio
     count,
     wholeRecords,
     csvLines,
+    keyset: request.includeNextPage ? keyset : null,
   };
 }

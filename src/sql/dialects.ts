@@ -7,8 +7,13 @@ import { wrapUserSql } from './postgres/user-sql.js';
 import type { PreparedSql } from './search-sql/index.js';
 import * as sqlite from './sqlite/search.js';
 
-/** What a compiler needs to know about the store it compiles for. */
-export type CompileTarget = { dialect: 'sqlite'; indexLanguage: string } | { dialect: 'postgres'; schema: string };
+/**
+ * What a compiler needs to know about the store it compiles for. PostgreSQL names each load's table on its own
+ * (`tables`: resource id → table of the version being read).
+ */
+export type CompileTarget =
+  | { dialect: 'sqlite'; indexLanguage: string }
+  | { dialect: 'postgres'; schema: string; tables: ReadonlyMap<string, string> };
 
 export interface Dialect {
   compileSearch(plan: SearchPlan): CompiledQuery;

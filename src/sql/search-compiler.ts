@@ -2,7 +2,7 @@
 // the small hooks that differ (placeholders, quoting, table names, IN lists, full-text matching and ranking,
 // sort expressions), in the manner of Kysely's query compilers.
 
-import type { Condition, OutputColumn, PlanField, SearchPlan, SortKey, TextMatch } from '../query/plan.js';
+import type { ComparisonOperator, Condition, OutputColumn, PlanField, SearchPlan, SortKey, TextMatch } from '../query/plan.js';
 import type { CompiledQuery } from './compiled.js';
 
 export type SqlParam = CompiledQuery['params'][number];
@@ -48,20 +48,68 @@ export interface SearchDialectHooks {
   /** Booleans as the dialect binds them. */
   bindBoolean(params: ParamList, value: boolean): string;
   /**
+   * A condition evaluated on every row a statement visits that stops the statement once its time is up (the embedded
+   * store's deadline function); null when this plan does not need one.
+   */
+  rowGuard?(plan: SearchPlan): string | null;
+  /**
    * Find the page's `_id`s first, then fetch their records (and compute their ranks) by `_id`: a store whose sorter
    * would otherwise carry every candidate's record text, and rank every candidate, does only the page's worth.
    */
   pageThenFetch?: boolean;
+  /**
+   * An `_id` ordering the store cannot satisfy by walking its table in order. Given, a page in `_id` order with a
+   * range on an indexed field finds its candidates in that field's index and sorts them, instead of walking the whole
+   * table in `_id` order in search of a few (which SQLite's planner does, its statistics being too coarse to see
+   * that a range is selective).
+   */
+  unwalkedIdOrder?(id: string): string;
 }
+
+/** Whether a condition holds a range on an indexed field other than `_id`, outside any bound on `_id` itself. */
+function rangeOnIndex(condition: Condition | null): boolean {
+  if (!condition) return false;
+  switch (condition.kind) {
+    case 'compare':
+      return condition.field.id !== '_id' && condition.field.indexed === true;
+    case 'and':
+    case 'or':
+      return condition.of.some(rangeOnIndex);
+    default:
+      return false;
+  }
+}
+
+/** Whether a condition bounds `_id` (a keyset page, a deep page): then a walk of the table from there is the way. */
+function boundsId(condition: Condition | null): boolean {
+  if (!condition) return false;
+  switch (condition.kind) {
+    case 'compare':
+      return condition.field.id === '_id';
+    case 'id-range':
+      return true;
+    case 'and':
+      return condition.of.some(boundsId);
+    default:
+      return false;
+  }
+}
+
+const COMPARISONS: Record<ComparisonOperator, string> = { gt: '>', gte: '>=', lt: '<', lte: '<=' };
 
 function conditionSql(h: SearchDialectHooks, p: ParamList, plan: SearchPlan, condition: Condition): string {
   switch (condition.kind) {
-    case 'equals': {
+    case 'equals':
+    case 'compare': {
       const value = condition.value;
-      return `${h.keyExpression(condition.field)} = ${typeof value === 'boolean' ? h.bindBoolean(p, value) : p.bind(value)}`;
+      const operator = condition.kind === 'equals' ? '=' : COMPARISONS[condition.operator];
+      // The key expression is the one the field's index is built on, so that ranges as well as equality can use it.
+      return `${h.keyExpression(condition.field)} ${operator} ${typeof value === 'boolean' ? h.bindBoolean(p, value) : p.bind(value)}`;
     }
     case 'is-null':
       return `${h.quoteIdent(condition.field.id)} IS NULL`;
+    case 'not-null':
+      return `${h.quoteIdent(condition.field.id)} IS NOT NULL`;
     case 'id-range': {
       const bounds: string[] = [];
       if (condition.after !== undefined) bounds.push(`${h.quoteIdent('_id')} > ${p.bind(condition.after)}`);
@@ -92,9 +140,17 @@ function orderSql(h: SearchDialectHooks, p: ParamList, key: SortKey): string {
   return `${expression}${key.descending ? ' DESC' : ''}${mayBeNull ? ` NULLS ${key.nullsFirst ? 'FIRST' : 'LAST'}` : ''}`;
 }
 
+/** Marks a statement that carries the dialect's row guard, so the store may stop it part way. */
+function interruptible(h: SearchDialectHooks, plan: SearchPlan): { interruptible?: true } {
+  return h.rowGuard?.(plan) ? { interruptible: true } : {};
+}
+
 function fromWhere(h: SearchDialectHooks, p: ParamList, plan: SearchPlan): string {
   const table = h.table(plan.resourceId);
-  return plan.where ? `FROM ${table} WHERE ${conditionSql(h, p, plan, plan.where)}` : `FROM ${table}`;
+  const guard = h.rowGuard?.(plan) ?? null;
+  const where = plan.where ? conditionSql(h, p, plan, plan.where) : null;
+  if (where && guard) return `FROM ${table} WHERE (${where}) AND ${guard}`;
+  return where || guard ? `FROM ${table} WHERE ${where ?? guard}` : `FROM ${table}`;
 }
 
 /**
@@ -109,7 +165,9 @@ export function compileSearchWith(h: SearchDialectHooks, plan: SearchPlan): Comp
   const select = plan.wholeRecords
     ? [h.quoteIdent(RECORD_COLUMN), ...plan.columns.filter((c) => c.kind === 'rank').map((c) => columnSql(h, p, c))]
     : plan.csvLines ? [h.quoteIdent(CSV_LINE_COLUMN)] : plan.columns.map((c) => columnSql(h, p, c));
-  const selectList = select.join(', ') || 'NULL';
+  // The keyset's values come last in each row, after whatever the writers read.
+  const keyColumns = plan.distinct || !plan.keyset ? [] : plan.keyset.map((k) => h.quoteIdent(k.field.id));
+  const selectList = [...select, ...keyColumns].join(', ') || 'NULL';
   const from = fromWhere(h, p, plan);
   const order = plan.orderBy.map((k) => orderSql(h, p, k));
   let sql: string;
@@ -120,17 +178,27 @@ export function compileSearchWith(h: SearchDialectHooks, plan: SearchPlan): Comp
   } else {
     const sortsById = plan.orderBy.some((k) => k.target.kind === 'field' && k.target.field.id === '_id');
     const byId = sortsById ? [] : [h.quoteIdent('_id')];
-    if (h.pageThenFetch && plan.limit <= PAGE_THEN_FETCH_MAX_ROWS && !plan.orderBy.every((k) => k.target.kind === 'field' && k.target.field.id === '_id')) {
+    const idOrderOnly = plan.orderBy.every((k) => k.target.kind === 'field' && k.target.field.id === '_id');
+    if (h.unwalkedIdOrder && idOrderOnly && plan.limit <= PAGE_THEN_FETCH_MAX_ROWS && rangeOnIndex(plan.where) && !boundsId(plan.where)) {
+      const id = h.quoteIdent('_id');
+      const direction = plan.orderBy[0]?.descending ? ' DESC' : '';
+      const page = `SELECT ${id} ${from} ORDER BY ${h.unwalkedIdOrder(id)}${direction} LIMIT ${p.bind(plan.limit)} OFFSET ${p.bind(plan.offset)}`;
+      return { sql: `SELECT ${selectList} FROM ${h.table(plan.resourceId)} WHERE ${id} IN (${page}) ORDER BY ${id}${direction}`, params: p.values, ...interruptible(h, plan) };
+    }
+    if (h.pageThenFetch && plan.limit <= PAGE_THEN_FETCH_MAX_ROWS && !idOrderOnly) {
       // Parameters bind in the order they appear: the select list's, the page's, then the outer order's.
       const id = h.quoteIdent('_id');
       const page = `SELECT ${id} ${from} ORDER BY ${[...order, ...byId].join(', ')} LIMIT ${p.bind(plan.limit)} OFFSET ${p.bind(plan.offset)}`;
       const outerOrder = plan.orderBy.map((k) => orderSql(h, p, k));
-      return { sql: `SELECT ${selectList} FROM ${h.table(plan.resourceId)} WHERE ${id} IN (${page}) ORDER BY ${[...outerOrder, ...byId].join(', ')}`, params: p.values };
+      return {
+        sql: `SELECT ${selectList} FROM ${h.table(plan.resourceId)} WHERE ${id} IN (${page}) ORDER BY ${[...outerOrder, ...byId].join(', ')}`,
+        params: p.values, ...interruptible(h, plan),
+      };
     }
     sql = `SELECT ${selectList} ${from} ORDER BY ${[...order, ...byId].join(', ')}`;
   }
   sql += ` LIMIT ${p.bind(plan.limit)} OFFSET ${p.bind(plan.offset)}`;
-  return { sql, params: p.values };
+  return { sql, params: p.values, ...interruptible(h, plan) };
 }
 
 export function compileCountWith(h: SearchDialectHooks, plan: SearchPlan): CompiledQuery {
@@ -138,7 +206,7 @@ export function compileCountWith(h: SearchDialectHooks, plan: SearchPlan): Compi
   if (plan.distinct) {
     const select = plan.columns.map((c) => columnSql(h, p, c));
     const from = fromWhere(h, p, plan);
-    return { sql: `SELECT count(*) FROM (SELECT DISTINCT ${select.join(', ') || 'NULL'} ${from}) AS counted`, params: p.values };
+    return { sql: `SELECT count(*) FROM (SELECT DISTINCT ${select.join(', ') || 'NULL'} ${from}) AS counted`, params: p.values, ...interruptible(h, plan) };
   }
-  return { sql: `SELECT count(*) ${fromWhere(h, p, plan)}`, params: p.values };
+  return { sql: `SELECT count(*) ${fromWhere(h, p, plan)}`, params: p.values, ...interruptible(h, plan) };
 }

@@ -1,8 +1,11 @@
-// The contract every storage backend meets: run compiled queries (all at once, within a deadline, or streamed),
-// report what is loaded, notice a reload, say whether it is healthy. Backends never see plans or requests.
+// The contract every store meets. A Store serves one version of the data at a time and switches to the next when a
+// load is published; a StorageBackend is one such version, pinned: everything a request reads through it (rows, counts,
+// streams, user SQL, the catalogue recorded with the load) belongs to that version, even if a newer one is published
+// while the request runs. Backends never see plans or requests.
 
 import type { CompiledQuery } from '../sql/compiled.js';
 import type { CompileTarget } from '../sql/dialects.js';
+import type { InputRecord } from './load-target.js';
 
 export type DialectName = CompileTarget['dialect'];
 
@@ -16,31 +19,13 @@ export interface LoadedResource {
   dataBytes: number;
   indexBytes: number;
   nullFields: readonly string[];
+  /** The files the records were read or derived from, with what each says of its origin. */
+  inputs?: readonly InputRecord[];
+  /** The largest `_id` (0 or absent: `total`, as for records numbered 1…total). */
+  maxId?: number;
 }
 
-/** A statement ran past its time limit and was cancelled. */
-export class StatementTimeout extends Error {
-  constructor(message = 'statement timeout') {
-    super(message);
-    this.name = 'StatementTimeout';
-  }
-}
-
-/** The store refused a statement of user SQL (division by zero, a bad cast…); the message says why, without SQL. */
-export class StatementRejected extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'StatementRejected';
-  }
-}
-
-/** The store cannot be reached (connection refused, lost, or not accepting connections); answered with 503. */
-export class StoreUnavailable extends Error {
-  constructor(readonly detail: string) {
-    super(`store unavailable: ${detail}`);
-    this.name = 'StoreUnavailable';
-  }
-}
+export { DataVersionMoved, StatementRejected, StatementTimeout, StoreBusy, StoreUnavailable } from '../domain-errors.js';
 
 export interface UserSqlResult {
   rows: unknown[][];
@@ -52,8 +37,11 @@ export interface StoreHealth {
   detail: string;
 }
 
+/** One version of the data as a store holds it: what a request reads, all of it from the same load. */
 export interface StorageBackend {
   readonly dialect: DialectName;
+  /** The catalogue (JSON text) the load recorded: the definitions that describe exactly this version's tables. */
+  readonly catalog: string;
   /** What the dialect compiler needs to know about this store (schema, full-text index language…). */
   readonly compileTarget: CompileTarget;
   /** Text search configuration of the whole-row full-text index. */
@@ -72,17 +60,46 @@ export interface StorageBackend {
   userSql(query: CompiledQuery, ms: number): Promise<UserSqlResult>;
   /** Rows in batches of up to `batchRows`, streamed: memory stays flat whatever the result's size. */
   stream(query: CompiledQuery, batchRows: number): AsyncGenerator<unknown[][]>;
+  /**
+   * Rows of one batch of a long read that proceeds by many short queries (a dump's keyset walk): like rows(), but
+   * read the way a stream is, so that a walk over a whole large resource leaves the process's memory where it was.
+   */
+  bulkRows(query: CompiledQuery): Promise<unknown[][]>;
   /** The first column of the first row, as a number. */
   count(query: CompiledQuery): Promise<number>;
   /** The store's own estimate of a resource's record count (PostgreSQL's statistics), if it keeps one. */
   estimateRows(resourceId: string): Promise<number | null>;
-  /** Picks up a reload done by another process; true when the data changed. */
-  refresh(): Promise<boolean>;
+  health(): Promise<StoreHealth>;
+}
+
+/** A version in use by a request; released when the request is answered (or its stream ends). */
+export interface Lease {
+  readonly version: StorageBackend;
+  release(): void;
+}
+
+/**
+ * A store over time: it serves one version (`current`) and, when another process publishes a load, opens the new one
+ * beside it; `serve` then switches to it at once, and the previous version is closed when its last lease is released.
+ */
+export interface Store {
+  readonly dialect: DialectName;
+  readonly current: StorageBackend;
+  acquire(): Lease;
+  /** The version the store now holds, opened, if it is not the current one; null when nothing changed. */
+  openLatest(): Promise<StorageBackend | null>;
+  /** Makes `version` (from openLatest) current; the previous one closes when no lease holds it any more. */
+  serve(version: StorageBackend): void;
+  /** Discards a version from openLatest that will not be served. */
+  discard(version: StorageBackend): Promise<void>;
   /**
-   * Calls `changed` as soon as another process has published a load, where the store can tell (PostgreSQL's
-   * notifications); serving processes also poll refresh(), so a store that cannot tell is still picked up.
+   * Calls `changed` as soon as another process may have published a load, where the store can tell (PostgreSQL's
+   * notifications, a file renamed in the embedded store's folder); serving processes also poll, so a missed signal is
+   * still picked up.
    */
   watch?(changed: () => void): void;
   health(): Promise<StoreHealth>;
+  /** The store's own figures for metrics: connections in use and waited for, query workers busy and queued. */
+  stats?(): Record<string, number>;
   close(): Promise<void>;
 }

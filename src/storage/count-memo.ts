@@ -2,7 +2,7 @@
 // holds until then. Paging through a filtered result (page 2, 3, … of the same filters) counts once.
 
 import type { CompiledQuery } from '../sql/compiled.js';
-import { BoundedCache } from './bounded-cache.js';
+import { BoundedCache } from '../util/bounded-cache.js';
 
 /** Distinct counts remembered; each is a key of a few hundred bytes and a number. */
 const CAPACITY = 10_000;

@@ -1,10 +1,11 @@
 // How a stored row reads as text for the whole-row full-text index, and how its lexemes are keyed in the
 // embedded store's candidate index. Mirrors CKAN's "_full_text" trigger: to_tsvector of every non-null value,
-// in column order, joined by spaces.
+// in column order, joined by spaces; accents are folded first (foldText), as queries are, so names are found
+// without their fadas.
 
 import type { FieldDefinition } from '../catalog/types.js';
 import { numberText, type StoredValue } from '../catalog/values.js';
-import { lexizeText, toTsvector, TsvectorBuilder, type TsVector } from '../text-search/index.js';
+import { foldText, lexizeText, toTsvector, TsvectorBuilder, type TsVector } from '../text-search/index.js';
 
 export function rowDocument(fields: readonly FieldDefinition[], values: readonly StoredValue[]): string {
   const parts: string[] = [];
@@ -28,7 +29,8 @@ interface ValueLexemes {
 }
 
 /**
- * Makes each row's whole-record tsvector, equal to to_tsvector(language, rowDocument(...)), from its values' lexemes.
+ * Makes each row's whole-record tsvector, equal to to_tsvector(language, foldText(rowDocument(...))), from its values'
+ * lexemes (folding works letter by letter, so folding each value folds the document).
  * Columns repeat their values (constituencies, parties, names) across a resource, so each value's lexemes are
  * worked out once and kept in a bounded cache: the parser and stemmer then run on a small share of the cells.
  * That is exact because PostgreSQL's parser ends every token at a space, so a space-joined document lexizes as its
@@ -60,7 +62,7 @@ export class RowVectorizer {
       }
       const text = typeof value === 'string' ? value : typeof value === 'number' ? numberText(value, this.fields[i]!.type) : value ? 'true' : 'false';
       const words = this.lexemesOf(text);
-      if (words.markup) return toTsvector(this.language, rowDocument(this.fields, values));
+      if (words.markup) return toTsvector(this.language, foldText(rowDocument(this.fields, values)));
       for (let j = 0; j < words.lexemes.length; j++) builder.add(words.lexemes[j]!, offset + words.positions[j]!);
       offset += words.width;
     }
@@ -72,7 +74,7 @@ export class RowVectorizer {
     if (cached) return cached;
     const lexemes: string[] = [];
     const positions: number[] = [];
-    const width = lexizeText(this.language, text, (lexeme, pos) => {
+    const width = lexizeText(this.language, foldText(text), (lexeme, pos) => {
       lexemes.push(lexeme);
       positions.push(pos);
     });

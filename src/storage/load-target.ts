@@ -4,8 +4,21 @@
 import type { ResourceDefinition } from '../catalog/types.js';
 import type { StoredValue } from '../catalog/values.js';
 
+/** One file a resource was loaded from: its name, checksum and size, and what it says of its own origin. */
+export interface InputRecord {
+  path: string;
+  sha256: string;
+  bytes: number;
+  /** Title and address of the page the file's content was taken from, when the file names them. */
+  title?: string;
+  url?: string;
+  /** For a mirrored resource: what the last probe of the upstream saw, to tell a reload in progress from a change. */
+  upstream?: { total: number; maxId: number; fieldsHash: string; modified: string | null };
+}
+
 export interface ResourceLoadRecord {
   id: string;
+  /** The source file's SHA-256, or for several files one checksum of them all (see src/ingest/files.ts). */
   sourceSha256: string;
   /** Hash of the catalogue entry (fields, types, parsing) the data was loaded with. */
   specHash: string;
@@ -17,6 +30,19 @@ export interface ResourceLoadRecord {
   indexBytes: number;
   /** Fields with at least one empty (null) cell; sorting on the others need not place nulls. */
   nullFields: string[];
+  /**
+   * The table that holds this version of the resource. The embedded store names it by the resource id (each version
+   * is a file of its own); PostgreSQL gives each load's table a name of its own, so that requests still reading the
+   * previous version find it until they are done.
+   */
+  table: string;
+  /** Every file the resource's records were read or derived from (none recorded for the store's own tables). */
+  inputs?: InputRecord[];
+  /**
+   * The largest `_id`. Records read from files are numbered 1…total, so it equals `total`; a mirrored resource keeps
+   * its upstream `_id`s, which may have gaps (0: recorded before this was kept, read as `total`).
+   */
+  maxId: number;
 }
 
 export interface StoreMeta {
@@ -26,15 +52,34 @@ export interface StoreMeta {
   fullTextLanguage: string;
   databaseBytes: number;
   resources: Map<string, ResourceLoadRecord>;
+  /** The catalogue (JSON text) the data was loaded with: what serving processes describe the data by. */
+  catalog: string;
+}
+
+/** What a load publishes besides its tables. */
+export interface Publication {
+  datasetVersion: string;
+  /** The catalogue the published data was loaded with, as JSON text. */
+  catalog: string;
 }
 
 export interface ResourceSink {
-  /** Appends one record; `_id` is its position in the source, from 1. A promise asks the caller to wait (back-pressure). */
-  insert(values: readonly StoredValue[]): void | Promise<void>;
+  /**
+   * Appends one record. Its `_id` is `id` when given (a mirror keeps the upstream's), otherwise its position in the
+   * source, from 1; either way `_id`s must increase. A promise asks the caller to wait (back-pressure).
+   */
+  insert(values: readonly StoredValue[], id?: number): void | Promise<void>;
   readonly count: number;
 }
 
-export type LoadBase = Pick<ResourceLoadRecord, 'id' | 'sourceSha256' | 'specHash' | 'source'>;
+/** The `_id` of the next record: the one given (checked to be a positive whole number above the last), or its position. */
+export function checkedId(id: number | undefined, position: number, lastId: number): number {
+  if (id === undefined) return position;
+  if (!Number.isSafeInteger(id) || id <= lastId) throw new Error(`record _id ${id} is not a whole number above the previous one (${lastId})`);
+  return id;
+}
+
+export type LoadBase = Pick<ResourceLoadRecord, 'id' | 'sourceSha256' | 'specHash' | 'source' | 'inputs'>;
 
 /** Notes which fields receive a null while records are loaded. */
 export function nullTracker(fieldIds: readonly string[]): { see(values: readonly StoredValue[]): void; fields(): string[] } {
@@ -52,8 +97,11 @@ export interface LoadSession {
   keep(resource: ResourceDefinition, record: ResourceLoadRecord): Promise<void>;
   /** Loads a resource through `fill`; if `fill` throws, nothing of the attempt remains and the error is rethrown. */
   load(resource: ResourceDefinition, base: LoadBase, fill: (sink: ResourceSink) => Promise<void>): Promise<ResourceLoadRecord>;
-  /** Publishes everything kept or loaded, at once; resources neither kept nor loaded stop being served. */
-  commit(datasetVersion: string): Promise<void>;
+  /**
+   * Publishes everything kept or loaded, with the catalogue that describes it, at once; resources neither kept nor
+   * loaded stop being served.
+   */
+  commit(publication: Publication): Promise<void>;
   abort(): Promise<void>;
 }
 

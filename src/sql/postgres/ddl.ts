@@ -1,11 +1,14 @@
-// PostgreSQL statements that create, fill and publish resources in CKAN's DataStore layout: one table per resource
-// named by its id, `_id` as the key, typed columns, a `_full_text` tsvector with a GIN index, and the catalogue tables.
+// PostgreSQL statements that create, fill and publish resources in CKAN's DataStore layout: one table per resource and
+// load (a generation), `_id` as the key, typed columns, a `_full_text` tsvector with a GIN index; per resource a view
+// named by its id that shows the published generation; and the catalogue tables.
 
-import { compositeIndexName, fieldIndexName, type FieldDefinition, type FieldType, type ResourceDefinition } from '../../catalog/types.js';
+import { createHash } from 'node:crypto';
+import type { FieldDefinition, FieldType, ResourceDefinition } from '../../catalog/types.js';
+import { foldSqlBody } from '../../text-search/index.js';
 import { qualified, quoteIdent, quoteLiteral } from './quote.js';
 
 /** Bumped whenever the layout below changes, so an existing schema is reloaded rather than misread. */
-export const POSTGRES_SCHEMA_VERSION = 5;
+export const POSTGRES_SCHEMA_VERSION = 10;
 
 /**
  * A field as searches compare and sort it, and as its index is built: text by code point (CKAN's C collation).
@@ -30,6 +33,12 @@ export const COLUMN_TYPES: Record<FieldType | 'int', string> = {
 const TIMESTAMP_TEXT = 'countcentre_timestamp_text';
 const DATE_TEXT = 'countcentre_date_text';
 const DOCUMENT = 'countcentre_document';
+const FOLD = 'countcentre_fold';
+
+/** Text with its accents folded as the embedded store folds it (src/text-search/fold.ts), for full-text matching. */
+export function foldSql(schema: string, text: string): string {
+  return `${quoteIdent(schema)}.${FOLD}(${text})`;
+}
 
 /**
  * Where things live: `data` holds the resource tables (with the stores' own columns, such as "_record"), the catalogue
@@ -41,9 +50,21 @@ export interface PgSchemas {
   public: string;
 }
 
-/** A staging table's name while it loads; renamed to the resource id when published. */
-export function stagingName(resourceId: string): string {
-  return `${resourceId}__load`;
+/**
+ * The table of one load of a resource. Each load writes a table of its own and publishing points the resource's view
+ * at it, so a request that began on the previous generation still finds its table; that one is dropped by the load
+ * after next. Resource ids are at most 50 characters, so the name stays within PostgreSQL's 63.
+ */
+export function generationTable(resourceId: string, generation: number): string {
+  return `${resourceId}@${generation.toString(36)}`;
+}
+
+/** Whether a table in the data schema is a resource's generation table (anything else there is the catalogue's). */
+export const GENERATION_TABLE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,49}@[0-9a-z]+$/;
+
+/** Index names from a digest of their table's name: short, whatever the resource id, and unique per generation. */
+function indexName(table: string, suffix: string): string {
+  return `cc_${createHash('sha1').update(table).digest('hex').slice(0, 20)}_${suffix}`;
 }
 
 export function schemaSetupSql(schemas: PgSchemas, readerRole: string): string[] {
@@ -60,11 +81,17 @@ export function schemaSetupSql(schemas: PgSchemas, readerRole: string): string[]
     // concat_ws is only stable (it may call any type's output function); joining text[] is safe to declare immutable.
     // array_to_string leaves NULLs out, as the embedded store's document does and CKAN's trigger does.
     `CREATE OR REPLACE FUNCTION ${s}.${DOCUMENT}(VARIADIC text[]) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT array_to_string($1, ' ') $$`,
+    // Names are found without their fadas: indexed text and field matches are folded by the same table as queries.
+    `CREATE OR REPLACE FUNCTION ${s}.${FOLD}(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ ${foldSqlBody(quoteLiteral)} $$`,
     `CREATE TABLE IF NOT EXISTS ${qualified(schema, '_countcentre_meta')} ("key" text PRIMARY KEY, "value" text NOT NULL)`,
     `CREATE TABLE IF NOT EXISTS ${qualified(schema, '_countcentre_resources')} ("id" text PRIMARY KEY, "source_sha256" text NOT NULL, ` +
       `"spec_hash" text NOT NULL, "total" bigint NOT NULL, "loaded_at" text NOT NULL, "source" text NOT NULL, ` +
-      `"data_bytes" bigint NOT NULL DEFAULT 0, "index_bytes" bigint NOT NULL DEFAULT 0, "null_fields" text NOT NULL DEFAULT '[]')`,
+      `"data_bytes" bigint NOT NULL DEFAULT 0, "index_bytes" bigint NOT NULL DEFAULT 0, "null_fields" text NOT NULL DEFAULT '[]', ` +
+      `"table_name" text NOT NULL DEFAULT '')`,
     `ALTER TABLE ${qualified(schema, '_countcentre_resources')} ADD COLUMN IF NOT EXISTS "null_fields" text NOT NULL DEFAULT '[]'`,
+    `ALTER TABLE ${qualified(schema, '_countcentre_resources')} ADD COLUMN IF NOT EXISTS "table_name" text NOT NULL DEFAULT ''`,
+    `ALTER TABLE ${qualified(schema, '_countcentre_resources')} ADD COLUMN IF NOT EXISTS "inputs" text NOT NULL DEFAULT '[]'`,
+    `ALTER TABLE ${qualified(schema, '_countcentre_resources')} ADD COLUMN IF NOT EXISTS "max_id" bigint NOT NULL DEFAULT 0`,
     `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = ${quoteLiteral(readerRole)}) THEN CREATE ROLE ${quoteIdent(readerRole)} NOLOGIN; END IF; END $$`,
     `GRANT USAGE ON SCHEMA ${s} TO ${quoteIdent(readerRole)}`,
     `GRANT USAGE ON SCHEMA ${quoteIdent(schemas.public)} TO ${quoteIdent(readerRole)}`,
@@ -90,9 +117,9 @@ function fullTextPart(schema: string, field: FieldDefinition): string {
   }
 }
 
-/** CKAN's _full_text of a row, computed by PostgreSQL from the row's columns. */
+/** CKAN's _full_text of a row, computed by PostgreSQL from the row's columns, with accents folded. */
 export function fullTextExpressionSql(schema: string, resource: ResourceDefinition, fullTextLanguage: string): string {
-  const document = `${quoteIdent(schema)}.${DOCUMENT}(${resource.fields.map((f) => fullTextPart(schema, f)).join(', ')})`;
+  const document = foldSql(schema, `${quoteIdent(schema)}.${DOCUMENT}(${resource.fields.map((f) => fullTextPart(schema, f)).join(', ')})`);
   return `to_tsvector(${quoteLiteral(fullTextLanguage)}::regconfig, ${document})`;
 }
 
@@ -100,12 +127,12 @@ export function fullTextExpressionSql(schema: string, resource: ResourceDefiniti
  * _full_text is a generated column: PostgreSQL computes it while the COPY runs, in its own process, so on a machine
  * with two cores it overlaps with the loader's parsing instead of adding to it.
  */
-export function createStagingTableSql(schema: string, resource: ResourceDefinition, fullTextLanguage: string): string[] {
-  const table = qualified(schema, stagingName(resource.id));
+export function createGenerationTableSql(schema: string, table: string, resource: ResourceDefinition, fullTextLanguage: string): string[] {
+  const qualifiedTable = qualified(schema, table);
   const columns = resource.fields.map((f) => `${quoteIdent(f.id)} ${COLUMN_TYPES[f.type]}`);
   return [
-    `DROP TABLE IF EXISTS ${table}`,
-    `CREATE TABLE ${table} ("_id" integer NOT NULL, ${columns.join(', ')}, "_record" text NOT NULL, "_csv" text NOT NULL, ` +
+    `DROP TABLE IF EXISTS ${qualifiedTable}`,
+    `CREATE TABLE ${qualifiedTable} ("_id" integer NOT NULL, ${columns.join(', ')}, "_record" text NOT NULL, "_csv" text NOT NULL, ` +
       `"_full_text" tsvector GENERATED ALWAYS AS (${fullTextExpressionSql(schema, resource, fullTextLanguage)}) STORED)`,
   ];
 }
@@ -114,58 +141,58 @@ export function createStagingTableSql(schema: string, resource: ResourceDefiniti
  * FREEZE writes the rows already frozen and marked all-visible, so that counts are index-only scans from the first
  * query on (no VACUUM pass over the table); it needs the table to have been created in the same transaction.
  */
-export function copyIntoStagingSql(schema: string, resource: ResourceDefinition): string {
+export function copyIntoTableSql(schema: string, table: string, resource: ResourceDefinition): string {
   const names = ['_id', ...resource.fields.map((f) => f.id), '_record', '_csv'];
-  return `COPY ${qualified(schema, stagingName(resource.id))} (${names.map(quoteIdent).join(', ')}) FROM STDIN WITH (FREEZE)`;
+  return `COPY ${qualified(schema, table)} (${names.map(quoteIdent).join(', ')}) FROM STDIN WITH (FREEZE)`;
 }
+
+/** PostgreSQL's statistics target for indexed fields (its default is 100). */
+export const INDEXED_FIELD_STATISTICS = 1000;
 
 /**
  * Keys and indexes, built after the rows are in (much faster than maintaining them row by row). The `indexes` are
  * independent of one another and may be built at the same time on separate connections (CREATE INDEX takes a lock
  * that does not conflict with itself); `finish` runs after them all.
  */
-export function indexStagingSql(schema: string, resource: ResourceDefinition): { indexes: string[]; finish: string[] } {
-  const staging = stagingName(resource.id);
-  const table = qualified(schema, staging);
-  const key = `${staging}__pkey`;
+export function indexTableSql(schema: string, table: string, resource: ResourceDefinition): { indexes: string[]; finish: string[] } {
+  const qualifiedTable = qualified(schema, table);
+  const key = indexName(table, 'pkey');
   // The full-text index takes longest: first, so that the others are built alongside it.
   const indexes = [
-    `CREATE INDEX ${quoteIdent(`${staging}__fts`)} ON ${table} USING gin ("_full_text")`,
-    `CREATE UNIQUE INDEX ${quoteIdent(key)} ON ${table} ("_id")`,
+    `CREATE INDEX ${quoteIdent(indexName(table, 'fts'))} ON ${qualifiedTable} USING gin ("_full_text")`,
+    `CREATE UNIQUE INDEX ${quoteIdent(key)} ON ${qualifiedTable} ("_id")`,
   ];
   resource.fields.forEach((field, i) => {
-    if (field.index) indexes.push(`CREATE INDEX ${quoteIdent(`${staging}__${i + 1}`)} ON ${table} (${keyExpression(field)})`);
+    if (field.index) indexes.push(`CREATE INDEX ${quoteIdent(indexName(table, String(i + 1)))} ON ${qualifiedTable} (${keyExpression(field)})`);
   });
   // The catalogue loader has checked that composite indexes name only the resource's fields.
   const fieldById = new Map(resource.fields.map((f) => [f.id, f]));
   resource.indexes.forEach((ids, n) => {
-    indexes.push(`CREATE INDEX ${quoteIdent(`${staging}__c${n + 1}`)} ON ${table} (${ids.map((id) => keyExpression(fieldById.get(id)!)).join(', ')})`);
+    indexes.push(`CREATE INDEX ${quoteIdent(indexName(table, `c${n + 1}`))} ON ${qualifiedTable} (${ids.map((id) => keyExpression(fieldById.get(id)!)).join(', ')})`);
   });
+  // A finer histogram on the indexed fields (1,000 buckets instead of 100) lets the planner see that a range in a
+  // field's tail is selective: with the default it walked a million records in _id order looking for a few hundred.
+  const indexed = resource.fields.filter((f) => f.index);
+  const statistics = indexed.length === 0 ? []
+    : [`ALTER TABLE ${qualifiedTable} ${indexed.map((f) => `ALTER COLUMN ${quoteIdent(f.id)} SET STATISTICS ${INDEXED_FIELD_STATISTICS}`).join(', ')}`];
   return {
     indexes,
-    finish: [`ALTER TABLE ${table} ADD CONSTRAINT ${quoteIdent(key)} PRIMARY KEY USING INDEX ${quoteIdent(key)}`, `ANALYZE ${table}`],
+    finish: [
+      `ALTER TABLE ${qualifiedTable} ADD CONSTRAINT ${quoteIdent(key)} PRIMARY KEY USING INDEX ${quoteIdent(key)}`,
+      ...statistics,
+      `ANALYZE ${qualifiedTable}`,
+    ],
   };
 }
 
-/** Replaces the published table (and its view) with the staging one; run inside the publishing transaction. */
-export function publishSql(schemas: PgSchemas, resource: ResourceDefinition, readerRole: string): string[] {
-  const schema = schemas.data;
-  const staging = stagingName(resource.id);
+/** Points the resource's view (what datastore_search_sql reads) at a generation; run inside the publishing transaction. */
+export function publishSql(schemas: PgSchemas, resource: ResourceDefinition, table: string, readerRole: string): string[] {
   const view = qualified(schemas.public, resource.id);
   const ckanColumns = ['_id', '_full_text', ...resource.fields.map((f) => f.id)].map(quoteIdent).join(', ');
-  const renames = [
-    [`${staging}__pkey`, `${resource.id}__pkey`],
-    [`${staging}__fts`, `${resource.id}__fts`],
-    ...resource.fields.flatMap((f, i) => (f.index ? [[`${staging}__${i + 1}`, fieldIndexName(resource.id, i + 1)]] : [])),
-    ...resource.indexes.map((_, n) => [`${staging}__c${n + 1}`, compositeIndexName(resource.id, n + 1)]),
-  ];
   return [
+    `GRANT SELECT ON ${qualified(schemas.data, table)} TO ${quoteIdent(readerRole)}`,
     `DROP VIEW IF EXISTS ${view}`,
-    `DROP TABLE IF EXISTS ${qualified(schema, resource.id)}`,
-    `ALTER TABLE ${qualified(schema, staging)} RENAME TO ${quoteIdent(resource.id)}`,
-    ...renames.map(([from, to]) => `ALTER INDEX ${qualified(schema, from!)} RENAME TO ${quoteIdent(to!)}`),
-    `GRANT SELECT ON ${qualified(schema, resource.id)} TO ${quoteIdent(readerRole)}`,
-    `CREATE VIEW ${view} AS SELECT ${ckanColumns} FROM ${qualified(schema, resource.id)}`,
+    `CREATE VIEW ${view} AS SELECT ${ckanColumns} FROM ${qualified(schemas.data, table)}`,
     `GRANT SELECT ON ${view} TO ${quoteIdent(readerRole)}`,
   ];
 }
@@ -174,9 +201,9 @@ export function dropTableSql(schema: string, name: string): string {
   return `DROP TABLE IF EXISTS ${qualified(schema, name)}`;
 }
 
-/** A resource no longer in the catalogue: its view, then its table. */
-export function dropResourceSql(schemas: PgSchemas, resourceId: string): string[] {
-  return [`DROP VIEW IF EXISTS ${qualified(schemas.public, resourceId)}`, dropTableSql(schemas.data, resourceId)];
+/** A resource no longer served: its view goes at once (its tables go as retired generations do). */
+export function unpublishSql(schemas: PgSchemas, resourceId: string): string {
+  return `DROP VIEW IF EXISTS ${qualified(schemas.public, resourceId)}`;
 }
 
 /** The notification channel on which a load announces that it has been published. */
@@ -191,9 +218,11 @@ export function metaSql(schema: string) {
     all: `SELECT "key", "value" FROM ${meta}`,
     datasetVersion: `SELECT "value" FROM ${meta} WHERE "key" = 'dataset_version'`,
     put: `INSERT INTO ${meta} ("key", "value") VALUES ($1, $2) ON CONFLICT ("key") DO UPDATE SET "value" = EXCLUDED."value"`,
-    allResources: `SELECT "id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields" FROM ${resources}`,
+    allResources: `SELECT "id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields", "table_name", "inputs", "max_id" FROM ${resources}`,
     clearResources: `DELETE FROM ${resources}`,
-    putResource: `INSERT INTO ${resources} ("id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    putResource: `INSERT INTO ${resources} ("id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields", "table_name", "inputs", "max_id") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    /** Tables of the data schema, for removing generations that no version uses any more. */
+    tables: `SELECT tablename FROM pg_tables WHERE schemaname = $1`,
     sizes: `SELECT pg_table_size($1::regclass) AS data, pg_indexes_size($1::regclass) AS indexes`,
     databaseBytes: `SELECT pg_database_size(current_database()) AS bytes`,
     /** Sent in the publishing transaction, so delivered when it commits; the payload is the data schema. */

@@ -4,23 +4,25 @@
 import type { SearchPlan, TextMatch } from '../../query/plan.js';
 import type { CompiledQuery } from '../compiled.js';
 import { compileCountWith, compileSearchWith, RANK_NORMALIZATION, type ParamList, type SearchDialectHooks } from '../search-compiler.js';
-import { COLUMN_TYPES, keyExpression } from './ddl.js';
+import { COLUMN_TYPES, foldSql, keyExpression } from './ddl.js';
 import { qualified, quoteIdent } from './quote.js';
 
 export interface PostgresCompileOptions {
   schema: string;
+  /** The table that holds each resource in the version being read. */
+  tables: ReadonlyMap<string, string>;
 }
 
-/** The text the query matches in one field: `value::text`, as CKAN casts it. */
-function fieldText(p: ParamList, match: TextMatch & { target: { kind: 'field' } }): string {
-  return `to_tsvector(${p.bind(match.query.config)}::regconfig, ${quoteIdent(match.target.field.id)}::text)`;
+/** The text the query matches in one field: `value::text`, as CKAN casts it, with accents folded as the query's. */
+function fieldText(p: ParamList, schema: string, match: TextMatch & { target: { kind: 'field' } }): string {
+  return `to_tsvector(${p.bind(match.query.config)}::regconfig, ${foldSql(schema, `${quoteIdent(match.target.field.id)}::text`)})`;
 }
 
 function hooks(options: PostgresCompileOptions): SearchDialectHooks {
   return {
     placeholder: (position) => `$${position}`,
     quoteIdent,
-    table: (resourceId) => qualified(options.schema, resourceId),
+    table: (resourceId) => qualified(options.schema, options.tables.get(resourceId) ?? resourceId),
     bindBoolean: (p, value) => p.bindRaw(value),
     inList: (p, field, values) => `${keyExpression(field)} = ANY(${p.bindRaw(values)}::${COLUMN_TYPES[field.type]}[])`,
     keyExpression,
@@ -28,10 +30,10 @@ function hooks(options: PostgresCompileOptions): SearchDialectHooks {
       // A query of stop words only matches nothing; saying so spares PostgreSQL's notice about it.
       if (match.query.candidates.kind === 'none') return '1 = 0';
       if (match.target.kind === 'row') return `"_full_text" @@ ${p.bind(match.query.text)}::tsquery`;
-      return `${fieldText(p, match as TextMatch & { target: { kind: 'field' } })} @@ ${p.bind(match.query.text)}::tsquery`;
+      return `${fieldText(p, options.schema, match as TextMatch & { target: { kind: 'field' } })} @@ ${p.bind(match.query.text)}::tsquery`;
     },
     rank(p: ParamList, match: TextMatch) {
-      const vector = match.target.kind === 'row' ? '"_full_text"' : fieldText(p, match as TextMatch & { target: { kind: 'field' } });
+      const vector = match.target.kind === 'row' ? '"_full_text"' : fieldText(p, options.schema, match as TextMatch & { target: { kind: 'field' } });
       return `ts_rank(${vector}, ${p.bind(match.query.text)}::tsquery, ${RANK_NORMALIZATION})`;
     },
   };

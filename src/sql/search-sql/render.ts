@@ -1,5 +1,7 @@
 // Result cells as CKAN's datastore_search_sql renders them: psycopg2 reads PostgreSQL's value, CKAN's
-// convert() turns it into JSON (numbers stay numbers, numeric becomes str(Decimal), timestamps isoformat()).
+// convert() turns it into JSON (numbers stay numbers, timestamps isoformat()). A numeric is a Decimal, which CKAN
+// 2.11 and later keep, and simplejson writes as a JSON number with str(Decimal)'s digits (2.10 sent that text as a
+// JSON string).
 
 import { RawJson } from '../../serialize/python-json.js';
 import { floatText, timestampIsoformat, toDecimal } from './conversions.js';
@@ -34,7 +36,8 @@ export function renderValue(value: unknown, type: string): unknown {
     case 'int8':
       return typeof value === 'bigint' ? value : Number(value);
     case 'numeric':
-      return pythonDecimalStr(toDecimal(value));
+      // Exact, however many digits: the number's text is written as it is, never through a double.
+      return new RawJson(pythonDecimalStr(toDecimal(value)));
     case 'float8':
       return pythonFloat(Number(value));
     case 'float4':

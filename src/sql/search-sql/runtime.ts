@@ -8,7 +8,7 @@ import {
   parseTsquery, parseTsvector, plainToTsquery, toTsquery, toTsvector, tsMatches, tsqueryToString, tsRank,
   tsvectorToString, type TsQuery, type TsVector,
 } from '../../text-search/index.js';
-import { BoundedCache } from '../../storage/bounded-cache.js';
+import { BoundedCache } from '../../util/bounded-cache.js';
 import {
   checkFloat, checkInt, checkIntNumber, compareText, decimalText, decimalToInt, floatText, floatToDecimal, floatToInt,
   fromDecimal, intBitsOf, roundTimestamp, textToBool, textToDate, textToDecimal, textToFloat, textToInt,

@@ -5,7 +5,7 @@ import { compositeIndexName, fieldIndexName, type FieldDefinition, type FieldTyp
 import { quoteIdent, quoteLiteral, resourceTables } from './quote.js';
 
 /** Bumped whenever the layout below changes, so existing database files are rebuilt rather than misread. */
-export const SQLITE_SCHEMA_VERSION = 4;
+export const SQLITE_SCHEMA_VERSION = 9;
 
 const COLUMN_TYPES: Record<FieldType, string> = {
   text: 'TEXT',
@@ -30,18 +30,23 @@ export function createMetaTablesSql(): string[] {
     `CREATE TABLE ${META_TABLES.meta} ("key" TEXT PRIMARY KEY, "value" TEXT NOT NULL)`,
     `CREATE TABLE ${META_TABLES.resources} ("id" TEXT PRIMARY KEY, "source_sha256" TEXT NOT NULL, ` +
       `"spec_hash" TEXT NOT NULL, "total" INTEGER NOT NULL, "loaded_at" TEXT NOT NULL, "source" TEXT NOT NULL, ` +
-      `"data_bytes" INTEGER NOT NULL DEFAULT 0, "index_bytes" INTEGER NOT NULL DEFAULT 0, "null_fields" TEXT NOT NULL DEFAULT '[]')`,
+      `"data_bytes" INTEGER NOT NULL DEFAULT 0, "index_bytes" INTEGER NOT NULL DEFAULT 0, "null_fields" TEXT NOT NULL DEFAULT '[]', ` +
+      `"inputs" TEXT NOT NULL DEFAULT '[]', "max_id" INTEGER NOT NULL DEFAULT 0)`,
   ];
 }
 
 export const metaSql = {
   put: `INSERT OR REPLACE INTO ${META_TABLES.meta} ("key", "value") VALUES (?, ?)`,
   all: `SELECT "key", "value" FROM ${META_TABLES.meta}`,
-  putResource: `INSERT OR REPLACE INTO ${META_TABLES.resources} ("id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "null_fields") VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  allResources: `SELECT "id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields" FROM ${META_TABLES.resources}`,
+  putResource: `INSERT OR REPLACE INTO ${META_TABLES.resources} ("id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "null_fields", "inputs", "max_id") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  allResources: `SELECT "id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields", "inputs", "max_id" FROM ${META_TABLES.resources}`,
+  deleteResource: `DELETE FROM ${META_TABLES.resources} WHERE "id" = ?`,
+  /** Bytes of one table or index, from SQLite's dbstat (which reads only that object's pages). */
+  objectBytes: `SELECT coalesce(sum(pgsize), 0) AS bytes FROM dbstat WHERE name = ?`,
+  /** Objects named "<prefix>…": a resource's indexes and full-text tables are named "<id>__…". */
+  objectsNamed: `SELECT name FROM sqlite_schema WHERE substr(name, 1, length(:prefix)) = :prefix`,
+  freePages: `SELECT freelist_count AS free, page_count AS pages FROM pragma_freelist_count(), pragma_page_count()`,
   setSizes: `UPDATE ${META_TABLES.resources} SET "data_bytes" = ?, "index_bytes" = ? WHERE "id" = ?`,
-  /** Bytes per table and index, from SQLite's dbstat: a resource's indexes and FTS tables are named "<id>__…". */
-  objectSizes: `SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name`,
   databaseBytes: `SELECT page_count * page_size AS bytes FROM pragma_page_count(), pragma_page_size()`,
   tableExists: `SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?`,
 };
@@ -57,6 +62,17 @@ export function createResourceSql(resourceId: string, fields: readonly FieldDefi
     // PostgreSQL-compatible match and rank run on "_full_text".
     `CREATE VIRTUAL TABLE ${tables.fullText} USING fts5(lexemes, content=${quoteLiteral('')}, detail=none, columnsize=0, tokenize=${quoteLiteral('ascii')})`,
   ];
+}
+
+/** Removes a resource's tables (its indexes go with them), as a reload of it or its removal from the catalogue does. */
+export function dropResourceSql(resourceId: string): string[] {
+  const tables = resourceTables(resourceId);
+  return [`DROP TABLE IF EXISTS ${tables.fullText}`, `DROP TABLE IF EXISTS ${tables.data}`];
+}
+
+/** Fresh planner statistics for one resource's table and indexes. */
+export function analyzeSql(resourceId: string): string {
+  return `ANALYZE ${resourceTables(resourceId).data}`;
 }
 
 export function insertRowSql(resourceId: string, fieldCount: number): string {

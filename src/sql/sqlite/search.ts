@@ -43,8 +43,20 @@ function valueType(match: TextMatch): string {
   return match.target.kind === 'field' ? match.target.field.type : 'text';
 }
 
+/**
+ * Above this many records a scan, sort or count can take long enough to be felt by every other request the event
+ * loop serves; below it, only full-text matching (a function call per candidate) can.
+ */
+const GUARD_ROWS = 50_000;
+
+function hasTextSearch(plan: SearchPlan): boolean {
+  const inCondition = (c: SearchPlan['where']): boolean => c !== null && (c.kind === 'text-match' || ((c.kind === 'and' || c.kind === 'or') && c.of.some(inCondition)));
+  return inCondition(plan.where) || plan.columns.some((c) => c.kind === 'rank') || plan.orderBy.some((k) => k.target.kind === 'rank');
+}
+
 function hooks(options: SqliteCompileOptions): SearchDialectHooks {
   return {
+    rowGuard: (plan) => (plan.resourceRows > GUARD_ROWS || hasTextSearch(plan) ? `${F.deadline}("_id")` : null),
     placeholder: () => '?',
     quoteIdent,
     table: (resourceId) => resourceTables(resourceId).data,
@@ -53,6 +65,8 @@ function hooks(options: SqliteCompileOptions): SearchDialectHooks {
     inList: (p, field, values) => `${quoteIdent(field.id)} IN (SELECT value FROM json_each(${p.bindRaw(JSON.stringify(values.map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v))))}))`,
     keyExpression: (field: PlanField) => quoteIdent(field.id),
     pageThenFetch: true,
+    // Unary + makes the expression not the column: SQLite can no longer read the table in _id order to produce it.
+    unwalkedIdOrder: (id) => `+${id}`,
     textMatch(p: ParamList, plan: SearchPlan, match: TextMatch) {
       const { query, target } = match;
       const canUseIndex = target.kind === 'row' ||

@@ -1,6 +1,7 @@
 // The PostgreSQL store at query time: reads run as the read-only role in read-only sessions with a statement timeout,
 // from bounded pools on the primary or spread across replicas (falling back to the primary when a replica fails, and
-// leaving out a replica that has not yet replayed the version of the data the primary serves).
+// leaving out a replica that has not yet replayed the version of the data the primary serves). Each version served
+// reads its own generation's tables, so a request is answered from the version it began with.
 
 import pg from 'pg';
 import Cursor from 'pg-cursor';
@@ -8,11 +9,13 @@ import type { CompiledQuery } from '../../sql/compiled.js';
 import type { CompileTarget } from '../../sql/dialects.js';
 import { metaSql, type PgSchemas } from '../../sql/postgres/ddl.js';
 import { qualified } from '../../sql/postgres/quote.js';
-import { StatementRejected, StatementTimeout, StoreUnavailable, type LoadedResource, type StorageBackend, type StoreHealth, type UserSqlResult } from '../backend.js';
+import { DataVersionMoved, StatementRejected, StatementTimeout, StoreUnavailable, type Lease, type Store, type StoreHealth, type UserSqlResult } from '../backend.js';
 import { CountMemo } from '../count-memo.js';
 import type { StoreMeta } from '../load-target.js';
 import { createPool, isConnectionFailure, pgTypes, storeError } from './connection.js';
 import { readPostgresMeta } from './meta.js';
+import { redact } from './redact.js';
+import { RecordedVersion, ServedVersions, type ClosableVersion } from '../versions.js';
 
 export interface PostgresBackendOptions {
   url: string;
@@ -24,7 +27,7 @@ export interface PostgresBackendOptions {
   sqlTimeoutMs: number;
 }
 
-interface ReadTarget {
+export interface ReadTarget {
   name: string;
   search: pg.Pool;
   /** User SQL runs with its own (shorter) statement timeout, set per session. */
@@ -47,24 +50,137 @@ const REPLICA_RETRY_MS = 5000;
 /** How long to wait before listening again for loads after the listening connection was lost. */
 const LISTENER_RETRY_MS = 2000;
 
-export class PostgresBackend implements StorageBackend {
+/** Errors PostgreSQL gives when a statement names a table or column that is not there (any more). */
+const MISSING_OBJECT = new Set(['42P01', '42703']);
+
+/** One version of the data in PostgreSQL: the catalogue of one load, reading that load's generation tables. */
+export class PostgresVersion extends RecordedVersion implements ClosableVersion {
   readonly dialect = 'postgres' as const;
   readonly compileTarget: CompileTarget;
+  private readonly counts = new CountMemo();
+
+  constructor(private readonly store: PostgresStore, meta: StoreMeta) {
+    super(meta);
+    const tables = new Map([...meta.resources.values()].map((r) => [r.id, r.table]));
+    this.compileTarget = { dialect: 'postgres', schema: store.schemas.data, tables };
+  }
+
+  health(): Promise<StoreHealth> {
+    return this.store.health();
+  }
+
+  /**
+   * A statement that found a table or column missing: if the store has moved on to another version meanwhile (this
+   * version's tables were dropped by a second load, or a view now shows another generation), the request is answered
+   * again from the current version; otherwise the failure stands.
+   */
+  private async moved(err: unknown): Promise<unknown> {
+    const code = (err as { code?: string }).code;
+    if (code && MISSING_OBJECT.has(code) && (await this.store.versionInStore().catch(() => null)) !== this.datasetVersion) {
+      return new DataVersionMoved((err as Error).message);
+    }
+    return storeError(err);
+  }
+
+  async rows(query: CompiledQuery): Promise<unknown[][]> {
+    try {
+      return await this.store.withFallback(async (target) => (await this.store.query(target.search, query)).rows);
+    } catch (err) {
+      throw await this.moved(err);
+    }
+  }
+
+  /**
+   * Each batch is a statement of its own on the pool: no connection is held between batches, and a load can publish
+   * meanwhile (this version's generation tables stay until it is released).
+   */
+  async bulkRows(query: CompiledQuery): Promise<unknown[][]> {
+    return this.rows(query);
+  }
+
+  async userSql(query: CompiledQuery, _ms: number): Promise<UserSqlResult> {
+    // The sql pool's sessions carry the statement timeout for user SQL; PostgreSQL cancels the statement itself.
+    let result: pg.QueryArrayResult;
+    try {
+      result = await this.store.withFallback((target) => this.store.query(target.sql, query));
+    } catch (err) {
+      if (err instanceof StoreUnavailable || err instanceof StatementTimeout) throw err;
+      const failure = await this.moved(err);
+      if (failure instanceof DataVersionMoved) throw failure;
+      // PostgreSQL's own refusal of the statement (its message, never the SQL).
+      if ((err as { code?: string }).code) throw new StatementRejected((err as Error).message);
+      throw failure;
+    }
+    const columns = await Promise.all(result.fields.map(async (f) => ({ id: f.name, type: await this.store.typeName(f.dataTypeID) })));
+    return { rows: result.rows, columns };
+  }
+
+  async count(query: CompiledQuery): Promise<number> {
+    return this.counts.count(this.datasetVersion, query, async () => {
+      const rows = await this.rows(query);
+      return Number(rows[0]?.[0] ?? 0);
+    });
+  }
+
+  async *stream(query: CompiledQuery, batchRows: number): AsyncGenerator<unknown[][]> {
+    const client = await this.store.withFallback((target) => target.search.connect());
+    const cursor = client.query(new Cursor(query.sql, query.params as unknown[], { rowMode: 'array', types: pgTypes }));
+    // A cursor's read is never answered if the connection drops under it: the connection's own end settles it instead.
+    let lost: (err: Error) => void = () => {};
+    const connectionLost = new Promise<never>((_, reject) => {
+      lost = reject;
+    });
+    connectionLost.catch(() => {});
+    const onLost = (err?: Error) => lost(Object.assign(err ?? new Error('Connection terminated unexpectedly'), { code: (err as { code?: string } | undefined)?.code ?? 'ECONNRESET' }));
+    client.on('error', onLost);
+    client.on('end', onLost);
+    let broken: unknown = null;
+    try {
+      for (;;) {
+        let rows: unknown[][];
+        try {
+          rows = (await Promise.race([cursor.read(batchRows), connectionLost])) as unknown[][];
+        } catch (err) {
+          broken = err;
+          throw await this.moved(err);
+        }
+        if (rows.length === 0) return;
+        yield rows;
+      }
+    } finally {
+      client.off('error', onLost);
+      client.off('end', onLost);
+      // Closing the cursor when the consumer stops early (a client gone) ends the statement on the server; on a lost
+      // connection it would wait for an answer that never comes.
+      if (broken === null) await cursor.close().catch(() => {});
+      client.release(broken instanceof Error ? broken : undefined);
+    }
+  }
+
+  async estimateRows(resourceId: string): Promise<number | null> {
+    const table = this.meta.resources.get(resourceId)?.table ?? resourceId;
+    return this.store.estimateRows(table);
+  }
+
+  /** The pools belong to the store; a version holds nothing of its own to release. */
+  async close(): Promise<void> {}
+}
+
+export class PostgresStore implements Store {
+  readonly dialect = 'postgres' as const;
   private readonly admin: pg.Pool;
   private readonly primary: ReadTarget;
   private readonly replicas: ReadTarget[];
   private next = 0;
   private listener: pg.Client | null = null;
   private closed = false;
-  private readonly counts = new CountMemo();
+  private versions!: ServedVersions<PostgresVersion>;
 
   private constructor(
     private readonly options: PostgresBackendOptions,
-    private meta: StoreMeta,
     admin: pg.Pool,
     role: string | null,
   ) {
-    this.compileTarget = { dialect: 'postgres', schema: options.schemas.data };
     this.admin = admin;
     const target = (url: string, name: string): ReadTarget => {
       const base = { url, max: options.poolSize, role, readOnly: true, applicationName: 'count-centre' };
@@ -81,7 +197,7 @@ export class PostgresBackend implements StorageBackend {
     this.replicas = options.readUrls.map((url, i) => target(url, `replica ${i + 1}`));
   }
 
-  static async open(options: PostgresBackendOptions): Promise<PostgresBackend> {
+  static async open(options: PostgresBackendOptions): Promise<PostgresStore> {
     const admin = createPool({ url: options.url, schema: options.schemas.data, max: 2, role: null, readOnly: true, statementTimeoutMs: 10_000, applicationName: 'count-centre-admin' });
     try {
       const meta = await readPostgresMeta(admin, options.schemas.data);
@@ -89,29 +205,32 @@ export class PostgresBackend implements StorageBackend {
       // Reads take the read-only role when this login may; otherwise they run as the login (which should then be read-only itself).
       const member = await admin.query<{ member: boolean }>(
         `SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1) AND pg_has_role(current_user, $1, 'MEMBER') AS member`, [options.readerRole]);
-      const backend = new PostgresBackend(options, meta, admin, member.rows[0]?.member ? options.readerRole : null);
-      await backend.checkReplicas();
-      return backend;
+      const store = new PostgresStore(options, admin, member.rows[0]?.member ? options.readerRole : null);
+      store.versions = new ServedVersions(new PostgresVersion(store, meta));
+      await store.checkReplicas();
+      return store;
     } catch (err) {
       await admin.end();
       throw storeError(err);
     }
   }
 
-  get indexLanguage(): string {
-    return this.meta.fullTextLanguage;
+  get schemas(): PgSchemas {
+    return this.options.schemas;
   }
 
-  get datasetVersion(): string {
-    return this.meta.datasetVersion;
+  get current(): PostgresVersion {
+    return this.versions.current;
   }
 
-  get databaseBytes(): number {
-    return this.meta.databaseBytes;
+  acquire(): Lease {
+    return this.versions.acquire();
   }
 
-  get resources(): ReadonlyMap<string, LoadedResource> {
-    return this.meta.resources;
+  /** The dataset version the primary holds now. */
+  async versionInStore(): Promise<string | null> {
+    const result = await this.admin.query<{ value: string }>(metaSql(this.options.schemas.data).datasetVersion);
+    return result.rows[0]?.value ?? null;
   }
 
   /**
@@ -133,14 +252,14 @@ export class PostgresBackend implements StorageBackend {
   /** Replicas in turn, skipping those that failed recently or lag behind; the primary when there are none left. */
   private readTargets(): ReadTarget[] {
     const now = Date.now();
-    const version = this.meta.datasetVersion;
+    const version = this.current.datasetVersion;
     const up = this.replicas.filter((r) => r.downUntil <= now && r.version === version);
     if (up.length === 0) return [this.primary];
     const first = up[this.next++ % up.length]!;
     return [first, this.primary];
   }
 
-  private async withFallback<T>(work: (target: ReadTarget) => Promise<T>): Promise<T> {
+  async withFallback<T>(work: (target: ReadTarget) => Promise<T>): Promise<T> {
     const targets = this.readTargets();
     for (let i = 0; i < targets.length; i++) {
       const target = targets[i]!;
@@ -153,36 +272,19 @@ export class PostgresBackend implements StorageBackend {
           target.downUntil = Date.now() + REPLICA_RETRY_MS;
           if (!last) continue;
         }
-        throw failure;
+        // Kept as PostgreSQL gave it when it is not a connection failure, so that callers can read its code.
+        throw failure instanceof StoreUnavailable || failure instanceof StatementTimeout ? failure : err;
       }
     }
     throw new StoreUnavailable('no database to read from');
   }
 
-  private query(pool: pg.Pool, query: CompiledQuery): Promise<pg.QueryArrayResult> {
+  query(pool: pg.Pool, query: CompiledQuery): Promise<pg.QueryArrayResult> {
     return pool.query({ text: query.sql, values: query.params as unknown[], rowMode: 'array', types: pgTypes });
   }
 
-  async rows(query: CompiledQuery): Promise<unknown[][]> {
-    return this.withFallback(async (target) => (await this.query(target.search, query)).rows);
-  }
-
-  async userSql(query: CompiledQuery, _ms: number): Promise<UserSqlResult> {
-    // The sql pool's sessions carry the statement timeout for user SQL; PostgreSQL cancels the statement itself.
-    try {
-      const result = await this.withFallback((target) => this.query(target.sql, query));
-      const columns = await Promise.all(result.fields.map(async (f) => ({ id: f.name, type: await this.typeName(f.dataTypeID) })));
-      return { rows: result.rows, columns };
-    } catch (err) {
-      if (err instanceof StoreUnavailable || err instanceof StatementTimeout) throw err;
-      // PostgreSQL's own refusal of the statement (its message, never the SQL).
-      if ((err as { code?: string }).code) throw new StatementRejected((err as Error).message);
-      throw err;
-    }
-  }
-
   /** PostgreSQL's name for a result column's type (CKAN reports typnames: int8, numeric, text…). */
-  private async typeName(oid: number): Promise<string> {
+  async typeName(oid: number): Promise<string> {
     const known = TYPE_NAMES.get(oid);
     if (known) return known;
     const result = await this.admin.query<{ typname: string }>('SELECT typname FROM pg_type WHERE oid = $1', [oid]);
@@ -191,39 +293,9 @@ export class PostgresBackend implements StorageBackend {
     return name;
   }
 
-  async count(query: CompiledQuery): Promise<number> {
-    return this.counts.count(this.datasetVersion, query, async () => {
-      const rows = await this.rows(query);
-      return Number(rows[0]?.[0] ?? 0);
-    });
-  }
-
-  async *stream(query: CompiledQuery, batchRows: number): AsyncGenerator<unknown[][]> {
-    const client = await this.withFallback((target) => target.search.connect());
-    const cursor = client.query(new Cursor(query.sql, query.params as unknown[], { rowMode: 'array', types: pgTypes }));
-    let broken: unknown = null;
+  async estimateRows(table: string): Promise<number | null> {
     try {
-      for (;;) {
-        let rows: unknown[][];
-        try {
-          rows = (await cursor.read(batchRows)) as unknown[][];
-        } catch (err) {
-          broken = err;
-          throw storeError(err);
-        }
-        if (rows.length === 0) return;
-        yield rows;
-      }
-    } finally {
-      // Closing the cursor when the consumer stops early (a client gone) ends the statement on the server.
-      await cursor.close().catch(() => {});
-      client.release(broken instanceof Error ? broken : undefined);
-    }
-  }
-
-  async estimateRows(resourceId: string): Promise<number | null> {
-    try {
-      const result = await this.admin.query<{ estimate: string }>(metaSql(this.options.schemas.data).estimate, [qualified(this.options.schemas.data, resourceId)]);
+      const result = await this.admin.query<{ estimate: string }>(metaSql(this.options.schemas.data).estimate, [qualified(this.options.schemas.data, table)]);
       const estimate = Number(result.rows[0]?.estimate ?? -1);
       return estimate >= 0 ? estimate : null;
     } catch (err) {
@@ -231,13 +303,20 @@ export class PostgresBackend implements StorageBackend {
     }
   }
 
-  async refresh(): Promise<boolean> {
+  async openLatest(): Promise<PostgresVersion | null> {
     const meta = await readPostgresMeta(this.admin, this.options.schemas.data).catch(() => null);
-    const changed = meta !== null && meta.datasetVersion !== this.meta.datasetVersion;
-    // Replicas are checked before the new version is served, so none that lags is read from under it.
+    // Replicas are checked before a new version is served, so none that lags is read from under it.
     await this.checkReplicas();
-    if (changed) this.meta = meta;
-    return changed;
+    if (meta === null || meta.datasetVersion === this.current.datasetVersion) return null;
+    return new PostgresVersion(this, meta);
+  }
+
+  serve(version: PostgresVersion): void {
+    this.versions.serve(version);
+  }
+
+  async discard(version: PostgresVersion): Promise<void> {
+    await version.close();
   }
 
   /** Listens for loads published by any process, on a connection of its own, re-established if it is lost. */
@@ -270,7 +349,7 @@ export class PostgresBackend implements StorageBackend {
     try {
       await this.admin.query('SELECT 1');
       const down = this.replicas.filter((r) => r.downUntil > Date.now()).map((r) => `${r.name} unreachable`);
-      const behind = this.replicas.filter((r) => r.downUntil <= Date.now() && r.version !== this.meta.datasetVersion).map((r) => `${r.name} behind`);
+      const behind = this.replicas.filter((r) => r.downUntil <= Date.now() && r.version !== this.current.datasetVersion).map((r) => `${r.name} behind`);
       const problems = [...down, ...behind];
       return { ok: true, detail: problems.length > 0 ? `primary reachable; ${problems.join(', ')}` : 'database reachable' };
     } catch (err) {
@@ -278,20 +357,25 @@ export class PostgresBackend implements StorageBackend {
     }
   }
 
+  /** Connections of each pool (total, idle, and requests waiting for one), per database. */
+  stats(): Record<string, number> {
+    const figures: Record<string, number> = {};
+    for (const target of [this.primary, ...this.replicas]) {
+      const name = target.name.replace(/\s+/g, '_');
+      for (const [kind, pool] of [['search', target.search], ['sql', target.sql]] as const) {
+        figures[`${name}_${kind}_connections`] = pool.totalCount;
+        figures[`${name}_${kind}_connections_idle`] = pool.idleCount;
+        figures[`${name}_${kind}_waiting`] = pool.waitingCount;
+      }
+    }
+    figures.versions_open = this.versions.open;
+    return figures;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await this.listener?.end().catch(() => {});
+    await this.versions.closeAll();
     await Promise.all([this.admin, this.primary.search, this.primary.sql, ...this.replicas.flatMap((r) => [r.search, r.sql])].map((p) => p.end()));
-  }
-}
-
-/** A connection URL without its password, for messages. */
-export function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'the database';
   }
 }

@@ -1,6 +1,7 @@
-// Loading into PostgreSQL: each resource is copied (COPY … FROM STDIN) into a staging table, indexed and analysed;
-// commit then swaps every staging table in and rewrites the catalogue tables in one transaction, so readers see
-// either the old data or the new. A failed load drops its staging table and leaves the published one serving.
+// Loading into PostgreSQL: each resource is copied (COPY … FROM STDIN) into a table of this load's generation, indexed
+// and analysed; commit then points every loaded resource's view at its new table and rewrites the catalogue tables in
+// one transaction, so readers see either the old data or the new. Tables of the generation replaced stay for requests
+// still reading it, and go with the next load. A failed load drops its table and leaves the published one serving.
 
 import { once } from 'node:events';
 import pg from 'pg';
@@ -10,13 +11,13 @@ import type { FieldType, ResourceDefinition } from '../../catalog/types.js';
 import { delimitedWriter, objectWriter } from '../../serialize/records.js';
 import { numberText, type StoredValue } from '../../catalog/values.js';
 import {
-  copyIntoStagingSql, createStagingTableSql, dropResourceSql, dropTableSql, indexStagingSql, metaSql, POSTGRES_SCHEMA_VERSION, publishSql,
-  schemaSetupSql, stagingName, type PgSchemas,
+  copyIntoTableSql, createGenerationTableSql, dropTableSql, GENERATION_TABLE, generationTable, indexTableSql, metaSql, POSTGRES_SCHEMA_VERSION,
+  publishSql, schemaSetupSql, unpublishSql, type PgSchemas,
 } from '../../sql/postgres/ddl.js';
 import { qualified } from '../../sql/postgres/quote.js';
-import { nullTracker, type LoadBase, type LoadSession, type LoadTarget, type ResourceLoadRecord, type ResourceSink, type StoreMeta } from '../load-target.js';
+import { checkedId, nullTracker, type LoadBase, type LoadSession, type LoadTarget, type Publication, type ResourceLoadRecord, type ResourceSink, type StoreMeta } from '../load-target.js';
 import { storeError } from './connection.js';
-import { readPostgresMeta } from './meta.js';
+import { readGeneration, readPostgresMeta } from './meta.js';
 
 export interface PostgresLoadOptions {
   url: string;
@@ -51,6 +52,8 @@ class PostgresLoadSession implements LoadSession {
     private readonly options: PostgresLoadOptions,
     private readonly previous: StoreMeta | null,
     private readonly fullTextLanguage: string,
+    /** This load's generation: it numbers the tables the load writes. */
+    private readonly generation: number,
   ) {}
 
   async keep(_resource: ResourceDefinition, record: ResourceLoadRecord): Promise<void> {
@@ -60,16 +63,18 @@ class PostgresLoadSession implements LoadSession {
   async load(resource: ResourceDefinition, base: LoadBase, fill: (sink: ResourceSink) => Promise<void>): Promise<ResourceLoadRecord> {
     const { client, options } = this;
     const schema = options.schemas.data;
+    const table = generationTable(resource.id, this.generation);
     try {
       // One transaction from CREATE TABLE to the end of COPY, as COPY … FREEZE requires.
       await client.query('BEGIN');
-      for (const sql of createStagingTableSql(schema, resource, this.fullTextLanguage)) await client.query(sql);
-      const copy = client.query(copyFrom(copyIntoStagingSql(schema, resource)));
+      for (const sql of createGenerationTableSql(schema, table, resource, this.fullTextLanguage)) await client.query(sql);
+      const copy = client.query(copyFrom(copyIntoTableSql(schema, table, resource)));
       const types = resource.fields.map((f) => f.type);
       const recordText = objectWriter([ID_FIELD, ...resource.fields]);
       const csvLine = delimitedWriter([ID_FIELD, ...resource.fields], ',');
       const nulls = nullTracker(resource.fields.map((f) => f.id));
       let count = 0;
+      let maxId = 0;
       let chunk = '';
       const flush = async () => {
         if (chunk === '') return;
@@ -81,12 +86,14 @@ class PostgresLoadSession implements LoadSession {
         get count() {
           return count;
         },
-        insert(values) {
+        insert(values, id) {
           count += 1;
+          const rowId = checkedId(id, count, maxId);
+          maxId = rowId;
           nulls.see(values);
-          let line = String(count);
+          let line = String(rowId);
           for (let i = 0; i < values.length; i++) line += '\t' + copyValue(values[i]!, types[i]!);
-          const row = [count, ...values];
+          const row = [rowId, ...values];
           chunk += line + '\t' + copyValue(recordText.record(row), 'text') + '\t' + copyValue(csvLine.record(row), 'text') + '\n';
           return chunk.length >= CHUNK_CHARS ? flush() : undefined;
         },
@@ -96,19 +103,19 @@ class PostgresLoadSession implements LoadSession {
       copy.end();
       await once(copy, 'finish');
       await client.query('COMMIT');
-      const { indexes, finish } = indexStagingSql(schema, resource);
+      const { indexes, finish } = indexTableSql(schema, table, resource);
       await this.buildSideBySide(indexes);
       for (const sql of finish) await client.query(sql);
-      const sizes = await client.query<{ data: string; indexes: string }>(metaSql(schema).sizes, [qualified(schema, stagingName(resource.id))]);
+      const sizes = await client.query<{ data: string; indexes: string }>(metaSql(schema).sizes, [qualified(schema, table)]);
       const record: ResourceLoadRecord = {
         ...base, total: count, loadedAt: new Date().toISOString(),
-        dataBytes: Number(sizes.rows[0]?.data ?? 0), indexBytes: Number(sizes.rows[0]?.indexes ?? 0), nullFields: nulls.fields(),
+        dataBytes: Number(sizes.rows[0]?.data ?? 0), indexBytes: Number(sizes.rows[0]?.indexes ?? 0), nullFields: nulls.fields(), table, maxId,
       };
       this.loaded.push({ resource, record });
       return record;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});
-      await client.query(dropTableSql(schema, stagingName(resource.id))).catch(() => {});
+      await client.query(dropTableSql(schema, table)).catch(() => {});
       throw storeError(err);
     }
   }
@@ -130,25 +137,31 @@ class PostgresLoadSession implements LoadSession {
     if (failed) throw failed.reason;
   }
 
-  async commit(datasetVersion: string): Promise<void> {
+  async commit(publication: Publication): Promise<void> {
     const { client, options } = this;
     const { schemas, readerRole } = options;
     const sql = metaSql(schemas.data);
-    const serving = new Set([...this.kept, ...this.loaded.map((l) => l.record)].map((r) => r.id));
+    const published = [...this.kept, ...this.loaded.map((l) => l.record)];
+    const serving = new Set(published.map((r) => r.id));
+    // The tables this load stops serving: kept for requests still reading the previous version, dropped next time.
+    const replaced = [...(this.previous?.resources.values() ?? [])]
+      .filter((r) => r.table !== '' && (!serving.has(r.id) || this.loaded.some((l) => l.record.id === r.id)))
+      .map((r) => r.table);
     try {
       await client.query('BEGIN');
-      for (const { resource } of this.loaded) for (const statement of publishSql(schemas, resource, readerRole)) await client.query(statement);
-      for (const id of this.previous?.resources.keys() ?? []) {
-        if (!serving.has(id)) for (const statement of dropResourceSql(schemas, id)) await client.query(statement);
-      }
+      for (const { resource, record } of this.loaded) for (const statement of publishSql(schemas, resource, record.table, readerRole)) await client.query(statement);
+      for (const id of this.previous?.resources.keys() ?? []) if (!serving.has(id)) await client.query(unpublishSql(schemas, id));
       await client.query(sql.clearResources);
-      for (const r of [...this.kept, ...this.loaded.map((l) => l.record)]) {
-        await client.query(sql.putResource, [r.id, r.sourceSha256, r.specHash, r.total, r.loadedAt, r.source, r.dataBytes, r.indexBytes, JSON.stringify(r.nullFields)]);
+      for (const r of published) {
+        await client.query(sql.putResource, [
+          r.id, r.sourceSha256, r.specHash, r.total, r.loadedAt, r.source, r.dataBytes, r.indexBytes, JSON.stringify(r.nullFields), r.table, JSON.stringify(r.inputs ?? []), r.maxId,
+        ]);
       }
       const bytes = await client.query<{ bytes: string }>(sql.databaseBytes);
       for (const [key, value] of [
-        ['schema_version', String(POSTGRES_SCHEMA_VERSION)], ['dataset_version', datasetVersion], ['built_at', new Date().toISOString()],
-        ['full_text_language', this.fullTextLanguage], ['database_bytes', bytes.rows[0]?.bytes ?? '0'],
+        ['schema_version', String(POSTGRES_SCHEMA_VERSION)], ['dataset_version', publication.datasetVersion], ['built_at', new Date().toISOString()],
+        ['full_text_language', this.fullTextLanguage], ['database_bytes', bytes.rows[0]?.bytes ?? '0'], ['catalog', publication.catalog],
+        ['generation', String(this.generation)],
       ] as const) {
         await client.query(sql.put, [key, value]);
       }
@@ -156,14 +169,37 @@ class PostgresLoadSession implements LoadSession {
       await client.query('COMMIT');
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});
+      await this.abort();
       throw storeError(err);
+    }
+    try {
+      await this.dropUnused(new Set([...published.map((r) => r.table), ...replaced]));
     } finally {
       await this.release();
     }
   }
 
+  /**
+   * Drops generation tables that no version uses any more: those the previous load retired, an earlier layout's, and
+   * any a failed load left. A request still reading one holds a lock that the drop waits for, up to a point; what
+   * cannot be dropped now is dropped by a later load.
+   */
+  private async dropUnused(inUse: ReadonlySet<string>): Promise<void> {
+    const schema = this.options.schemas.data;
+    const tables = (await this.client.query<{ tablename: string }>(metaSql(schema).tables, [schema])).rows.map((r) => r.tablename);
+    // Before generations, a resource's table was named by its id (and "<id>__load" while loading).
+    const earlierLayout = new Set([...inUse].flatMap((t) => {
+      const id = t.split('@')[0]!;
+      return [id, `${id}__load`];
+    }));
+    const unused = tables.filter((t) => !inUse.has(t) && (GENERATION_TABLE.test(t) || earlierLayout.has(t)));
+    await this.client.query(`SET lock_timeout = '5s'`).catch(() => {});
+    for (const table of unused) await this.client.query(dropTableSql(schema, table)).catch(() => {});
+  }
+
   async abort(): Promise<void> {
-    for (const { resource } of this.loaded) await this.client.query(dropTableSql(this.options.schemas.data, stagingName(resource.id))).catch(() => {});
+    for (const { record } of this.loaded) await this.client.query(dropTableSql(this.options.schemas.data, record.table)).catch(() => {});
+    this.loaded.length = 0;
     await this.release();
   }
 
@@ -208,7 +244,8 @@ export class PostgresLoadTarget implements LoadTarget {
       await client.query(metaSql(this.options.schemas.data).lock, [this.options.schemas.data]);
       for (const sql of schemaSetupSql(this.options.schemas, this.options.readerRole)) await client.query(sql);
       const previous = await readPostgresMeta(client, this.options.schemas.data);
-      return new PostgresLoadSession(client, this.options, previous, fullTextLanguage);
+      const generation = await readGeneration(client, this.options.schemas.data);
+      return new PostgresLoadSession(client, this.options, previous, fullTextLanguage, generation + 1);
     } catch (err) {
       await client.end().catch(() => {});
       throw storeError(err);

@@ -1,20 +1,22 @@
 // Writes a new embedded database file beside the served one and swaps it in with one atomic rename, so readers
-// only ever see a complete database. Each resource loads in its own transaction: a failed load leaves no trace.
+// only ever see a complete database. The new file starts as a copy of the served one, so resources that did not
+// change are neither copied row by row nor re-indexed; each resource loads in its own transaction, replacing its
+// previous tables only when it commits, so a failed load leaves no trace.
 
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { FieldDefinition, ResourceDefinition } from '../../catalog/types.js';
 import type { StoredValue } from '../../catalog/values.js';
 import {
-  attachPreviousSql, copyResourceSql, createIndexesSql, createMetaTablesSql, createResourceSql, detachPreviousSql,
+  analyzeSql, attachPreviousSql, copyResourceSql, createIndexesSql, createMetaTablesSql, createResourceSql, detachPreviousSql, dropResourceSql,
   FTS_DOCUMENT_FUNCTION, insertLexemesSql, insertRowSql, metaSql, SQLITE_SCHEMA_VERSION,
 } from '../../sql/sqlite/ddl.js';
 import { parseTsvector, tsvectorToString } from '../../text-search/index.js';
 import { delimitedWriter, objectWriter } from '../../serialize/records.js';
 import { ID_FIELD } from '../../catalog/catalog.js';
 import { ftsDocument, RowVectorizer } from '../full-text.js';
-import { nullTracker, type LoadBase, type LoadSession, type LoadTarget, type ResourceLoadRecord, type ResourceSink } from '../load-target.js';
+import { checkedId, nullTracker, type LoadBase, type LoadSession, type LoadTarget, type Publication, type ResourceLoadRecord, type ResourceSink } from '../load-target.js';
 import { readMetaFromFile } from './meta.js';
 
 function toSqlite(value: StoredValue): string | number | null {
@@ -26,14 +28,22 @@ export class SqliteDatabaseBuilder {
   private readonly db: Database.Database;
   private readonly tempPath: string;
   private open = true;
+  /** Resources the new file holds and will publish: carried over from the copied file, or loaded. */
+  private readonly publishing = new Set<string>();
+  /** Resources loaded by this build: their statistics and sizes are measured at commit. */
+  private readonly loaded = new Set<string>();
 
+  /** `base`: a database file of this layout to start from (the served one), whose resources are kept unless replaced. */
   constructor(
     private readonly finalPath: string,
     private readonly fullTextLanguage: string,
+    private readonly base: string | null = null,
   ) {
     mkdirSync(path.dirname(finalPath), { recursive: true });
     this.tempPath = `${finalPath}.building-${process.pid}`;
     rmSync(this.tempPath, { force: true });
+    // The served file is only ever replaced, never written, so a copy of it is consistent.
+    if (base) copyFileSync(base, this.tempPath);
     this.db = new Database(this.tempPath);
     // The file is private until the rename; if this process dies it is simply rebuilt, so durability
     // during the build buys nothing.
@@ -43,29 +53,51 @@ export class SqliteDatabaseBuilder {
     this.db.function(FTS_DOCUMENT_FUNCTION, { deterministic: true }, (text: unknown) =>
       typeof text === 'string' ? ftsDocument(parseTsvector(text)) : '',
     );
-    for (const sql of createMetaTablesSql()) this.db.exec(sql);
+    if (!base) for (const sql of createMetaTablesSql()) this.db.exec(sql);
   }
 
-  /** Loads one resource; `fill` feeds rows to the sink. If it throws, the resource is rolled back and the error rethrown. */
+  /** Ids of the resources the copied file holds. */
+  private get copiedIds(): string[] {
+    return (this.db.prepare(metaSql.allResources).all() as { id: string }[]).map((r) => r.id);
+  }
+
+  /**
+   * Loads one resource; `fill` feeds rows to the sink. Its previous tables are replaced in the same transaction, so if
+   * `fill` throws, the resource is as it was (or absent) and the error is rethrown.
+   */
   async loadResource(resource: ResourceDefinition, base: LoadBase, fill: (sink: ResourceSink) => Promise<void>): Promise<ResourceLoadRecord> {
     const { id, fields } = resource;
     this.db.exec('BEGIN');
     try {
+      for (const sql of dropResourceSql(id)) this.db.exec(sql);
       for (const sql of createResourceSql(id, fields)) this.db.exec(sql);
       const nulls = nullTracker(fields.map((f) => f.id));
       const sink = this.sink(id, fields, nulls.see);
       await fill(sink);
       for (const sql of createIndexesSql(id, fields, resource.indexes)) this.db.exec(sql);
       const record: ResourceLoadRecord = {
-        ...base, total: sink.count, loadedAt: new Date().toISOString(), dataBytes: 0, indexBytes: 0, nullFields: nulls.fields(),
+        ...base, total: sink.count, loadedAt: new Date().toISOString(), dataBytes: 0, indexBytes: 0, nullFields: nulls.fields(), table: id, maxId: sink.maxId,
       };
       this.recordResource(record);
       this.db.exec('COMMIT');
+      this.publishing.add(id);
+      this.loaded.add(id);
       return record;
     } catch (err) {
       this.db.exec('ROLLBACK');
       throw err;
     }
+  }
+
+  /** Keeps a resource as the served file holds it: already in the copy, or copied from it when there is no copy. */
+  keepResource(resource: ResourceDefinition, record: ResourceLoadRecord): void {
+    if (this.base && this.copiedIds.includes(resource.id)) {
+      this.recordResource(record);
+      this.publishing.add(resource.id);
+      return;
+    }
+    this.copyResource(this.finalPath, resource, record);
+    this.publishing.add(resource.id);
   }
 
   /** Carries a resource over unchanged from the database being replaced. */
@@ -83,15 +115,30 @@ export class SqliteDatabaseBuilder {
     }
   }
 
-  /** Writes the database-wide facts, then atomically replaces the served file. */
-  commit(datasetVersion: string): void {
+  /**
+   * Removes what is no longer published, writes the database-wide facts and the catalogue, then atomically replaces
+   * the served file.
+   */
+  commit(publication: Publication): void {
+    for (const id of this.copiedIds) {
+      if (this.publishing.has(id)) continue;
+      this.db.transaction(() => {
+        for (const sql of dropResourceSql(id)) this.db.exec(sql);
+        this.db.prepare(metaSql.deleteResource).run(id);
+      })();
+    }
     const put = this.db.prepare(metaSql.put);
     put.run('schema_version', String(SQLITE_SCHEMA_VERSION));
-    put.run('dataset_version', datasetVersion);
+    put.run('dataset_version', publication.datasetVersion);
     put.run('built_at', new Date().toISOString());
     put.run('full_text_language', this.fullTextLanguage);
-    this.db.exec('ANALYZE');
+    put.run('catalog', publication.catalog);
+    // Statistics of kept resources came with the copy; only the loaded ones are new.
+    for (const id of this.loaded) this.db.exec(analyzeSql(id));
     this.recordSizes();
+    // Replaced resources leave free pages behind; once they are most of the file, it is worth compacting.
+    const { free, pages } = this.db.prepare(metaSql.freePages).get() as { free: number; pages: number };
+    if (free > pages / 2) this.db.exec('VACUUM');
     put.run('database_bytes', String((this.db.prepare(metaSql.databaseBytes).get() as { bytes: number }).bytes));
     this.db.close();
     this.open = false;
@@ -105,38 +152,47 @@ export class SqliteDatabaseBuilder {
   }
 
   private recordSizes(): void {
-    const sizes = this.db.prepare(metaSql.objectSizes).all() as { name: string; bytes: number }[];
-    const ids = (this.db.prepare(metaSql.allResources).all() as { id: string }[]).map((r) => r.id);
+    const bytes = this.db.prepare(metaSql.objectBytes).pluck();
+    const objects = this.db.prepare(metaSql.objectsNamed).pluck();
     const setSizes = this.db.prepare(metaSql.setSizes);
-    for (const id of ids) {
-      const data = sizes.find((s) => s.name === id)?.bytes ?? 0;
-      const index = sizes.filter((s) => s.name.startsWith(`${id}__`)).reduce((sum, s) => sum + s.bytes, 0);
+    for (const id of this.loaded) {
+      const data = Number(bytes.get(id));
+      const index = (objects.all({ prefix: `${id}__` }) as string[]).reduce((sum, name) => sum + Number(bytes.get(name)), 0);
       setSizes.run(data, index, id);
     }
   }
 
   private recordResource(record: ResourceLoadRecord): void {
-    this.db.prepare(metaSql.putResource).run(record.id, record.sourceSha256, record.specHash, record.total, record.loadedAt, record.source, JSON.stringify(record.nullFields));
+    this.db.prepare(metaSql.putResource).run(
+      record.id, record.sourceSha256, record.specHash, record.total, record.loadedAt, record.source, JSON.stringify(record.nullFields), JSON.stringify(record.inputs ?? []),
+      record.maxId);
+    if (!this.loaded.has(record.id)) this.db.prepare(metaSql.setSizes).run(record.dataBytes, record.indexBytes, record.id);
   }
 
-  private sink(resourceId: string, fields: readonly FieldDefinition[], see: (values: readonly StoredValue[]) => void): ResourceSink {
+  private sink(resourceId: string, fields: readonly FieldDefinition[], see: (values: readonly StoredValue[]) => void): ResourceSink & { readonly maxId: number } {
     const insertRow = this.db.prepare(insertRowSql(resourceId, fields.length));
     const insertLexemes = this.db.prepare(insertLexemesSql(resourceId));
     const vectorizer = new RowVectorizer(this.fullTextLanguage, fields);
     const record = objectWriter([ID_FIELD, ...fields]);
     const csvLine = delimitedWriter([ID_FIELD, ...fields], ',');
     let count = 0;
+    let maxId = 0;
     return {
       get count() {
         return count;
       },
-      insert(values) {
+      get maxId() {
+        return maxId;
+      },
+      insert(values, id) {
         count += 1;
+        const rowId = checkedId(id, count, maxId);
+        maxId = rowId;
         see(values);
         const vector = vectorizer.vector(values);
-        const row = [count, ...values];
-        insertRow.run(count, ...values.map(toSqlite), record.record(row), csvLine.record(row), tsvectorToString(vector));
-        insertLexemes.run(count, ftsDocument(vector));
+        const row = [rowId, ...values];
+        insertRow.run(rowId, ...values.map(toSqlite), record.record(row), csvLine.record(row), tsvectorToString(vector));
+        insertLexemes.run(rowId, ftsDocument(vector));
       },
     };
   }
@@ -151,11 +207,13 @@ export class SqliteLoadTarget implements LoadTarget {
   }
 
   async begin(fullTextLanguage: string): Promise<LoadSession> {
-    const builder = new SqliteDatabaseBuilder(this.file, fullTextLanguage);
+    const served = readMetaFromFile(this.file);
+    const base = served && served.fullTextLanguage === fullTextLanguage ? this.file : null;
+    const builder = new SqliteDatabaseBuilder(this.file, fullTextLanguage, base);
     return {
-      keep: async (resource, record) => builder.copyResource(this.file, resource, record),
+      keep: async (resource, record) => builder.keepResource(resource, record),
       load: (resource, base, fill) => builder.loadResource(resource, base, fill),
-      commit: async (datasetVersion) => builder.commit(datasetVersion),
+      commit: async (publication) => builder.commit(publication),
       abort: async () => builder.abort(),
     };
   }

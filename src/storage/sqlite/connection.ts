@@ -5,12 +5,12 @@ import Database from 'better-sqlite3';
 import { numberText } from '../../catalog/values.js';
 import { SQLITE_FUNCTIONS as F } from '../../sql/sqlite/functions.js';
 import {
-  parseTsquery, parseTsvector, toTsvector, tsMatches, tsRank, tsRankText, type TsQuery, type TsVector,
+  foldText, parseTsquery, parseTsvector, toTsvector, tsMatches, tsRank, tsRankText, type TsQuery, type TsVector,
 } from '../../text-search/index.js';
 import { StatementTimeout } from '../backend.js';
-import { BoundedCache } from '../bounded-cache.js';
+import { BoundedCache } from '../../util/bounded-cache.js';
 
-/** The text PostgreSQL's `value::text` gives for a stored value of the field's type. */
+/** The text PostgreSQL's `value::text` gives for a stored value of the field's type, accents folded as the index folds them. */
 function valueText(value: unknown, type: string): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'number') {
@@ -18,7 +18,7 @@ function valueText(value: unknown, type: string): string | null {
     return numberText(value, type === 'float8' ? 'float8' : 'numeric');
   }
   const text = String(value);
-  return type === 'timestamp' ? text.replace('T', ' ') : text;
+  return type === 'timestamp' ? text.replace('T', ' ') : foldText(text);
 }
 
 function registerTextSearch(db: Database.Database): void {

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { metaSql, SQLITE_SCHEMA_VERSION } from '../../sql/sqlite/ddl.js';
-import type { ResourceLoadRecord, StoreMeta } from '../load-target.js';
+import type { InputRecord, ResourceLoadRecord, StoreMeta } from '../load-target.js';
 
 export type { ResourceLoadRecord, StoreMeta as DatabaseMeta } from '../load-target.js';
 
@@ -18,6 +18,8 @@ interface ResourceRow {
   data_bytes: number;
   index_bytes: number;
   null_fields: string;
+  inputs: string;
+  max_id: number;
 }
 
 export function readMeta(db: Database.Database): StoreMeta {
@@ -27,7 +29,8 @@ export function readMeta(db: Database.Database): StoreMeta {
   for (const row of db.prepare(metaSql.allResources).all() as ResourceRow[]) {
     resources.set(row.id, {
       id: row.id, sourceSha256: row.source_sha256, specHash: row.spec_hash, total: row.total, loadedAt: row.loaded_at, source: row.source,
-      dataBytes: row.data_bytes, indexBytes: row.index_bytes, nullFields: JSON.parse(row.null_fields) as string[],
+      dataBytes: row.data_bytes, indexBytes: row.index_bytes, nullFields: JSON.parse(row.null_fields) as string[], table: row.id,
+      inputs: JSON.parse(row.inputs) as InputRecord[], maxId: row.max_id,
     });
   }
   return {
@@ -37,6 +40,7 @@ export function readMeta(db: Database.Database): StoreMeta {
     fullTextLanguage: values.get('full_text_language') ?? '',
     databaseBytes: Number(values.get('database_bytes') ?? 0),
     resources,
+    catalog: values.get('catalog') ?? '',
   };
 }
 

@@ -4,7 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { ApiError } from '../../errors.js';
-import { BoundedCache } from '../bounded-cache.js';
+import { BoundedCache } from '../../util/bounded-cache.js';
 import { DeadlineExceeded, loadExtensions, openReadConnection, type SqliteExtension } from './connection.js';
 
 export interface WorkerRequest {

@@ -1,16 +1,19 @@
-// A small pool of worker threads for user SQL on the embedded store: statements queue for a free worker; each runs
-// under its deadline; a worker that overruns it anyway (SQLite busy in a step that calls no function) is ended and
-// replaced. While they run, the main thread keeps serving.
+// A small pool of worker threads for user SQL and long searches on the embedded store: statements queue for a free
+// worker; each runs under its deadline, which counts from when it was queued (a statement that waited out its time is
+// not started); a worker that overruns it anyway (SQLite busy in a step that calls no function) is ended and replaced.
+// While they run, the main thread keeps serving.
 
 import { Worker } from 'node:worker_threads';
-import { ApiError, errors } from '../../errors.js';
+import { ApiError } from '../../errors.js';
 import type { CompiledQuery } from '../../sql/compiled.js';
-import { StatementRejected, StatementTimeout } from '../backend.js';
+import { StatementRejected, StatementTimeout, StoreBusy, StoreUnavailable } from '../backend.js';
 import type { SqliteExtension } from './connection.js';
 import type { WorkerReply, WorkerRequest } from './sql-worker.js';
 
 interface Job {
   request: WorkerRequest;
+  /** When its time is up, from when it was queued (performance.now()). */
+  deadline: number;
   resolve(rows: unknown[][]): void;
   reject(err: unknown): void;
 }
@@ -22,7 +25,7 @@ interface Slot {
 }
 
 /** How long past its deadline a statement may run before its worker is ended. */
-const GRACE_MS = 2000;
+const GRACE_MS = 500;
 /** Statements waiting beyond this are refused (503): the pool is saturated. */
 const MAX_QUEUE = 64;
 
@@ -39,12 +42,17 @@ export class SqlWorkerPool {
   ) {}
 
   run(query: CompiledQuery, ms: number): Promise<unknown[][]> {
-    if (this.closed) return Promise.reject(errors.unavailable('The query workers are stopping.'));
-    if (this.queue.length >= MAX_QUEUE) return Promise.reject(errors.unavailable('Too many SQL queries are waiting; try again shortly.'));
+    if (this.closed) return Promise.reject(new StoreUnavailable('the query workers are stopping'));
+    if (this.queue.length >= MAX_QUEUE) return Promise.reject(new StoreBusy(`${MAX_QUEUE} queries are already waiting for a worker`));
     return new Promise((resolve, reject) => {
-      this.queue.push({ request: { id: this.nextId++, sql: query.sql, params: query.params as WorkerRequest['params'], ms }, resolve, reject });
+      this.queue.push({ request: { id: this.nextId++, sql: query.sql, params: query.params as WorkerRequest['params'], ms }, deadline: performance.now() + ms, resolve, reject });
       this.dispatch();
     });
+  }
+
+  /** Workers running a statement, workers started, and statements waiting for one. */
+  get stats(): { busy: number; workers: number; queued: number } {
+    return { busy: this.slots.filter((s) => s.job !== null).length, workers: this.slots.length, queued: this.queue.length };
   }
 
   /** Ends every worker (e.g. when the database file was replaced); new ones open the file afresh. */
@@ -56,12 +64,16 @@ export class SqlWorkerPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(errors.unavailable('The query workers are stopping.'));
+    for (const job of this.queue.splice(0)) job.reject(new StoreUnavailable('the query workers are stopping'));
     await this.reset();
   }
 
   private spawn(): Slot {
-    const worker = new Worker(new URL('./sql-worker.js', import.meta.url), { workerData: { file: this.file, extensions: this.extensions } });
+    // A worker holds one statement's rows at a time: a small heap is plenty, and bounds what a runaway statement costs.
+    const worker = new Worker(new URL('./sql-worker.js', import.meta.url), {
+      workerData: { file: this.file, extensions: this.extensions },
+      resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 },
+    });
     const slot: Slot = { worker, job: null, timer: null };
     worker.on('message', (reply: WorkerReply) => this.settle(slot, reply));
     worker.on('error', (err) => this.replace(slot, err));
@@ -77,10 +89,16 @@ export class SqlWorkerPool {
       const slot = this.slots.find((s) => s.job === null) ?? (this.slots.length < this.size ? this.spawn() : null);
       if (!slot) return;
       const job = this.queue.shift()!;
-      slot.job = job;
+      const remaining = Math.floor(job.deadline - performance.now());
+      if (remaining <= 0) {
+        job.reject(new StatementTimeout('waited out its time for a worker'));
+        continue;
+      }
+      const request = { ...job.request, ms: remaining };
+      slot.job = { ...job, request };
       slot.worker.ref();
-      slot.timer = setTimeout(() => void this.end(slot, new StatementTimeout('worker overran its deadline')), job.request.ms + GRACE_MS);
-      slot.worker.postMessage(job.request);
+      slot.timer = setTimeout(() => void this.end(slot, new StatementTimeout('worker overran its deadline')), remaining + GRACE_MS);
+      slot.worker.postMessage(request);
     }
   }
 

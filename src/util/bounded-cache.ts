@@ -19,6 +19,11 @@ export class BoundedCache<K, V> {
     return value;
   }
 
+  /** Whether the key is kept (without counting as a use). */
+  has(key: K): boolean {
+    return this.entries.has(key);
+  }
+
   delete(key: K): void {
     this.entries.delete(key);
   }
