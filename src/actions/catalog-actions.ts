@@ -9,9 +9,14 @@ import { ParamErrors, validateParams, type ParamSpec } from '../query/params.js'
 import { renderHelp } from './help-text.js';
 import type { Action } from './types.js';
 
-export const COUNT_CENTRE_VERSION = '0.1.0';
-/** The CKAN release whose API behaviour we reproduce; clients that branch on versions see a 2.10 portal. */
-export const CKAN_COMPATIBLE_VERSION = '2.10.10';
+import { COUNT_CENTRE_VERSION } from '../version.js';
+
+export { COUNT_CENTRE_VERSION };
+/**
+ * The newest CKAN release whose read API is served (its filters, next_page, datastore_info parameters): clients that
+ * branch on versions may use 2.12's features. Everything 2.10 and 2.11 clients read is still there (docs/compatibility.md).
+ */
+export const CKAN_COMPATIBLE_VERSION = '2.12.0';
 
 /** CKAN's timestamps: ISO 8601 without zone, to the microsecond. */
 function ckanTimestamp(iso: string): string {
@@ -67,6 +72,33 @@ function resourceDict(resource: CatalogResource, position: number, siteUrl: stri
   };
 }
 
+/**
+ * The dataset's `extras`, sorted by key as CKAN sorts them: the catalogue's statements (attribution, source, what is
+ * unofficial), the election's facts, and from the load, the files the data came from, the pages to attribute and
+ * the resource holding the consistency checks. docs/api.md lists the keys.
+ */
+export function datasetExtras(dataset: DatasetDefinition, resources: readonly CatalogResource[]): { key: string; value: string }[] {
+  const extras = new Map<string, string>();
+  if (dataset.attribution) extras.set('attribution', dataset.attribution);
+  for (const extra of dataset.extras) extras.set(extra.key, extra.value);
+  const { election } = dataset;
+  if (election) {
+    extras.set('election_date', election.date);
+    if (election.seats !== null) extras.set('seats', String(election.seats));
+    if (election.ceannComhairle) extras.set('ceann_comhairle', `${election.ceannComhairle.name} (${election.ceannComhairle.constituency}), returned without a contest`);
+  }
+  const inputs = resources.flatMap((r) => r.stored.inputs ?? []);
+  if (inputs.length > 0) {
+    const files = new Map(inputs.map((i) => [i.path, i.sha256]));
+    extras.set('source_files', JSON.stringify([...files].map(([path, sha256]) => ({ path, sha256 }))));
+    const urls = [...new Set(inputs.flatMap((i) => (i.url ? [i.url] : [])))];
+    if (urls.length > 0) extras.set('attribution_urls', JSON.stringify(urls));
+  }
+  const checks = resources.find((r) => r.definition.role === 'checks');
+  if (checks) extras.set('consistency_checks', checks.id);
+  return [...extras].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, value]) => ({ key, value }));
+}
+
 function packageDict(catalog: Catalog, dataset: DatasetDefinition, siteUrl: string): Record<string, unknown> {
   const resources = datasetResources(catalog, dataset);
   const times = resources.map((r) => r.stored.loadedAt).sort();
@@ -111,7 +143,7 @@ function packageDict(catalog: Catalog, dataset: DatasetDefinition, siteUrl: stri
     type: 'dataset',
     url: '',
     version: null,
-    extras: dataset.attribution ? [{ key: 'attribution', value: dataset.attribution }] : [],
+    extras: datasetExtras(dataset, resources),
     resources: resources.map((r, i) => resourceDict(r, i, siteUrl)),
     tags: [],
     groups: [],
@@ -186,7 +218,7 @@ export const resourceShowAction: Action = {
 export const statusShowAction: Action = {
   name: 'status_show',
   params: [],
-  help: renderHelp({ summary: 'Return a dictionary with information about the site\'s configuration.', params: [], results: 'site_title, site_description, site_url, ckan_version (the CKAN release whose API this service reproduces), count_centre_version, locale_default, error_emails_to and extensions.' }),
+  help: renderHelp({ summary: 'Return a dictionary with information about the site\'s configuration.', params: [], results: 'site_title, site_description, site_url, ckan_version (the newest CKAN release whose read API this service serves; 2.10 and 2.11 clients are answered as before), count_centre_version, locale_default, error_emails_to and extensions.' }),
   async run({ siteUrl }, { settings }) {
     return {
       site_title: 'Count Centre',

@@ -1,10 +1,14 @@
 // The dump of a resource (`/datastore/dump/<id>`): the records a datastore_search with the same filters, q, sort,
 // fields, limit and offset would select, all of them by default, streamed in batches in one of the dump formats.
+// In `_id` order (the default) the batches are short queries that each start after the last record of the one before
+// (keyset paging, as CKAN 2.12's dump does); other orders stream one statement.
 
 import { ApiError, errors, messages } from '../errors.js';
 import { toBoolean, toText } from '../query/coerce.js';
 import { ParamErrors, type ParamSpec } from '../query/params.js';
 import { readSearchRequest, searchParamSpecs } from '../query/search-params.js';
+import { idWalk } from '../query/keyset.js';
+import type { SearchPlan } from '../query/plan.js';
 import { planSearch } from '../query/search-plan.js';
 import { DUMP_FORMATS, dumpWriter, type DumpFormat } from '../serialize/dump-formats.js';
 import { dialectFor } from '../sql/dialects.js';
@@ -31,8 +35,37 @@ export function dumpParamSpecs(limits: { rowsDefault: number; rowsMax: number })
   ];
 }
 
-/** Rows per batch: big enough to amortise a write, small enough to keep memory flat and the loop responsive. */
+/**
+ * Rows per piece of the file handed to the response: big enough to amortise a write, small enough that the pieces
+ * the response buffers ahead of a slow client stay small, and the loop responsive.
+ */
 const BATCH_ROWS = 500;
+/** Rows per keyset query: each is a statement of its own, so fewer, larger ones, sent on in pieces of BATCH_ROWS. */
+const KEYSET_BATCH_ROWS = 5000;
+
+/**
+ * A dump's records in batches. Every batch reads the version the request holds (the services' backend is pinned), so
+ * a load published meanwhile does not change the file; if that version's tables go away under it (a second load), the
+ * batch fails and the client sees an incomplete download rather than a file spliced from two versions.
+ */
+function batchesOf(plan: SearchPlan, services: Services, idField: Parameters<typeof idWalk>[1]): AsyncGenerator<unknown[][]> {
+  const { backend } = services;
+  const dialect = dialectFor(backend.compileTarget);
+  const walk = idWalk(plan, idField);
+  if (!walk) return backend.stream(dialect.compileSearch(plan), BATCH_ROWS);
+  return (async function* keysetBatches() {
+    let remaining = plan.limit;
+    let batch = walk.first(Math.min(KEYSET_BATCH_ROWS, remaining));
+    for (;;) {
+      const rows = await backend.bulkRows(dialect.compileSearch(batch));
+      for (let start = 0; start < rows.length; start += BATCH_ROWS) yield rows.slice(start, start + BATCH_ROWS);
+      remaining -= rows.length;
+      if (rows.length < batch.limit || remaining <= 0) return;
+      // Each row ends with its _id (the plan's keyset), after the columns the writer reads.
+      batch = walk.after(rows.at(-1)!.at(-1) as number, Math.min(KEYSET_BATCH_ROWS, remaining));
+    }
+  })();
+}
 
 export interface Dump {
   contentType: string;
@@ -71,16 +104,18 @@ export function prepareDump(resourceId: string, query: Record<string, unknown>, 
 
   const resource = catalog.get(resourceId);
   if (!resource) throw errors.resourceNotFound(resourceId);
-  const plan = planSearch({ ...request, includeTotal: false }, resource, { defaultLanguage: settings.ftsLanguage });
+  const plan = planSearch({ ...request, includeTotal: false }, resource, { defaultLanguage: settings.ftsLanguage, timestampMilliseconds: settings.msInTimestamp });
   if (plan instanceof ApiError) throw plan;
 
-  const compiled = dialectFor(backend.compileTarget).compileSearch(plan);
-  const writer = dumpWriter(format, plan.columns.map((c) => ({ id: c.id, type: c.kind === 'field' ? c.field.type : 'float' })), plan);
+  const idField = resource.fieldById.get('_id')!;
+  const writer = dumpWriter(format, plan.columns.map((c) => (c.kind === 'field'
+    ? { id: c.id, type: c.field.type, info: resource.fieldById.get(c.id)?.info }
+    : { id: c.id, type: 'float' as const })), plan, { timestampMilliseconds: settings.msInTimestamp });
   return {
     contentType: writer.contentType,
     filename: `${resource.id}.${writer.extension}`,
     async open() {
-      const batches = backend.stream(compiled, BATCH_ROWS);
+      const batches = batchesOf(plan, services, idField);
       const first = await batches.next();
       return (async function* body() {
         try {

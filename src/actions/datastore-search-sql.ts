@@ -5,8 +5,8 @@ import { ApiError, errors } from '../errors.js';
 import { toText } from '../query/coerce.js';
 import { ParamErrors, validateParams, type ParamSpec } from '../query/params.js';
 import { dialectFor } from '../sql/dialects.js';
-import { prepareSearchSql, renderSqlValue } from '../sql/search-sql/index.js';
-import { StatementRejected, StatementTimeout } from '../storage/backend.js';
+import { initSearchSql, prepareSearchSql, renderSqlValue } from '../sql/search-sql/index.js';
+import { StatementRejected, StatementTimeout } from '../domain-errors.js';
 import { renderHelp } from './help-text.js';
 import type { Action } from './types.js';
 
@@ -25,7 +25,7 @@ export const datastoreSearchSqlAction: Action = {
     summary: 'Execute SQL queries on the DataStore.',
     details: 'The datastore_search_sql action allows a user to search data in a resource or connect multiple resources with join expressions. The underlying SQL engine is PostgreSQL (or an embedded store that answers as PostgreSQL would). Each statement runs under a time limit and returns at most the configured number of rows.',
     params,
-    results: 'A dictionary with the parameters as given, `records` (a list of {column: value} objects; numeric values as strings, as CKAN gives them), `fields` (each result column\'s id and PostgreSQL type), and `records_truncated: true` when the row cap cut the result.',
+    results: 'A dictionary with the parameters as given, `records` (a list of {column: value} objects; numeric values as JSON numbers with all their digits, as CKAN 2.11 and later give them), `fields` (each result column\'s id and PostgreSQL type), and `records_truncated: true` when the row cap cut the result.',
   }),
   async run({ params: input }, { catalog, backend, settings }) {
     let sql: string;
@@ -39,6 +39,8 @@ export const datastoreSearchSqlAction: Action = {
       const resource = catalog.get(id);
       return resource && resource.dataset ? { id: resource.id, fields: resource.fields } : undefined;
     };
+    // PostgreSQL's parser (WebAssembly, some 13 MB) is loaded by the first statement, not at start.
+    await initSearchSql();
     const prepared = prepareSearchSql(sql, lookup, { maxRows: settings.rowsMax });
     let rows: unknown[][];
     let columns = prepared.columns;

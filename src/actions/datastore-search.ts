@@ -1,35 +1,40 @@
 // datastore_search: reads the request, plans it against the resource, runs page and count on the store,
-// and shapes the result as CKAN 2.11 does (echoed parameters, records, fields, _links, total).
+// and shapes the result as CKAN does (echoed parameters, records, fields, 2.11's _links and total_was_estimated,
+// 2.12's next_page).
 
+import type { CatalogResource } from '../catalog/catalog.js';
 import { ApiError, errors } from '../errors.js';
 import { ParamErrors } from '../query/params.js';
+import { idOnlyOrder, NEXT_AFTER_KEY, rowCursor } from '../query/keyset.js';
 import type { SearchPlan } from '../query/plan.js';
 import { readSearchRequest, searchParamSpecs, type SearchRequest } from '../query/search-params.js';
 import { planSearch } from '../query/search-plan.js';
 import { pageLinks } from '../serialize/links.js';
 import { RawJson } from '../serialize/python-json.js';
-import { delimitedText, delimitedWriter, jsonArray, listWriter, objectWriter, storedLineWriter, wholeRecordWriter, type ResultColumn } from '../serialize/records.js';
+import { delimitedText, delimitedWriter, fieldDescription, jsonArray, listWriter, objectWriter, storedLineWriter, wholeRecordWriter, type RenderOptions, type ResultColumn } from '../serialize/records.js';
 import { dialectFor } from '../sql/dialects.js';
 import type { Settings } from '../settings.js';
 import { renderHelp } from './help-text.js';
 import type { Action, ActionCall, Services } from './types.js';
 
-function resultColumns(plan: SearchPlan): ResultColumn[] {
-  return plan.columns.map((c) => (c.kind === 'field' ? { id: c.id, type: c.field.type } : { id: c.id, type: 'float' }));
+function resultColumns(plan: SearchPlan, resource: CatalogResource): ResultColumn[] {
+  return plan.columns.map((c) => (c.kind === 'field'
+    ? { id: c.id, type: c.field.type, info: resource.fieldById.get(c.id)?.info }
+    : { id: c.id, type: 'float' }));
 }
 
-function renderRecords(request: SearchRequest, plan: SearchPlan, columns: ResultColumn[], rows: unknown[][]): RawJson | string {
+function renderRecords(request: SearchRequest, plan: SearchPlan, columns: ResultColumn[], rows: unknown[][], options: RenderOptions): RawJson | string {
   switch (request.recordsFormat) {
     case 'objects': {
-      const writer = plan.wholeRecords ? wholeRecordWriter(columns.filter((c) => c.type === 'float')) : objectWriter(columns);
+      const writer = plan.wholeRecords ? wholeRecordWriter(columns.filter((c) => c.type === 'float')) : objectWriter(columns, options);
       return new RawJson(jsonArray(writer, rows));
     }
     case 'lists':
-      return new RawJson(jsonArray(listWriter(columns), rows));
+      return new RawJson(jsonArray(listWriter(columns, options), rows));
     case 'csv':
-      return delimitedText(plan.csvLines ? storedLineWriter : delimitedWriter(columns, ','), rows);
+      return delimitedText(plan.csvLines ? storedLineWriter : delimitedWriter(columns, ',', options), rows);
     case 'tsv':
-      return delimitedText(delimitedWriter(columns, '\t'), rows);
+      return delimitedText(delimitedWriter(columns, '\t', options), rows);
   }
 }
 
@@ -44,11 +49,14 @@ async function search(call: ActionCall, services: Services, specs: ReturnType<ty
   }
   const resource = catalog.get(request.resourceId);
   if (!resource) throw errors.resourceNotFound(request.resourceId);
-  const plan = planSearch(request, resource, { defaultLanguage: settings.ftsLanguage });
+  const plan = planSearch(request, resource, { defaultLanguage: settings.ftsLanguage, timestampMilliseconds: settings.msInTimestamp });
   if (plan instanceof ApiError) throw plan;
 
   const dialect = dialectFor(backend.compileTarget);
-  const rows = await backend.rows(dialect.compileSearch(plan));
+  const compiled = dialect.compileSearch(plan);
+  call.timing?.mark('plan');
+  const rows = await backend.rows(compiled);
+  call.timing?.mark('query');
   let total: number | null = null;
   let estimated = false;
   if (plan.count.mode === 'stored') {
@@ -60,9 +68,10 @@ async function search(call: ActionCall, services: Services, specs: ReturnType<ty
       if (estimate >= threshold) [total, estimated] = [estimate, true];
     }
   } else if (plan.count.mode === 'exact') total = await backend.count(dialect.compileCount(plan));
+  if (plan.count.mode !== 'none') call.timing?.mark('count');
 
-  const columns = resultColumns(plan);
-  const fieldList = columns.map((c) => ({ id: c.id, type: c.type }));
+  const columns = resultColumns(plan, resource);
+  const fieldList = columns.map(fieldDescription);
   // CKAN's result is its validated request dict, whose keys come out sorted; then the computed keys follow.
   const echoed: [string, unknown][] = [
     ['include_total', request.includeTotal],
@@ -75,12 +84,20 @@ async function search(call: ActionCall, services: Services, specs: ReturnType<ty
   if (request.fieldsGiven) echoed.push(['fields', fieldList]);
   echoed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const result: Record<string, unknown> = Object.fromEntries(echoed);
-  result.records = renderRecords(request, plan, columns, rows);
+  result.records = renderRecords(request, plan, columns, rows, { timestampMilliseconds: settings.msInTimestamp });
   if (!request.fieldsGiven) result.fields = fieldList;
   result._links = pageLinks(call.path, call.linkQuery, request.offset, plan.limit);
   if (total !== null) {
     result.total = total;
     result.total_was_estimated = estimated;
+  }
+  // A page without records has no next page: that is how a client following next_page knows it is done.
+  const last = rows.at(-1);
+  if (plan.keyset && last) {
+    const cursor = rowCursor(last, plan.keyset);
+    const idOrder = idOnlyOrder(plan.keyset, plan.orderBy);
+    if (idOrder) result.next_page = { _id: { [idOrder === 'asc' ? 'gt' : 'lt']: cursor[0] } };
+    result[NEXT_AFTER_KEY] = cursor;
   }
   return result;
 }
@@ -92,9 +109,9 @@ export function datastoreSearchAction(settings: Settings): Action {
     params: specs,
     help: renderHelp({
       summary: 'Search a DataStore resource.',
-      details: `The datastore_search action allows you to search data in a resource. By default ${settings.rowsDefault} records are returned - see the \`limit\` parameter. Records come in _id order unless \`sort\` or a full-text \`q\` says otherwise. Follow \`_links.next\` to page through a resource.`,
+      details: `The datastore_search action allows you to search data in a resource. By default ${settings.rowsDefault} records are returned - see the \`limit\` parameter. Records come in _id order unless \`sort\` or a full-text \`q\` says otherwise. Follow \`_links.next\` to page through a resource, or, faster on large ones, ask for \`include_next_page\` and merge each page's \`next_page\` into \`filters\` until a page comes without one.`,
       params: specs,
-      results: 'A dictionary with the parameters as applied (limit, offset, filters, q, sort, …, resource_id, records_format, include_total, total_estimation_threshold), `records` (in the requested records_format), `fields` (id and type of each returned field), `_links` (`start`, `next` and, past the first page, `prev`), and, when include_total is true, `total` (the number of matching records) and `total_was_estimated`.',
+      results: `A dictionary with the parameters as applied (limit, offset, filters, q, sort, …, resource_id, records_format, include_total, total_estimation_threshold), \`records\` (in the requested records_format), \`fields\` (id and type of each returned field), \`_links\` (\`start\`, \`next\` and, past the first page, \`prev\`), when include_total is true \`total\` (the number of matching records) and \`total_was_estimated\`, and, with include_next_page and a page that has records, \`next_page\` (sorted by _id alone) and \`${NEXT_AFTER_KEY}\` (sorted by fields).`,
     }),
     run: (call, services) => search(call, services, specs),
   };

@@ -4,15 +4,35 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { ParamSpec } from '../query/params.js';
 import type { Settings } from '../settings.js';
-import type { StorageBackend } from '../storage/backend.js';
+import { DataVersionMoved, type StorageBackend } from '../storage/backend.js';
+import type { StageTimings } from './timing.js';
 
+/** What an action reads: one version of the data (its store tables and the catalogue loaded with them), and settings. */
 export interface Services {
   catalog: Catalog;
   backend: StorageBackend;
   settings: Settings;
 }
 
+/** The services of one version, held by a request until it is answered (so that version stays open). */
+export interface ServiceLease {
+  readonly services: Services;
+  release(): void;
+}
+
+/** What the HTTP layer serves from: the current version's services, leased per request. */
+export interface ServiceState {
+  readonly current: Services;
+  acquire(): ServiceLease;
+  /** Serves the version the store now holds, if it is another one; true when it switched. */
+  refresh(): Promise<boolean>;
+  /** The store's own figures (connections, query workers), for metrics. */
+  storeStats?(): Record<string, number>;
+}
+
 export interface ActionCall {
+  /** Where the request's time goes; actions mark their stages (plan, query, count) when the caller asks. */
+  timing?: StageTimings;
   /** Decoded parameters: GET query, form or JSON body, by CKAN's precedence. */
   params: Record<string, unknown>;
   /** Request path without any locale prefix, e.g. `/api/3/action/datastore_search`. */
@@ -30,4 +50,9 @@ export interface Action {
   /** help_show's answer: the action's documentation. */
   help: string;
   run(call: ActionCall, services: Services): Promise<unknown>;
+}
+
+/** The version a request was reading went away under it: the request should be answered again from the current one. */
+export function isVersionMoved(err: unknown): boolean {
+  return err instanceof DataVersionMoved;
 }

@@ -14,6 +14,8 @@ export interface CatalogResource {
   fields: readonly FieldInfo[];
   fieldById: ReadonlyMap<string, FieldInfo>;
   total: number;
+  /** Whether the records are numbered 1…total without gaps (a mirror keeps upstream `_id`s, which may have gaps). */
+  denseIds: boolean;
   /** What the loader recorded: counts, sizes, source checksum. */
   stored: LoadedResource;
 }
@@ -32,7 +34,9 @@ export class Catalog {
       const stored = loaded.get(resource.id);
       if (!stored) continue;
       const nullable = new Set(stored.nullFields);
-      const fields: FieldInfo[] = [ID_FIELD, ...resource.fields.map((f) => ({ id: f.id, type: f.type, nullable: nullable.has(f.id) }))];
+      const fields: FieldInfo[] = [ID_FIELD, ...resource.fields.map((f): FieldInfo => ({
+        id: f.id, type: f.type, nullable: nullable.has(f.id), indexed: f.index, ...(f.info ? { info: f.info } : {}),
+      }))];
       this.byId.set(resource.id, {
         id: resource.id,
         definition: resource,
@@ -40,6 +44,7 @@ export class Catalog {
         fields,
         fieldById: new Map(fields.map((f) => [f.id, f])),
         total: stored.total,
+        denseIds: !stored.maxId || stored.maxId === stored.total,
         stored,
       });
     }

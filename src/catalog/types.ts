@@ -23,22 +23,115 @@ export function isFieldType(name: string): name is FieldType {
 export const DATE_FORMATS = ['ISO', 'DD/MM/YYYY', 'MM/DD/YYYY', 'YYYY-MM-DD'] as const;
 export type DateFormat = (typeof DATE_FORMATS)[number];
 
+/**
+ * CKAN's data dictionary entry for a field (`info`), reported by datastore_info and datastore_search when set: what
+ * the field means and, here, where its values come from or why they are empty.
+ */
+export interface FieldDictionary {
+  label: string;
+  notes: string;
+  type_override: string;
+}
+
 export interface FieldDefinition {
   id: string;
   type: FieldType;
-  /** Header of the source column; defaults to `id`. */
+  /** Where the value is in the source: a CSV header, a JSON path, or a transform's output column; defaults to `id`. */
   column: string;
   format: DateFormat;
   /** Whether the stores keep an index on it (for filtering and sorting). */
   index: boolean;
+  /** The data dictionary entry; a field without one is reported without `info`, as CKAN does. */
+  info?: FieldDictionary | null;
 }
 
-export interface SourceDefinition {
-  /** Relative to the sources setting (a folder or a base URL), or an absolute http(s) URL. */
+/**
+ * What a resource holds when its dataset is an election: the explorer's election views find the candidates, the
+ * constituencies and the count-by-count details by these roles, whatever the resources are called.
+ */
+export const RESOURCE_ROLES = ['candidates', 'constituencies', 'counts', 'checks'] as const;
+export type ResourceRole = (typeof RESOURCE_ROLES)[number];
+
+/** A dataset that holds one election's results. */
+export interface ElectionDefinition {
+  /** Polling day, YYYY-MM-DD. */
+  date: string;
+  /** What was elected, e.g. "33rd Dáil". */
+  body: string;
+  /** Seats in the house, the Ceann Comhairle's included; null when the catalogue does not say. */
+  seats: number | null;
+  /** The outgoing Ceann Comhairle, returned without a contest, so in no count; null when the catalogue does not say. */
+  ceannComhairle: { name: string; constituency: string } | null;
+}
+
+/** Files a source reads: paths or patterns (`*` and `?` within a file or folder name), in the order given, each pattern's matches sorted. */
+export interface FileSetDefinition {
+  patterns: string[];
+  /** `sources`: under the sources setting (a folder or a base URL); `catalog`: beside the catalogue file, in the repository. */
+  base: 'sources' | 'catalog';
+}
+
+/** Rows read from files by a layout: `csv`, `json`, or a named preset of one of them (e.g. `stv-running-totals`). */
+export interface LayoutSourceDefinition {
+  kind: 'layout';
+  layout: string;
+  files: FileSetDefinition;
+  /** The single file of a one-file source as the catalogue names it (messages, `_countcentre_resources.source`). */
   path: string;
   /** `auto` detects UTF-8 (with or without BOM) and otherwise reads Windows-1252. */
   encoding: string;
   delimiter: string;
+  /** `windows-1252-c1`: C1 control characters left by a wrong conversion are read as the Windows-1252 letters they were. */
+  repair: 'windows-1252-c1' | null;
+  /** For the json layout: the path of the records, `*` standing for every element of an array or member of an object. */
+  records: string | null;
+  /** A reviewed file of corrections applied to the files before they are read (see docs/configuration.md). */
+  corrections: FileSetDefinition | null;
+  /** For the csv layout: whether a column no field takes stops the load (`error`, the default) or is left unread. */
+  extraColumns: 'error' | 'ignore';
+}
+
+/** Where a transform's input comes from: an input of the dataset, or another resource of the same dataset. */
+export type InputReference = { kind: 'input'; name: string } | { kind: 'resource'; id: string };
+
+/** Rows computed by a named transform, a pure function, from other sources of the same dataset. */
+export interface DerivedSourceDefinition {
+  kind: 'derived';
+  transform: string;
+  /** Each of the transform's inputs: one or more tables, read one after the other. */
+  inputs: Record<string, InputReference[]>;
+  options: Record<string, unknown>;
+}
+
+/**
+ * Rows copied from a CKAN portal's DataStore through its public API (`count-centre mirror` writes these entries):
+ * the resource keeps its upstream id, `_id`s, field types and data dictionary.
+ */
+export interface CkanSourceDefinition {
+  kind: 'ckan';
+  /** The portal's base URL (its API is under `api/3/action/`). */
+  portal: string;
+  /** The upstream resource id. */
+  resource: string;
+  /** Name of the environment variable holding an API token for the portal (the token itself is never in the catalogue). */
+  tokenEnv: string | null;
+}
+
+export type SourceDefinition = LayoutSourceDefinition | DerivedSourceDefinition | CkanSourceDefinition;
+
+/** A one-file CSV source, as `{"path": …}` in the catalogue declares it. */
+export function csvSource(path: string, encoding = 'auto'): LayoutSourceDefinition {
+  return {
+    kind: 'layout', layout: 'csv', files: { patterns: path ? [path] : [], base: 'sources' }, path, encoding, delimiter: ',', repair: null, records: null, corrections: null,
+    extraColumns: 'error',
+  };
+}
+
+/** A named table a dataset's transforms read: a layout source and the typed fields taken from it. */
+export interface InputDefinition {
+  name: string;
+  source: LayoutSourceDefinition;
+  fields: FieldDefinition[];
 }
 
 export interface ResourceDefinition {
@@ -50,6 +143,14 @@ export interface ResourceDefinition {
   fields: FieldDefinition[];
   /** Indexes on several fields, for the combinations people filter and sort by (e.g. a party, by votes). */
   indexes: string[][];
+  /** In an election dataset, which of its tables this is; null otherwise. */
+  role: ResourceRole | null;
+}
+
+/** A CKAN `extras` pair of a dataset. */
+export interface ExtraDefinition {
+  key: string;
+  value: string;
 }
 
 export interface DatasetDefinition {
@@ -61,12 +162,22 @@ export interface DatasetDefinition {
   licenseUrl: string;
   attribution: string;
   organization: string;
+  /** Set when the dataset holds one election's results. */
+  election: ElectionDefinition | null;
+  /** Key/value statements package_show lists in `extras` (source, what is unofficial, …), besides `attribution`. */
+  extras: ExtraDefinition[];
+  /** Named tables the dataset's derived resources read. */
+  inputs: Record<string, InputDefinition>;
   resources: ResourceDefinition[];
 }
 
 export interface CatalogDefinition {
+  /** The JSON document it was read from: what a load records with the data, for serving processes to read back. */
+  document: unknown;
   /** Text search configuration of each record's whole-row index (CKAN uses the database default, english). */
   fullTextLanguage: string;
+  /** Folder of the catalogue file: where files with `base: catalog` (reviewed corrections, lookups) are read from. */
+  baseDir: string;
   datasets: DatasetDefinition[];
   resources: ResourceDefinition[];
 }
@@ -77,6 +188,10 @@ export interface FieldInfo {
   type: FieldType | 'int';
   /** Whether any record has no value (null) in it; unknown counts as yes. */
   nullable?: boolean;
+  /** Whether the stores keep an index on it (`_id` is the tables' own key). */
+  indexed?: boolean;
+  /** The data dictionary entry, when the field has one. */
+  info?: FieldDictionary;
 }
 
 /** Name of a composite index (1-based, in catalogue order), the same in every store. */
@@ -98,11 +213,12 @@ export const TABLE_METADATA: ResourceDefinition = {
   name: 'DataStore tables',
   description: 'One record per resource held in the DataStore: its id (name), a stable number (oid), and alias_of (always null: there are no aliases).',
   datasetName: '',
-  source: { path: '', encoding: 'utf-8', delimiter: ',' },
+  source: csvSource('', 'utf-8'),
   indexes: [],
+  role: null,
   fields: [
-    { id: 'name', type: 'text', column: 'name', format: 'ISO', index: true },
-    { id: 'oid', type: 'int8', column: 'oid', format: 'ISO', index: true },
-    { id: 'alias_of', type: 'text', column: 'alias_of', format: 'ISO', index: false },
+    { id: 'name', type: 'text', column: 'name', format: 'ISO', index: true, info: null },
+    { id: 'oid', type: 'int8', column: 'oid', format: 'ISO', index: true, info: null },
+    { id: 'alias_of', type: 'text', column: 'alias_of', format: 'ISO', index: false, info: null },
   ],
 };

@@ -3,7 +3,7 @@
 
 import { numberText } from '../catalog/values.js';
 import { formatFloat4 } from '../text-search/index.js';
-import { delimitedWriter, listWriter, objectWriter, storedLineWriter, wholeRecordWriter, type RecordWriter, type ResultColumn } from './records.js';
+import { delimitedWriter, fieldDescription, listWriter, objectWriter, storedLineWriter, timestampText, wholeRecordWriter, type RecordWriter, type RenderOptions, type ResultColumn } from './records.js';
 
 export const DUMP_FORMATS = ['csv', 'tsv', 'json', 'xml', 'ndjson'] as const;
 export type DumpFormat = (typeof DUMP_FORMATS)[number];
@@ -24,9 +24,9 @@ function pythonCsvLine(cells: readonly string[], delimiter: string): string {
   return quoted.join(delimiter) + '\r\n';
 }
 
-function delimited(columns: readonly ResultColumn[], delimiter: ',' | '\t', contentType: string, extension: string, storedLines = false): DumpWriter {
+function delimited(columns: readonly ResultColumn[], delimiter: ',' | '\t', contentType: string, extension: string, options: RenderOptions, storedLines = false): DumpWriter {
   // CKAN writes the header with Python's csv module (\r\n) and the rows with PostgreSQL's COPY (\n).
-  const rows: RecordWriter = storedLines ? storedLineWriter : delimitedWriter(columns, delimiter);
+  const rows: RecordWriter = storedLines ? storedLineWriter : delimitedWriter(columns, delimiter, options);
   return {
     contentType, extension,
     start: () => pythonCsvLine(columns.map((c) => c.id), delimiter),
@@ -35,13 +35,13 @@ function delimited(columns: readonly ResultColumn[], delimiter: ',' | '\t', cont
   };
 }
 
-function json(columns: readonly ResultColumn[]): DumpWriter {
-  const rows = listWriter(columns);
+function json(columns: readonly ResultColumn[], options: RenderOptions): DumpWriter {
+  const rows = listWriter(columns, options);
   let first = true;
   return {
     contentType: 'application/json; charset=utf-8',
     extension: 'json',
-    start: () => `{\n  "fields": ${JSON.stringify(columns.map((c) => ({ id: c.id, type: c.type })))},\n  "records": [`,
+    start: () => `{\n  "fields": ${JSON.stringify(columns.map(fieldDescription))},\n  "records": [`,
     row(row) {
       const prefix = first ? '\n    ' : ',\n    ';
       first = false;
@@ -51,8 +51,8 @@ function json(columns: readonly ResultColumn[]): DumpWriter {
   };
 }
 
-function ndjson(columns: readonly ResultColumn[], wholeRecords: boolean): DumpWriter {
-  const rows = wholeRecords ? wholeRecordWriter(columns.filter((c) => c.type === 'float')) : objectWriter(columns);
+function ndjson(columns: readonly ResultColumn[], wholeRecords: boolean, options: RenderOptions): DumpWriter {
+  const rows = wholeRecords ? wholeRecordWriter(columns.filter((c) => c.type === 'float')) : objectWriter(columns, options);
   return {
     contentType: 'application/x-ndjson; charset=utf-8',
     extension: 'ndjson',
@@ -87,15 +87,15 @@ export function xmlElementNames(ids: readonly string[]): string[] {
 }
 
 /** A value as Python's str() writes it in CKAN's XML dump (records come from the objects format). */
-function xmlValue(value: unknown, type: ResultColumn['type']): string {
+function xmlValue(value: unknown, type: ResultColumn['type'], options: RenderOptions): string {
   if (type === 'float') return formatFloat4(Number(value));
   if (type === 'bool') return value ? 'True' : 'False';
-  if (type === 'timestamp') return String(value).slice(0, 19);
+  if (type === 'timestamp') return timestampText(value, options);
   if (typeof value === 'number') return numberText(value, type);
   return String(value);
 }
 
-function xml(columns: readonly ResultColumn[]): DumpWriter {
+function xml(columns: readonly ResultColumn[], options: RenderOptions): DumpWriter {
   const idAt = columns.findIndex((c) => c.id === '_id');
   const fields = columns.map((c, i) => ({ column: c, index: i })).filter(({ column }) => column.id !== '_id');
   const names = xmlElementNames(fields.map(({ column }) => column.id));
@@ -110,7 +110,7 @@ function xml(columns: readonly ResultColumn[]): DumpWriter {
         const value = row[index];
         if (value === null || value === undefined) out += `<${name} xsi:nil="true" />`;
         else {
-          const text = xmlText(xmlValue(value, column.type));
+          const text = xmlText(xmlValue(value, column.type, options));
           out += text === '' ? `<${name} />` : `<${name}>${text}</${name}>`;
         }
       });
@@ -126,17 +126,17 @@ export interface StoredText {
   csvLines: boolean;
 }
 
-export function dumpWriter(format: DumpFormat, columns: readonly ResultColumn[], stored: StoredText): DumpWriter {
+export function dumpWriter(format: DumpFormat, columns: readonly ResultColumn[], stored: StoredText, options: RenderOptions = {}): DumpWriter {
   switch (format) {
     case 'csv':
-      return delimited(columns, ',', 'text/csv; charset=utf-8', 'csv', stored.csvLines);
+      return delimited(columns, ',', 'text/csv; charset=utf-8', 'csv', options, stored.csvLines);
     case 'tsv':
-      return delimited(columns, '\t', 'text/tab-separated-values; charset=utf-8', 'tsv');
+      return delimited(columns, '\t', 'text/tab-separated-values; charset=utf-8', 'tsv', options);
     case 'json':
-      return json(columns);
+      return json(columns, options);
     case 'xml':
-      return xml(columns);
+      return xml(columns, options);
     case 'ndjson':
-      return ndjson(columns, stored.wholeRecords);
+      return ndjson(columns, stored.wholeRecords, options);
   }
 }

@@ -8,20 +8,22 @@ export interface PageLinks {
 }
 
 // Python's quote_plus leaves only these unescaped, and writes a space as "+".
-const UNRESERVED = /[A-Za-z0-9_.~-]/;
+const ALL_UNRESERVED = /^[A-Za-z0-9_.~-]*$/;
 
+/**
+ * encodeURIComponent escapes the same bytes as quote_plus (UTF-8, upper-case hex) except that it leaves `!'()*`
+ * alone and writes a space as %20; a lone surrogate (which has no UTF-8) becomes U+FFFD's bytes, as Python's encoder
+ * would refuse it and the request's own decoding has already replaced it.
+ */
 function quotePlus(text: string): string {
-  let out = '';
-  for (const byte of Buffer.from(text, 'utf8')) {
-    const ch = String.fromCharCode(byte);
-    if (byte < 0x80 && UNRESERVED.test(ch)) out += ch;
-    else if (ch === ' ') out += '+';
-    else out += '%' + byte.toString(16).toUpperCase().padStart(2, '0');
-  }
-  return out;
+  if (ALL_UNRESERVED.test(text)) return text;
+  return encodeURIComponent(text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'))
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
 }
 
 function decodeComponent(text: string): string {
+  if (!text.includes('%') && !text.includes('+')) return text;
   const spaced = text.replace(/\+/g, ' ');
   try {
     return decodeURIComponent(spaced);

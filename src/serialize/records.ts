@@ -2,31 +2,58 @@
 // or lists (array_to_json), or CSV/TSV text with COPY's quoting and no header.
 
 import { numberText } from '../catalog/values.js';
-import type { FieldInfo } from '../catalog/types.js';
+import type { FieldDictionary, FieldInfo } from '../catalog/types.js';
 import { formatFloat4 } from '../text-search/index.js';
 
 /** A result column: a field, or a full-text rank (`float`). */
 export interface ResultColumn {
   id: string;
   type: FieldInfo['type'] | 'float';
+  /** The field's data dictionary entry, reported with it when set (as CKAN reports a column comment's `_info`). */
+  info?: FieldDictionary | null;
+}
+
+/** A result column as CKAN describes it in `fields`: id, type, and info when the field has one. */
+export function fieldDescription(column: ResultColumn): { id: string; type: string; info?: FieldDictionary | null } {
+  return column.info ? { id: column.id, type: column.type, info: column.info } : { id: column.id, type: column.type };
 }
 
 type Render = (value: unknown) => string;
+
+/** How values are written where CKAN versions differ. */
+export interface RenderOptions {
+  /**
+   * Timestamps with milliseconds, `YYYY-MM-DDTHH:MM:SS.mmm`, as CKAN 2.12 writes them by default
+   * (`ckan.datastore.ms_in_timestamp`); otherwise `YYYY-MM-DDTHH:MM:SS`, as CKAN 2.10/2.11 and the service description.
+   */
+  timestampMilliseconds?: boolean;
+}
+
+/**
+ * A stored timestamp (`YYYY-MM-DDTHH:MM:SS[.ffffff]`) as CKAN's to_char writes it: to the second, or to the
+ * millisecond (truncated, as PostgreSQL's MS field is).
+ */
+export function timestampText(value: unknown, options: RenderOptions = {}): string {
+  const text = String(value);
+  const seconds = text.slice(0, 19);
+  if (!options.timestampMilliseconds) return seconds;
+  return `${seconds}.${(text.slice(20) + '000').slice(0, 3)}`;
+}
 
 /** Renders null (and a missing value) as `nullText`, anything else with `render`. */
 function orNull(nullText: string, render: Render): Render {
   return (v) => (v === null || v === undefined ? nullText : render(v));
 }
 
-function jsonRenderer(type: ResultColumn['type']): Render {
+function jsonRenderer(type: ResultColumn['type'], options: RenderOptions = {}): Render {
   switch (type) {
     case 'float':
       return orNull('null', (v) => formatFloat4(Number(v)));
     case 'bool':
       return orNull('null', (v) => (v ? 'true' : 'false'));
     case 'timestamp':
-      // CKAN 2.11 formats timestamps with to_char(…, 'YYYY-MM-DD"T"HH24:MI:SS'): no fraction, no zone.
-      return orNull('null', (v) => JSON.stringify(String(v).slice(0, 19)));
+      // CKAN formats timestamps with to_char(…, 'YYYY-MM-DD"T"HH24:MI:SS[.MS]'): no zone.
+      return orNull('null', (v) => JSON.stringify(timestampText(v, options)));
     case 'text':
     case 'date':
       return orNull('null', (v) => JSON.stringify(v));
@@ -43,7 +70,7 @@ function csvQuote(text: string, needsQuotes: RegExp): string {
   return text;
 }
 
-function csvRenderer(type: ResultColumn['type'], delimiter: string): Render {
+function csvRenderer(type: ResultColumn['type'], delimiter: string, options: RenderOptions = {}): Render {
   const needsQuotes = delimiter === '\t' ? /[\t"\n\r]/ : /[,"\n\r]/;
   switch (type) {
     case 'float':
@@ -51,7 +78,7 @@ function csvRenderer(type: ResultColumn['type'], delimiter: string): Render {
     case 'bool':
       return orNull('', (v) => (v ? 't' : 'f'));
     case 'timestamp':
-      return orNull('', (v) => String(v).slice(0, 19));
+      return orNull('', (v) => timestampText(v, options));
     case 'text':
     case 'date':
       return orNull('', (v) => csvQuote(String(v), needsQuotes));
@@ -65,9 +92,9 @@ export interface RecordWriter {
   record(row: readonly unknown[]): string;
 }
 
-export function objectWriter(columns: readonly ResultColumn[]): RecordWriter {
+export function objectWriter(columns: readonly ResultColumn[], options: RenderOptions = {}): RecordWriter {
   const prefixes = columns.map((c, i) => (i === 0 ? '{' : ',') + JSON.stringify(c.id) + ':');
-  const renders = columns.map((c) => jsonRenderer(c.type));
+  const renders = columns.map((c) => jsonRenderer(c.type, options));
   return {
     record(row) {
       if (columns.length === 0) return '{}';
@@ -99,8 +126,8 @@ export function wholeRecordWriter(rankColumns: readonly ResultColumn[]): RecordW
 /** Records whose CSV line the store kept (rows are `[line]`): the line as it is. */
 export const storedLineWriter: RecordWriter = { record: (row) => row[0] as string };
 
-export function listWriter(columns: readonly ResultColumn[]): RecordWriter {
-  const renders = columns.map((c) => jsonRenderer(c.type));
+export function listWriter(columns: readonly ResultColumn[], options: RenderOptions = {}): RecordWriter {
+  const renders = columns.map((c) => jsonRenderer(c.type, options));
   return {
     record(row) {
       let out = '[';
@@ -110,8 +137,8 @@ export function listWriter(columns: readonly ResultColumn[]): RecordWriter {
   };
 }
 
-export function delimitedWriter(columns: readonly ResultColumn[], delimiter: ',' | '\t'): RecordWriter {
-  const renders = columns.map((c) => csvRenderer(c.type, delimiter));
+export function delimitedWriter(columns: readonly ResultColumn[], delimiter: ',' | '\t', options: RenderOptions = {}): RecordWriter {
+  const renders = columns.map((c) => csvRenderer(c.type, delimiter, options));
   return {
     record(row) {
       let out = '';
