@@ -1,17 +1,20 @@
-// Assembles the service from settings: reads the catalogue, brings the store up to date (the embedded file or
-// PostgreSQL), opens it and joins the two; then watches for reloads done by other processes.
+// Assembles the service from settings: brings the store up to date with the catalogue file and sources (unless another
+// process does), opens it, and serves each version of the data with the catalogue that was loaded with it; then follows
+// loads published by other processes, switching every part of an answer to the new version at once.
 
 import type { Logger } from 'pino';
 import { Catalog } from './catalog/catalog.js';
-import { loadCatalogFile } from './catalog/load.js';
-import type { Services } from './actions/types.js';
-import { buildDatabase, type BuildResult } from './ingest/build.js';
+import { loadCatalogFile, parseCatalog } from './catalog/load.js';
+import type { ServiceLease, Services, ServiceState } from './actions/types.js';
+import { buildDatabase, type BuildOptions, type BuildResult } from './ingest/build.js';
 import type { Settings } from './settings.js';
-import { initSearchSql } from './sql/search-sql/index.js';
+import type { StorageBackend, Store } from './storage/backend.js';
 import { storageFor } from './stores.js';
 
 export interface Prepared {
-  services: Services;
+  /** The current version's services (a request leases them through `state`). */
+  readonly services: Services;
+  readonly state: ServiceState;
   /** What this process loaded; null when it only opened a store that another process keeps up to date. */
   build: BuildResult | null;
   description: string;
@@ -20,68 +23,127 @@ export interface Prepared {
   close(): Promise<void>;
 }
 
-/** How often a serving process checks whether the data was reloaded by another process. */
+/** How often a serving process checks whether the data was reloaded by another process (besides being told). */
 const REFRESH_EVERY_MS = 5000;
 
 export interface PrepareOptions {
   /** Load the sources before serving (the default); worker processes leave that to the primary. */
   load?: boolean;
+  /** How mirrored resources are read, for that load. */
+  mirror?: BuildOptions['mirror'];
 }
 
-export async function prepareServices(settings: Settings, logger: Logger, { load = true }: PrepareOptions = {}): Promise<Prepared> {
-  const definition = loadCatalogFile(settings.catalog);
-  // PostgreSQL's parser (WebAssembly) is loaded once, before the first datastore_search_sql.
-  const parser = initSearchSql();
+/** A version's catalogue, as recorded by the load that wrote it. */
+function catalogOf(version: StorageBackend): Catalog {
+  if (!version.catalog) throw new Error('the store holds no catalogue; run the loader first');
+  return new Catalog(parseCatalog(JSON.parse(version.catalog)), version.resources);
+}
+
+/** Services per version of the store, each made once: the catalogue is parsed when the version is opened. */
+class StoreServices implements ServiceState {
+  private readonly byVersion = new WeakMap<StorageBackend, Services>();
+
+  constructor(private readonly store: Store, private readonly settings: Settings, private readonly logger: Logger) {
+    this.servicesOf(store.current);
+  }
+
+  private servicesOf(version: StorageBackend): Services {
+    let services = this.byVersion.get(version);
+    if (!services) {
+      services = { settings: this.settings, catalog: catalogOf(version), backend: version };
+      this.byVersion.set(version, services);
+    }
+    return services;
+  }
+
+  get current(): Services {
+    return this.servicesOf(this.store.current);
+  }
+
+  acquire(): ServiceLease {
+    const lease = this.store.acquire();
+    return { services: this.servicesOf(lease.version), release: lease.release };
+  }
+
+  /**
+   * Opens the new version and its catalogue first, then switches to both in one step: no request sees the new
+   * records with the old fields, or the reverse. A version whose catalogue cannot be read is not served.
+   */
+  private async switchIfChanged(): Promise<boolean> {
+    const next = await this.store.openLatest();
+    if (!next) return false;
+    try {
+      this.servicesOf(next);
+    } catch (err) {
+      await this.store.discard(next);
+      throw err;
+    }
+    this.store.serve(next);
+    this.logger.info({ datasetVersion: next.datasetVersion }, 'data reloaded; now serving the new version');
+    return true;
+  }
+
+  // One check at a time; a request for another while one runs (a notification during a poll) runs once more after it,
+  // since the running one may have looked before the load was published.
+  private running: Promise<boolean> | null = null;
+  private again: Promise<boolean> | null = null;
+
+  storeStats(): Record<string, number> {
+    return this.store.stats?.() ?? {};
+  }
+
+  refresh(): Promise<boolean> {
+    if (!this.running) {
+      this.running = this.switchIfChanged().finally(() => {
+        this.running = null;
+      });
+      return this.running;
+    }
+    this.again ??= this.running.catch(() => false).then(() => {
+      this.again = null;
+      return this.refresh();
+    });
+    return this.again;
+  }
+}
+
+export async function prepareServices(settings: Settings, logger: Logger, { load = true, mirror }: PrepareOptions = {}): Promise<Prepared> {
   const storage = storageFor(settings);
   let build: BuildResult | null = null;
   if (load) {
+    const definition = loadCatalogFile(settings.catalog);
     const target = storage.loadTarget();
     try {
-      build = await buildDatabase({ catalog: definition, sources: settings.sources, target, logger });
+      build = await buildDatabase({ catalog: definition, sources: settings.sources, target, logger, ...(mirror ? { mirror } : {}) });
     } finally {
       await target.close();
     }
   }
-  const backend = await storage.openBackend();
-  await parser;
-  const services: Services = { settings, catalog: new Catalog(definition, backend.resources), backend };
-  const swapIfChanged = async () => {
-    if (!(await backend.refresh())) return false;
-    services.catalog = new Catalog(definition, backend.resources);
-    logger.info({ datasetVersion: backend.datasetVersion }, 'data reloaded; now serving the new version');
-    return true;
-  };
-  // One check at a time; a request for another while one runs (a notification during a poll) runs once more after it,
-  // since the running one may have looked before the load was published.
-  let running: Promise<boolean> | null = null;
-  let again: Promise<boolean> | null = null;
-  const refresh = (): Promise<boolean> => {
-    if (!running) {
-      running = swapIfChanged().finally(() => {
-        running = null;
-      });
-      return running;
-    }
-    again ??= running.catch(() => false).then(() => {
-      again = null;
-      return refresh();
-    });
-    return again;
-  };
+  const store = await storage.openStore();
+  let state: StoreServices;
+  try {
+    state = new StoreServices(store, settings, logger);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
   const check = () => {
-    refresh().catch((err: unknown) => logger.warn({ err }, 'could not check for a reload'));
+    state.refresh().catch((err: unknown) => logger.warn({ err }, 'could not check for a reload'));
   };
-  backend.watch?.(check);
+  store.watch?.(check);
   const timer = setInterval(check, REFRESH_EVERY_MS);
   timer.unref();
   return {
-    services,
+    get services() {
+      return state.current;
+    },
+    state,
     build,
     description: storage.description,
-    refresh,
+    refresh: () => state.refresh(),
     close: async () => {
       clearInterval(timer);
-      await backend.close();
+      await store.close();
     },
   };
 }

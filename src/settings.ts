@@ -104,17 +104,37 @@ export const SETTING_SPECS = {
     env: 'COUNTCENTRE_FTS_LANGUAGE', type: 'string', default: 'english',
     description: 'Text search configuration used for `q` when a request gives no `language` (CKAN\'s ckan.datastore.default_fts_lang).',
   }),
+  msInTimestamp: declare<boolean>({
+    env: 'COUNTCENTRE_MS_IN_TIMESTAMP', type: 'boolean', default: false,
+    description: 'Write timestamps in records and dumps with milliseconds (`YYYY-MM-DDTHH:MM:SS.mmm`), as CKAN 2.12 does by default (its ckan.datastore.ms_in_timestamp). The default, false, keeps `YYYY-MM-DDTHH:MM:SS`, as CKAN 2.10/2.11 and the service description give them.',
+  }),
   cacheControl: declare<string>({
     env: 'COUNTCENTRE_CACHE_CONTROL', type: 'string', default: 'public, max-age=0, must-revalidate',
     description: 'Cache-Control header of every API and dump response (CKAN\'s default). Answers only change when the data is reloaded, and every one carries an ETag, so caches can revalidate cheaply; a CDN may be given a longer max-age.',
   }),
   responseCacheMb: declare<number>({
-    env: 'COUNTCENTRE_RESPONSE_CACHE_MB', type: 'integer', default: 64, min: 0,
-    description: 'Memory kept for finished answers, by entity tag, so that repeated requests are answered without running again (0 turns it off). Answers larger than a sixteenth of it are not kept.',
+    env: 'COUNTCENTRE_RESPONSE_CACHE_MB', type: 'integer', default: 32, min: 0,
+    description: 'Memory kept for finished answers, by entity tag, so that repeated requests are answered without running again (0 turns it off). Answers larger than a sixteenth of it are not kept. The web explorer keeps its rendered pages in a quarter as much again.',
   }),
   logLevel: declare<string>({
     env: 'LOG_LEVEL', type: 'enum', default: 'info', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
-    description: 'Log level of the JSON (pino) logs written to standard output.',
+    description: 'Log level of the logs written to standard output.',
+  }),
+  logFormat: declare<string>({
+    env: 'COUNTCENTRE_LOG_FORMAT', type: 'enum', default: 'auto', choices: ['auto', 'pretty', 'json'],
+    description: 'How logs are written: `pretty` is one readable line per entry (local time, level, message, then key=value facts), `json` one JSON object per line (pino\'s, for log collectors); `auto` is pretty on a terminal and JSON otherwise.',
+  }),
+  mirrorRefreshSeconds: declare<number>({
+    env: 'COUNTCENTRE_MIRROR_REFRESH_SECONDS', type: 'integer', default: 900, min: 0,
+    description: 'How often a serving process that loads (COUNTCENTRE_LOAD_ON_START) checks the portals of mirrored resources for changes and, when one changed, copies and publishes it; 0 turns it off. Checks are cheap (a few small requests per resource); `count-centre load` refreshes them too.',
+  }),
+  mirrorContact: declare<string | null>({
+    env: 'COUNTCENTRE_MIRROR_CONTACT', type: 'string', default: null,
+    description: 'A URL or e-mail address added to the User-Agent of the requests a mirror sends to a portal, so that its operators can reach whoever runs the mirror.',
+  }),
+  requestLogLevel: declare<string>({
+    env: 'COUNTCENTRE_REQUEST_LOG_LEVEL', type: 'enum', default: 'info', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace'],
+    description: 'Level of the one log line written per API request (method, URL, status, time, bytes, action), errors included. With LOG_LEVEL above it (e.g. LOG_LEVEL=warn and this at info) requests are not logged.',
   }),
 } as const;
 

@@ -1,12 +1,13 @@
 // Chooses the store from the settings — PostgreSQL when DATABASE_URL is set, the embedded SQLite file otherwise — and
-// equips it: the embedded store gets the SQL functions that translated datastore_search_sql statements call.
+// equips it: the embedded store gets the SQL functions that translated datastore_search_sql statements call. The
+// PostgreSQL modules (and the driver) are loaded only when PostgreSQL is chosen.
 
 import type { Settings } from './settings.js';
-import type { StorageBackend } from './storage/backend.js';
+import type { Store } from './storage/backend.js';
 import type { LoadTarget } from './storage/load-target.js';
-import { PostgresBackend, redact } from './storage/postgres/backend.js';
-import { PostgresLoadTarget } from './storage/postgres/loader.js';
-import { SqliteBackend } from './storage/sqlite/backend.js';
+import type { PostgresLoadOptions } from './storage/postgres/loader.js';
+import { redact } from './storage/postgres/redact.js';
+import { SqliteStore } from './storage/sqlite/backend.js';
 import { SqliteLoadTarget } from './storage/sqlite/builder.js';
 import type { SqliteExtension } from './storage/sqlite/connection.js';
 
@@ -15,11 +16,35 @@ const SQLITE_EXTENSIONS: SqliteExtension[] = [
   { module: new URL('./sql/search-sql/index.js', import.meta.url).href, register: 'registerSqliteRuntime' },
 ];
 
+/** PostgreSQL's load target, loading its module on first use (a LoadTarget's work is all asynchronous anyway). */
+class PostgresLoadTargetOnDemand implements LoadTarget {
+  private target: Promise<LoadTarget> | null = null;
+
+  constructor(private readonly options: PostgresLoadOptions) {}
+
+  private get loaded(): Promise<LoadTarget> {
+    this.target ??= import('./storage/postgres/loader.js').then(({ PostgresLoadTarget }) => new PostgresLoadTarget(this.options));
+    return this.target;
+  }
+
+  async readMeta() {
+    return (await this.loaded).readMeta();
+  }
+
+  async begin(fullTextLanguage: string) {
+    return (await this.loaded).begin(fullTextLanguage);
+  }
+
+  async close() {
+    if (this.target) await (await this.target).close();
+  }
+}
+
 export interface StorageChoice {
   /** For logs: which store, where (never a password). */
   description: string;
   loadTarget(): LoadTarget;
-  openBackend(): Promise<StorageBackend>;
+  openStore(): Promise<Store>;
 }
 
 export function storageFor(settings: Settings): StorageChoice {
@@ -29,8 +54,8 @@ export function storageFor(settings: Settings): StorageChoice {
     const schemas = { data: settings.pgDataSchema, public: settings.pgSchema };
     return {
       description: `PostgreSQL ${redact(url)} (schemas ${schemas.data}, ${schemas.public}${settings.databaseReadUrls.length > 0 ? `; ${settings.databaseReadUrls.length} replicas` : ''})`,
-      loadTarget: () => new PostgresLoadTarget({ url, schemas, readerRole }),
-      openBackend: () => PostgresBackend.open({
+      loadTarget: () => new PostgresLoadTargetOnDemand({ url, schemas, readerRole }),
+      openStore: async () => (await import('./storage/postgres/backend.js')).PostgresStore.open({
         url, readUrls: settings.databaseReadUrls, schemas, readerRole, poolSize: settings.pgPoolSize,
         searchTimeoutMs: settings.searchTimeoutMs, sqlTimeoutMs: settings.sqlTimeoutMs,
       }),
@@ -39,6 +64,6 @@ export function storageFor(settings: Settings): StorageChoice {
   return {
     description: `embedded SQLite at ${settings.databasePath}`,
     loadTarget: () => new SqliteLoadTarget(settings.databasePath),
-    openBackend: () => SqliteBackend.open(settings.databasePath, SQLITE_EXTENSIONS),
+    openStore: () => SqliteStore.open(settings.databasePath, { extensions: SQLITE_EXTENSIONS, searchTimeoutMs: settings.searchTimeoutMs }),
   };
 }

@@ -2,18 +2,28 @@
 // the request identifies an answer without computing it, and a matching If-None-Match is answered with 304.
 
 import { createHash } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+
+/** What names an answer: the request as far as it shapes the answer. */
+export interface AnswerIdentity {
+  method: string;
+  url: string;
+  /** A POST's body and its content type; undefined for GET and HEAD. */
+  body?: string;
+  contentType?: string;
+  /** scheme://host, when `help` links are built from the request's host (no SITE_URL). */
+  origin: string | null;
+}
 
 /**
  * A weak tag (compression changes the bytes, not the meaning) from the dataset version and everything that shapes
  * the answer: method, URL, body, and the host when `help` links are built from it.
  */
-export function entityTag(datasetVersion: string, request: FastifyRequest, hostShapesAnswer: boolean): string {
+export function entityTag(datasetVersion: string, answer: AnswerIdentity): string {
   const hash = createHash('sha1');
   // HEAD is GET without the body: the same entity.
-  hash.update(request.method === 'HEAD' ? 'GET' : request.method).update('\n').update(request.url);
-  if (typeof request.body === 'string') hash.update('\n').update(request.headers['content-type'] ?? '').update('\n').update(request.body);
-  if (hostShapesAnswer) hash.update('\n').update(request.protocol).update('://').update(request.host);
+  hash.update(answer.method === 'HEAD' ? 'GET' : answer.method).update('\n').update(answer.url);
+  if (answer.body !== undefined) hash.update('\n').update(answer.contentType ?? '').update('\n').update(answer.body);
+  if (answer.origin !== null) hash.update('\n').update(answer.origin);
   return `W/"${datasetVersion}-${hash.digest('base64url').slice(0, 20)}"`;
 }
 

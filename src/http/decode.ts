@@ -2,6 +2,7 @@
 // a POST, for read-only actions); otherwise the JSON body. Repeated query names become lists of strings.
 
 import { errors } from '../errors.js';
+import { parseJsonText } from '../query/json-text.js';
 import { pythonRepr } from '../serialize/python-json.js';
 
 export interface DecodedRequest {
@@ -13,7 +14,7 @@ export interface DecodedRequest {
 }
 
 /** werkzeug's MultiDict flattened as CKAN's mixed(): one value stays a string, repeats become a list. */
-function mixedParams(search: URLSearchParams): Record<string, unknown> {
+export function mixedParams(search: URLSearchParams): Record<string, unknown> {
   const params: Record<string, unknown> = {};
   for (const [key, value] of search) {
     const existing = params[key];
@@ -27,7 +28,7 @@ function mixedParams(search: URLSearchParams): Record<string, unknown> {
 function decodeJson(text: string): Record<string, unknown> {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseJsonText(text);
   } catch (err) {
     throw errors.badJson(`Error decoding JSON data. Error: ${(err as Error).message}`);
   }

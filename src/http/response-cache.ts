@@ -7,9 +7,30 @@ export interface CachedResponse {
   contentType: string;
   /** The answer's entity tag (dataset version and request). */
   tag: string;
-  body: Buffer;
-  /** Compressed forms of the body, made on first demand. */
-  variants?: Partial<Record<'br' | 'gzip', Buffer>>;
+  /**
+   * Text as the answer was made; bytes from the first time it is asked for again. Most answers are never asked for
+   * twice, and text costs less to keep than a buffer outside V8's heap that only its collector's pressure frees.
+   */
+  body: string | Buffer;
+  /** Compressed forms of the body, made on first demand (off the event loop, hence promises). */
+  variants?: Partial<Record<'br' | 'gzip', Promise<Buffer>>>;
+  /** The same once made, so that later requests send them without waiting on a promise. */
+  compressed?: Partial<Record<'br' | 'gzip', Buffer>>;
+  /** The action it answers, for metrics and logs. */
+  action?: string;
+  /** Its headers for each encoding sent, as a flat list for writeHead, made once on first demand. */
+  heads?: Partial<Record<'br' | 'gzip' | 'identity', string[]>>;
+}
+
+/** A remembered answer's body as bytes, converted once (the text is dropped). */
+export function bodyBytes(entry: CachedResponse): Buffer {
+  if (typeof entry.body === 'string') entry.body = Buffer.from(entry.body);
+  return entry.body;
+}
+
+/** Bytes of a body, text or not. */
+export function byteLength(body: string | Buffer): number {
+  return typeof body === 'string' ? Buffer.byteLength(body) : body.length;
 }
 
 /**
@@ -21,12 +42,30 @@ export function cacheKey(datasetVersion: string, method: string, url: string, or
   return body === undefined ? line : `${line}\n${body}`;
 }
 
+/**
+ * Bounded by bytes, counting each answer's body, its key and its compressed forms. An answer is kept the second time
+ * it is made, not the first: most requests a portal receives are asked once (a stream of new queries would otherwise
+ * fill the cache with answers never asked for again, and cost the memory and the work of keeping them), while a
+ * repeated request is answered from memory from its third time on. The keys of answers made once are remembered in a
+ * bounded list. It forgets the least recently used answers first, by the second-chance rule: a hit only marks its
+ * entry, and the eviction passes a marked entry over once (moving it to the back), so a hit costs one lookup.
+ */
 export class ResponseCache {
-  private readonly entries = new Map<string, CachedResponse>();
+  private readonly entries = new Map<string, CachedResponse & { key?: string; used?: boolean; size?: number }>();
   private bytes = 0;
+  /** Keys of answers made once and not kept, oldest first. */
+  private readonly madeOnce = new Set<string>();
 
-  /** `maxEntryBytes`: larger answers are not kept (they would push out many small ones). */
-  constructor(private readonly maxBytes: number, private readonly maxEntryBytes = Math.max(1, Math.floor(maxBytes / 16))) {}
+  /**
+   * `maxEntryBytes`: larger answers are not kept (they would push out many small ones). `rememberedKeys`: how many
+   * answers made once are remembered, waiting for a second request; 0 keeps every answer the first time (for answers
+   * that cost far more to make than to keep, such as rendered pages).
+   */
+  constructor(
+    private readonly maxBytes: number,
+    private readonly maxEntryBytes = Math.max(1, Math.floor(maxBytes / 16)),
+    private readonly rememberedKeys = 20_000,
+  ) {}
 
   get enabled(): boolean {
     return this.maxBytes > 0;
@@ -34,23 +73,47 @@ export class ResponseCache {
 
   get(key: string): CachedResponse | undefined {
     const hit = this.entries.get(key);
-    if (hit) {
-      // Re-inserting moves the entry to the end: Map order is recency order.
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-    }
+    if (hit) hit.used = true;
     return hit;
   }
 
   set(key: string, response: CachedResponse): void {
-    const size = response.body.length + key.length;
-    if (!this.enabled || size > this.maxEntryBytes || this.entries.has(key)) return;
-    this.entries.set(key, response);
+    if (!this.enabled || this.entries.has(key)) return;
+    if (this.rememberedKeys > 0 && !this.madeOnce.delete(key)) {
+      this.madeOnce.add(key);
+      if (this.madeOnce.size > this.rememberedKeys) this.madeOnce.delete(this.madeOnce.values().next().value!);
+      return;
+    }
+    const size = byteLength(response.body) + key.length;
+    if (size > this.maxEntryBytes) return;
+    const entry = Object.assign(response, { key, used: false, size });
+    this.entries.set(key, entry);
     this.bytes += size;
-    for (const [oldest, entry] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(oldest);
-      this.bytes -= entry.body.length + oldest.length;
+    this.evict();
+  }
+
+  /** Counts a compressed form made for a kept answer (it is kept with the answer, and goes with it). */
+  grew(response: CachedResponse, bytes: number): void {
+    const entry = response as CachedResponse & { key?: string; size?: number };
+    if (entry.key === undefined || this.entries.get(entry.key) !== entry) return;
+    entry.size = (entry.size ?? 0) + bytes;
+    this.bytes += bytes;
+    this.evict();
+  }
+
+  private evict(): void {
+    while (this.bytes > this.maxBytes) {
+      const oldest = this.entries.entries().next();
+      if (oldest.done) return;
+      const [key, entry] = oldest.value;
+      this.entries.delete(key);
+      if (entry.used) {
+        // A second chance: it was asked for since it last came up.
+        entry.used = false;
+        this.entries.set(key, entry);
+      } else {
+        this.bytes -= entry.size ?? 0;
+      }
     }
   }
 

@@ -1,0 +1,299 @@
+// The request core of the API: one function from a request to an answer (status, headers, body), that owns routing,
+// decoding, running the action on a leased version of the data, turning every failure into CKAN's envelope, and the
+// header policy (entity tags and If-None-Match, Cache-Control, CORS, JSONP). The response cache is a memo around the
+// action with one key function. It knows no web server: an adapter (http/node-adapter.ts) reads the request and writes
+// the answer, compressing it, in one place.
+
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Logger } from 'pino';
+import type { Dump } from '../actions/datastore-dump.js';
+import { prepareDump } from '../actions/datastore-dump.js';
+import { StageTimings } from '../actions/timing.js';
+import { isVersionMoved, type Action, type ServiceLease, type Services, type ServiceState } from '../actions/types.js';
+import { unknownActionHint } from '../actions/hints.js';
+import { ApiError, errors } from '../errors.js';
+import type { Settings } from '../settings.js';
+import { entityTag, ifNoneMatchHits } from './caching.js';
+import { decodeRequest } from './decode.js';
+import { errorEnvelope, helpUrl, successEnvelope, toApiError } from './envelope.js';
+import { cacheKey, type CachedResponse, type ResponseCache } from './response-cache.js';
+import { routeApi, type ApiRoute } from './api-routes.js';
+import type { ApiMetrics } from './metrics.js';
+
+export const JSON_CONTENT_TYPE = 'application/json;charset=utf-8';
+const JSONP_CONTENT_TYPE = 'application/javascript;charset=utf-8';
+const CORS_METHODS = 'GET, HEAD, POST, OPTIONS';
+
+export interface ApiRequest {
+  /** Upper case, as the client sent it. */
+  method: string;
+  /** Path and query string as received (still percent-encoded). */
+  url: string;
+  headers: IncomingHttpHeaders;
+  /** scheme://host the request was addressed to: where `help` links point when SITE_URL is not set. */
+  origin: string;
+  /** A POST's body, read and decompressed within bounds by the adapter; undefined for other methods. */
+  body?: string;
+  /** Why the body could not be read (too large, not decompressible): answered as such, and the connection closed. */
+  bodyError?: ApiError;
+  /** Where its time goes, from its arrival (the adapter starts it, since reading the body is part of it). */
+  timing?: StageTimings;
+}
+
+export interface ApiResponse {
+  status: number;
+  /** Lower-case names; the adapter adds the encoding headers. */
+  headers: Record<string, string>;
+  /**
+   * A finished body (text, or bytes when remembered and asked for again), a stream of text (a dump), or nothing (HEAD,
+   * 204, 304).
+   */
+  body: string | Buffer | AsyncGenerator<string> | null;
+  /** The action whose answer this is, for logs and metrics ('' when none). */
+  action: string;
+  /** The response cache's entry for this answer, when it has one: compressed forms are kept on it, made once. */
+  entry?: CachedResponse;
+  /** Called once the answer has been sent or abandoned: the data version it read may then be closed. */
+  done(): void;
+}
+
+export interface CoreOptions {
+  state: ServiceState;
+  actions: ReadonlyMap<string, Action>;
+  settings: Settings;
+  logger: Logger;
+  cache: ResponseCache;
+  metrics: ApiMetrics;
+  /** The OpenAPI document for a site URL (rendered once per site URL). */
+  openApi(siteUrl: string): string;
+}
+
+export interface ApiCore {
+  (request: ApiRequest): Promise<ApiResponse>;
+  /**
+   * The remembered answer to a GET or HEAD, if there is one: looked up first and synchronously, since a repeated
+   * request needs nothing else (no lease, no routing); null when the request must be answered in full.
+   */
+  remembered(method: string, url: string, origin: string): CachedResponse | null;
+}
+
+function splitUrl(url: string): { path: string; query: string } {
+  const at = url.indexOf('?');
+  return at === -1 ? { path: url, query: '' } : { path: url.slice(0, at), query: url.slice(at + 1) };
+}
+
+// CKAN escapes these in a JSONP callback name; nothing else is needed for a name inside a script tag.
+function escapeCallback(name: string): string {
+  return name.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The methods each kind of route answers (OPTIONS, the CORS preflight, is answered for all of them). */
+function allowedMethods(route: ApiRoute): readonly string[] {
+  switch (route.kind) {
+    case 'action':
+      return ['GET', 'HEAD', 'POST'];
+    default:
+      return ['GET', 'HEAD'];
+  }
+}
+
+export function createApiCore(options: CoreOptions): ApiCore {
+  const { state, actions, settings, logger, cache, metrics } = options;
+  const hostShapesAnswer = settings.siteUrl === null;
+
+  const answer = (status: number, headers: Record<string, string>, body: string | Buffer | AsyncGenerator<string> | null, action: string, lease: ServiceLease | null): ApiResponse => {
+    let released = false;
+    return {
+      status, headers: { 'access-control-allow-origin': '*', ...headers }, body, action,
+      done: () => {
+        if (released) return;
+        released = true;
+        lease?.release();
+      },
+    };
+  };
+
+  const envelopeAnswer = (apiError: ApiError, help: string | null, action: string, lease: ServiceLease | null, extra: Record<string, string> = {}) => {
+    const envelope = errorEnvelope(help, apiError);
+    return answer(envelope.status, { 'content-type': JSON_CONTENT_TYPE, 'cache-control': settings.cacheControl, ...extra }, envelope.body, action, lease);
+  };
+
+  /** Any failure as CKAN's envelope: the store's own failures mapped in one place, anything else a logged 500. */
+  const failure = (err: unknown, request: ApiRequest): ApiError => toApiError(err, (unexpected) => {
+    logger.error({ err: unexpected, method: request.method, url: request.url }, 'unexpected failure');
+  });
+
+  /**
+   * Runs `work` on the request's version of the data; if that version went away under it (a second load published
+   * while it ran), once more on the version now served.
+   */
+  const onItsVersion = async <T>(lease: { current: ServiceLease }, work: (services: Services) => Promise<T>): Promise<T> => {
+    try {
+      return await work(lease.current.services);
+    } catch (err) {
+      if (!isVersionMoved(err)) throw err;
+      await state.refresh();
+      lease.current.release();
+      lease.current = state.acquire();
+      return work(lease.current.services);
+    }
+  };
+
+  async function respondToAction(request: ApiRequest, route: Extract<ApiRoute, { kind: 'action' }>, lease: { current: ServiceLease }, siteUrl: string, query: string): Promise<ApiResponse> {
+    const action = actions.get(route.name);
+    const help = helpUrl(siteUrl, settings.locale, route.name);
+    let callback: string | null = null;
+    try {
+      if (!action) throw errors.unknownAction(route.name, unknownActionHint(route.name, actions.keys()));
+      const decoded = decodeRequest(request.method === 'HEAD' ? 'GET' : request.method, query, request.headers['content-type'], request.body);
+      callback = request.method === 'POST' ? null : decoded.callback;
+      const { timing } = request;
+      timing?.mark('parse');
+      const call = { params: decoded.params, path: route.linkPath, linkQuery: decoded.linkQuery, siteUrl, timing };
+      const marked = timing?.count ?? 0;
+      const result = await onItsVersion(lease, (services) => action.run(call, services));
+      // Actions that mark no stages of their own are timed whole.
+      if (timing && timing.count === marked) timing.mark('action');
+      const envelope = successEnvelope(help, result);
+      timing?.mark('serialise');
+      if (callback !== null) {
+        return answer(200, { 'content-type': JSONP_CONTENT_TYPE }, `${escapeCallback(callback)}(${envelope.body});`, route.name, lease.current);
+      }
+      return answer(200, { 'content-type': JSON_CONTENT_TYPE }, envelope.body, route.name, lease.current);
+    } catch (err) {
+      const apiError = failure(err, request);
+      const envelope = errorEnvelope(action ? help : null, apiError);
+      return answer(envelope.status, { 'content-type': JSON_CONTENT_TYPE }, envelope.body, route.name, lease.current);
+    }
+  }
+
+  async function respondToDump(request: ApiRequest, route: Extract<ApiRoute, { kind: 'dump' }>, lease: { current: ServiceLease }, siteUrl: string, query: string): Promise<ApiResponse> {
+    const help = helpUrl(siteUrl, settings.locale, 'datastore_search');
+    try {
+      const params = decodeRequest('GET', query, undefined, undefined).params;
+      const [dump, body] = await onItsVersion(lease, async (services): Promise<[Dump, AsyncGenerator<string> | null]> => {
+        const prepared = prepareDump(route.id, params, services);
+        // HEAD answers with the headers alone, without computing the dump.
+        return [prepared, request.method === 'HEAD' ? null : await prepared.open()];
+      });
+      return answer(200, {
+        'content-type': dump.contentType,
+        'content-disposition': `attachment; filename="${dump.filename}"`,
+        // Said on HEAD too: a GET of the same dump may be compressed.
+        vary: 'accept-encoding',
+      }, body, 'datastore_dump', lease.current);
+    } catch (err) {
+      const envelope = errorEnvelope(help, failure(err, request));
+      return answer(envelope.status, { 'content-type': JSON_CONTENT_TYPE }, envelope.body, 'datastore_dump', lease.current);
+    }
+  }
+
+  const remembered = (method: string, url: string, origin: string): CachedResponse | null => {
+    if (!cache.enabled || (method !== 'GET' && method !== 'HEAD')) return null;
+    const hit = cache.get(cacheKey(state.current.backend.datasetVersion, method, url, hostShapesAnswer ? origin : null));
+    if (hit) metrics.cacheHit();
+    return hit ?? null;
+  };
+
+  const respond = async function respond(request: ApiRequest): Promise<ApiResponse> {
+    const { path, query } = splitUrl(request.url);
+    const route = routeApi(path);
+    const siteUrl = settings.siteUrl ?? request.origin;
+    const notFoundHelp = helpUrl(siteUrl, settings.locale, 'help_show');
+
+    if (route.kind === 'none') return envelopeAnswer(errors.notFound(`No page at ${route.shownPath}`), notFoundHelp, '', null);
+
+    if (request.method === 'OPTIONS') {
+      // The CORS preflight: any origin may call the API from a browser, as from a CKAN portal.
+      const headers: Record<string, string> = {
+        'access-control-allow-methods': CORS_METHODS, 'access-control-max-age': '86400', 'cache-control': settings.cacheControl,
+      };
+      const asked = request.headers['access-control-request-headers'];
+      if (asked) {
+        headers['access-control-allow-headers'] = String(asked);
+        headers.vary = 'Access-Control-Request-Headers';
+      }
+      return answer(204, headers, null, '', null);
+    }
+    const allowed = allowedMethods(route);
+    if (!allowed.includes(request.method)) {
+      return envelopeAnswer(errors.methodNotAllowed(request.method, [...allowed, 'OPTIONS']), notFoundHelp, route.kind === 'action' ? route.name : '', null, {
+        allow: [...allowed, 'OPTIONS'].join(', '),
+      });
+    }
+
+    if (request.bodyError) {
+      const name = route.kind === 'action' ? route.name : '';
+      const help = name && actions.has(name) ? helpUrl(siteUrl, settings.locale, name) : notFoundHelp;
+      // The rest of a refused body is not read: the connection closes after the answer.
+      return envelopeAnswer(request.bodyError, help, name, null, { connection: 'close' });
+    }
+
+    if (route.kind === 'metrics') {
+      return answer(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store' }, await metrics.render(), 'metrics', null);
+    }
+
+    if (route.kind === 'health') {
+      const lease = state.acquire();
+      const { backend } = lease.services;
+      const health = await backend.health();
+      const body = JSON.stringify({ status: health.ok ? 'ok' : 'unavailable', store: backend.dialect, dataset_version: backend.datasetVersion, detail: health.detail });
+      return answer(health.ok ? 200 : 503, { 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-store' }, body, '', lease);
+    }
+
+    const lease = { current: state.acquire() };
+    const version = () => lease.current.services.backend.datasetVersion;
+    const identity = {
+      method: request.method, url: request.url, origin: hostShapesAnswer ? request.origin : null,
+      ...(request.method === 'POST' ? { body: request.body ?? '', contentType: String(request.headers['content-type'] ?? '') } : {}),
+    };
+    const keyOf = () => cacheKey(version(), request.method, request.url, identity.origin, identity.body === undefined ? undefined : `${identity.contentType}\n${identity.body}`);
+    const actionName = route.kind === 'action' ? route.name : route.kind === 'dump' ? 'datastore_dump' : '';
+    const tag = entityTag(version(), identity);
+    const policy = { etag: tag, 'cache-control': settings.cacheControl };
+    if (request.method !== 'POST' && ifNoneMatchHits(request.headers['if-none-match'], tag)) {
+      const headers: Record<string, string> = { ...policy, vary: 'accept-encoding' };
+      if (request.timing) headers['server-timing'] = request.timing.header(['cache;desc="revalidated"']);
+      return answer(304, headers, null, actionName, lease.current);
+    }
+
+    const hit = cache.get(keyOf());
+    if (hit) {
+      metrics.cacheHit();
+      const cachedAnswer = answer(hit.status, { ...policy, etag: hit.tag, 'content-type': hit.contentType }, hit.body, actionName, lease.current);
+      cachedAnswer.entry = hit;
+      if (request.timing) cachedAnswer.headers['server-timing'] = request.timing.header(['cache;desc="hit"']);
+      return cachedAnswer;
+    }
+    if (cache.enabled) metrics.cacheMiss();
+
+    const startedOn = version();
+    let response: ApiResponse;
+    switch (route.kind) {
+      case 'version':
+        response = answer(200, { 'content-type': JSON_CONTENT_TYPE }, '{"version": 3}', '', lease.current);
+        break;
+      case 'openapi':
+        response = answer(200, { 'content-type': JSON_CONTENT_TYPE }, options.openApi(siteUrl), '', lease.current);
+        break;
+      case 'action':
+        response = await respondToAction(request, route, lease, siteUrl, query);
+        break;
+      case 'dump':
+        response = await respondToDump(request, route, lease, siteUrl, query);
+        break;
+    }
+    // A request retried on a newer version is that version's answer, and is tagged so.
+    const finalTag = version() === startedOn ? tag : entityTag(version(), identity);
+    // A failure is not the answer to the request: it must not be revalidated as if it were.
+    response.headers['cache-control'] = settings.cacheControl;
+    if (response.status < 500) response.headers.etag = finalTag;
+    if (request.timing) response.headers['server-timing'] = request.timing.header();
+    if (response.status === 200 && (typeof response.body === 'string' || Buffer.isBuffer(response.body)) && request.method !== 'HEAD') {
+      response.entry = { status: 200, contentType: response.headers['content-type']!, tag: finalTag, body: response.body, action: actionName };
+      cache.set(keyOf(), response.entry);
+    }
+    return response;
+  };
+  return Object.assign(respond, { remembered });
+}

@@ -1,0 +1,198 @@
+// The request core on node:http: reads the request (a POST's body within bounds), asks the core for the answer, and
+// writes it with the one compression step, respecting back-pressure and stopping a streamed answer when the client goes
+// away. Logs one line per request at the configured level.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Logger } from 'pino';
+import { ApiError, errors } from '../errors.js';
+import { readBody } from './body.js';
+import { COMPRESSION_THRESHOLD, compressBuffer, compressedVariant, compressible, compressingStream, negotiateEncoding } from './compression.js';
+import { StageTimings } from '../actions/timing.js';
+import type { ApiCore, ApiResponse } from './core.js';
+import { bodyBytes, byteLength, type CachedResponse } from './response-cache.js';
+import { ifNoneMatchHits } from './caching.js';
+import type { ApiMetrics } from './metrics.js';
+import { errorEnvelope } from './envelope.js';
+
+export interface NodeAdapterOptions {
+  core: ApiCore;
+  logger: Logger;
+  /** Largest request body accepted, as sent and once decompressed. */
+  bodyLimit: number;
+  /** Level of the one log line per request. */
+  requestLogLevel: string;
+  metrics: ApiMetrics;
+  /** The Cache-Control of every API answer. */
+  cacheControl: string;
+  /** Called when a compressed form of a remembered answer is made, so the cache counts its bytes. */
+  onCompressed?(entry: CachedResponse, bytes: number): void;
+}
+
+/** The request headers a remembered answer depends on. */
+interface WantedHeaders {
+  ifNoneMatch?: string;
+  acceptEncoding?: string;
+}
+
+/**
+ * The few headers a remembered answer needs, read from the raw list: Node builds `req.headers` only when it is first
+ * read, and a request answered from memory need not pay for that.
+ */
+function wanted(req: IncomingMessage): WantedHeaders {
+  const raw = req.rawHeaders;
+  const found: WantedHeaders = {};
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 13 && name.toLowerCase() === 'if-none-match') found.ifNoneMatch = found.ifNoneMatch === undefined ? raw[i + 1] : `${found.ifNoneMatch}, ${raw[i + 1]}`;
+    else if (name.length === 15 && name.toLowerCase() === 'accept-encoding') found.acceptEncoding = found.acceptEncoding === undefined ? raw[i + 1] : `${found.acceptEncoding}, ${raw[i + 1]}`;
+  }
+  return found;
+}
+
+/** The Host header, read from the raw list for the same reason. */
+function hostOf(req: IncomingMessage): string {
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') return raw[i + 1]!;
+  return '';
+}
+
+export function createNodeAdapter(options: NodeAdapterOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const { core, logger, bodyLimit, metrics, cacheControl } = options;
+  const level = options.requestLogLevel as 'info';
+  const logging = logger.isLevelEnabled(level);
+
+  const logLine = (method: string, url: string, status: number, started: number, bytes: number, action: string) => {
+    const ms = performance.now() - started;
+    metrics.observe(action, status, ms / 1000);
+    if (logging) logger[level]({ method, url, status, ms: Math.round(ms * 10) / 10, bytes, action: action || undefined }, 'request');
+  };
+
+  /** An entry's headers for one encoding, as writeHead's flat list, made once. */
+  const headsOf = (entry: CachedResponse, encoding: 'br' | 'gzip' | 'identity', length: number, worth: boolean): string[] => {
+    const heads = (entry.heads ??= {});
+    return (heads[encoding] ??= [
+      'access-control-allow-origin', '*', 'etag', entry.tag, 'content-type', entry.contentType, 'cache-control', cacheControl,
+      ...(worth ? ['vary', 'accept-encoding'] : []), ...(encoding !== 'identity' ? ['content-encoding', encoding] : []), 'content-length', String(length),
+    ]);
+  };
+
+  /**
+   * A remembered answer, sent with its headers made once per encoding: a repeated request costs little more than the
+   * HTTP exchange itself. Server-Timing says it came from memory. Returns the bytes sent, or a promise of them when a
+   * compressed form has first to be made.
+   */
+  function sendRemembered(req: IncomingMessage, res: ServerResponse, entry: CachedResponse, started: number, headers: WantedHeaders): number | Promise<number> {
+    const timing = (how: string) => `cache;desc="${how}", total;dur=${(performance.now() - started).toFixed(3)}`;
+    if (headers.ifNoneMatch !== undefined && ifNoneMatchHits(headers.ifNoneMatch, entry.tag)) {
+      res.writeHead(304, ['access-control-allow-origin', '*', 'etag', entry.tag, 'cache-control', cacheControl, 'vary', 'accept-encoding',
+        'server-timing', timing('revalidated')]);
+      res.end();
+      return 0;
+    }
+    const worth = byteLength(entry.body) >= COMPRESSION_THRESHOLD && compressible(entry.contentType);
+    const encoding = worth && headers.acceptEncoding !== undefined ? negotiateEncoding(headers.acceptEncoding) : 'identity';
+    const send = (body: Buffer) => {
+      const head = headsOf(entry, encoding, body.length, worth);
+      res.writeHead(entry.status, head.concat('server-timing', timing('hit')));
+      const onlyHeaders = req.method === 'HEAD';
+      res.end(onlyHeaders ? undefined : body);
+      return onlyHeaders ? 0 : body.length;
+    };
+    if (encoding === 'identity') return send(bodyBytes(entry));
+    const ready = entry.compressed?.[encoding];
+    if (ready) return send(ready);
+    return compressedVariant(entry, encoding, options.onCompressed).then(send);
+  }
+
+  async function write(req: IncomingMessage, res: ServerResponse, response: ApiResponse): Promise<number> {
+    const headers: Record<string, string | number> = { ...response.headers };
+    const head = req.method === 'HEAD';
+    const { body } = response;
+    if (body === null) {
+      res.writeHead(response.status, headers);
+      res.end();
+      return 0;
+    }
+    const contentType = response.headers['content-type'];
+    if (typeof body === 'string' || Buffer.isBuffer(body)) {
+      const length = byteLength(body);
+      const worth = length >= COMPRESSION_THRESHOLD && compressible(contentType);
+      const encoding = worth ? negotiateEncoding(req.headers['accept-encoding']) : 'identity';
+      if (worth) headers.vary = 'accept-encoding';
+      let sent: string | Buffer = body;
+      let sentLength = length;
+      if (encoding !== 'identity' && !head) {
+        sent = response.entry ? await compressedVariant(response.entry, encoding, options.onCompressed) : await compressBuffer(body, encoding);
+        sentLength = sent.length;
+        headers['content-encoding'] = encoding;
+      }
+      headers['content-length'] = sentLength;
+      res.writeHead(response.status, headers);
+      res.end(head ? undefined : sent);
+      return head ? 0 : sentLength;
+    }
+    // A stream: compressed as it goes when the client accepts it.
+    const encoding = compressible(contentType) ? negotiateEncoding(req.headers['accept-encoding']) : 'identity';
+    if (compressible(contentType)) headers.vary = 'accept-encoding';
+    if (encoding !== 'identity') headers['content-encoding'] = encoding;
+    res.writeHead(response.status, headers);
+    let bytes = 0;
+    const source = Readable.from(body, { objectMode: false });
+    source.on('data', (chunk: Buffer | string) => {
+      bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    });
+    // pipeline ends the generator when the client goes away (which closes the store's stream) and ends the response.
+    if (encoding === 'identity') await pipeline(source, res);
+    else await pipeline(source, compressingStream(encoding), res);
+    return bytes;
+  }
+
+  return (req, res) => {
+    const started = performance.now();
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = req.url ?? '/';
+    const origin = `${(req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${hostOf(req)}`;
+    const entry = core.remembered(method, url, origin);
+    if (entry) {
+      const sent = sendRemembered(req, res, entry, started, wanted(req));
+      if (typeof sent === 'number') logLine(method, url, entry.status, started, sent, entry.action ?? '');
+      else {
+        sent.then((bytes) => logLine(method, url, entry.status, started, bytes, entry.action ?? ''), (err: unknown) => {
+          logger.error({ err, method, url }, 'could not send the answer');
+          res.destroy();
+        });
+      }
+      return;
+    }
+    const timing = new StageTimings(started);
+    let response: ApiResponse | null = null;
+    res.once('close', () => response?.done());
+    const answer = async (): Promise<number> => {
+      let body: string | undefined;
+      let bodyError: ApiError | undefined;
+      if (method === 'POST') {
+        try {
+          body = await readBody(req, bodyLimit);
+        } catch (err) {
+          bodyError = err instanceof ApiError ? err : errors.badRequest('the body could not be read');
+        }
+      }
+      response = await core({ method, url, headers: req.headers, origin, body, bodyError, timing });
+      return write(req, res, response);
+    };
+    answer().then(
+      (bytes) => logLine(method, url, res.statusCode, started, bytes, response?.action ?? ''),
+      (err: unknown) => {
+        // A client that went away mid-stream is not a failure of ours.
+        if (res.destroyed || (err as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+        logger.error({ err, method, url }, 'could not send the answer');
+        if (!res.headersSent) {
+          res.writeHead(500, { 'content-type': 'application/json;charset=utf-8', 'access-control-allow-origin': '*' });
+          res.end(errorEnvelope(null, errors.internal()).body);
+        } else res.destroy();
+      },
+    );
+  };
+}

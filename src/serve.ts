@@ -1,0 +1,108 @@
+// Serving: settings → data loaded → HTTP server listening; with N workers, the primary loads the data once and the
+// workers share the port (node's cluster). A process that loads also refreshes mirrored resources on an interval
+// (COUNTCENTRE_MIRROR_REFRESH_SECONDS): the store's watch then brings the new copy to every serving process.
+
+import cluster from 'node:cluster';
+import type { Logger } from 'pino';
+import { buildApp } from './app.js';
+import { prepareServices } from './bootstrap.js';
+import { loadCatalogFile } from './catalog/load.js';
+import { buildDatabase } from './ingest/build.js';
+import type { Settings } from './settings.js';
+import { storageFor } from './stores.js';
+
+/**
+ * Checks the mirrored resources of the catalogue file every `mirrorRefreshSeconds`, one load at a time: a load that
+ * finds nothing changed upstream publishes nothing. Returns how to stop it.
+ */
+export function refreshMirrors(settings: Settings, logger: Logger): () => void {
+  if (settings.mirrorRefreshSeconds <= 0) return () => {};
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const catalog = loadCatalogFile(settings.catalog);
+      if (!catalog.resources.some((r) => r.source.kind === 'ckan')) return;
+      const target = storageFor(settings).loadTarget();
+      const result = await buildDatabase({ catalog, sources: settings.sources, target, logger, mirror: { client: { contact: settings.mirrorContact } } })
+        .finally(() => target.close());
+      const changed = result.outcomes.filter((o) => o.status === 'loaded');
+      if (changed.length > 0) logger.info({ resources: changed.map((o) => o.id), datasetVersion: result.datasetVersion }, 'mirrors refreshed');
+    } catch (err) {
+      logger.error({ err }, `could not refresh the mirrors: ${(err as Error).message}`);
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void tick(), settings.mirrorRefreshSeconds * 1000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** Loads (unless a primary already did), then serves until told to stop. */
+async function serveHere(settings: Settings, logger: Logger, load: boolean): Promise<void> {
+  const prepared = await prepareServices(settings, logger, { load, mirror: { client: { contact: settings.mirrorContact } } });
+  const served = prepared.services.catalog.resources.filter((r) => r.dataset !== null);
+  if (served.length === 0) {
+    logger.fatal('no resource could be loaded; nothing to serve');
+    process.exit(1);
+  }
+  const app = await buildApp(prepared.state, logger);
+  const stopRefreshing = load ? refreshMirrors(settings, logger) : () => {};
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    stopRefreshing();
+    await app.close();
+    await prepared.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  const address = await app.listen({ port: settings.port, host: settings.host });
+  logger.info({
+    store: prepared.description,
+    resources: served.map((r) => `${r.id} (${r.total} records)`),
+    datasetVersion: prepared.services.backend.datasetVersion,
+  }, `serving on ${address}`);
+}
+
+/** Loads once, then keeps N workers serving; a worker that dies unexpectedly is replaced. */
+async function supervise(settings: Settings, logger: Logger): Promise<void> {
+  const prepared = await prepareServices(settings, logger, { load: settings.loadOnStart, mirror: { client: { contact: settings.mirrorContact } } });
+  if (prepared.services.catalog.resources.every((r) => r.dataset === null)) {
+    logger.fatal('no resource could be loaded; nothing to serve');
+    process.exit(1);
+  }
+  await prepared.close();
+  const stopRefreshing = settings.loadOnStart ? refreshMirrors(settings, logger) : () => {};
+  let stopping = false;
+  const fork = () => cluster.fork({ COUNTCENTRE_WORKER: '1' });
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    logger.error({ pid: worker.process.pid, code, signal }, 'worker exited; starting another');
+    setTimeout(fork, 500);
+  });
+  for (let i = 0; i < settings.workers; i++) fork();
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    stopRefreshing();
+    logger.info({ signal, workers: settings.workers }, 'shutting down workers');
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    cluster.on('exit', () => {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+    });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** Serves with these settings: one process, or a primary and its workers. */
+export function runServer(settings: Settings, logger: Logger): Promise<void> {
+  if (cluster.isPrimary && settings.workers > 1) return supervise(settings, logger);
+  return serveHere(settings, logger, cluster.isPrimary && settings.loadOnStart);
+}
