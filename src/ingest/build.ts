@@ -1,18 +1,13 @@
-// Brings the embedded database in line with the catalogue and its sources: rebuilds it when it is missing,
-// when a source's checksum or a resource's catalogue entry changed, and otherwise leaves it alone.
-// A resource whose new source fails to load keeps serving its previous data.
+// Brings the store in line with the catalogue and its sources: rebuilds it when it is missing, when the checksum of
+// any file a resource is read or derived from changed or a resource's catalogue entry changed, and otherwise leaves
+// it alone. Rows come from src/ingest/sources.ts; a resource whose new source fails to load keeps its previous data.
 
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { TABLE_METADATA, type CatalogDefinition, type ResourceDefinition } from '../catalog/types.js';
-import { parseCell, ValueError, type StoredValue } from '../catalog/values.js';
-import type { LoadSession, LoadTarget, ResourceLoadRecord, ResourceSink, StoreMeta } from '../storage/load-target.js';
-import { LoadError, readCsvRecords } from './csv.js';
-import { scanSource, type SourceScan } from './encoding.js';
-import { locateSource, type LocatedSource } from './source.js';
-
-/** Changes whenever the loader would store the same source differently. */
-const LOADER_VERSION = 5;
+import type { InputRecord, LoadSession, LoadTarget, ResourceLoadRecord, ResourceSink, StoreMeta } from '../storage/load-target.js';
+import { MirrorMismatch } from './ckan/mirror.js';
+import { LoadSources, type MirrorReadOptions } from './sources.js';
 
 export type ResourceStatus = 'loaded' | 'unchanged' | 'kept-previous' | 'failed';
 
@@ -22,6 +17,22 @@ export interface ResourceOutcome {
   status: ResourceStatus;
   rows: number | null;
   error: string | null;
+  /** Something a publisher should look at although the load succeeded (e.g. a source with a header and no records). */
+  warning?: string;
+  /** How long loading it took (0 when it was kept). */
+  ms?: number;
+  /** For a mirrored resource that was copied: how it paged through the portal. */
+  method?: string;
+}
+
+/** What a load tells as it goes, for a progress display or log lines. */
+export interface LoadProgress {
+  /** A resource starts loading; `expected` is its record count when known beforehand (a mirror's, or the last load's). */
+  start(resource: ResourceDefinition, expected: number | null): void;
+  /** Records stored so far for the resource loading now. */
+  rows(count: number): void;
+  /** It finished (loaded, kept or failed). */
+  end(outcome: ResourceOutcome): void;
 }
 
 export interface BuildResult {
@@ -38,86 +49,108 @@ export interface BuildOptions {
   logger: Logger;
   /** Rebuild even when nothing changed. */
   force?: boolean;
+  /** Told of each resource's progress. */
+  progress?: LoadProgress;
+  /** How mirrored resources are read; and how often a copy that did not add up is tried again, how long apart. */
+  mirror?: MirrorReadOptions & { attempts?: number; retryWaitMs?: number };
 }
 
 function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-export function resourceSpecHash(resource: ResourceDefinition, fullTextLanguage: string): string {
-  const { fields, source, indexes } = resource;
-  return sha256(JSON.stringify({ fields, indexes, encoding: source.encoding, delimiter: source.delimiter, fullTextLanguage, LOADER_VERSION }));
+/**
+ * A short digest of exactly what is served: every resource's source and entry, and the catalogue that describes them
+ * (a changed title is a new version too). It changes with any reload, so it versions cached answers and entity tags.
+ */
+export function datasetVersionOf(records: Iterable<ResourceLoadRecord>, catalog: string): string {
+  const parts = [...records].map((r) => `${r.id}:${r.sourceSha256}:${r.specHash}`).sort();
+  return sha256(`${parts.join('\n')}\n${catalog}`).slice(0, 16);
 }
 
-/** A short digest of exactly what is loaded; it changes with any reload, so it can version cached answers. */
-export function datasetVersionOf(records: Iterable<ResourceLoadRecord>): string {
-  const parts = [...records].map((r) => `${r.id}:${r.sourceSha256}:${r.specHash}`).sort();
-  return sha256(parts.join('\n')).slice(0, 16);
+type CatalogDocument = { datasets?: { resources?: { id?: unknown }[] }[] };
+
+/**
+ * The catalogue a load publishes with its data: the catalogue file's, except that a resource still served from an
+ * earlier load (its new source failed) keeps the entry it was loaded with, so that its fields describe its tables.
+ */
+export function publishedCatalog(document: unknown, previous: string | null, keptFromEarlier: ReadonlySet<string>): string {
+  if (keptFromEarlier.size === 0 || !previous) return JSON.stringify(document);
+  const earlier = new Map<unknown, unknown>();
+  for (const dataset of (JSON.parse(previous) as CatalogDocument).datasets ?? []) for (const r of dataset.resources ?? []) earlier.set(r.id, r);
+  const copy = structuredClone(document) as CatalogDocument;
+  for (const dataset of copy.datasets ?? []) {
+    dataset.resources = dataset.resources?.map((r) => (keptFromEarlier.has(String(r.id)) && earlier.has(r.id) ? earlier.get(r.id) as { id: unknown } : r));
+  }
+  return JSON.stringify(copy);
 }
 
 interface Prepared {
   resource: ResourceDefinition;
   specHash: string;
-  located: LocatedSource | null;
-  scan: SourceScan | null;
+  /** Checksum of every file the resource is read or derived from; null when one could not be read. */
+  sha256: string | null;
+  inputs: InputRecord[];
   problem: string | null;
 }
 
-async function prepare(resource: ResourceDefinition, options: BuildOptions): Promise<Prepared> {
-  const specHash = resourceSpecHash(resource, options.catalog.fullTextLanguage);
-  let located: LocatedSource | null = null;
+function sourceName(resource: ResourceDefinition): string {
+  const { source } = resource;
+  if (source.kind === 'layout') return source.path;
+  if (source.kind === 'ckan') return `${source.portal} resource ${source.resource}`;
+  return `its inputs, by ${source.transform}`;
+}
+
+async function prepare(resource: ResourceDefinition, sources: LoadSources, previous: ResourceLoadRecord | null): Promise<Prepared> {
+  let specHash = '';
   try {
-    located = await locateSource(options.sources, resource.source.path);
-    const scan = await scanSource(located.file, resource.source.encoding);
-    return { resource, specHash, located, scan, problem: null };
+    specHash = sources.specHash(resource);
+    const { sha256: checksum, inputs } = await sources.inputsOf(resource, previous);
+    return { resource, specHash, sha256: checksum, inputs, problem: null };
   } catch (err) {
     const message = (err as Error).message;
-    return { resource, specHash, located, scan: null, problem: message.startsWith(resource.source.path) ? message : `${resource.source.path}: ${message}` };
+    const name = sourceName(resource);
+    return { resource, specHash, sha256: null, inputs: [], problem: message.startsWith(name) || resource.source.kind === 'derived' ? message : `${name}: ${message}` };
   }
 }
 
 function isUnchanged(prepared: Prepared, previous: StoreMeta | null): boolean {
   const record = previous?.resources.get(prepared.resource.id);
-  return !!record && !!prepared.scan && record.sourceSha256 === prepared.scan.sha256 && record.specHash === prepared.specHash;
+  return !!record && prepared.sha256 !== null && record.sourceSha256 === prepared.sha256 && record.specHash === prepared.specHash;
 }
 
-/** Reads a source's records into the sink, checking the header and converting each cell to its field's type. */
-export async function loadRecords(resource: ResourceDefinition, located: LocatedSource, scan: SourceScan, sink: ResourceSink): Promise<void> {
-  const { fields } = resource;
-  const name = located.displayName;
-  let positions: number[] | null = null;
-  let width = 0;
-  for await (const { cells, line } of readCsvRecords(located.file, name, scan, resource.source.delimiter)) {
-    if (positions === null) {
-      const header = cells.map((c) => c.trim());
-      width = header.length;
-      positions = fields.map((field) => {
-        const at = header.indexOf(field.column);
-        if (at === -1) throw new LoadError(name, line, null, `header has no column "${field.column}" (for field "${field.id}"); found: ${header.map((h) => `"${h}"`).join(', ')}`);
-        return at;
-      });
-      const unexpected = header.findIndex((h, i) => !positions!.includes(i));
-      if (unexpected !== -1) throw new LoadError(name, line, unexpected + 1, `header has column "${header[unexpected]}", which the catalogue does not declare`);
-      continue;
-    }
-    if (cells.length !== width) {
-      throw new LoadError(name, line, Math.min(cells.length, width) + 1, `row has ${cells.length} cells, the header has ${width}`);
-    }
-    const values: StoredValue[] = new Array(fields.length);
-    for (let i = 0; i < fields.length; i++) {
-      const field = fields[i]!;
-      const at = positions[i]!;
-      try {
-        values[i] = parseCell(cells[at]!, field.type, field.format);
-      } catch (err) {
-        if (!(err instanceof ValueError)) throw err;
-        throw new LoadError(name, line, at + 1, `field "${field.id}" (${field.type}): ${err.message}`);
-      }
-    }
-    const wait = sink.insert(values);
+/** Reads (or derives) a resource's checked rows into the sink, in order: `_id` 1…N, or the source's own `_id`s. */
+export async function loadRecords(resource: ResourceDefinition, sources: LoadSources, sink: ResourceSink, progress?: LoadProgress): Promise<void> {
+  let next = 0;
+  for await (const row of sources.rows(resource)) {
+    const wait = sink.insert(row.values, row.id);
     if (wait) await wait;
+    if (progress && sink.count >= next) {
+      progress.rows(sink.count);
+      next = sink.count + 1000;
+    }
   }
-  if (positions === null) throw new LoadError(name, null, null, 'the file is empty (no header row)');
+  progress?.rows(sink.count);
+}
+
+/**
+ * Loads one resource; a mirrored copy that did not add up (the upstream changed while it was copied) is tried again
+ * after a wait, up to the attempts allowed. Each try is all or nothing.
+ */
+async function loadWithRetries(
+  session: LoadSession, resource: ResourceDefinition, base: Parameters<LoadSession['load']>[1], sources: LoadSources, options: BuildOptions,
+): Promise<ResourceLoadRecord> {
+  const attempts = resource.source.kind === 'ckan' ? options.mirror?.attempts ?? 3 : 1;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await session.load(resource, base, (sink) => loadRecords(resource, sources, sink, options.progress));
+    } catch (err) {
+      if (!(err instanceof MirrorMismatch) || !err.retryable || attempt >= attempts) throw err;
+      const wait = options.mirror?.retryWaitMs ?? 30_000;
+      options.logger.warn({ resource: resource.id, attempt, waitMs: wait }, `copy not published: ${err.message}; trying again in ${Math.round(wait / 1000)} s`);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
 }
 
 /** A stable number per table, standing in for PostgreSQL's oid in `_table_metadata`. */
@@ -126,7 +159,7 @@ function tableOid(resourceId: string): number {
 }
 
 async function writeTableMetadata(session: LoadSession, records: readonly ResourceLoadRecord[]): Promise<void> {
-  const base = { id: TABLE_METADATA.id, sourceSha256: '', specHash: '', source: '' };
+  const base = { id: TABLE_METADATA.id, sourceSha256: '', specHash: '', source: '', inputs: [] };
   await session.load(TABLE_METADATA, base, async (sink) => {
     for (const record of records) await sink.insert([record.id, tableOid(record.id), null]);
   });
@@ -136,12 +169,14 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
   const { catalog, target, logger } = options;
   const previous = await target.readMeta();
   const usablePrevious = previous && previous.fullTextLanguage === catalog.fullTextLanguage ? previous : null;
-  const prepared = await Promise.all(catalog.resources.map((resource) => prepare(resource, options)));
+  const sources = new LoadSources(catalog, options.sources, { ...options.mirror, logger });
+  const prepared = await Promise.all(catalog.resources.map((resource) => prepare(resource, sources, usablePrevious?.resources.get(resource.id) ?? null)));
   try {
     const catalogIds = new Set(catalog.resources.map((r) => r.id));
     const staleTables = usablePrevious ? [...usablePrevious.resources.keys()].some((id) => id !== TABLE_METADATA.id && !catalogIds.has(id)) : false;
-    const needsBuild = options.force || !usablePrevious || staleTables ||
-      prepared.some((p) => p.scan !== null && !isUnchanged(p, usablePrevious));
+    const catalogChanged = usablePrevious ? usablePrevious.catalog !== JSON.stringify(catalog.document) : false;
+    const needsBuild = options.force || !usablePrevious || staleTables || catalogChanged ||
+      prepared.some((p) => p.sha256 !== null && !isUnchanged(p, usablePrevious));
 
     if (!needsBuild) {
       const outcomes = prepared.map((p): ResourceOutcome => {
@@ -161,21 +196,33 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
         const { resource } = p;
         const old = usablePrevious?.resources.get(resource.id) ?? null;
         const started = Date.now();
+        const done = (outcome: ResourceOutcome) => {
+          outcomes.push(outcome);
+          options.progress?.end(outcome);
+        };
         if (!options.force && old && isUnchanged(p, usablePrevious)) {
           await session.keep(resource, old);
           records.push(old);
-          outcomes.push({ id: resource.id, name: resource.name, status: 'unchanged', rows: old.total, error: null });
+          done({ id: resource.id, name: resource.name, status: 'unchanged', rows: old.total, error: null, ms: 0 });
           continue;
         }
         let problem = p.problem;
-        if (!problem && p.located && p.scan) {
-          const base = { id: resource.id, sourceSha256: p.scan.sha256, specHash: p.specHash, source: p.located.displayName };
+        if (!problem && p.sha256 !== null) {
+          const base = { id: resource.id, sourceSha256: p.sha256, specHash: p.specHash, source: sourceName(resource), inputs: p.inputs };
+          options.progress?.start(resource, (await sources.expectedRows(resource)) ?? old?.total ?? null);
           try {
-            const record = await session.load(resource, base, (sink) => loadRecords(resource, p.located!, p.scan!, sink));
+            const record = await loadWithRetries(session, resource, base, sources, options);
             const rows = record.total;
             records.push(record);
-            outcomes.push({ id: resource.id, name: resource.name, status: 'loaded', rows, error: null });
-            logger.info({ resource: resource.id, rows, encoding: p.scan.encoding, ms: Date.now() - started }, `loaded ${resource.name} from ${p.located.displayName}`);
+            const outcome: ResourceOutcome = { id: resource.id, name: resource.name, status: 'loaded', rows, error: null, ms: Date.now() - started };
+            const method = sources.mirrorMethods.get(resource.source.kind === 'ckan' ? resource.source.resource : '');
+            if (method) outcome.method = method;
+            if (rows === 0) {
+              outcome.warning = `${sourceName(resource)} has ${resource.source.kind === 'ckan' ? 'no records' : 'a header but no records'}: the resource is served empty`;
+              logger.warn({ resource: resource.id }, outcome.warning);
+            }
+            done(outcome);
+            logger.info({ resource: resource.id, rows, files: p.inputs.length, ms: Date.now() - started }, `loaded ${resource.name} from ${sourceName(resource)}`);
             continue;
           } catch (err) {
             problem = (err as Error).message;
@@ -184,22 +231,31 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
         if (old) {
           await session.keep(resource, old);
           records.push(old);
-          outcomes.push({ id: resource.id, name: resource.name, status: 'kept-previous', rows: old.total, error: problem });
+          done({ id: resource.id, name: resource.name, status: 'kept-previous', rows: old.total, error: problem, ms: Date.now() - started });
           logger.error({ resource: resource.id }, `load failed, still serving the previous data: ${problem}`);
         } else {
-          outcomes.push({ id: resource.id, name: resource.name, status: 'failed', rows: null, error: problem });
+          done({ id: resource.id, name: resource.name, status: 'failed', rows: null, error: problem, ms: Date.now() - started });
           logger.error({ resource: resource.id }, `load failed, resource not served: ${problem}`);
         }
       }
+      // Nothing new to publish (every resource kept, its new source failing): the store is left as it is, rather than
+      // rewritten and reopened by every serving process for the same data.
+      if (!options.force && usablePrevious && !staleTables && !catalogChanged && !outcomes.some((o) => o.status === 'loaded')
+        && outcomes.every((o) => o.status !== 'failed' || !usablePrevious.resources.has(o.id))) {
+        await session.abort();
+        return { rebuilt: false, datasetVersion: usablePrevious.datasetVersion, outcomes };
+      }
       await writeTableMetadata(session, records);
-      const datasetVersion = datasetVersionOf(records);
-      await session.commit(datasetVersion);
+      const keptFromEarlier = new Set(outcomes.filter((o) => o.status === 'kept-previous').map((o) => o.id));
+      const published = publishedCatalog(catalog.document, usablePrevious?.catalog ?? null, keptFromEarlier);
+      const datasetVersion = datasetVersionOf(records, published);
+      await session.commit({ datasetVersion, catalog: published });
       return { rebuilt: true, datasetVersion, outcomes };
     } catch (err) {
       await session.abort();
       throw err;
     }
   } finally {
-    await Promise.all(prepared.map((p) => p.located?.release()));
+    await sources.release();
   }
 }

@@ -59,10 +59,39 @@ export async function scanSource(file: string, declared: string): Promise<Source
   return { sha256: hash.digest('hex'), bytes, encoding, hasBom: hasBom && encoding === 'utf-8' };
 }
 
-/** The file's text as a stream of strings, BOM removed. */
-export function decodedStream(file: string, scan: SourceScan): NodeJS.ReadableStream {
+/**
+ * Windows-1252's letters for the C1 control characters U+0080–U+009F: what a Windows-1252 file's bytes 0x80–0x9F
+ * become when the file was once decoded as Latin-1 and saved as UTF-8 (’ then reads as U+0092).
+ */
+const C1_AS_WINDOWS_1252 = iconv.decode(Buffer.from(Array.from({ length: 32 }, (_, i) => 0x80 + i)), 'windows-1252');
+
+export function repairC1(text: string): string {
+  return text.replace(/[\u0080-\u009f]/g, (c) => {
+    const letter = C1_AS_WINDOWS_1252[c.charCodeAt(0) - 0x80];
+    // Five bytes have no Windows-1252 letter; those controls are left as they are.
+    return letter === undefined || letter === '\uFFFD' ? c : letter;
+  });
+}
+
+/** The file's text as a stream of strings, BOM removed; with `repair`, C1 controls read as Windows-1252 letters. */
+export function decodedStream(file: string, scan: SourceScan, repair: 'windows-1252-c1' | null = null): NodeJS.ReadableStream {
   const raw = createReadStream(file, { start: scan.hasBom ? 3 : 0 });
-  return raw.pipe(iconv.decodeStream(scan.encoding));
+  const decoded = raw.pipe(iconv.decodeStream(scan.encoding));
+  if (!repair) return decoded;
+  return decoded.pipe(new Transform({
+    decodeStrings: false,
+    encoding: 'utf8',
+    transform(chunk: string | Buffer, _enc, done) {
+      done(null, repairC1(chunk.toString()));
+    },
+  }));
+}
+
+/** The whole file's text (BOM removed), for layouts that read a document at once. */
+export async function decodedText(file: string, scan: SourceScan, repair: 'windows-1252-c1' | null = null): Promise<string> {
+  let text = '';
+  for await (const chunk of decodedStream(file, scan, repair)) text += chunk.toString();
+  return text;
 }
 
 /**

@@ -1,0 +1,257 @@
+// `count-centre`: one program for everything a publisher does — serve, load, add a file, mirror a CKAN portal —
+// with --help on every command and --version. Exit codes are documented in USAGE (and docs/configuration.md).
+
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { renderCatalogJson } from '../catalog/edit.js';
+import { CatalogError } from '../catalog/load.js';
+import { CkanError } from '../ingest/ckan/client.js';
+import { LoadError } from '../ingest/csv.js';
+import { createLogger } from '../logging.js';
+import { runServer } from '../serve.js';
+import { loadSettings, SettingsError, type Settings } from '../settings.js';
+import { COUNT_CENTRE_VERSION } from '../version.js';
+import { planAdd, schemaReport, writeCatalog } from './add.js';
+import { loadExitCode, loadReport, runLoad } from './load.js';
+import { planMirror } from './mirror.js';
+import { textTable } from './progress.js';
+
+export const EXIT = {
+  ok: 0,
+  /** A resource could not be loaded: it is not served, or still serves its previous data. */
+  resourceFailed: 1,
+  /** The command line is wrong: an unknown command or option, a missing argument. */
+  usage: 2,
+  /** The input cannot be read or understood: a file (with its line and column), the catalogue, a setting. */
+  badInput: 3,
+  /** The CKAN portal could not be reached, refused, or did not answer as CKAN does. */
+  portal: 4,
+} as const;
+
+const COMMON_OPTIONS = `Options every command takes:
+  --catalog FILE      the catalogue (COUNTCENTRE_CATALOG, default catalog.json)
+  --sources DIR|URL   where the catalogue's files are (COUNTCENTRE_SOURCES, default ../shared/data)
+  --db FILE           the embedded store (COUNTCENTRE_DB); with DATABASE_URL set, PostgreSQL is used instead
+  -h, --help          this help`;
+
+const EXIT_CODES = `Exit codes: 0 done; 1 a resource could not be loaded (it keeps its previous data, or is not served);
+2 wrong command line; 3 a file, the catalogue or a setting cannot be read (the message names the file, line and
+column); 4 the CKAN portal could not be reached or refused.`;
+
+const USAGE = `Usage: count-centre <command> [options]
+
+Publish tables through CKAN's DataStore API.
+
+Commands:
+  serve                  load what changed, then serve the API (what npm start does)
+  load                   bring the store up to date with the catalogue: files, derivations, mirrors
+  add FILE|URL           publish a CSV: infer its schema, add it to the catalogue, load it
+  mirror URL ID…         mirror datasets or resources of a CKAN portal, and keep them fresh
+
+Run count-centre <command> --help for a command's options.
+  --version              print the version
+
+${EXIT_CODES}`;
+
+const HELP: Record<string, string> = {
+  serve: `Usage: count-centre serve [--workers N] [--port N] [--host ADDRESS]
+
+Brings the store up to date with the catalogue (unless COUNTCENTRE_LOAD_ON_START=false), then serves the API on
+HOST:PORT (default 127.0.0.1:5000). A running server picks up loads made by other processes within seconds, and
+refreshes mirrored resources every COUNTCENTRE_MIRROR_REFRESH_SECONDS.
+
+  --workers N         API processes sharing the port (WORKERS)
+  --port N            TCP port (PORT)
+  --host ADDRESS      interface to listen on (HOST)
+${COMMON_OPTIONS}`,
+  load: `Usage: count-centre load [--force]
+
+Loads the catalogue's resources into the store: a resource whose files, derivation or catalogue entry changed is read
+again; a mirrored resource is probed and, if its portal changed, copied and verified. Everything is published at
+once; a resource that fails keeps its previous data. Progress is shown on a terminal, logged every few seconds
+otherwise; a table sums up at the end.
+
+  --force             reload every resource
+${COMMON_OPTIONS}
+
+${EXIT_CODES}`,
+  add: `Usage: count-centre add FILE|URL [--dataset NAME] [--title TEXT] [--id UUID] [--date-format FORMAT] [--dry-run]
+
+Reads a CSV file (or downloads it), infers its encoding (UTF-8 with or without BOM, or Windows-1252), delimiter
+(comma, semicolon or tab), quoting and each column's type (int4/int8 for whole numbers, numeric for decimals,
+timestamp for dates and date-times, day-first DD/MM/YYYY included, text otherwise: a column that could be read two
+ways stays text, and the table says why), writes the resource into the catalogue and loads it. A running server
+serves it within seconds. Adding the same file again updates its entry.
+
+  --dataset NAME      the dataset to add it to (created if new; default: from the file name)
+  --title TEXT        the resource's name (and the new dataset's title)
+  --id UUID           the resource id (default: a new UUID)
+  --date-format F     DD/MM/YYYY or MM/DD/YYYY, for dates whose days are all 12 or less
+  --dry-run           print the inferred schema and the entry; change nothing
+${COMMON_OPTIONS}
+
+${EXIT_CODES}`,
+  mirror: `Usage: count-centre mirror BASE_URL DATASET_OR_RESOURCE_ID... [--dataset NAME] [--token-env VARIABLE] [--dry-run]
+
+Mirrors a CKAN portal's DataStore resources through its public API: adds a catalogue entry per resource (its upstream
+id, fields, types and data dictionary), copies its records (upstream _ids kept, numbers digit for digit, sorted by
+_id, a page at a time, one request at a time), verifies the copy against the portal, and publishes it. 'load' (and a
+serving process, on an interval) refreshes it: a cheap probe first, a new verified copy when something changed; the
+last good copy keeps serving while the portal is reloading, private or failing.
+
+  --dataset NAME      the dataset name here (default: the portal's)
+  --token-env VAR     the environment variable holding an API token for the portal (sent over HTTPS only)
+  --dry-run           print what would be mirrored; change nothing
+${COMMON_OPTIONS}
+
+${EXIT_CODES}`,
+};
+
+class UsageError extends Error {}
+
+function parse(command: string, args: string[], options: ParseArgsConfig['options']): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  try {
+    return parseArgs({
+      args, allowPositionals: true, strict: true,
+      options: { ...options, catalog: { type: 'string' }, sources: { type: 'string' }, db: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\nRun count-centre ${command} --help for its options.`);
+  }
+}
+
+function settingsFrom(values: Record<string, unknown>, extra: Record<string, string> = {}): Settings {
+  const env = { ...process.env, ...extra };
+  if (typeof values.catalog === 'string') env.COUNTCENTRE_CATALOG = values.catalog;
+  if (typeof values.sources === 'string') env.COUNTCENTRE_SOURCES = values.sources;
+  if (typeof values.db === 'string') env.COUNTCENTRE_DB = values.db;
+  return loadSettings(env);
+}
+
+const out = process.stdout;
+const say = (text: string) => out.write(text.endsWith('\n') ? text : `${text}\n`);
+
+async function serve(args: string[]): Promise<number | null> {
+  const { values } = parse('serve', args, { workers: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' } });
+  if (values.help) return say(HELP.serve!), EXIT.ok;
+  const extra: Record<string, string> = {};
+  if (typeof values.workers === 'string') extra.WORKERS = values.workers;
+  if (typeof values.port === 'string') extra.PORT = values.port;
+  if (typeof values.host === 'string') extra.HOST = values.host;
+  const settings = settingsFrom(values, extra);
+  await runServer(settings, createLogger(settings));
+  // The server runs until it is stopped.
+  return null;
+}
+
+/** The loader's own log lines: warnings and above, unless LOG_LEVEL asks for more (progress has its own display). */
+function loadLogger(settings: Settings) {
+  return createLogger(settings, { level: settings.logLevel === 'info' && out.isTTY ? 'warn' : settings.logLevel, out: process.stderr });
+}
+
+async function load(args: string[]): Promise<number> {
+  const { values } = parse('load', args, { force: { type: 'boolean' } });
+  if (values.help) return say(HELP.load!), EXIT.ok;
+  const settings = settingsFrom(values);
+  const run = await runLoad(settings, { force: values.force === true, out, logger: loadLogger(settings) });
+  say(loadReport(run));
+  return loadExitCode(run.result);
+}
+
+async function add(args: string[]): Promise<number> {
+  const { values, positionals } = parse('add', args, {
+    dataset: { type: 'string' }, title: { type: 'string' }, id: { type: 'string' }, 'date-format': { type: 'string' }, 'dry-run': { type: 'boolean' },
+  });
+  if (values.help) return say(HELP.add!), EXIT.ok;
+  if (positionals.length !== 1) throw new UsageError('add takes one FILE or URL\nRun count-centre add --help for its options.');
+  const dateFormat = values['date-format'];
+  if (dateFormat !== undefined && dateFormat !== 'DD/MM/YYYY' && dateFormat !== 'MM/DD/YYYY') throw new UsageError('--date-format must be DD/MM/YYYY or MM/DD/YYYY');
+  const settings = settingsFrom(values);
+  const plan = await planAdd({
+    source: positionals[0]!, ...(typeof values.dataset === 'string' ? { dataset: values.dataset } : {}), ...(typeof values.title === 'string' ? { title: values.title } : {}),
+    ...(typeof values.id === 'string' ? { id: values.id } : {}), ...(dateFormat ? { dateFormat } : {}),
+  }, settings);
+  say(schemaReport(plan));
+  if (values['dry-run']) {
+    say(`Catalogue entry (dataset ${plan.datasetName}), not written (--dry-run):\n\n${renderCatalogJson(plan.resource)}\n`);
+    return EXIT.ok;
+  }
+  writeCatalog(settings.catalog, plan.catalogText);
+  say(`${plan.replaces ? 'Updated' : 'Added'} resource ${plan.resource.id} in dataset ${plan.datasetName} (${settings.catalog}).\n`);
+  const run = await runLoad(settings, { out, logger: loadLogger(settings) });
+  say(loadReport(run));
+  const outcome = run.result.outcomes.find((o) => o.id === plan.resource.id);
+  if (!outcome || outcome.status === 'failed') {
+    // A resource that cannot be loaded is not left in the catalogue.
+    if (plan.previousText !== null) writeCatalog(settings.catalog, plan.previousText);
+    say(`The new resource could not be loaded; the catalogue is as it was.`);
+    return EXIT.badInput;
+  }
+  say(`Served at /api/3/action/datastore_search?resource_id=${plan.resource.id}`);
+  return loadExitCode(run.result);
+}
+
+async function mirror(args: string[]): Promise<number> {
+  const { values, positionals } = parse('mirror', args, { dataset: { type: 'string' }, 'token-env': { type: 'string' }, 'dry-run': { type: 'boolean' } });
+  if (values.help) return say(HELP.mirror!), EXIT.ok;
+  if (positionals.length < 2) throw new UsageError('mirror takes the portal\'s URL and one or more dataset names or resource ids\nRun count-centre mirror --help for its options.');
+  const settings = settingsFrom(values);
+  const [portal, ...ids] = positionals as [string, ...string[]];
+  const plan = await planMirror({
+    portal, ids, contact: settings.mirrorContact,
+    ...(typeof values.dataset === 'string' ? { dataset: values.dataset } : {}), ...(typeof values['token-env'] === 'string' ? { tokenEnv: values['token-env'] } : {}),
+  }, settings.catalog);
+  say(`Portal ${plan.portal}${plan.ckanVersion ? ` (CKAN ${plan.ckanVersion})` : ''}\n`);
+  say(textTable(['dataset', 'resource', 'name', 'fields', 'note'], plan.resources.map((r) => [r.dataset, r.id, r.name, String(r.fields.length), r.notes.join('; ')])));
+  for (const s of plan.skipped) say(`  skipped ${s.id} (${s.name}): ${s.why}`);
+  if (plan.resources.length === 0) {
+    say('Nothing to mirror.');
+    return EXIT.portal;
+  }
+  if (values['dry-run']) return say('\nNothing written (--dry-run).'), EXIT.ok;
+  writeCatalog(settings.catalog, plan.catalogText);
+  say(`\nCatalogue updated (${settings.catalog}); copying.\n`);
+  const run = await runLoad(settings, { out, logger: loadLogger(settings) });
+  say(loadReport(run));
+  return loadExitCode(run.result);
+}
+
+export async function main(argv: string[]): Promise<number | null> {
+  const [command, ...args] = argv;
+  if (command === '--version' || command === '-v') return say(COUNT_CENTRE_VERSION), EXIT.ok;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    say(args[0] && HELP[args[0]] ? HELP[args[0]]! : USAGE);
+    return command === undefined ? EXIT.usage : EXIT.ok;
+  }
+  switch (command) {
+    case 'serve': return serve(args);
+    case 'load': return load(args);
+    case 'add': return add(args);
+    case 'mirror': return mirror(args);
+    default: throw new UsageError(`unknown command "${command}"\n\n${USAGE}`);
+  }
+}
+
+/** The exit code for a failure, and its message as people read it. */
+export function failure(err: unknown): { code: number; message: string } {
+  if (err instanceof UsageError) return { code: EXIT.usage, message: err.message };
+  if (err instanceof LoadError || err instanceof CatalogError || err instanceof SettingsError) return { code: EXIT.badInput, message: err.message };
+  if (err instanceof CkanError) return { code: EXIT.portal, message: `portal: ${err.message}` };
+  const message = err instanceof Error ? err.message : String(err);
+  // Files that cannot be read are named by their path in the message.
+  if (/: (file not found|download failed)/.test(message)) return { code: EXIT.badInput, message };
+  return { code: EXIT.resourceFailed, message };
+}
+
+/** Runs a command line and sets the process's exit code (a server keeps running until it is stopped). */
+export function run(argv: string[]): void {
+  main(argv).then(
+    (code) => {
+      if (code !== null) process.exit(code);
+    },
+    (err: unknown) => {
+      const { code, message } = failure(err);
+      process.stderr.write(`count-centre: ${message}\n`);
+      process.exit(code);
+    },
+  );
+}

@@ -1,0 +1,82 @@
+// An election, ready for its views: the records read into the model, each constituency's count sheet worked out
+// once (on first use), and the totals that depend on them. Pure: it is given records, never fetches them.
+
+import { countSheet } from './count.js';
+import { electionTotals, partyTotals } from './parties.js';
+import { readElection, type ElectionRecords } from './read.js';
+import type { Candidate, Constituency, CountRecord, CountSheet, ElectionData, ElectionTotals, PartyTotals } from './types.js';
+
+export * from './types.js';
+export { compareElections, partyMatchKey, type Comparison, type ConstituencyChange, type ElectionSummary, type PartyChange } from './compare.js';
+export { countSheet, sheetAfterCount, totalAfter } from './count.js';
+export { compareSurnames, compareText, displayName, slugOf, surnameSortKey } from './names.js';
+export { electionTotals, isElectedResult, isWoman, partyTotals } from './parties.js';
+export { droopQuota, FIELD_NAMES, quarterQuotaOf, readElection, type ElectionRecords, type RecordObject, type ResourceRecords } from './read.js';
+
+export class Election {
+  readonly data: ElectionData;
+  private readonly byKey: Map<string, Constituency>;
+  private readonly candidatesOf = new Map<string, Candidate[]>();
+  private readonly countsOf = new Map<string, CountRecord[]>();
+  private readonly sheets = new Map<string, CountSheet>();
+  private totalsMemo: ElectionTotals | null = null;
+  private partiesMemo: PartyTotals[] | null = null;
+
+  constructor(records: ElectionRecords) {
+    this.data = readElection(records);
+    this.byKey = new Map(this.data.constituencies.map((c) => [c.key, c]));
+    for (const c of this.data.candidates) {
+      const list = this.candidatesOf.get(c.constituencyKey) ?? [];
+      list.push(c);
+      this.candidatesOf.set(c.constituencyKey, list);
+    }
+    for (const r of this.data.counts) {
+      const list = this.countsOf.get(r.constituencyKey) ?? [];
+      list.push(r);
+      this.countsOf.set(r.constituencyKey, list);
+    }
+  }
+
+  get constituencies(): readonly Constituency[] {
+    return this.data.constituencies;
+  }
+
+  get hasCounts(): boolean {
+    return this.data.counts.length > 0;
+  }
+
+  constituency(key: string): Constituency | undefined {
+    return this.byKey.get(key);
+  }
+
+  candidates(constituencyKey: string): readonly Candidate[] {
+    return this.candidatesOf.get(constituencyKey) ?? [];
+  }
+
+  sheet(constituencyKey: string): CountSheet | undefined {
+    const constituency = this.byKey.get(constituencyKey);
+    if (!constituency) return undefined;
+    let sheet = this.sheets.get(constituencyKey);
+    if (!sheet) {
+      sheet = countSheet(constituency, this.candidates(constituencyKey), this.countsOf.get(constituencyKey) ?? []);
+      this.sheets.set(constituencyKey, sheet);
+    }
+    return sheet;
+  }
+
+  get totals(): ElectionTotals {
+    return (this.totalsMemo ??= electionTotals(this.data));
+  }
+
+  get parties(): readonly PartyTotals[] {
+    if (!this.partiesMemo) {
+      const sheets = this.hasCounts ? this.data.constituencies.map((c) => this.sheet(c.key)!) : [];
+      this.partiesMemo = partyTotals(this.data, sheets);
+    }
+    return this.partiesMemo;
+  }
+
+  party(key: string): PartyTotals | undefined {
+    return this.parties.find((p) => p.key === key);
+  }
+}

@@ -1,0 +1,338 @@
+// Sources produce rows; targets store them. For one load, this resolves what every resource is made from — the
+// files of a layout source, or for a derived resource its transform's inputs (dataset inputs and other resources,
+// read or derived once per load) — and yields each resource's rows checked against its fields, ready for a
+// LoadTarget's sink. A layout source streams; a mirrored resource (a CKAN portal's DataStore, src/ingest/ckan/) streams
+// page by page and is verified before it may be published; a derivation holds its inputs in memory (they are tables of
+// modest size: tens of thousands of records, not millions).
+
+import { createHash } from 'node:crypto';
+import { LAYOUT_PRESETS, TRANSFORM_SPECS } from '../catalog/source-kinds.js';
+import type {
+  CatalogDefinition, CkanSourceDefinition, DatasetDefinition, DerivedSourceDefinition, FieldDefinition, InputReference, LayoutSourceDefinition, ResourceDefinition,
+  SourceDefinition,
+} from '../catalog/types.js';
+import type { Logger } from 'pino';
+import { CkanClient, type CkanClientOptions } from './ckan/client.js';
+import { looksMidReload, schemaDifference, UpstreamResource, verifyCopy, type MirrorOptions, type Probe } from './ckan/mirror.js';
+import type { StoredValue } from '../catalog/values.js';
+import type { InputRecord, ResourceLoadRecord } from '../storage/load-target.js';
+import { checkAllUsed, readCorrections } from './corrections.js';
+import { LoadError } from './csv.js';
+import { decodedText } from './encoding.js';
+import { combinedChecksum, FileCache, type ResolvedFile } from './files.js';
+import { jsonLine, readLayout } from './layouts.js';
+import { checkedValue, type Table, type TableRow } from './table.js';
+import { TRANSFORMS } from './transforms/index.js';
+
+/** Changes whenever the loader would store the same sources differently. */
+export const LOADER_VERSION = 7;
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** How mirrored resources are read: the client's politeness and the copy's page sizes (tests shorten the waits). */
+export interface MirrorReadOptions extends MirrorOptions {
+  client?: Omit<CkanClientOptions, 'token' | 'logger'>;
+  /** Where API tokens are read from (the catalogue names the variable); the process's environment by default. */
+  env?: NodeJS.ProcessEnv;
+  logger?: Logger;
+}
+
+export class LoadSources {
+  private readonly cache: FileCache;
+  private readonly clients = new Map<string, CkanClient>();
+  private readonly probes = new Map<string, Promise<Probe>>();
+  /** Per mirrored resource, how the last copy paged (for reports). */
+  readonly mirrorMethods = new Map<string, string>();
+  private readonly datasets: Map<string, DatasetDefinition>;
+  private readonly resources: Map<string, ResourceDefinition>;
+  private readonly tables = new Map<string, Promise<Table>>();
+  private readonly abouts = new Map<string, Promise<{ title?: string; url?: string }>>();
+
+  constructor(private readonly catalog: CatalogDefinition, sources: string, private readonly mirror: MirrorReadOptions = {}) {
+    this.cache = new FileCache(sources, catalog.baseDir);
+    this.datasets = new Map(catalog.datasets.map((d) => [d.name, d]));
+    this.resources = new Map(catalog.resources.map((r) => [r.id, r]));
+  }
+
+  private dataset(resource: ResourceDefinition): DatasetDefinition {
+    const dataset = this.datasets.get(resource.datasetName);
+    if (!dataset) throw new Error(`resource ${resource.id} belongs to no dataset`);
+    return dataset;
+  }
+
+  private input(dataset: DatasetDefinition, ref: InputReference): { source: SourceDefinition; fields: FieldDefinition[]; key: string; resource?: ResourceDefinition } {
+    if (ref.kind === 'input') {
+      const input = Object.hasOwn(dataset.inputs, ref.name) ? dataset.inputs[ref.name] : undefined;
+      if (!input) throw new Error(`the dataset ${dataset.name} has no input "${ref.name}"`);
+      return { source: input.source, fields: input.fields, key: `input:${dataset.name}:${ref.name}` };
+    }
+    const resource = this.resources.get(ref.id);
+    if (!resource) throw new Error(`no resource ${ref.id}`);
+    return { source: resource.source, fields: resource.fields, key: `resource:${resource.id}`, resource };
+  }
+
+  private async layoutFiles(source: LayoutSourceDefinition): Promise<{ files: ResolvedFile[]; corrections: ResolvedFile[] }> {
+    const [files, corrections] = await Promise.all([
+      this.cache.resolve(source.files, source.encoding),
+      source.corrections ? this.cache.resolve(source.corrections, 'auto') : Promise.resolve([]),
+    ]);
+    return { files, corrections };
+  }
+
+  /** Every file a source depends on (a derivation's, through its inputs), each once, in a stable order. */
+  private async sourceFiles(dataset: DatasetDefinition, source: SourceDefinition, seen = new Set<string>()): Promise<{ file: ResolvedFile; source: LayoutSourceDefinition }[]> {
+    if (source.kind === 'ckan') return [];
+    if (source.kind === 'layout') {
+      const { files, corrections } = await this.layoutFiles(source);
+      return [...files, ...corrections].map((file) => ({ file, source }));
+    }
+    const all: { file: ResolvedFile; source: LayoutSourceDefinition }[] = [];
+    for (const ref of Object.values(source.inputs).flat()) {
+      const input = this.input(dataset, ref);
+      if (seen.has(input.key)) continue;
+      seen.add(input.key);
+      all.push(...await this.sourceFiles(dataset, input.source, seen));
+    }
+    const unique = new Map(all.map((entry) => [`${entry.file.located.file}\u0000${entry.file.name}`, entry]));
+    return [...unique.values()];
+  }
+
+  /** One client per portal, so that its requests go one at a time and its findings (paging methods) are shared. */
+  private client(source: CkanSourceDefinition): CkanClient {
+    let client = this.clients.get(source.portal);
+    if (!client) {
+      const env = this.mirror.env ?? process.env;
+      const token = source.tokenEnv ? env[source.tokenEnv] ?? null : null;
+      if (source.tokenEnv && !token) throw new Error(`the environment variable ${source.tokenEnv}, which holds the portal's API token, is not set`);
+      client = new CkanClient(source.portal, { ...this.mirror.client, token, ...(this.mirror.logger ? { logger: this.mirror.logger } : {}) });
+      this.clients.set(source.portal, client);
+    }
+    return client;
+  }
+
+  private upstream(source: CkanSourceDefinition): UpstreamResource {
+    return new UpstreamResource(this.client(source), source.resource, this.mirror);
+  }
+
+  /** The probe of a mirrored resource, taken once per load. */
+  probeOf(source: CkanSourceDefinition): Promise<Probe> {
+    let found = this.probes.get(source.resource);
+    if (!found) {
+      found = this.upstream(source).probe();
+      this.probes.set(source.resource, found);
+    }
+    return found;
+  }
+
+  /** Records a resource is expected to have, where its source says so before it is read (a mirror's total). */
+  async expectedRows(resource: ResourceDefinition): Promise<number | null> {
+    if (resource.source.kind !== 'ckan') return null;
+    return (await this.probeOf(resource.source).catch(() => null))?.total ?? null;
+  }
+
+  /**
+   * A mirrored resource's checksum is its upstream probe's fingerprint: a change upstream reloads it. An upstream that
+   * looks mid-reload, whose fields no longer match the catalogue's, or that cannot be read, is a problem, so the last
+   * good copy keeps serving.
+   */
+  private async mirrorInputs(resource: ResourceDefinition, source: CkanSourceDefinition, previous: ResourceLoadRecord | null): Promise<{ sha256: string; inputs: InputRecord[]; files: ResolvedFile[] }> {
+    const probe = await this.probeOf(source);
+    const seen = previous?.inputs?.find((i) => i.upstream)?.upstream ?? (previous ? { total: previous.total } : null);
+    const reloading = looksMidReload(probe, seen);
+    if (reloading) throw new Error(`${source.portal} resource ${source.resource}: ${reloading}; keeping the last good copy`);
+    const difference = schemaDifference(probe.fields, resource.fields);
+    if (difference) {
+      throw new Error(`${source.portal} resource ${source.resource}: the upstream fields changed (${difference}); run \`count-centre mirror\` again to take the new fields`);
+    }
+    const client = this.client(source);
+    const input: InputRecord = {
+      path: `${client.apiBase}datastore_search?resource_id=${encodeURIComponent(source.resource)}`, sha256: probe.fingerprint, bytes: 0,
+      upstream: { total: probe.total, maxId: probe.maxId, fieldsHash: probe.fieldsHash, modified: probe.modified },
+    };
+    return { sha256: probe.fingerprint, inputs: [input], files: [] };
+  }
+
+  /** The files of a resource, its combined checksum, and what each file says of its origin. */
+  async inputsOf(resource: ResourceDefinition, previous: ResourceLoadRecord | null = null): Promise<{ sha256: string; inputs: InputRecord[]; files: ResolvedFile[] }> {
+    if (resource.source.kind === 'ckan') return this.mirrorInputs(resource, resource.source, previous);
+    const entries = await this.sourceFiles(this.dataset(resource), resource.source);
+    const inputs = await Promise.all(entries.map(async ({ file, source }): Promise<InputRecord> => ({
+      path: file.name, sha256: file.scan.sha256, bytes: file.scan.bytes, ...await this.about(file, source),
+    })));
+    return { sha256: combinedChecksum(entries.map((e) => e.file)), inputs, files: entries.map((e) => e.file) };
+  }
+
+  /** A preset layout's files name the page they were taken from; that is part of the resource's provenance. */
+  private about(file: ResolvedFile, source: LayoutSourceDefinition): Promise<{ title?: string; url?: string }> {
+    const preset = LAYOUT_PRESETS[source.layout];
+    if (!preset?.about) return Promise.resolve({});
+    const key = `${file.located.file}\u0000${source.layout}`;
+    let found = this.abouts.get(key);
+    if (!found) {
+      found = decodedText(file.located.file, file.scan, source.repair).then((text) => {
+        let document: Record<string, unknown>;
+        try {
+          document = JSON.parse(text) as Record<string, unknown>;
+        } catch {
+          return {};
+        }
+        const at = (pointer: string) => pointer.slice(1).split('/').reduce<unknown>((v, s) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[s] : undefined), document);
+        const title = at(preset.about!.title);
+        const url = at(preset.about!.url);
+        return { ...(typeof title === 'string' ? { title } : {}), ...(typeof url === 'string' ? { url } : {}) };
+      });
+      this.abouts.set(key, found);
+    }
+    return found;
+  }
+
+  /**
+   * What the rows are made from and how, as a hash: a resource is reloaded when it changes (fields, parsing, a
+   * transform's options, its version, or anything of its inputs', which it is derived from).
+   */
+  specHash(resource: ResourceDefinition): string {
+    const dataset = this.dataset(resource);
+    const describe = (source: SourceDefinition, fields: FieldDefinition[], seen: Set<string>): unknown => {
+      if (source.kind === 'layout' || source.kind === 'ckan') return { source, fields };
+      const inputs = Object.fromEntries(Object.entries(source.inputs).map(([name, refs]) => [name, refs.map((ref) => {
+        const input = this.input(dataset, ref);
+        if (seen.has(input.key)) return input.key;
+        return describe(input.source, input.fields, new Set([...seen, input.key]));
+      })]));
+      return { transform: source.transform, version: TRANSFORM_SPECS[source.transform]?.version, options: source.options, inputs, election: dataset.election, fields };
+    };
+    const { fields, indexes } = resource;
+    return sha256(JSON.stringify({
+      fields, indexes, source: describe(resource.source, fields, new Set([`resource:${resource.id}`])), fullTextLanguage: this.catalog.fullTextLanguage, LOADER_VERSION,
+    }));
+  }
+
+  /** A resource's rows, checked against its fields: streamed from a layout source, or derived. */
+  async *rows(resource: ResourceDefinition): AsyncGenerator<TableRow> {
+    if (resource.source.kind === 'layout') {
+      yield* this.readLayoutSource(resource.source, resource.fields);
+      return;
+    }
+    if (resource.source.kind === 'ckan') {
+      yield* this.readMirror(resource.source, resource.fields);
+      return;
+    }
+    for (const row of (await this.derived(resource, resource.source)).rows) yield row;
+  }
+
+  private async *readLayoutSource(source: LayoutSourceDefinition, fields: readonly FieldDefinition[]): AsyncGenerator<TableRow> {
+    const { files, corrections: correctionFiles } = await this.layoutFiles(source);
+    const corrections = await readCorrections(correctionFiles);
+    yield* readLayout({ source, fields, files, corrections });
+    checkAllUsed(corrections, files.map((f) => f.name));
+  }
+
+  /**
+   * A copy of a mirrored resource, verified: the upstream is probed before and after, and a copy that does not add up
+   * (the upstream changed meanwhile, or records are missing) throws a MirrorMismatch after its last row, so that the
+   * load session discards it and the previous copy keeps serving.
+   */
+  private async *readMirror(source: CkanSourceDefinition, fields: readonly FieldDefinition[]): AsyncGenerator<TableRow> {
+    const upstream = this.upstream(source);
+    const before = await upstream.probe();
+    const difference = schemaDifference(before.fields, fields);
+    if (difference) throw new Error(`${source.portal} resource ${source.resource}: the upstream fields changed (${difference}); run \`count-centre mirror\` again to take the new fields`);
+    let count = 0;
+    let lastId = 0;
+    for await (const row of upstream.records(fields)) {
+      count += 1;
+      lastId = row.id;
+      yield row;
+    }
+    if (upstream.lastMethod) this.mirrorMethods.set(source.resource, upstream.lastMethod);
+    verifyCopy(before, await upstream.probe(), { count, lastId });
+  }
+
+  /** An input of a derivation, read (or derived) once per load however many derivations take it. */
+  private table(dataset: DatasetDefinition, ref: InputReference): Promise<Table> {
+    const input = this.input(dataset, ref);
+    if (input.source.kind === 'derived') return this.derived(input.resource!, input.source);
+    const source = input.source;
+    let found = this.tables.get(input.key);
+    if (!found) {
+      found = (async (): Promise<Table> => {
+        const rows: TableRow[] = [];
+        const read = source.kind === 'ckan' ? this.readMirror(source, input.fields) : this.readLayoutSource(source, input.fields);
+        for await (const row of read) rows.push(row);
+        return { fields: input.fields, rows };
+      })();
+      this.tables.set(input.key, found);
+    }
+    return found;
+  }
+
+  /** One table from several: each projected onto the columns the transform reads of it. */
+  private async inputTable(dataset: DatasetDefinition, refs: readonly InputReference[], columns: readonly string[]): Promise<Table> {
+    const tables = await Promise.all(refs.map((ref) => this.table(dataset, ref)));
+    if (tables.length === 1) return tables[0]!;
+    const fields = columns.map((id) => tables[0]!.fields.find((f) => f.id === id)!);
+    const rows = tables.flatMap((table) => {
+      const positions = columns.map((id) => table.fields.findIndex((f) => f.id === id));
+      return table.rows.map((row) => ({ origin: row.origin, values: positions.map((p) => row.values[p] ?? null) }));
+    });
+    return { fields, rows };
+  }
+
+  private derived(resource: ResourceDefinition, source: DerivedSourceDefinition): Promise<Table> {
+    const key = `derived:${resource.id}`;
+    let found = this.tables.get(key);
+    if (!found) {
+      found = this.derive(resource, source);
+      this.tables.set(key, found);
+    }
+    return found;
+  }
+
+  private async derive(resource: ResourceDefinition, source: DerivedSourceDefinition): Promise<Table> {
+    const dataset = this.dataset(resource);
+    const spec = TRANSFORM_SPECS[source.transform]!;
+    const inputs: Record<string, Table | null> = {};
+    for (const [name, inputSpec] of Object.entries(spec.inputs)) {
+      const refs = source.inputs[name];
+      inputs[name] = refs ? await this.inputTable(dataset, refs, Object.keys(inputSpec.columns)) : null;
+    }
+    const transform = TRANSFORMS[source.transform];
+    if (!transform) throw new Error(`no code derives ${source.transform}`);
+    let derivedRows;
+    try {
+      derivedRows = transform({ inputs, options: source.options, dataset });
+    } catch (err) {
+      throw await this.withLine(err);
+    }
+    const rows: TableRow[] = [];
+    for (const row of derivedRows) {
+      const values: StoredValue[] = new Array(resource.fields.length);
+      for (let i = 0; i < resource.fields.length; i++) {
+        const field = resource.fields[i]!;
+        if (!(field.column in row.values)) throw new LoadError(source.transform, null, null, `yielded no column "${field.column}"`);
+        try {
+          values[i] = checkedValue(row.values[field.column], field, row.origin);
+        } catch (err) {
+          throw await this.withLine(err);
+        }
+      }
+      rows.push({ values, origin: row.origin });
+    }
+    return { fields: resource.fields, rows };
+  }
+
+  /** Adds the line to a problem found at a JSON pointer of a file. */
+  private async withLine(err: unknown): Promise<unknown> {
+    if (!(err instanceof LoadError) || err.pointer === null || err.line !== null) return err;
+    const files = await Promise.allSettled([this.cache.file('sources', err.source, 'auto')]);
+    const file = files[0]?.status === 'fulfilled' ? files[0].value : null;
+    const line = file ? await jsonLine(file, err.pointer).catch(() => null) : null;
+    return line === null ? err : new LoadError(err.source, line, err.column, err.problem, err.pointer);
+  }
+
+  async release(): Promise<void> {
+    await this.cache.release();
+  }
+}

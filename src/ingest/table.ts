@@ -1,0 +1,90 @@
+// What sources hand to the loader and to each other: rows of typed values in the order of a list of fields, each
+// with the place in the source files it came from, so that every problem can be reported where it is.
+
+import type { FieldDefinition, FieldType } from '../catalog/types.js';
+import { numberText, parseCell, parseInteger, ValueError, type StoredValue } from '../catalog/values.js';
+import { LoadError } from './csv.js';
+
+/** Where a row or value came from: a file and a line (CSV), or a file and a JSON pointer. */
+export interface Origin {
+  file: string;
+  line: number | null;
+  column: number | null;
+  pointer: string | null;
+}
+
+export function origin(file: string, at: Partial<Omit<Origin, 'file'>> = {}): Origin {
+  return { file, line: at.line ?? null, column: at.column ?? null, pointer: at.pointer ?? null };
+}
+
+export function loadError(at: Origin, problem: string): LoadError {
+  return new LoadError(at.file, at.line, at.column, problem, at.pointer);
+}
+
+export interface TableRow {
+  /** In the order of the table's fields. */
+  values: StoredValue[];
+  origin: Origin;
+  /** The record's `_id` where the source has its own (a mirrored resource keeps the upstream's); otherwise its position. */
+  id?: number;
+}
+
+/** Rows read (or derived) and checked against their fields. */
+export interface Table {
+  fields: readonly FieldDefinition[];
+  rows: TableRow[];
+}
+
+/** A row a transform yields: values by output column, and the source of the facts it was derived from. */
+export interface DerivedRow {
+  values: Record<string, unknown>;
+  origin: Origin;
+}
+
+/** Reads a table's values by field id. */
+export function columnReader(table: Table): (row: TableRow, id: string) => StoredValue {
+  const positions = new Map(table.fields.map((f, i) => [f.id, i]));
+  return (row, id) => {
+    const at = positions.get(id);
+    if (at === undefined) throw new Error(`the table has no field "${id}"`);
+    return row.values[at] ?? null;
+  };
+}
+
+const INTEGER_TYPES = new Set<FieldType>(['int4', 'int8']);
+const NUMBER_TYPES = new Set<FieldType>(['numeric', 'float8', 'int4', 'int8']);
+
+/**
+ * A value as a field of this type stores it. Text is parsed as a CSV cell is; JSON numbers and booleans must suit
+ * the field (a whole number for an integer field); nothing (null or a missing value) is "" in a text field and null
+ * in any other. Throws ValueError.
+ */
+export function typedValue(value: unknown, field: FieldDefinition): StoredValue {
+  const { type } = field;
+  if (value === null || value === undefined) return type === 'text' ? '' : null;
+  if (typeof value === 'string') return parseCell(value, type, field.format);
+  if (typeof value === 'number') {
+    if (type === 'text') return numberText(value, 'numeric');
+    if (!Number.isFinite(value)) throw new ValueError(`${value} is not a finite number`);
+    if (INTEGER_TYPES.has(type)) return parseInteger(String(value), type as 'int4' | 'int8');
+    if (NUMBER_TYPES.has(type)) return value;
+    throw new ValueError(`${value} is a number, not a ${type}`);
+  }
+  if (typeof value === 'boolean') {
+    if (type === 'bool') return value;
+    if (type === 'text') return value ? 'true' : 'false';
+    throw new ValueError(`${value} is a boolean, not a ${type}`);
+  }
+  if (type === 'text') return JSON.stringify(value);
+  throw new ValueError(`${JSON.stringify(value).slice(0, 60)} is not a ${type}`);
+}
+
+/** Types one value for a field, or throws a LoadError naming where it came from and which field it was for. */
+export function checkedValue(value: unknown, field: FieldDefinition, at: Origin): StoredValue {
+  try {
+    return typedValue(value, field);
+  } catch (err) {
+    if (!(err instanceof ValueError)) throw err;
+    throw loadError(at, `field "${field.id}" (${field.type}): ${err.message}`);
+  }
+}
