@@ -1,0 +1,64 @@
+// How values read on the pages: numbers with thousands separators, shares as percentages, signed changes, dates in
+// words, and which fields hold Irish text (marked lang="ga" so screen readers pronounce them as Irish).
+
+const whole = new Intl.NumberFormat('en-IE', { maximumFractionDigits: 0 });
+const decimal = new Intl.NumberFormat('en-IE', { maximumFractionDigits: 6 });
+
+export function formatNumber(value: number | null | undefined): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return '–';
+  return Number.isInteger(value) ? whole.format(value) : decimal.format(value);
+}
+
+/** A 0–1 share as a percentage with one decimal: 0.2453 → "24.5%". */
+export function formatShare(share: number | null | undefined, digits = 1): string {
+  if (share === null || share === undefined || Number.isNaN(share)) return '–';
+  return `${(share * 100).toFixed(digits)}%`;
+}
+
+/** Formatters by number of decimals: making one is far slower than using it. */
+const fixed = new Map<number, Intl.NumberFormat>();
+
+/** A signed change: +3, −2, 0 (with a true minus sign, which screen readers read as "minus"). */
+export function formatSigned(value: number | null | undefined, digits = 0, suffix = ''): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return '–';
+  const rounded = Number(value.toFixed(digits));
+  let format = fixed.get(digits);
+  if (!format) {
+    format = new Intl.NumberFormat('en-IE', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    fixed.set(digits, format);
+  }
+  const text = format.format(Math.abs(rounded));
+  return `${rounded > 0 ? '+' : rounded < 0 ? '−' : ''}${text}${suffix}`;
+}
+
+const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** 2020-02-08 → "8 February 2020". */
+export function formatDate(iso: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso);
+  if (!match) return iso;
+  return `${Number(match[3])} ${months[Number(match[2]) - 1] ?? ''} ${match[1]}`;
+}
+
+/** Fields whose values are Irish: `Constituency Ainm` ("ainm" is Irish for "name"). */
+export function isIrishField(fieldId: string): boolean {
+  return /\bainm\b/i.test(fieldId);
+}
+
+export function isNumericType(type: string): boolean {
+  return ['numeric', 'int', 'int4', 'int8', 'float8', 'float'].includes(type);
+}
+
+/** A value as a table cell shows it; null is an em dash, the empty string stays empty. */
+export function cellText(value: unknown, type: string): string {
+  if (value === null || value === undefined) return '—';
+  if (typeof value === 'number') return type === 'float' ? String(value) : formatNumber(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** "1 record", "2 records". */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${formatNumber(count)} ${count === 1 ? one : many}`;
+}

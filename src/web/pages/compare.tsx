@@ -1,0 +1,149 @@
+// Two elections compared: turnout and seats, party vote shares and seats with their changes, and constituencies
+// matched by name, with the ones that exist in only one of them (boundaries redrawn) or changed seats flagged.
+
+import type { Comparison } from '../../elections/index.js';
+import { formatNumber, formatShare, formatSigned } from '../format.js';
+import { Figure, Num, PartyChip, ScrollRegion } from './layout.js';
+
+export interface CompareChoice {
+  name: string;
+  label: string;
+}
+
+export interface ComparePageProps {
+  choices: CompareChoice[];
+  earlier: string;
+  later: string;
+  comparison: Comparison | null;
+  constituencyHref: (election: 0 | 1, key: string) => string;
+  partyHref: (election: 0 | 1, key: string) => string;
+  api: string;
+  /** The change in vote share, as an SVG chart. */
+  chart: string | null;
+}
+
+const STATUS_TEXT = {
+  same: 'Same name and seats',
+  seats: 'Seats changed',
+  'only-earlier': 'Only in the earlier election (abolished or redrawn)',
+  'only-later': 'Only in the later election (new or redrawn)',
+} as const;
+
+export function ComparePage({ choices, earlier, later, comparison, constituencyHref, partyHref, api, chart }: ComparePageProps) {
+  return (
+    <>
+      <h1>Compare elections</h1>
+      <form method="get" action="/compare" class="compare-form">
+        <div>
+          <label for="earlier">Earlier election</label>
+          <select id="earlier" name="earlier">{choices.map((c) => <option value={c.name} selected={c.name === earlier}>{c.label}</option>)}</select>
+        </div>
+        <div>
+          <label for="later">Later election</label>
+          <select id="later" name="later">{choices.map((c) => <option value={c.name} selected={c.name === later}>{c.label}</option>)}</select>
+        </div>
+        <button type="submit">Compare</button>
+      </form>
+      {!comparison ? <p>Choose two different elections.</p> : <CompareBody comparison={comparison} constituencyHref={constituencyHref} partyHref={partyHref} api={api} chart={chart ?? ''} />}
+    </>
+  );
+}
+
+function CompareBody({ comparison, constituencyHref, partyHref, api, chart }: Pick<ComparePageProps, 'constituencyHref' | 'partyHref' | 'api'> & { comparison: Comparison; chart: string }) {
+  const { earlier: a, later: b } = comparison;
+  const label = `${a.label} to ${b.label}`;
+  const redrawn = comparison.constituencies.filter((c) => c.status === 'only-earlier' || c.status === 'only-later').length;
+  return (
+    <>
+      <section aria-labelledby="overall-title">
+        <h2 id="overall-title">Overall</h2>
+        <ScrollRegion label="The whole country compared">
+        <table class="data compact">
+          <caption>{label}: the whole country</caption>
+          <thead><tr><th scope="col"></th><th scope="col" class="num">{a.label}</th><th scope="col" class="num">{b.label}</th></tr></thead>
+          <tbody>
+            <tr><th scope="row">Seats</th><Num>{formatNumber(a.totals.seats)}</Num><Num>{formatNumber(b.totals.seats)}</Num></tr>
+            <tr><th scope="row">Constituencies</th><Num>{formatNumber(a.totals.constituencies)}</Num><Num>{formatNumber(b.totals.constituencies)}</Num></tr>
+            <tr><th scope="row">Candidates</th><Num>{formatNumber(a.totals.candidates)}</Num><Num>{formatNumber(b.totals.candidates)}</Num></tr>
+            <tr><th scope="row">Women candidates</th><Num>{formatNumber(a.totals.women)}</Num><Num>{formatNumber(b.totals.women)}</Num></tr>
+            <tr><th scope="row">Turnout</th><Num>{formatShare(a.totals.turnout)}</Num><Num>{formatShare(b.totals.turnout)}</Num></tr>
+            <tr><th scope="row">Valid poll</th><Num>{formatNumber(a.totals.validPoll)}</Num><Num>{formatNumber(b.totals.validPoll)}</Num></tr>
+          </tbody>
+        </table>
+        </ScrollRegion>
+      </section>
+
+      <section aria-labelledby="parties-title">
+        <h2 id="parties-title">Parties</h2>
+        <p class="hint">Parties are matched by name (ignoring fadas, case and a leading "The") or by abbreviation; a party that stood in only one election has no change.</p>
+        <ScrollRegion label="Parties compared">
+          <table class="data">
+            <caption>Vote share and seats by party, {label}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Party</th>
+                <th scope="col" class="num">Vote share {a.label}</th><th scope="col" class="num">Vote share {b.label}</th><th scope="col" class="num">Change (points)</th>
+                <th scope="col" class="num">Seats {a.label}</th><th scope="col" class="num">Seats {b.label}</th><th scope="col" class="num">Change</th>
+              </tr>
+            </thead>
+            <tbody>
+              {comparison.parties.map((p) => {
+                const key = p.keys[1] ?? p.keys[0]!;
+                const which = p.keys[1] ? 1 : 0;
+                return (
+                  <tr>
+                    <th scope="row"><a href={partyHref(which, key)}><PartyChip party={p.party} /></a></th>
+                    <Num>{formatShare(p.voteShare[0])}</Num><Num>{formatShare(p.voteShare[1])}</Num><Num>{formatSigned(p.shareChange, 1)}</Num>
+                    <Num>{formatNumber(p.seats[0])}</Num><Num>{formatNumber(p.seats[1])}</Num><Num>{formatSigned(p.seatChange)}</Num>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </ScrollRegion>
+        <Figure
+          id="share-change"
+          title="Change in vote share."
+          caption={<>Percentage points gained or lost by each party that stood in both elections, {label}.</>}
+          svg={chart}
+          api={api}
+          data={(
+            <table class="data compact">
+              <caption>Change in vote share by party (percentage points)</caption>
+              <thead><tr><th scope="col">Party</th><th scope="col" class="num">Change</th></tr></thead>
+              <tbody>{comparison.parties.filter((p) => p.shareChange !== null).map((p) => <tr><th scope="row">{p.party}</th><Num>{formatSigned(p.shareChange, 1)}</Num></tr>)}</tbody>
+            </table>
+          )}
+        />
+      </section>
+
+      <section aria-labelledby="constituencies-title">
+        <h2 id="constituencies-title">Constituencies</h2>
+        <p>{a.constituencies.length} constituencies in {a.label}, {b.constituencies.length} in {b.label}; {redrawn} appear in only one of them, where boundaries were redrawn. Constituencies with the same name may still have changed boundaries.</p>
+        <ScrollRegion label="Constituencies compared">
+          <table class="data">
+            <caption>Constituencies matched by name, {label}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Constituency</th>
+                <th scope="col" class="num">Seats {a.label}</th><th scope="col" class="num">Seats {b.label}</th>
+                <th scope="col" class="num">Turnout {a.label}</th><th scope="col" class="num">Turnout {b.label}</th>
+                <th scope="col">Match</th>
+              </tr>
+            </thead>
+            <tbody>
+              {comparison.constituencies.map((c) => (
+                <tr class={c.status === 'same' ? undefined : 'flagged'}>
+                  <th scope="row">{c.keys[1] ? <a href={constituencyHref(1, c.keys[1])}>{c.name}</a> : <a href={constituencyHref(0, c.keys[0]!)}>{c.name}</a>}</th>
+                  <Num>{formatNumber(c.seats[0])}</Num><Num>{formatNumber(c.seats[1])}</Num>
+                  <Num>{formatShare(c.turnout[0])}</Num><Num>{formatShare(c.turnout[1])}</Num>
+                  <td>{STATUS_TEXT[c.status]}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollRegion>
+      </section>
+    </>
+  );
+}

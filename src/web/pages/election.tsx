@@ -1,0 +1,280 @@
+// An election's own pages: its overview, the list of constituencies (sortable, turnout and quota at a glance), the
+// party totals (seats, first preferences, seat share against vote share, women, quarter-quota passes) and a page per
+// party with its candidates.
+
+import type { CatalogResource } from '../../catalog/catalog.js';
+import {
+  compareSurnames, compareText, displayName, isElectedResult, type Candidate, type Constituency, type Election, type PartyTotals,
+} from '../../elections/index.js';
+import { formatDate, formatNumber, formatShare, formatSigned, plural } from '../format.js';
+import { Fact, Figure, Ga, Num, PartyChip, ScrollRegion } from './layout.js';
+
+export interface ElectionLinks {
+  overview: string;
+  constituencies: string;
+  parties: string;
+  constituency: (key: string) => string;
+  party: (key: string) => string;
+  resource: (id: string) => string;
+}
+
+export interface ElectionPageBase {
+  label: string;
+  date: string;
+  body: string;
+  /** Seats in the house and the Ceann Comhairle returned without a contest, where the catalogue says. */
+  house: { seats: number | null; ceannComhairle: { name: string; constituency: string } | null };
+  election: Election;
+  links: ElectionLinks;
+  resources: CatalogResource[];
+}
+
+function Problems({ problems }: { problems: string[] }) {
+  if (problems.length === 0) return null;
+  return (
+    <div class="notice" role="note">
+      <p>Some of this election's records could not be used:</p>
+      <ul>{problems.slice(0, 10).map((p) => <li>{p}</li>)}</ul>
+    </div>
+  );
+}
+
+/** "160 (159 contested; the Ceann Comhairle, X, returned automatically in Y)", or the contested seats alone. */
+export function seatsText(contested: number, house: ElectionPageBase['house']): string {
+  if (house.seats === null || house.seats === contested) return formatNumber(contested);
+  const cc = house.ceannComhairle;
+  return `${formatNumber(house.seats)} (${formatNumber(contested)} contested${cc ? `; the Ceann Comhairle, ${cc.name}, returned automatically in ${cc.constituency}` : ''})`;
+}
+
+export function ElectionOverview({ label, date, body, election, links, resources, house }: ElectionPageBase) {
+  const t = election.totals;
+  return (
+    <>
+      <h1>{label}</h1>
+      <p class="lead">Polling day {formatDate(date)}, electing the {body}.</p>
+      <Problems problems={election.data.problems} />
+      <dl class="facts">
+        <Fact term="Seats">{seatsText(t.seats, house)}</Fact>
+        <Fact term="Constituencies">{formatNumber(t.constituencies)}</Fact>
+        <Fact term="Candidates">{formatNumber(t.candidates)}</Fact>
+        <Fact term="Women candidates">{formatNumber(t.women)}</Fact>
+        <Fact term="Women elected">{formatNumber(t.womenElected)}</Fact>
+        <Fact term="Electorate">{formatNumber(t.electorate)}</Fact>
+        <Fact term="Turnout">{formatShare(t.turnout)}</Fact>
+        <Fact term="Valid poll">{formatNumber(t.validPoll)}</Fact>
+      </dl>
+      <ul class="big-links">
+        <li><a href={links.constituencies}>The {t.constituencies} constituencies</a>: each count, transfer by transfer</li>
+        <li><a href={links.parties}>Party totals</a>: seats, votes, seat share against vote share</li>
+      </ul>
+      <h2>The data</h2>
+      <ul>
+        {resources.map((r) => <li><a href={links.resource(r.id)}>{r.definition.name}</a> ({plural(r.total, 'record')})</li>)}
+      </ul>
+    </>
+  );
+}
+
+export const CONSTITUENCY_SORTS: Record<string, { label: string; value: (c: Constituency, e: Election) => number | string | null; numeric: boolean }> = {
+  name: { label: 'Constituency', value: (c) => c.name, numeric: false },
+  seats: { label: 'Seats', value: (c) => c.seats, numeric: true },
+  candidates: { label: 'Candidates', value: (c, e) => e.candidates(c.key).length, numeric: true },
+  electorate: { label: 'Electorate', value: (c) => c.electorate, numeric: true },
+  turnout: { label: 'Turnout', value: (c) => (c.electorate && c.totalPoll !== null ? c.totalPoll / c.electorate : null), numeric: true },
+  spoiled: { label: 'Spoiled', value: (c) => (c.totalPoll && c.spoiled !== null ? c.spoiled / c.totalPoll : null), numeric: true },
+  quota: { label: 'Quota', value: (c) => c.quota, numeric: true },
+  counts: { label: 'Counts', value: (c, e) => c.counts ?? (e.hasCounts ? e.sheet(c.key)!.steps.length : null), numeric: true },
+};
+
+export function sortConstituencies(election: Election, key: string, descending: boolean): Constituency[] {
+  const spec = CONSTITUENCY_SORTS[key] ?? CONSTITUENCY_SORTS.name!;
+  const list = [...election.constituencies];
+  list.sort((a, b) => {
+    const x = spec.value(a, election);
+    const y = spec.value(b, election);
+    let order: number;
+    if (x === null || y === null) order = x === null ? (y === null ? 0 : 1) : -1;
+    else order = typeof x === 'string' ? compareText(x, String(y)) : (x as number) - (y as number);
+    if (x !== null && y !== null && descending) order = -order;
+    return order || compareText(a.name, b.name);
+  });
+  return list;
+}
+
+export function ConstituencyList({ label, election, links, sortKey, descending, api }: ElectionPageBase & { sortKey: string; descending: boolean; api: string | null }) {
+  const list = sortConstituencies(election, sortKey, descending);
+  const header = (key: string) => {
+    const spec = CONSTITUENCY_SORTS[key]!;
+    const active = key === sortKey;
+    const nextDescending = active ? !descending : spec.numeric;
+    const href = `${links.constituencies}?sort=${nextDescending ? '-' : ''}${key}#list`;
+    const state = active ? (descending ? 'descending' : 'ascending') : null;
+    return (
+      <th scope="col" class={spec.numeric ? 'num' : undefined} aria-sort={state ?? undefined}>
+        <a href={href} aria-label={`${spec.label}${state ? `, sorted ${state}` : ''}: sort ${nextDescending ? 'descending' : 'ascending'}`}>
+          {spec.label}<span class="sort-mark" aria-hidden="true">{state === 'ascending' ? ' ▲' : state === 'descending' ? ' ▼' : ' ⇅'}</span>
+        </a>
+      </th>
+    );
+  };
+  return (
+    <>
+      <h1>Constituencies, {label}</h1>
+      <Problems problems={election.data.problems} />
+      <p class="lead">{plural(list.length, 'constituency', 'constituencies')}. Choose one for its count, transfer by transfer.</p>
+      <div id="list" tabindex={-1}>
+        <ScrollRegion label="Constituencies">
+          <table class="data">
+            <caption>Constituencies of the {label}, sorted by {CONSTITUENCY_SORTS[sortKey]!.label.toLowerCase()} {descending ? 'descending' : 'ascending'}</caption>
+            <thead>
+              <tr>{header('name')}<th scope="col">Irish name</th>{header('seats')}{header('candidates')}{header('electorate')}{header('turnout')}{header('spoiled')}{header('quota')}{header('counts')}</tr>
+            </thead>
+            <tbody>
+              {list.map((c) => (
+                <tr>
+                  <th scope="row"><a href={links.constituency(c.key)}>{c.name}</a></th>
+                  <td>{c.nameGa ? <Ga>{c.nameGa}</Ga> : '–'}</td>
+                  <Num>{formatNumber(c.seats)}</Num>
+                  <Num>{formatNumber(election.candidates(c.key).length)}</Num>
+                  <Num>{formatNumber(c.electorate)}</Num>
+                  <Num>{formatShare(CONSTITUENCY_SORTS.turnout!.value(c, election) as number | null)}</Num>
+                  <Num>{formatShare(CONSTITUENCY_SORTS.spoiled!.value(c, election) as number | null)}</Num>
+                  <Num>{formatNumber(c.quota)}</Num>
+                  <Num>{formatNumber(CONSTITUENCY_SORTS.counts!.value(c, election) as number | null)}</Num>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollRegion>
+      </div>
+      {api && <p><a href={api} rel="nofollow">These constituencies' records as JSON, from the API</a></p>}
+    </>
+  );
+}
+
+export function PartyTotalsPage({ label, election, links, api, chart }: ElectionPageBase & { api: string; chart: string }) {
+  const parties = election.parties;
+  const t = election.totals;
+  return (
+    <>
+      <h1>Party totals, {label}</h1>
+      <Problems problems={election.data.problems} />
+      <p class="lead">{plural(t.elected, 'seat')} filled from {plural(t.candidates, 'candidate')}; {formatNumber(t.validPoll)} valid first-preference votes.</p>
+      <ScrollRegion label="Party totals">
+        <table class="data">
+          <caption>Party totals, {label}, by first-preference votes</caption>
+          <thead>
+            <tr>
+              <th scope="col">Party</th>
+              <th scope="col" class="num">Seats</th>
+              <th scope="col" class="num">First preferences</th>
+              <th scope="col" class="num">Vote share</th>
+              <th scope="col" class="num">Seat share</th>
+              <th scope="col" class="num">Seat share minus vote share</th>
+              <th scope="col" class="num">Candidates</th>
+              <th scope="col" class="num">Women candidates</th>
+              <th scope="col" class="num">Women elected</th>
+              <th scope="col" class="num">Passed a quarter quota</th>
+            </tr>
+          </thead>
+          <tbody>
+            {parties.map((p) => (
+              <tr>
+                <th scope="row"><a href={links.party(p.key)}><PartyChip party={p.party} /></a> <span class="hint">{p.abbreviation}</span></th>
+                <Num>{formatNumber(p.elected)}</Num>
+                <Num>{formatNumber(p.firstPreferences)}</Num>
+                <Num>{formatShare(p.voteShare)}</Num>
+                <Num>{formatShare(p.seatShare)}</Num>
+                <Num>{formatSigned((p.seatShare - p.voteShare) * 100, 1, ' pts')}</Num>
+                <Num>{formatNumber(p.candidates)}</Num>
+                <Num>{formatNumber(p.women)}</Num>
+                <Num>{formatNumber(p.womenElected)}</Num>
+                <Num>{formatNumber(p.reachedQuarterQuota)}</Num>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row">All</th>
+              <Num>{formatNumber(t.elected)}</Num>
+              <Num>{formatNumber(parties.reduce((s, p) => s + p.firstPreferences, 0))}</Num>
+              <Num>100%</Num><Num>100%</Num><Num>–</Num>
+              <Num>{formatNumber(t.candidates)}</Num>
+              <Num>{formatNumber(t.women)}</Num>
+              <Num>{formatNumber(t.womenElected)}</Num>
+              <Num>{formatNumber(parties.reduce((s, p) => s + p.reachedQuarterQuota, 0))}</Num>
+            </tr>
+          </tfoot>
+        </table>
+      </ScrollRegion>
+      <p class="hint">"Passed a quarter quota": the candidate's votes exceeded a quarter of the constituency's quota at some count, the threshold for keeping a deposit and recovering election expenses.</p>
+      <Figure
+        id="shares"
+        title="Vote share and seat share."
+        caption={<>Each party's share of first-preference votes (circle) and of the seats (diamond), in percent. Parties to the right of their circle won more seats than their votes alone would give.</>}
+        svg={chart}
+        api={api}
+        data={<SharesTable parties={parties} />}
+      />
+    </>
+  );
+}
+
+function SharesTable({ parties }: { parties: readonly PartyTotals[] }) {
+  return (
+    <table class="data compact">
+      <caption>Vote share and seat share by party</caption>
+      <thead><tr><th scope="col">Party</th><th scope="col" class="num">Vote share</th><th scope="col" class="num">Seat share</th></tr></thead>
+      <tbody>{parties.map((p) => <tr><th scope="row">{p.party}</th><Num>{formatShare(p.voteShare)}</Num><Num>{formatShare(p.seatShare)}</Num></tr>)}</tbody>
+    </table>
+  );
+}
+
+export function PartyPage({ label, election, links, party, api, table }: ElectionPageBase & { party: PartyTotals; api: string; table: string }) {
+  const candidates: Candidate[] = election.data.candidates.filter((c) => (c.party || 'No party given') === party.party);
+  const byConstituency = new Map(election.constituencies.map((c) => [c.key, c]));
+  candidates.sort((a, b) => compareText(byConstituency.get(a.constituencyKey)!.name, byConstituency.get(b.constituencyKey)!.name) || compareSurnames(a, b));
+  const electedAt = (c: Candidate) => (election.hasCounts ? election.sheet(c.constituencyKey)!.candidates.find((s) => s.candidate.key === c.key)?.elected?.count ?? null : null);
+  return (
+    <>
+      <h1><PartyChip party={party.party} /></h1>
+      <p class="lead">{label}: {plural(party.candidates, 'candidate')}, {plural(party.elected, 'seat')} won, {formatShare(party.voteShare)} of first preferences.</p>
+      <dl class="facts">
+        <Fact term="Seats">{formatNumber(party.elected)}</Fact>
+        <Fact term="First preferences">{formatNumber(party.firstPreferences)}</Fact>
+        <Fact term="Vote share">{formatShare(party.voteShare)}</Fact>
+        <Fact term="Seat share">{formatShare(party.seatShare)}</Fact>
+        <Fact term="Seat share minus vote share">{formatSigned((party.seatShare - party.voteShare) * 100, 1, ' pts')}</Fact>
+        <Fact term="Candidates">{formatNumber(party.candidates)}</Fact>
+        <Fact term="Women candidates">{formatNumber(party.women)}</Fact>
+        <Fact term="Women elected">{formatNumber(party.womenElected)}</Fact>
+        <Fact term="Passed a quarter quota">{formatNumber(party.reachedQuarterQuota)}</Fact>
+      </dl>
+      <ScrollRegion label={`Candidates of ${party.party}`}>
+        <table class="data">
+          <caption>Candidates of {party.party}, {label}, by constituency</caption>
+          <thead>
+            <tr><th scope="col">Candidate</th><th scope="col">Constituency</th><th scope="col" class="num">First preferences</th><th scope="col" class="num">Share of valid poll</th><th scope="col" class="num">Quotas</th><th scope="col">Result</th></tr>
+          </thead>
+          <tbody>
+            {candidates.map((c) => {
+              const constituency = byConstituency.get(c.constituencyKey)!;
+              const at = electedAt(c);
+              return (
+                <tr>
+                  <th scope="row">{displayName(c.firstName)} {displayName(c.surname)}</th>
+                  <td><a href={links.constituency(c.constituencyKey)}>{constituency.name}</a></td>
+                  <Num>{formatNumber(c.firstPreferences)}</Num>
+                  <Num>{formatShare(constituency.validPoll ? c.firstPreferences / constituency.validPoll : null)}</Num>
+                  <Num>{(c.firstPreferences / constituency.quota).toFixed(2)}</Num>
+                  <td>{isElectedResult(c.result) ? `Elected${at ? ` on count ${at}` : ''}` : c.result || 'Not elected'}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </ScrollRegion>
+      <p><a href={table}>These candidates in the candidates table</a> · <a href={api} rel="nofollow">as JSON, from the API</a> · <a href={links.parties}>All parties</a></p>
+    </>
+  );
+}

@@ -1,0 +1,105 @@
+// The home page: a card per loaded election (date, seats, constituencies, turnout, and where to go next), then every
+// other dataset with its resources. Record counts are exact.
+
+import type { CatalogResource } from '../../catalog/catalog.js';
+import type { ElectionTotals } from '../../elections/index.js';
+import { formatDate, formatNumber, formatShare, plural } from '../format.js';
+
+export interface ElectionCard {
+  name: string;
+  label: string;
+  title: string;
+  date: string;
+  body: string;
+  totals: ElectionTotals | null;
+  /** Seats in the house (the Ceann Comhairle's included, where the catalogue says). */
+  seats: number | null;
+  /** Why totals are missing, when they are (the store could not be read). */
+  problem: string | null;
+  href: string;
+  constituencies: string;
+  parties: string;
+  candidatesResource: CatalogResource | null;
+  resources: CatalogResource[];
+}
+
+export interface DatasetCard {
+  title: string;
+  notes: string;
+  resources: CatalogResource[];
+}
+
+export function HomePage({ elections, datasets, compare, resourceHref }: {
+  elections: ElectionCard[];
+  datasets: DatasetCard[];
+  compare: boolean;
+  resourceHref: (id: string) => string;
+}) {
+  return (
+    <>
+      <h1>Irish election results, to read and to query</h1>
+      <p class="lead">
+        Every count of every constituency, party totals, and the official records behind them: filter, sort and download
+        them, or call the same data from code through the CKAN-compatible API.
+      </p>
+      {elections.length > 0 && (
+        <section aria-labelledby="elections-title">
+          <h2 id="elections-title">Elections</h2>
+          {compare && <p><a href="/compare">Compare two elections</a>: party shares, seats and turnout side by side.</p>}
+          <ul class="cards">
+            {elections.map((e) => (
+              <li class="card">
+                <h3><a href={e.href}>{e.label}</a></h3>
+                <p class="meta">{formatDate(e.date)} · {e.body}</p>
+                {e.totals ? (
+                  <dl class="mini-facts">
+                    <div><dt>Seats</dt><dd>{formatNumber(e.seats ?? e.totals.seats)}</dd></div>
+                    <div><dt>Constituencies</dt><dd>{formatNumber(e.totals.constituencies)}</dd></div>
+                    <div><dt>Candidates</dt><dd>{formatNumber(e.totals.candidates)}</dd></div>
+                    <div><dt>Turnout</dt><dd>{formatShare(e.totals.turnout)}</dd></div>
+                  </dl>
+                ) : <p class="hint">{e.problem}</p>}
+                <ul class="card-links">
+                  <li><a href={e.constituencies}>Constituencies and counts</a></li>
+                  <li><a href={e.parties}>Party totals</a></li>
+                </ul>
+                {e.candidatesResource && (
+                  <form method="get" action={resourceHref(e.candidatesResource.id)} class="card-search" role="search" aria-label={`Find a candidate, ${e.label}`}>
+                    <label for={`find-${e.name}`}>Find a candidate</label>
+                    <div class="inline">
+                      <input type="search" id={`find-${e.name}`} name="q" placeholder="e.g. micheal martin" />
+                      <button type="submit">Find</button>
+                    </div>
+                  </form>
+                )}
+                <details>
+                  <summary>The data ({plural(e.resources.length, 'table')})</summary>
+                  <ul>
+                    {e.resources.map((r) => <li><a href={resourceHref(r.id)}>{r.definition.name}</a> ({plural(r.total, 'record')})</li>)}
+                  </ul>
+                </details>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {datasets.length > 0 && (
+        <section aria-labelledby="datasets-title">
+          <h2 id="datasets-title">{elections.length > 0 ? 'Other datasets' : 'Datasets'}</h2>
+          <ul class="cards">
+            {datasets.map((d) => (
+              <li class="card">
+                <h3>{d.title}</h3>
+                {d.notes && <p>{d.notes}</p>}
+                <ul>
+                  {d.resources.map((r) => <li><a href={resourceHref(r.id)}>{r.definition.name}</a> ({plural(r.total, 'record')})</li>)}
+                </ul>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {elections.length === 0 && datasets.length === 0 && <p>No data is loaded yet.</p>}
+    </>
+  );
+}

@@ -1,0 +1,45 @@
+// A record page: one record's fields as a description list, with links to the records and election pages it relates
+// to, and to itself as JSON.
+
+import type { CatalogResource } from '../../catalog/catalog.js';
+import type { FieldMeta } from '../data.js';
+import { cellText, isIrishField } from '../format.js';
+
+export interface RelatedLink {
+  label: string;
+  href: string;
+}
+
+export interface RecordPageProps {
+  resource: CatalogResource;
+  record: Record<string, unknown>;
+  fields: FieldMeta[];
+  related: RelatedLink[];
+  apiUrl: string;
+  tableHref: string;
+  title: string;
+}
+
+export function RecordPage({ resource, record, fields, related, apiUrl, tableHref, title }: RecordPageProps) {
+  return (
+    <>
+      <h1>{title}</h1>
+      <p class="meta">Record {String(record._id)} of <a href={tableHref}>{resource.definition.name}</a></p>
+      <dl class="record">
+        {fields.filter((f) => f.id !== '_id').map((f) => (
+          <div>
+            <dt>{f.id}</dt>
+            <dd lang={isIrishField(f.id) ? 'ga' : undefined} class={record[f.id] === null ? 'null' : undefined}>{cellText(record[f.id], f.type) || '(empty)'}</dd>
+          </div>
+        ))}
+      </dl>
+      {related.length > 0 && (
+        <section aria-labelledby="related-title">
+          <h2 id="related-title">Related</h2>
+          <ul>{related.map((r) => <li><a href={r.href}>{r.label}</a></li>)}</ul>
+        </section>
+      )}
+      <p><a href={apiUrl} rel="nofollow">This record as JSON, from the API</a></p>
+    </>
+  );
+}

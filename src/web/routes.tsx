@@ -1,0 +1,408 @@
+// Each page's handler: reads the URL, gets the data through the actions (or the election models made from them),
+// and renders. Handlers return a page or a redirect; failures they raise are rendered as error pages by index.ts.
+
+import type { VNode } from 'preact';
+import type { CatalogResource } from '../catalog/catalog.js';
+import { compareElections, FIELD_NAMES, sheetAfterCount, slugOf, type Election } from '../elections/index.js';
+import type { Assets } from './assets.js';
+import { loadCharts, type ChartMemo } from './charts.js';
+import { datasets, electionByName, electionLabel, elections, type ElectionCache, type ElectionView } from './catalog-view.js';
+import { PageFailure, pageFailureOf, type ActionClient, type SearchResult } from './data.js';
+import { defaultFacets, facetOf, type Facet } from './facets.js';
+import { firstPreferencesChart, raceToQuotaChart, shareChangeChart, sharesChart, transfersChart } from './election-charts.js';
+import { formatNumber } from './format.js';
+import { ComparePage } from './pages/compare.js';
+import { ConstituencyPage } from './pages/constituency.js';
+import { ConstituencyList, CONSTITUENCY_SORTS, ElectionOverview, PartyPage, PartyTotalsPage, type ElectionPageBase } from './pages/election.js';
+import { ErrorPage } from './pages/error.js';
+import { HomePage, type DatasetCard, type ElectionCard } from './pages/home.js';
+import { renderPage, type Crumb, type PageShell } from './pages/layout.js';
+import { RecordPage, type RelatedLink } from './pages/record.js';
+import { ResourcePage } from './pages/resource.js';
+import { apiQuery, canonical, decodedParams, foldForm, queryString } from './table-query.js';
+import { apiSearchUrl, dumpUrl, filteredQuery, urls } from './urls.js';
+
+export interface PageContext {
+  client: ActionClient;
+  models: ElectionCache;
+  charts: ChartMemo;
+  assets: Assets;
+  siteUrl: string;
+  params: Record<string, string>;
+  path: string;
+  search: URLSearchParams;
+  shell: Pick<PageShell, 'compare' | 'attribution'>;
+}
+
+export type PageResult = { status: number; html: string } | { redirect: string };
+
+export function page(ctx: Pick<PageContext, 'assets' | 'shell'>, shell: Omit<PageShell, 'compare' | 'attribution'>, body: VNode): string {
+  return renderPage({ ...ctx.shell, ...shell }, ctx.assets, body);
+}
+
+export function errorPage(ctx: Pick<PageContext, 'assets' | 'shell'>, status: number, message: string): PageResult {
+  const title = status === 404 ? 'Not found' : 'Cannot be shown';
+  return { status, html: page(ctx, { title, crumbs: [{ label: 'Home', href: '/' }, { label: title }], alternate: null }, <ErrorPage status={status} message={message} />) };
+}
+
+const ok = (html: string): PageResult => ({ status: 200, html });
+
+function notFound(what: string): never {
+  throw new PageFailure(404, what);
+}
+
+/** The election a URL names, with its model. */
+async function electionOf(ctx: PageContext): Promise<{ view: ElectionView; election: Election; base: ElectionPageBase; crumbs: Crumb[] }> {
+  const view = electionByName(ctx.client, ctx.params.name ?? '');
+  if (!view) notFound(`There is no election called "${ctx.params.name}".`);
+  const election = await ctx.models.get(ctx.client, view, ctx.siteUrl);
+  const name = view.definition.name;
+  const label = electionLabel(view);
+  const base: ElectionPageBase = {
+    label, date: view.election.date, body: view.election.body, election, resources: view.resources,
+    house: { seats: view.election.seats, ceannComhairle: view.election.ceannComhairle },
+    links: {
+      overview: urls.election(name),
+      constituencies: urls.constituencies(name),
+      parties: urls.parties(name),
+      constituency: (key) => urls.constituency(name, key),
+      party: (key) => urls.party(name, key),
+      resource: urls.resource,
+    },
+  };
+  return { view, election, base, crumbs: [{ label: 'Home', href: '/' }, { label, href: urls.election(name) }] };
+}
+
+/** The first field a resource has of the spellings a value goes by. */
+function fieldOf(resource: CatalogResource | undefined, spellings: readonly string[]): string | undefined {
+  return resource ? spellings.find((s) => resource.fieldById.has(s)) : undefined;
+}
+
+/** Filters that select one constituency's records in a resource of the election: by number where it has one. */
+function constituencyFilters(view: ElectionView, role: 'candidates' | 'counts' | 'constituencies', constituency: { number: number | null; name: string }): Record<string, unknown> | null {
+  const resource = view.roles[role];
+  if (!resource) return null;
+  const names = FIELD_NAMES[role] as Record<string, readonly string[]>;
+  const numberField = fieldOf(resource, names.number!);
+  if (numberField && constituency.number !== null) return { [numberField]: constituency.number };
+  const nameField = fieldOf(resource, role === 'candidates' ? names.constituency! : role === 'counts' ? names.constituency! : names.name!);
+  return nameField ? { [nameField]: constituency.name } : null;
+}
+
+async function home(ctx: PageContext): Promise<PageResult> {
+  const all = elections(ctx.client);
+  const cards: ElectionCard[] = await Promise.all(all.map(async (view) => {
+    const name = view.definition.name;
+    let totals = null;
+    let problem: string | null = null;
+    try {
+      totals = (await ctx.models.get(ctx.client, view, ctx.siteUrl)).totals;
+    } catch (err) {
+      const failure = pageFailureOf(err);
+      if (!failure) throw err;
+      problem = failure.message;
+    }
+    return {
+      name, label: electionLabel(view), title: view.definition.title, date: view.election.date, body: view.election.body, totals, problem,
+      href: urls.election(name), constituencies: urls.constituencies(name), parties: urls.parties(name),
+      candidatesResource: view.roles.candidates ?? null, resources: view.resources,
+      seats: view.election.seats ?? totals?.seats ?? null,
+    };
+  }));
+  const others: DatasetCard[] = datasets(ctx.client).filter((d) => d.definition.election === null)
+    .map((d) => ({ title: d.definition.title, notes: d.definition.notes, resources: d.resources }));
+  return ok(page(ctx, { title: 'Elections and data', crumbs: [], alternate: '/api/3/action/package_list' },
+    <HomePage elections={cards} datasets={others} compare={all.length > 1} resourceHref={urls.resource} />));
+}
+
+/** The most rows a resource page shows; the downloads have every record of the view. */
+export const MAX_PAGE_ROWS = 1000;
+
+const DUMP_PARAMS = ['q', 'full_text', 'plain', 'language', 'filters', 'sort', 'fields', 'distinct'];
+
+async function resourcePage(ctx: PageContext): Promise<PageResult> {
+  const id = ctx.params.id ?? '';
+  const resource = ctx.client.catalog.get(id);
+  if (!resource || !resource.dataset) notFound(`There is no resource with the id "${id}".`);
+  const fieldIds = resource.fields.filter((f) => f.id !== '_id').map((f) => f.id);
+  const folded = foldForm(ctx.search, fieldIds);
+  if (folded) return { redirect: `${urls.resource(id)}${queryString(folded)}` };
+
+  const search = canonical(ctx.search);
+  search.delete('resource_id');
+  // A page of HTML is for reading: larger pages are downloads. The address says what the page shows.
+  const limit = Number(search.get('limit'));
+  if (search.getAll('limit').length === 1 && Number.isInteger(limit) && limit > MAX_PAGE_ROWS) {
+    search.set('limit', String(MAX_PAGE_ROWS));
+    return { redirect: `${urls.resource(id)}${queryString(search)}` };
+  }
+  const api = apiQuery(search);
+  let result: SearchResult | null = null;
+  let failure: PageFailure | null = null;
+  try {
+    result = await ctx.client.search({ ...decodedParams(api), resource_id: id }, ctx.siteUrl);
+  } catch (err) {
+    failure = pageFailureOf(err);
+    if (!failure || failure.status >= 500) throw err;
+  }
+
+  const textFields = resource.fields.filter((f) => f.type === 'text').map((f) => f.id);
+  let facetFields: string[];
+  if (search.has('_facet')) facetFields = search.getAll('_facet').filter((f) => textFields.includes(f) || resource.fieldById.has(f));
+  else facetFields = await defaultFacets(ctx.client, resource, ctx.siteUrl);
+  const facets: Facet[] = failure ? [] : await Promise.all(facetFields.map((f) => facetOf(ctx.client, resource, search, f, ctx.siteUrl)));
+
+  const dumpBase = new URLSearchParams();
+  for (const name of DUMP_PARAMS) for (const v of api.getAll(name)) dumpBase.append(name, v);
+  const dumpOf = (extra: Record<string, string>) => {
+    const p = new URLSearchParams(dumpBase);
+    for (const [k, v] of Object.entries(extra)) p.set(k, v);
+    return dumpUrl(id, p);
+  };
+  const downloads = [
+    { label: 'CSV', href: dumpOf({}), note: 'comma-separated, UTF-8' },
+    { label: 'CSV for Excel', href: dumpOf({ bom: 'true' }), note: 'with a byte order mark, so Excel keeps the fadas' },
+    { label: 'TSV', href: dumpOf({ format: 'tsv' }), note: 'tab-separated' },
+    { label: 'JSON', href: dumpOf({ format: 'json' }), note: 'fields and records as lists' },
+    { label: 'NDJSON', href: dumpOf({ format: 'ndjson' }), note: 'one JSON object per line' },
+    { label: `The whole resource (CSV, ${formatNumber(resource.total)} records)`, href: dumpUrl(id, new URLSearchParams()), note: 'every record, ignoring this view' },
+  ];
+
+  const election = elections(ctx.client).find((e) => e.definition.name === resource.dataset!.name);
+  const datasetLink = election ? { label: electionLabel(election), href: urls.election(election.definition.name) } : null;
+  const apiUrl = apiSearchUrl(ctx.siteUrl, id, api);
+  const crumbs: Crumb[] = [{ label: 'Home', href: '/' }];
+  if (datasetLink) crumbs.push(datasetLink);
+  crumbs.push({ label: resource.definition.name, href: urls.resource(id) });
+  const html = page(ctx, { title: resource.definition.name, crumbs, alternate: apiSearchUrl('', id, api) },
+    <ResourcePage
+      resource={resource} search={search} result={result} failure={failure} facets={facets} facetChoices={textFields.filter((f) => !facetFields.includes(f))}
+      siteUrl={ctx.siteUrl} rowsDefault={ctx.client.settings.rowsDefault} pagePath={urls.resource(id)} apiUrl={apiUrl} downloads={downloads} dataset={datasetLink}
+    />);
+  return { status: failure ? failure.status : 200, html };
+}
+
+async function recordPage(ctx: PageContext): Promise<PageResult> {
+  const id = ctx.params.id ?? '';
+  const resource = ctx.client.catalog.get(id);
+  if (!resource || !resource.dataset) notFound(`There is no resource with the id "${id}".`);
+  const recordId = Number(ctx.params.record);
+  if (!Number.isSafeInteger(recordId) || recordId < 1) notFound(`There is no record "${ctx.params.record}" in ${resource.definition.name}.`);
+  const filters = { _id: recordId };
+  const result = await ctx.client.search({ resource_id: id, filters: JSON.stringify(filters) }, ctx.siteUrl);
+  const record = result.records[0];
+  if (!record) notFound(`There is no record ${recordId} in ${resource.definition.name}.`);
+  const related = await relatedLinks(ctx, resource, record);
+  const title = recordTitle(resource, record);
+  const apiUrl = apiSearchUrl('', id, new URLSearchParams({ filters: JSON.stringify(filters) }));
+  return ok(page(ctx, { title, crumbs: [{ label: 'Home', href: '/' }, { label: resource.definition.name, href: urls.resource(id) }, { label: `Record ${recordId}` }], alternate: apiUrl },
+    <RecordPage resource={resource} record={record} fields={result.fields} related={related} apiUrl={apiUrl} tableHref={urls.resource(id)} title={title} />));
+}
+
+function recordTitle(resource: CatalogResource, record: Record<string, unknown>): string {
+  const text = (spellings: readonly string[]) => {
+    const field = fieldOf(resource, spellings);
+    return field ? String(record[field] ?? '') : '';
+  };
+  switch (resource.definition.role) {
+    case 'candidates': return `${text(FIELD_NAMES.candidates.firstName)} ${text(FIELD_NAMES.candidates.surname)}, ${text(FIELD_NAMES.candidates.constituency)}`.trim();
+    case 'counts': return `${text(['Candidate First Name'])} ${text(['Candidate surname'])}, count ${text(FIELD_NAMES.counts.count)}`.trim();
+    case 'constituencies': return text(FIELD_NAMES.constituencies.name) || `Record ${String(record._id)}`;
+    default: return `${resource.definition.name}, record ${String(record._id)}`;
+  }
+}
+
+/** Links from a record of an election resource to the pages and records it relates to. */
+async function relatedLinks(ctx: PageContext, resource: CatalogResource, record: Record<string, unknown>): Promise<RelatedLink[]> {
+  const role = resource.definition.role;
+  const view = elections(ctx.client).find((e) => e.definition.name === resource.dataset?.name);
+  if ((role !== 'candidates' && role !== 'counts' && role !== 'constituencies') || !view) return [];
+  const election = await ctx.models.get(ctx.client, view, ctx.siteUrl);
+  const names = FIELD_NAMES[role] as Record<string, readonly string[]>;
+  const numberField = fieldOf(resource, names.number!);
+  const nameField = fieldOf(resource, role === 'constituencies' ? names.name! : names.constituency!);
+  const constituency = election.constituencies.find((c) => (numberField && c.number !== null
+    ? c.number === record[numberField]
+    : nameField !== undefined && slugOf(String(record[nameField] ?? '')) === c.key));
+  const links: RelatedLink[] = [];
+  const name = view.definition.name;
+  if (!constituency) return links;
+  const candidateField = fieldOf(resource, names.candidateId ?? []);
+  const candidateId = candidateField ? record[candidateField] : undefined;
+  if (role === 'counts') {
+    const count = fieldOf(resource, FIELD_NAMES.counts.count);
+    const n = count ? Number(record[count]) : NaN;
+    links.push({ label: `${constituency.name}, the count as it stood after count ${n}`, href: `${urls.constituency(name, constituency.key)}${Number.isInteger(n) ? `?count=${n}` : ''}` });
+  } else {
+    links.push({ label: `${constituency.name}: the count, transfer by transfer`, href: urls.constituency(name, constituency.key) });
+  }
+  const byConstituency = (target: 'candidates' | 'counts') => constituencyFilters(view, target, constituency);
+  if (role === 'candidates' && candidateField) {
+    const party = fieldOf(resource, FIELD_NAMES.candidates.party);
+    const partyKey = party ? election.parties.find((p) => p.party === record[party])?.key : undefined;
+    if (partyKey) links.push({ label: `${String(record[party!])}: party totals and candidates`, href: urls.party(name, partyKey) });
+    const counts = view.roles.counts;
+    const countFilters = byConstituency('counts');
+    const countsCandidate = fieldOf(counts, FIELD_NAMES.counts.candidateId);
+    if (counts && countFilters && countsCandidate) {
+      const countField = fieldOf(counts, FIELD_NAMES.counts.count);
+      links.push({ label: 'This candidate at every count (count details)', href: `${urls.resource(counts.id)}${filteredQuery({ ...countFilters, [countsCandidate]: candidateId }, countField ? { sort: `"${countField}"` } : {})}` });
+    }
+  }
+  if (role === 'counts' && candidateField) {
+    const candidates = view.roles.candidates;
+    const filters = byConstituency('candidates');
+    const field = fieldOf(candidates, FIELD_NAMES.candidates.candidateId);
+    if (candidates && filters && field) links.push({ label: 'This candidate in the candidates table', href: `${urls.resource(candidates.id)}${filteredQuery({ ...filters, [field]: candidateId })}` });
+  }
+  if (role === 'constituencies') {
+    const candidates = view.roles.candidates;
+    const filters = byConstituency('candidates');
+    if (candidates && filters) links.push({ label: `The candidates of ${constituency.name}`, href: `${urls.resource(candidates.id)}${filteredQuery(filters)}` });
+  }
+  return links;
+}
+
+async function electionOverview(ctx: PageContext): Promise<PageResult> {
+  const { base, crumbs, view } = await electionOf(ctx);
+  const candidates = view.roles.candidates;
+  return ok(page(ctx, { title: base.label, crumbs, alternate: candidates ? apiSearchUrl('', candidates.id) : null }, <ElectionOverview {...base} />));
+}
+
+async function constituencyList(ctx: PageContext): Promise<PageResult> {
+  const { base, crumbs, view } = await electionOf(ctx);
+  const raw = ctx.search.get('sort') ?? 'name';
+  const descending = raw.startsWith('-');
+  const key = raw.replace(/^-/, '');
+  if (!CONSTITUENCY_SORTS[key]) throw new PageFailure(400, `The constituencies cannot be sorted by "${key}"; choose a column heading.`);
+  const resource = view.roles.constituencies;
+  const api = resource ? apiSearchUrl('', resource.id) : null;
+  return ok(page(ctx, { title: `Constituencies, ${base.label}`, crumbs: [...crumbs, { label: 'Constituencies' }], alternate: api },
+    <ConstituencyList {...base} sortKey={key} descending={descending} api={api} />));
+}
+
+async function constituencyPage(ctx: PageContext): Promise<PageResult> {
+  await loadCharts();
+  const { base, crumbs, view, election } = await electionOf(ctx);
+  const constituency = election.constituency(ctx.params.key ?? '');
+  if (!constituency) notFound(`There is no constituency "${ctx.params.key}" in the ${base.label}.`);
+  const sheet = election.sheet(constituency.key)!;
+  const last = sheet.steps.length;
+  const countParam = ctx.search.get('count');
+  let count = last;
+  if (countParam !== null) {
+    count = Number(countParam);
+    if (!Number.isInteger(count) || count < 1 || count > last) throw new PageFailure(404, `${constituency.name} had ${last} counts; there is no count "${countParam}".`);
+  }
+  const shown = count < last ? sheetAfterCount(sheet, count) : sheet;
+  const filtersFor = (role: 'candidates' | 'counts' | 'constituencies') => constituencyFilters(view, role, constituency);
+  const candidates = view.roles.candidates!;
+  const counts = view.roles.counts;
+  const countsFilters = filtersFor('counts');
+  const countField = fieldOf(counts, FIELD_NAMES.counts.count);
+  const apiOf = (resource: CatalogResource, filters: Record<string, unknown> | null, extra: Record<string, string> = {}) => {
+    const p = new URLSearchParams(extra);
+    if (filters) p.set('filters', JSON.stringify(filters));
+    return apiSearchUrl('', resource.id, p);
+  };
+  const constituencies = view.roles.constituencies;
+  const sizeLimit = String(ctx.client.settings.rowsMax);
+  const props = {
+    constituency, sheet, shown, count, electionLabel: base.label, pagePath: urls.constituency(view.definition.name, constituency.key),
+    candidateCount: election.candidates(constituency.key).length, hasCounts: election.hasCounts && Boolean(counts),
+    ceannComhairle: view.election.ceannComhairle && slugOf(view.election.ceannComhairle.constituency) === slugOf(constituency.name) ? view.election.ceannComhairle.name : null,
+    partyHref: (party: string) => {
+      const key = election.parties.find((p) => p.party === party)?.key;
+      return key ? urls.party(view.definition.name, key) : null;
+    },
+    api: {
+      candidates: apiOf(candidates, filtersFor('candidates'), { sort: '"Votes" desc' }),
+      counts: counts ? apiOf(counts, countsFilters, { limit: sizeLimit, ...(countField ? { sort: `"${countField}"` } : {}) }) : null,
+      constituency: constituencies && constituency.recordId ? apiSearchUrl('', constituencies.id, new URLSearchParams({ filters: JSON.stringify({ _id: constituency.recordId }) })) : null,
+    },
+    tables: {
+      candidates: `${urls.resource(candidates.id)}${filteredQuery(filtersFor('candidates') ?? {})}`,
+      counts: counts ? `${urls.resource(counts.id)}${filteredQuery(countsFilters ?? {})}` : null,
+    },
+  };
+  if (!fieldOf(candidates, ['Votes'])) props.api.candidates = apiOf(candidates, filtersFor('candidates'));
+  const version = ctx.client.datasetVersion;
+  const chartKey = `${view.definition.name}/${constituency.key}`;
+  const hasCounts = props.hasCounts;
+  const charts = {
+    firstPreferences: ctx.charts.get(version, `first ${chartKey}`, () => firstPreferencesChart(sheet)),
+    race: hasCounts ? ctx.charts.get(version, `race ${chartKey} ${count}`, () => raceToQuotaChart(shown, count)) : null,
+    transfers: hasCounts && count >= 2 ? ctx.charts.get(version, `transfers ${chartKey} ${count}`, () => transfersChart(sheet, sheet.steps[count - 1]!)) : null,
+  };
+  const title = count < last ? `${constituency.name} after count ${count}, ${base.label}` : `${constituency.name}, ${base.label}`;
+  return ok(page(ctx, {
+    title,
+    crumbs: [...crumbs, { label: 'Constituencies', href: base.links.constituencies }, { label: constituency.name }],
+    alternate: props.api.counts ?? props.api.candidates,
+  }, <ConstituencyPage {...props} charts={charts} />));
+}
+
+async function partyTotals(ctx: PageContext): Promise<PageResult> {
+  await loadCharts();
+  const { base, crumbs, view } = await electionOf(ctx);
+  const candidates = view.roles.candidates!;
+  const api = apiSearchUrl('', candidates.id, new URLSearchParams({ limit: String(ctx.client.settings.rowsMax) }));
+  const chart = ctx.charts.get(ctx.client.datasetVersion, `shares ${view.definition.name}`, () => sharesChart(base.election.parties, base.label));
+  return ok(page(ctx, { title: `Party totals, ${base.label}`, crumbs: [...crumbs, { label: 'Party totals' }], alternate: api }, <PartyTotalsPage {...base} api={api} chart={chart} />));
+}
+
+async function partyPage(ctx: PageContext): Promise<PageResult> {
+  const { base, crumbs, view, election } = await electionOf(ctx);
+  const party = election.party(ctx.params.key ?? '');
+  if (!party) notFound(`No party "${ctx.params.key}" stood in the ${base.label}.`);
+  const candidates = view.roles.candidates!;
+  const partyField = fieldOf(candidates, FIELD_NAMES.candidates.party);
+  const filters = partyField ? { [partyField]: party.party } : {};
+  const api = apiSearchUrl('', candidates.id, new URLSearchParams({ filters: JSON.stringify(filters) }));
+  const table = `${urls.resource(candidates.id)}${filteredQuery(filters)}`;
+  return ok(page(ctx, { title: `${party.party}, ${base.label}`, crumbs: [...crumbs, { label: 'Party totals', href: base.links.parties }, { label: party.party }], alternate: api },
+    <PartyPage {...base} party={party} api={api} table={table} />));
+}
+
+async function comparePage(ctx: PageContext): Promise<PageResult> {
+  await loadCharts();
+  const all = elections(ctx.client);
+  const crumbs: Crumb[] = [{ label: 'Home', href: '/' }, { label: 'Compare elections' }];
+  if (all.length < 2) {
+    return { status: 404, html: page(ctx, { title: 'Compare elections', crumbs, alternate: null }, <ErrorPage status={404} message="Comparing needs two elections, and only one is loaded." />) };
+  }
+  // Latest first in `all`: by default the latest election against the one before it.
+  const byName = new Map(all.map((e) => [e.definition.name, e]));
+  const earlierName = ctx.search.get('earlier') ?? all[1]!.definition.name;
+  const laterName = ctx.search.get('later') ?? all[0]!.definition.name;
+  const earlier = byName.get(earlierName);
+  const later = byName.get(laterName);
+  if (!earlier || !later) notFound(`There is no election called "${!earlier ? earlierName : laterName}".`);
+  const [a, b] = await Promise.all([ctx.models.get(ctx.client, earlier, ctx.siteUrl), ctx.models.get(ctx.client, later, ctx.siteUrl)]);
+  const summary = (view: ElectionView, e: Election) => ({ name: view.definition.name, label: electionLabel(view), totals: e.totals, parties: e.parties, constituencies: e.constituencies });
+  const comparison = earlier === later ? null : compareElections(summary(earlier, a), summary(later, b));
+  const label = comparison ? `${comparison.earlier.label} to ${comparison.later.label}` : '';
+  const chart = comparison ? ctx.charts.get(ctx.client.datasetVersion, `compare ${earlier.definition.name} ${later.definition.name}`, () => shareChangeChart(comparison.parties, label)) : null;
+  const views = [earlier, later] as const;
+  const candidates = later.roles.candidates;
+  const api = candidates ? apiSearchUrl('', candidates.id, new URLSearchParams({ limit: String(ctx.client.settings.rowsMax) })) : '/api/3/action/package_list';
+  return ok(page(ctx, { title: 'Compare elections', crumbs, alternate: api },
+    <ComparePage
+      choices={all.map((e) => ({ name: e.definition.name, label: electionLabel(e) }))} earlier={earlier.definition.name} later={later.definition.name}
+      comparison={comparison} api={api} chart={chart}
+      constituencyHref={(i, key) => urls.constituency(views[i].definition.name, key)}
+      partyHref={(i, key) => urls.party(views[i].definition.name, key)}
+    />));
+}
+
+export const pageHandlers: Record<string, (ctx: PageContext) => Promise<PageResult>> = {
+  '/': home,
+  '/resource/:id': resourcePage,
+  '/resource/:id/record/:record': recordPage,
+  '/election/:name': electionOverview,
+  '/election/:name/constituencies': constituencyList,
+  '/election/:name/constituencies/:key': constituencyPage,
+  '/election/:name/parties': partyTotals,
+  '/election/:name/parties/:key': partyPage,
+  '/compare': comparePage,
+};
