@@ -21,7 +21,7 @@ const positiveNumber = (value: unknown, what: string) => {
   assert.ok(Number.isFinite(value as number) && (value as number) > 0, `${what} > 0, got ${String(value)}`);
 };
 
-test('the quick benchmark measures the service against the ceiling, and a cold start', async () => {
+test('the quick benchmark measures the service against the ceiling, a cold start, and the explorer\'s pages', async () => {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'countcentre-bench-smoke-'));
   const jsonFile = path.join(out, 'quick.json');
   const env = { ...process.env };
@@ -37,7 +37,7 @@ test('the quick benchmark measures the service against the ceiling, and a cold s
     assert.ok(report.machine.cores >= 1);
     assert.match(report.machine.node, /^v\d+/);
     assert.ok(report.loadGenerators.default.startsWith('wrk') || report.loadGenerators.default.startsWith('autocannon'));
-    assert.deepEqual(report.results.map((r: { id: string }) => r.id).sort(), ['1', '5']);
+    assert.deepEqual(report.results.map((r: { id: string }) => r.id).sort(), ['1', '5', '6']);
     for (const r of report.results) assert.equal(r.status, 'measured', `${r.id}: ${r.reason ?? ''}`);
 
     const s1 = report.results.find((r: { id: string }) => r.id === '1');
@@ -54,6 +54,16 @@ test('the quick benchmark measures the service against the ceiling, and a cold s
     const s5 = report.results.find((r: { id: string }) => r.id === '5');
     positiveNumber(s5.extra.coldStartMs, 'cold start');
     positiveNumber(s5.extra.idleRssBytes, 'idle RSS');
+
+    const s6 = report.results.find((r: { id: string }) => r.id === '6');
+    for (const page of ['resource', 'constituency']) {
+      for (const mode of ['Served', 'Rendered']) positiveNumber(s6.extra[`${page}${mode}TtfbP95Ms`], `${page} page TTFB p95 (${mode})`);
+      positiveNumber(s6.extra[`${page}WeightGzipKB`], `${page} page weight`);
+      assert.equal(s6.extra[`${page}Requests`], 3, 'a page loads one stylesheet and one script');
+    }
+    positiveNumber(s6.extra.jsGzipKB, 'script weight');
+    positiveNumber(s6.extra.constituencyFirstVisitTtfbP95Ms, 'first visits of constituency pages');
+    assert.equal(s6.targets.length, 7, 'scenario 6 is judged against its seven targets');
 
     // The run's working folder (databases, recordings) is removed at the end.
     const workDir = /working folder: (\S+)/.exec(stdout)?.[1];

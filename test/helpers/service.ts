@@ -1,19 +1,25 @@
 // Test harness: the service over the real election sources (read from the companion data folder, never copied),
-// with its database in a temporary folder, driven in-process through Fastify's inject().
+// with its database in a temporary folder, listening on a free port of 127.0.0.1 and driven by real HTTP requests.
 
+import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp } from '../../src/app.js';
 import { prepareServices, type Prepared } from '../../src/bootstrap.js';
+import { loadCatalogFile } from '../../src/catalog/load.js';
+import { buildDatabase } from '../../src/ingest/build.js';
+import { PostgresLoadTarget } from '../../src/storage/postgres/loader.js';
 import { loadSettings, PROJECT_ROOT, type Settings } from '../../src/settings.js';
 
 export const SHARED_DIR = path.resolve(PROJECT_ROOT, '..', 'shared');
 export const DATA_DIR = path.join(SHARED_DIR, 'data');
 export const EXAMPLES_DIR = path.join(SHARED_DIR, 'reference', 'ckan-examples');
-export const TEST_TMP = path.join(os.tmpdir(), 'countcentre-test');
+/** Per checkout, so that test runs in two clones side by side never rebuild each other's database files. */
+export const TEST_TMP = path.join(os.tmpdir(), `countcentre-test-${createHash('sha1').update(PROJECT_ROOT).digest('hex').slice(0, 8)}`);
 
 export const RESOURCE_A = '60728fc9-2896-41d8-a70c-9c01dd3d57ce';
 export const RESOURCE_B = 'f6a59fec-6f64-48bb-9f65-e6679aa23dba';
@@ -35,9 +41,13 @@ export const TEST_PG_ADMIN_URL = process.env.COUNTCENTRE_TEST_PG_URL ?? 'postgre
 
 let databases = 0;
 
-/** Creates an empty database for one suite; returns its URL and how to drop it. */
-export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `countcentre_test_${process.pid}_${++databases}`;
+function databaseUrl(name: string): string {
+  const url = new URL(TEST_PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function connectAdmin(): Promise<pg.Client> {
   const admin = new pg.Client({ connectionString: TEST_PG_ADMIN_URL, connectionTimeoutMillis: 5000 });
   try {
     await admin.connect();
@@ -45,16 +55,56 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
     throw new Error(`PostgreSQL is needed for the postgres backend tests (${TEST_PG_ADMIN_URL}): ${(err as Error).message}. ` +
       'Start it, or set COUNTCENTRE_TEST_BACKENDS=sqlite to run the embedded store only.');
   }
+  return admin;
+}
+
+/**
+ * The elections loaded once per checkout into a template database, which each suite's database is copied from
+ * (CREATE DATABASE … TEMPLATE, a file copy) instead of loading every election again. It is brought up to date
+ * first, which reloads only what changed, as with the embedded store's file in TEST_TMP. An advisory lock keeps
+ * two suites from loading it, or copying it while it loads, at once.
+ */
+function templateName(settings: Settings): string {
+  const key = JSON.stringify([PROJECT_ROOT, settings.catalog, settings.sources, settings.pgSchema, settings.pgDataSchema, settings.pgReaderRole]);
+  return `countcentre_template_${createHash('sha1').update(key).digest('hex').slice(0, 12)}`;
+}
+
+async function loadTemplate(admin: pg.Client, name: string, settings: Settings): Promise<void> {
+  const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+  if (exists.rowCount === 0) await admin.query(`CREATE DATABASE "${name}"`);
+  const target = new PostgresLoadTarget({
+    url: databaseUrl(name), schemas: { data: settings.pgDataSchema, public: settings.pgSchema }, readerRole: settings.pgReaderRole,
+  });
+  await buildDatabase({ catalog: loadCatalogFile(settings.catalog), sources: settings.sources, target, logger: silentLogger }).finally(() => target.close());
+}
+
+/**
+ * Creates a database for one suite, empty or (with `loaded`) holding the elections as the settings load them;
+ * returns its URL and how to drop it.
+ */
+export async function createTestDatabase(loaded?: Settings): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `countcentre_test_${process.pid}_${++databases}`;
+  const admin = await connectAdmin();
   try {
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE "${name}"`);
+    if (loaded) {
+      const template = templateName(loaded);
+      await admin.query('SELECT pg_advisory_lock(hashtext($1))', [template]);
+      try {
+        await loadTemplate(admin, template, loaded);
+        await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+      } finally {
+        await admin.query('SELECT pg_advisory_unlock(hashtext($1))', [template]);
+      }
+    } else {
+      await admin.query(`CREATE DATABASE "${name}"`);
+    }
   } finally {
     await admin.end();
   }
-  const url = new URL(TEST_PG_ADMIN_URL);
-  url.pathname = `/${name}`;
+  const url = databaseUrl(name);
   return {
-    url: url.toString(),
+    url,
     async drop() {
       const client = new pg.Client({ connectionString: TEST_PG_ADMIN_URL });
       await client.connect();
@@ -67,14 +117,63 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   };
 }
 
+/** A request as the tests write it (the shape of Fastify's inject options). */
+export interface RequestOptions {
+  method?: string;
+  url: string;
+  headers?: Record<string, string>;
+  payload?: string | Buffer;
+}
+
+/** An answer as the tests read it: status, headers, the body as text and as bytes (never decompressed). */
+export interface TestResponse {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+  rawPayload: Buffer;
+}
+
 export interface TestService {
   app: FastifyInstance;
   prepared: Prepared;
   settings: Settings;
-  request(options: InjectOptions | string): Promise<LightMyRequestResponse>;
+  /** http://127.0.0.1:<port> */
+  address: string;
+  port: number;
+  request(options: RequestOptions | string): Promise<TestResponse>;
   /** GET a path and parse the JSON body. */
-  getJson(url: string): Promise<{ status: number; body: any; raw: LightMyRequestResponse }>;
+  getJson(url: string): Promise<{ status: number; body: any; raw: TestResponse }>;
   close(): Promise<void>;
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+/** The text with any lone surrogate (which has no UTF-8 form) replaced by U+FFFD, as an encoder would. */
+export function wellFormed(text: string): string {
+  return text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+}
+
+/**
+ * One HTTP request to a listening server. The Host header defaults to `localhost:80`, so that `help` links in the
+ * answers read the same whatever port the server listens on.
+ */
+export function httpCall(port: number, options: RequestOptions | string): Promise<TestResponse> {
+  const { method = 'GET', url, headers = {}, payload } = typeof options === 'string' ? { url: options } : options;
+  // As a browser or curl would send it: spaces and other characters a request line cannot hold, percent-encoded.
+  const path = wellFormed(url).replace(/[^\u0021-\u007e]/gu, (c) => encodeURIComponent(c));
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, agent, headers: { host: 'localhost:80', ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const rawPayload = Buffer.concat(chunks);
+        resolve({ statusCode: res.statusCode!, headers: res.headers, body: rawPayload.toString('utf8'), rawPayload });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
 }
 
 export function testSettings(overrides: Partial<Settings> = {}): Settings {
@@ -88,22 +187,29 @@ export function testSettings(overrides: Partial<Settings> = {}): Settings {
 
 /**
  * The election service on the given backend. The embedded database is rebuilt only when a source or the catalogue
- * changed since the last run; a PostgreSQL database is created for the service and dropped when it closes.
+ * changed since the last run; a PostgreSQL database is copied for the service from the checkout's loaded template
+ * (so the service finds it up to date) and dropped when it closes.
  */
 export async function startService(overrides: Partial<Settings> = {}, backend: TestBackend = 'sqlite'): Promise<TestService> {
-  const database = backend === 'postgres' ? await createTestDatabase() : null;
+  const wanted = testSettings(overrides);
+  // Only the checkout's own elections have a template; a suite with sources of its own loads them itself.
+  const elections = wanted.catalog === testSettings().catalog && wanted.sources === DATA_DIR;
+  const database = backend === 'postgres' ? await createTestDatabase(elections ? wanted : undefined) : null;
   const settings = testSettings({ ...overrides, ...(database ? { databaseUrl: database.url } : {}) });
   const prepared = await prepareServices(settings, silentLogger);
-  const app = await buildApp(prepared.services, silentLogger);
-  await app.ready();
-  const request = (options: InjectOptions | string) => app.inject(options);
+  const app = await buildApp(prepared.state, silentLogger);
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = Number(new URL(address).port);
+  const request = (options: RequestOptions | string) => httpCall(port, options);
   return {
     app,
     prepared,
     settings,
+    address,
+    port,
     request,
     async getJson(url) {
-      const raw = await app.inject({ method: 'GET', url });
+      const raw = await request(url);
       return { status: raw.statusCode, body: JSON.parse(raw.body), raw };
     },
     async close() {
@@ -112,4 +218,13 @@ export async function startService(overrides: Partial<Settings> = {}, backend: T
       await database?.drop();
     },
   };
+}
+
+/** datastore_search on a resource with the given parameters (objects sent as JSON); asserts a 200 and gives `result`. */
+export async function searchResult(service: TestService, params: Record<string, string | number | boolean | object>, resourceId = RESOURCE_A): Promise<any> {
+  const query = new URLSearchParams({ resource_id: resourceId });
+  for (const [k, v] of Object.entries(params)) query.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v));
+  const { status, body } = await service.getJson(`/api/3/action/datastore_search?${query}`);
+  if (status !== 200) throw new Error(`datastore_search answered ${status}: ${JSON.stringify(body)}`);
+  return body.result;
 }

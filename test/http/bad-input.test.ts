@@ -59,13 +59,40 @@ for (const backend of TEST_BACKENDS) describe(`bad input [${backend}]`, () => {
     assert.deepEqual(await failing({ filters: 'the-filter' }), validation({ filters: ['Cannot parse JSON'] }));
     assert.deepEqual(await failing({ filters: '5' }), validation({ filters: ['Filters must be defined as a dict or a list of dicts'] }));
     assert.deepEqual(await failing({ filters: '["a"]' }), validation({ filters: ['Filters must be defined as a dict or a list of dicts'] }));
-    assert.deepEqual(await failing({ filters: '{"Nope": 1}' }), validation({ filters: ['invalid value "Nope"'] }));
+    assert.deepEqual(await failing({ filters: '{"Nope": 1}' }), validation({ filters: ['Unknown field: Nope'] }));
+    assert.deepEqual(await failing({ filters: '{"Nope": [1, 2]}' }), validation({ filters: ['invalid value "Nope"'] }));
     assert.deepEqual(await failing({ filters: '{"Votes": "many"}' }),
       validation({ query: ['Invalid query'], info: { orig: ['invalid input syntax for type numeric: "many"'] } }));
     assert.deepEqual(await failing({ filters: '{"Votes": true}' }),
       validation({ query: ['Invalid query'], info: { orig: ['invalid input syntax for type numeric: "True"'] } }));
-    const nested = await failing({ filters: '{"Votes": {"gt": 5}}' });
-    assert.deepEqual(nested.query, ['Invalid query']);
+    assert.deepEqual(await failing({ filters: '{"Votes": {"gt": "many"}}' }),
+      validation({ query: ['Invalid query'], info: { orig: ['invalid input syntax for type numeric: "many"'] } }));
+  });
+
+  test('filters: CKAN 2.12\'s operators are answered; what its grammar refuses is refused in its words', async () => {
+    // Before CKAN 2.12's grammar, {"Votes": {"gt": 5}} was refused; it is a range now.
+    const { status, body } = await service.getJson(`${SEARCH}?resource_id=${RESOURCE_A}&limit=1000&filters=${encodeURIComponent('{"Votes": {"gt": 5}}')}`);
+    assert.equal(status, 200);
+    assert.ok(body.result.records.length > 0 && body.result.records.every((r: { Votes: number }) => r.Votes > 5));
+    assert.equal(body.result.total, body.result.records.length);
+    assert.deepEqual(await failing({ filters: '{"Votes": {"like": 5}}' }), validation({ filters: ["Unknown filter operation: FilterOp(field='Votes', op='like', value=5)"] }));
+    assert.deepEqual(await failing({ filters: '{"Votes": {"in": 5}}' }), validation({ filters: ["Filter operation \"in\" takes a list of values: FilterOp(field='Votes', op='in', value=5)"] }));
+    assert.deepEqual(await failing({ filters: '{"$not": [{"Votes": 5}]}' }), validation({ filters: ['Unknown operators (must be one of $or, $and): $not'] }));
+    assert.deepEqual(await failing({ filters: '{"$or": {"Votes": 5}}' }), validation({ filters: ["Filter operations must be defined as a list of dicts: {'Votes': 5}"] }));
+    let deep: unknown = { Votes: 5 };
+    for (let i = 0; i < 10; i++) deep = { $and: [deep] };
+    assert.deepEqual(await failing({ filters: JSON.stringify(deep) }), validation({ filters: ['Maximum nesting depth for filter operations reached'] }));
+    const many = { $or: Array.from({ length: 100 }, (_, i) => ({ Votes: i })) };
+    assert.deepEqual(await failing({ filters: JSON.stringify(many) }), validation({ filters: ['Maximum number of filter operations exceeded'] }));
+    // Hostile shapes: a nest well past the limit (and within the JSON reader's own), and huge bounds on every kind of
+    // field, never reach the store.
+    let hostile: unknown = { Votes: 5 };
+    for (let i = 0; i < 25; i++) hostile = { $or: [hostile] };
+    assert.deepEqual(await failing({ filters: JSON.stringify(hostile) }), validation({ filters: ['Maximum nesting depth for filter operations reached'] }));
+    for (const filters of ['{"_id": {"gt": 1e308}}', '{"Votes": {"lt": -1e308}}', '{"Surname": {"gt": "\\u0000"}}', '{"_id": {"lte": -99999999999}}']) {
+      const answer = await service.getJson(`${SEARCH}?resource_id=${RESOURCE_A}&filters=${encodeURIComponent(filters)}`);
+      assert.equal(answer.status, 200, filters);
+    }
   });
 
   test('fields: unknown, reserved, wrong types', async () => {
@@ -111,7 +138,8 @@ for (const backend of TEST_BACKENDS) describe(`bad input [${backend}]`, () => {
     assert.deepEqual(await failing({ resource_id: injected }, 404), { __type: 'Not Found Error', message: `Not found: Resource "${injected}" was not found.` });
     assert.deepEqual(await failing({ fields: 'Surname" FROM sqlite_master; --' }), validation({ fields: ['invalid value "Surname" FROM sqlite_master; --"'] }));
     assert.deepEqual(await failing({ sort: 'Votes; DROP TABLE x' }), validation({ sort: ['invalid value "Votes; DROP TABLE x"'] }));
-    assert.deepEqual(await failing({ filters: JSON.stringify({ 'Votes" OR 1=1 --': 1 }) }), validation({ filters: ['invalid value "Votes" OR 1=1 --"'] }));
+    assert.deepEqual(await failing({ filters: JSON.stringify({ 'Votes" OR 1=1 --': 1 }) }), validation({ filters: ['Unknown field: Votes" OR 1=1 --'] }));
+    assert.deepEqual(await failing({ filters: JSON.stringify({ Votes: { 'gt" OR 1=1 --': 1 } }) }), validation({ filters: ['Unknown filter operation: FilterOp(field=\'Votes\', op=\'gt" OR 1=1 --\', value=1)'] }));
     for (const value of ["' OR '1'='1", '"); DROP TABLE x; --', 'Robert\'); DROP TABLE Students;--']) {
       const { status, body } = await service.getJson(`${SEARCH}?resource_id=${RESOURCE_A}&filters=${encodeURIComponent(JSON.stringify({ Surname: value }))}&q=${encodeURIComponent(value)}`);
       assert.equal(status, 200);

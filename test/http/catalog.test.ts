@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { RESOURCE_A, RESOURCE_B, RESOURCE_C, startService, type TestService, TEST_BACKENDS } from '../helpers/service.js';
 
+const CHECKS_2020 = '8eb98cee-9d9f-40a5-803f-f02b91b56329';
+
 for (const backend of TEST_BACKENDS) describe(`catalogue actions [${backend}]`, () => {
   let service: TestService;
   before(async () => {
@@ -16,15 +18,16 @@ for (const backend of TEST_BACKENDS) describe(`catalogue actions [${backend}]`, 
     return { status, body };
   };
 
-  test('package_list names the dataset; limit and offset page it', async () => {
-    assert.deepEqual((await action('package_list')).body.result, ['general-election-2020']);
-    assert.deepEqual((await action('package_list', '?limit=1&offset=1')).body.result, []);
+  test('package_list names the datasets; limit and offset page them', async () => {
+    assert.deepEqual((await action('package_list')).body.result, ['general-election-2011', 'general-election-2016', 'general-election-2020', 'general-election-2024']);
+    assert.deepEqual((await action('package_list', '?limit=1&offset=1')).body.result, ['general-election-2016']);
+    assert.deepEqual((await action('package_list', '?limit=2&offset=3')).body.result, ['general-election-2024']);
     const bad = await action('package_list', '?limit=-1');
     assert.equal(bad.status, 409);
     assert.deepEqual(bad.body.error.limit, ['Must be a natural number']);
   });
 
-  test('package_show by name or id: licence, attribution, organisation, the three resources in order', async () => {
+  test('package_show by name or id: licence, attribution and provenance, organisation, the resources in order', async () => {
     const { status, body } = await action('package_show', '?id=general-election-2020');
     assert.equal(status, 200);
     const dataset = body.result;
@@ -32,10 +35,20 @@ for (const backend of TEST_BACKENDS) describe(`catalogue actions [${backend}]`, 
     assert.equal(dataset.license_id, 'CC-BY-SA-4.0');
     assert.equal(dataset.license_title, 'Creative Commons Attribution-ShareAlike 4.0');
     assert.equal(dataset.isopen, true);
-    assert.deepEqual(dataset.extras, [{ key: 'attribution', value: 'Source: Department of Housing, Local Government and Heritage / data.gov.ie. Licensed under CC BY-SA 4.0.' }]);
+    const extras = Object.fromEntries(dataset.extras.map((e: any) => [e.key, e.value]));
+    assert.deepEqual(dataset.extras.map((e: any) => e.key), [
+      'attribution', 'ceann_comhairle', 'consistency_checks', 'election_date', 'official_status', 'seats', 'source', 'source_files',
+    ], 'sorted by key, as CKAN sorts extras');
+    assert.equal(extras.attribution, 'Source: Department of Housing, Local Government and Heritage / data.gov.ie. Licensed under CC BY-SA 4.0.');
+    assert.equal(extras.official_status, 'official');
+    assert.equal(extras.consistency_checks, CHECKS_2020);
+    assert.equal(extras.ceann_comhairle, 'Seán Ó Fearghaíl (Kildare South), returned without a contest');
+    assert.deepEqual(JSON.parse(extras.source_files).map((f: any) => f.path), ['2020/candidates_info.csv', '2020/constituencies.csv', '2020/elections2.csv']);
     assert.equal(dataset.organization.title, 'Department of Housing, Local Government and Heritage');
-    assert.equal(dataset.num_resources, 3);
-    assert.deepEqual(dataset.resources.map((r: any) => [r.id, r.position, r.package_id]), [[RESOURCE_A, 0, dataset.id], [RESOURCE_B, 1, dataset.id], [RESOURCE_C, 2, dataset.id]]);
+    assert.equal(dataset.num_resources, 4);
+    assert.deepEqual(dataset.resources.map((r: any) => [r.id, r.position, r.package_id]), [
+      [RESOURCE_A, 0, dataset.id], [RESOURCE_B, 1, dataset.id], [RESOURCE_C, 2, dataset.id], [CHECKS_2020, 3, dataset.id],
+    ]);
     assert.match(dataset.metadata_modified, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/);
     const byId = await action('package_show', `?id=${dataset.id}`);
     assert.deepEqual(byId.body.result, dataset);
@@ -67,15 +80,15 @@ for (const backend of TEST_BACKENDS) describe(`catalogue actions [${backend}]`, 
   test('status_show and site_read', async () => {
     const status = (await action('status_show')).body.result;
     assert.equal(status.site_url, 'https://data.example.ie');
-    assert.equal(status.ckan_version, '2.10.10');
+    assert.equal(status.ckan_version, '2.12.0', 'the newest CKAN read API served');
     assert.deepEqual(status.extensions, ['datastore']);
     assert.equal((await action('site_read')).body.result, true);
   });
 
   test('_table_metadata lists every resource, searchable like any resource', async () => {
     const { body } = await action('datastore_search', '?resource_id=_table_metadata');
-    assert.equal(body.result.total, 3);
-    assert.deepEqual(body.result.records.map((r: any) => r.name), [RESOURCE_A, RESOURCE_B, RESOURCE_C]);
+    assert.equal(body.result.total, 16, 'four elections of four resources each');
+    assert.deepEqual(body.result.records.slice(0, 4).map((r: any) => r.name), [RESOURCE_A, RESOURCE_B, RESOURCE_C, CHECKS_2020]);
     assert.deepEqual(body.result.fields.map((f: any) => f.id), ['_id', 'name', 'oid', 'alias_of']);
     assert.ok(body.result.records.every((r: any) => Number.isInteger(r.oid) && r.alias_of === null));
     const filtered = await action('datastore_search', `?resource_id=_table_metadata&filters=${encodeURIComponent(JSON.stringify({ name: RESOURCE_C }))}`);

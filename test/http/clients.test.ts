@@ -73,7 +73,7 @@ for (const backend of TEST_BACKENDS) describe(`CKAN clients [${backend}]`, () =>
   let address: string;
   before(async () => {
     service = await startService({}, backend);
-    address = await service.app.listen({ port: 0, host: '127.0.0.1' });
+    address = service.address;
   });
   after(() => service.close());
 

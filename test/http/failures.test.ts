@@ -7,11 +7,12 @@ import { after, before, describe, test } from 'node:test';
 import { pino } from 'pino';
 import { buildApp } from '../../src/app.js';
 import type { StorageBackend } from '../../src/storage/backend.js';
-import { RESOURCE_A, RESOURCE_B, startService, TEST_BACKENDS, type TestService } from '../helpers/service.js';
+import { httpCall, RESOURCE_A, RESOURCE_B, startService, TEST_BACKENDS, type TestService } from '../helpers/service.js';
 
 for (const backend of TEST_BACKENDS) describe(`unexpected failures [${backend}]`, () => {
   let service: TestService;
   let app: Awaited<ReturnType<typeof buildApp>>;
+  let port: number;
   const logged: string[] = [];
 
   before(async () => {
@@ -22,6 +23,7 @@ for (const backend of TEST_BACKENDS) describe(`unexpected failures [${backend}]`
     });
     const logger = pino({ level: 'error' }, new Writable({ write(chunk, _enc, done) { logged.push(String(chunk)); done(); } }));
     app = await buildApp({ ...service.prepared.services, backend: failing }, logger);
+    port = Number(new URL(await app.listen({ port: 0, host: '127.0.0.1' })).port);
   });
   after(async () => {
     await app.close();
@@ -29,7 +31,7 @@ for (const backend of TEST_BACKENDS) describe(`unexpected failures [${backend}]`
   });
 
   test('an unexpected failure is a 500 envelope without internals, logged with its cause', async () => {
-    const response = await app.inject(`/api/3/action/datastore_search?resource_id=${RESOURCE_A}`);
+    const response = await httpCall(port, `/api/3/action/datastore_search?resource_id=${RESOURCE_A}`);
     assert.equal(response.statusCode, 500);
     assert.equal(response.headers['content-type'], 'application/json;charset=utf-8');
     const body = JSON.parse(response.body);
@@ -40,7 +42,7 @@ for (const backend of TEST_BACKENDS) describe(`unexpected failures [${backend}]`
   });
 
   test('other requests are still served', async () => {
-    const response = await app.inject(`/api/3/action/datastore_search?resource_id=${RESOURCE_B}&limit=1`);
+    const response = await httpCall(port, `/api/3/action/datastore_search?resource_id=${RESOURCE_B}&limit=1`);
     assert.equal(response.statusCode, 200);
   });
 });

@@ -2,46 +2,9 @@
 // with every value equal to the source CSV's — checked against a parse of the CSV independent of the loader's.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import iconv from 'iconv-lite';
-import { DATA_DIR, RESOURCE_A, RESOURCE_B, RESOURCE_C, startService, type TestService, TEST_BACKENDS } from '../helpers/service.js';
-
-/** A minimal RFC 4180 reader (quotes, doubled quotes, CRLF), deliberately separate from the loader's csv-parse. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else cell += ch;
-  }
-  if (cell !== '' || row.length > 0) rows.push([...row, cell]);
-  return rows;
-}
-
-function sourceRows(file: string): { header: string[]; rows: string[][] } {
-  const [header, ...rows] = parseCsv(iconv.decode(readFileSync(path.join(DATA_DIR, file)), 'windows-1252'));
-  return { header: header!, rows };
-}
+import { RESOURCE_A, RESOURCE_B, RESOURCE_C, startService, type TestService, TEST_BACKENDS } from '../helpers/service.js';
+import { sourceRows } from '../helpers/source-records.js';
 
 for (const backend of TEST_BACKENDS) describe(`paging with _links.next [${backend}]`, () => {
   let service: TestService;

@@ -14,7 +14,7 @@ import { prepareServices } from '../../src/bootstrap.js';
 import { loadCatalogFile } from '../../src/catalog/load.js';
 import { buildDatabase } from '../../src/ingest/build.js';
 import { storageFor } from '../../src/stores.js';
-import { createTestDatabase, silentLogger, startService, TEST_BACKENDS, testSettings, type TestService } from '../helpers/service.js';
+import { createTestDatabase, httpCall, silentLogger, startService, TEST_BACKENDS, testSettings, type TestService } from '../helpers/service.js';
 
 const TALLY = '33333333-0000-4000-8000-000000000001';
 
@@ -101,8 +101,9 @@ for (const backend of TEST_BACKENDS) describe(`loading while serving [${backend}
     const prepared = await prepareServices(settings, silentLogger, { load: settings.loadOnStart });
     try {
       assert.equal(prepared.build, null);
-      const app = await buildApp(prepared.services, silentLogger);
-      const response = await app.inject(search);
+      const app = await buildApp(prepared.state, silentLogger);
+      const port = Number(new URL(await app.listen({ port: 0, host: '127.0.0.1' })).port);
+      const response = await httpCall(port, search);
       assert.equal(response.statusCode, 200);
       assert.equal(JSON.parse(response.body).result.total, 4);
       assert.equal(response.body, (await service.request(search)).body);
@@ -145,9 +146,10 @@ describe('a replica that has not replayed the latest load is not read [postgres]
     await loadInto(replica.url, 3);
     const settings = testSettings({ catalog: path.join(dir, 'catalog.json'), sources: dir, databaseUrl: primary.url, databaseReadUrls: [replica.url], loadOnStart: false });
     const prepared = await prepareServices(settings, silentLogger, { load: false });
-    const app = await buildApp(prepared.services, silentLogger);
-    const health = async () => JSON.parse((await app.inject('/healthz')).body).detail as string;
-    const page = async () => JSON.parse((await app.inject(`/api/3/action/datastore_search?resource_id=${TALLY}`)).body).result;
+    const app = await buildApp(prepared.state, silentLogger);
+    const port = Number(new URL(await app.listen({ port: 0, host: '127.0.0.1' })).port);
+    const health = async () => JSON.parse((await httpCall(port, '/healthz')).body).detail as string;
+    const page = async () => JSON.parse((await httpCall(port, `/api/3/action/datastore_search?resource_id=${TALLY}`)).body).result;
     try {
       assert.equal(await health(), 'database reachable');
       assert.equal((await page()).total, 3);
@@ -174,10 +176,10 @@ describe('a replica that has not replayed the latest load is not read [postgres]
   test('a serving process hears of a load as soon as it is published, without waiting for its poll', async () => {
     await loadInto(primary.url, 5);
     const settings = testSettings({ catalog: path.join(dir, 'catalog.json'), sources: dir, databaseUrl: primary.url });
-    const backend = await storageFor(settings).openBackend();
+    const store = await storageFor(settings).openStore();
     try {
       let heard = 0;
-      backend.watch!(() => {
+      store.watch!(() => {
         heard += 1;
       });
       const listening = Date.now();
@@ -187,10 +189,12 @@ describe('a replica that has not replayed the latest load is not read [postgres]
       await loadInto(primary.url, 6);
       while (heard === 1 && Date.now() - started < 5000) await delay(5);
       assert.equal(heard, 2);
-      assert.equal(await backend.refresh(), true);
-      assert.equal(backend.resources.get(TALLY)!.total, 6);
+      const latest = await store.openLatest();
+      assert.ok(latest);
+      store.serve(latest);
+      assert.equal(store.current.resources.get(TALLY)!.total, 6);
     } finally {
-      await backend.close();
+      await store.close();
     }
   });
 });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
-import { negotiateEncoding } from '../../src/http/fast-path.js';
+import { negotiateEncoding } from '../../src/http/compression.js';
 import { cacheKey, ResponseCache } from '../../src/http/response-cache.js';
 import { RESOURCE_A, RESOURCE_B, startService, TEST_BACKENDS, type TestService } from '../helpers/service.js';
 
@@ -27,9 +27,12 @@ function get(port: number, path: string, headers: Record<string, string> = {}, m
   });
 }
 
-/** Headers that must agree between two answers to the same request (the date and connection ones are per message). */
+/**
+ * Headers that must agree between two answers to the same request (the date and connection ones are per message, and
+ * Server-Timing says how this answer was made: computed, or from memory).
+ */
 function stable(headers: Raw['headers']): Record<string, unknown> {
-  const { date: _date, connection: _connection, 'keep-alive': _keepAlive, 'transfer-encoding': _te, 'content-length': _length, ...rest } = headers;
+  const { date: _date, connection: _connection, 'keep-alive': _keepAlive, 'transfer-encoding': _te, 'content-length': _length, 'server-timing': _timing, ...rest } = headers;
   return rest;
 }
 
@@ -37,16 +40,32 @@ describe('ResponseCache and encoding negotiation', () => {
   test('bounded by bytes, least recently used first out; large answers are not kept', () => {
     const cache = new ResponseCache(300, 150);
     const entry = (n: number) => ({ status: 200, contentType: 't', tag: 'W/"x"', body: Buffer.alloc(n) });
-    cache.set('a', entry(100));
-    cache.set('b', entry(100));
+    // Each answer is offered twice: the first time it is only noted.
+    const keep = (key: string, n: number) => {
+      cache.set(key, entry(n));
+      cache.set(key, entry(n));
+    };
+    keep('a', 100);
+    keep('b', 100);
     cache.get('a');
-    cache.set('c', entry(100));
+    keep('c', 100);
     assert.ok(cache.get('a') && cache.get('c'));
     assert.equal(cache.get('b'), undefined, 'the least recently used went first');
-    cache.set('big', entry(200));
+    keep('big', 200);
     assert.equal(cache.get('big'), undefined);
     assert.ok(cache.size.bytes <= 300);
     assert.equal(new ResponseCache(0).enabled, false);
+  });
+
+  test('an answer is kept the second time it is made; answers made once take no room', () => {
+    const cache = new ResponseCache(10_000, 5_000, 3);
+    const entry = () => ({ status: 200, contentType: 't', tag: 'W/"x"', body: 'x'.repeat(100) });
+    for (const key of ['a', 'b', 'c', 'd']) cache.set(key, entry());
+    assert.deepEqual(cache.size, { entries: 0, bytes: 0 });
+    cache.set('d', entry());
+    assert.ok(cache.get('d'), 'made twice: kept');
+    cache.set('a', entry());
+    assert.equal(cache.get('a'), undefined, 'a was forgotten among the answers made once (3 remembered): noted again, not kept');
   });
 
   test('keys: version, method (HEAD is GET), URL, host, body', () => {
@@ -56,14 +75,16 @@ describe('ResponseCache and encoding negotiation', () => {
     assert.notEqual(cacheKey('v1', 'POST', '/x', null, '{"a":1}'), cacheKey('v1', 'POST', '/x', null, '{"a":2}'));
   });
 
-  test('Accept-Encoding: brotli, then gzip, honouring q=0; anything unusual goes to the full path', () => {
+  test('Accept-Encoding: brotli, then gzip, by weight, honouring q=0 and *', () => {
     assert.equal(negotiateEncoding(undefined), 'identity');
     assert.equal(negotiateEncoding('gzip, deflate, br'), 'br');
     assert.equal(negotiateEncoding('gzip'), 'gzip');
     assert.equal(negotiateEncoding('br;q=0, gzip;q=0.5'), 'gzip');
     assert.equal(negotiateEncoding('deflate'), 'identity');
-    assert.equal(negotiateEncoding('*'), null);
-    assert.equal(negotiateEncoding('identity;q=0, deflate'), null);
+    assert.equal(negotiateEncoding('*'), 'br');
+    assert.equal(negotiateEncoding('*;q=0.5, br;q=0'), 'gzip');
+    assert.equal(negotiateEncoding('gzip;q=0, identity'), 'identity');
+    assert.equal(negotiateEncoding('identity;q=0, deflate'), 'identity', 'nothing acceptable is compressed: sent as it is');
   });
 });
 
@@ -72,8 +93,7 @@ for (const backend of TEST_BACKENDS) describe(`repeated requests [${backend}]`, 
   let port: number;
   before(async () => {
     service = await startService({}, backend);
-    const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
-    port = Number(new URL(address).port);
+    port = service.port;
   });
   after(() => service.close());
 
@@ -145,8 +165,7 @@ describe('with the response cache turned off', () => {
   test('answers are the same, computed every time', async () => {
     const service = await startService({ responseCacheMb: 0 });
     try {
-      const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
-      const port = Number(new URL(address).port);
+      const port = service.port;
       const url = `/api/3/action/datastore_search?resource_id=${RESOURCE_B}&limit=3`;
       const [a, b] = [await get(port, url), await get(port, url)];
       assert.ok(a.body.equals(b.body));

@@ -3,19 +3,13 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { RESOURCE_A, RESOURCE_B, RESOURCE_C, startService, type TestService, TEST_BACKENDS } from '../helpers/service.js';
+import { RESOURCE_A, RESOURCE_B, RESOURCE_C, searchResult, startService, type TestService, TEST_BACKENDS } from '../helpers/service.js';
 
 const SEARCH = '/api/3/action/datastore_search';
 
 for (const backend of TEST_BACKENDS) describe(`datastore_search parameters [${backend}]`, () => {
   let service: TestService;
-  const search = async (params: Record<string, string | number | boolean | object>) => {
-    const query = new URLSearchParams({ resource_id: RESOURCE_A });
-    for (const [k, v] of Object.entries(params)) query.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v));
-    const { status, body } = await service.getJson(`${SEARCH}?${query}`);
-    assert.equal(status, 200, JSON.stringify(body));
-    return body.result;
-  };
+  const search = (params: Record<string, string | number | boolean | object>) => searchResult(service, params);
   before(async () => {
     service = await startService({}, backend);
   });

@@ -75,7 +75,17 @@ for (const backend of TEST_BACKENDS) describe(`datastore_search_sql [${backend}]
         assert.equal(response.statusCode, 200, `${entry.sql}\n→ ${response.body.slice(0, 300)}`);
         const answer = entry.expect;
         assert.deepEqual(body.result.fields, answer.columns);
-        const expected = answer.records.map((row) => JSON.stringify(asRecord(answer.columns, row)));
+        // numeric values are JSON numbers since CKAN 2.11, with str(Decimal)'s digits, which the corpus records as text:
+        // compared by value here, and each one's exact text must be in the body.
+        const ids = answer.columns.map((c) => c.id);
+        // Of columns sharing a name, the record keeps the last one's value.
+        const numeric = answer.columns.map((c, i) => c.type === 'numeric' && ids.lastIndexOf(c.id) === i);
+        for (const row of answer.records) {
+          row.forEach((cell, i) => {
+            if (numeric[i] && cell !== null) assert.match(response.body, new RegExp(`: ${String(cell).replace(/[.+]/g, '\\$&')}[,}]`), `${cell} written exactly`);
+          });
+        }
+        const expected = answer.records.map((row) => JSON.stringify(asRecord(answer.columns, row.map((cell, i) => (answer.columns[i]!.type === 'numeric' && cell !== null ? Number(cell) : cell)))));
         const actual = (body.result.records as unknown[]).map((r) => JSON.stringify(r));
         if (entry.ordered) assert.deepEqual(actual, expected);
         else assert.deepEqual([...actual].sort(), [...expected].sort());
@@ -171,11 +181,11 @@ for (const backend of TEST_BACKENDS) describe(`datastore_search_sql [${backend}]
 
   test('ckan.js datastoreSqlQuery: hits and fields over node; errors as its browser path reads them', async () => {
     const CKAN = createRequire(import.meta.url)('ckan') as { Client: new (endpoint: string) => { datastoreSqlQuery(sql: string, cb: (err: any, out: any) => void): void } };
-    const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = service.address;
     const client = new CKAN.Client(address);
     const out = await new Promise<any>((resolve, reject) =>
       client.datastoreSqlQuery(`SELECT "Constituency Name" AS name, "Quota" FROM "${RESOURCE_B}" ORDER BY "Quota" DESC LIMIT 2`, (err, o) => (err ? reject(err) : resolve(o))));
-    assert.deepEqual(out.hits, [{ name: 'Tipperary', Quota: '13632' }, { name: 'Kerry', Quota: '12945' }]);
+    assert.deepEqual(out.hits, [{ name: 'Tipperary', Quota: 13632 }, { name: 'Kerry', Quota: 12945 }]);
     assert.deepEqual(out.fields, [{ id: 'name', type: 'string' }, { id: 'Quota', type: 'numeric' }]);
     // ckan.js's node path cannot read any error (it parses a string's .message); its browser path posts the JSON
     // URL-encoded as a lone form key and reads error.info.orig[0] from the response text.

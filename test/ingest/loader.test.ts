@@ -14,7 +14,7 @@ import { parseCatalog } from '../../src/catalog/load.js';
 import { buildDatabase } from '../../src/ingest/build.js';
 import { SqliteLoadTarget } from '../../src/storage/sqlite/builder.js';
 import { PROJECT_ROOT } from '../../src/settings.js';
-import { SqliteBackend } from '../../src/storage/sqlite/backend.js';
+import { SqliteStore } from '../../src/storage/sqlite/backend.js';
 import { silentLogger } from '../helpers/service.js';
 
 const PEOPLE = '11111111-0000-4000-8000-000000000001';
@@ -105,12 +105,13 @@ describe('loader', () => {
     assert.equal(result.rebuilt, true);
     assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows]), [['unchanged', 3], ['loaded', 3]]);
     assert.equal(rows(PEOPLE).length, 3);
-    const backend = await SqliteBackend.open(db);
+    const store = await SqliteStore.open(db);
+    const backend = store.current;
     try {
       const search = await backend.rows({ sql: `SELECT count(*) FROM "${PEOPLE}__fts" WHERE "${PEOPLE}__fts" MATCH ?`, params: [Buffer.from('mari').toString('hex')] });
       assert.deepEqual(search, [[1]], 'the carried-over full-text index still finds records');
     } finally {
-      await backend.close();
+      await store.close();
     }
   });
 
@@ -155,7 +156,9 @@ describe('loader', () => {
     test('a non-number in a numeric column', () => failure('Name,Votes,Birth Date\r\nA,1,\r\nB,lots,\r\n', /^people\.csv, line 3, column 2: field "Votes" \(numeric\): "lots" is not a number$/));
     test('a row with the wrong number of cells', () => failure('Name,Votes,Birth Date\r\nA,1\r\n', /^people\.csv, line 2, column 3: row has 2 cells, the header has 3$/));
     test('an impossible date', () => failure('Name,Votes,Birth Date\r\nA,1,31/02/2000\r\n', /^people\.csv, line 2, column 3: field "Born" \(date\): "31\/02\/2000" is not a valid date$/));
-    test('an unterminated quote', () => failure('Name,Votes,Birth Date\r\n"A,1,\r\n', /^people\.csv, line \d+/));
+    test('an unterminated quote is reported where it opens, not at the end of the file', () => failure(
+      'Name,Votes,Birth Date\r\n"Ann ""Nan"" Byrne",1,\r\n"multi\r\nline",2,\r\nC,3,\r\nD,"4,\r\nE,5,\r\nF,6,\r\n',
+      /^people\.csv, line 6, column 2: a quoted field opens here and is never closed$/));
     test('a missing file', async () => {
       writeSources();
       await build(catalogJson(), true);
@@ -165,32 +168,42 @@ describe('loader', () => {
     });
   });
 
+  test('a header without records loads an empty resource, with a warning', async () => {
+    writeSources('Name,Votes,Birth Date\r\n');
+    const result = await build(catalogJson(), true);
+    assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.warning]), [
+      ['loaded', 0, 'people.csv has a header but no records: the resource is served empty'], ['loaded', 2, undefined],
+    ]);
+  });
+
   test('a resource that never loaded is not served; the others are', async () => {
     rmSync(path.dirname(db), { recursive: true, force: true });
     writeSources('Name,Votes\r\n');
     const result = await build();
     assert.deepEqual(result.outcomes.map((o) => o.status), ['failed', 'loaded']);
-    const backend = await SqliteBackend.open(db);
+    const store = await SqliteStore.open(db);
+    const backend = store.current;
     try {
       assert.deepEqual([...backend.resources.keys()].sort(), [PLACES, '_table_metadata'].sort());
       const tables = await backend.rows({ sql: 'SELECT "name" FROM "_table_metadata"', params: [] });
       assert.deepEqual(tables, [[PLACES]], '_table_metadata lists what is served');
     } finally {
-      await backend.close();
+      await store.close();
     }
   });
 
   test('the new database is swapped in atomically: an open reader keeps its snapshot', async () => {
     writeSources();
     await build(catalogJson(), true);
-    const reader = await SqliteBackend.open(db);
+    const store = await SqliteStore.open(db);
+    const reader = store.current;
     try {
       writeSources(PEOPLE_CSV, 'Place,Seats\nCork,5\n');
       await build();
       assert.deepEqual(await reader.rows({ sql: `SELECT count(*) FROM "${PLACES}"`, params: [] }), [[2]]);
       assert.equal(rows(PLACES).length, 1);
     } finally {
-      await reader.close();
+      await store.close();
     }
   });
 
@@ -218,12 +231,12 @@ describe('loader', () => {
     writeSources();
     const cli = path.join(PROJECT_ROOT, 'dist', 'src', 'ingest', 'cli.js');
     const ok = await run(process.execPath, [cli, '--catalog', path.join(dir, 'catalog.json'), '--sources', sources, '--db', db, '--force']);
-    assert.match(ok.stdout, /database rebuilt/);
-    assert.match(ok.stdout, /loaded\s+11111111-0000-4000-8000-000000000001\s+People \(3 records\)/);
+    assert.match(ok.stdout, /store updated/);
+    assert.match(ok.stdout, /loaded\s+11111111-0000-4000-8000-000000000001\s+People\s+3 /);
     writeSources('Name,Votes,Birth Date\r\nA,x,\r\n');
     await assert.rejects(
       run(process.execPath, [cli, '--catalog', path.join(dir, 'catalog.json'), '--sources', sources, '--db', db]),
-      (err: { code: number; stdout: string }) => err.code === 1 && /kept-previous.*\n.*people\.csv, line 2, column 2/.test(err.stdout),
+      (err: { code: number; stdout: string }) => err.code === 1 && /kept-previous\s+11111111-0000-4000-8000-000000000001[\s\S]*\n {2}11111111-0000-4000-8000-000000000001: people\.csv, line 2, column 2/.test(err.stdout),
     );
   });
 });

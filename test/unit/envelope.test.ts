@@ -26,6 +26,7 @@ test('every error kind has its status and body', () => {
     [errors.queryTimeout(), 409, '{"help": "HELP", "error": {"query": ["Search took too long"], "__type": "Validation Error"}, "success": false}'],
     [errors.resourceNotFound('x'), 404, '{"help": "HELP", "error": {"__type": "Not Found Error", "message": "Not found: Resource \\"x\\" was not found."}, "success": false}'],
     [errors.authorization('Not authorized to access system tables'), 403, '{"help": "HELP", "error": {"__type": "Authorization Error", "message": "Access denied: Not authorized to access system tables"}, "success": false}'],
+    [errors.methodNotAllowed('PUT', ['GET', 'POST']), 405, '{"help": "HELP", "error": {"__type": "Method Not Allowed", "message": "Method PUT not allowed here; use GET, POST"}, "success": false}'],
     [errors.payloadTooLarge(10), 413, '{"help": "HELP", "error": {"__type": "Request Entity Too Large", "message": "Request body larger than 10 bytes"}, "success": false}'],
     [errors.unavailable('database unreachable'), 503, '{"help": "HELP", "error": {"__type": "Service Unavailable", "message": "database unreachable"}, "success": false}'],
     [errors.internal(), 500, '{"help": "HELP", "error": {"__type": "Internal Server Error", "message": "Internal Server Error"}, "success": false}'],

@@ -109,7 +109,7 @@ describe('filters', () => {
     assert.deepEqual(run({ Seats: '4.5' }).error, { query: ['Invalid query'], info: { orig: ['invalid input syntax for type integer: "4.5"'] } });
   });
 
-  test('a list of dictionaries is an OR; an empty dictionary among them matches everything', () => {
+  test('a list of dictionaries is an OR; a dictionary that asks nothing is left out of it, as in CKAN 2.12', () => {
     assert.deepEqual(run([{ Name: 'a' }, { Name: 'b', Seats: 1 }]).condition, {
       kind: 'or',
       of: [
@@ -117,13 +117,14 @@ describe('filters', () => {
         { kind: 'and', of: [{ kind: 'equals', field: field('Name'), value: 'b' }, { kind: 'equals', field: field('Seats'), value: 1 }] },
       ],
     });
-    assert.equal(run([{ Name: 'a' }, {}]).condition, null);
+    assert.deepEqual(run([{ Name: 'a' }, {}]).condition, { kind: 'equals', field: field('Name'), value: 'a' });
+    assert.equal(run([{}]).condition, null);
     assert.equal(run([]).condition, null);
     assert.equal(run({}).condition, null);
   });
 
   test('unknown fields and bad shapes', () => {
-    assert.deepEqual(run({ Nope: 1, Also: 2 }).error, { filters: ['invalid value "Nope"'] });
+    assert.deepEqual(run({ Nope: 1, Also: 2 }).error, { filters: ['Unknown field: Nope', 'Unknown field: Also'] });
     assert.deepEqual(run('text').error, { filters: ['Filters must be defined as a dict or a list of dicts'] });
     assert.deepEqual(run([{ Name: 'a' }, 3]).error, { filters: ['Filters must be defined as a dict or a list of dicts'] });
   });

@@ -12,7 +12,7 @@ import { ApiError, ERROR_KINDS } from '../../src/errors.js';
 import { PROJECT_ROOT } from '../../src/settings.js';
 import { initSearchSql, prepareSearchSql, type SqlResourceInfo } from '../../src/sql/search-sql/index.js';
 import { StatementTimeout } from '../../src/storage/backend.js';
-import type { SqliteBackend } from '../../src/storage/sqlite/backend.js';
+import type { SqliteVersion } from '../../src/storage/sqlite/backend.js';
 import { startService, type TestService } from '../helpers/service.js';
 
 type Expect = 'allowed' | 'deadline' | { status: number; type: string; message?: string };
@@ -25,7 +25,7 @@ const fixture = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'test', 'fixt
 const DEADLINE_MS = 300;
 
 let service: TestService;
-let backend: SqliteBackend;
+let backend: SqliteVersion;
 let lookup: (id: string) => SqlResourceInfo | undefined;
 let databaseFile: string;
 let hashBefore: string;
@@ -37,7 +37,7 @@ function fileHash(file: string): string {
 before(async () => {
   await initSearchSql();
   service = await startService();
-  backend = service.prepared.services.backend as SqliteBackend;
+  backend = service.prepared.services.backend as SqliteVersion;
   // Like the action, the lookup knows every resource the catalogue serves, _table_metadata included.
   lookup = (id) => {
     const resource = service.prepared.services.catalog.get(id);

@@ -189,11 +189,18 @@ describe('LIKE patterns', () => {
 
 describe('rendering of result cells, as CKAN\'s convert() writes them', () => {
   test('each type', () => {
+    // numeric: a JSON number with str(Decimal)'s digits, written as they are (CKAN 2.11+; 2.10 sent the text as a string).
+    const numeric = (v: unknown) => {
+      const rendered = renderSqlValue(v, 'numeric');
+      assert.ok(rendered instanceof RawJson, 'numeric is written as raw JSON number text');
+      return rendered.text;
+    };
     assert.equal(renderSqlValue(null, 'numeric'), null);
-    assert.equal(renderSqlValue(268392, 'numeric'), '268392');
-    assert.equal(renderSqlValue(1.5, 'numeric'), '1.5');
-    assert.equal(renderSqlValue('4112.0320150659133710', 'numeric'), '4112.0320150659133710');
-    assert.equal(renderSqlValue('0.0000001', 'numeric'), '1E-7');
+    assert.equal(numeric(268392), '268392');
+    assert.equal(numeric(1.5), '1.5');
+    assert.equal(numeric('4112.0320150659133710'), '4112.0320150659133710');
+    assert.equal(numeric('0.0000001'), '1E-7');
+    assert.equal(JSON.parse(numeric('0.0000001')), 1e-7, 'valid JSON');
     assert.equal(renderSqlValue(130, 'int8'), 130);
     assert.equal(renderSqlValue(1, 'bool'), true);
     assert.equal(renderSqlValue(0, 'bool'), false);

@@ -1,6 +1,7 @@
 // Pure serialisation: CKAN-compatible JSON and repr text, paging links, and the four record formats.
 
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { describe, test } from 'node:test';
 import { pageLinks, parseQueryForLinks } from '../../src/serialize/links.js';
 import { asciiJsonString, pyJsonDumps, pythonRepr, pythonStr, RawJson } from '../../src/serialize/python-json.js';
@@ -49,6 +50,20 @@ describe('_links', () => {
 
   test('a body-sourced request links the bare path', () => {
     assert.deepEqual(pageLinks(path, '', 0, 3), { start: path, next: `${path}?offset=3` });
+  });
+
+  test('values are encoded byte for byte as Python\'s quote_plus encodes them', () => {
+    // Python's quote_plus, written out: UTF-8 bytes, A-Z a-z 0-9 _ . ~ - kept, space as +, the rest %XX.
+    const quotePlus = (text: string) => [...Buffer.from(text, 'utf8')].map((byte) => {
+      const ch = String.fromCharCode(byte);
+      return /[A-Za-z0-9_.~-]/.test(ch) ? ch : ch === ' ' ? '+' : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    }).join('');
+    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 30 }), fc.string({ maxLength: 10 }), (value, name) => {
+      const key = name.replace(/[&=%+]/g, '') || 'k';
+      const link = pageLinks(path, `${encodeURIComponent(key)}=${encodeURIComponent(value.replace(/[\ud800-\udfff]/g, ''))}`, 0, 1).start;
+      const cleaned = value.replace(/[\ud800-\udfff]/g, '');
+      return cleaned === '' ? link === path : link === `${path}?${quotePlus(key)}=${quotePlus(cleaned)}`;
+    }), { numRuns: 1000 });
   });
 
   test('blank values dropped; the last of repeated names wins at the first position; + and %2B stay distinct', () => {

@@ -6,18 +6,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { FieldInfo, ResourceDefinition } from '../../src/catalog/types.js';
+import { csvSource, type FieldInfo, type ResourceDefinition } from '../../src/catalog/types.js';
 import { ApiError } from '../../src/errors.js';
 import type { SearchPlan } from '../../src/query/plan.js';
 import { readSearchRequest } from '../../src/query/search-params.js';
 import { planSearch, type PlanResource } from '../../src/query/search-plan.js';
 import { compileCount, compileSearch } from '../../src/sql/sqlite/search.js';
-import { SqliteBackend } from '../../src/storage/sqlite/backend.js';
+import { SqliteStore, type SqliteVersion } from '../../src/storage/sqlite/backend.js';
 import { SqliteDatabaseBuilder } from '../../src/storage/sqlite/builder.js';
 
 const RID = 'r1';
 const definition: ResourceDefinition = {
-  id: RID, name: 'r', description: '', datasetName: 'd', source: { path: 'x.csv', encoding: 'auto', delimiter: ',' }, indexes: [],
+  id: RID, name: 'r', description: '', datasetName: 'd', source: csvSource('x.csv'), indexes: [], role: null,
   fields: [
     { id: 'Name', type: 'text', column: 'Name', format: 'ISO', index: true },
     { id: 'Votes', type: 'numeric', column: 'Votes', format: 'ISO', index: true },
@@ -41,7 +41,8 @@ const ALL = '"_id", "Name", "Votes", "Party ""Id"""';
 
 describe('SQLite compiler', () => {
   let dir: string;
-  let backend: SqliteBackend;
+  let store: SqliteStore;
+  let backend: SqliteVersion;
 
   before(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-compiler-'));
@@ -50,11 +51,12 @@ describe('SQLite compiler', () => {
     await builder.loadResource(definition, { id: RID, sourceSha256: 'x', specHash: 'y', source: 'x.csv' }, async (sink) => {
       for (const row of ROWS) sink.insert(row);
     });
-    builder.commit('v1');
-    backend = await SqliteBackend.open(file);
+    builder.commit({ datasetVersion: 'v1', catalog: '{"datasets": []}' });
+    store = await SqliteStore.open(file);
+    backend = store.current;
   });
   after(async () => {
-    await backend.close();
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -137,10 +139,12 @@ describe('SQLite compiler', () => {
 
   test('full text: FTS5 narrows by hex lexeme keys (and decides alone for lexemes joined by & and |), the registered functions match and rank exactly', async () => {
     const p = plan({ q: 'Murphy', fields: '_id,rank' });
+    // A function call per candidate row: the statement carries the deadline, so it can be stopped and run elsewhere.
     assert.deepEqual(compileSearch(p, target), {
-      sql: 'SELECT "_id", cc_ts_rank("_full_text", ?, 32) FROM "r1" WHERE "_id" IN (SELECT "_id" FROM "r1" WHERE "_id" IN (SELECT rowid FROM "r1__fts" WHERE "r1__fts" MATCH ?) ' +
+      sql: 'SELECT "_id", cc_ts_rank("_full_text", ?, 32) FROM "r1" WHERE "_id" IN (SELECT "_id" FROM "r1" WHERE ("_id" IN (SELECT rowid FROM "r1__fts" WHERE "r1__fts" MATCH ?)) AND cc_deadline("_id") ' +
         'ORDER BY cc_ts_rank("_full_text", ?, 32) DESC, "_id" LIMIT ? OFFSET ?) ORDER BY cc_ts_rank("_full_text", ?, 32) DESC, "_id"',
       params: ["'murphi'", `"${Buffer.from('murphi').toString('hex')}"`, "'murphi'", 100, 0, "'murphi'"],
+      interruptible: true,
     });
     const phrase = plan({ q: 'Murphy <-> Byrne', plain: false, fields: '_id' });
     assert.match(compileSearch(phrase, target).sql, /MATCH \?\) AND cc_ts_match\("_full_text", \?\)/, 'a phrase is checked row by row');
@@ -158,6 +162,61 @@ describe('SQLite compiler', () => {
     const p = plan({ q: { Name: 'Seán' }, fields: '_id' });
     assert.match(compileSearch(p, target).sql, /cc_ts_match_value\(\?, "Name", \?, \?\)/);
     assert.deepEqual(await rows(p), [[4]]);
+  });
+
+  test('ranges: compared on the key expression, each bound a parameter; whole-number bounds made exact', async () => {
+    const p = plan({ filters: { Votes: { gt: 7, lte: '10' }, Name: { lt: 'N' } }, fields: '_id' });
+    assert.deepEqual(compileSearch(p, target), {
+      sql: 'SELECT "_id" FROM "r1" WHERE ("Votes" > ?) AND ("Votes" <= ?) AND ("Name" < ?) ORDER BY "_id" LIMIT ? OFFSET ?',
+      params: [7, 10, 'N', 100, 0],
+    });
+    assert.deepEqual(await rows(p), [[1]]);
+    const ids = plan({ filters: { _id: { gt: 1.5, lt: 1e20 } }, fields: '_id' });
+    assert.deepEqual(compileSearch(ids, target).sql, 'SELECT "_id" FROM "r1" WHERE "_id" >= ? ORDER BY "_id" LIMIT ? OFFSET ?', 'the bound beyond the range is no bound');
+    assert.deepEqual(compileSearch(ids, target).params[0], 2);
+    assert.deepEqual(await rows(ids), [[2], [3], [4]]);
+    assert.deepEqual(await rows(plan({ filters: { Votes: [null, { lt: 8 }] }, fields: '_id' })), [[2], [3]]);
+  });
+
+  test('_id ranges use the table\'s own key (EXPLAIN QUERY PLAN; field indexes are checked on a million records)', async () => {
+    const query = compileSearch(plan({ filters: { _id: { gt: 2 } } }), target);
+    const explained = (await backend.rows({ sql: `EXPLAIN QUERY PLAN ${query.sql}`, params: query.params })).map((r) => String(r[3])).join('\n');
+    assert.match(explained, /SEARCH r1 USING INTEGER PRIMARY KEY \(rowid>\?\)/);
+  });
+
+  test('a range on an indexed field in _id order: candidates from the index, not a walk of the table in _id order', async () => {
+    const indexed: PlanResource = { ...resource, fieldById: new Map([...resource.fieldById].map(([id, f]) => [id, { ...f, indexed: id !== '_id' }])) };
+    const planOn = (input: Record<string, unknown>) => {
+      const result = planSearch(readSearchRequest({ resource_id: RID, ...input }, { rowsDefault: 100, rowsMax: 32000 }), indexed, { defaultLanguage: 'english' });
+      assert.ok(!(result instanceof ApiError));
+      return result;
+    };
+    const p = planOn({ filters: { Votes: { gte: 8 } }, fields: '_id,Name' });
+    assert.deepEqual(compileSearch(p, target), {
+      sql: 'SELECT "_id", "Name" FROM "r1" WHERE "_id" IN (SELECT "_id" FROM "r1" WHERE "Votes" >= ? ORDER BY +"_id" LIMIT ? OFFSET ?) ORDER BY "_id"',
+      params: [8, 100, 0],
+    });
+    assert.deepEqual(await rows(p), [[1, 'Mary Murphy'], [4, 'Seán Ó Briain']]);
+    const descending = planOn({ filters: { Votes: { gte: 8 } }, sort: '_id desc', fields: '_id', offset: 1 });
+    assert.match(compileSearch(descending, target).sql, /ORDER BY \+"_id" DESC LIMIT \? OFFSET \?\) ORDER BY "_id" DESC$/);
+    assert.deepEqual(await rows(descending), [[1]]);
+    assert.doesNotMatch(compileSearch(planOn({ filters: { Votes: { gte: 8 }, _id: { gt: 1 } } }), target).sql, /\+"_id"/, 'a bound on _id: walking on from it is the way');
+    assert.doesNotMatch(compileSearch(planOn({ filters: { Votes: 8 } }), target).sql, /\+"_id"/, 'equality has good statistics');
+    assert.doesNotMatch(compileSearch(planOn({ filters: { Votes: { gte: 8 } }, limit: 5000 }), target).sql, /\+"_id"/, 'large pages read on in order');
+  });
+
+  test('keyset: the page after a record, and the keys carried after the output columns', async () => {
+    const p = plan({ sort: 'Votes desc', count_centre_after: [10, 1], include_next_page: true, fields: 'Name' });
+    assert.deepEqual(compileSearch(p, target), {
+      sql: 'SELECT "Name", "Votes", "_id" FROM "r1" WHERE "_id" IN (SELECT "_id" FROM "r1" WHERE ("Votes" <= ?) AND (("Votes" < ?) OR (("Votes" = ?) AND ("_id" > ?))) ' +
+        'ORDER BY "Votes" DESC NULLS FIRST, "_id" LIMIT ? OFFSET ?) ORDER BY "Votes" DESC NULLS FIRST, "_id"',
+      params: [10, 10, 10, 1, 100, 0],
+    });
+    assert.deepEqual(await rows(p), [['Seán Ó Briain', 10, 4], ['Ann Byrne', 7, 3]]);
+    const nullFirst = plan({ sort: 'Votes desc', count_centre_after: [null, 2], fields: '_id' });
+    assert.deepEqual(await rows(nullFirst), [[1], [4], [3]], 'after the empty cell come the values');
+    const nullLast = plan({ sort: 'Votes', count_centre_after: [10, 4], fields: '_id' });
+    assert.deepEqual(await rows(nullLast), [[2]], 'after the last value comes the empty cell');
   });
 
   test('counting applies the same conditions', async () => {

@@ -1,0 +1,278 @@
+// A small CKAN portal for the mirror's tests: one dataset with one DataStore resource, answering status_show,
+// package_show, resource_show, datastore_search (limit 0, offset paging, 2.12's keyset filter, lists) and, where
+// switched on, datastore_search_sql, as the CKAN version it plays does; and injecting the faults real portals show
+// (429s with Retry-After, "Search took too long", answers cut off, data changed or truncated mid-copy, a schema change,
+// a resource gone private, an HTML page instead of JSON). It records every request it was sent.
+
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { LosslessNumber, parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
+
+export interface FakeField {
+  id: string;
+  type: string;
+  info?: Record<string, string>;
+}
+
+export type FakeRecord = Record<string, unknown> & { _id: number };
+
+export interface FakeOptions {
+  /** 2.9 and 2.10 page by offset only; 2.12 takes `{"_id": {"gt": N}}`. Before 2.11, SQL sends numeric values as strings. */
+  version: '2.9' | '2.10' | '2.11' | '2.12';
+  /** Whether datastore_search_sql is on (CKAN 2.9's default; off from 2.10). */
+  sql: boolean;
+  /** The portal's rows_max: a larger limit is lowered to it (and echoed). */
+  rowsMax: number;
+  fields: FakeField[];
+  records: FakeRecord[];
+  resourceId?: string;
+  datasetName?: string;
+}
+
+export interface SeenRequest {
+  action: string;
+  params: Record<string, any>;
+  headers: IncomingMessage['headers'];
+  /** Requests being answered when this one arrived (politeness: never more than one). */
+  inFlight: number;
+}
+
+/** What the portal does to a request: answer it (undefined), or a fault of its own. */
+export type Fault = (request: SeenRequest, portal: FakeCkan) => { status: number; body: string; headers?: Record<string, string> } | 'cut' | undefined;
+
+const envelope = (result: unknown) => stringifyLossless({ help: 'http://portal/api/3/action/help_show', success: true, result })!;
+const failure = (status: number, error: Record<string, unknown>) => ({ status, body: JSON.stringify({ help: 'http://portal/api/3/action/help_show', success: false, error }) });
+
+export class FakeCkan {
+  readonly resourceId: string;
+  readonly datasetName: string;
+  fields: FakeField[];
+  records: FakeRecord[];
+  /** The table's oid in `_table_metadata`: a reload that recreates the table changes it. */
+  oid = 16401;
+  modified = '2026-11-01T10:00:00.000000';
+  readonly seen: SeenRequest[] = [];
+  /** Faults consulted for every request, in order; the first that answers wins. */
+  faults: Fault[] = [];
+  /** Called after each data page (datastore_search or SQL with records) is answered: where tests change the data mid-copy. */
+  afterPage: ((pages: number) => void) | null = null;
+  private pages = 0;
+  private inFlight = 0;
+  private server: Server | null = null;
+  url = '';
+
+  constructor(readonly options: FakeOptions) {
+    this.resourceId = options.resourceId ?? '7a1e0000-0000-4000-8000-00000000cafe';
+    this.datasetName = options.datasetName ?? 'fake-dataset';
+    this.fields = options.fields;
+    this.records = options.records;
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        this.inFlight += 1;
+        const action = decodeURIComponent((req.url ?? '').split('?')[0]!.replace(/^.*\/api\/3\/action\//, ''));
+        let params: Record<string, any> = {};
+        try {
+          params = chunks.length > 0 ? parseLossless(Buffer.concat(chunks).toString('utf8'), null, (t) => new LosslessNumber(t)) as Record<string, any> : {};
+        } catch {
+          params = {};
+        }
+        const request: SeenRequest = { action, params: plain(params) as Record<string, any>, headers: req.headers, inFlight: this.inFlight - 1 };
+        this.seen.push(request);
+        // Answers come a moment later, so that requests sent at once would overlap here.
+        setTimeout(() => {
+          let answer: ReturnType<Fault> = undefined;
+          for (const fault of this.faults) {
+            answer = fault(request, this);
+            if (answer) break;
+          }
+          const given: { status: number; body: string; headers?: Record<string, string> } = answer === 'cut' ? this.cut(this.answer(request)) : answer ?? this.answer(request);
+          const { status, body, headers = {} } = given;
+          res.writeHead(status, { 'content-type': headers['content-type'] ?? 'application/json;charset=utf-8', ...headers });
+          res.end(body);
+          this.inFlight -= 1;
+          // A page of the copy: not a probe (the last records, the table's oid, a one-record try of a paging method).
+          const copyPage = (action === 'datastore_search' && request.params.sort === '_id' && Number(request.params.limit) > 1) ||
+            (action === 'datastore_search_sql' && !/LIMIT 1$/.test(String(request.params.sql)));
+          if (status === 200 && copyPage && /"records": ?\[\s*[[{]/.test(body)) {
+            this.pages += 1;
+            this.afterPage?.(this.pages);
+          }
+        }, 2);
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}/`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+
+  /** Requests of one action. */
+  requests(action: string): SeenRequest[] {
+    return this.seen.filter((r) => r.action === action);
+  }
+
+  /** A 200 whose body stops half way, as a dump or an answer cut off by a proxy. */
+  private cut(answer: { status: number; body: string }): { status: number; body: string } {
+    return { status: answer.status, body: answer.body.slice(0, Math.floor(answer.body.length / 2)) };
+  }
+
+  private resourceDict() {
+    return {
+      id: this.resourceId, package_id: `pkg-${this.datasetName}`, name: 'Fake counts', description: 'Counts kept by a fake portal.', datastore_active: true,
+      metadata_modified: this.modified, last_modified: this.modified, url_type: 'datastore', format: 'CSV',
+    };
+  }
+
+  private answer({ action, params }: SeenRequest): { status: number; body: string } {
+    const version = this.options.version;
+    switch (action) {
+      case 'status_show':
+        return { status: 200, body: envelope({ ckan_version: `${version}.0`, extensions: ['datastore'] }) };
+      case 'package_show':
+        if (params.id !== this.datasetName && params.id !== `pkg-${this.datasetName}`) return failure(404, { __type: 'Not Found Error', message: 'Not found' });
+        return {
+          status: 200,
+          body: envelope({
+            name: this.datasetName, title: 'A fake dataset', notes: 'Served by the tests.', license_id: 'CC-BY-4.0', license_title: 'Creative Commons Attribution 4.0',
+            organization: { name: 'fake-org', title: 'Fake Organisation' }, extras: [{ key: 'frequency', value: 'daily' }], resources: [this.resourceDict()],
+          }),
+        };
+      case 'resource_show':
+        if (params.id !== this.resourceId) return failure(404, { __type: 'Not Found Error', message: 'Not found: Resource was not found.' });
+        return { status: 200, body: envelope(this.resourceDict()) };
+      case 'datastore_search':
+        return this.search(params);
+      case 'datastore_search_sql':
+        if (!this.options.sql) return { status: 400, body: JSON.stringify('Bad request - Action name not known: datastore_search_sql') };
+        return this.sql(String(params.sql ?? ''));
+      default:
+        return { status: 400, body: JSON.stringify(`Bad request - Action name not known: ${action}`) };
+    }
+  }
+
+  private search(params: Record<string, any>): { status: number; body: string } {
+    const known = new Set(['resource_id', 'limit', 'offset', 'sort', 'filters', 'fields', 'records_format', 'include_total', 'q']);
+    const unknown = Object.keys(params).filter((k) => !known.has(k));
+    if (unknown.length > 0) return failure(409, { __extras: unknown.map((k) => `invalid value "${k}"`), __type: 'Validation Error' });
+    if (params.resource_id === '_table_metadata') {
+      const records = params.filters?.name === this.resourceId ? [{ _id: 1, name: this.resourceId, oid: this.oid, alias_of: null }] : [];
+      return { status: 200, body: envelope({ records, fields: [], total: records.length }) };
+    }
+    if (params.resource_id !== this.resourceId) return failure(404, { __type: 'Not Found Error', message: `Not found: Resource "${params.resource_id}" was not found.` });
+    let rows = [...this.records].sort((a, b) => a._id - b._id);
+    const filters = params.filters ?? {};
+    for (const [key, value] of Object.entries(filters)) {
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+        if (this.options.version !== '2.12' || key !== '_id' || Object.keys(value).join() !== 'gt') {
+          return failure(409, { filters: [`invalid value "${JSON.stringify(value)}"`], __type: 'Validation Error' });
+        }
+        rows = rows.filter((r) => r._id > Number((value as { gt: unknown }).gt));
+      } else rows = rows.filter((r) => r[key] === value);
+    }
+    if (params.sort === '_id desc') rows.reverse();
+    const limit = Math.min(params.limit === undefined ? 100 : Number(params.limit), this.options.rowsMax);
+    const offset = Number(params.offset ?? 0);
+    const total = rows.length;
+    const page = rows.slice(offset, offset + limit);
+    const ids: string[] = params.fields ? (Array.isArray(params.fields) ? params.fields : String(params.fields).split(',')) : ['_id', ...this.fields.map((f) => f.id)];
+    const records = params.records_format === 'lists' ? page.map((r) => ids.map((id) => r[id] ?? null)) : page.map((r) => Object.fromEntries(ids.map((id) => [id, r[id] ?? null])));
+    const result: Record<string, unknown> = {
+      resource_id: this.resourceId, fields: [{ id: '_id', type: 'int' }, ...this.fields], records, limit,
+      ...(offset ? { offset } : {}),
+    };
+    if (params.include_total !== false) result.total = total;
+    if (this.options.version !== '2.9') result._links = { start: '/api/3/action/datastore_search', next: '/api/3/action/datastore_search?offset=' + (offset + limit) };
+    return { status: 200, body: envelope(result) };
+  }
+
+  private sql(statement: string): { status: number; body: string } {
+    const match = /^SELECT (.+) FROM "((?:[^"]|"")+)" WHERE "_id" > (\d+) ORDER BY "_id" LIMIT (\d+)$/.exec(statement);
+    if (!match) return failure(409, { query: ['Invalid query'], __type: 'Validation Error' });
+    if (match[2] !== this.resourceId) return failure(409, { query: [`relation "${match[2]}" does not exist`], __type: 'Validation Error' });
+    const columns = [...match[1]!.matchAll(/"((?:[^"]|"")+)"/g)].map((m) => m[1]!.replace(/""/g, '"'));
+    const after = Number(match[3]);
+    const limit = Number(match[4]);
+    const rows = this.records.filter((r) => r._id > after).sort((a, b) => a._id - b._id);
+    const page = rows.slice(0, Math.min(limit, this.options.rowsMax));
+    const types = new Map(this.fields.map((f) => [f.id, f.type]));
+    // Before 2.11 the DataStore's SQL sent numeric values as strings.
+    const asSent = (id: string, value: unknown) => (value !== null && types.get(id) === 'numeric' && Number(this.options.version.split('.')[1]) < 11 ? String(value instanceof LosslessNumber ? value.value : value) : value);
+    const records = page.map((r) => Object.fromEntries(columns.map((id) => [id, asSent(id, r[id] ?? null)])));
+    const result: Record<string, unknown> = { records, fields: columns.map((id) => ({ id, type: id === '_id' ? 'int4' : types.get(id) })), sql: statement };
+    if (limit > this.options.rowsMax && rows.length > page.length) result.records_truncated = true;
+    return { status: 200, body: envelope(result) };
+  }
+}
+
+function plain(value: unknown): unknown {
+  if (value instanceof LosslessNumber) return Number(value.value);
+  if (Array.isArray(value)) return value.map(plain);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  return value;
+}
+
+// ---- faults
+
+/** The first `count` requests are refused with 429 and a Retry-After. */
+export function tooManyRequests(count: number, retryAfterSeconds = 2): Fault {
+  let left = count;
+  return () => (left-- > 0 ? { ...failure(429, { message: 'Too Many Requests' }), headers: { 'retry-after': String(retryAfterSeconds) } } : undefined);
+}
+
+/** datastore_search pages larger than `limit` take too long (CKAN's 409 after its statement timeout). */
+export function tooLongAbove(limit: number): Fault {
+  return ({ action, params }) => (action === 'datastore_search' && Number(params.limit) > limit && params.limit !== undefined && Number(params.limit) > 1
+    ? failure(409, { query: ['Search took too long'], __type: 'Validation Error' }) : undefined);
+}
+
+/** The `nth` data page (1-based) is cut off half way, with a 200. */
+export function cutOffPage(nth: number): Fault {
+  let pages = 0;
+  return ({ action, params }) => {
+    if (action !== 'datastore_search' || Number(params.limit) <= 1 || params.sort === '_id desc' || params.resource_id === '_table_metadata') return undefined;
+    pages += 1;
+    return pages === nth ? 'cut' : undefined;
+  };
+}
+
+/** Every request about the resource is refused, as for a dataset gone private. */
+export function gonePrivate(): Fault {
+  return () => failure(403, { __type: 'Authorization Error', message: 'Access denied: User not authorized to read resource' });
+}
+
+/** An HTML page instead of JSON (a login page, a bot challenge). */
+export function htmlInstead(): Fault {
+  return () => ({ status: 200, body: '<!doctype html><html><body>Checking your browser…</body></html>', headers: { 'content-type': 'text/html' } });
+}
+
+/** Records `first`…`first + count - 1`, with the fields every test uses; _ids skip every fifth number (deleted rows). */
+export function sampleRecords(count: number, first = 1): FakeRecord[] {
+  const records: FakeRecord[] = [];
+  let id = first;
+  for (let i = 0; i < count; i++) {
+    if (id % 5 === 0) id += 1;
+    records.push({
+      _id: id, Name: `Name ${id} Ó Súilleabháin`, Votes: id * 10, Share: new LosslessNumber(`${id}.125`), Big: new LosslessNumber(String(9007199254700000 + id)),
+      Seen: `2020-02-${String((id % 28) + 1).padStart(2, '0')}T10:00:00`, Notes: id % 3 === 0 ? null : '',
+    });
+    id += 1;
+  }
+  return records;
+}
+
+export const SAMPLE_FIELDS: FakeField[] = [
+  { id: 'Name', type: 'text', info: { label: 'Name', notes: 'The candidate as printed.', type_override: '' } },
+  { id: 'Votes', type: 'int4' },
+  { id: 'Share', type: 'numeric' },
+  { id: 'Big', type: 'int8' },
+  { id: 'Seen', type: 'timestamp' },
+  { id: 'Notes', type: 'text' },
+];

@@ -1,0 +1,65 @@
+// Count Centre as another process, as people run it: `count-centre serve` (or any other command) with its own
+// environment, for tests where a second instance plays a CKAN portal or a CLI runs beside a server.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../../src/settings.js';
+
+export const CLI = path.join(PROJECT_ROOT, 'dist', 'src', 'cli', 'count-centre.js');
+
+export interface ServerProcess {
+  process: ChildProcess;
+  port: number;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `count-centre serve` on a free port of 127.0.0.1 and waits until it listens (JSON logs, to find the port). */
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [CLI, 'serve'], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', COUNTCENTRE_LOG_FORMAT: 'json', COUNTCENTRE_REQUEST_LOG_LEVEL: 'debug', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let errors = '';
+  child.stderr!.on('data', (chunk) => {
+    errors += String(chunk);
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server did not start within ${timeoutMs} ms:\n${output}${errors}`)), timeoutMs);
+    child.stdout!.on('data', (chunk) => {
+      output += String(chunk);
+      const match = /"msg":"serving on http:\/\/127\.0\.0\.1:(\d+)"/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited (${code}) before listening:\n${output}${errors}`));
+    });
+  });
+  return {
+    process: child, port, url: `http://127.0.0.1:${port}/`,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Runs a `count-centre` command to its end: exit code, standard output and error. */
+export function runCli(args: string[], env: Record<string, string> = {}, cwd = PROJECT_ROOT): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, COUNTCENTRE_LOG_FORMAT: 'json', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => { stdout += String(c); });
+    child.stderr.on('data', (c) => { stderr += String(c); });
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}

@@ -1,0 +1,86 @@
+// A serving process keeps its mirrors fresh by itself (COUNTCENTRE_MIRROR_REFRESH_SECONDS): after an upstream change it
+// copies, verifies and publishes the new data, and every answer while it does is wholly the old copy or wholly the
+// new one. An upstream that stops answering leaves the last good copy serving. On both stores.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import { planMirror } from '../../src/cli/mirror.js';
+import { FakeCkan, gonePrivate, SAMPLE_FIELDS, sampleRecords } from '../helpers/fake-ckan.js';
+import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
+import { createTestDatabase, httpCall, TEST_BACKENDS } from '../helpers/service.js';
+
+for (const backend of TEST_BACKENDS) describe(`a serving process refreshes its mirrors [${backend}]`, () => {
+  let dir: string;
+  let portal: FakeCkan;
+  let server: ServerProcess;
+  let database: { url: string; drop(): Promise<void> } | null = null;
+
+  const page = async () => {
+    const response = await httpCall(server.port, `/api/3/action/datastore_search?resource_id=${portal.resourceId}&limit=1000`);
+    assert.equal(response.statusCode, 200, response.body);
+    return JSON.parse(response.body).result as { total: number; records: { _id: number; Name: string }[] };
+  };
+
+  before(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-mirror-refresh-'));
+    portal = await new FakeCkan({ version: '2.12', sql: false, rowsMax: 50, fields: SAMPLE_FIELDS, records: sampleRecords(200) }).start();
+    const catalog = path.join(dir, 'catalog.json');
+    writeFileSync(catalog, (await planMirror({ portal: portal.url, ids: [portal.datasetName] }, catalog)).catalogText);
+    const env: Record<string, string> = {
+      COUNTCENTRE_CATALOG: catalog, COUNTCENTRE_SOURCES: dir, COUNTCENTRE_DB: path.join(dir, 'store.sqlite'), COUNTCENTRE_MIRROR_REFRESH_SECONDS: '1',
+    };
+    if (backend === 'postgres') {
+      database = await createTestDatabase();
+      env.DATABASE_URL = database.url;
+    }
+    server = await startServerProcess(env);
+  });
+  after(async () => {
+    await server?.stop();
+    await portal?.stop();
+    await database?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the first copy is served, as upstream has it', async () => {
+    const first = await page();
+    assert.equal(first.total, 200);
+    assert.deepEqual(first.records.map((r) => r._id), portal.records.map((r) => r._id));
+  });
+
+  test('an upstream change is copied and published by the server itself; every answer meanwhile is one copy or the other', async () => {
+    const oldNames = new Set(portal.records.map((r) => r.Name));
+    portal.records = [...portal.records.slice(10).map((r) => ({ ...r, Name: `${r.Name} (new)` })), ...sampleRecords(30, 1000)];
+    const newTotal = portal.records.length;
+    const started = Date.now();
+    let seenOld = 0;
+    let seenNew = 0;
+    for (;;) {
+      const answer = await page();
+      const allOld = answer.total === 200 && answer.records.length === 200 && answer.records.every((r) => oldNames.has(r.Name));
+      const allNew = answer.total === newTotal && answer.records.length === newTotal && answer.records.every((r) => r.Name.endsWith('(new)') || r._id >= 1000);
+      assert.ok(allOld || allNew, `an answer mixing the two copies: total ${answer.total}, ${answer.records.length} records`);
+      if (allOld) seenOld += 1;
+      if (allNew) seenNew += 1;
+      if (allNew && seenNew >= 3) break;
+      assert.ok(Date.now() - started < 20_000, 'the new copy was published within 20 s');
+      await delay(10);
+    }
+    assert.ok(seenOld > 0, 'the previous copy served until the new one was verified');
+  });
+
+  test('the upstream gone private: the last good copy keeps serving', async () => {
+    const before = await page();
+    portal.faults = [gonePrivate()];
+    const requestsBefore = portal.seen.length;
+    const started = Date.now();
+    while (portal.seen.length === requestsBefore || Date.now() - started < 2500) await delay(100);
+    assert.ok(portal.seen.length > requestsBefore, 'the server probed the portal');
+    assert.deepEqual(await page(), before);
+    portal.faults = [];
+  });
+});
