@@ -18,7 +18,7 @@ export interface TargetCheck {
   value: string;
 }
 
-export type ScenarioId = '1' | '2' | '3' | '3w' | '4load' | '4a' | '4b' | '4c' | '5';
+export type ScenarioId = '1' | '2' | '3' | '3w' | '4load' | '4a' | '4b' | '4c' | '5' | '6';
 
 export interface ScenarioResult {
   id: ScenarioId;
@@ -80,19 +80,21 @@ export const TITLES: Record<ScenarioId, string> = {
   '4b': 'synthetic: page at offset 900,000',
   '4c': 'synthetic: full CSV dump',
   '5': 'cold start and idle memory',
+  '6': 'explorer HTML pages: TTFB and weight',
 };
 
 /** The targets, as printed in the README. */
 export const TARGET_TEXT: Record<ScenarioId, string> = {
-  '1': '≥ 0.8 × ceiling req/s; p99 < 5 ms',
-  '2': '≥ 0.8 × ceiling req/s; p99 < 5 ms',
-  '3': '≥ 0.3 × ceiling req/s; p99 < 10 ms',
-  '3w': '≥ 1.5 × scenario 3 req/s',
+  '1': '≥ 0.9 × ceiling req/s; p99 < 5 ms',
+  '2': '≥ 0.9 × ceiling req/s; p99 < 5 ms',
+  '3': 'embedded ≥ 0.30 × ceiling req/s, p99 < 10 ms; PostgreSQL ≥ 0.15 ×, p99 < 20 ms; peak RSS < 160 MB',
+  '3w': '≥ 1.6 × scenario 3 req/s',
   '4load': '(none; reported)',
   '4a': 'p50 < 5 ms (one connection)',
   '4b': 'p50 < 50 ms (one connection)',
   '4c': '≥ 300,000 rows/s; peak RSS < 200 MB',
-  '5': 'first answer < 1 s; idle RSS < 150 MB',
+  '5': 'first answer < 1 s; idle RSS < 100 MB',
+  '6': 'TTFB p95 < 20 ms (100-row resource page, constituency page); ≤ 60 KB gzipped all included; JS ≤ 10 KB gzipped',
 };
 
 const MB = 1024 * 1024;
@@ -110,16 +112,21 @@ export function evaluate(r: ScenarioResult): TargetCheck[] {
   switch (r.id) {
     case '1':
     case '2':
-      if (ratio !== undefined) out.push(check('req/s ≥ 0.8 × ceiling', ratio >= 0.8, ratio.toFixed(2)));
+      if (ratio !== undefined) out.push(check('req/s ≥ 0.9 × ceiling', ratio >= 0.9, ratio.toFixed(2)));
       if (p99 !== undefined) out.push(check('p99 < 5 ms', p99 < 5, `${fmtMs(p99)} ms`));
       break;
-    case '3':
-      if (ratio !== undefined) out.push(check('req/s ≥ 0.3 × ceiling', ratio >= 0.3, ratio.toFixed(2)));
-      if (p99 !== undefined) out.push(check('p99 < 10 ms', p99 < 10, `${fmtMs(p99)} ms`));
+    case '3': {
+      // A server database answers each query over a socket; the issue sets it half the embedded store's bar.
+      const postgres = r.backend === 'postgres';
+      const [minRatio, maxP99] = postgres ? [0.15, 20] : [0.3, 10];
+      if (ratio !== undefined) out.push(check(`req/s ≥ ${minRatio.toFixed(2)} × ceiling`, ratio >= minRatio, ratio.toFixed(2)));
+      if (p99 !== undefined) out.push(check(`p99 < ${maxP99} ms`, p99 < maxP99, `${fmtMs(p99)} ms`));
+      if (r.servicePeakRss !== undefined) out.push(check('peak RSS < 160 MB', r.servicePeakRss < 160 * MB, fmtMb(r.servicePeakRss)));
       break;
+    }
     case '3w': {
       const scale = r.extra?.['scaleOverOneProcess'];
-      if (typeof scale === 'number') out.push(check('≥ 1.5 × one process', scale >= 1.5, `${scale.toFixed(2)}×`));
+      if (typeof scale === 'number') out.push(check('≥ 1.6 × one process', scale >= 1.6, `${scale.toFixed(2)}×`));
       break;
     }
     case '4a':
@@ -138,11 +145,24 @@ export function evaluate(r: ScenarioResult): TargetCheck[] {
       const ms = r.extra?.['coldStartMs'];
       const idle = r.extra?.['idleRssBytes'];
       if (typeof ms === 'number') out.push(check('first answer < 1 s', ms < 1000, `${fmtInt(ms)} ms`));
-      if (typeof idle === 'number') out.push(check('idle RSS < 150 MB', idle < 150 * MB, fmtMb(idle)));
+      if (typeof idle === 'number') out.push(check('idle RSS < 100 MB', idle < 100 * MB, fmtMb(idle)));
       break;
     }
     case '4load':
       break;
+    case '6': {
+      for (const page of ['resource', 'constituency']) {
+        for (const mode of ['Served', 'Rendered']) {
+          const p95 = r.extra?.[`${page}${mode}TtfbP95Ms`];
+          if (typeof p95 === 'number') out.push(check(`${page} page TTFB p95 < 20 ms (${mode === 'Served' ? 'as served' : 'rendered every time'})`, p95 < 20, `${fmtMs(p95)} ms`));
+        }
+        const weight = r.extra?.[`${page}WeightGzipKB`];
+        if (typeof weight === 'number') out.push(check(`${page} page ≤ 60 KB gzipped`, weight <= 60, `${weight.toFixed(1)} KB`));
+      }
+      const js = r.extra?.['jsGzipKB'];
+      if (typeof js === 'number') out.push(check('JS ≤ 10 KB gzipped', js <= 10, `${js.toFixed(1)} KB`));
+      break;
+    }
   }
   return out;
 }
@@ -257,6 +277,13 @@ function rowOf(r: ScenarioResult, withBackend: boolean): Row {
       };
     case '5':
       return { ...empty, service: `first answer ${fmtInt(Number(e['coldStartMs']))} ms`, rss: `${fmtMb(Number(e['idleRssBytes']))} idle` };
+    case '6':
+      return {
+        ...empty,
+        service: `TTFB p95 ${fmtMs(Number(e['resourceServedTtfbP95Ms']))} / ${fmtMs(Number(e['constituencyServedTtfbP95Ms']))} ms served, `
+          + `${fmtMs(Number(e['resourceRenderedTtfbP95Ms']))} / ${fmtMs(Number(e['constituencyRenderedTtfbP95Ms']))} ms rendered (resource / constituency); `
+          + `${Number(e['resourceWeightGzipKB']).toFixed(1)} / ${Number(e['constituencyWeightGzipKB']).toFixed(1)} KB gzipped`,
+      };
     default: {
       const single = r.single ? ` (1 conn: ${fmtMs(r.single.p50Ms)})` : '';
       return {

@@ -14,6 +14,7 @@ import {
 import {
   DEFAULT_PAGE, POPULAR, RESOURCE_A, RESOURCE_B, RESOURCE_C, fetchResource, generateStream, searchPath, syntheticPaths,
 } from './queries.js';
+import { HTML_PAGES, measureFirstVisits, measureTtfb, measureWeight, type HtmlPage } from './html.js';
 import { httpGet, record, writeRecording, type Recorded } from './recording.js';
 import {
   README_BEGIN, TITLES, consoleSummary, evaluate, fmtInt, fmtMb, fmtMs, gitInfo, machineInfo, median, medianMetrics,
@@ -23,9 +24,9 @@ import { DEFAULT_SEED, SYNTHETIC_CATALOG, SYNTHETIC_RESOURCE_ID, writeSynthetic 
 
 const USAGE = `Usage: npm run bench -- [options]
 
-  --quick             smoke run of a few seconds: scenarios 1 and 5, 1 s measurements, nothing written
+  --quick             smoke run of a few seconds: scenarios 1, 5 and 6, 1 s measurements, nothing written
                       unless --json or --write is given
-  --scenarios LIST    e.g. 1,3 (of 1 2 3 4 5; the 2-worker run goes with 3)
+  --scenarios LIST    e.g. 1,3 (of 1 2 3 4 5 6; the 2-worker run goes with 3; 6 is the explorer's HTML pages)
   --duration S        seconds per measurement (default 10; --quick: 1)
   --alternations N    service/ceiling run pairs per scenario (default 3; --quick: 1)
   --rows N            records of the synthetic resource (default 1000000)
@@ -96,8 +97,8 @@ function parseOptions(argv: string[]): Options | null {
     return null;
   }
   const quick = values.quick ?? false;
-  const scenarios = new Set((values.scenarios ?? (quick ? '1,5' : '1,2,3,4,5')).split(',').map((s) => s.trim()).filter(Boolean));
-  for (const s of scenarios) if (!['1', '2', '3', '4', '5'].includes(s)) throw new UsageError(`unknown scenario ${JSON.stringify(s)} (1 to 5)`);
+  const scenarios = new Set((values.scenarios ?? (quick ? '1,5,6' : '1,2,3,4,5,6')).split(',').map((s) => s.trim()).filter(Boolean));
+  for (const s of scenarios) if (!['1', '2', '3', '4', '5', '6'].includes(s)) throw new UsageError(`unknown scenario ${JSON.stringify(s)} (1 to 6)`);
   const loadgen = values.loadgen ?? 'auto';
   if (!['auto', 'wrk', 'autocannon'].includes(loadgen)) throw new UsageError('--loadgen must be wrk or autocannon');
   const duration = positive('--duration', values.duration, quick ? 1 : 10, false);
@@ -648,7 +649,62 @@ async function syntheticScenarios(ctx: Ctx, backend: Backend): Promise<boolean> 
 
 // ---------------------------------------------------------------------------------------------------------------
 
-const ORDER: ScenarioId[] = ['1', '2', '3', '3w', '4load', '4a', '4b', '4c', '5'];
+// ---------------------------------------------------------------------------------------------------------------
+// scenario 6: the explorer's HTML pages, on the embedded store
+
+/** Datasette's figures from the explorer brief, for comparison in the report. */
+const DATASETTE_NOTE = 'Datasette, for comparison (explorer brief): about 5 ms of Python work per table page plus suggested facets on every first page; 78 KB gzipped of CSS and JavaScript on a read-only table page';
+
+const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
+
+async function htmlScenario(ctx: Ctx, backend: Backend): Promise<boolean> {
+  if (!ctx.opts.scenarios.has('6')) return true;
+  const dir = path.join(ctx.tmp, `${backend.name}-election`);
+  fs.mkdirSync(dir, { recursive: true });
+  const env = electionEnv(ctx, backend, path.join(dir, 'election.sqlite'));
+  const requests = ctx.opts.quick ? 30 : 300;
+  const warmup = ctx.opts.quick ? 5 : 50;
+  const r = base('6', backend);
+  const extra: Record<string, number> = {};
+  log(ctx, `[${backend.name}] scenario 6: ${TITLES['6']} (${requests} requests per page and mode, one connection)`);
+  // As served: a page is rendered once per dataset version, then answered from memory. Rendered: response caches off,
+  // so every request runs its searches through the actions and renders the page again (the election model and the
+  // charts' images are kept per dataset version); and the first visit of every constituency, charts drawn then.
+  for (const [mode, extraEnv] of [['Served', {}], ['Rendered', { COUNTCENTRE_RESPONSE_CACHE_MB: '0' }]] as const) {
+    const svc = await startService(ctx, { ...env, ...extraEnv }, `service (HTML, ${mode.toLowerCase()})`);
+    try {
+      if (mode === 'Rendered') {
+        const first = await measureFirstVisits(svc.port, '/election/general-election-2020/constituencies', /href="(\/election\/general-election-2020\/constituencies\/[a-z0-9-]+)"/g);
+        extra.constituencyFirstVisitTtfbP50Ms = first.p50Ms;
+        extra.constituencyFirstVisitTtfbP95Ms = first.p95Ms;
+      }
+      for (const page of Object.keys(HTML_PAGES) as HtmlPage[]) {
+        const ttfb = await measureTtfb(svc.port, HTML_PAGES[page], requests, warmup);
+        extra[`${page}${mode}TtfbP50Ms`] = ttfb.p50Ms;
+        extra[`${page}${mode}TtfbP95Ms`] = ttfb.p95Ms;
+        if (mode === 'Served') {
+          const weight = await measureWeight(svc.port, HTML_PAGES[page]);
+          extra[`${page}WeightGzipKB`] = kb(weight.totalGzipBytes);
+          extra[`${page}HtmlGzipKB`] = kb(weight.htmlGzipBytes);
+          extra.cssGzipKB = kb(weight.cssGzipBytes);
+          extra.jsGzipKB = kb(weight.jsGzipBytes);
+          extra[`${page}Requests`] = weight.requests;
+        }
+      }
+    } finally {
+      await stop(ctx, svc);
+    }
+  }
+  r.extra = extra;
+  r.notes.push(`pages: ${Object.values(HTML_PAGES).join(', ')}; time to first byte over one keep-alive connection (service time, no queueing)`);
+  r.notes.push('served: rendered pages kept per dataset version; rendered: response caches off, the page made again on every request (election model and chart images kept per version); first visit: each of the 39 constituency pages once, in a fresh process');
+  r.notes.push('weights: the page and every asset it loads (one stylesheet, one script; no images, web fonts or third-party requests), gzipped as served');
+  r.notes.push(DATASETTE_NOTE);
+  push(ctx, r);
+  return true;
+}
+
+const ORDER: ScenarioId[] = ['1', '2', '3', '3w', '4load', '4a', '4b', '4c', '5', '6'];
 
 async function main(): Promise<number> {
   let opts: Options | null;
@@ -732,6 +788,7 @@ async function main(): Promise<number> {
     const sqlite: Backend = { name: 'sqlite', env: {} };
     await guarded(sqlite, () => electionScenarios(ctx, sqlite), electionIds);
     await guarded(sqlite, () => syntheticScenarios(ctx, sqlite), syntheticIds);
+    await guarded(sqlite, () => htmlScenario(ctx, sqlite), ['6']);
     if (!pgUrl) {
       skipBackend('PostgreSQL: BENCH_DATABASE_URL is not set');
     } else {
