@@ -5,10 +5,22 @@ import { ApiError, errors } from '../errors.js';
 import { toText } from '../query/coerce.js';
 import { ParamErrors, validateParams, type ParamSpec } from '../query/params.js';
 import { dialectFor } from '../sql/dialects.js';
-import { initSearchSql, prepareSearchSql, renderSqlValue } from '../sql/search-sql/index.js';
 import { StatementRejected, StatementTimeout } from '../domain-errors.js';
 import { renderHelp } from './help-text.js';
 import type { Action } from './types.js';
+
+/**
+ * The translator and PostgreSQL's parser (WebAssembly, some 13 MB, and about 20 MB of a process's memory once loaded)
+ * are loaded by the first statement, not at start: most processes never answer one.
+ */
+let searchSql: Promise<typeof import('../sql/search-sql/index.js')> | null = null;
+function loadSearchSql(): Promise<typeof import('../sql/search-sql/index.js')> {
+  searchSql ??= import('../sql/search-sql/index.js').then(async (module) => {
+    await module.initSearchSql();
+    return module;
+  });
+  return searchSql;
+}
 
 const params: ParamSpec[] = [
   {
@@ -39,8 +51,7 @@ export const datastoreSearchSqlAction: Action = {
       const resource = catalog.get(id);
       return resource && resource.dataset ? { id: resource.id, fields: resource.fields } : undefined;
     };
-    // PostgreSQL's parser (WebAssembly, some 13 MB) is loaded by the first statement, not at start.
-    await initSearchSql();
+    const { prepareSearchSql, renderSqlValue } = await loadSearchSql();
     const prepared = prepareSearchSql(sql, lookup, { maxRows: settings.rowsMax });
     let rows: unknown[][];
     let columns = prepared.columns;
