@@ -1,33 +1,33 @@
-// Builds the HTTP application from its services without listening. API paths (`/api/…`, `/datastore/dump/…`,
-// `/healthz`) are answered by the request core on node:http directly; everything else (the pages) by Fastify.
+// Builds the HTTP application from its services without listening: one node:http server; API paths (`/api/…`,
+// `/datastore/dump/…`, `/healthz`, `/metrics`) go to the request core, everything else to the explorer's pages, and
+// one adapter writes both (compression, HEAD, logs, metrics).
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { constants as zlib } from 'node:zlib';
-import fastifyCompress from '@fastify/compress';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createActions } from './actions/registry.js';
 import { COUNT_CENTRE_VERSION } from './actions/catalog-actions.js';
 import { dumpParamSpecs } from './actions/datastore-dump.js';
-import type { ServiceLease, Services, ServiceState } from './actions/types.js';
-import { errors } from './errors.js';
-import { decodeSegment, isApiPath } from './http/api-routes.js';
-import { COMPRESSION_THRESHOLD } from './http/compression.js';
+import type { Services, ServiceState } from './actions/types.js';
+import { isApiPath } from './http/api-routes.js';
 import { createApiCore, JSON_CONTENT_TYPE } from './http/core.js';
-import { errorEnvelope, helpUrl } from './http/envelope.js';
 import { ApiMetrics } from './http/metrics.js';
 import { createNodeAdapter } from './http/node-adapter.js';
 import { openApiDocument } from './http/openapi.js';
 import { ResponseCache } from './http/response-cache.js';
-import { registerWebRoutes } from './web/index.js';
+import { createPageCore } from './web/index.js';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The version of the data this request reads, held until its answer is sent. */
-    lease: ServiceLease;
-  }
+/** The HTTP application: listens, and closes (waiting for the answers under way). */
+export interface App {
+  readonly server: Server;
+  /** Resolves to the address served, e.g. `http://127.0.0.1:5000`. */
+  listen(options: { port: number; host: string }): Promise<string>;
+  close(): Promise<void>;
 }
+
+/** How long answers under way may take to finish when the application closes, before their connections are cut. */
+const CLOSE_GRACE_MS = 10_000;
 
 /** Bodies above this (as sent, or once decompressed) are refused with a 413; CKAN clients send small JSON objects. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -56,7 +56,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
  * Every request leases the version of the data current when it arrives and reads only that version (records, fields,
  * totals, catalogue, entity tag), however many loads are published while it runs.
  */
-export async function buildApp(source: ServiceState | Services, logger: Logger): Promise<FastifyInstance> {
+export async function buildApp(source: ServiceState | Services, logger: Logger): Promise<App> {
   const state = 'acquire' in source ? source : fixedState(source);
   const { settings } = state.current;
   const actions = createActions(settings);
@@ -79,65 +79,47 @@ export async function buildApp(source: ServiceState | Services, logger: Logger):
       return document;
     },
   });
-  const api = createNodeAdapter({ core, logger, bodyLimit: BODY_LIMIT_BYTES, requestLogLevel: settings.requestLogLevel, metrics, cacheControl: settings.cacheControl,
-    onCompressed: (entry, bytes) => cache.grew(entry, bytes),
-  });
+  const pages = createPageCore(state, actions, logger);
+  const adapterOptions = { logger, bodyLimit: BODY_LIMIT_BYTES, requestLogLevel: settings.requestLogLevel, metrics, cacheControl: settings.cacheControl };
+  const api = createNodeAdapter({ ...adapterOptions, core, onCompressed: (entry, bytes) => cache.grew(entry, bytes) });
+  // Pages keep their own rendered copies (web/index.ts), so the adapter has nothing remembered to look up for them.
+  const page = createNodeAdapter({ ...adapterOptions, core: Object.assign(pages, { remembered: () => null }), onCompressed: pages.compressed });
 
-  const app = Fastify({
-    serverFactory: (handler) => {
-      const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-        const url = req.url ?? '/';
-        const at = url.indexOf('?');
-        if (isApiPath(at === -1 ? url : url.slice(0, at))) api(req, res);
-        else handler(req, res);
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? '/';
+    const at = url.indexOf('?');
+    if (isApiPath(at === -1 ? url : url.slice(0, at))) api(req, res);
+    else page(req, res);
+  });
+  // Longer than the usual proxy timeouts (60 s), so that a proxy, not this server, closes an idle connection.
+  server.keepAliveTimeout = 72_000;
+  server.on('clientError', answerClientError);
+
+  return {
+    server,
+    listen: ({ port, host }) => new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        const address = server.address() as AddressInfo;
+        const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+        resolve(`http://${shown}:${address.port}`);
       });
-      // Fastify's own default: keep idle connections longer than the usual proxy timeouts (60 s).
-      server.keepAliveTimeout = 72_000;
-      server.on('clientError', answerClientError);
-      return server;
-    },
-    // pino's Logger is what Fastify wraps; its type is narrower than Fastify's logger interface.
-    loggerInstance: logger as FastifyBaseLogger,
-    logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: BODY_LIMIT_BYTES,
-    // Long path segments are names that do not exist: answered as such, not by a framework error.
-    routerOptions: { maxParamLength: 10_000 },
-    frameworkErrors: (_error, request, reply) => {
-      const help = helpUrl(settings.siteUrl ?? `${request.protocol}://${request.host}`, settings.locale, 'help_show');
-      const envelope = errorEnvelope(help, errors.notFound(`No page at ${decodeSegment(request.url.split('?')[0]!)}`));
-      void (reply as FastifyReply).code(envelope.status).type(JSON_CONTENT_TYPE).send(envelope.body);
-    },
-  });
-
-  await app.register(fastifyCompress, {
-    threshold: COMPRESSION_THRESHOLD,
-    encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } },
-    // Pages take no compressed uploads; the API reads its own bodies, within bounds.
-    globalDecompression: false,
-  });
-
-  app.decorateRequest('lease', null as unknown as ServiceLease);
-  app.addHook('onRequest', async (request, reply) => {
-    request.lease = state.acquire();
-    // 'close' follows the end of every response, complete or cut short; releasing twice is harmless.
-    reply.raw.once('close', () => request.lease.release());
-  });
-
-  registerWebRoutes(app, state, actions);
-
-  app.setNotFoundHandler((request, reply) => {
-    const help = helpUrl(settings.siteUrl ?? `${request.protocol}://${request.host}`, settings.locale, 'help_show');
-    const envelope = errorEnvelope(help, errors.notFound(`No page at ${request.url.split('?')[0]}`));
-    return reply.code(envelope.status).header('cache-control', settings.cacheControl).type(JSON_CONTENT_TYPE).send(envelope.body);
-  });
-
-  app.setErrorHandler((error, request, reply) => {
-    request.log.error({ err: error, url: request.url }, 'unexpected failure');
-    const help = helpUrl(settings.siteUrl ?? `${request.protocol}://${request.host}`, settings.locale, 'help_show');
-    const envelope = errorEnvelope(help, errors.internal());
-    return reply.code(envelope.status).type(JSON_CONTENT_TYPE).send(envelope.body);
-  });
-
-  return app;
+    }),
+    close: () => new Promise((resolve) => {
+      if (!server.listening) {
+        resolve();
+        return;
+      }
+      // Idle keep-alive connections are closed now; busy ones once their answer is sent, or after the grace period.
+      const idle = setInterval(() => server.closeIdleConnections(), 100);
+      const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+      server.close(() => {
+        clearInterval(idle);
+        clearTimeout(cut);
+        resolve();
+      });
+      server.closeIdleConnections();
+    }),
+  };
 }

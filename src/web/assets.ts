@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { CachedResponse } from '../http/response-cache.js';
 import { PROJECT_ROOT } from '../settings.js';
 
 export interface Asset {
@@ -13,6 +13,8 @@ export interface Asset {
   contentType: string;
   body: Buffer;
   hash: string;
+  /** The asset as a remembered answer, holding its compressed forms once made. */
+  entry?: CachedResponse;
 }
 
 export interface Assets {
@@ -40,13 +42,14 @@ export function loadAssets(): Assets {
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-export function registerAssetRoutes(app: FastifyInstance, assets: Assets): void {
-  for (const item of [assets.css, assets.js]) {
-    app.get(item.url, async (request, reply) => {
-      const tag = `"${item.hash}"`;
-      reply.header('cache-control', IMMUTABLE).header('etag', tag).header('x-content-type-options', 'nosniff');
-      if (request.headers['if-none-match'] === tag) return reply.code(304).send();
-      return reply.type(item.contentType).send(item.body);
-    });
-  }
+/** The answer to a request for an asset's URL (its 304 when the client holds it), or null for any other path. */
+export function assetAnswer(assets: Assets, path: string, ifNoneMatch: string | undefined): { status: number; headers: Record<string, string>; body: Buffer | null; entry?: CachedResponse } | null {
+  const item = path === assets.css.url ? assets.css : path === assets.js.url ? assets.js : null;
+  if (!item) return null;
+  const tag = `"${item.hash}"`;
+  const headers = { 'cache-control': IMMUTABLE, etag: tag, 'x-content-type-options': 'nosniff' };
+  if (ifNoneMatch === tag) return { status: 304, headers, body: null };
+  // Kept as a cache entry so that its compressed forms are made once.
+  item.entry ??= { status: 200, contentType: item.contentType, tag, body: item.body };
+  return { status: 200, headers: { ...headers, 'content-type': item.contentType }, body: item.body, entry: item.entry };
 }

@@ -1,13 +1,19 @@
-// The web explorer: HTML pages served beside the API, a second presenter over the same actions. Registered by
-// app.ts with one call; every page is a GET that works without JavaScript, carries a strict Content-Security-Policy,
-// an entity tag made of the dataset version, and is kept rendered until the data changes.
+// The web explorer: HTML pages served beside the API, a second presenter over the same actions. app.ts hands it every
+// request outside the API's paths; every page is a GET that works without JavaScript, carries a strict
+// Content-Security-Policy, an entity tag made of the dataset version, and is kept rendered until the data changes.
+// It answers in the request core's terms (ApiRequest in, ApiResponse out), so the one node:http adapter writes, logs
+// and compresses pages as it does API answers.
 
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isVersionMoved, type Action, type Services, type ServiceState } from '../actions/types.js';
+import type { Logger } from 'pino';
+import { isVersionMoved, type Action, type ServiceLease, type Services, type ServiceState } from '../actions/types.js';
+import { errors } from '../errors.js';
+import { decodeSegment } from '../http/api-routes.js';
 import { ifNoneMatchHits } from '../http/caching.js';
-import { ResponseCache } from '../http/response-cache.js';
-import { loadAssets, registerAssetRoutes } from './assets.js';
+import type { ApiRequest, ApiResponse } from '../http/core.js';
+import { errorEnvelope, helpUrl } from '../http/envelope.js';
+import { ResponseCache, type CachedResponse } from '../http/response-cache.js';
+import { assetAnswer, loadAssets } from './assets.js';
 import { ChartMemo } from './charts.js';
 import { ElectionCache, elections } from './catalog-view.js';
 import { ActionClient, pageFailureOf } from './data.js';
@@ -25,14 +31,55 @@ export const CONTENT_SECURITY_POLICY = [
 
 const HTML = 'text/html; charset=utf-8';
 
+const JSON_CONTENT_TYPE = 'application/json;charset=utf-8';
+
+type PageHandler = (ctx: PageContext) => Promise<PageResult>;
+
+interface PageRoute {
+  /** Each segment: a literal, or a parameter's name after ':'. */
+  segments: string[];
+  handler: PageHandler;
+}
+
+/** The matched page and its parameters (decoded); null when no page has this path; 'malformed' for bad encoding. */
+function matchRoute(routes: readonly PageRoute[], path: string): { handler: PageHandler; params: Record<string, string> } | null | 'malformed' {
+  const parts = path === '/' ? [''] : path.slice(1).split('/');
+  for (const route of routes) {
+    if (route.segments.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    let matched = true;
+    for (let i = 0; i < parts.length && matched; i++) {
+      const segment = route.segments[i]!;
+      const part = parts[i]!;
+      if (segment.startsWith(':')) {
+        if (part === '') matched = false;
+        else {
+          try {
+            params[segment.slice(1)] = decodeURIComponent(part);
+          } catch {
+            return 'malformed';
+          }
+        }
+      } else if (segment !== part) matched = false;
+    }
+    if (matched) return { handler: route.handler, params };
+  }
+  return null;
+}
+
+export interface PageCore {
+  (request: ApiRequest): Promise<ApiResponse>;
+  /** Counts a compressed form made for a kept page, so the page cache stays within its bytes. */
+  compressed(entry: CachedResponse, bytes: number): void;
+}
+
 /**
- * Each request reads the version of the data it leased on arrival (`request.lease`, set by app.ts): its catalogue,
- * its store and its entity tag, whatever loads are published while the page is made.
+ * Each request reads the version of the data it leased on arrival: its catalogue, its store and its entity tag,
+ * whatever loads are published while the page is made.
  */
-export function registerWebRoutes(app: FastifyInstance, state: ServiceState, actions: ReadonlyMap<string, Action>): void {
+export function createPageCore(state: ServiceState, actions: ReadonlyMap<string, Action>, logger: Logger): PageCore {
   const { settings } = state.current;
   const assets = loadAssets();
-  registerAssetRoutes(app, assets);
   const models = new ElectionCache();
   const charts = new ChartMemo();
   // Rendered pages, kept until the data changes (the key holds the dataset version): a quarter of the answer cache.
@@ -40,7 +87,10 @@ export function registerWebRoutes(app: FastifyInstance, state: ServiceState, act
   // A page costs milliseconds to make: it is kept the first time.
   const rendered = new ResponseCache(renderedBytes, Math.max(1, Math.floor(renderedBytes / 16)), 0);
   const hostShapesPages = settings.siteUrl === null;
-  const servicesOf = (request: FastifyRequest): Services => (request as { lease?: { services: Services } }).lease?.services ?? state.current;
+  const routes: PageRoute[] = Object.entries(pageHandlers).map(([url, handler]) => ({
+    segments: url === '/' ? [''] : url.slice(1).split('/'),
+    handler,
+  }));
 
   const shellBase = (client: ActionClient): Pick<PageShell, 'compare' | 'attribution'> => {
     const all = elections(client);
@@ -48,71 +98,100 @@ export function registerWebRoutes(app: FastifyInstance, state: ServiceState, act
     return { compare: all.length > 1, attribution };
   };
 
-  const headers = (reply: FastifyReply) => reply
-    .header('content-security-policy', CONTENT_SECURITY_POLICY)
-    .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'same-origin')
-    .header('cache-control', settings.cacheControl);
+  const pageHeaders = (): Record<string, string> => ({
+    'content-security-policy': CONTENT_SECURITY_POLICY,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'same-origin',
+    'cache-control': settings.cacheControl,
+  });
 
-  const route = (url: string, handler: (ctx: PageContext) => Promise<PageResult>) => {
-    app.get(url, async (request: FastifyRequest, reply: FastifyReply) => {
-      const services = servicesOf(request);
+  const answer = (status: number, headers: Record<string, string>, body: string | Buffer | null, lease: ServiceLease | null, entry?: CachedResponse): ApiResponse => {
+    let released = false;
+    return {
+      status, headers, body, action: 'explorer', ...(entry ? { entry } : {}),
+      done: () => {
+        if (!released && lease) lease.release();
+        released = true;
+      },
+    };
+  };
+
+  /** What is not a page: CKAN's envelope, as for any other path this service does not know. */
+  const notFound = (request: ApiRequest, message: string, extra: Record<string, string> = {}): ApiResponse => {
+    const help = helpUrl(settings.siteUrl ?? request.origin, settings.locale, 'help_show');
+    const envelope = errorEnvelope(help, errors.notFound(message));
+    return answer(envelope.status, { 'content-type': JSON_CONTENT_TYPE, ...extra }, envelope.body, null);
+  };
+
+  const page = async (request: ApiRequest): Promise<ApiResponse> => {
+    const at = request.url.indexOf('?');
+    const path = at === -1 ? request.url : request.url.slice(0, at);
+    const readOnly = request.method === 'GET' || request.method === 'HEAD';
+    const ifNoneMatch = request.headers['if-none-match'];
+
+    if (readOnly) {
+      const asset = assetAnswer(assets, path, ifNoneMatch);
+      if (asset) return answer(asset.status, asset.headers, asset.body, null, asset.entry);
+    }
+    const matched = readOnly ? matchRoute(routes, path) : null;
+    if (matched === 'malformed') return notFound(request, `No page at ${decodeSegment(path)}`);
+    if (matched === null) return notFound(request, `No page at ${path}`, { 'cache-control': settings.cacheControl });
+
+    const lease = state.acquire();
+    try {
+      const services: Services = lease.services;
       const client = new ActionClient(services, actions);
-      const siteUrl = settings.siteUrl ?? `${request.protocol}://${request.host}`;
+      const siteUrl = settings.siteUrl ?? request.origin;
       const version = services.backend.datasetVersion;
       const key = `${version} ${assets.version} ${request.url}${hostShapesPages ? ` ${siteUrl}` : ''}`;
       const tag = `W/"${version}-${createHash('sha1').update(key).digest('base64url').slice(0, 20)}"`;
-      headers(reply);
-      if (ifNoneMatchHits(request.headers['if-none-match'], tag) && rendered.get(key)) {
-        return reply.code(304).header('etag', tag).send();
-      }
       const hit = rendered.get(key);
-      if (hit) return reply.code(200).header('etag', tag).type(HTML).send(hit.body);
+      if (hit && ifNoneMatchHits(ifNoneMatch, tag)) return answer(304, { ...pageHeaders(), etag: tag }, null, lease);
+      if (hit) return answer(200, { ...pageHeaders(), etag: tag, 'content-type': HTML }, hit.body, lease, hit);
 
-      const at = request.url.indexOf('?');
       const ctx: PageContext = {
         client, models, charts, assets, siteUrl,
-        params: request.params as Record<string, string>,
-        path: at === -1 ? request.url : request.url.slice(0, at),
+        params: matched.params,
+        path,
         search: new URLSearchParams(at === -1 ? '' : request.url.slice(at + 1)),
         shell: shellBase(client),
       };
       let result: PageResult;
       try {
         try {
-          result = await handler(ctx);
+          result = await matched.handler(ctx);
         } catch (err) {
           if (!isVersionMoved(err)) throw err;
           // A load replaced the version this page was reading: made once more from the current one.
           await state.refresh();
-          const lease = state.acquire();
+          const fresh = state.acquire();
           try {
-            const current = new ActionClient(lease.services, actions);
-            result = await handler({ ...ctx, client: current, shell: shellBase(current) });
+            const current = new ActionClient(fresh.services, actions);
+            result = await matched.handler({ ...ctx, client: current, shell: shellBase(current) });
           } finally {
-            lease.release();
+            fresh.release();
           }
         }
       } catch (err) {
         const failure = pageFailureOf(err);
         if (!failure) {
-          request.log.error({ err, url: request.url }, 'page failed');
+          logger.error({ err, url: request.url }, 'page failed');
           result = errorPage(ctx, 500, 'The page could not be made. The failure has been logged.');
         } else {
           result = errorPage(ctx, failure.status, failure.message);
         }
       }
-      if ('redirect' in result) return reply.code(303).header('location', result.redirect).send();
+      if ('redirect' in result) return answer(303, { ...pageHeaders(), location: result.redirect }, '', lease);
       if (result.status === 200) {
-        const body = Buffer.from(result.html);
-        rendered.set(key, { status: 200, contentType: HTML, tag, body });
-        reply.header('etag', tag);
-      } else {
-        reply.header('cache-control', 'no-store');
+        const entry: CachedResponse = { status: 200, contentType: HTML, tag, body: Buffer.from(result.html) };
+        rendered.set(key, entry);
+        return answer(200, { ...pageHeaders(), etag: tag, 'content-type': HTML }, entry.body, lease, entry);
       }
-      return reply.code(result.status).type(HTML).send(result.html);
-    });
+      return answer(result.status, { ...pageHeaders(), 'cache-control': 'no-store', 'content-type': HTML }, result.html, lease);
+    } catch (err) {
+      lease.release();
+      throw err;
+    }
   };
-
-  for (const [url, handler] of Object.entries(pageHandlers)) route(url, handler);
+  return Object.assign(page, { compressed: (entry: CachedResponse, bytes: number) => rendered.grew(entry, bytes) });
 }

@@ -5,10 +5,9 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { pino } from 'pino';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type App } from '../../src/app.js';
 import { prepareServices, type Prepared } from '../../src/bootstrap.js';
 import { loadCatalogFile } from '../../src/catalog/load.js';
 import { buildDatabase } from '../../src/ingest/build.js';
@@ -117,7 +116,7 @@ export async function createTestDatabase(loaded?: Settings): Promise<{ url: stri
   };
 }
 
-/** A request as the tests write it (the shape of Fastify's inject options). */
+/** A request as the tests write it (method, URL, headers, body). */
 export interface RequestOptions {
   method?: string;
   url: string;
@@ -134,7 +133,7 @@ export interface TestResponse {
 }
 
 export interface TestService {
-  app: FastifyInstance;
+  app: App;
   prepared: Prepared;
   settings: Settings;
   /** http://127.0.0.1:<port> */

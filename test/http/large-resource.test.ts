@@ -130,7 +130,7 @@ for (const backend of TEST_BACKENDS) describe(`the 1,000,000-record resource [${
     let output = '';
     for await (const chunk of server.stdout!) {
       output += String(chunk);
-      const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+      const match = /"msg":"serving on http:\/\/127\.0\.0\.1:(\d+)"/.exec(output);
       if (match) {
         port = Number(match[1]);
         break;
