@@ -3,8 +3,7 @@
 // one adapter writes both (compression, HEAD, logs, metrics).
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { createActions } from './actions/registry.js';
 import { COUNT_CENTRE_VERSION } from './actions/catalog-actions.js';

@@ -97,21 +97,26 @@ function allowedMethods(route: ApiRoute): readonly string[] {
   }
 }
 
+/** An answer that holds the version of the data it read until it has been sent (or abandoned), then lets it go once. */
+export function leasedResponse(status: number, headers: Record<string, string>, body: ApiResponse['body'], action: string, lease: ServiceLease | null): ApiResponse {
+  let released = false;
+  return {
+    status, headers, body, action,
+    done: () => {
+      if (released) return;
+      released = true;
+      lease?.release();
+    },
+  };
+}
+
 export function createApiCore(options: CoreOptions): ApiCore {
   const { state, actions, settings, logger, cache, metrics } = options;
   const hostShapesAnswer = settings.siteUrl === null;
 
-  const answer = (status: number, headers: Record<string, string>, body: string | Buffer | AsyncGenerator<string> | null, action: string, lease: ServiceLease | null): ApiResponse => {
-    let released = false;
-    return {
-      status, headers: { 'access-control-allow-origin': '*', ...headers }, body, action,
-      done: () => {
-        if (released) return;
-        released = true;
-        lease?.release();
-      },
-    };
-  };
+  // Every API answer may be read from any origin (CKAN's own policy for the read API).
+  const answer = (status: number, headers: Record<string, string>, body: ApiResponse['body'], action: string, lease: ServiceLease | null): ApiResponse =>
+    leasedResponse(status, { 'access-control-allow-origin': '*', ...headers }, body, action, lease);
 
   const envelopeAnswer = (apiError: ApiError, help: string | null, action: string, lease: ServiceLease | null, extra: Record<string, string> = {}) => {
     const envelope = errorEnvelope(help, apiError);

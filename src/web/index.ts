@@ -10,7 +10,7 @@ import { isVersionMoved, type Action, type ServiceLease, type Services, type Ser
 import { errors } from '../errors.js';
 import { decodeSegment } from '../http/api-routes.js';
 import { ifNoneMatchHits } from '../http/caching.js';
-import type { ApiRequest, ApiResponse } from '../http/core.js';
+import { JSON_CONTENT_TYPE, leasedResponse, type ApiRequest, type ApiResponse } from '../http/core.js';
 import { errorEnvelope, helpUrl } from '../http/envelope.js';
 import { ResponseCache, type CachedResponse } from '../http/response-cache.js';
 import { assetAnswer, loadAssets } from './assets.js';
@@ -31,7 +31,6 @@ export const CONTENT_SECURITY_POLICY = [
 
 const HTML = 'text/html; charset=utf-8';
 
-const JSON_CONTENT_TYPE = 'application/json;charset=utf-8';
 
 type PageHandler = (ctx: PageContext) => Promise<PageResult>;
 
@@ -106,14 +105,9 @@ export function createPageCore(state: ServiceState, actions: ReadonlyMap<string,
   });
 
   const answer = (status: number, headers: Record<string, string>, body: string | Buffer | null, lease: ServiceLease | null, entry?: CachedResponse): ApiResponse => {
-    let released = false;
-    return {
-      status, headers, body, action: 'explorer', ...(entry ? { entry } : {}),
-      done: () => {
-        if (!released && lease) lease.release();
-        released = true;
-      },
-    };
+    const response = leasedResponse(status, headers, body, 'explorer', lease);
+    if (entry) response.entry = entry;
+    return response;
   };
 
   /** What is not a page: CKAN's envelope, as for any other path this service does not know. */
