@@ -10,7 +10,7 @@ import { ApiError, errors } from '../errors.js';
 import { readBody } from './body.js';
 import { COMPRESSION_THRESHOLD, compressBuffer, compressedVariant, compressible, compressingStream, negotiateEncoding } from './compression.js';
 import { StageTimings } from '../actions/timing.js';
-import type { ApiCore, ApiResponse } from './core.js';
+import { JSON_CONTENT_TYPE, type ApiCore, type ApiResponse } from './core.js';
 import { bodyBytes, byteLength, type CachedResponse } from './response-cache.js';
 import { ifNoneMatchHits } from './caching.js';
 import type { ApiMetrics } from './metrics.js';
@@ -189,7 +189,7 @@ export function createNodeAdapter(options: NodeAdapterOptions): (req: IncomingMe
         if (res.destroyed || (err as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
         logger.error({ err, method, url }, 'could not send the answer');
         if (!res.headersSent) {
-          res.writeHead(500, { 'content-type': 'application/json;charset=utf-8', 'access-control-allow-origin': '*' });
+          res.writeHead(500, { 'content-type': JSON_CONTENT_TYPE, 'access-control-allow-origin': '*' });
           res.end(errorEnvelope(null, errors.internal()).body);
         } else res.destroy();
       },
