@@ -31,8 +31,12 @@ export interface FieldOperation {
 
 export type FilterOperation = FieldOperation | { op: Combinator; members: FilterOperation[] };
 
+/**
+ * Told apart by shape, not by name: a field's operator dict may itself name `$and` or `$or`
+ * (`{"Votes": {"$and": […]}}`), which is an unknown operation on that field, not a combination.
+ */
 export function isCombination(op: FilterOperation): op is { op: Combinator; members: FilterOperation[] } {
-  return op.op === '$and' || op.op === '$or';
+  return 'members' in op;
 }
 
 /** CKAN's repr of a field operation, which its "Unknown filter operation" message quotes. */

@@ -137,6 +137,9 @@ const ERRORS: [string, unknown, Record<string, unknown>][] = [
   ['the limit drops errors found before it', { Nope: 1, $or: Array.from({ length: 101 }, () => ({ Votes: 1 })) }, { filters: ['Maximum number of filter operations exceeded'] }],
   ['an unknown operation', { Votes: { like: 5 } }, { filters: ["Unknown filter operation: FilterOp(field='Votes', op='like', value=5)"] }],
   ['a $ operation on a field', { Votes: { $gt: 'x' } }, { filters: ["Unknown filter operation: FilterOp(field='Votes', op='$gt', value='x')"] }],
+  // A combinator's name used as a field's operator is an unknown operation, not a combination (once a 500).
+  ['$and as a field\'s operation', { Votes: { $and: [true] } }, { filters: ["Unknown filter operation: FilterOp(field='Votes', op='$and', value=[True])"] }],
+  ['$or among a field\'s operations', { Votes: { gt: 1, $or: [1] } }, { filters: ["Unknown filter operation: FilterOp(field='Votes', op='$or', value=[1])"] }],
   ['in without a list', { Votes: { in: 5 } }, { filters: ["Filter operation \"in\" takes a list of values: FilterOp(field='Votes', op='in', value=5)"] }],
   ['a value that is not of the field\'s type', { Votes: { gt: 'many' } }, invalidQuery('invalid input syntax for type numeric: "many"')],
   ['a list under a comparison', { Votes: { gt: [1] } }, invalidQuery('a filter value for "Votes" must be a single value, got [1]')],
