@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { Catalog } from './catalog/catalog.js';
 import { loadCatalogFile, parseCatalog } from './catalog/load.js';
 import type { ServiceLease, Services, ServiceState } from './actions/types.js';
+import { ResidentTables } from './resident/tables.js';
 import { buildDatabase, type BuildOptions, type BuildResult } from './ingest/build.js';
 import type { Settings } from './settings.js';
 import type { StorageBackend, Store } from './storage/backend.js';
@@ -39,6 +40,12 @@ function catalogOf(version: StorageBackend): Catalog {
   return new Catalog(parseCatalog(JSON.parse(version.catalog)), version.resources);
 }
 
+/** The resident tables of one version, within the settings' limits (none when they are turned off). */
+function residentTables(settings: Settings): Pick<Services, 'resident'> {
+  if (settings.residentMb === 0) return {};
+  return { resident: new ResidentTables({ maxBytes: settings.residentMb * 1024 * 1024, maxRows: settings.residentRows }) };
+}
+
 /** Services per version of the store, each made once: the catalogue is parsed when the version is opened. */
 class StoreServices implements ServiceState {
   private readonly byVersion = new WeakMap<StorageBackend, Services>();
@@ -50,7 +57,7 @@ class StoreServices implements ServiceState {
   private servicesOf(version: StorageBackend): Services {
     let services = this.byVersion.get(version);
     if (!services) {
-      services = { settings: this.settings, catalog: catalogOf(version), backend: version };
+      services = { settings: this.settings, catalog: catalogOf(version), backend: version, ...residentTables(this.settings) };
       this.byVersion.set(version, services);
     }
     return services;

@@ -116,6 +116,14 @@ export const SETTING_SPECS = {
     env: 'COUNTCENTRE_RESPONSE_CACHE_MB', type: 'integer', default: 32, min: 0,
     description: 'Memory kept for finished answers, by entity tag, so that repeated requests are answered without running again (0 turns it off). Answers larger than a sixteenth of it are not kept. The web explorer keeps its rendered pages in a quarter as much again.',
   }),
+  residentMb: declare<number>({
+    env: 'COUNTCENTRE_RESIDENT_MB', type: 'integer', default: 48, min: 0,
+    description: 'Memory for resident tables: small resources read from the store on their first search and kept in memory with their orders and full-text postings, so that searches on them run no SQL (0 turns them off). The least recently searched go first when it is full. Dumps and datastore_search_sql always read the store.',
+  }),
+  residentRows: declare<number>({
+    env: 'COUNTCENTRE_RESIDENT_ROWS', type: 'integer', default: 50000, min: 0,
+    description: 'Resources with more records than this are never resident: their searches run on the store, with its indexes.',
+  }),
   logLevel: declare<string>({
     env: 'LOG_LEVEL', type: 'enum', default: 'info', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
     description: 'Log level of the logs written to standard output.',

@@ -15,6 +15,7 @@ import { delimitedText, delimitedWriter, fieldDescription, jsonArray, listWriter
 import { dialectFor } from '../sql/dialects.js';
 import type { Settings } from '../settings.js';
 import { renderHelp } from './help-text.js';
+import { residentAnswer } from './resident.js';
 import type { Action, ActionCall, Services } from './types.js';
 
 function resultColumns(plan: SearchPlan, resource: CatalogResource): ResultColumn[] {
@@ -52,10 +53,10 @@ async function search(call: ActionCall, services: Services, specs: ReturnType<ty
   const plan = planSearch(request, resource, { defaultLanguage: settings.ftsLanguage, timestampMilliseconds: settings.msInTimestamp });
   if (plan instanceof ApiError) throw plan;
 
-  const dialect = dialectFor(backend.compileTarget);
-  const compiled = dialect.compileSearch(plan);
   call.timing?.mark('plan');
-  const rows = await backend.rows(compiled);
+  const resident = await residentAnswer(plan, resource, services);
+  const dialect = dialectFor(backend.compileTarget);
+  const rows = resident ? resident.rows : await backend.rows(dialect.compileSearch(plan));
   call.timing?.mark('query');
   let total: number | null = null;
   let estimated = false;
@@ -67,7 +68,7 @@ async function search(call: ActionCall, services: Services, specs: ReturnType<ty
       const estimate = (await backend.estimateRows(resource.id)) ?? plan.count.total;
       if (estimate >= threshold) [total, estimated] = [estimate, true];
     }
-  } else if (plan.count.mode === 'exact') total = await backend.count(dialect.compileCount(plan));
+  } else if (plan.count.mode === 'exact') total = resident ? resident.matched : await backend.count(dialect.compileCount(plan));
   if (plan.count.mode !== 'none') call.timing?.mark('count');
 
   const columns = resultColumns(plan, resource);

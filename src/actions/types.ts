@@ -2,6 +2,7 @@
 // services (catalogue, storage, settings). Actions return result values; the HTTP layer wraps them.
 
 import type { Catalog } from '../catalog/catalog.js';
+import type { ResidentTables } from '../resident/tables.js';
 import type { ParamSpec } from '../query/params.js';
 import type { Settings } from '../settings.js';
 import { DataVersionMoved, type StorageBackend } from '../storage/backend.js';
@@ -12,6 +13,8 @@ export interface Services {
   catalog: Catalog;
   backend: StorageBackend;
   settings: Settings;
+  /** This version's small resources held in memory, answering searches without the store (absent: turned off). */
+  resident?: ResidentTables;
 }
 
 /** The services of one version, held by a request until it is answered (so that version stays open). */

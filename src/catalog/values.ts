@@ -1,6 +1,7 @@
 // Parsing text into the typed values the stores hold, shared by the loader (CSV cells) and the query stage
 // (filter values). Dates and timestamps are held as ISO text, which sorts and compares correctly as text.
 
+import { foldText } from '../text-search/index.js';
 import type { DateFormat, FieldType } from './types.js';
 
 export type StoredValue = string | number | boolean | null;
@@ -145,4 +146,16 @@ export function numberText(value: number, type: FieldType | 'int'): string {
   // Integers below 2^53 print without an exponent; only larger or fractional values need checking.
   if (Number.isSafeInteger(value)) return String(value);
   return withoutExponent(String(value));
+}
+
+/**
+ * The text a field-targeted full-text query reads from a stored value: PostgreSQL's `value::text`, with accents folded
+ * as the index folds them (timestamps with a space before the time, as PostgreSQL writes them). Null for no value.
+ */
+export function searchableText(value: unknown, type: FieldType | 'int'): string | null {
+  if (value === null || value === undefined) return null;
+  if (type === 'bool') return value === true || value === 1 || value === 't' ? 'true' : 'false';
+  if (typeof value === 'number') return numberText(value, type === 'float8' ? 'float8' : 'numeric');
+  const text = String(value);
+  return type === 'timestamp' ? text.replace('T', ' ') : foldText(text);
 }

@@ -15,6 +15,9 @@ export interface PlanField {
   indexed?: boolean;
 }
 
+/** CKAN ranks with ts_rank(…, 32): rank / (rank + 1). */
+export const RANK_NORMALIZATION = 32;
+
 /** A parsed full-text query: its tsquery, the text form both stores accept, and a pre-filter on lexemes. */
 export interface TextQuery {
   config: string;

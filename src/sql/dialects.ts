@@ -18,6 +18,8 @@ export type CompileTarget =
 export interface Dialect {
   compileSearch(plan: SearchPlan): CompiledQuery;
   compileCount(plan: SearchPlan): CompiledQuery;
+  /** `_id` and stored columns of a resource's records after `_id` `afterId` (null: from the first), in `_id` order. */
+  compileColumns(resourceId: string, columns: readonly string[], afterId: number | null, limit: number): CompiledQuery;
   /**
    * A guarded datastore_search_sql statement, returning at most maxRows + 1 rows (so that a cut answer can be told):
    * PostgreSQL runs it as written; the embedded store runs its translation.
@@ -30,12 +32,14 @@ export function dialectFor(target: CompileTarget): Dialect {
     return {
       compileSearch: (plan) => sqlite.compileSearch(plan, target),
       compileCount: (plan) => sqlite.compileCount(plan, target),
+      compileColumns: (resourceId, columns, afterId, limit) => sqlite.compileColumns(resourceId, columns, afterId, limit, target),
       compileUserSql: (prepared) => prepared.sqlite,
     };
   }
   return {
     compileSearch: (plan) => postgres.compileSearch(plan, target),
     compileCount: (plan) => postgres.compileCount(plan, target),
+    compileColumns: (resourceId, columns, afterId, limit) => postgres.compileColumns(resourceId, columns, afterId, limit, target),
     compileUserSql: (prepared, maxRows) => wrapUserSql(prepared.statement, maxRows),
   };
 }

@@ -7,8 +7,6 @@ import type { CompiledQuery } from './compiled.js';
 
 export type SqlParam = CompiledQuery['params'][number];
 
-/** CKAN ranks with ts_rank(…, 32): rank / (rank + 1). */
-export const RANK_NORMALIZATION = 32;
 
 /** The column where both stores keep each record's JSON object text, rendered at load time. */
 export const RECORD_COLUMN = '_record';
@@ -169,13 +167,21 @@ export function compileSearchWith(h: SearchDialectHooks, plan: SearchPlan): Comp
   const keyColumns = plan.distinct || !plan.keyset ? [] : plan.keyset.map((k) => h.quoteIdent(k.field.id));
   const selectList = [...select, ...keyColumns].join(', ') || 'NULL';
   const from = fromWhere(h, p, plan);
-  const order = plan.orderBy.map((k) => orderSql(h, p, k));
   let sql: string;
   if (plan.distinct) {
-    // GROUP BY gives DISTINCT's rows and lets them be ordered by first appearance, so pages are stable.
+    // GROUP BY gives DISTINCT's rows and lets them be ordered by first appearance, so pages are stable. A rank is
+    // ordered by its position in the select list: written out again, its query would be another parameter, which
+    // PostgreSQL cannot match with the grouped expression.
     const groupBy = select.length > 0 ? ` GROUP BY ${plan.columns.map((_, i) => i + 1).join(', ')}` : '';
+    const order = plan.orderBy.map((key) => {
+      if (key.target.kind !== 'rank') return orderSql(h, p, key);
+      const { match } = key.target;
+      const position = plan.columns.findIndex((c) => c.kind === 'rank' && c.match === match) + 1;
+      return `${position}${key.descending ? ' DESC' : ''}`;
+    });
     sql = `SELECT ${selectList} ${from}${groupBy} ORDER BY ${[...order, `min(${h.quoteIdent('_id')})`].join(', ')}`;
   } else {
+    const order = plan.orderBy.map((k) => orderSql(h, p, k));
     const sortsById = plan.orderBy.some((k) => k.target.kind === 'field' && k.target.field.id === '_id');
     const byId = sortsById ? [] : [h.quoteIdent('_id')];
     const idOrderOnly = plan.orderBy.every((k) => k.target.kind === 'field' && k.target.field.id === '_id');
@@ -209,4 +215,16 @@ export function compileCountWith(h: SearchDialectHooks, plan: SearchPlan): Compi
     return { sql: `SELECT count(*) FROM (SELECT DISTINCT ${select.join(', ') || 'NULL'} ${from}) AS counted`, params: p.values, ...interruptible(h, plan) };
   }
   return { sql: `SELECT count(*) ${fromWhere(h, p, plan)}`, params: p.values, ...interruptible(h, plan) };
+}
+
+/**
+ * `_id` and stored columns of a resource's records, in `_id` order, `limit` at a time: the first batch (afterId null),
+ * then each after the last `_id` of the one before.
+ */
+export function compileColumnsWith(h: SearchDialectHooks, resourceId: string, columns: readonly string[], afterId: number | null, limit: number): CompiledQuery {
+  const p = new ParamList(h.placeholder);
+  const id = h.quoteIdent('_id');
+  const where = afterId === null ? '' : ` WHERE ${id} > ${p.bind(afterId)}`;
+  const select = [id, ...columns.map((c) => h.quoteIdent(c))].join(', ');
+  return { sql: `SELECT ${select} FROM ${h.table(resourceId)}${where} ORDER BY ${id} LIMIT ${p.bind(limit)}`, params: p.values };
 }

@@ -18,9 +18,11 @@ for (const backend of TEST_BACKENDS) describe(`unexpected failures [${backend}]`
   before(async () => {
     service = await startService({}, backend);
     const real = service.prepared.services.backend;
-    const failing: StorageBackend = Object.create(real, {
-      rows: { value: async (query: { sql: string }) => (query.sql.includes(RESOURCE_A) ? Promise.reject(new Error('disk I/O error at /secret/path')) : real.rows(query as never)) },
+    // Every read of resource A fails: its searches, and the reads that would hold it in memory.
+    const failingRead = (read: 'rows' | 'bulkRows') => ({
+      value: async (query: { sql: string }) => (query.sql.includes(RESOURCE_A) ? Promise.reject(new Error('disk I/O error at /secret/path')) : real[read](query as never)),
     });
+    const failing: StorageBackend = Object.create(real, { rows: failingRead('rows'), bulkRows: failingRead('bulkRows') });
     const logger = pino({ level: 'error' }, new Writable({ write(chunk, _enc, done) { logged.push(String(chunk)); done(); } }));
     app = await buildApp({ ...service.prepared.services, backend: failing }, logger);
     port = Number(new URL(await app.listen({ port: 0, host: '127.0.0.1' })).port);

@@ -149,6 +149,16 @@ for (const backend of TEST_BACKENDS) describe(`every answer on an API path is CK
     assert.equal(JSON.parse(response.body), 'Bad request - the request line and headers are larger than 16 KB');
   });
 
+  test('distinct records with their full-text rank, best first: no parameter PostgreSQL cannot type', async () => {
+    const query = new URLSearchParams({ resource_id: RESOURCE_A, q: 'Dublin', fields: 'Party Abbreviation,rank', distinct: 'true', limit: '3' });
+    const { status, body } = await service.getJson(`${SEARCH}?${query}`);
+    assert.equal(status, 200, JSON.stringify(body));
+    const ranks = (body.result.records as { rank: number }[]).map((r) => r.rank);
+    assert.equal(ranks.length, 3);
+    assert.deepEqual(ranks, [...ranks].sort((a, b) => b - a));
+    assert.deepEqual(body.result.fields, [{ id: 'Party Abbreviation', type: 'text' }, { id: 'rank', type: 'float' }]);
+  });
+
   test('unknown paths under /api are 404s in the envelope', async () => {
     for (const url of ['/api/3/action', '/api/3/', '/api/4/action/datastore_search', '/en/api/3/nothing']) {
       const response = await service.request(url);

@@ -1,9 +1,9 @@
 // PostgreSQL's hooks for the search compiler: `$n` placeholders, `= ANY($n)` arrays, text ordered by code point
 // (COLLATE "C", CKAN's collation), and full-text matching with the database's own @@ and ts_rank.
 
-import type { SearchPlan, TextMatch } from '../../query/plan.js';
+import { RANK_NORMALIZATION, type SearchPlan, type TextMatch } from '../../query/plan.js';
 import type { CompiledQuery } from '../compiled.js';
-import { compileCountWith, compileSearchWith, RANK_NORMALIZATION, type ParamList, type SearchDialectHooks } from '../search-compiler.js';
+import { compileColumnsWith, compileCountWith, compileSearchWith, type ParamList, type SearchDialectHooks } from '../search-compiler.js';
 import { COLUMN_TYPES, foldSql, keyExpression } from './ddl.js';
 import { qualified, quoteIdent } from './quote.js';
 
@@ -45,4 +45,8 @@ export function compileSearch(plan: SearchPlan, options: PostgresCompileOptions)
 
 export function compileCount(plan: SearchPlan, options: PostgresCompileOptions): CompiledQuery {
   return compileCountWith(hooks(options), plan);
+}
+
+export function compileColumns(resourceId: string, columns: readonly string[], afterId: number | null, limit: number, options: PostgresCompileOptions): CompiledQuery {
+  return compileColumnsWith(hooks(options), resourceId, columns, afterId, limit);
 }

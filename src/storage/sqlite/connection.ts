@@ -2,24 +2,14 @@
 // full-text functions, and the per-statement deadline. Every connection the backend opens is set up here.
 
 import Database from 'better-sqlite3';
-import { numberText } from '../../catalog/values.js';
+import { searchableText } from '../../catalog/values.js';
+import type { FieldType } from '../../catalog/types.js';
 import { SQLITE_FUNCTIONS as F } from '../../sql/sqlite/functions.js';
 import {
-  foldText, parseTsquery, parseTsvector, toTsvector, tsMatches, tsRank, tsRankText, type TsQuery, type TsVector,
+  parseTsquery, parseTsvector, toTsvector, tsMatches, tsRank, tsRankText, type TsQuery, type TsVector,
 } from '../../text-search/index.js';
 import { StatementTimeout } from '../backend.js';
 import { BoundedCache } from '../../util/bounded-cache.js';
-
-/** The text PostgreSQL's `value::text` gives for a stored value of the field's type, accents folded as the index folds them. */
-function valueText(value: unknown, type: string): string | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'number') {
-    if (type === 'bool') return value ? 'true' : 'false';
-    return numberText(value, type === 'float8' ? 'float8' : 'numeric');
-  }
-  const text = String(value);
-  return type === 'timestamp' ? text.replace('T', ' ') : foldText(text);
-}
 
 function registerTextSearch(db: Database.Database): void {
   const queries = new BoundedCache<string, TsQuery>(1000);
@@ -40,11 +30,11 @@ function registerTextSearch(db: Database.Database): void {
   db.function(F.tsRank, options, (vectorText: unknown, queryText: unknown, normalization: unknown) =>
     typeof vectorText === 'string' ? tsRankText(vectorText, query(String(queryText)), Number(normalization), vector) : 0);
   db.function(F.tsMatchValue, options, (config: unknown, value: unknown, type: unknown, queryText: unknown) => {
-    const text = valueText(value, String(type));
+    const text = searchableText(value, String(type) as FieldType);
     return text !== null && tsMatches(toTsvector(String(config), text), query(String(queryText))) ? 1 : 0;
   });
   db.function(F.tsRankValue, options, (config: unknown, value: unknown, type: unknown, queryText: unknown, normalization: unknown) => {
-    const text = valueText(value, String(type));
+    const text = searchableText(value, String(type) as FieldType);
     return text === null ? 0 : tsRank(toTsvector(String(config), text), query(String(queryText)), Number(normalization));
   });
 }
