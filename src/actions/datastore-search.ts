@@ -10,7 +10,7 @@ import type { SearchPlan } from '../query/plan.js';
 import { readSearchRequest, searchParamSpecs, type SearchRequest } from '../query/search-params.js';
 import { planSearch } from '../query/search-plan.js';
 import { pageLinks } from '../serialize/links.js';
-import { RawJson } from '../serialize/python-json.js';
+import { fixedJson, RawJson } from '../serialize/python-json.js';
 import { delimitedText, delimitedWriter, fieldDescription, jsonArray, listWriter, objectWriter, storedLineWriter, wholeRecordWriter, type RenderOptions, type ResultColumn } from '../serialize/records.js';
 import { dialectFor } from '../sql/dialects.js';
 import type { Settings } from '../settings.js';
@@ -22,6 +22,26 @@ function resultColumns(plan: SearchPlan, resource: CatalogResource): ResultColum
   return plan.columns.map((c) => (c.kind === 'field'
     ? { id: c.id, type: c.field.type, info: resource.fieldById.get(c.id)?.info }
     : { id: c.id, type: 'float' }));
+}
+
+/** Field lists answers share, per resource (and so per version of the data), by their columns' ids. */
+const fieldLists = new WeakMap<CatalogResource, Map<string, readonly ReturnType<typeof fieldDescription>[]>>();
+const FIELD_LISTS_PER_RESOURCE = 64;
+
+/** The `fields` of an answer: made, and written as JSON, once for all the answers with the same columns. */
+function fieldListOf(resource: CatalogResource, columns: readonly ResultColumn[]): readonly ReturnType<typeof fieldDescription>[] {
+  let lists = fieldLists.get(resource);
+  if (!lists) {
+    lists = new Map();
+    fieldLists.set(resource, lists);
+  }
+  const key = columns.map((c) => c.id).join('\u0000');
+  let list = lists.get(key);
+  if (!list) {
+    list = fixedJson(columns.map(fieldDescription));
+    if (lists.size < FIELD_LISTS_PER_RESOURCE) lists.set(key, list);
+  }
+  return list;
 }
 
 function renderRecords(request: SearchRequest, plan: SearchPlan, columns: ResultColumn[], rows: unknown[][], options: RenderOptions): RawJson | string {
@@ -72,7 +92,7 @@ async function search(call: ActionCall, services: Services, specs: ReturnType<ty
   if (plan.count.mode !== 'none') call.timing?.mark('count');
 
   const columns = resultColumns(plan, resource);
-  const fieldList = columns.map(fieldDescription);
+  const fieldList = fieldListOf(resource, columns);
   // CKAN's result is its validated request dict, whose keys come out sorted; then the computed keys follow.
   const echoed: [string, unknown][] = [
     ['include_total', request.includeTotal],

@@ -30,6 +30,7 @@ function depthExceeds(text: string, limit: number): boolean {
 
 /** JSON.parse, refusing text nested deeper than MAX_JSON_DEPTH (JsonTooDeep); a syntax error is JSON.parse's own. */
 export function parseJsonText(text: string): unknown {
-  if (depthExceeds(text, MAX_JSON_DEPTH)) throw new JsonTooDeep();
+  // Deeper nesting takes more brackets than a shorter text holds.
+  if (text.length > MAX_JSON_DEPTH && depthExceeds(text, MAX_JSON_DEPTH)) throw new JsonTooDeep();
   return JSON.parse(text);
 }

@@ -53,21 +53,24 @@ export function parseQueryForLinks(rawQuery: string): Map<string, string> {
   return args;
 }
 
-function withQuery(path: string, args: Map<string, string>): string {
-  if (args.size === 0) return path;
-  return path + '?' + [...args].map(([k, v]) => `${quotePlus(k)}=${quotePlus(v)}`).join('&');
-}
-
 /**
  * `rawQuery` is the request's query string; parameters sent in a body are not represented, as in CKAN,
  * where a POSTed search gets `start` = the bare path and `next` = `?offset=…`.
  */
 export function pageLinks(path: string, rawQuery: string, offset: number, limit: number): PageLinks {
-  const args = parseQueryForLinks(rawQuery);
-  const start = new Map(args);
-  start.delete('offset');
-  const next = new Map(args).set('offset', String(offset + limit));
-  const links: PageLinks = { start: withQuery(path, start), next: withQuery(path, next) };
-  if (offset - limit > 0) links.prev = withQuery(path, new Map(args).set('offset', String(offset - limit)));
+  // Each parameter is re-encoded once; the links differ only in `offset`, which keeps its place (or comes last).
+  const before: string[] = [];
+  const after: string[] = [];
+  let seenOffset = false;
+  for (const [key, value] of parseQueryForLinks(rawQuery)) {
+    if (key === 'offset') seenOffset = true;
+    else (seenOffset ? after : before).push(`${quotePlus(key)}=${quotePlus(value)}`);
+  }
+  const link = (at: number | null) => {
+    const parts = at === null ? [...before, ...after] : [...before, `offset=${at}`, ...after];
+    return parts.length === 0 ? path : `${path}?${parts.join('&')}`;
+  };
+  const links: PageLinks = { start: link(null), next: link(offset + limit) };
+  if (offset - limit > 0) links.prev = link(offset - limit);
   return links;
 }

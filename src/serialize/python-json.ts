@@ -38,6 +38,19 @@ export function pythonNumber(value: number): string {
   return String(value);
 }
 
+/** The text of values that are shared and never change (a resource's field list), made once. */
+const fixed = new WeakMap<object, string>();
+
+/**
+ * Freezes `value` and keeps its serialisation: pyJsonDumps writes it from that text from now on. For values many
+ * answers share, such as a resource's `fields`.
+ */
+export function fixedJson<T extends object>(value: T): Readonly<T> {
+  const text = pyJsonDumps(value);
+  fixed.set(value, text);
+  return Object.freeze(value);
+}
+
 /** Serialises a value like Python's simplejson.dumps with default settings; RawJson fragments pass through. */
 export function pyJsonDumps(value: unknown): string {
   if (value === null || value === undefined) return 'null';
@@ -52,6 +65,8 @@ export function pyJsonDumps(value: unknown): string {
     case 'bigint':
       return value.toString();
     case 'object': {
+      const known = fixed.get(value as object);
+      if (known !== undefined) return known;
       if (Array.isArray(value)) {
         if (value.length === 0) return '[]';
         return '[' + value.map(pyJsonDumps).join(', ') + ']';
