@@ -11,52 +11,78 @@ import { readSearchRequest, searchParamSpecs, type SearchRequest } from '../quer
 import { planSearch } from '../query/search-plan.js';
 import { pageLinks } from '../serialize/links.js';
 import { fixedJson, RawJson } from '../serialize/python-json.js';
-import { delimitedText, delimitedWriter, fieldDescription, jsonArray, listWriter, objectWriter, storedLineWriter, wholeRecordWriter, type RenderOptions, type ResultColumn } from '../serialize/records.js';
+import { delimitedText, delimitedWriter, fieldDescription, jsonArray, listWriter, objectWriter, storedLineWriter, wholeRecordWriter, type RecordWriter, type RenderOptions, type ResultColumn } from '../serialize/records.js';
 import { dialectFor } from '../sql/dialects.js';
 import type { Settings } from '../settings.js';
 import { renderHelp } from './help-text.js';
 import { residentAnswer } from './resident.js';
 import type { Action, ActionCall, Services } from './types.js';
 
-function resultColumns(plan: SearchPlan, resource: CatalogResource): ResultColumn[] {
-  return plan.columns.map((c) => (c.kind === 'field'
-    ? { id: c.id, type: c.field.type, info: resource.fieldById.get(c.id)?.info }
-    : { id: c.id, type: 'float' }));
+/**
+ * What answers with the same columns of a resource share: the result columns, the `fields` list (serialised once)
+ * and the record writers of each format, made for the first such answer.
+ */
+interface ResultShape {
+  columns: ResultColumn[];
+  fields: readonly ReturnType<typeof fieldDescription>[];
+  writers: Map<string, RecordWriter>;
 }
 
-/** Field lists answers share, per resource (and so per version of the data), by their columns' ids. */
-const fieldLists = new WeakMap<CatalogResource, Map<string, readonly ReturnType<typeof fieldDescription>[]>>();
-const FIELD_LISTS_PER_RESOURCE = 64;
+/** Shapes per resource (and so per version of the data), by their columns' ids; the most common are kept. */
+const shapes = new WeakMap<CatalogResource, Map<string, ResultShape>>();
+const SHAPES_PER_RESOURCE = 64;
 
-/** The `fields` of an answer: made, and written as JSON, once for all the answers with the same columns. */
-function fieldListOf(resource: CatalogResource, columns: readonly ResultColumn[]): readonly ReturnType<typeof fieldDescription>[] {
-  let lists = fieldLists.get(resource);
-  if (!lists) {
-    lists = new Map();
-    fieldLists.set(resource, lists);
+function shapeOf(plan: SearchPlan, resource: CatalogResource): ResultShape {
+  let known = shapes.get(resource);
+  if (!known) {
+    known = new Map();
+    shapes.set(resource, known);
   }
-  const key = columns.map((c) => c.id).join('\u0000');
-  let list = lists.get(key);
-  if (!list) {
-    list = fixedJson(columns.map(fieldDescription));
-    if (lists.size < FIELD_LISTS_PER_RESOURCE) lists.set(key, list);
+  let key = '';
+  // Every field in stored order (no `fields`, no `q`), the most common shape, is named without building a key.
+  const { columns: planned } = plan;
+  if (planned.length !== resource.fields.length || planned.some((c, i) => c.id !== resource.fields[i]!.id)) {
+    for (const column of planned) key += column.id + '\u0000';
   }
-  return list;
+  let shape = known.get(key);
+  if (!shape) {
+    const columns = plan.columns.map((c): ResultColumn => (c.kind === 'field'
+      ? { id: c.id, type: c.field.type, info: resource.fieldById.get(c.id)?.info }
+      : { id: c.id, type: 'float' }));
+    shape = { columns, fields: fixedJson(columns.map(fieldDescription)), writers: new Map() };
+    if (known.size < SHAPES_PER_RESOURCE) known.set(key, shape);
+  }
+  return shape;
 }
 
-function renderRecords(request: SearchRequest, plan: SearchPlan, columns: ResultColumn[], rows: unknown[][], options: RenderOptions): RawJson | string {
-  switch (request.recordsFormat) {
-    case 'objects': {
-      const writer = plan.wholeRecords ? wholeRecordWriter(columns.filter((c) => c.type === 'float')) : objectWriter(columns, options);
-      return new RawJson(jsonArray(writer, rows));
+function writerFor(shape: ResultShape, request: SearchRequest, plan: SearchPlan, options: RenderOptions): RecordWriter {
+  const key = plan.wholeRecords ? 'record' : plan.csvLines ? 'line' : request.recordsFormat;
+  let writer = shape.writers.get(key);
+  if (!writer) {
+    const { columns } = shape;
+    switch (key) {
+      case 'record':
+        writer = wholeRecordWriter(columns.filter((c) => c.type === 'float'));
+        break;
+      case 'line':
+        writer = storedLineWriter;
+        break;
+      case 'objects':
+        writer = objectWriter(columns, options);
+        break;
+      case 'lists':
+        writer = listWriter(columns, options);
+        break;
+      default:
+        writer = delimitedWriter(columns, key === 'csv' ? ',' : '\t', options);
     }
-    case 'lists':
-      return new RawJson(jsonArray(listWriter(columns, options), rows));
-    case 'csv':
-      return delimitedText(plan.csvLines ? storedLineWriter : delimitedWriter(columns, ',', options), rows);
-    case 'tsv':
-      return delimitedText(delimitedWriter(columns, '\t', options), rows);
+    shape.writers.set(key, writer);
   }
+  return writer;
+}
+
+function renderRecords(request: SearchRequest, writer: RecordWriter, rows: unknown[][]): RawJson | string {
+  return request.recordsFormat === 'objects' || request.recordsFormat === 'lists' ? new RawJson(jsonArray(writer, rows)) : delimitedText(writer, rows);
 }
 
 async function search(call: ActionCall, services: Services, specs: ReturnType<typeof searchParamSpecs>): Promise<Record<string, unknown>> {
@@ -91,8 +117,8 @@ async function search(call: ActionCall, services: Services, specs: ReturnType<ty
   } else if (plan.count.mode === 'exact') total = resident ? resident.matched : await backend.count(dialect.compileCount(plan));
   if (plan.count.mode !== 'none') call.timing?.mark('count');
 
-  const columns = resultColumns(plan, resource);
-  const fieldList = fieldListOf(resource, columns);
+  const shape = shapeOf(plan, resource);
+  const fieldList = shape.fields;
   // CKAN's result is its validated request dict, whose keys come out sorted; then the computed keys follow.
   const echoed: [string, unknown][] = [
     ['include_total', request.includeTotal],
@@ -105,7 +131,7 @@ async function search(call: ActionCall, services: Services, specs: ReturnType<ty
   if (request.fieldsGiven) echoed.push(['fields', fieldList]);
   echoed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const result: Record<string, unknown> = Object.fromEntries(echoed);
-  result.records = renderRecords(request, plan, columns, rows, { timestampMilliseconds: settings.msInTimestamp });
+  result.records = renderRecords(request, writerFor(shape, request, plan, { timestampMilliseconds: settings.msInTimestamp }), rows);
   if (!request.fieldsGiven) result.fields = fieldList;
   result._links = pageLinks(call.path, call.linkQuery, request.offset, plan.limit);
   if (total !== null) {

@@ -1,7 +1,7 @@
 // HTTP caching: answers only change when the data is reloaded, so an entity tag made from the dataset version and
 // the request identifies an answer without computing it, and a matching If-None-Match is answered with 304.
 
-import { createHash } from 'node:crypto';
+import { hashText } from '../util/hash.js';
 
 /** What names an answer: the request as far as it shapes the answer. */
 export interface AnswerIdentity {
@@ -19,12 +19,11 @@ export interface AnswerIdentity {
  * the answer: method, URL, body, and the host when `help` links are built from it.
  */
 export function entityTag(datasetVersion: string, answer: AnswerIdentity): string {
-  const hash = createHash('sha1');
   // HEAD is GET without the body: the same entity.
-  hash.update(answer.method === 'HEAD' ? 'GET' : answer.method).update('\n').update(answer.url);
-  if (answer.body !== undefined) hash.update('\n').update(answer.contentType ?? '').update('\n').update(answer.body);
-  if (answer.origin !== null) hash.update('\n').update(answer.origin);
-  return `W/"${datasetVersion}-${hash.digest('base64url').slice(0, 20)}"`;
+  let text = `${answer.method === 'HEAD' ? 'GET' : answer.method}\n${answer.url}`;
+  if (answer.body !== undefined) text += `\n${answer.contentType ?? ''}\n${answer.body}`;
+  if (answer.origin !== null) text += `\n${answer.origin}`;
+  return `W/"${datasetVersion}-${hashText(text)}"`;
 }
 
 /** If-None-Match against a tag, with the weak comparison RFC 9110 prescribes for it. */

@@ -262,7 +262,8 @@ export function createApiCore(options: CoreOptions): ApiCore {
       return answer(304, headers, null, actionName, lease.current);
     }
 
-    const hit = cache.get(keyOf());
+    const key = keyOf();
+    const hit = cache.get(key);
     if (hit) {
       metrics.cacheHit();
       const cachedAnswer = answer(hit.status, { ...policy, etag: hit.tag, 'content-type': hit.contentType }, hit.body, actionName, lease.current);
@@ -296,7 +297,7 @@ export function createApiCore(options: CoreOptions): ApiCore {
     if (request.timing) response.headers['server-timing'] = request.timing.header();
     if (response.status === 200 && (typeof response.body === 'string' || Buffer.isBuffer(response.body)) && request.method !== 'HEAD') {
       response.entry = { status: 200, contentType: response.headers['content-type']!, tag: finalTag, body: response.body, action: actionName };
-      cache.set(keyOf(), response.entry);
+      cache.set(version() === startedOn ? key : keyOf(), response.entry);
     }
     return response;
   };

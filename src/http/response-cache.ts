@@ -2,6 +2,8 @@
 // reloaded, so a repeated request (dashboards, crawlers) is answered without running anything. The cache is bounded
 // by bytes and forgets the least recently used answers first.
 
+import { hashNumber } from '../util/hash.js';
+
 export interface CachedResponse {
   status: number;
   contentType: string;
@@ -53,8 +55,11 @@ export function cacheKey(datasetVersion: string, method: string, url: string, or
 export class ResponseCache {
   private readonly entries = new Map<string, CachedResponse & { key?: string; used?: boolean; size?: number }>();
   private bytes = 0;
-  /** Keys of answers made once and not kept, oldest first. */
-  private readonly madeOnce = new Set<string>();
+  /**
+   * Hashes of the keys of answers made once and not kept, oldest first: a stream of new queries would otherwise keep
+   * thousands of URLs alive. Two keys with one hash only let an answer be kept a request early.
+   */
+  private readonly madeOnce = new Set<number>();
 
   /**
    * `maxEntryBytes`: larger answers are not kept (they would push out many small ones). `rememberedKeys`: how many
@@ -79,8 +84,9 @@ export class ResponseCache {
 
   set(key: string, response: CachedResponse): void {
     if (!this.enabled || this.entries.has(key)) return;
-    if (this.rememberedKeys > 0 && !this.madeOnce.delete(key)) {
-      this.madeOnce.add(key);
+    const seen = this.rememberedKeys > 0 ? hashNumber(key) : 0;
+    if (this.rememberedKeys > 0 && !this.madeOnce.delete(seen)) {
+      this.madeOnce.add(seen);
       if (this.madeOnce.size > this.rememberedKeys) this.madeOnce.delete(this.madeOnce.values().next().value!);
       return;
     }

@@ -59,7 +59,9 @@ export function toJson(value: unknown): unknown {
 /** unicode_or_json_validator: text holding a JSON object becomes that object; any other value becomes text. */
 export function toTextOrObject(value: unknown): string | Record<string, unknown> {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  if (typeof value === 'string') {
+  // Only text that opens an object can become one: other text (most searches) is not given to the parser, whose
+  // refusal would cost an exception.
+  if (typeof value === 'string' && /^\s*\{/.test(value)) {
     try {
       const parsed: unknown = parseJsonText(value);
       if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
@@ -68,6 +70,7 @@ export function toTextOrObject(value: unknown): string | Record<string, unknown>
     }
     return value;
   }
+  if (typeof value === 'string') return value;
   return toText(value);
 }
 

@@ -219,6 +219,39 @@ function rankBuckets(ranks: Ranks, candidates: Int32Array, descending: boolean):
   return { count: distinct.length, of: (row) => bucketOf.get(ranks.of(row))! };
 }
 
+/** Largest integer a double holds exactly. */
+const EXACT = 2 ** 53;
+
+/**
+ * `rows` (ascending) ordered by keys[k…], ties by record: each record's buckets and number folded into one double
+ * where they fit, so that a typed array's own sort does the work without calling back; a comparison sort otherwise.
+ */
+function sortedByKeys(rows: Int32Array, keys: readonly Buckets[], k: number): ArrayLike<number> {
+  let largest = 1;
+  for (let i = 0; i < rows.length; i++) if (rows[i]! >= largest) largest = rows[i]! + 1;
+  let span = largest;
+  for (let j = k; j < keys.length; j++) span *= keys[j]!.count;
+  if (span < EXACT) {
+    const folded = new Float64Array(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      let value = 0;
+      for (let j = k; j < keys.length; j++) value = value * keys[j]!.count + keys[j]!.of(row);
+      folded[i] = value * largest + row;
+    }
+    folded.sort();
+    for (let i = 0; i < folded.length; i++) folded[i] = folded[i]! % largest;
+    return folded;
+  }
+  return Array.from(rows).sort((a, b) => {
+    for (let j = k; j < keys.length; j++) {
+      const d = keys[j]!.of(a) - keys[j]!.of(b);
+      if (d !== 0) return d;
+    }
+    return a - b;
+  });
+}
+
 /**
  * Appends to `out` the records at positions [from, to) of `rows` ordered by `keys` (ties keeping the order of `rows`,
  * which is record order): a counting sort on the first key, and only the buckets the window reaches sorted further.
@@ -231,14 +264,8 @@ function sortedWindow(rows: Int32Array, keys: readonly Buckets[], k: number, fro
     return;
   }
   if (rows.length * 4 < key.count) {
-    // Few records among many buckets: a comparison sort is cheaper than counting.
-    const sorted = Array.from(rows).sort((a, b) => {
-      for (let j = k; j < keys.length; j++) {
-        const d = keys[j]!.of(a) - keys[j]!.of(b);
-        if (d !== 0) return d;
-      }
-      return a - b;
-    });
+    // Few records among many buckets: sorting beats counting.
+    const sorted = sortedByKeys(rows, keys, k);
     for (let i = from; i < to; i++) out.push(sorted[i]!);
     return;
   }

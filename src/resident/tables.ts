@@ -27,11 +27,13 @@ interface Held {
   ready: ResidentTable | null;
   /** Preparations under way (columns being read, indexes being built), shared by concurrent searches. */
   preparing: Map<string, Promise<void>>;
+  /** When it was last used, on the tables' own clock: the least recently used goes first. */
+  used: number;
 }
 
 export class ResidentTables {
-  /** In order of use, least recent first. */
   private readonly held = new Map<string, Held>();
+  private clock = 0;
   /** Resources found too large for the budget on their own: not read again. */
   private readonly tooLarge = new Set<string>();
   /** Tables counted against the budget since they were read (they are counted again when something is added). */
@@ -52,11 +54,13 @@ export class ResidentTables {
     if (!this.holds(resource)) return null;
     let held = this.held.get(resource.id);
     if (held) {
-      this.held.delete(resource.id);
-      this.held.set(resource.id, held);
+      held.used = ++this.clock;
+      // Most searches find their table read and prepared: they wait for nothing.
+      const { ready } = held;
+      if (ready && this.fitted.has(ready) && needs.columns.every((c) => ready.has(c)) && needs.fieldTexts.every((t) => ready.hasFieldText(t.fieldId, t.config))) return ready;
     } else {
       const reading = this.readTable(resource, read);
-      const fresh: Held = { table: reading, ready: null, preparing: new Map() };
+      const fresh: Held = { table: reading, ready: null, preparing: new Map(), used: ++this.clock };
       reading.then((table) => {
         fresh.ready = table;
       }, () => {
@@ -121,12 +125,13 @@ export class ResidentTables {
       return;
     }
     let total = 0;
-    const sizes: [string, number][] = [];
+    const sizes: [string, number, number][] = [];
     for (const [id, held] of this.held) {
       const size = held.ready?.bytes ?? 0;
-      sizes.push([id, size]);
+      sizes.push([id, size, held.used]);
       total += size;
     }
+    sizes.sort((a, b) => a[2] - b[2]);
     for (const [id, size] of sizes) {
       if (total <= this.limits.maxBytes) break;
       if (id === justUsed) continue;

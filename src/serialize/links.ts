@@ -22,21 +22,40 @@ function quotePlus(text: string): string {
     .replace(/%20/g, '+');
 }
 
-function decodeComponent(text: string): string {
-  if (!text.includes('%') && !text.includes('+')) return text;
-  const spaced = text.replace(/\+/g, ' ');
+/** Python's unquote_plus of a name or value; `exact` when nothing was left undecoded (every escape valid UTF-8). */
+interface Decoded {
+  raw: string;
+  text: string;
+  exact: boolean;
+}
+
+function decodeComponent(raw: string): Decoded {
+  if (!raw.includes('%') && !raw.includes('+')) return { raw, text: raw, exact: true };
+  const spaced = raw.replace(/\+/g, ' ');
   try {
-    return decodeURIComponent(spaced);
+    return { raw, text: decodeURIComponent(spaced), exact: true };
   } catch {
     // Python's unquote leaves malformed escapes as they are instead of failing.
-    return spaced.replace(/(%[0-9A-Fa-f]{2})+/g, (run) => {
+    const text = spaced.replace(/(%[0-9A-Fa-f]{2})+/g, (run) => {
       try {
         return decodeURIComponent(run);
       } catch {
         return run;
       }
     });
+    return { raw, text, exact: false };
   }
+}
+
+/** Each parameter's name and value, by parse_qsl's rules: blank values are dropped. */
+function rawParameters(rawQuery: string): [Decoded, Decoded][] {
+  const out: [Decoded, Decoded][] = [];
+  for (const part of rawQuery.split('&')) {
+    const eq = part.indexOf('=');
+    if (eq === -1 || eq === part.length - 1) continue;
+    out.push([decodeComponent(part.slice(0, eq)), decodeComponent(part.slice(eq + 1))]);
+  }
+  return out;
 }
 
 /**
@@ -45,12 +64,20 @@ function decodeComponent(text: string): string {
  */
 export function parseQueryForLinks(rawQuery: string): Map<string, string> {
   const args = new Map<string, string>();
-  for (const part of rawQuery.split('&')) {
-    const eq = part.indexOf('=');
-    if (eq === -1 || eq === part.length - 1) continue;
-    args.set(decodeComponent(part.slice(0, eq)), decodeComponent(part.slice(eq + 1)));
-  }
+  for (const [key, value] of rawParameters(rawQuery)) args.set(key.text, value.text);
   return args;
+}
+
+/**
+ * Text that quote_plus would write back exactly as it is: only characters it leaves alone, `+` for spaces, and
+ * upper-case escapes of bytes it escapes (not of letters, digits, `_.~-`, nor %20). Decoded exactly (its escapes
+ * valid UTF-8) and quoted again, such text comes back unchanged, so it need not be quoted again.
+ */
+const QUOTED_AS_PYTHON = /^(?:[A-Za-z0-9_.~+-]|%(?!20|2D|2E|3\d|4[1-9A-F]|5[0-9AF]|6[1-9A-F]|7[0-9AE])[0-9A-F]{2})*$/;
+
+/** A parameter's name or value as quote_plus writes what it decodes to. */
+function requoted(value: Decoded): string {
+  return value.exact && QUOTED_AS_PYTHON.test(value.raw) ? value.raw : quotePlus(value.text);
 }
 
 /**
@@ -59,12 +86,19 @@ export function parseQueryForLinks(rawQuery: string): Map<string, string> {
  */
 export function pageLinks(path: string, rawQuery: string, offset: number, limit: number): PageLinks {
   // Each parameter is re-encoded once; the links differ only in `offset`, which keeps its place (or comes last).
+  // dict(parse_qsl(query)): a repeated name keeps its first place and its last value.
+  const args = new Map<string, [Decoded, Decoded]>();
+  for (const [key, value] of rawParameters(rawQuery)) {
+    const known = args.get(key.text);
+    if (known) known[1] = value;
+    else args.set(key.text, [key, value]);
+  }
   const before: string[] = [];
   const after: string[] = [];
   let seenOffset = false;
-  for (const [key, value] of parseQueryForLinks(rawQuery)) {
-    if (key === 'offset') seenOffset = true;
-    else (seenOffset ? after : before).push(`${quotePlus(key)}=${quotePlus(value)}`);
+  for (const [name, [key, value]] of args) {
+    if (name === 'offset') seenOffset = true;
+    else (seenOffset ? after : before).push(`${requoted(key)}=${requoted(value)}`);
   }
   const link = (at: number | null) => {
     const parts = at === null ? [...before, ...after] : [...before, `offset=${at}`, ...after];

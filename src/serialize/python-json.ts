@@ -69,14 +69,17 @@ export function pyJsonDumps(value: unknown): string {
       if (known !== undefined) return known;
       if (Array.isArray(value)) {
         if (value.length === 0) return '[]';
-        return '[' + value.map(pyJsonDumps).join(', ') + ']';
+        let out = '[' + pyJsonDumps(value[0]);
+        for (let i = 1; i < value.length; i++) out += ', ' + pyJsonDumps(value[i]);
+        return out + ']';
       }
-      const parts: string[] = [];
-      for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+      let out = '';
+      for (const key of Object.keys(value as object)) {
+        const item = (value as Record<string, unknown>)[key];
         if (item === undefined) continue;
-        parts.push(asciiJsonString(key) + ': ' + pyJsonDumps(item));
+        out += (out === '' ? '{' : ', ') + asciiJsonString(key) + ': ' + pyJsonDumps(item);
       }
-      return parts.length === 0 ? '{}' : '{' + parts.join(', ') + '}';
+      return out === '' ? '{}' : out + '}';
     }
     default:
       return 'null';

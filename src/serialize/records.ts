@@ -150,9 +150,10 @@ export function delimitedWriter(columns: readonly ResultColumn[], delimiter: ','
 
 /** A page of records as one JSON array text: records joined compactly, as PostgreSQL's array_to_json. */
 export function jsonArray(writer: RecordWriter, rows: readonly (readonly unknown[])[]): string {
-  let out = '[';
-  for (let i = 0; i < rows.length; i++) out += (i === 0 ? '' : ',') + writer.record(rows[i]!);
-  return out + ']';
+  // Joined, the records are one flat string, made in one go, rather than a chain of a few hundred concatenations.
+  const records = new Array<string>(rows.length);
+  for (let i = 0; i < rows.length; i++) records[i] = writer.record(rows[i]!);
+  return '[' + records.join(',') + ']';
 }
 
 export function delimitedText(writer: RecordWriter, rows: readonly (readonly unknown[])[]): string {

@@ -45,8 +45,27 @@ function shortestDigits(x: number): { digits: string; exp: number } {
   return { digits: bm.replace('.', '').replace(/0+$/, ''), exp: Number(be) };
 }
 
+/**
+ * Texts of values printed lately: ranks repeat (a query's rank depends only on how often and where its words occur),
+ * and the shortest digits take a few tries to find.
+ */
+const printed = new Map<number, string>();
+const PRINTED_KEPT = 4096;
+
 export function formatFloat4(value: number): string {
   const x = f(value);
+  // 0 and -0 print differently but are one key of a Map.
+  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+  let text = printed.get(x);
+  if (text === undefined) {
+    text = float4Text(x);
+    if (printed.size >= PRINTED_KEPT) printed.clear();
+    printed.set(x, text);
+  }
+  return text;
+}
+
+function float4Text(x: number): string {
   if (Number.isNaN(x)) return 'NaN';
   if (x === Infinity) return 'Infinity';
   if (x === -Infinity) return '-Infinity';
