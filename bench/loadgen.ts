@@ -186,6 +186,75 @@ end
 ${WRK_DONE}`;
 }
 
+/**
+ * Each path once (in as many passes as asked), then stop: each thread takes its share of the paths, counts the answers
+ * and stops when its last has come; the time is taken in the script (LuaJIT's FFI reads the monotonic clock), from the
+ * first request sent to the last answer, since wrk itself reports the whole duration it was given.
+ */
+function wrkOnceScript(pathsFile: string, passes: number, threads: number): string {
+  return `
+local ffi = require("ffi")
+ffi.cdef[[
+typedef struct { long tv_sec; long tv_nsec; } bench_timespec;
+int clock_gettime(int clk_id, bench_timespec *tp);
+]]
+local clock = ffi.new("bench_timespec")
+local function now_us()
+  ffi.C.clock_gettime(1, clock)
+  return tonumber(clock.tv_sec) * 1000000 + tonumber(clock.tv_nsec) / 1000
+end
+-- Globals, so that done() can read them from each thread.
+sent, received, first, last, total, non2xx = 0, 0, 0, 0, 0, 0
+local reqs = {}
+local threads = {}
+function setup(thread)
+  thread:set("share", #threads)
+  threads[#threads + 1] = thread
+end
+function init(args)
+  local n = 0
+  for line in io.lines(${JSON.stringify(pathsFile)}) do
+    if #line > 0 then
+      if n % ${threads} == share then reqs[#reqs + 1] = wrk.format("GET", line) end
+      n = n + 1
+    end
+  end
+  total = #reqs * ${passes}
+  -- wrk asks the first thread for one request before it starts, to check it, and never sends it.
+  checking = share == 0
+end
+function request()
+  if checking then
+    checking = false
+    return #reqs > 0 and reqs[1] or wrk.format("GET", "/")
+  end
+  -- Past its share a thread sends nothing more; it stops once its answers are in.
+  if sent >= total then return "" end
+  if sent == 0 then first = now_us() end
+  sent = sent + 1
+  return reqs[(sent - 1) % #reqs + 1]
+end
+function response(status, headers, body)
+  received = received + 1
+  last = now_us()
+  if status < 200 or status > 299 then non2xx = non2xx + 1 end
+  if received >= total then wrk.thread:stop() end
+end
+function done(summary, latency, requests)
+  local got, bad, from, to = 0, 0, math.huge, 0
+  for _, t in ipairs(threads) do
+    got = got + t:get("received")
+    bad = bad + t:get("non2xx")
+    if t:get("first") > 0 then from = math.min(from, t:get("first")) end
+    to = math.max(to, t:get("last"))
+  end
+  local e = summary.errors
+  io.write(string.format('BENCHJSON {"requests":%.0f,"duration_us":%.0f,"errors":%.0f,"status":%.0f,"p50_us":%.3f,"p99_us":%.3f}\\n',
+    got, to - from, e.connect + e.read + e.write, bad, latency:percentile(50), latency:percentile(99)))
+end
+`;
+}
+
 let wrkRuns = 0;
 
 export function wrkGenerator(): LoadGenerator | null {
@@ -194,21 +263,22 @@ export function wrkGenerator(): LoadGenerator | null {
   return {
     name: 'wrk',
     version,
-    supportsOnce: false,
+    supportsOnce: true,
     run(spec) {
-      if (spec.mode === 'once') return Promise.reject(new Error('wrk cannot send each path exactly once; use autocannon'));
       const id = `wrk-${process.pid}-${wrkRuns++}`;
+      const once = spec.mode === 'once';
       let pathsFile: string | null = null;
-      if (spec.paths.length > 1) {
+      if (spec.paths.length > 1 || once) {
         pathsFile = path.join(spec.workDir, `${id}.paths`);
         fs.writeFileSync(pathsFile, spec.paths.join('\n') + '\n');
       }
       const scriptFile = path.join(spec.workDir, `${id}.lua`);
-      fs.writeFileSync(scriptFile, wrkScript(pathsFile));
       // One thread: on a 2-core machine the second core belongs to the server under test; one wrk thread
       // drives far more requests per second than one Node process can answer.
-      const args = ['-t1', `-c${spec.connections}`, `-d${Math.max(1, Math.round(spec.seconds))}s`, '--timeout', '30s',
-        '-s', scriptFile, `http://127.0.0.1:${spec.port}${spec.paths[0]}`];
+      fs.writeFileSync(scriptFile, once ? wrkOnceScript(pathsFile!, Math.max(1, spec.passes ?? 1), 1) : wrkScript(pathsFile));
+      // In 'once' mode the duration is only a cap: the script stops wrk when the last answer is in.
+      const args = ['-t1', `-c${Math.min(spec.connections, once ? spec.paths.length : spec.connections)}`, `-d${Math.max(1, Math.round(spec.seconds))}s`,
+        '--timeout', '30s', '-s', scriptFile, `http://127.0.0.1:${spec.port}${spec.paths[0]}`];
       return new Promise((resolve, reject) => {
         const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
         let out = '';
