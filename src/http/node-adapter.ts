@@ -117,23 +117,21 @@ export function createNodeAdapter(options: NodeAdapterOptions): (req: IncomingMe
     }
     const contentType = response.headers['content-type'];
     if (typeof body === 'string' || Buffer.isBuffer(body)) {
-      // Text is encoded once: its length is the header's, and the socket is given bytes it need not encode again.
-      const bytes = head && typeof body === 'string' ? null : typeof body === 'string' ? Buffer.from(body) : body;
-      if (bytes && response.entry?.body === body) response.entry.body = bytes;
-      const length = bytes ? bytes.length : byteLength(body);
+      const length = byteLength(body);
       const worth = length >= COMPRESSION_THRESHOLD && compressible(contentType);
       const encoding = worth ? negotiateEncoding(req.headers['accept-encoding']) : 'identity';
       if (worth) headers.vary = 'accept-encoding';
-      let sent: Buffer | null = bytes;
+      // Text sent as is is encoded once, by the socket's write, together with the headers: no buffer of its own.
+      let sent: string | Buffer = body;
       let sentLength = length;
       if (encoding !== 'identity' && !head) {
-        sent = response.entry ? await compressedVariant(response.entry, encoding, options.onCompressed) : await compressBuffer(bytes!, encoding);
+        sent = response.entry ? await compressedVariant(response.entry, encoding, options.onCompressed) : await compressBuffer(body, encoding);
         sentLength = sent.length;
         headers['content-encoding'] = encoding;
       }
       headers['content-length'] = sentLength;
       res.writeHead(response.status, headers);
-      res.end(head ? undefined : sent!);
+      res.end(head ? undefined : sent);
       return head ? 0 : sentLength;
     }
     // A stream: compressed as it goes when the client accepts it.
