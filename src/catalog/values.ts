@@ -149,6 +149,24 @@ export function numberText(value: number, type: FieldType | 'int'): string {
 }
 
 /**
+ * A value read back from a store as the store's own type holds it, whichever store it came from: PostgreSQL's numeric
+ * and int8 arrive as text, SQLite's booleans as 0 and 1.
+ */
+export function storedValue(value: unknown, type: FieldType | 'int'): StoredValue {
+  if (value === null || value === undefined) return null;
+  switch (type) {
+    case 'text':
+    case 'date':
+    case 'timestamp':
+      return String(value);
+    case 'bool':
+      return value === true || value === 1 || value === 't';
+    default:
+      return Number(value);
+  }
+}
+
+/**
  * The text a field-targeted full-text query reads from a stored value: PostgreSQL's `value::text`, with accents folded
  * as the index folds them (timestamps with a space before the time, as PostgreSQL writes them). Null for no value.
  */

@@ -2,7 +2,7 @@
 // condition that selects the records after a given one in that order, and the cursor a page's last record gives.
 // CKAN 2.12's `next_page` is the case of `_id` alone; `count_centre_after` is the general one.
 
-import type { StoredValue } from '../catalog/values.js';
+import { storedValue, type StoredValue } from '../catalog/values.js';
 import { pythonRepr } from '../serialize/python-json.js';
 import { allOf, anyOf, coerceFilterValue, MATCHES_NOTHING } from './filters.js';
 import type { Condition, PlanField, SearchPlan, SortKey } from './plan.js';
@@ -106,27 +106,11 @@ export function planAfter(input: unknown, keys: readonly KeysetKey[] | null, pro
   return afterCondition(keys, values);
 }
 
-/** A stored value as JSON gives it back: numbers (PostgreSQL's numeric and int8 arrive as exact text), booleans (SQLite's 0/1). */
-export function cursorValue(value: unknown, field: PlanField): StoredValue {
-  if (value === null || value === undefined) return null;
-  switch (field.type) {
-    case 'int':
-    case 'int4':
-    case 'int8':
-    case 'numeric':
-    case 'float8':
-      return Number(value);
-    case 'bool':
-      return value === true || value === 1 || value === 't';
-    default:
-      return String(value);
-  }
-}
 
 /** The cursor of a row that carries the keys' values after its other columns. */
 export function rowCursor(row: readonly unknown[], keys: readonly KeysetKey[]): StoredValue[] {
   const start = row.length - keys.length;
-  return keys.map((key, i) => cursorValue(row[start + i], key.field));
+  return keys.map((key, i) => storedValue(row[start + i], key.field.type));
 }
 
 /**

@@ -5,7 +5,8 @@
 
 import { RANK_NORMALIZATION, type Condition, type SearchPlan, type SortKey, type TextMatch } from '../query/plan.js';
 import { ascending, complement, intersect, NO_ROWS, rowCount, span, union, type RowSet } from './rows.js';
-import { boundIn, comparable, comparatorFor, type ExtraColumn, type ResidentColumn, type ResidentTable } from './table.js';
+import { boundIn, comparatorFor, type Comparable, type ExtraColumn, type ResidentColumn, type ResidentTable } from './table.js';
+import { storedValue } from '../catalog/values.js';
 
 export interface ResidentAnswer {
   /** As the store would return them for the plan's compiled query. */
@@ -112,14 +113,14 @@ class Search {
     switch (condition.kind) {
       case 'equals': {
         const { index } = table.column(condition.field.id);
-        const r = index.rankOf.get(comparable(condition.value, condition.field.type)!);
+        const r = index.rankOf.get(storedValue(condition.value, condition.field.type)!);
         return r === undefined ? NO_ROWS : index.order.subarray(index.start[r]!, index.start[r + 1]!);
       }
       case 'in': {
         const { index } = table.column(condition.field.id);
         const groups: Int32Array[] = [];
         for (const value of condition.values) {
-          const r = index.rankOf.get(comparable(value, condition.field.type)!);
+          const r = index.rankOf.get(storedValue(value, condition.field.type)!);
           if (r !== undefined) groups.push(index.order.subarray(index.start[r]!, index.start[r + 1]!));
         }
         return union(groups, table.size);
@@ -166,10 +167,10 @@ class Search {
     return lo;
   }
 
-  private range(column: ResidentColumn, operator: 'gt' | 'gte' | 'lt' | 'lte', value: Exclude<ReturnType<typeof comparable>, null>): RowSet {
+  private range(column: ResidentColumn, operator: 'gt' | 'gte' | 'lt' | 'lte', value: Comparable): RowSet {
     const { index } = column;
     const compare = comparatorFor(column.field.type);
-    const bound = comparable(value, column.field.type)!;
+    const bound = storedValue(value, column.field.type)!;
     // Ranks r with from ≤ r - 1 < to, as positions in the sorted distinct values.
     let from = 0;
     let to = index.distinct.length;

@@ -5,6 +5,7 @@
 import type { FieldType } from '../catalog/types.js';
 import { compareLexemes } from '../text-search/index.js';
 import { FieldText, RecordText } from './text.js';
+import { storedValue } from '../catalog/values.js';
 
 /** A non-null value as the engine compares it: text (dates and timestamps as ISO text), a number, or a boolean. */
 export type Comparable = string | number | boolean;
@@ -46,21 +47,6 @@ export function comparatorFor(type: ResidentField['type']): (a: Comparable, b: C
       return (a, b) => Number(a) - Number(b);
     default:
       return (a, b) => (a as number) - (b as number);
-  }
-}
-
-/** A stored value as the engine holds it, whichever store it came from (PostgreSQL's numeric and int8 arrive as text). */
-export function comparable(value: unknown, type: ResidentField['type']): Comparable | null {
-  if (value === null || value === undefined) return null;
-  switch (type) {
-    case 'text':
-    case 'date':
-    case 'timestamp':
-      return String(value);
-    case 'bool':
-      return value === true || value === 1 || value === 't';
-    default:
-      return Number(value);
   }
 }
 
@@ -173,7 +159,7 @@ export class ResidentTable {
     let bytes = rows.length * 16;
     fields.forEach((field, i) => {
       const values = rows.map((row) => {
-        const value = comparable(row[i], field.type);
+        const value = storedValue(row[i], field.type);
         if (typeof value !== 'string') return value;
         const known = interned.get(value);
         if (known !== undefined) return known;
