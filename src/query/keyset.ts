@@ -106,7 +106,6 @@ export function planAfter(input: unknown, keys: readonly KeysetKey[] | null, pro
   return afterCondition(keys, values);
 }
 
-
 /** The cursor of a row that carries the keys' values after its other columns. */
 export function rowCursor(row: readonly unknown[], keys: readonly KeysetKey[]): StoredValue[] {
   const start = row.length - keys.length;

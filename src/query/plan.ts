@@ -15,6 +15,11 @@ export interface PlanField {
   indexed?: boolean;
 }
 
+/** The column where both stores keep each record's JSON object text, rendered at load time (see `wholeRecords`). */
+export const RECORD_COLUMN = '_record';
+/** The column in which stores keep each record's CSV line (COPY's quoting, ending in "\n"), rendered at load time. */
+export const CSV_LINE_COLUMN = '_csv';
+
 /** CKAN ranks with ts_rank(…, 32): rank / (rank + 1). */
 export const RANK_NORMALIZATION = 32;
 

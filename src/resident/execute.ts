@@ -3,7 +3,7 @@
 // are slices of each field's precomputed order, sorts are counting sorts on ranks that stop at the page, and full-text
 // queries go through postings, so a search costs in proportion to the page and the records matched, not the table.
 
-import { RANK_NORMALIZATION, type Condition, type SearchPlan, type SortKey, type TextMatch } from '../query/plan.js';
+import { CSV_LINE_COLUMN, RANK_NORMALIZATION, type Condition, type SearchPlan, type SortKey, type TextMatch } from '../query/plan.js';
 import { ascending, complement, intersect, NO_ROWS, rowCount, span, union, type RowSet } from './rows.js';
 import { boundIn, comparatorFor, type Comparable, type ExtraColumn, type ResidentColumn, type ResidentTable } from './table.js';
 import { storedValue } from '../catalog/values.js';
@@ -23,7 +23,7 @@ export interface ResidentNeeds {
 
 /** CSV lines for whole CSV records, `_full_text` for a `q` on the record, a field's text index for a `q` on it. */
 export function residentNeeds(plan: SearchPlan): ResidentNeeds {
-  const needs: ResidentNeeds = { columns: plan.csvLines ? ['_csv'] : [], fieldTexts: [] };
+  const needs: ResidentNeeds = { columns: plan.csvLines ? [CSV_LINE_COLUMN] : [], fieldTexts: [] };
   const need = (match: TextMatch) => {
     if (match.target.kind === 'row') {
       if (!needs.columns.includes('_full_text')) needs.columns.push('_full_text');

@@ -6,6 +6,7 @@ import type { FieldType } from '../catalog/types.js';
 import { compareLexemes } from '../text-search/index.js';
 import { FieldText, RecordText } from './text.js';
 import { storedValue } from '../catalog/values.js';
+import { CSV_LINE_COLUMN } from '../query/plan.js';
 
 /** A non-null value as the engine compares it: text (dates and timestamps as ISO text), a number, or a boolean. */
 export type Comparable = string | number | boolean;
@@ -128,7 +129,7 @@ export function boundIn(distinct: readonly Comparable[], value: Comparable, stri
 }
 
 /** What a table holds beyond its fields' values and record texts, read when a search first needs it. */
-export type ExtraColumn = '_csv' | '_full_text';
+export type ExtraColumn = typeof CSV_LINE_COLUMN | '_full_text';
 
 /**
  * One resource's records in memory, in `_id` order (record number = position), read from the store once per version
@@ -206,13 +207,13 @@ export class ResidentTable {
 
   /** Whether a column read later is held. */
   has(extra: ExtraColumn): boolean {
-    return extra === '_csv' ? this.csvLines !== null : this.recordText !== null;
+    return extra === CSV_LINE_COLUMN ? this.csvLines !== null : this.recordText !== null;
   }
 
   /** Adds a column read later, one value per record in `_id` order, indexing it a few hundred records per turn. */
   async add(extra: ExtraColumn, values: readonly unknown[]): Promise<void> {
     if (values.length !== this.size) throw new Error(`resident table ${this.resourceId}: ${extra} has ${values.length} values for ${this.size} records`);
-    if (extra === '_csv') {
+    if (extra === CSV_LINE_COLUMN) {
       this.csvLines = values.map(String);
       for (const line of this.csvLines) this.csvBytes += line.length + 24;
     } else this.recordText = await RecordText.build(values.map(String));

@@ -1,6 +1,7 @@
 // The resident tables of one version of the data: small resources read from the store on first use and kept in memory
 // within a byte budget (least recently used first out), so that searches on them need no statement at all.
 
+import { RECORD_COLUMN } from '../query/plan.js';
 import type { ResidentNeeds } from './execute.js';
 import { ResidentTable, type ResidentField } from './table.js';
 
@@ -110,7 +111,7 @@ export class ResidentTables {
   }
 
   private async readTable(resource: ResidentResource, read: ResidentReader): Promise<ResidentTable> {
-    const rows = await read([...resource.fields.map((f) => f.id), '_record']);
+    const rows = await read([...resource.fields.map((f) => f.id), RECORD_COLUMN]);
     const table = new ResidentTable(resource.id, resource.fields, rows);
     await table.buildIndexes();
     return table;

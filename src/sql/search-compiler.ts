@@ -2,16 +2,10 @@
 // the small hooks that differ (placeholders, quoting, table names, IN lists, full-text matching and ranking,
 // sort expressions), in the manner of Kysely's query compilers.
 
-import type { ComparisonOperator, Condition, OutputColumn, PlanField, SearchPlan, SortKey, TextMatch } from '../query/plan.js';
+import { CSV_LINE_COLUMN, RECORD_COLUMN, type ComparisonOperator, type Condition, type OutputColumn, type PlanField, type SearchPlan, type SortKey, type TextMatch } from '../query/plan.js';
 import type { CompiledQuery } from './compiled.js';
 
 export type SqlParam = CompiledQuery['params'][number];
-
-
-/** The column where both stores keep each record's JSON object text, rendered at load time. */
-export const RECORD_COLUMN = '_record';
-/** The column in which stores keep each record's CSV line (COPY's quoting, ending in "\n"), rendered at load time. */
-export const CSV_LINE_COLUMN = '_csv';
 
 /** Collects parameters in order; each dialect decides what a placeholder looks like. */
 export class ParamList {

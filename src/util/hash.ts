@@ -2,7 +2,7 @@
 // answers made once): FNV-1a over UTF-16 code units in two independent 32-bit lanes.
 
 /** Two 32-bit lanes of FNV-1a (the second with another prime and a shift mixed in), as unsigned integers. */
-export function hashLanes(text: string): [number, number] {
+function hashLanes(text: string): [number, number] {
   let a = 0x811c9dc5;
   let b = 0xcbf29ce4;
   for (let i = 0; i < text.length; i++) {
