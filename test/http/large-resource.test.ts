@@ -155,6 +155,11 @@ for (const backend of TEST_BACKENDS) describe(`the 1,000,000-record resource [${
   };
 
   test('the dump streams every record while the server\'s memory grows by less than 50 MB', async () => {
+    // A first dump, read and dropped, lets the process reach its working size (V8's young generation grows to its
+    // full 32 MB under a stream of allocations, whatever holds them): what is measured is then the dump's own memory.
+    const warmUp = await fetch(`http://127.0.0.1:${port}/datastore/dump/${RESOURCE}`, { headers: { 'accept-encoding': 'identity' } });
+    assert.equal(warmUp.status, 200);
+    for await (const _chunk of warmUp.body as AsyncIterable<Uint8Array>) { /* read to the end */ }
     resetPeak(server.pid!);
     const before = processStats(server.pid!);
     const started = performance.now();
@@ -174,7 +179,7 @@ for (const backend of TEST_BACKENDS) describe(`the 1,000,000-record resource [${
     assert.ok(growth < 50 * MB, `RSS grew by ${(growth / MB).toFixed(1)} MB`);
     // Reported, not asserted: speed depends on the machine.
     console.log(`# dump [${backend}]: ${ROWS} records in ${seconds.toFixed(2)} s (${Math.round(ROWS / seconds)} records/s), ` +
-      `peak RSS +${(growth / MB).toFixed(1)} MB, heap +${((end.anon - before.anon) / MB).toFixed(1)} MB after`);
+      `peak RSS +${(growth / MB).toFixed(1)} MB, heap ${end.anon >= before.anon ? '+' : ''}${((end.anon - before.anon) / MB).toFixed(1)} MB after`);
   });
 
   test('a client that leaves a dump stops the work', async () => {
