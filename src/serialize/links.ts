@@ -81,28 +81,47 @@ function requoted(value: Decoded): string {
 }
 
 /**
+ * Raw text that quote_plus would write back as it is and that decodes exactly whatever it holds, because its escapes
+ * are of ASCII bytes only: it is used as it is, without decoding it first. Most query strings are all such text.
+ */
+const QUOTED_AS_PYTHON_ASCII = /^(?:[A-Za-z0-9_.~+-]|%(?!20|2D|2E|3\d|4[1-9A-F]|5[0-9AF]|6[1-9A-F]|7[0-9AE])[0-7][0-9A-F])*$/;
+
+function requotedRaw(raw: string): string {
+  return QUOTED_AS_PYTHON_ASCII.test(raw) ? raw : requoted(decodeComponent(raw));
+}
+
+/**
  * `rawQuery` is the request's query string; parameters sent in a body are not represented, as in CKAN,
  * where a POSTed search gets `start` = the bare path and `next` = `?offset=…`.
  */
 export function pageLinks(path: string, rawQuery: string, offset: number, limit: number): PageLinks {
   // Each parameter is re-encoded once; the links differ only in `offset`, which keeps its place (or comes last).
   // dict(parse_qsl(query)): a repeated name keeps its first place and its last value.
-  const args = new Map<string, [Decoded, Decoded]>();
-  for (const [key, value] of rawParameters(rawQuery)) {
-    const known = args.get(key.text);
-    if (known) known[1] = value;
-    else args.set(key.text, [key, value]);
+  const args = new Map<string, [rawName: string, rawValue: string]>();
+  for (const part of rawQuery.split('&')) {
+    const eq = part.indexOf('=');
+    if (eq === -1 || eq === part.length - 1) continue;
+    const rawName = part.slice(0, eq);
+    const name = decodeComponent(rawName).text;
+    const known = args.get(name);
+    if (known) known[1] = part.slice(eq + 1);
+    else args.set(name, [rawName, part.slice(eq + 1)]);
   }
-  const before: string[] = [];
-  const after: string[] = [];
+  let before = '';
+  let after = '';
   let seenOffset = false;
-  for (const [name, [key, value]] of args) {
-    if (name === 'offset') seenOffset = true;
-    else (seenOffset ? after : before).push(`${requoted(key)}=${requoted(value)}`);
+  for (const [name, [rawName, rawValue]] of args) {
+    if (name === 'offset') {
+      seenOffset = true;
+      continue;
+    }
+    const pair = `${requotedRaw(rawName)}=${requotedRaw(rawValue)}`;
+    if (seenOffset) after += `&${pair}`;
+    else before += `${pair}&`;
   }
   const link = (at: number | null) => {
-    const parts = at === null ? [...before, ...after] : [...before, `offset=${at}`, ...after];
-    return parts.length === 0 ? path : `${path}?${parts.join('&')}`;
+    const query = at !== null ? `${before}offset=${at}${after}` : after === '' ? before.slice(0, -1) : before + after.slice(1);
+    return query === '' ? path : `${path}?${query}`;
   };
   const links: PageLinks = { start: link(null), next: link(offset + limit) };
   if (offset - limit > 0) links.prev = link(offset - limit);

@@ -31,6 +31,19 @@ describe('python-json', () => {
 
 describe('_links', () => {
   const path = '/api/3/action/datastore_search';
+  // Python's quote_plus, written out: UTF-8 bytes, A-Z a-z 0-9 _ . ~ - kept, space as +, the rest %XX.
+  const quotePlus = (text: string) => [...Buffer.from(text, 'utf8')].map((byte) => {
+    const ch = String.fromCharCode(byte);
+    return /[A-Za-z0-9_.~-]/.test(ch) ? ch : ch === ' ' ? '+' : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }).join('');
+  // However the client encoded them: as JavaScript's encodeURIComponent, as a form (URLSearchParams), as Python
+  // itself (written back as they came), or with lower-case and needless escapes.
+  const encodings: ((text: string) => string)[] = [
+    encodeURIComponent,
+    (text) => new URLSearchParams({ x: text }).toString().slice(2),
+    quotePlus,
+    (text) => [...Buffer.from(text, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join(''),
+  ];
 
   test('start drops offset; next sets it in place or appends it; values are re-encoded like urlencode', () => {
     assert.deepEqual(pageLinks(path, 'resource_id=R&sort=Votes%20desc&limit=10', 0, 10), {
@@ -53,25 +66,31 @@ describe('_links', () => {
   });
 
   test('values are encoded byte for byte as Python\'s quote_plus encodes them', () => {
-    // Python's quote_plus, written out: UTF-8 bytes, A-Z a-z 0-9 _ . ~ - kept, space as +, the rest %XX.
-    const quotePlus = (text: string) => [...Buffer.from(text, 'utf8')].map((byte) => {
-      const ch = String.fromCharCode(byte);
-      return /[A-Za-z0-9_.~-]/.test(ch) ? ch : ch === ' ' ? '+' : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-    }).join('');
-    // However the client encoded them: as JavaScript's encodeURIComponent, as a form (URLSearchParams), as Python
-    // itself (written back as they came), or with lower-case and needless escapes.
-    const encodings: ((text: string) => string)[] = [
-      encodeURIComponent,
-      (text) => new URLSearchParams({ x: text }).toString().slice(2),
-      quotePlus,
-      (text) => [...Buffer.from(text, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join(''),
-    ];
     fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 30 }), fc.string({ maxLength: 10 }), fc.constantFrom(...encodings), (value, name, encode) => {
       const key = name.replace(/[&=%+]/g, '') || 'k';
       const cleaned = value.replace(/[\ud800-\udfff]/g, '');
       const link = pageLinks(path, `${encode(key)}=${encode(cleaned)}`, 0, 1).start;
       return cleaned === '' ? link === path : link === `${path}?${quotePlus(key)}=${quotePlus(cleaned)}`;
     }), { numRuns: 2000 });
+  });
+
+  test('several parameters, repeated names, offset anywhere: urlencode(dict(parse_qsl(query))) with offset set', () => {
+    const names = ['a', 'b', 'offset', 'q', '%61', 'n%C3%A1'];
+    fc.assert(fc.property(
+      fc.array(fc.tuple(fc.constantFrom(...names), fc.string({ unit: 'binary', maxLength: 12 }), fc.constantFrom(...encodings)), { maxLength: 6 }),
+      fc.nat(500), fc.integer({ min: 1, max: 100 }),
+      (params, offset, limit) => {
+        const query = params.map(([name, value, encode]) => `${name}=${encode(value.replace(/[\ud800-\udfff]/g, ''))}`).join('&');
+        const dict = [...parseQueryForLinks(query)];
+        const link = (at: number | null) => {
+          const pairs = dict.flatMap(([name, value]) => (name !== 'offset' ? [`${quotePlus(name)}=${quotePlus(value)}`] : at === null ? [] : [`offset=${at}`]));
+          if (at !== null && !dict.some(([name]) => name === 'offset')) pairs.push(`offset=${at}`);
+          return pairs.length === 0 ? path : `${path}?${pairs.join('&')}`;
+        };
+        const links = pageLinks(path, query, offset, limit);
+        assert.deepEqual(links, { start: link(null), next: link(offset + limit), ...(offset - limit > 0 ? { prev: link(offset - limit) } : {}) });
+      },
+    ), { numRuns: 2000 });
   });
 
   test('blank values dropped; the last of repeated names wins at the first position; + and %2B stay distinct', () => {
