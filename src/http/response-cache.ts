@@ -2,8 +2,6 @@
 // reloaded, so a repeated request (dashboards, crawlers) is answered without running anything. The cache is bounded
 // by bytes and forgets the least recently used answers first.
 
-import { hashNumber } from '../util/hash.js';
-
 export interface CachedResponse {
   status: number;
   contentType: string;
@@ -56,10 +54,14 @@ export class ResponseCache {
   private readonly entries = new Map<string, CachedResponse & { key?: string; used?: boolean; size?: number }>();
   private bytes = 0;
   /**
-   * Hashes of the keys of answers made once and not kept, oldest first: a stream of new queries would otherwise keep
-   * thousands of URLs alive. Two keys with one hash only let an answer be kept a request early.
+   * The entity tags of answers made once and not kept, each with its slot in a ring of the most recent ones. A tag names
+   * the request and the dataset version as the key does, in a few dozen bytes: a stream of new queries would otherwise
+   * keep thousands of URLs alive. (A Set trimmed from its oldest end would walk over the slots of its deleted entries
+   * on every new query: microseconds each, once it is full.)
    */
-  private readonly madeOnce = new Set<number>();
+  private readonly madeOnce = new Map<string, number>();
+  private readonly madeOnceRing: (string | undefined)[] = [];
+  private madeOnceNext = 0;
 
   /**
    * `maxEntryBytes`: larger answers are not kept (they would push out many small ones). `rememberedKeys`: how many
@@ -84,10 +86,8 @@ export class ResponseCache {
 
   set(key: string, response: CachedResponse): void {
     if (!this.enabled || this.entries.has(key)) return;
-    const seen = this.rememberedKeys > 0 ? hashNumber(key) : 0;
-    if (this.rememberedKeys > 0 && !this.madeOnce.delete(seen)) {
-      this.madeOnce.add(seen);
-      if (this.madeOnce.size > this.rememberedKeys) this.madeOnce.delete(this.madeOnce.values().next().value!);
+    if (this.rememberedKeys > 0 && !this.madeOnce.delete(response.tag)) {
+      this.noteMadeOnce(response.tag);
       return;
     }
     const size = byteLength(response.body) + key.length;
@@ -96,6 +96,16 @@ export class ResponseCache {
     this.entries.set(key, entry);
     this.bytes += size;
     this.evict();
+  }
+
+  /** Notes an answer made once, in place of the oldest so noted when the ring is full. */
+  private noteMadeOnce(tag: string): void {
+    const slot = this.madeOnceNext;
+    const oldest = this.madeOnceRing[slot];
+    if (oldest !== undefined && this.madeOnce.get(oldest) === slot) this.madeOnce.delete(oldest);
+    this.madeOnceRing[slot] = tag;
+    this.madeOnce.set(tag, slot);
+    this.madeOnceNext = (slot + 1) % this.rememberedKeys;
   }
 
   /** Counts a compressed form made for a kept answer (it is kept with the answer, and goes with it). */

@@ -39,11 +39,11 @@ function stable(headers: Raw['headers']): Record<string, unknown> {
 describe('ResponseCache and encoding negotiation', () => {
   test('bounded by bytes, least recently used first out; large answers are not kept', () => {
     const cache = new ResponseCache(300, 150);
-    const entry = (n: number) => ({ status: 200, contentType: 't', tag: 'W/"x"', body: Buffer.alloc(n) });
+    const entry = (key: string, n: number) => ({ status: 200, contentType: 't', tag: `W/"${key}"`, body: Buffer.alloc(n) });
     // Each answer is offered twice: the first time it is only noted.
     const keep = (key: string, n: number) => {
-      cache.set(key, entry(n));
-      cache.set(key, entry(n));
+      cache.set(key, entry(key, n));
+      cache.set(key, entry(key, n));
     };
     keep('a', 100);
     keep('b', 100);
@@ -59,13 +59,32 @@ describe('ResponseCache and encoding negotiation', () => {
 
   test('an answer is kept the second time it is made; answers made once take no room', () => {
     const cache = new ResponseCache(10_000, 5_000, 3);
-    const entry = () => ({ status: 200, contentType: 't', tag: 'W/"x"', body: 'x'.repeat(100) });
-    for (const key of ['a', 'b', 'c', 'd']) cache.set(key, entry());
+    const entry = (key: string) => ({ status: 200, contentType: 't', tag: `W/"${key}"`, body: 'x'.repeat(100) });
+    for (const key of ['a', 'b', 'c', 'd']) cache.set(key, entry(key));
     assert.deepEqual(cache.size, { entries: 0, bytes: 0 });
-    cache.set('d', entry());
+    cache.set('d', entry('d'));
     assert.ok(cache.get('d'), 'made twice: kept');
-    cache.set('a', entry());
+    cache.set('a', entry('a'));
     assert.equal(cache.get('a'), undefined, 'a was forgotten among the answers made once (3 remembered): noted again, not kept');
+  });
+
+  test('answers made once are forgotten oldest first, each by its own place in the list', () => {
+    const cache = new ResponseCache(10_000, 5_000, 3);
+    const entry = (tag: string) => ({ status: 200, contentType: 't', tag, body: 'x'.repeat(100) });
+    cache.set('k1', entry('T'));
+    cache.set('k1', entry('T'));
+    assert.ok(cache.get('k1'), 'made twice: kept');
+    // The same answer made under another key (another host, say) is noted again, in a later place...
+    cache.set('k2', entry('T'));
+    cache.set('x', entry('X'));
+    // ...so it outlives its first place, which this one takes.
+    cache.set('y', entry('Y'));
+    cache.set('k2', entry('T'));
+    assert.ok(cache.get('k2'), 'noted in its second place, still remembered when the first was taken');
+    for (const key of ['p', 'q', 'r']) cache.set(key, entry(key));
+    cache.set('x', entry('X'));
+    assert.equal(cache.get('x'), undefined, 'after three newer ones, X was forgotten');
+    assert.equal(cache.size.entries, 2);
   });
 
   test('keys: version, method (HEAD is GET), URL, host, body', () => {
