@@ -38,6 +38,13 @@ export interface ApiRequest {
   bodyError?: ApiError;
   /** Where its time goes, from its arrival (the adapter starts it, since reading the body is part of it). */
   timing?: StageTimings;
+  /** The adapter's lookup that found no remembered answer: its key is neither built nor looked up again. */
+  missed?: CacheMiss;
+}
+
+/** A response-cache key looked up without finding an answer, and the dataset version it names. */
+export class CacheMiss {
+  constructor(readonly key: string, readonly version: string) {}
 }
 
 export interface ApiResponse {
@@ -72,9 +79,10 @@ export interface ApiCore {
   (request: ApiRequest): Promise<ApiResponse>;
   /**
    * The remembered answer to a GET or HEAD, if there is one: looked up first and synchronously, since a repeated
-   * request needs nothing else (no lease, no routing); null when the request must be answered in full.
+   * request needs nothing else (no lease, no routing). Otherwise the request must be answered in full: a CacheMiss to
+   * hand back with it, or null when there was nothing to look up.
    */
-  remembered(method: string, url: string, origin: string): CachedResponse | null;
+  remembered(method: string, url: string, origin: string): CachedResponse | CacheMiss | null;
 }
 
 function splitUrl(url: string): { path: string; query: string } {
@@ -193,11 +201,14 @@ export function createApiCore(options: CoreOptions): ApiCore {
     }
   }
 
-  const remembered = (method: string, url: string, origin: string): CachedResponse | null => {
+  const remembered = (method: string, url: string, origin: string): CachedResponse | CacheMiss | null => {
     if (!cache.enabled || (method !== 'GET' && method !== 'HEAD')) return null;
-    const hit = cache.get(cacheKey(state.current.backend.datasetVersion, method, url, hostShapesAnswer ? origin : null));
-    if (hit) metrics.cacheHit();
-    return hit ?? null;
+    const version = state.current.backend.datasetVersion;
+    const key = cacheKey(version, method, url, hostShapesAnswer ? origin : null);
+    const hit = cache.get(key);
+    if (!hit) return new CacheMiss(key, version);
+    metrics.cacheHit();
+    return hit;
   };
 
   const respond = async function respond(request: ApiRequest): Promise<ApiResponse> {
@@ -262,8 +273,9 @@ export function createApiCore(options: CoreOptions): ApiCore {
       return answer(304, headers, null, actionName, lease.current);
     }
 
-    const key = keyOf();
-    const hit = cache.get(key);
+    const { missed } = request;
+    const key = missed?.version === version() ? missed.key : keyOf();
+    const hit = key === missed?.key ? undefined : cache.get(key);
     if (hit) {
       metrics.cacheHit();
       const cachedAnswer = answer(hit.status, { ...policy, etag: hit.tag, 'content-type': hit.contentType }, hit.body, actionName, lease.current);

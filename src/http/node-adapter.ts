@@ -9,8 +9,8 @@ import type { Logger } from 'pino';
 import { ApiError, errors } from '../errors.js';
 import { readBody } from './body.js';
 import { COMPRESSION_THRESHOLD, compressBuffer, compressedVariant, compressible, compressingStream, negotiateEncoding } from './compression.js';
-import { StageTimings } from '../actions/timing.js';
-import { JSON_CONTENT_TYPE, type ApiCore, type ApiResponse } from './core.js';
+import { durationText, StageTimings } from '../actions/timing.js';
+import { CacheMiss, JSON_CONTENT_TYPE, type ApiCore, type ApiResponse } from './core.js';
 import { bodyBytes, byteLength, type CachedResponse } from './response-cache.js';
 import { ifNoneMatchHits } from './caching.js';
 import type { ApiMetrics } from './metrics.js';
@@ -84,7 +84,7 @@ export function createNodeAdapter(options: NodeAdapterOptions): (req: IncomingMe
    * compressed form has first to be made.
    */
   function sendRemembered(req: IncomingMessage, res: ServerResponse, entry: CachedResponse, started: number, headers: WantedHeaders): number | Promise<number> {
-    const timing = (how: string) => `cache;desc="${how}", total;dur=${(performance.now() - started).toFixed(3)}`;
+    const timing = (how: string) => `cache;desc="${how}", total;dur=${durationText(performance.now() - started)}`;
     if (headers.ifNoneMatch !== undefined && ifNoneMatchHits(headers.ifNoneMatch, entry.tag)) {
       res.writeHead(304, ['access-control-allow-origin', '*', 'etag', entry.tag, 'cache-control', cacheControl, 'vary', 'accept-encoding',
         'server-timing', timing('revalidated')]);
@@ -107,11 +107,10 @@ export function createNodeAdapter(options: NodeAdapterOptions): (req: IncomingMe
   }
 
   async function write(req: IncomingMessage, res: ServerResponse, response: ApiResponse): Promise<number> {
-    const headers: Record<string, string | number> = { ...response.headers };
     const head = req.method === 'HEAD';
     const { body } = response;
     if (body === null) {
-      res.writeHead(response.status, headers);
+      res.writeHead(response.status, response.headers);
       res.end();
       return 0;
     }
@@ -120,20 +119,23 @@ export function createNodeAdapter(options: NodeAdapterOptions): (req: IncomingMe
       const length = byteLength(body);
       const worth = length >= COMPRESSION_THRESHOLD && compressible(contentType);
       const encoding = worth ? negotiateEncoding(req.headers['accept-encoding']) : 'identity';
-      if (worth) headers.vary = 'accept-encoding';
       // Text sent as is is encoded once, by the socket's write, together with the headers: no buffer of its own.
       let sent: string | Buffer = body;
-      let sentLength = length;
       if (encoding !== 'identity' && !head) {
         sent = response.entry ? await compressedVariant(response.entry, encoding, options.onCompressed) : await compressBuffer(body, encoding);
-        sentLength = sent.length;
-        headers['content-encoding'] = encoding;
       }
-      headers['content-length'] = sentLength;
+      // writeHead takes a flat list of names and values with less work than an object.
+      const headers: string[] = [];
+      for (const name in response.headers) headers.push(name, response.headers[name]!);
+      if (worth) headers.push('vary', 'accept-encoding');
+      if (sent !== body) headers.push('content-encoding', encoding);
+      const sentLength = sent === body ? length : sent.length;
+      headers.push('content-length', String(sentLength));
       res.writeHead(response.status, headers);
       res.end(head ? undefined : sent);
       return head ? 0 : sentLength;
     }
+    const headers: Record<string, string> = { ...response.headers };
     // A stream: compressed as it goes when the client accepts it.
     const encoding = compressible(contentType) ? negotiateEncoding(req.headers['accept-encoding']) : 'identity';
     if (compressible(contentType)) headers.vary = 'accept-encoding';
@@ -155,8 +157,9 @@ export function createNodeAdapter(options: NodeAdapterOptions): (req: IncomingMe
     const method = (req.method ?? 'GET').toUpperCase();
     const url = req.url ?? '/';
     const origin = `${(req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${hostOf(req)}`;
-    const entry = core.remembered(method, url, origin);
-    if (entry) {
+    const found = core.remembered(method, url, origin);
+    if (found !== null && !(found instanceof CacheMiss)) {
+      const entry = found;
       const sent = sendRemembered(req, res, entry, started, wanted(req));
       if (typeof sent === 'number') logLine(method, url, entry.status, started, sent, entry.action ?? '');
       else {
@@ -167,6 +170,7 @@ export function createNodeAdapter(options: NodeAdapterOptions): (req: IncomingMe
       }
       return;
     }
+    const missed = found ?? undefined;
     const timing = new StageTimings(started);
     let response: ApiResponse | null = null;
     res.once('close', () => response?.done());
@@ -180,7 +184,7 @@ export function createNodeAdapter(options: NodeAdapterOptions): (req: IncomingMe
           bodyError = err instanceof ApiError ? err : errors.badRequest('the body could not be read');
         }
       }
-      response = await core({ method, url, headers: req.headers, origin, body, bodyError, timing });
+      response = await core({ method, url, headers: req.headers, origin, body, bodyError, timing, missed });
       return write(req, res, response);
     };
     answer().then(
