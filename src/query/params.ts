@@ -49,10 +49,7 @@ export function validateParams(specs: readonly ParamSpec[], input: Record<string
   const values = new Map<string, unknown>();
   const given = new Set<string>();
   const errors: ValidationDetail = {};
-  const known = new Set<string>();
   for (const spec of specs) {
-    known.add(spec.name);
-    if (spec.alias) known.add(spec.alias);
     let raw = Object.hasOwn(input, spec.name) ? input[spec.name] : undefined;
     if (spec.alias && Object.hasOwn(input, spec.alias)) {
       const aliased = input[spec.alias];
@@ -73,8 +70,21 @@ export function validateParams(specs: readonly ParamSpec[], input: Record<string
     }
   }
   if (Object.keys(errors).length > 0) throw new ParamErrors(errors);
+  const known = knownNames(specs);
   const unknown = Object.keys(input).filter((name) => !known.has(name));
   return { values, given, unknown };
+}
+
+/** The names (and aliases) of each parameter table, gathered once. */
+const namesOfTable = new WeakMap<readonly ParamSpec[], ReadonlySet<string>>();
+
+function knownNames(specs: readonly ParamSpec[]): ReadonlySet<string> {
+  let names = namesOfTable.get(specs);
+  if (!names) {
+    names = new Set(specs.flatMap((spec) => (spec.alias ? [spec.name, spec.alias] : [spec.name])));
+    namesOfTable.set(specs, names);
+  }
+  return names;
 }
 
 /** Thrown by validateParams; carries every failing parameter's messages. */
