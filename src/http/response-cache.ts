@@ -54,10 +54,10 @@ export class ResponseCache {
   private readonly entries = new Map<string, CachedResponse & { key?: string; used?: boolean; size?: number }>();
   private bytes = 0;
   /**
-   * The entity tags of answers made once and not kept, each with its slot in a ring of the most recent ones. A tag names
-   * the request and the dataset version as the key does, in a few dozen bytes: a stream of new queries would otherwise
-   * keep thousands of URLs alive. (A Set trimmed from its oldest end would walk over the slots of its deleted entries
-   * on every new query: microseconds each, once it is full.)
+   * The entity tags of answers made once and not kept, each with its slot in a ring of the most recent ones. A tag
+   * names the request and the dataset version as the key does, in a few dozen bytes: a stream of new queries would
+   * otherwise keep thousands of URLs alive. (A Set trimmed from its oldest end would walk over the slots of its deleted
+   * entries on every new query: microseconds each, once it is full.)
    */
   private readonly madeOnce = new Map<string, number>();
   private readonly madeOnceRing: (string | undefined)[] = [];
