@@ -80,14 +80,15 @@ function requoted(value: Decoded): string {
   return value.exact && QUOTED_AS_PYTHON.test(value.raw) ? value.raw : quotePlus(value.text);
 }
 
-/**
- * Raw text that quote_plus would write back as it is and that decodes exactly whatever it holds, because its escapes
- * are of ASCII bytes only: it is used as it is, without decoding it first. Most query strings are all such text.
- */
-const QUOTED_AS_PYTHON_ASCII = /^(?:[A-Za-z0-9_.~+-]|%(?!20|2D|2E|3\d|4[1-9A-F]|5[0-9AF]|6[1-9A-F]|7[0-9AE])[0-7][0-9A-F])*$/;
+/** An escape of a byte outside ASCII: text holding one may not be valid UTF-8, and must be decoded to be sure. */
+const NON_ASCII_ESCAPE = /%[89A-Fa-f]/;
 
+/**
+ * A parameter's raw name or value as quote_plus writes what it decodes to. Raw text already in that form, with escapes
+ * of ASCII bytes only (so it decodes exactly), is used as it is without being decoded first: most query strings are.
+ */
 function requotedRaw(raw: string): string {
-  return QUOTED_AS_PYTHON_ASCII.test(raw) ? raw : requoted(decodeComponent(raw));
+  return QUOTED_AS_PYTHON.test(raw) && !NON_ASCII_ESCAPE.test(raw) ? raw : requoted(decodeComponent(raw));
 }
 
 /**
