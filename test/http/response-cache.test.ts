@@ -68,6 +68,23 @@ describe('ResponseCache and encoding negotiation', () => {
     assert.equal(cache.get('a'), undefined, 'a was forgotten among the answers made once (3 remembered): noted again, not kept');
   });
 
+  test('through thousands of evictions, an answer asked for between them stays, and the newest are kept', () => {
+    const cache = new ResponseCache(1_000, 200);
+    const entry = (key: string) => ({ status: 200, contentType: 't', tag: `W/"${key}"`, body: Buffer.alloc(100 - key.length) });
+    const keep = (key: string) => {
+      cache.set(key, entry(key));
+      cache.set(key, entry(key));
+    };
+    keep('hot');
+    for (let i = 0; i < 3_000; i++) {
+      keep(`k${i}`);
+      assert.ok(cache.get('hot'), `still kept after ${i + 1} more`);
+    }
+    assert.deepEqual(cache.size, { entries: 10, bytes: 1_000 });
+    for (let i = 2_991; i < 3_000; i++) assert.ok(cache.get(`k${i}`), `k${i}, among the newest`);
+    assert.equal(cache.get('k2990'), undefined);
+  });
+
   test('answers made once are forgotten oldest first, each by its own place in the list', () => {
     const cache = new ResponseCache(10_000, 5_000, 3);
     const entry = (tag: string) => ({ status: 200, contentType: 't', tag, body: 'x'.repeat(100) });
