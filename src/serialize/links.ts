@@ -47,13 +47,13 @@ function decodeComponent(raw: string): Decoded {
   }
 }
 
-/** Each parameter's name and value, by parse_qsl's rules: blank values are dropped. */
-function rawParameters(rawQuery: string): [Decoded, Decoded][] {
-  const out: [Decoded, Decoded][] = [];
+/** Each parameter's name and value as sent (still encoded), by parse_qsl's rules: blank values are dropped. */
+function rawParameters(rawQuery: string): [string, string][] {
+  const out: [string, string][] = [];
   for (const part of rawQuery.split('&')) {
     const eq = part.indexOf('=');
     if (eq === -1 || eq === part.length - 1) continue;
-    out.push([decodeComponent(part.slice(0, eq)), decodeComponent(part.slice(eq + 1))]);
+    out.push([part.slice(0, eq), part.slice(eq + 1)]);
   }
   return out;
 }
@@ -64,7 +64,7 @@ function rawParameters(rawQuery: string): [Decoded, Decoded][] {
  */
 export function parseQueryForLinks(rawQuery: string): Map<string, string> {
   const args = new Map<string, string>();
-  for (const [key, value] of rawParameters(rawQuery)) args.set(key.text, value.text);
+  for (const [name, value] of rawParameters(rawQuery)) args.set(decodeComponent(name).text, decodeComponent(value).text);
   return args;
 }
 
@@ -99,14 +99,11 @@ export function pageLinks(path: string, rawQuery: string, offset: number, limit:
   // Each parameter is re-encoded once; the links differ only in `offset`, which keeps its place (or comes last).
   // dict(parse_qsl(query)): a repeated name keeps its first place and its last value.
   const args = new Map<string, [rawName: string, rawValue: string]>();
-  for (const part of rawQuery.split('&')) {
-    const eq = part.indexOf('=');
-    if (eq === -1 || eq === part.length - 1) continue;
-    const rawName = part.slice(0, eq);
+  for (const [rawName, rawValue] of rawParameters(rawQuery)) {
     const name = decodeComponent(rawName).text;
     const known = args.get(name);
-    if (known) known[1] = part.slice(eq + 1);
-    else args.set(name, [rawName, part.slice(eq + 1)]);
+    if (known) known[1] = rawValue;
+    else args.set(name, [rawName, rawValue]);
   }
   let before = '';
   let after = '';
