@@ -146,6 +146,30 @@ for (const backend of TEST_BACKENDS) describe(`repeated requests [${backend}]`, 
     assert.equal(second.headers.vary, 'accept-encoding');
   });
 
+  // Bytes fewer than the Content-Length promises would leave the client waiting: the time limit makes that a failure.
+  test('a computed answer is sent as UTF-8 whatever its text: all ASCII, accented, or beyond Latin-1', { timeout: 15_000 }, async () => {
+    const cases = [
+      { path: `/api/3/action/datastore_search?resource_id=${RESOURCE_B}&limit=0`, holds: null },
+      { path: `/api/3/action/datastore_search?resource_id=${RESOURCE_A}&q=Fianna&limit=3&fields=Party Id`, holds: 'Fianna Fáil' },
+      { path: `/api/3/action/datastore_search?resource_id=${RESOURCE_A}&q=MURNANE&fields=Surname`, holds: 'MURNANE O’CONNOR' },
+    ];
+    for (const { path, holds } of cases) {
+      // Asked once: the answer as made, not one from memory.
+      const answer = await get(port, encodeURI(path));
+      assert.match(String(answer.headers['server-timing']), /serialise;dur=/, path);
+      assert.equal(answer.status, 200, path);
+      assert.equal(answer.headers['content-length'], String(answer.body.length), path);
+      const text = answer.body.toString('utf8');
+      assert.ok(Buffer.from(text, 'utf8').equals(answer.body), `${path}: valid UTF-8`);
+      const ascii = answer.body.every((byte) => byte < 0x80);
+      if (holds === null) assert.ok(ascii, `${path}: expected an all-ASCII answer`);
+      else {
+        assert.equal(ascii, false, path);
+        assert.ok(text.includes(JSON.stringify(holds).slice(1, -1)), `${path}: ${holds}`);
+      }
+    }
+  });
+
   test('compressed forms of a remembered answer decode to the same bytes', async () => {
     const plain = await get(port, SEARCH);
     for (const [encoding, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
