@@ -1,4 +1,5 @@
-// A size-bounded map that forgets its least recently used entries: for prepared statements, parsed queries, counts.
+// A size-bounded map that forgets its least recently used entries: for prepared statements, parsed queries, counts,
+// the explorer's charts and facet counts.
 // Backed by lru-cache, whose eviction costs the same however many entries came and went: a Map trimmed from its
 // oldest end walks over the slots of every entry deleted since it last compacted (microseconds a miss when large).
 
@@ -17,6 +18,21 @@ export class BoundedCache<K extends NonNullable<unknown>, V extends NonNullable<
     const value = create();
     this.entries.set(key, value);
     return value;
+  }
+
+  /** The kept value (a use), or undefined. */
+  get(key: K): V | undefined {
+    return this.entries.get(key);
+  }
+
+  /** Keeps a value made elsewhere (for instance asynchronously), forgetting the least recently used if full. */
+  set(key: K, value: V): void {
+    this.entries.set(key, value);
+  }
+
+  /** Forgets everything (a new version of the data). */
+  clear(): void {
+    this.entries.clear();
   }
 
   /** Whether the key is kept (without counting as a use). */

@@ -4,6 +4,7 @@
 // the <svg>) instead of labelled groups, which axe-core rejects on <g>. Each chart sits in a <figure> with its data.
 
 import type * as PlotModule from '@observablehq/plot';
+import { BoundedCache } from '../util/bounded-cache.js';
 
 /**
  * Plot and linkedom weigh some 40 MB in a process: they are loaded with the first page that draws a chart, not at
@@ -53,25 +54,21 @@ export const Marks = new Proxy({} as typeof PlotModule, { get: (_target, name) =
 
 /**
  * Chart images, kept per dataset version: a chart depends only on the data, and drawing one with Plot costs several
- * milliseconds, far more than the rest of a page. Bounded by count; a reload's new version starts afresh.
+ * milliseconds, far more than the rest of a page. Bounded by count (the least recently used go first); a reload's new version starts afresh.
  */
 export class ChartMemo {
   private version = '';
-  private readonly svgs = new Map<string, string>();
+  private readonly svgs: BoundedCache<string, string>;
 
-  constructor(private readonly maxEntries = 2000) {}
+  constructor(maxEntries = 2000) {
+    this.svgs = new BoundedCache(maxEntries);
+  }
 
   get(version: string, key: string, draw: () => string): string {
     if (version !== this.version) {
       this.svgs.clear();
       this.version = version;
     }
-    let svg = this.svgs.get(key);
-    if (svg === undefined) {
-      svg = draw();
-      if (this.svgs.size >= this.maxEntries) this.svgs.delete(this.svgs.keys().next().value!);
-      this.svgs.set(key, svg);
-    }
-    return svg;
+    return this.svgs.getOrCreate(key, draw);
   }
 }

@@ -5,6 +5,7 @@
 import type { CatalogResource } from '../catalog/catalog.js';
 import type { ActionClient } from './data.js';
 import { decodedParams, filterClauses, readFilters, setFilters, type FilterValue } from './table-query.js';
+import { BoundedCache } from '../util/bounded-cache.js';
 
 /** Views up to this many records are counted from one read of the field's values. */
 const SCAN_MAX = 10_000;
@@ -38,11 +39,10 @@ interface Counted {
 
 /**
  * Counts by view, kept per dataset version: the counts of a view never change until the data does, and a first page
- * (the view most often asked for) would otherwise count every facet again on every visit. Bounded by entries.
+ * (the view most often asked for) would otherwise count every facet again on every visit. Bounded by entries, the least recently used going first.
  */
-const counted = new Map<string, Counted>();
+const counted = new BoundedCache<string, Counted>(2000);
 let countedVersion = '';
-const COUNTED_MAX = 2000;
 
 /**
  * The facet of `field` in the view `search` selects. Counted without the field's own filter, so that every value
@@ -68,7 +68,6 @@ export async function facetOf(client: ActionClient, resource: CatalogResource, s
   let found = counted.get(memoKey);
   if (!found) {
     found = await countValues(client, resource, base, field, siteUrl);
-    if (counted.size >= COUNTED_MAX) counted.delete(counted.keys().next().value!);
     counted.set(memoKey, found);
   }
   if (found.note !== null) return { field, values: [], note: found.note };

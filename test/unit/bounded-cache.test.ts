@@ -1,5 +1,5 @@
-// The bounded cache behind prepared statements, parsed queries and counts: least recently used out first, `has` not
-// counting as a use, and exactly its capacity kept however many entries came and went.
+// The bounded cache behind prepared statements, parsed queries, counts and the explorer's memos: least recently used
+// out first, `has` not counting as a use, and exactly its capacity kept however many entries came and went.
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -29,6 +29,19 @@ describe('bounded cache', () => {
     assert.equal(cache.has('b'), false);
     assert.equal(cache.size, 1);
     assert.equal(cache.getOrCreate('b', () => 4), 4, 'made again after being forgotten');
+  });
+
+  test('get and set: a value made elsewhere is kept, a get counts as a use, clear forgets everything', () => {
+    const cache = new BoundedCache<string, string>(2);
+    assert.equal(cache.get('a'), undefined);
+    cache.set('a', 'made asynchronously');
+    cache.set('b', 'second');
+    assert.equal(cache.get('a'), 'made asynchronously', 'a is now the most recently used');
+    cache.set('c', 'third');
+    assert.deepEqual(['a', 'b', 'c'].map((key) => cache.get(key)), ['made asynchronously', undefined, 'third']);
+    cache.clear();
+    assert.equal(cache.size, 0);
+    assert.deepEqual(['a', 'c'].map((key) => cache.has(key)), [false, false]);
   });
 
   test('a creation that throws keeps nothing', () => {
