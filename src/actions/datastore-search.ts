@@ -13,6 +13,7 @@ import { pageLinks } from '../serialize/links.js';
 import { fixedJson, RawJson } from '../serialize/python-json.js';
 import { delimitedText, delimitedWriter, fieldDescription, jsonArray, listWriter, objectWriter, storedLineWriter, wholeRecordWriter, type RecordWriter, type RenderOptions, type ResultColumn } from '../serialize/records.js';
 import { dialectFor } from '../sql/dialects.js';
+import { BoundedCache } from '../util/bounded-cache.js';
 import type { Settings } from '../settings.js';
 import { renderHelp } from './help-text.js';
 import { residentAnswer } from './resident.js';
@@ -28,14 +29,14 @@ interface ResultShape {
   writers: Map<string, RecordWriter>;
 }
 
-/** Shapes per resource (and so per version of the data), by their columns' ids; the most common are kept. */
-const shapes = new WeakMap<CatalogResource, Map<string, ResultShape>>();
+/** Shapes per resource (and so per version of the data), by their columns' ids; the most recently used are kept. */
+const shapes = new WeakMap<CatalogResource, BoundedCache<string, ResultShape>>();
 const SHAPES_PER_RESOURCE = 64;
 
 function shapeOf(plan: SearchPlan, resource: CatalogResource): ResultShape {
   let known = shapes.get(resource);
   if (!known) {
-    known = new Map();
+    known = new BoundedCache(SHAPES_PER_RESOURCE);
     shapes.set(resource, known);
   }
   let key = '';
@@ -44,15 +45,12 @@ function shapeOf(plan: SearchPlan, resource: CatalogResource): ResultShape {
   if (planned.length !== resource.fields.length || planned.some((c, i) => c.id !== resource.fields[i]!.id)) {
     for (const column of planned) key += column.id + '\u0000';
   }
-  let shape = known.get(key);
-  if (!shape) {
+  return known.getOrCreate(key, () => {
     const columns = plan.columns.map((c): ResultColumn => (c.kind === 'field'
       ? { id: c.id, type: c.field.type, info: resource.fieldById.get(c.id)?.info }
       : { id: c.id, type: 'float' }));
-    shape = { columns, fields: fixedJson(columns.map(fieldDescription)), writers: new Map() };
-    if (known.size < SHAPES_PER_RESOURCE) known.set(key, shape);
-  }
-  return shape;
+    return { columns, fields: fixedJson(columns.map(fieldDescription)), writers: new Map() };
+  });
 }
 
 function writerFor(shape: ResultShape, request: SearchRequest, plan: SearchPlan, options: RenderOptions): RecordWriter {
