@@ -35,7 +35,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --loadgen NAME      wrk or autocannon (default: wrk when on PATH, else autocannon)
   --seed N            seed of the query stream and the synthetic resource (default ${DEFAULT_SEED})
   --json FILE         also write the results as JSON to FILE
-  --write / --no-write  write bench/results/<date>.json and the README table (default: yes, except --quick)
+  --write / --no-write  write bench/results/<date>.json (<date>-2.json… for a day's later runs) and the README table
+                        (default: yes, except --quick)
   --note TEXT         a remark stored with the results and shown above the README table
   --keep              keep the temporary folder (databases, recordings) under bench/results/tmp/
 
@@ -889,7 +890,7 @@ async function main(): Promise<number> {
     console.log(`results: ${opts.json}`);
   }
   if (opts.write) {
-    const file = path.join(PROJECT_ROOT, 'bench', 'results', `${report.startedAt.slice(0, 10)}.json`);
+    const file = resultsFile(report.startedAt.slice(0, 10));
     fs.writeFileSync(file, json);
     console.log(`results: ${path.relative(PROJECT_ROOT, file)}`);
     const readme = path.join(PROJECT_ROOT, 'bench', 'README.md');
@@ -897,6 +898,15 @@ async function main(): Promise<number> {
     else console.log(`bench/README.md has no ${README_BEGIN} marker: table not written`);
   }
   return ctx.results.some((r) => r.status === 'failed') ? 1 : 0;
+}
+
+/** bench/results/<date>.json, or <date>-2.json and so on when that day already has a run: no run replaces another. */
+function resultsFile(date: string): string {
+  const dir = path.join(PROJECT_ROOT, 'bench', 'results');
+  for (let n = 1; ; n++) {
+    const file = path.join(dir, n === 1 ? `${date}.json` : `${date}-${n}.json`);
+    if (!fs.existsSync(file)) return file;
+  }
 }
 
 main().then(
