@@ -30,38 +30,6 @@ export interface NodeAdapterOptions {
   onCompressed?(entry: CachedResponse, bytes: number): void;
 }
 
-/** The request headers the lookup of a remembered answer and its sending depend on. */
-interface WantedHeaders {
-  host: string;
-  ifNoneMatch?: string;
-  acceptEncoding?: string;
-}
-
-/**
- * Whether a raw header name is `lower` in any case; the lower and the usual (capitalised) spellings are matched without
- * making a lower-case copy.
- */
-function named(name: string, lower: string, capitalised: string): boolean {
-  return name.length === lower.length && (name === lower || name === capitalised || name.toLowerCase() === lower);
-}
-
-/**
- * The few headers a remembered answer needs, read from the raw list in one pass: Node builds `req.headers` only when
- * it is first read, and a request answered from memory need not pay for that.
- */
-function wanted(req: IncomingMessage): WantedHeaders {
-  const raw = req.rawHeaders;
-  const found: WantedHeaders = { host: '' };
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (named(name, 'host', 'Host')) {
-      if (found.host === '') found.host = raw[i + 1]!;
-    } else if (named(name, 'if-none-match', 'If-None-Match')) found.ifNoneMatch = found.ifNoneMatch === undefined ? raw[i + 1] : `${found.ifNoneMatch}, ${raw[i + 1]}`;
-    else if (named(name, 'accept-encoding', 'Accept-Encoding')) found.acceptEncoding = found.acceptEncoding === undefined ? raw[i + 1] : `${found.acceptEncoding}, ${raw[i + 1]}`;
-  }
-  return found;
-}
-
 export function createNodeAdapter(options: NodeAdapterOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { core, logger, bodyLimit, metrics, cacheControl } = options;
   const level = options.requestLogLevel as 'info';
@@ -87,16 +55,17 @@ export function createNodeAdapter(options: NodeAdapterOptions): (req: IncomingMe
    * HTTP exchange itself. Server-Timing says it came from memory. Returns the bytes sent, or a promise of them when a
    * compressed form has first to be made.
    */
-  function sendRemembered(req: IncomingMessage, res: ServerResponse, entry: CachedResponse, started: number, headers: WantedHeaders): number | Promise<number> {
+  function sendRemembered(req: IncomingMessage, res: ServerResponse, entry: CachedResponse, started: number): number | Promise<number> {
+    const { 'if-none-match': ifNoneMatch, 'accept-encoding': acceptEncoding } = req.headers;
     const timing = (how: string) => `cache;desc="${how}", total;dur=${durationText(performance.now() - started)}`;
-    if (headers.ifNoneMatch !== undefined && ifNoneMatchHits(headers.ifNoneMatch, entry.tag)) {
+    if (ifNoneMatch !== undefined && ifNoneMatchHits(ifNoneMatch, entry.tag)) {
       res.writeHead(304, ['access-control-allow-origin', '*', 'etag', entry.tag, 'cache-control', cacheControl, 'vary', 'accept-encoding',
         'server-timing', timing('revalidated')]);
       res.end();
       return 0;
     }
     const worth = byteLength(entry.body) >= COMPRESSION_THRESHOLD && compressible(entry.contentType);
-    const encoding = worth && headers.acceptEncoding !== undefined ? negotiateEncoding(headers.acceptEncoding) : 'identity';
+    const encoding = worth && acceptEncoding !== undefined ? negotiateEncoding(acceptEncoding) : 'identity';
     const send = (body: Buffer) => {
       const head = headsOf(entry, encoding, body.length, worth);
       res.writeHead(entry.status, head.concat('server-timing', timing('hit')));
@@ -164,12 +133,12 @@ export function createNodeAdapter(options: NodeAdapterOptions): (req: IncomingMe
     const started = performance.now();
     const method = (req.method ?? 'GET').toUpperCase();
     const url = req.url ?? '/';
-    const headers = wanted(req);
-    const origin = `${(req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${headers.host}`;
+    // Node has built req.headers already (it reads Host and Expect itself), so reading it costs nothing more.
+    const origin = `${(req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${req.headers.host ?? ''}`;
     const found = core.remembered(method, url, origin);
     if (found !== null && !(found instanceof CacheMiss)) {
       const entry = found;
-      const sent = sendRemembered(req, res, entry, started, headers);
+      const sent = sendRemembered(req, res, entry, started);
       if (typeof sent === 'number') logLine(method, url, entry.status, started, sent, entry.action ?? '');
       else {
         sent.then((bytes) => logLine(method, url, entry.status, started, bytes, entry.action ?? ''), (err: unknown) => {
