@@ -54,7 +54,8 @@ export const Marks = new Proxy({} as typeof PlotModule, { get: (_target, name) =
 
 /**
  * Chart images, kept per dataset version: a chart depends only on the data, and drawing one with Plot costs several
- * milliseconds, far more than the rest of a page. Bounded by count (the least recently used go first); a reload's new version starts afresh.
+ * milliseconds, far more than the rest of a page. Bounded by count (the least recently used go first); a reload's new
+ * version starts afresh.
  */
 export class ChartMemo {
   private version = '';

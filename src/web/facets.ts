@@ -39,7 +39,8 @@ interface Counted {
 
 /**
  * Counts by view, kept per dataset version: the counts of a view never change until the data does, and a first page
- * (the view most often asked for) would otherwise count every facet again on every visit. Bounded by entries, the least recently used going first.
+ * (the view most often asked for) would otherwise count every facet again on every visit. Bounded by entries, the
+ * least recently used going first.
  */
 const counted = new BoundedCache<string, Counted>(2000);
 let countedVersion = '';
