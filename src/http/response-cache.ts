@@ -138,7 +138,8 @@ export class ResponseCache {
         this.bytes -= entry.size ?? 0;
       }
     }
-    // The spent front of the queue is dropped once it is the larger part, so each key is copied a bounded number of times.
+    // The spent front of the queue is dropped once it is the larger part, so each key is copied a bounded number of
+    // times.
     if (this.queueHead > 1024 && this.queueHead * 2 > this.queue.length) {
       this.queue = this.queue.slice(this.queueHead);
       this.queueHead = 0;
