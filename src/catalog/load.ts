@@ -329,8 +329,10 @@ function readElection(r: Reader, value: unknown, where: JsonPath): ElectionDefin
   let ceannComhairle: ElectionDefinition['ceannComhairle'] = null;
   if (obj.ceann_comhairle !== undefined) {
     const cc = r.object(obj.ceann_comhairle, [...where, 'ceann_comhairle']);
-    r.keys(cc, ['name', 'constituency'], [...where, 'ceann_comhairle']);
-    ceannComhairle = { name: r.string(cc, 'name', [...where, 'ceann_comhairle']), constituency: r.string(cc, 'constituency', [...where, 'ceann_comhairle']) };
+    const at = [...where, 'ceann_comhairle'];
+    r.keys(cc, ['name', 'constituency', 'party'], at);
+    const party = cc.party === undefined ? null : r.string(cc, 'party', at);
+    ceannComhairle = { name: r.string(cc, 'name', at), constituency: r.string(cc, 'constituency', at), party };
   }
   return { date, body: r.string(obj, 'body', where), seats: seats as number | null, ceannComhairle };
 }

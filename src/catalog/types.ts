@@ -60,8 +60,12 @@ export interface ElectionDefinition {
   body: string;
   /** Seats in the house, the Ceann Comhairle's included; null when the catalogue does not say. */
   seats: number | null;
-  /** The outgoing Ceann Comhairle, returned without a contest, so in no count; null when the catalogue does not say. */
-  ceannComhairle: { name: string; constituency: string } | null;
+  /**
+   * The outgoing Ceann Comhairle, returned without a contest, so in no count; null when the catalogue does not say.
+   * `party` is the party they were elected for, spelt as the election's candidate records spell it: readers count the
+   * seat for it. Null when not given.
+   */
+  ceannComhairle: { name: string; constituency: string; party: string | null } | null;
 }
 
 /** Files a source reads: paths or patterns (`*` and `?` within a file or folder name), in the order given, each pattern's matches sorted. */

@@ -2,11 +2,13 @@
 // appear in only one election (new, abolished or renamed: boundaries were redrawn) or whose seats changed flagged.
 
 import { foldText } from '../text-search/index.js';
-import type { Constituency, ElectionTotals, PartyTotals } from './types.js';
+import { partyMatchKey } from './names.js';
+import type { Constituency, ElectionTotals, House, PartyTotals } from './types.js';
 
 export interface ElectionSummary {
   name: string;
   label: string;
+  house: House;
   totals: ElectionTotals;
   parties: readonly PartyTotals[];
   constituencies: readonly Constituency[];
@@ -18,7 +20,10 @@ export interface PartyChange {
   /** Party keys in each election (null where it did not stand). */
   keys: [string | null, string | null];
   voteShare: [number | null, number | null];
+  /** As the Dáil had them: a Ceann Comhairle returned automatically counts for their party. */
   seats: [number | null, number | null];
+  /** Whether each election's seats include a Ceann Comhairle returned automatically. */
+  ceannComhairle: [boolean, boolean];
   /** Later minus earlier, in percentage points; null unless the party stood in both. */
   shareChange: number | null;
   seatChange: number | null;
@@ -27,7 +32,10 @@ export interface PartyChange {
 export interface ConstituencyChange {
   name: string;
   keys: [string | null, string | null];
+  /** As the Dáil had them: a Ceann Comhairle returned automatically is counted. */
   seats: [number | null, number | null];
+  /** Whether each election's seats here include a Ceann Comhairle returned automatically. */
+  ceannComhairle: [boolean, boolean];
   turnout: [number | null, number | null];
   /** `same`; `seats` when the seats changed; `only-earlier` / `only-later` when the name appears in one election only. */
   status: 'same' | 'seats' | 'only-earlier' | 'only-later';
@@ -41,11 +49,6 @@ export interface Comparison {
   constituencies: ConstituencyChange[];
 }
 
-/** Party labels vary between files ("The Labour Party", "Labour Party"); this is what must agree for a match. */
-export function partyMatchKey(name: string): string {
-  return foldText(name).toLowerCase().replace(/^the\s+/, '').replace(/[^a-z0-9]+/g, ' ').trim();
-}
-
 /** The words of a name in alphabetical order: "People Before Profit–Solidarity" is "Solidarity - People Before Profit". */
 function wordsKey(name: string): string {
   return partyMatchKey(name).split(' ').sort().join(' ');
@@ -54,6 +57,9 @@ function wordsKey(name: string): string {
 function constituencyMatchKey(name: string): string {
   return foldText(name).toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
 }
+
+/** A constituency's seats in the Dáil: those contested and the Ceann Comhairle's, where returned there automatically. */
+const houseSeatsOf = (c: Constituency) => c.seats + c.returnedAutomatically;
 
 const turnoutOf = (c: Constituency) => (c.electorate && c.totalPoll !== null ? c.totalPoll / c.electorate : null);
 
@@ -87,14 +93,15 @@ export function compareElections(earlier: ElectionSummary, later: ElectionSummar
     constituencies.push({
       name: b?.name ?? a.name,
       keys: [a.key, b?.key ?? null],
-      seats: [a.seats, b?.seats ?? null],
+      seats: [houseSeatsOf(a), b ? houseSeatsOf(b) : null],
+      ceannComhairle: [a.returnedAutomatically > 0, (b?.returnedAutomatically ?? 0) > 0],
       turnout: [turnoutOf(a), b ? turnoutOf(b) : null],
-      status: !b ? 'only-earlier' : a.seats !== b.seats ? 'seats' : 'same',
+      status: !b ? 'only-earlier' : houseSeatsOf(a) !== houseSeatsOf(b) ? 'seats' : 'same',
     });
   }
   for (const b of later.constituencies) {
     if (seen.has(constituencyMatchKey(b.name))) continue;
-    constituencies.push({ name: b.name, keys: [null, b.key], seats: [null, b.seats], turnout: [null, turnoutOf(b)], status: 'only-later' });
+    constituencies.push({ name: b.name, keys: [null, b.key], seats: [null, houseSeatsOf(b)], ceannComhairle: [false, b.returnedAutomatically > 0], turnout: [null, turnoutOf(b)], status: 'only-later' });
   }
   constituencies.sort((x, y) => x.name.localeCompare(y.name, 'en-IE'));
   return { earlier, later, turnout: [earlier.totals.turnout, later.totals.turnout], parties, constituencies };
@@ -107,8 +114,9 @@ function change(a: PartyTotals | null, b: PartyTotals | null): PartyChange {
     abbreviation: (b ?? a)!.abbreviation,
     keys: [a?.key ?? null, b?.key ?? null],
     voteShare: [a?.voteShare ?? null, b?.voteShare ?? null],
-    seats: [a?.elected ?? null, b?.elected ?? null],
+    seats: [a?.seats ?? null, b?.seats ?? null],
+    ceannComhairle: [Boolean(a?.returnedAutomatically), Boolean(b?.returnedAutomatically)],
     shareChange: both ? (b.voteShare - a.voteShare) * 100 : null,
-    seatChange: both ? b.elected - a.elected : null,
+    seatChange: both ? b.seats - a.seats : null,
   };
 }

@@ -4,17 +4,18 @@
 import { countSheet } from './count.js';
 import { electionTotals, partyTotals } from './parties.js';
 import { readElection, type ElectionRecords } from './read.js';
-import type { Candidate, Constituency, CountRecord, CountSheet, ElectionData, ElectionTotals, PartyTotals } from './types.js';
+import type { Candidate, Constituency, CountRecord, CountSheet, ElectionData, ElectionTotals, House, PartyTotals } from './types.js';
 
 export * from './types.js';
-export { compareElections, partyMatchKey, type Comparison, type ConstituencyChange, type ElectionSummary, type PartyChange } from './compare.js';
+export { compareElections, type Comparison, type ConstituencyChange, type ElectionSummary, type PartyChange } from './compare.js';
 export { countSheet, sheetAfterCount, totalAfter } from './count.js';
-export { compareSurnames, compareText, displayName, slugOf, surnameSortKey } from './names.js';
-export { electionTotals, isElectedResult, isWoman, partyTotals } from './parties.js';
+export { compareSurnames, compareText, displayName, partyMatchKey, slugOf, surnameSortKey } from './names.js';
+export { CEANN_COMHAIRLE_ROW, electionTotals, isElectedResult, isWoman, partyTotals } from './parties.js';
 export { droopQuota, FIELD_NAMES, quarterQuotaOf, readElection, type ElectionRecords, type RecordObject, type ResourceRecords } from './read.js';
 
 export class Election {
   readonly data: ElectionData;
+  readonly house: House;
   private readonly byKey: Map<string, Constituency>;
   private readonly candidatesOf = new Map<string, Candidate[]>();
   private readonly countsOf = new Map<string, CountRecord[]>();
@@ -22,8 +23,9 @@ export class Election {
   private totalsMemo: ElectionTotals | null = null;
   private partiesMemo: PartyTotals[] | null = null;
 
-  constructor(records: ElectionRecords) {
-    this.data = readElection(records);
+  constructor(records: ElectionRecords, house: House = { seats: null, ceannComhairle: null }) {
+    this.house = house;
+    this.data = readElection(records, house);
     this.byKey = new Map(this.data.constituencies.map((c) => [c.key, c]));
     for (const c of this.data.candidates) {
       const list = this.candidatesOf.get(c.constituencyKey) ?? [];
@@ -65,13 +67,13 @@ export class Election {
   }
 
   get totals(): ElectionTotals {
-    return (this.totalsMemo ??= electionTotals(this.data));
+    return (this.totalsMemo ??= electionTotals(this.data, this.house));
   }
 
   get parties(): readonly PartyTotals[] {
     if (!this.partiesMemo) {
       const sheets = this.hasCounts ? this.data.constituencies.map((c) => this.sheet(c.key)!) : [];
-      this.partiesMemo = partyTotals(this.data, sheets);
+      this.partiesMemo = partyTotals(this.data, sheets, this.house);
     }
     return this.partiesMemo;
   }

@@ -40,3 +40,8 @@ export function displayName(text: string): string {
 export function compareText(a: string, b: string): number {
   return collator.compare(foldText(a), foldText(b));
 }
+
+/** Party labels vary between files ("The Labour Party", "Labour Party"); this is what must agree for a match. */
+export function partyMatchKey(name: string): string {
+  return foldText(name).toLowerCase().replace(/^the\s+/, '').replace(/[^a-z0-9]+/g, ' ').trim();
+}

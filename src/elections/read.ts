@@ -3,7 +3,7 @@
 // what is missing is derived where the arithmetic allows (quota from the valid poll) and reported where it does not.
 
 import { slugOf } from './names.js';
-import type { Candidate, Constituency, CountRecord, ElectionData } from './types.js';
+import type { Candidate, Constituency, CountRecord, ElectionData, House } from './types.js';
 
 export type RecordObject = Record<string, unknown>;
 
@@ -91,7 +91,9 @@ export function quarterQuotaOf(quota: number): number {
   return Math.floor(quota / 4) + 1;
 }
 
-export function readElection(input: ElectionRecords): ElectionData {
+const NO_HOUSE: House = { seats: null, ceannComhairle: null };
+
+export function readElection(input: ElectionRecords, house: House = NO_HOUSE): ElectionData {
   const problems: string[] = [];
   if (!input.candidates) {
     return { constituencies: [], candidates: [], counts: [], problems: ['This election has no candidates resource.'] };
@@ -149,6 +151,7 @@ export function readElection(input: ElectionRecords): ElectionData {
           quarterQuota: numberOf(kf.quarterQuota ? r[kf.quarterQuota] : null) ?? quarterQuotaOf(quota),
           counts: kf.counts ? numberOf(r[kf.counts]) : null,
           recordId: numberOf(r._id) ?? 0,
+          returnedAutomatically: 0,
         });
       }
     }
@@ -175,6 +178,7 @@ export function readElection(input: ElectionRecords): ElectionData {
       constituencies.push({
         key, name, number: cf.number ? numberOf(r[cf.number]) : null, nameGa: cf.nameGa ? textOf(r[cf.nameGa]) || null : null,
         seats, validPoll, quota, electorate: null, totalPoll: null, spoiled: null, quarterQuota: quarterQuotaOf(quota), counts: null, recordId: 0,
+        returnedAutomatically: 0,
       });
     }
     const candidateId = cf.candidateId ? numberOf(r[cf.candidateId]) ?? i + 1 : i + 1;
@@ -197,6 +201,12 @@ export function readElection(input: ElectionRecords): ElectionData {
     });
   });
   for (const name of unjoined) problems.push(`Candidates of "${name}" match no constituency record and are left out.`);
+  const cc = house.ceannComhairle;
+  if (cc) {
+    const seat = constituencies.find((c) => c.key === slugOf(cc.constituency) || slugOf(c.name) === slugOf(cc.constituency));
+    if (seat) seat.returnedAutomatically = 1;
+    else problems.push(`The Ceann Comhairle's constituency, "${cc.constituency}", matches no constituency; their seat is counted nationally only.`);
+  }
 
   const counts: CountRecord[] = [];
   if (input.counts && nf) {

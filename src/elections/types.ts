@@ -21,6 +21,8 @@ export interface Constituency {
   counts: number | null;
   /** `_id` of its record in the constituencies resource. */
   recordId: number;
+  /** 1 where the outgoing Ceann Comhairle was returned here automatically, in a seat beside the `seats` contested. */
+  returnedAutomatically: number;
 }
 
 export interface Candidate {
@@ -52,6 +54,16 @@ export interface CountRecord {
   result: string;
   /** The count on which the candidate's result occurred (0 while none has). */
   occurredOnCount: number;
+}
+
+/**
+ * The house an election filled, as the Dáil counts it: its seats, and the outgoing Ceann Comhairle returned without a
+ * contest (so in no count, and in no official results file), whose seat readers count for the party they were elected for.
+ */
+export interface House {
+  /** Seats in the house, the Ceann Comhairle's included, as the election's description gives them; null when it does not. */
+  seats: number | null;
+  ceannComhairle: { name: string; constituency: string; party: string | null } | null;
 }
 
 /** One election's records, read from its three resources. */
@@ -119,21 +131,31 @@ export interface PartyTotals {
   party: string;
   abbreviation: string;
   candidates: number;
+  /** Candidates elected at the count, as the official records have them. */
   elected: number;
+  /** 1 for the party of a Ceann Comhairle returned automatically, else 0. */
+  returnedAutomatically: number;
+  /** Seats as the Dáil had them: `elected` plus `returnedAutomatically`. */
+  seats: number;
   /** Null when the election's records give no candidate's gender. */
   women: number | null;
   womenElected: number | null;
   firstPreferences: number;
   /** Share of the valid poll, 0–1. */
   voteShare: number;
-  /** Share of the seats filled, 0–1. */
+  /** Share of the house's seats (`seats` over the election's `houseSeats`), 0–1. */
   seatShare: number;
   /** Candidates whose votes exceeded a quarter of the quota at some count. */
   reachedQuarterQuota: number;
 }
 
 export interface ElectionTotals {
+  /** Seats contested, summed over the constituencies (the official files' count). */
   seats: number;
+  /** 1 when a Ceann Comhairle was returned automatically, else 0. */
+  returnedAutomatically: number;
+  /** Seats as the Dáil had them: `seats` plus `returnedAutomatically`. */
+  houseSeats: number;
   constituencies: number;
   candidates: number;
   electorate: number | null;

@@ -84,6 +84,6 @@ export class ElectionCache {
     };
     const [candidates, constituencies, counts] = await Promise.all([read('candidates'), read('constituencies'), read('counts')]);
     const records: ElectionRecords = { candidates, constituencies, counts };
-    return new Election(records);
+    return new Election(records, { seats: view.election.seats, ceannComhairle: view.election.ceannComhairle });
   }
 }

@@ -60,7 +60,7 @@ async function electionOf(ctx: PageContext): Promise<{ view: ElectionView; elect
   const label = electionLabel(view);
   const base: ElectionPageBase = {
     label, date: view.election.date, body: view.election.body, election, resources: view.resources,
-    house: { seats: view.election.seats, ceannComhairle: view.election.ceannComhairle },
+    house: election.house,
     links: {
       overview: urls.election(name),
       constituencies: urls.constituencies(name),
@@ -106,7 +106,7 @@ async function home(ctx: PageContext): Promise<PageResult> {
       name, label: electionLabel(view), title: view.definition.title, date: view.election.date, body: view.election.body, totals, problem,
       href: urls.election(name), constituencies: urls.constituencies(name), parties: urls.parties(name),
       candidatesResource: view.roles.candidates ?? null, resources: view.resources,
-      seats: view.election.seats ?? totals?.seats ?? null,
+      seats: totals?.houseSeats ?? view.election.seats,
     };
   }));
   const others: DatasetCard[] = datasets(ctx.client).filter((d) => d.definition.election === null)
@@ -310,7 +310,7 @@ async function constituencyPage(ctx: PageContext): Promise<PageResult> {
   const props = {
     constituency, sheet, shown, count, electionLabel: base.label, pagePath: urls.constituency(view.definition.name, constituency.key),
     candidateCount: election.candidates(constituency.key).length, hasCounts: election.hasCounts && Boolean(counts),
-    ceannComhairle: view.election.ceannComhairle && slugOf(view.election.ceannComhairle.constituency) === slugOf(constituency.name) ? view.election.ceannComhairle.name : null,
+    ceannComhairle: constituency.returnedAutomatically ? election.house.ceannComhairle?.name ?? null : null,
     partyHref: (party: string) => {
       const key = election.parties.find((p) => p.party === party)?.key;
       return key ? urls.party(view.definition.name, key) : null;
@@ -348,7 +348,7 @@ async function partyTotals(ctx: PageContext): Promise<PageResult> {
   const candidates = view.roles.candidates!;
   const api = apiSearchUrl('', candidates.id, new URLSearchParams({ limit: String(ctx.client.settings.rowsMax) }));
   const chart = ctx.charts.get(ctx.client.datasetVersion, `shares ${view.definition.name}`, () => sharesChart(base.election.parties, base.label));
-  return ok(page(ctx, { title: `Party totals, ${base.label}`, crumbs: [...crumbs, { label: 'Party totals' }], alternate: api }, <PartyTotalsPage {...base} api={api} chart={chart} />));
+  return ok(page(ctx, { title: `Party totals, ${base.label}`, crumbs: [...crumbs, { label: 'Party totals' }], alternate: api }, <PartyTotalsPage {...base} api={api} chart={chart} candidatesHref={urls.resource(candidates.id)} />));
 }
 
 async function partyPage(ctx: PageContext): Promise<PageResult> {
@@ -379,7 +379,7 @@ async function comparePage(ctx: PageContext): Promise<PageResult> {
   const later = byName.get(laterName);
   if (!earlier || !later) notFound(`There is no election called "${!earlier ? earlierName : laterName}".`);
   const [a, b] = await Promise.all([ctx.models.get(ctx.client, earlier, ctx.siteUrl), ctx.models.get(ctx.client, later, ctx.siteUrl)]);
-  const summary = (view: ElectionView, e: Election) => ({ name: view.definition.name, label: electionLabel(view), totals: e.totals, parties: e.parties, constituencies: e.constituencies });
+  const summary = (view: ElectionView, e: Election) => ({ name: view.definition.name, label: electionLabel(view), house: e.house, totals: e.totals, parties: e.parties, constituencies: e.constituencies });
   const comparison = earlier === later ? null : compareElections(summary(earlier, a), summary(later, b));
   const label = comparison ? `${comparison.earlier.label} to ${comparison.later.label}` : '';
   const chart = comparison ? ctx.charts.get(ctx.client.datasetVersion, `compare ${earlier.definition.name} ${later.definition.name}`, () => shareChangeChart(comparison.parties, label)) : null;

@@ -8,13 +8,16 @@ import { parse } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 import { loadCatalogFile } from '../../src/catalog/load.js';
 import { parseCell } from '../../src/catalog/values.js';
-import type { ElectionRecords, RecordObject, ResourceRecords } from '../../src/elections/index.js';
+import type { ElectionRecords, House, RecordObject, ResourceRecords } from '../../src/elections/index.js';
 import { PROJECT_ROOT } from '../../src/settings.js';
 import { DATA_DIR } from './service.js';
 
+function datasetOf(datasetName: string) {
+  return loadCatalogFile(path.join(PROJECT_ROOT, 'catalog.json')).datasets.find((d) => d.name === datasetName)!;
+}
+
 function readResource(role: 'candidates' | 'constituencies' | 'counts', datasetName: string): ResourceRecords {
-  const catalog = loadCatalogFile(path.join(PROJECT_ROOT, 'catalog.json'));
-  const dataset = catalog.datasets.find((d) => d.name === datasetName)!;
+  const dataset = datasetOf(datasetName);
   const resource = dataset.resources.find((r) => r.role === role)!;
   if (resource.source.kind !== 'layout') throw new Error(`${resource.name} is not read from a file`);
   const text = iconv.decode(fs.readFileSync(path.join(DATA_DIR, resource.source.path)), 'win1252');
@@ -36,4 +39,10 @@ export function election2020Records(): ElectionRecords {
     constituencies: readResource('constituencies', 'general-election-2020'),
     counts: readResource('counts', 'general-election-2020'),
   };
+}
+
+/** The 2020 house as the catalogue describes it: 160 seats, the Ceann Comhairle returned automatically in Kildare South. */
+export function house2020(): House {
+  const election = datasetOf('general-election-2020').election!;
+  return { seats: election.seats, ceannComhairle: election.ceannComhairle };
 }

@@ -307,16 +307,45 @@ for (const backend of TEST_BACKENDS) describe(`explorer pages [${backend}]`, () 
     test('party totals: seats, votes and shares, women, quarter-quota passes', async () => {
       const page = await get(service, '/election/general-election-2020/parties');
       const rows = [...page.document.querySelectorAll('main > .scroll table.data tbody tr')].map((tr) => [...tr.children].map((c) => readable(c)));
-      assert.deepEqual(rows[0], ['Sinn Féin S.F.', '37', '535,573', '24.5%', '23.3%', '−1.3 pts', '42', '14', '13', '42']);
+      // Seat shares are of the Dáil's 160 seats: the Ceann Comhairle, returned automatically, counts for Fianna Fáil.
+      assert.deepEqual(rows[0], ['Sinn Féin S.F.', '37', '535,573', '24.5%', '23.1%', '−1.4 pts', '42', '14', '13', '42']);
+      assert.deepEqual(rows[1], ['Fianna Fáil F.F.', '38 *', '484,315', '22.2%', '23.8%', '+1.6 pts', '84', '26', '5', '77']);
       assert.equal(rows.length, 16);
-      assert.deepEqual(page.all('table.data tfoot tr').map((t) => t.split(' ').slice(0, 3).join(' ')), ['All 159 2,183,489']);
+      assert.deepEqual([...page.document.querySelectorAll('table.data tfoot tr > *')].slice(0, 3).map(readable), ['All', '160 *', '2,183,489']);
+      assert.equal(page.text('main > .lead'), '160 seats: 159 filled at the count from 531 candidates, and the Ceann Comhairle returned automatically; 2,183,489 valid first-preference votes.');
+      assert.equal(page.document.querySelector('tbody tr:nth-child(2) .footnote-mark')!.getAttribute('aria-label'), ': 37 at the count and the Ceann Comhairle (see the note)');
+      assert.equal(page.text('#ceann-comhairle-note'), '* Fianna Fáil: 38 (37 + the Ceann Comhairle). The outgoing Ceann Comhairle, Seán Ó Fearghaíl, was returned automatically in Kildare South, without a contest. '
+        + 'Their seat is counted for Fianna Fáil, the party they were elected for, as the Dáil and the media count it. '
+        + 'Seat shares are of all 160 seats. The official results count only the 159 seats filled at the count; the candidate records stay as published.');
       assert.ok(page.document.querySelector('figure#shares svg[role="img"]'));
+    });
+
+    test('every election\'s seats as the Dáil had them: the Ceann Comhairle counted for their party', async () => {
+      const seatsOf = async (year: number) => {
+        const page = await get(service, `/election/general-election-${year}/parties`);
+        const rows = [...page.document.querySelectorAll('main > .scroll table.data tbody tr')].map((tr) => [readable(tr.querySelector('th a')!), readable(tr.children[1]!)]);
+        const note = page.text('#ceann-comhairle-note').split('. ')[0];
+        return [Object.fromEntries(rows.filter(([party]) => ['Fianna Fáil', 'Fine Gael', 'Sinn Féin', 'The Labour Party'].includes(party!))), note];
+      };
+      // The figures every report of these elections gives (the Oireachtas's, and the media's).
+      assert.deepEqual(await seatsOf(2011), [{ 'Fine Gael': '76', 'The Labour Party': '37', 'Fianna Fáil': '20 *', 'Sinn Féin': '14' }, '* Fianna Fáil: 20 (19 + the Ceann Comhairle)']);
+      assert.deepEqual(await seatsOf(2016), [{ 'Fine Gael': '50 *', 'Fianna Fáil': '44', 'Sinn Féin': '23', 'The Labour Party': '7' }, '* Fine Gael: 50 (49 + the Ceann Comhairle)']);
+      assert.deepEqual(await seatsOf(2020), [{ 'Sinn Féin': '37', 'Fianna Fáil': '38 *', 'Fine Gael': '35', 'The Labour Party': '6' }, '* Fianna Fáil: 38 (37 + the Ceann Comhairle)']);
+      assert.deepEqual(await seatsOf(2024), [{ 'Fianna Fáil': '48 *', 'Sinn Féin': '39', 'Fine Gael': '38', 'The Labour Party': '11' }, '* Fianna Fáil: 48 (47 + the Ceann Comhairle)']);
+      // The official records stay as published: 37 of Fianna Fáil's 2020 candidates elected.
+      const api = await service.getJson(`/api/3/action/datastore_search?resource_id=${RESOURCE_A}&filters=${encodeURIComponent(JSON.stringify({ 'Party Id': 'Fianna Fáil', Result: 'Elected' }))}&limit=0`);
+      assert.equal(api.body.result.total, 37);
     });
 
     test('a party\'s page lists its candidates', async () => {
       const page = await get(service, '/election/general-election-2020/parties/sinn-fein');
       assert.equal(page.document.querySelectorAll('table.data tbody tr').length, 42);
       assert.match(page.text('.facts'), /^Seats 37 First preferences 535,573/);
+      assert.equal(page.document.querySelector('#ceann-comhairle-note'), null);
+      const ff = await get(service, '/election/general-election-2020/parties/fianna-fail');
+      assert.match(ff.text('.facts'), /^Seats 38 \(37 \+ the Ceann Comhairle\) First preferences 484,315 Vote share 22\.2% Seat share 23\.8%/);
+      assert.equal(ff.text('main > .lead'), 'General Election 2020: 84 candidates, 38 seats (37 won at the count and the Ceann Comhairle returned automatically), 22.2% of first preferences.');
+      assert.match(ff.text('#ceann-comhairle-note'), /^\* Fianna Fáil: 38 \(37 \+ the Ceann Comhairle\)\. The outgoing Ceann Comhairle, Seán Ó Fearghaíl, was returned automatically in Kildare South/);
       assert.equal((await get(service, '/election/general-election-2020/parties/no-such-party')).status, 404);
     });
 
@@ -338,7 +367,12 @@ for (const backend of TEST_BACKENDS) describe(`explorer pages [${backend}]`, () 
       const parties = [...page.document.querySelectorAll('#parties-title ~ .scroll tbody tr')].map((tr) => [...tr.children].map(readable));
       // "Solidarity - People Before Profit" in 2020, "People Before Profit–Solidarity" in 2024: one party.
       assert.deepEqual(parties.find((p) => p[0] === 'People Before Profit–Solidarity'), ['People Before Profit–Solidarity', '2.6%', '2.8%', '+0.2', '5', '3', '−2']);
-      assert.deepEqual(parties.find((p) => p[0] === 'Fianna Fáil')!.slice(4), ['37', '47', '+10']);
+      // Seats as the Dáil had them, the Ceann Comhairle counted for Fianna Fáil in both, marked and explained.
+      assert.deepEqual(parties.find((p) => p[0] === 'Fianna Fáil')!.slice(4), ['38 *', '48 *', '+10']);
+      assert.deepEqual(parties.find((p) => p[0] === 'Fine Gael')!.slice(4), ['35', '38', '+3']);
+      assert.equal(page.text('#overall-title + .scroll tbody tr:first-child'), 'Seats 160 174');
+      assert.equal(page.text('#ceann-comhairle-note'), '* Seats as the Dáil had them: the outgoing Ceann Comhairle, returned automatically without a contest, is counted for the party they were elected for '
+        + '(General Election 2020: Seán Ó Fearghaíl, Fianna Fáil; General Election 2024: Seán Ó Fearghaíl, Fianna Fáil). The official results count only the seats filled at the count.');
       const constituencies = new Map([...page.document.querySelectorAll('#constituencies-title ~ .scroll tbody tr')].map((tr) => [readable(tr.children[0]!), readable(tr.children[5]!)]));
       assert.equal(constituencies.get('Dublin Fingal'), 'Only in the earlier election (abolished or redrawn)');
       assert.equal(constituencies.get('Wicklow Wexford'), 'Only in the later election (new or redrawn)');

@@ -7,9 +7,9 @@ import { describe, test } from 'node:test';
 import {
   compareElections, compareSurnames, displayName, Election, sheetAfterCount, slugOf, surnameSortKey, type ElectionRecords, type RecordObject,
 } from '../../src/elections/index.js';
-import { election2020Records } from '../helpers/election-files.js';
+import { election2020Records, house2020 } from '../helpers/election-files.js';
 
-const election = new Election(election2020Records());
+const election = new Election(election2020Records(), house2020());
 const name = (c: { surname: string }) => c.surname;
 
 describe('reading 2020', () => {
@@ -25,7 +25,9 @@ describe('reading 2020', () => {
     assert.deepEqual({ ...dbs }, {
       key: 'dublin-bay-south', number: 17, name: 'Dublin Bay South', nameGa: 'Cuan Bhaile Átha Cliath Theas', seats: 4,
       electorate: 80764, totalPoll: 39859, spoiled: 268, validPoll: 39591, quota: 7919, quarterQuota: 1980, counts: 8, recordId: 15,
+      returnedAutomatically: 0,
     });
+    assert.equal(election.constituency('kildare-south')!.returnedAutomatically, 1);
     // "Carlow Kilkenny" in the constituencies file, "Carlow-Kilkenny" in the others.
     assert.equal(election.candidates('carlow-kilkenny').length, 14);
     assert.equal(election.constituency('dun-laoghaire')!.name, 'Dún Laoghaire');
@@ -111,26 +113,76 @@ describe('the count in Dublin Bay South, 2020', () => {
 });
 
 describe('national and party totals, 2020', () => {
-  test('national totals', () => {
+  test('national totals: 159 seats contested and the Ceann Comhairle, 160 in the Dáil', () => {
     assert.deepEqual({ ...election.totals }, {
-      seats: 159, constituencies: 39, candidates: 531, electorate: 3509969, totalPoll: 2201192, validPoll: 2183489, spoiled: 17703,
-      turnout: 2201192 / 3509969, elected: 159, women: 161, womenElected: 36,
+      seats: 159, returnedAutomatically: 1, houseSeats: 160, constituencies: 39, candidates: 531, electorate: 3509969, totalPoll: 2201192,
+      validPoll: 2183489, spoiled: 17703, turnout: 2201192 / 3509969, elected: 159, women: 161, womenElected: 36,
     });
   });
 
-  test('party totals, largest first preferences first', () => {
-    const rows = election.parties.slice(0, 4).map((p) => [p.party, p.firstPreferences, p.candidates, p.elected, p.women, p.reachedQuarterQuota]);
+  test('party totals, largest first preferences first; Fianna Fáil 38 with the Ceann Comhairle, as the Dáil counts', () => {
+    const rows = election.parties.slice(0, 4).map((p) => [p.party, p.firstPreferences, p.candidates, p.elected, p.returnedAutomatically, p.seats, p.women, p.reachedQuarterQuota]);
     assert.deepEqual(rows, [
-      ['Sinn Féin', 535573, 42, 37, 14, 42],
-      ['Fianna Fáil', 484315, 84, 37, 26, 77],
-      ['Fine Gael', 455568, 82, 35, 25, 73],
-      ['Non-Party', 268392, 130, 19, 24, 41],
+      ['Sinn Féin', 535573, 42, 37, 0, 37, 14, 42],
+      ['Fianna Fáil', 484315, 84, 37, 1, 38, 26, 77],
+      ['Fine Gael', 455568, 82, 35, 0, 35, 25, 73],
+      ['Non-Party', 268392, 130, 19, 0, 19, 24, 41],
     ]);
     const sf = election.party('sinn-fein')!;
     assert.equal(sf.voteShare.toFixed(4), (535573 / 2183489).toFixed(4));
-    assert.equal(sf.seatShare.toFixed(4), (37 / 159).toFixed(4));
+    assert.equal(sf.seatShare.toFixed(4), (37 / 160).toFixed(4));
+    assert.equal(election.party('fianna-fail')!.seatShare.toFixed(4), (38 / 160).toFixed(4));
     assert.equal(election.parties.reduce((s, p) => s + p.reachedQuarterQuota, 0), 319);
     assert.equal(election.parties.reduce((s, p) => s + p.elected, 0), 159);
+    assert.equal(election.parties.reduce((s, p) => s + p.seats, 0), 160);
+    assert.equal(election.parties.reduce((s, p) => s + p.seatShare, 0).toFixed(10), (1).toFixed(10));
+  });
+
+  test('the records alone, with no house described, count the seats filled at the count', () => {
+    const bare = new Election(election2020Records());
+    assert.deepEqual([bare.totals.seats, bare.totals.houseSeats, bare.party('fianna-fail')!.seats], [159, 159, 37]);
+    assert.equal(bare.party('sinn-fein')!.seatShare.toFixed(4), (37 / 159).toFixed(4));
+  });
+});
+
+describe('the Ceann Comhairle returned automatically', () => {
+  const records = () => fixture([['North', 2], ['South', 1]], [
+    ['North', 'A', 'Fianna Fáil', 60, 'Elected'], ['North', 'B', 'Fine Gael', 40, 'Elected'], ['South', 'C', 'Fine Gael', 100, 'Elected'],
+  ]);
+  const house = (party: string | null, constituency = 'South') => ({ seats: 4, ceannComhairle: { name: 'Cathaoirleach', constituency, party } });
+  const seatsOf = (e: Election) => e.parties.map((p) => [p.party, p.elected, p.seats, Number((p.seatShare * 4).toFixed(6))]);
+
+  test('counts for their party, matched as the comparison matches names ("Fianna Fail" finds "Fianna Fáil")', () => {
+    const e = new Election(records(), house('Fianna Fail'));
+    assert.deepEqual(seatsOf(e), [['Fine Gael', 2, 2, 2], ['Fianna Fáil', 1, 2, 2]]);
+    assert.deepEqual([e.totals.seats, e.totals.houseSeats], [3, 4]);
+    assert.deepEqual(e.constituencies.map((c) => [c.key, c.seats, c.returnedAutomatically]), [['north', 2, 0], ['south', 1, 1]]);
+    assert.deepEqual(e.data.problems, []);
+  });
+
+  test('a party that ran no candidate gets a row of its own; a party not given, a row named for the seat', () => {
+    assert.deepEqual(seatsOf(new Election(records(), house('Independent Alliance'))).at(-1), ['Independent Alliance', 0, 1, 1]);
+    assert.deepEqual(seatsOf(new Election(records(), house(null))).at(-1), ['The Ceann Comhairle (party not given)', 0, 1, 1]);
+  });
+
+  test('a constituency that matches none is reported, and the seat still counted nationally', () => {
+    const e = new Election(records(), house('Fine Gael', 'Nowhere'));
+    assert.deepEqual(e.data.problems, ['The Ceann Comhairle\'s constituency, "Nowhere", matches no constituency; their seat is counted nationally only.']);
+    assert.equal(e.totals.houseSeats, 4);
+    assert.equal(e.party('fine-gael')!.seats, 3);
+  });
+
+  test('the comparison counts the seat in both elections and marks it', () => {
+    const earlier = new Election(records(), house('Fine Gael'));
+    const later = new Election(records(), house('Fianna Fáil'));
+    const summary = (e: Election, n: string) => ({ name: n, label: n, house: e.house, totals: e.totals, parties: e.parties, constituencies: e.constituencies });
+    const comparison = compareElections(summary(earlier, 'then'), summary(later, 'now'));
+    assert.deepEqual(comparison.parties.map((p) => [p.party, p.seats, p.ceannComhairle, p.seatChange]), [
+      ['Fine Gael', [3, 2], [true, false], -1], ['Fianna Fáil', [1, 2], [false, true], 1],
+    ]);
+    assert.deepEqual(comparison.constituencies.map((c) => [c.name, c.seats, c.ceannComhairle, c.status]), [
+      ['North', [2, 2], [false, false], 'same'], ['South', [2, 2], [true, true], 'same'],
+    ]);
   });
 });
 
@@ -157,7 +209,7 @@ describe('comparing elections', () => {
     ['North', 'A', 'Labour Party', 50, 'Elected'], ['North', 'B', 'Fianna Fail', 30, 'Elected'], ['North', 'D', 'Greens', 20, 'Elected'],
     ['New Town', 'E', 'Greens', 100, 'Elected'],
   ]));
-  const summary = (e: Election, n: string) => ({ name: n, label: n, totals: e.totals, parties: e.parties, constituencies: e.constituencies });
+  const summary = (e: Election, n: string) => ({ name: n, label: n, house: e.house, totals: e.totals, parties: e.parties, constituencies: e.constituencies });
   const comparison = compareElections(summary(earlier, 'then'), summary(later, 'now'));
 
   test('parties match across spellings; shares and seats change', () => {

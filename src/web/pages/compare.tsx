@@ -1,7 +1,7 @@
 // Two elections compared: turnout and seats, party vote shares and seats with their changes, and constituencies
 // matched by name, with the ones that exist in only one of them (boundaries redrawn) or changed seats flagged.
 
-import type { Comparison } from '../../elections/index.js';
+import type { Comparison, ElectionSummary } from '../../elections/index.js';
 import { formatNumber, formatShare, formatSigned } from '../format.js';
 import { Figure, Num, PartyChip, ScrollRegion } from './layout.js';
 
@@ -49,6 +49,26 @@ export function ComparePage({ choices, earlier, later, comparison, constituencyH
   );
 }
 
+/** Seats with a mark where they count a Ceann Comhairle returned automatically, explained by the note below. */
+function seatsCell(seats: number | null, withCeannComhairle: boolean) {
+  if (!withCeannComhairle) return formatNumber(seats);
+  return <>{formatNumber(seats)}<a href="#ceann-comhairle-note" class="footnote-mark" aria-label="including the Ceann Comhairle: see the note">*</a></>;
+}
+
+function CeannComhairleNote({ a, b }: { a: ElectionSummary; b: ElectionSummary }) {
+  const named = [a, b].filter((e) => e.house.ceannComhairle);
+  if (named.length === 0) return null;
+  return (
+    <p class="note" role="note" id="ceann-comhairle-note">
+      * Seats as the Dáil had them: the outgoing Ceann Comhairle, returned automatically without a contest, is counted for the party they were elected for
+      {' '}({named.map((e, i) => {
+        const cc = e.house.ceannComhairle!;
+        return <>{i > 0 ? '; ' : ''}{e.label}: {cc.name}{cc.party ? `, ${cc.party}` : ''}</>;
+      })}). The official results count only the seats filled at the count.
+    </p>
+  );
+}
+
 function CompareBody({ comparison, constituencyHref, partyHref, api, chart }: Pick<ComparePageProps, 'constituencyHref' | 'partyHref' | 'api'> & { comparison: Comparison; chart: string }) {
   const { earlier: a, later: b } = comparison;
   const label = `${a.label} to ${b.label}`;
@@ -62,7 +82,7 @@ function CompareBody({ comparison, constituencyHref, partyHref, api, chart }: Pi
           <caption>{label}: the whole country</caption>
           <thead><tr><th scope="col"></th><th scope="col" class="num">{a.label}</th><th scope="col" class="num">{b.label}</th></tr></thead>
           <tbody>
-            <tr><th scope="row">Seats</th><Num>{formatNumber(a.totals.seats)}</Num><Num>{formatNumber(b.totals.seats)}</Num></tr>
+            <tr><th scope="row">Seats</th><Num>{formatNumber(a.totals.houseSeats)}</Num><Num>{formatNumber(b.totals.houseSeats)}</Num></tr>
             <tr><th scope="row">Constituencies</th><Num>{formatNumber(a.totals.constituencies)}</Num><Num>{formatNumber(b.totals.constituencies)}</Num></tr>
             <tr><th scope="row">Candidates</th><Num>{formatNumber(a.totals.candidates)}</Num><Num>{formatNumber(b.totals.candidates)}</Num></tr>
             <tr><th scope="row">Women candidates</th><Num>{formatNumber(a.totals.women)}</Num><Num>{formatNumber(b.totals.women)}</Num></tr>
@@ -94,13 +114,14 @@ function CompareBody({ comparison, constituencyHref, partyHref, api, chart }: Pi
                   <tr>
                     <th scope="row"><a href={partyHref(which, key)}><PartyChip party={p.party} /></a></th>
                     <Num>{formatShare(p.voteShare[0])}</Num><Num>{formatShare(p.voteShare[1])}</Num><Num>{formatSigned(p.shareChange, 1)}</Num>
-                    <Num>{formatNumber(p.seats[0])}</Num><Num>{formatNumber(p.seats[1])}</Num><Num>{formatSigned(p.seatChange)}</Num>
+                    <Num>{seatsCell(p.seats[0], p.ceannComhairle[0])}</Num><Num>{seatsCell(p.seats[1], p.ceannComhairle[1])}</Num><Num>{formatSigned(p.seatChange)}</Num>
                   </tr>
                 );
               })}
             </tbody>
           </table>
         </ScrollRegion>
+        <CeannComhairleNote a={a} b={b} />
         <Figure
           id="share-change"
           title="Change in vote share."
@@ -135,7 +156,7 @@ function CompareBody({ comparison, constituencyHref, partyHref, api, chart }: Pi
               {comparison.constituencies.map((c) => (
                 <tr class={c.status === 'same' ? undefined : 'flagged'}>
                   <th scope="row">{c.keys[1] ? <a href={constituencyHref(1, c.keys[1])}>{c.name}</a> : <a href={constituencyHref(0, c.keys[0]!)}>{c.name}</a>}</th>
-                  <Num>{formatNumber(c.seats[0])}</Num><Num>{formatNumber(c.seats[1])}</Num>
+                  <Num>{seatsCell(c.seats[0], c.ceannComhairle[0])}</Num><Num>{seatsCell(c.seats[1], c.ceannComhairle[1])}</Num>
                   <Num>{formatShare(c.turnout[0])}</Num><Num>{formatShare(c.turnout[1])}</Num>
                   <td>{STATUS_TEXT[c.status]}</td>
                 </tr>

@@ -4,7 +4,7 @@
 
 import type { CatalogResource } from '../../catalog/catalog.js';
 import {
-  compareSurnames, compareText, displayName, isElectedResult, type Candidate, type Constituency, type Election, type PartyTotals,
+  compareSurnames, compareText, displayName, isElectedResult, type Candidate, type Constituency, type Election, type House, type PartyTotals,
 } from '../../elections/index.js';
 import { formatDate, formatNumber, formatShare, formatSigned, plural } from '../format.js';
 import { Fact, Figure, Ga, Num, PartyChip, ScrollRegion } from './layout.js';
@@ -23,7 +23,7 @@ export interface ElectionPageBase {
   date: string;
   body: string;
   /** Seats in the house and the Ceann Comhairle returned without a contest, where the catalogue says. */
-  house: { seats: number | null; ceannComhairle: { name: string; constituency: string } | null };
+  house: House;
   election: Election;
   links: ElectionLinks;
   resources: CatalogResource[];
@@ -40,10 +40,42 @@ function Problems({ problems }: { problems: string[] }) {
 }
 
 /** "160 (159 contested; the Ceann Comhairle, X, returned automatically in Y)", or the contested seats alone. */
-export function seatsText(contested: number, house: ElectionPageBase['house']): string {
-  if (house.seats === null || house.seats === contested) return formatNumber(contested);
+export function seatsText(totals: Election['totals'], house: House): string {
   const cc = house.ceannComhairle;
-  return `${formatNumber(house.seats)} (${formatNumber(contested)} contested${cc ? `; the Ceann Comhairle, ${cc.name}, returned automatically in ${cc.constituency}` : ''})`;
+  if (!cc) return formatNumber(house.seats ?? totals.seats);
+  return `${formatNumber(totals.houseSeats)} (${formatNumber(totals.seats)} contested; the Ceann Comhairle, ${cc.name}, returned automatically in ${cc.constituency})`;
+}
+
+/** A party's seats as the Dáil had them: "38 (37 + the Ceann Comhairle)" where the Ceann Comhairle is among them. */
+export function partySeatsText(p: Pick<PartyTotals, 'seats' | 'elected' | 'returnedAutomatically'>): string {
+  return p.returnedAutomatically ? `${formatNumber(p.seats)} (${formatNumber(p.elected)} + the Ceann Comhairle)` : formatNumber(p.seats);
+}
+
+/** The same in a table's narrow column: "38*", the mark a link to the note that says "37 + the Ceann Comhairle". */
+function SeatsCell({ seats, elected, returnedAutomatically }: Pick<PartyTotals, 'seats' | 'elected' | 'returnedAutomatically'>) {
+  if (!returnedAutomatically) return <Num>{formatNumber(seats)}</Num>;
+  return (
+    <Num>
+      {formatNumber(seats)}
+      <a href="#ceann-comhairle-note" class="footnote-mark" aria-label={`: ${formatNumber(elected)} at the count and the Ceann Comhairle (see the note)`}>*</a>
+    </Num>
+  );
+}
+
+/** The note beside every seat total that counts a Ceann Comhairle returned automatically; none where there was none. */
+export function CeannComhairleNote({ election, candidatesHref }: { election: Election; candidatesHref: string | null }) {
+  const cc = election.house.ceannComhairle;
+  if (!cc) return null;
+  const t = election.totals;
+  const party = election.parties.find((p) => p.returnedAutomatically > 0);
+  return (
+    <p class="note" role="note" id="ceann-comhairle-note">
+      {party && cc.party ? <>* {party.party}: {partySeatsText(party)}. </> : null}
+      The outgoing Ceann Comhairle, {cc.name}, was returned automatically in {cc.constituency}, without a contest.
+      {party && cc.party ? <> Their seat is counted for {party.party}, the party they were elected for, as the Dáil and the media count it.</> : <> Their party is not given, so their seat is a row of its own.</>}
+      {' '}Seat shares are of all {formatNumber(t.houseSeats)} seats. The official results count only the {formatNumber(t.seats)} seats filled at the count{candidatesHref ? <>; <a href={candidatesHref}>the candidate records</a> stay as published</> : null}.
+    </p>
+  );
 }
 
 export function ElectionOverview({ label, date, body, election, links, resources, house }: ElectionPageBase) {
@@ -54,7 +86,7 @@ export function ElectionOverview({ label, date, body, election, links, resources
       <p class="lead">Polling day {formatDate(date)}, electing the {body}.</p>
       <Problems problems={election.data.problems} />
       <dl class="facts">
-        <Fact term="Seats">{seatsText(t.seats, house)}</Fact>
+        <Fact term="Seats">{seatsText(t, house)}</Fact>
         <Fact term="Constituencies">{formatNumber(t.constituencies)}</Fact>
         <Fact term="Candidates">{formatNumber(t.candidates)}</Fact>
         <Fact term="Women candidates">{formatNumber(t.women)}</Fact>
@@ -77,7 +109,7 @@ export function ElectionOverview({ label, date, body, election, links, resources
 
 export const CONSTITUENCY_SORTS: Record<string, { label: string; value: (c: Constituency, e: Election) => number | string | null; numeric: boolean }> = {
   name: { label: 'Constituency', value: (c) => c.name, numeric: false },
-  seats: { label: 'Seats', value: (c) => c.seats, numeric: true },
+  seats: { label: 'Seats', value: (c) => c.seats + c.returnedAutomatically, numeric: true },
   candidates: { label: 'Candidates', value: (c, e) => e.candidates(c.key).length, numeric: true },
   electorate: { label: 'Electorate', value: (c) => c.electorate, numeric: true },
   turnout: { label: 'Turnout', value: (c) => (c.electorate && c.totalPoll !== null ? c.totalPoll / c.electorate : null), numeric: true },
@@ -134,7 +166,7 @@ export function ConstituencyList({ label, election, links, sortKey, descending, 
                 <tr>
                   <th scope="row"><a href={links.constituency(c.key)}>{c.name}</a></th>
                   <td>{c.nameGa ? <Ga>{c.nameGa}</Ga> : '–'}</td>
-                  <Num>{formatNumber(c.seats)}</Num>
+                  <Num>{c.returnedAutomatically ? <>{formatNumber(c.seats + c.returnedAutomatically)}<a href="#ceann-comhairle-note" class="footnote-mark" aria-label={`${c.seats} contested and the Ceann Comhairle: see the note`}>*</a></> : formatNumber(c.seats)}</Num>
                   <Num>{formatNumber(election.candidates(c.key).length)}</Num>
                   <Num>{formatNumber(c.electorate)}</Num>
                   <Num>{formatShare(CONSTITUENCY_SORTS.turnout!.value(c, election) as number | null)}</Num>
@@ -147,19 +179,27 @@ export function ConstituencyList({ label, election, links, sortKey, descending, 
           </table>
         </ScrollRegion>
       </div>
+      {election.house.ceannComhairle && list.some((c) => c.returnedAutomatically) && (
+        <p class="note" role="note" id="ceann-comhairle-note">
+          * Seats as the Dáil had them: {election.house.ceannComhairle.constituency}'s count filled the seats contested, and the outgoing Ceann Comhairle, {election.house.ceannComhairle.name}, was returned there automatically in one more. Its quota is of the seats contested.
+        </p>
+      )}
       {api && <p><a href={api} rel="nofollow">These constituencies' records as JSON, from the API</a></p>}
     </>
   );
 }
 
-export function PartyTotalsPage({ label, election, links, api, chart }: ElectionPageBase & { api: string; chart: string }) {
+export function PartyTotalsPage({ label, election, links, api, chart, candidatesHref }: ElectionPageBase & { api: string; chart: string; candidatesHref: string | null }) {
   const parties = election.parties;
   const t = election.totals;
+  const cc = election.house.ceannComhairle;
   return (
     <>
       <h1>Party totals, {label}</h1>
       <Problems problems={election.data.problems} />
-      <p class="lead">{plural(t.elected, 'seat')} filled from {plural(t.candidates, 'candidate')}; {formatNumber(t.validPoll)} valid first-preference votes.</p>
+      <p class="lead">
+        {cc ? <>{plural(t.houseSeats, 'seat')}: {formatNumber(t.elected)} filled at the count from {plural(t.candidates, 'candidate')}, and the Ceann Comhairle returned automatically</> : <>{plural(t.elected, 'seat')} filled from {plural(t.candidates, 'candidate')}</>}; {formatNumber(t.validPoll)} valid first-preference votes.
+      </p>
       <ScrollRegion label="Party totals">
         <table class="data">
           <caption>Party totals, {label}, by first-preference votes</caption>
@@ -181,7 +221,7 @@ export function PartyTotalsPage({ label, election, links, api, chart }: Election
             {parties.map((p) => (
               <tr>
                 <th scope="row"><a href={links.party(p.key)}><PartyChip party={p.party} /></a> <span class="hint">{p.abbreviation}</span></th>
-                <Num>{formatNumber(p.elected)}</Num>
+                <SeatsCell {...p} />
                 <Num>{formatNumber(p.firstPreferences)}</Num>
                 <Num>{formatShare(p.voteShare)}</Num>
                 <Num>{formatShare(p.seatShare)}</Num>
@@ -196,7 +236,7 @@ export function PartyTotalsPage({ label, election, links, api, chart }: Election
           <tfoot>
             <tr>
               <th scope="row">All</th>
-              <Num>{formatNumber(t.elected)}</Num>
+              <SeatsCell seats={t.houseSeats} elected={t.elected} returnedAutomatically={t.returnedAutomatically} />
               <Num>{formatNumber(parties.reduce((s, p) => s + p.firstPreferences, 0))}</Num>
               <Num>100%</Num><Num>100%</Num><Num>–</Num>
               <Num>{formatNumber(t.candidates)}</Num>
@@ -207,6 +247,7 @@ export function PartyTotalsPage({ label, election, links, api, chart }: Election
           </tfoot>
         </table>
       </ScrollRegion>
+      <CeannComhairleNote election={election} candidatesHref={candidatesHref} />
       <p class="hint">"Passed a quarter quota": the candidate's votes exceeded a quarter of the constituency's quota at some count, the threshold for keeping a deposit and recovering election expenses.</p>
       <Figure
         id="shares"
@@ -238,9 +279,10 @@ export function PartyPage({ label, election, links, party, api, table }: Electio
   return (
     <>
       <h1><PartyChip party={party.party} /></h1>
-      <p class="lead">{label}: {plural(party.candidates, 'candidate')}, {plural(party.elected, 'seat')} won, {formatShare(party.voteShare)} of first preferences.</p>
+      <p class="lead">{label}: {plural(party.candidates, 'candidate')}, {plural(party.seats, 'seat')}{party.returnedAutomatically ? ` (${formatNumber(party.elected)} won at the count and the Ceann Comhairle returned automatically)` : ' won'}, {formatShare(party.voteShare)} of first preferences.</p>
+      {party.returnedAutomatically > 0 && <CeannComhairleNote election={election} candidatesHref={null} />}
       <dl class="facts">
-        <Fact term="Seats">{formatNumber(party.elected)}</Fact>
+        <Fact term="Seats">{partySeatsText(party)}</Fact>
         <Fact term="First preferences">{formatNumber(party.firstPreferences)}</Fact>
         <Fact term="Vote share">{formatShare(party.voteShare)}</Fact>
         <Fact term="Seat share">{formatShare(party.seatShare)}</Fact>
