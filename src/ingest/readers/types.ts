@@ -1,0 +1,35 @@
+// What every table-file reader hands on, whatever the format: the columns the file names, the types it declares
+// (where it has a schema), and its rows in batches, each cell as the format holds it, with where the row is.
+// Inference (src/ingest/infer.ts) and the loader (src/ingest/layouts.ts) read every format through this.
+
+import type { FieldType } from '../../catalog/types.js';
+
+/**
+ * A cell as the file holds it: text for delimited text (never null: an empty cell is ""), a JSON value for JSON and
+ * NDJSON, a number, string, boolean or Date for a spreadsheet, and any of those or a bigint for Parquet. Null is "no
+ * value" where the format has one. A Date is a moment in UTC: a date-only value is midnight UTC.
+ */
+export type RawCell = string | number | bigint | boolean | Date | null | readonly unknown[] | { readonly [key: string]: unknown };
+
+export interface RawRow {
+  /** In the order of the reader's columns; shorter when the row has fewer cells (a short CSV row). */
+  cells: RawCell[];
+  /** Where the row is: its line (text; 1-based, of the line the row ends on), its sheet row, or its record number. */
+  line: number;
+}
+
+/** A file opened for reading as a table. */
+export interface TableReader {
+  /** What the format calls a row's place in messages: `line`, `row` or `record`. */
+  readonly unit: 'line' | 'row' | 'record';
+  /** The column names, as the file gives them (a header row, the keys of records, a schema). */
+  readonly columns: readonly string[];
+  /** Per column, the type the file's own schema gives it (Parquet), or null where it gives none. */
+  readonly declaredTypes: readonly (FieldType | null)[] | null;
+  /** How many rows the file holds, where it says so before they are read (Parquet's metadata), for progress. */
+  readonly rowCount: number | null;
+  /** The rows, in file order, in batches (a batch per chunk read, so that a consumer awaits once per batch, not per row). */
+  batches(): AsyncGenerator<RawRow[]>;
+  /** Releases the file; safe to call more than once and after `batches` finished or was abandoned. */
+  close(): Promise<void>;
+}
