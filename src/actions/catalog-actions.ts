@@ -2,6 +2,7 @@
 // site_read, answered from the catalogue in the shapes CKAN gives them.
 
 import { datasetId, type Catalog, type CatalogResource } from '../catalog/catalog.js';
+import { isOpenLicence } from '../catalog/licences.js';
 import type { DatasetDefinition } from '../catalog/types.js';
 import { errors } from '../errors.js';
 import { ParamProblem, toInteger, toText } from '../query/coerce.js';
@@ -123,7 +124,7 @@ function packageDict(catalog: Catalog, dataset: DatasetDefinition, siteUrl: stri
     author_email: null,
     creator_user_id: null,
     id: datasetId(dataset.name),
-    isopen: dataset.licenseId.startsWith('CC-BY') || dataset.licenseId === 'odc-by' || dataset.licenseId === 'cc-zero',
+    isopen: dataset.licenseId.startsWith('CC-BY') || isOpenLicence(dataset.licenseId),
     license_id: dataset.licenseId,
     license_title: dataset.licenseTitle,
     license_url: dataset.licenseUrl,
@@ -141,7 +142,7 @@ function packageDict(catalog: Catalog, dataset: DatasetDefinition, siteUrl: stri
     state: 'active',
     title: dataset.title,
     type: 'dataset',
-    url: '',
+    url: dataset.url,
     version: null,
     extras: datasetExtras(dataset, resources),
     resources: resources.map((r, i) => resourceDict(r, i, siteUrl)),

@@ -2,7 +2,7 @@
 // (its formatting, order and any hand-made layout), and a new entry is rendered in the catalogue's own style, short
 // objects on one line and longer ones broken, so diffs stay small and readable.
 
-import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
+import { applyEdits, findNodeAtLocation, modify, parseTree, type Node } from 'jsonc-parser';
 
 const WIDTH = 120;
 
@@ -87,6 +87,21 @@ export function withResource(text: string, dataset: DatasetEntry, resource: { id
   if (!resources || resources.type !== 'array') throw new CatalogEditError(`dataset ${dataset.name} has no "resources" list`);
   const existing = (resources.children ?? []).find((r) => findNodeAtLocation(r, ['id'])?.value === resource.id);
   return existing ? replaceNode(text, existing, resource) : appendToArray(text, resources, resource);
+}
+
+/**
+ * The catalogue text with these keys of the dataset set (added after its last key, or replaced where it has them);
+ * everything else as it was.
+ */
+export function withDatasetKeys(text: string, name: string, keys: Record<string, unknown>): string {
+  const datasets = findNodeAtLocation(tree(text), ['datasets']);
+  const position = (datasets?.children ?? []).findIndex((d) => findNodeAtLocation(d, ['name'])?.value === name);
+  if (position === -1) throw new CatalogEditError(`the catalogue has no dataset ${name}`);
+  let edited = text;
+  for (const [key, value] of Object.entries(keys)) {
+    edited = applyEdits(edited, modify(edited, ['datasets', position, key], value, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } }));
+  }
+  return edited;
 }
 
 /** Where a resource id is in the catalogue: its dataset's name, or null. */

@@ -6,11 +6,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../settings.js';
 import { jsonSyntaxError, lineOf, pathText, type JsonPath } from './json-location.js';
-import { jsonColumnProblem, layoutBase, LAYOUT_PRESETS, TRANSFORM_SPECS, type ColumnKind, type TransformSpec } from './source-kinds.js';
+import { BASE_LAYOUTS, jsonColumnProblem, layoutBase, LAYOUT_PRESETS, TRANSFORM_SPECS, type ColumnKind, type TransformSpec } from './source-kinds.js';
 import {
-  DATE_FORMATS, FIELD_TYPES, isFieldType, RESOURCE_ROLES,
-  type CatalogDefinition, type DatasetDefinition, type DateFormat, type DerivedSourceDefinition, type ElectionDefinition, type ExtraDefinition,
-  type FieldDefinition, type FieldDictionary, type FileSetDefinition, type CkanSourceDefinition, type InputDefinition, type InputReference, type LayoutSourceDefinition,
+  DATE_FORMATS, FIELD_TYPES, isFieldType, NUMBER_FORMATS, RESOURCE_ROLES,
+  type CatalogDefinition, type DatasetDefinition, type DerivedSourceDefinition, type ElectionDefinition, type ExtraDefinition,
+  type FieldDefinition, type FieldDictionary, type FieldFormat, type FileSetDefinition, type CkanSourceDefinition, type InputDefinition, type InputReference, type LayoutSourceDefinition,
   type ResourceDefinition, type ResourceRole,
 } from './types.js';
 
@@ -102,12 +102,16 @@ function readField(r: Reader, value: unknown, where: JsonPath, defaults: { colum
   const type = r.string(obj, 'type', where, defaults.type);
   if (!isFieldType(type)) r.fail([...where, 'type'], `unknown type "${type}"`);
   const format = r.string(obj, 'format', where, 'ISO');
-  if (!(DATE_FORMATS as readonly string[]).includes(format)) r.fail([...where, 'format'], `must be one of ${DATE_FORMATS.join(', ')}`);
-  if (format !== 'ISO' && type !== 'date' && type !== 'timestamp') r.fail([...where, 'format'], 'only applies to date and timestamp fields');
+  const isDateFormat = (DATE_FORMATS as readonly string[]).includes(format);
+  const isNumberFormat = (NUMBER_FORMATS as readonly string[]).includes(format);
+  if (!isDateFormat && !isNumberFormat) r.fail([...where, 'format'], `must be one of ${[...DATE_FORMATS, ...NUMBER_FORMATS].join(', ')}`);
+  const numeric = type === 'numeric' || type === 'float8' || type === 'int4' || type === 'int8';
+  if (format !== 'ISO' && isDateFormat && type !== 'date' && type !== 'timestamp') r.fail([...where, 'format'], 'only applies to date and timestamp fields');
+  if (isNumberFormat && !numeric) r.fail([...where, 'format'], `"${format}" only applies to number fields (numeric, float8, int4, int8)`);
   const index = obj.index ?? true;
   if (typeof index !== 'boolean') r.fail([...where, 'index'], 'must be true or false');
   return {
-    id, type, column: r.string(obj, 'column', where, defaults.column ?? id), format: format as DateFormat, index,
+    id, type, column: r.string(obj, 'column', where, defaults.column ?? id), format: format as FieldFormat, index,
     info: readInfo(r, obj.info, [...where, 'info']),
   };
 }
@@ -138,13 +142,13 @@ function readFileSet(r: Reader, value: unknown, where: JsonPath, base: FileSetDe
   return { patterns: list as string[], base };
 }
 
-const LAYOUT_KEYS = ['path', 'files', 'base', 'layout', 'encoding', 'delimiter', 'repair', 'records', 'corrections', 'extra_columns'];
+const LAYOUT_KEYS = ['path', 'files', 'base', 'layout', 'encoding', 'delimiter', 'repair', 'records', 'corrections', 'extra_columns', 'header_row', 'short_rows', 'sheet', 'id_column'];
 
 function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDefinition {
   r.keys(obj, LAYOUT_KEYS, where);
   const layout = r.string(obj, 'layout', where, 'csv');
   const base = layoutBase(layout);
-  if (!base) r.fail([...where, 'layout'], `unknown layout "${layout}" (known: csv, json, ${Object.keys(LAYOUT_PRESETS).join(', ')})`);
+  if (!base) r.fail([...where, 'layout'], `unknown layout "${layout}" (known: ${[...BASE_LAYOUTS, ...Object.keys(LAYOUT_PRESETS)].join(', ')})`);
   const fileBase = r.string(obj, 'base', where, 'sources');
   if (fileBase !== 'sources' && fileBase !== 'catalog') r.fail([...where, 'base'], 'must be "sources" or "catalog"');
   if (obj.path !== undefined && obj.files !== undefined) r.fail(where, 'has both "path" and "files": give one');
@@ -159,7 +163,10 @@ function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDe
   const repair = obj.repair ?? null;
   if (repair !== null && repair !== 'windows-1252-c1') r.fail([...where, 'repair'], 'must be "windows-1252-c1"');
   let records: string | null = null;
-  if (base === 'json') {
+  if (base === 'ndjson') {
+    if (obj.records !== undefined && obj.records !== '') r.fail([...where, 'records'], 'an ndjson layout reads each line as a record: its fields give paths in the line ("/name")');
+    records = '';
+  } else if (base === 'json') {
     records = LAYOUT_PRESETS[layout]?.records ?? null;
     if (obj.records !== undefined) {
       if (LAYOUT_PRESETS[layout]) r.fail([...where, 'records'], `is set by the ${layout} layout`);
@@ -172,11 +179,23 @@ function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDe
   const extraColumns = r.string(obj, 'extra_columns', where, 'error');
   if (extraColumns !== 'error' && extraColumns !== 'ignore') r.fail([...where, 'extra_columns'], 'must be "error" or "ignore"');
   if (base !== 'csv' && obj.extra_columns !== undefined) r.fail([...where, 'extra_columns'], 'only applies to the csv layout');
+  const headerRow = obj.header_row ?? 1;
+  if (!Number.isInteger(headerRow) || (headerRow as number) < 1) r.fail([...where, 'header_row'], 'must be a line number, 1 or more');
+  if (base !== 'csv' && obj.header_row !== undefined) r.fail([...where, 'header_row'], 'only applies to the csv layout');
+  const shortRows = r.string(obj, 'short_rows', where, 'error');
+  if (shortRows !== 'error' && shortRows !== 'pad') r.fail([...where, 'short_rows'], 'must be "error" or "pad"');
+  if (base !== 'csv' && obj.short_rows !== undefined) r.fail([...where, 'short_rows'], 'only applies to the csv layout');
+  const sheet = obj.sheet === undefined ? null : r.string(obj, 'sheet', where);
+  const idColumn = obj.id_column === undefined ? null : r.string(obj, 'id_column', where);
+  if (idColumn !== null && LAYOUT_PRESETS[layout]) r.fail([...where, 'id_column'], `is not taken by the ${layout} layout`);
+  if (base !== 'xlsx' && sheet !== null) r.fail([...where, 'sheet'], 'only applies to the xlsx layout');
+  if ((base === 'xlsx' || base === 'parquet') && obj.encoding !== undefined) r.fail([...where, 'encoding'], `does not apply to the ${base} layout (the format says its own)`);
+  if ((base === 'xlsx' || base === 'parquet') && obj.corrections !== undefined) r.fail([...where, 'corrections'], `are not supported for the ${base} layout`);
   return {
     kind: 'layout', layout, files, path: files.patterns.join(', '), encoding: r.string(obj, 'encoding', where, 'auto'), delimiter,
     repair: repair as LayoutSourceDefinition['repair'], records,
     corrections: obj.corrections === undefined ? null : readFileSet(r, obj.corrections, [...where, 'corrections'], 'catalog'),
-    extraColumns,
+    extraColumns, headerRow: headerRow as number, shortRows: shortRows as LayoutSourceDefinition['shortRows'], sheet, idColumn,
   };
 }
 
@@ -249,7 +268,8 @@ function presetFields(layout: string): FieldDefinition[] {
 }
 
 function checkLayoutColumns(r: Reader, source: LayoutSourceDefinition, fields: FieldDefinition[], where: JsonPath): void {
-  if (layoutBase(source.layout) !== 'json') return;
+  const base = layoutBase(source.layout);
+  if (base !== 'json' && base !== 'ndjson') return;
   const preset = LAYOUT_PRESETS[source.layout];
   fields.forEach((field, i) => {
     const presetColumn = preset?.columns[field.column];
@@ -405,7 +425,7 @@ function checkDerivations(r: Reader, dataset: DatasetDefinition, where: JsonPath
 
 function readDataset(r: Reader, value: unknown, where: JsonPath): DatasetDefinition {
   const obj = r.object(value, where);
-  r.keys(obj, ['name', 'title', 'notes', 'license_id', 'license_title', 'license_url', 'attribution', 'organization', 'election', 'extras', 'inputs', 'resources'], where);
+  r.keys(obj, ['name', 'title', 'notes', 'url', 'license_id', 'license_title', 'license_url', 'attribution', 'organization', 'election', 'extras', 'inputs', 'resources'], where);
   const name = r.string(obj, 'name', where);
   if (!/^[a-z0-9_-]{2,100}$/.test(name)) r.fail([...where, 'name'], 'must be 2-100 lowercase letters, digits, "-" or "_" (CKAN\'s rule for dataset names)');
   const inputs: Record<string, InputDefinition> = {};
@@ -416,6 +436,7 @@ function readDataset(r: Reader, value: unknown, where: JsonPath): DatasetDefinit
     name,
     title: r.string(obj, 'title', where, name),
     notes: r.string(obj, 'notes', where, ''),
+    url: r.string(obj, 'url', where, ''),
     licenseId: r.string(obj, 'license_id', where, 'notspecified'),
     licenseTitle: r.string(obj, 'license_title', where, 'License not specified'),
     licenseUrl: r.string(obj, 'license_url', where, ''),

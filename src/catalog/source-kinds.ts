@@ -301,7 +301,13 @@ export interface LayoutPreset {
   about: { title: string; url: string } | null;
 }
 
-export const BASE_LAYOUTS = ['csv', 'json'] as const;
+/**
+ * How a file is read: delimited text (`csv`), JSON (records at a path of one document), NDJSON (a JSON record per
+ * line), an Excel workbook's sheet (`xlsx`) or Parquet. `csv`, `xlsx` and `parquet` fields name their column; `json`
+ * and `ndjson` fields give a JSON path.
+ */
+export const BASE_LAYOUTS = ['csv', 'json', 'ndjson', 'xlsx', 'parquet'] as const;
+export type BaseLayout = (typeof BASE_LAYOUTS)[number];
 
 /** Layouts with a name of their own: a base layout with its records and columns already said. */
 export const LAYOUT_PRESETS: Record<string, LayoutPreset> = {
@@ -357,7 +363,7 @@ export function jsonColumnProblem(records: string, column: string): string | nul
   return null;
 }
 
-export function layoutBase(layout: string): 'csv' | 'json' | null {
-  if ((BASE_LAYOUTS as readonly string[]).includes(layout)) return layout as 'csv' | 'json';
+export function layoutBase(layout: string): BaseLayout | null {
+  if ((BASE_LAYOUTS as readonly string[]).includes(layout)) return layout as BaseLayout;
   return LAYOUT_PRESETS[layout]?.base ?? null;
 }

@@ -24,6 +24,17 @@ export const DATE_FORMATS = ['ISO', 'DD/MM/YYYY', 'MM/DD/YYYY', 'YYYY-MM-DD'] as
 export type DateFormat = (typeof DATE_FORMATS)[number];
 
 /**
+ * How a source cell spells a number, named by how it writes one thousand two hundred and thirty-four and a half:
+ * thousands grouped by commas with a decimal point (English), by points with a decimal comma (most of Europe), or by
+ * spaces with a decimal comma (French, Nordic). Digits need not be grouped; a group is always three digits.
+ */
+export const NUMBER_FORMATS = ['1,234.5', '1.234,5', '1 234,5'] as const;
+export type NumberFormat = (typeof NUMBER_FORMATS)[number];
+
+/** A field's `format`: `ISO` (a date as YYYY-MM-DD, a number as JSON writes it), or a date or number format above. */
+export type FieldFormat = DateFormat | NumberFormat;
+
+/**
  * CKAN's data dictionary entry for a field (`info`), reported by datastore_info and datastore_search when set: what
  * the field means and, here, where its values come from or why they are empty.
  */
@@ -38,7 +49,7 @@ export interface FieldDefinition {
   type: FieldType;
   /** Where the value is in the source: a CSV header, a JSON path, or a transform's output column; defaults to `id`. */
   column: string;
-  format: DateFormat;
+  format: FieldFormat;
   /** Whether the stores keep an index on it (for filtering and sorting). */
   index: boolean;
   /** The data dictionary entry; a field without one is reported without `info`, as CKAN does. */
@@ -93,6 +104,17 @@ export interface LayoutSourceDefinition {
   corrections: FileSetDefinition | null;
   /** For the csv layout: whether a column no field takes stops the load (`error`, the default) or is left unread. */
   extraColumns: 'error' | 'ignore';
+  /** For the csv layout: the header's line (1-based); lines above it (a title, a source note) are not read. */
+  headerRow: number;
+  /** For the csv layout: whether a row with fewer cells than the header stops the load (`error`) or is padded with empty cells (`pad`). */
+  shortRows: 'error' | 'pad';
+  /** For the xlsx layout: the worksheet to read (null: the first). */
+  sheet: string | null;
+  /**
+   * The column that holds each record's `_id` (as the layout names columns: a header, or a JSON path), so that a table
+   * with ids of its own (a DataStore dump) keeps them; null: records are numbered from 1 in file order.
+   */
+  idColumn: string | null;
 }
 
 /** Where a transform's input comes from: an input of the dataset, or another resource of the same dataset. */
@@ -127,7 +149,7 @@ export type SourceDefinition = LayoutSourceDefinition | DerivedSourceDefinition 
 export function csvSource(path: string, encoding = 'auto'): LayoutSourceDefinition {
   return {
     kind: 'layout', layout: 'csv', files: { patterns: path ? [path] : [], base: 'sources' }, path, encoding, delimiter: ',', repair: null, records: null, corrections: null,
-    extraColumns: 'error',
+    extraColumns: 'error', headerRow: 1, shortRows: 'error', sheet: null, idColumn: null,
   };
 }
 
@@ -161,6 +183,8 @@ export interface DatasetDefinition {
   name: string;
   title: string;
   notes: string;
+  /** Where the data comes from (CKAN's "Source" field); empty when not given. */
+  url: string;
   licenseId: string;
   licenseTitle: string;
   licenseUrl: string;

@@ -2,7 +2,7 @@
 // (filter values). Dates and timestamps are held as ISO text, which sorts and compares correctly as text.
 
 import { foldText } from '../text-search/index.js';
-import type { DateFormat, FieldType } from './types.js';
+import type { DateFormat, FieldFormat, FieldType, NumberFormat } from './types.js';
 
 export type StoredValue = string | number | boolean | null;
 
@@ -18,6 +18,32 @@ export function parseNumber(text: string): number {
   if (!Number.isFinite(value)) throw new ValueError(`"${text}" is out of range`);
   return value;
 }
+
+/**
+ * A number written in one of the catalogue's number formats, rewritten as plain digits with a decimal point; a text
+ * that does not follow the format is not a number. Grouping is checked (three digits to a group), so "1,23" is not
+ * read as 123 in the English format.
+ */
+const NUMBER_FORMAT_PATTERNS: Record<NumberFormat, { pattern: RegExp; group: RegExp; decimal: string }> = {
+  '1,234.5': { pattern: /^[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$/, group: /,/g, decimal: '.' },
+  '1.234,5': { pattern: /^[+-]?(?:\d{1,3}(?:\.\d{3})+|\d+)(?:,\d+)?$/, group: /\./g, decimal: ',' },
+  '1 234,5': { pattern: /^[+-]?(?:\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d+)(?:,\d+)?$/, group: /[ \u00a0\u202f]/g, decimal: ',' },
+};
+
+/** Whether a text (trimmed) is a number written in this format. */
+export function fitsNumberFormat(trimmed: string, format: NumberFormat): boolean {
+  return NUMBER_FORMAT_PATTERNS[format].pattern.test(trimmed);
+}
+
+export function plainNumberText(text: string, format: NumberFormat): string {
+  const spec = NUMBER_FORMAT_PATTERNS[format];
+  const trimmed = text.trim();
+  if (!spec.pattern.test(trimmed)) throw new ValueError(`"${text}" is not a number written ${format === '1,234.5' ? 'as 1,234.5' : `as ${format}`}`);
+  const ungrouped = trimmed.replace(spec.group, '');
+  return spec.decimal === ',' ? ungrouped.replace(',', '.') : ungrouped;
+}
+
+const isNumberFormat = (format: FieldFormat): format is NumberFormat => format in NUMBER_FORMAT_PATTERNS;
 
 const INT_RANGE: Record<'int4' | 'int8', [number, number]> = {
   int4: [-2147483648, 2147483647],
@@ -99,22 +125,22 @@ export function parseDate(text: string, format: DateFormat): string {
  * The stored value of one text cell. An empty cell is the empty string in a text field (as CKAN stores it)
  * and NULL in any other.
  */
-export function parseCell(text: string, type: FieldType, format: DateFormat): StoredValue {
+export function parseCell(text: string, type: FieldType, format: FieldFormat): StoredValue {
   if (type === 'text') return text;
   if (text.trim() === '') return null;
   switch (type) {
     case 'numeric':
     case 'float8':
-      return parseNumber(text);
+      return parseNumber(isNumberFormat(format) ? plainNumberText(text, format) : text);
     case 'int4':
     case 'int8':
-      return parseInteger(text, type);
+      return parseInteger(isNumberFormat(format) ? plainNumberText(text, format) : text, type);
     case 'bool':
       return parseBoolean(text);
     case 'date':
-      return parseDate(text, format);
+      return parseDate(text, isNumberFormat(format) ? 'ISO' : format);
     case 'timestamp':
-      return parseTimestamp(text, format);
+      return parseTimestamp(text, isNumberFormat(format) ? 'ISO' : format);
   }
 }
 

@@ -1,13 +1,21 @@
-// `count-centre add FILE|URL`: reads a CSV, infers its schema (src/ingest/infer.ts), writes a catalogue entry for it
-// (src/catalog/edit.ts keeps the rest of the file as it was), loads it, and prints the schema as a table. With
-// --dry-run it prints the entry and changes nothing.
+// `count-centre add FILE|URL`: finds out what the file is (delimited text in any common dialect, JSON, NDJSON, an
+// Excel workbook or Parquet), reads it once to infer its schema (src/ingest/infer.ts), writes a catalogue entry for it
+// (src/catalog/edit.ts keeps the rest of the file as it was), loads it, and prints what it decided and why. With
+// --dry-run it prints all that and changes nothing.
 
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { EMPTY_CATALOG, resourceWithPath, withResource } from '../catalog/edit.js';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { EMPTY_CATALOG, resourceWithPath, withDatasetKeys, withResource } from '../catalog/edit.js';
+import { licenceById } from '../catalog/licences.js';
 import { parseCatalog } from '../catalog/load.js';
-import { inferCsv, type InferredSchema } from '../ingest/infer.js';
+import { inferTable, type InferredSchema } from '../ingest/infer.js';
+import { openTable, tableSpec, type TableSpec } from '../ingest/readers/open.js';
+import { DELIMITER_NAMES, NotATableError, sniffFile } from '../ingest/readers/sniff.js';
 import type { Settings } from '../settings.js';
 import { textTable } from './progress.js';
 
@@ -18,10 +26,21 @@ export interface AddRequest {
   title?: string;
   id?: string;
   dateFormat?: 'DD/MM/YYYY' | 'MM/DD/YYYY';
+  decimal?: ',' | '.';
+  delimiter?: string;
+  headerRow?: number;
+  sheet?: string;
+  license?: string;
+  attribution?: string;
+  sourceUrl?: string;
+  description?: string;
 }
 
 export interface AddPlan {
+  spec: TableSpec;
   schema: InferredSchema;
+  /** Lines left out below the table (notes), as read. */
+  notes: readonly { line: number; text: string }[];
   /** The catalogue's text with the entry in it. */
   catalogText: string;
   /** The catalogue's text before. */
@@ -31,6 +50,9 @@ export interface AddPlan {
   /** Whether the resource replaces an entry for the same file. */
   replaces: boolean;
 }
+
+/** A publisher's mistake on the command line (an unknown licence id): exit 2. */
+export class AddUsageError extends Error {}
 
 const isUrl = (text: string) => /^https?:\/\//i.test(text);
 
@@ -45,24 +67,26 @@ function titleFor(stem: string): string {
   return words ? words[0]!.toUpperCase() + words.slice(1) : 'New dataset';
 }
 
-/** The bytes of a file or URL. */
-export async function readSourceBytes(source: string): Promise<Buffer> {
-  if (isUrl(source)) {
-    const response = await fetch(source, { signal: AbortSignal.timeout(120_000) });
-    if (!response.ok) throw new Error(`${source}: download failed (HTTP ${response.status})`);
-    return Buffer.from(await response.arrayBuffer());
-  }
+/** A local copy of the source to read: the file itself, or a URL downloaded (streamed to a temporary file). */
+async function localCopy(source: string): Promise<{ file: string; release(): Promise<void> }> {
+  if (!isUrl(source)) return { file: path.resolve(source), release: async () => {} };
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'countcentre-add-'));
+  const file = path.join(dir, 'download');
   try {
-    return readFileSync(source);
+    const response = await fetch(source, { signal: AbortSignal.timeout(120_000) });
+    if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+    await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), createWriteStream(file));
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new Error(`${source}: ${code === 'ENOENT' ? 'file not found' : (err as Error).message}`);
+    await rm(dir, { recursive: true, force: true });
+    throw new Error(`${source}: download failed (${(err as Error).message})`);
   }
+  return { file, release: () => rm(dir, { recursive: true, force: true }) };
 }
 
 /**
  * How the catalogue names the file: a URL as it is; a file under the sources folder by its path there (as the
- * elections' files are), a file beside the catalogue relative to it (`base: catalog`), any other by its absolute path.
+ * elections' files are), a file beside the catalogue relative to it (`base: catalog`), any other by its absolute path
+ * (which the service never shows: it names such a file by its file name alone).
  */
 export function sourcePathFor(source: string, settings: Pick<Settings, 'sources' | 'catalog'>): { path: string; base?: 'catalog' } {
   if (isUrl(source)) return { path: source };
@@ -80,38 +104,111 @@ export function sourcePathFor(source: string, settings: Pick<Settings, 'sources'
   return { path: absolute };
 }
 
-/** Works out the entry and the catalogue text with it, changing nothing. */
-export async function planAdd(request: AddRequest, settings: Pick<Settings, 'sources' | 'catalog'>): Promise<AddPlan> {
-  const bytes = await readSourceBytes(request.source);
-  const name = isUrl(request.source) ? request.source : request.source;
-  const schema = inferCsv(bytes, { name, ...(request.dateFormat ? { dateFormat: request.dateFormat } : {}) });
+/** A key as the json layouts' paths write it (RFC 6901: `~` as `~0`, `/` as `~1`). */
+const pointerKey = (key: string) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+
+/** The catalogue's source entry for a file read as `spec`: only what differs from the defaults is written. */
+function sourceEntry(where: { path: string; base?: 'catalog' }, spec: TableSpec, schema: InferredSchema): Record<string, unknown> {
+  const source: Record<string, unknown> = { path: where.path };
+  if (where.base) source.base = where.base;
+  if (schema.idColumn !== null) source.id_column = columnFor(spec, schema.idColumn);
+  switch (spec.format) {
+    case 'csv':
+      if (spec.encoding !== 'utf-8') source.encoding = spec.encoding;
+      if (spec.delimiter !== ',') source.delimiter = spec.delimiter;
+      if (spec.headerRow !== 1) source.header_row = spec.headerRow;
+      if (schema.shortRows > 0) source.short_rows = 'pad';
+      break;
+    case 'json':
+      source.layout = 'json';
+      if (spec.encoding !== 'utf-8') source.encoding = spec.encoding;
+      source.records = `${spec.recordsAt.map(pointerKey).join('')}/*`;
+      break;
+    case 'ndjson':
+      source.layout = 'ndjson';
+      if (spec.encoding !== 'utf-8') source.encoding = spec.encoding;
+      break;
+    case 'xlsx':
+      source.layout = 'xlsx';
+      if (spec.sheet) source.sheet = spec.sheet;
+      break;
+    case 'parquet':
+      source.layout = 'parquet';
+      break;
+  }
+  // The id column reads best last.
+  const { id_column: idColumn, ...rest } = source;
+  return idColumn === undefined ? rest : { ...rest, id_column: idColumn };
+}
+
+/** Where a column's value is, as the layout names it: a header, or a JSON path (a list's position, where records are lists). */
+function columnFor(spec: TableSpec, header: string): string {
+  if (spec.format === 'json') {
+    const key = spec.lists && spec.fields ? String(spec.fields.findIndex((f) => f.id === header)) : header;
+    return `${spec.recordsAt.map(pointerKey).join('')}/*${pointerKey(key)}`;
+  }
+  if (spec.format === 'ndjson') return pointerKey(header);
+  return header;
+}
+
+/** Reads the file once and works out the entry and the catalogue text with it, changing nothing. */
+export async function planAdd(request: AddRequest, settings: Pick<Settings, 'sources' | 'catalog'>, onRows?: (rows: number) => void): Promise<AddPlan> {
+  const licence = request.license === undefined ? null : licenceById(request.license);
+  if (licence === undefined) throw new AddUsageError(`unknown licence id "${request.license}" (for example cc-by, CC-BY-4.0, CC0-1.0, odc-odbl; see docs/configuration.md)`);
+  const displayName = isUrl(request.source) ? request.source : path.basename(request.source);
+  const local = await localCopy(request.source);
+  let spec: TableSpec;
+  let schema: InferredSchema;
+  let notes: readonly { line: number; text: string }[] = [];
+  try {
+    const sniffed = await sniffFile(local.file, displayName);
+    spec = await tableSpec(local.file, displayName, sniffed, request);
+    const reader = await openTable(local.file, displayName, spec);
+    try {
+      schema = await inferTable(reader, {
+        ...(request.dateFormat ? { dateFormat: request.dateFormat } : {}), ...(request.decimal ? { decimal: request.decimal } : {}),
+        ...(spec.format === 'csv' ? { delimiter: spec.delimiter } : {}),
+      }, onRows);
+      notes = reader.notes ?? [];
+    } finally {
+      await reader.close();
+    }
+  } finally {
+    await local.release();
+  }
+  if (schema.columns.length === 0) throw new NotATableError(displayName, 'no columns');
+
   const stem = path.basename(isUrl(request.source) ? new URL(request.source).pathname : request.source).replace(/\.[^.]*$/, '');
   const previousText = existsSync(settings.catalog) ? readFileSync(settings.catalog, 'utf8') : null;
-  const text = previousText ?? EMPTY_CATALOG;
+  let text = previousText ?? EMPTY_CATALOG;
   const where = sourcePathFor(request.source, settings);
   const existing = resourceWithPath(text, where.path);
   const datasetName = request.dataset ?? existing?.dataset ?? datasetNameFor(stem);
   const id = request.id ?? existing?.id ?? randomUUID();
   const title = request.title ?? titleFor(stem);
-  const source: Record<string, unknown> = { path: where.path };
-  if (where.base) source.base = where.base;
-  if (schema.encoding === 'windows-1252') source.encoding = 'windows-1252';
-  if (schema.delimiter !== ',') source.delimiter = schema.delimiter;
   const resource = {
     id,
     name: title,
-    source,
+    ...(request.description ? { description: request.description } : {}),
+    source: sourceEntry(where, spec, schema),
     fields: schema.columns.map((c) => {
       const field: Record<string, unknown> = { id: c.id, type: c.type };
-      if (c.type === 'timestamp' && c.format !== 'ISO') field.format = c.format;
-      if (c.id !== c.header) field.column = c.header;
+      if (c.format !== 'ISO') field.format = c.format;
+      const column = columnFor(spec, c.header);
+      if (column !== c.id) field.column = column;
       return field;
     }),
   };
-  const catalogText = withResource(text, { name: datasetName, title }, resource);
+  // A new dataset takes the publisher's statements; an existing one has them set or replaced.
+  const statements: Record<string, unknown> = {};
+  if (licence) Object.assign(statements, { license_id: licence.id, license_title: licence.title, license_url: licence.url });
+  if (request.attribution) statements.attribution = request.attribution;
+  if (request.sourceUrl) statements.url = request.sourceUrl;
+  text = withResource(text, { name: datasetName, title, ...(request.description ? { notes: request.description } : {}), ...statements }, resource);
+  if (Object.keys(statements).length > 0) text = withDatasetKeys(text, datasetName, statements);
   // The new catalogue must read as one: a mistake is found here, before anything is written.
-  parseCatalog(JSON.parse(catalogText), { text: catalogText, name: path.basename(settings.catalog), baseDir: path.dirname(settings.catalog) });
-  return { schema, catalogText, previousText, datasetName, resource, replaces: existing?.id === id };
+  parseCatalog(JSON.parse(text), { text, name: path.basename(settings.catalog), baseDir: path.dirname(settings.catalog) });
+  return { spec, schema, notes, catalogText: text, previousText, datasetName, resource, replaces: existing?.id === id };
 }
 
 /** Writes the catalogue in one step (a rename), so a server reading it never sees half a file. */
@@ -121,15 +218,49 @@ export function writeCatalog(file: string, text: string): void {
   renameSync(temporary, file);
 }
 
-const DELIMITER_NAMES: Record<string, string> = { ',': 'comma', ';': 'semicolon', '\t': 'tab' };
+const ENCODING_NAMES: Record<string, string> = { 'utf-8': 'UTF-8', 'utf-16le': 'UTF-16 LE', 'utf-16be': 'UTF-16 BE', 'windows-1252': 'Windows-1252' };
 
-/** The inferred schema as people read it. */
+const count = (n: number) => n.toLocaleString('en-IE');
+const quoted = (text: string) => `"${text.length > 50 ? `${text.slice(0, 50)}…` : text}"`;
+
+/** How the file was read, in a line or a few. */
+function readingReport(plan: AddPlan): string[] {
+  const { spec, schema } = plan;
+  const rows = `${count(schema.rows)} ${schema.rows === 1 ? 'record' : 'records'}`;
+  const lines: string[] = [];
+  switch (spec.format) {
+    case 'csv': {
+      const encoding = `${ENCODING_NAMES[spec.encoding] ?? spec.encoding}${spec.bomLength > 0 ? ' with BOM' : ''}`;
+      lines.push(`${rows}; ${encoding}; ${DELIMITER_NAMES[spec.delimiter] ?? `"${spec.delimiter}"`}-separated; ${spec.quoted ? 'quoted fields' : 'no quoted fields'}`);
+      if (spec.headerRow > 1) {
+        const titles = spec.titleLines.filter((l) => l.trim() !== '');
+        lines.push(`header on line ${spec.headerRow}${titles.length > 0 ? `; above it, left out: ${titles.map(quoted).join(', ')}` : ''} (--header-row N to choose another)`);
+      }
+      break;
+    }
+    case 'json':
+      lines.push(`${rows}; JSON, ${ENCODING_NAMES[spec.encoding] ?? spec.encoding}; records ${spec.recordsAt.length === 0 ? 'in the top-level array' : `at ${spec.recordsAt.join('.')}`}${spec.fields ? `, ${spec.lists ? 'lists named' : 'typed'} by the document's "fields"` : ''}`);
+      break;
+    case 'ndjson':
+      lines.push(`${rows}; NDJSON (a JSON record per line), ${ENCODING_NAMES[spec.encoding] ?? spec.encoding}`);
+      break;
+    case 'xlsx':
+      lines.push(`${rows}; Excel workbook, ${spec.sheet ? `sheet "${spec.sheet}"` : 'first sheet'}`);
+      break;
+    case 'parquet':
+      lines.push(`${rows}; Parquet`);
+      break;
+  }
+  if (schema.shortRows > 0) lines.push(`${count(schema.shortRows)} ${schema.shortRows === 1 ? 'row has' : 'rows have'} fewer cells than the header (the first on line ${count(schema.firstShortRow!)}): padded with empty cells`);
+  if (schema.idColumn !== null) lines.push(`the column "${schema.idColumn}" holds the records' own ids, increasing: kept as their _id`);
+  if (plan.notes.length > 0) lines.push(`below the table, left out as notes: ${plan.notes.map((n) => `line ${count(n.line)} ${quoted(n.text)}`).join(', ')}`);
+  return lines;
+}
+
+/** What was decided, as people read it: how the file was read, then a row per field with its type and why. */
 export function schemaReport(plan: AddPlan): string {
-  const { schema } = plan;
-  const encoding = schema.encoding === 'utf-8' ? (schema.hasBom ? 'UTF-8 with BOM' : 'UTF-8') : 'Windows-1252';
-  const head = `${schema.records.toLocaleString('en-IE')} records; ${encoding}; ${DELIMITER_NAMES[schema.delimiter]}-separated; ${schema.quoted ? 'quoted fields' : 'no quoted fields'}`;
-  const rows = schema.columns.map((c) => [
-    c.id, c.type, c.type === 'timestamp' ? c.format : '', String(c.empty), c.example.length > 24 ? `${c.example.slice(0, 23)}…` : c.example, c.note ?? '',
+  const rows = plan.schema.columns.map((c) => [
+    c.id, c.type, c.format === 'ISO' ? '' : c.format, count(c.empty), c.example.length > 24 ? `${c.example.slice(0, 23)}…` : c.example, c.note ?? '',
   ]);
-  return `${head}\n\n${textTable(['field', 'type', 'format', 'empty', 'example', 'note'], rows, new Set([3]))}\n`;
+  return `${readingReport(plan).join('\n')}\n\n${textTable(['field', 'type', 'format', 'empty', 'example', 'why'], rows, new Set([3]))}\n`;
 }

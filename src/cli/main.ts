@@ -1,19 +1,21 @@
 // `count-centre`: one program for everything a publisher does — serve, load, add a file, mirror a CKAN portal —
 // with --help on every command and --version. Exit codes are documented in USAGE (and docs/configuration.md).
 
+import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { renderCatalogJson } from '../catalog/edit.js';
+import { EMPTY_CATALOG, renderCatalogJson } from '../catalog/edit.js';
 import { CatalogError } from '../catalog/load.js';
 import { CkanError } from '../ingest/ckan/client.js';
 import { LoadError } from '../ingest/csv.js';
+import { NotATableError } from '../ingest/readers/sniff.js';
 import { createLogger } from '../logging.js';
 import { runServer } from '../serve.js';
 import { loadSettings, SettingsError, type Settings } from '../settings.js';
 import { COUNT_CENTRE_VERSION } from '../version.js';
-import { planAdd, schemaReport, writeCatalog } from './add.js';
+import { AddUsageError, planAdd, schemaReport, writeCatalog, type AddRequest } from './add.js';
 import { loadExitCode, loadReport, runLoad } from './load.js';
 import { planMirror } from './mirror.js';
-import { textTable } from './progress.js';
+import { InferenceProgress, textTable } from './progress.js';
 
 export const EXIT = {
   ok: 0,
@@ -74,19 +76,29 @@ otherwise; a table sums up at the end.
 ${COMMON_OPTIONS}
 
 ${EXIT_CODES}`,
-  add: `Usage: count-centre add FILE|URL [--dataset NAME] [--title TEXT] [--id UUID] [--date-format FORMAT] [--dry-run]
+  add: `Usage: count-centre add FILE|URL [options]
 
-Reads a CSV file (or downloads it), infers its encoding (UTF-8 with or without BOM, or Windows-1252), delimiter
-(comma, semicolon or tab), quoting and each column's type (int4/int8 for whole numbers, numeric for decimals,
-timestamp for dates and date-times, day-first DD/MM/YYYY included, text otherwise: a column that could be read two
-ways stays text, and the table says why), writes the resource into the catalogue and loads it. A running server
-serves it within seconds. Adding the same file again updates its entry.
+Publishes a table file. Finds out what it is from its content (then its name): delimited text (comma, semicolon, tab,
+pipe or space; UTF-8 with or without BOM, UTF-16 with a BOM, or Windows-1252; any line endings; title lines above the
+header skipped; short rows padded), JSON (an array of objects, or an object holding one), NDJSON, an Excel .xlsx
+workbook or Parquet. Reads it once to infer each column's type (int4, int8, numeric, date, timestamp, bool or text;
+leading zeros kept as text; thousands separators and decimal commas read as numbers), prints every decision with the
+line that decided it, writes the resource into the catalogue and loads it. A running server serves it within seconds.
+Adding the same file again updates its entry.
 
-  --dataset NAME      the dataset to add it to (created if new; default: from the file name)
-  --title TEXT        the resource's name (and the new dataset's title)
-  --id UUID           the resource id (default: a new UUID)
-  --date-format F     DD/MM/YYYY or MM/DD/YYYY, for dates whose days are all 12 or less
-  --dry-run           print the inferred schema and the entry; change nothing
+  --dataset NAME        the dataset to add it to (created if new; default: from the file name)
+  --title TEXT          the resource's name (and the new dataset's title)
+  --description TEXT    what the table holds (the resource's description, and a new dataset's notes)
+  --id UUID             the resource id (default: a new UUID)
+  --license ID          the dataset's licence, by CKAN licence id (cc-by, cc-by-sa, cc-zero, odc-odbl, CC-BY-4.0, …)
+  --attribution TEXT    what the licence requires users to credit
+  --source-url URL      where the data comes from (the dataset's Source)
+  --header-row N        the header's line, when the one found is not it
+  --delimiter C         the delimiter, when the one found is not it (\\t for tab)
+  --decimal , or .      the decimal mark of numbers that read both ways ("1,234")
+  --date-format F       DD/MM/YYYY or MM/DD/YYYY, for dates whose days are all 12 or less
+  --sheet NAME          the worksheet of an Excel workbook (default: the first)
+  --dry-run             print what was found and the entry; change nothing
 ${COMMON_OPTIONS}
 
 ${EXIT_CODES}`,
@@ -119,11 +131,14 @@ function parse(command: string, args: string[], options: ParseArgsConfig['option
   }
 }
 
+/** A path given on the command line is the working directory's, as a publisher typing it means. */
+const fromHere = (value: string) => (/^https?:\/\//i.test(value) ? value : path.resolve(value));
+
 function settingsFrom(values: Record<string, unknown>, extra: Record<string, string> = {}): Settings {
   const env = { ...process.env, ...extra };
-  if (typeof values.catalog === 'string') env.COUNTCENTRE_CATALOG = values.catalog;
-  if (typeof values.sources === 'string') env.COUNTCENTRE_SOURCES = values.sources;
-  if (typeof values.db === 'string') env.COUNTCENTRE_DB = values.db;
+  if (typeof values.catalog === 'string') env.COUNTCENTRE_CATALOG = fromHere(values.catalog);
+  if (typeof values.sources === 'string') env.COUNTCENTRE_SOURCES = fromHere(values.sources);
+  if (typeof values.db === 'string') env.COUNTCENTRE_DB = fromHere(values.db);
   return loadSettings(env);
 }
 
@@ -143,9 +158,13 @@ async function serve(args: string[]): Promise<number | null> {
   return null;
 }
 
-/** The loader's own log lines: warnings and above, unless LOG_LEVEL asks for more (progress has its own display). */
+/**
+ * The loader's own log lines: warnings and above on a terminal, unless LOG_LEVEL asks for more (progress has its own
+ * display); as readable lines, never JSON, unless LOG_FORMAT=json asks for it, so a command's output reads as one.
+ */
 function loadLogger(settings: Settings) {
-  return createLogger(settings, { level: settings.logLevel === 'info' && out.isTTY ? 'warn' : settings.logLevel, out: process.stderr });
+  const logFormat = settings.logFormat === 'json' ? 'json' : 'pretty';
+  return createLogger({ ...settings, logFormat }, { level: settings.logLevel === 'info' && out.isTTY ? 'warn' : settings.logLevel, out: process.stderr });
 }
 
 async function load(args: string[]): Promise<number> {
@@ -160,29 +179,48 @@ async function load(args: string[]): Promise<number> {
 async function add(args: string[]): Promise<number> {
   const { values, positionals } = parse('add', args, {
     dataset: { type: 'string' }, title: { type: 'string' }, id: { type: 'string' }, 'date-format': { type: 'string' }, 'dry-run': { type: 'boolean' },
+    description: { type: 'string' }, license: { type: 'string' }, attribution: { type: 'string' }, 'source-url': { type: 'string' },
+    'header-row': { type: 'string' }, delimiter: { type: 'string' }, decimal: { type: 'string' }, sheet: { type: 'string' },
   });
   if (values.help) return say(HELP.add!), EXIT.ok;
   if (positionals.length !== 1) throw new UsageError('add takes one FILE or URL\nRun count-centre add --help for its options.');
-  const dateFormat = values['date-format'];
+  const text = (name: string) => (typeof values[name] === 'string' ? values[name] as string : undefined);
+  const dateFormat = text('date-format');
   if (dateFormat !== undefined && dateFormat !== 'DD/MM/YYYY' && dateFormat !== 'MM/DD/YYYY') throw new UsageError('--date-format must be DD/MM/YYYY or MM/DD/YYYY');
+  const decimal = text('decimal');
+  if (decimal !== undefined && decimal !== ',' && decimal !== '.') throw new UsageError('--decimal must be , or .');
+  const headerRow = text('header-row') === undefined ? undefined : Number(text('header-row'));
+  if (headerRow !== undefined && !(Number.isInteger(headerRow) && headerRow >= 1)) throw new UsageError('--header-row must be a line number, 1 or more');
+  const delimiter = text('delimiter')?.replace(/^\\t$/, '\t');
+  if (delimiter !== undefined && [...delimiter].length !== 1) throw new UsageError('--delimiter must be one character (\\t for tab)');
   const settings = settingsFrom(values);
-  const plan = await planAdd({
-    source: positionals[0]!, ...(typeof values.dataset === 'string' ? { dataset: values.dataset } : {}), ...(typeof values.title === 'string' ? { title: values.title } : {}),
-    ...(typeof values.id === 'string' ? { id: values.id } : {}), ...(dateFormat ? { dateFormat } : {}),
-  }, settings);
+  const progress = new InferenceProgress(out.isTTY ? out : null, path.basename(positionals[0]!));
+  let plan;
+  try {
+    plan = await planAdd({
+      source: positionals[0]!, dataset: text('dataset'), title: text('title'), id: text('id'), description: text('description'),
+      license: text('license'), attribution: text('attribution'), sourceUrl: text('source-url'), sheet: text('sheet'), delimiter, headerRow,
+      dateFormat: dateFormat as AddRequest['dateFormat'], decimal: decimal as AddRequest['decimal'],
+    }, settings, (rows) => progress.rows(rows));
+  } catch (err) {
+    if (err instanceof AddUsageError) throw new UsageError(err.message);
+    throw err;
+  } finally {
+    progress.end();
+  }
   say(schemaReport(plan));
   if (values['dry-run']) {
     say(`Catalogue entry (dataset ${plan.datasetName}), not written (--dry-run):\n\n${renderCatalogJson(plan.resource)}\n`);
     return EXIT.ok;
   }
   writeCatalog(settings.catalog, plan.catalogText);
-  say(`${plan.replaces ? 'Updated' : 'Added'} resource ${plan.resource.id} in dataset ${plan.datasetName} (${settings.catalog}).\n`);
+  say(`${plan.replaces ? 'Updated' : 'Added'} resource ${plan.resource.id} in dataset ${plan.datasetName} (${path.basename(settings.catalog)}).\n`);
   const run = await runLoad(settings, { out, logger: loadLogger(settings) });
   say(loadReport(run));
   const outcome = run.result.outcomes.find((o) => o.id === plan.resource.id);
   if (!outcome || outcome.status === 'failed') {
     // A resource that cannot be loaded is not left in the catalogue.
-    if (plan.previousText !== null) writeCatalog(settings.catalog, plan.previousText);
+    writeCatalog(settings.catalog, plan.previousText ?? EMPTY_CATALOG);
     say(`The new resource could not be loaded; the catalogue is as it was.`);
     return EXIT.badInput;
   }
@@ -234,7 +272,7 @@ export async function main(argv: string[]): Promise<number | null> {
 /** The exit code for a failure, and its message as people read it. */
 export function failure(err: unknown): { code: number; message: string } {
   if (err instanceof UsageError) return { code: EXIT.usage, message: err.message };
-  if (err instanceof LoadError || err instanceof CatalogError || err instanceof SettingsError) return { code: EXIT.badInput, message: err.message };
+  if (err instanceof LoadError || err instanceof CatalogError || err instanceof SettingsError || err instanceof NotATableError) return { code: EXIT.badInput, message: err.message };
   if (err instanceof CkanError) return { code: EXIT.portal, message: `portal: ${err.message}` };
   const message = err instanceof Error ? err.message : String(err);
   // Files that cannot be read are named by their path in the message.

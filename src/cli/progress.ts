@@ -79,6 +79,30 @@ export class LoadProgressReporter implements LoadProgress {
   }
 }
 
+/** `add`'s live line on a terminal while it reads the file to infer its schema; nothing elsewhere. */
+export class InferenceProgress {
+  private readonly started = performance.now();
+  private shownAt = 0;
+  private shown = false;
+
+  constructor(private readonly terminal: NodeJS.WriteStream | null, private readonly name: string) {}
+
+  rows(count: number): void {
+    if (!this.terminal) return;
+    const t = performance.now();
+    const elapsed = t - this.started;
+    if (elapsed < 1000 || t - this.shownAt < 200) return;
+    this.shownAt = t;
+    this.terminal.write(`\r\x1b[KReading ${this.name} to infer its schema: ${formatCount(count)} rows, ${formatCount((count * 1000) / elapsed)}/s`);
+    this.shown = true;
+  }
+
+  end(): void {
+    if (this.shown) this.terminal?.write('\r\x1b[K');
+    this.shown = false;
+  }
+}
+
 /** A plain-text table: a header row, a rule, and the rows, each column as wide as its widest cell. */
 export function textTable(header: readonly string[], rows: readonly (readonly string[])[], rightAligned: ReadonlySet<number> = new Set()): string {
   const widths = header.map((h, i) => Math.max([...h].length, ...rows.map((r) => [...(r[i] ?? '')].length)));

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { TABLE_METADATA, type CatalogDefinition, type ResourceDefinition } from '../catalog/types.js';
 import type { InputRecord, LoadSession, LoadTarget, ResourceLoadRecord, ResourceSink, StoreMeta } from '../storage/load-target.js';
 import { MirrorMismatch } from './ckan/mirror.js';
+import { publicName } from './source.js';
 import { LoadSources, type MirrorReadOptions } from './sources.js';
 
 export type ResourceStatus = 'loaded' | 'unchanged' | 'kept-previous' | 'failed';
@@ -96,7 +97,7 @@ interface Prepared {
 
 function sourceName(resource: ResourceDefinition): string {
   const { source } = resource;
-  if (source.kind === 'layout') return source.path;
+  if (source.kind === 'layout') return source.files.patterns.map(publicName).join(', ');
   if (source.kind === 'ckan') return `${source.portal} resource ${source.resource}`;
   return `its inputs, by ${source.transform}`;
 }

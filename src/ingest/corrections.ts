@@ -3,7 +3,7 @@
 // where the source still holds the published value; any correction that does not apply stops the load, so a
 // changed source is reviewed again rather than silently corrected twice or not at all.
 
-import { readCsvRecords } from './csv.js';
+import { readCsvRecords } from './readers/delimited.js';
 import type { ResolvedFile } from './files.js';
 import { loadError, origin, type Origin } from './table.js';
 
@@ -28,7 +28,7 @@ export async function readCorrections(files: readonly ResolvedFile[]): Promise<C
   const corrections: Correction[] = [];
   for (const file of files) {
     let positions: Record<(typeof REQUIRED)[number], number> | null = null;
-    for await (const { cells, line } of readCsvRecords(file.located.file, file.name, file.scan, ',')) {
+    for await (const { cells, line } of readCsvRecords(file.located.file, file.name, { encoding: file.scan.encoding, bomLength: file.scan.bomLength, delimiter: ',', headerRow: 1 })) {
       if (!positions) {
         const header = cells.map((c) => c.trim());
         positions = Object.fromEntries(REQUIRED.map((name) => {

@@ -80,7 +80,7 @@ export class FileCache {
       }
       if (isUrl(root)) throw new Error(`${pattern}: a pattern needs a folder of sources, not the URL ${root}; list the files`);
       const matched = await expandPattern(root, pattern);
-      if (matched.length === 0) throw new Error(`${pattern}: no file matches (looked in ${root})`);
+      if (matched.length === 0) throw new Error(`${pattern}: no file matches (looked in ${path.basename(root)})`);
       names.push(...matched);
     }
     return [...new Set(names)];

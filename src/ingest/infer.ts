@@ -1,191 +1,338 @@
-// Infers a CSV file's schema, as `count-centre add` needs it: a pure function from the file's bytes to its encoding,
-// delimiter, quoting and, per column, the field type the loader will read every one of its cells as (each candidate is
-// checked with the loader's own parsers, so an inferred schema always loads), or text with the reason it stayed text.
+// Works out a table's schema from its rows, as `count-centre add` needs it: for each column the field type every one
+// of its cells will load as (each decision checked with the loader's own rules: a column typed here always loads), or
+// text with the reason it stayed text, and the line that decided it. One streaming pass; memory does not grow with
+// the rows. Formats with a schema of their own (Parquet) keep their declared types.
 
-import { parse } from 'csv-parse/sync';
-import iconv from 'iconv-lite';
 import { fieldNameProblem } from '../catalog/load.js';
-import type { DateFormat, FieldType } from '../catalog/types.js';
-import { parseInteger, parseNumber, parseTimestamp, ValueError } from '../catalog/values.js';
-import { LoadError } from './csv.js';
-
-export type Delimiter = ',' | ';' | '\t';
-export const DELIMITERS: readonly Delimiter[] = [',', ';', '\t'];
+import type { FieldFormat, FieldType, NumberFormat } from '../catalog/types.js';
+import { fitsNumberFormat, plainNumberText } from '../catalog/values.js';
+import type { RawCell, TableReader } from './readers/types.js';
 
 export interface InferredColumn {
-  /** The header as the file has it (trimmed, as the loader reads headers). */
+  /** The column's name as the file has it (a header trimmed, a key, a schema's name). */
   header: string;
   /** The field id: the header, made a valid CKAN field name where it is not one. */
   id: string;
   type: FieldType;
-  /** For a timestamp: how its dates are written. */
-  format: DateFormat;
-  /** Cells with nothing in them (null in a typed field, the empty string in a text field). */
+  /** How its cells spell dates or numbers (ISO: as JSON and ISO 8601 write them). */
+  format: FieldFormat;
+  /** Cells with nothing in them. */
   empty: number;
   /** A value from the column, for people to check the type against. */
   example: string;
-  /** Why a column that looks typed stays text, or how a type was settled; null when there is nothing to say. */
+  /** Why the type, with the line that decided it; null when there is nothing to say. */
   note: string | null;
 }
 
-export interface InferredSchema {
-  /** `utf-8` or `windows-1252`. */
-  encoding: 'utf-8' | 'windows-1252';
-  hasBom: boolean;
-  delimiter: Delimiter;
-  /** Whether any field is quoted ("…"), as in CSV's rules. */
-  quoted: boolean;
-  columns: InferredColumn[];
-  /** Data records (the header not included). */
-  records: number;
-}
-
 export interface InferOptions {
-  /** What messages call the file. */
-  name: string;
   /** Settles slashed dates that read both ways (every day and month at most 12). */
   dateFormat?: 'DD/MM/YYYY' | 'MM/DD/YYYY';
+  /** The decimal mark of numbers that read both ways ("1,234" is 1234 with a decimal point, 1.234 with a comma). */
+  decimal?: ',' | '.';
+  /** The file's delimiter, where it has one: a semicolon says the file came from a decimal-comma locale. */
+  delimiter?: string;
 }
 
-const UTF8_BOM = [0xef, 0xbb, 0xbf];
-
-/** The file's text and how it is encoded: UTF-8 (with or without BOM) when the bytes are valid UTF-8, else Windows-1252. */
-export function decodeSource(bytes: Uint8Array): { text: string; encoding: 'utf-8' | 'windows-1252'; hasBom: boolean } {
-  const hasBom = bytes.length >= 3 && UTF8_BOM.every((b, i) => bytes[i] === b);
-  const body = hasBom ? bytes.subarray(3) : bytes;
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(body), encoding: 'utf-8', hasBom };
-  } catch {
-    return { text: iconv.decode(Buffer.from(body), 'windows-1252'), encoding: 'windows-1252', hasBom: false };
-  }
-}
-
-/** The lines official exports append after the data ("This is a provisional…"), dropped as the loader drops them. */
-function withoutTrailingNotes(text: string): string {
-  const lines = text.split('\n');
-  let end = lines.length;
-  while (end > 0 && (lines[end - 1]!.trim() === '' || lines[end - 1]!.startsWith('This is'))) end -= 1;
-  const dropped = lines.slice(end).some((l) => l.startsWith('This is'));
-  return dropped ? lines.slice(0, end).join('\n') + '\n' : text;
-}
-
-/** How many times a delimiter occurs outside quotes on each of the first lines. */
-function delimiterCounts(text: string, delimiter: string, maxLines = 50): number[] {
-  const counts: number[] = [];
-  let count = 0;
-  let quoted = false;
-  for (let i = 0; i < text.length && counts.length < maxLines; i++) {
-    const ch = text[i]!;
-    if (ch === '"') quoted = !quoted;
-    else if (!quoted && ch === delimiter) count += 1;
-    else if (!quoted && ch === '\n') {
-      if (text.slice(i + 1).trim() !== '' || count > 0) counts.push(count);
-      count = 0;
-    }
-  }
-  if (count > 0) counts.push(count);
-  return counts;
-}
-
-/**
- * The delimiter: of comma, semicolon and tab, the one found on the header line that occurs as often on most of the
- * lines after it (a CSV's rows have as many cells as its header); the most frequent wins a tie. Comma when none is.
- */
-export function detectDelimiter(text: string): Delimiter {
-  let best: { delimiter: Delimiter; score: number; count: number } | null = null;
-  for (const delimiter of DELIMITERS) {
-    const counts = delimiterCounts(text, delimiter);
-    const header = counts[0] ?? 0;
-    if (header === 0) continue;
-    const rest = counts.slice(1);
-    const score = rest.length === 0 ? 1 : rest.filter((c) => c === header).length / rest.length;
-    if (!best || score > best.score || (score === best.score && header > best.count)) best = { delimiter, score, count: header };
-  }
-  return best?.delimiter ?? ',';
+export interface InferredSchema {
+  columns: InferredColumn[];
+  /**
+   * The column holding each record's own `_id` (a DataStore dump's): named `_id`, every value a whole number above
+   * the one before it. Its ids are kept, so that a dump published again has the same records. Null when none.
+   */
+  idColumn: string | null;
+  /** Rows read (the header not included). */
+  rows: number;
+  /** Rows with fewer cells than there are columns (padded with empty cells when loaded). */
+  shortRows: number;
+  /** The first such row's place, for the report. */
+  firstShortRow: number | null;
+  /** What the reader calls a row's place. */
+  unit: 'line' | 'row' | 'record';
 }
 
 const WHOLE = /^[+-]?\d+$/;
 const LEADING_ZERO = /^[+-]?0\d/;
-const THOUSANDS = /^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/;
-const DECIMAL_COMMA = /^[+-]?\d+,\d+$/;
-const SLASHED = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?$/;
-const ISO_LIKE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/;
+const POINT_NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/;
+const SLASHED = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?$/;
+const NUMBER_FORMATS: readonly NumberFormat[] = ['1,234.5', '1.234,5', '1 234,5'];
+/** A number that two formats read as different numbers is no evidence for either ("1,234" and "1.234"). */
+const AMBIGUOUS_GROUPING = /^[+-]?\d{1,3}[.,]\d{3}$/;
 
-function describeCell(value: string, line: number): string {
-  return `line ${line} has "${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
+const INT4_MAX = 2147483647;
+const INT4_MIN = -2147483648;
+
+function daysIn(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
-/** Whether every value parses with `parse`; the first that does not, with its line, otherwise. */
-function firstFailure(values: readonly { value: string; line: number }[], parse: (v: string) => unknown): { value: string; line: number } | null {
-  for (const cell of values) {
-    try {
-      parse(cell.value);
-    } catch (err) {
-      if (err instanceof ValueError) return cell;
-      throw err;
-    }
+const validDay = (year: number, month: number, day: number) => month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month);
+const validTime = (hour: number, minute: number, second: number) => hour <= 23 && minute <= 59 && second <= 59;
+
+/** A cell as the text the rules below read: numbers, dates and booleans of typed formats as they would be written. */
+function textOf(cell: RawCell): string | null {
+  if (cell === null) return null;
+  if (typeof cell === 'string') return cell;
+  if (typeof cell === 'number') return Number.isFinite(cell) ? String(cell) : null;
+  if (typeof cell === 'bigint') return String(cell);
+  if (cell instanceof Date) {
+    const iso = cell.toISOString();
+    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.slice(0, 19) + (iso.slice(19, 23) === '.000' ? '' : iso.slice(19, 23));
   }
   return null;
 }
 
-/** The type of one column from its non-empty cells, or text with the reason. */
-export function inferColumnType(values: readonly { value: string; line: number }[], options: Pick<InferOptions, 'dateFormat'> = {}): { type: FieldType; format: DateFormat; note: string | null } {
-  const text = (note: string | null) => ({ type: 'text' as const, format: 'ISO' as const, note });
-  if (values.length === 0) return text('every cell is empty');
-  const trimmed = values.map((v) => ({ value: v.value.trim(), line: v.line }));
+const describe = (value: string) => `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
 
-  const whole = trimmed.filter((v) => WHOLE.test(v.value));
-  if (whole.length === trimmed.length) {
-    const padded = trimmed.find((v) => LEADING_ZERO.test(v.value));
-    if (padded) return text(`whole numbers, but ${describeCell(padded.value, padded.line)}: its leading zero would be lost as a number (a code, not a quantity?)`);
-    if (!firstFailure(trimmed, (v) => parseInteger(v, 'int4'))) return { type: 'int4', format: 'ISO', note: null };
-    const big = firstFailure(trimmed, (v) => parseInteger(v, 'int8'));
-    if (!big) return { type: 'int8', format: 'ISO', note: null };
-    return text(`whole numbers, but ${describeCell(big.value, big.line)}, beyond what is held exactly (2^53)`);
-  }
-  const numbers = trimmed.filter((v) => { try { parseNumber(v.value); return true; } catch { return false; } });
-  if (numbers.length === trimmed.length) {
-    const padded = trimmed.find((v) => LEADING_ZERO.test(v.value) && !v.value.includes('.'));
-    if (padded) return text(`numbers, but ${describeCell(padded.value, padded.line)}: its leading zero would be lost as a number`);
-    return { type: 'numeric', format: 'ISO', note: null };
-  }
-  if (trimmed.every((v) => THOUSANDS.test(v.value) || WHOLE.test(v.value)) && trimmed.some((v) => THOUSANDS.test(v.value))) {
-    return text('numbers with thousands separators ("1,234"), which are not read as numbers: remove the separators to have them typed');
-  }
-  if (trimmed.every((v) => DECIMAL_COMMA.test(v.value) || WHOLE.test(v.value)) && trimmed.some((v) => DECIMAL_COMMA.test(v.value))) {
-    return text('numbers with a decimal comma ("3,5"), which are not read as numbers: write them with a point to have them typed');
-  }
-  if (numbers.length > 0 && numbers.length >= trimmed.length * 0.5) {
-    const odd = trimmed.find((v) => !numbers.includes(v))!;
-    return text(`${numbers.length} of ${trimmed.length} values are numbers, but ${describeCell(odd.value, odd.line)}`);
+/** The first place a kind of value was seen, for the note that explains a decision. */
+interface Seen {
+  value: string;
+  line: number;
+}
+
+/**
+ * One column's evidence, gathered a cell at a time. Each candidate type stays alive until a cell rules it out; the
+ * first cell that ruled each out is kept, so the decision can name it.
+ */
+class ColumnEvidence {
+  /** For a column named `_id`: whether its values so far are whole numbers of 1 or more, each above the last. */
+  increasing: boolean;
+  private lastId = 0;
+  empty = 0;
+  filled = 0;
+  example = '';
+  /** A cell that fits no typed reading: the column is text. */
+  other: Seen | null = null;
+  /** Non-text cells of a typed format (objects, arrays): text, as JSON. */
+  structured: Seen | null = null;
+  booleans = 0;
+  nonBoolean: Seen | null = null;
+  // Numbers.
+  numberLike = 0;
+  leadingZero: Seen | null = null;
+  fraction: Seen | null = null;
+  beyondInt4: Seen | null = null;
+  beyondExact: Seen | null = null;
+  /** Per number format (ISO first, then NUMBER_FORMATS): the first cell it cannot read. */
+  numberMisfit: (Seen | null)[] = [null, null, null, null];
+  /** A cell that only formats with a decimal point read ("1.5", "1,234,567"), and one that only decimal-comma formats read ("62,5"). */
+  pointOnly: Seen | null = null;
+  commaOnly: Seen | null = null;
+  /** A cell such as "1.234" or "1,234", which the two kinds of format read as different numbers. */
+  ambiguous: Seen | null = null;
+  // Dates.
+  dateLike = 0;
+  isoDates = 0;
+  isoTimes: Seen | null = null;
+  notIsoDate: Seen | null = null;
+  invalidIso: Seen | null = null;
+  slashed = 0;
+  slashedTimes: Seen | null = null;
+  notSlashed: Seen | null = null;
+  dayFirstOnly: Seen | null = null;
+  monthFirstOnly: Seen | null = null;
+  invalidDayFirst: Seen | null = null;
+  invalidMonthFirst: Seen | null = null;
+
+  constructor(watchIds = false) {
+    this.increasing = watchIds;
   }
 
-  if (trimmed.every((v) => ISO_LIKE.test(v.value))) {
-    const bad = firstFailure(trimmed, (v) => parseTimestamp(v, 'ISO'));
-    if (!bad) return { type: 'timestamp', format: 'ISO', note: null };
-    return text(`dates, but ${describeCell(bad.value, bad.line)}, which is not a valid date`);
-  }
-  const slashed = trimmed.filter((v) => SLASHED.test(v.value));
-  if (slashed.length === trimmed.length) {
-    const dayFirst = firstFailure(trimmed, (v) => parseTimestamp(v, 'DD/MM/YYYY'));
-    const monthFirst = firstFailure(trimmed, (v) => parseTimestamp(v, 'MM/DD/YYYY'));
-    if (!dayFirst && !monthFirst) {
-      if (options.dateFormat) return { type: 'timestamp', format: options.dateFormat, note: `every date reads both ways; ${options.dateFormat} as asked` };
-      return text('dates that read both as DD/MM/YYYY and MM/DD/YYYY (no day above 12): give --date-format DD/MM/YYYY or MM/DD/YYYY');
+  see(cell: RawCell, line: number): void {
+    if (this.increasing) {
+      const id = typeof cell === 'number' ? cell : typeof cell === 'string' && /^\d+$/.test(cell) ? Number(cell) : NaN;
+      if (Number.isSafeInteger(id) && id > this.lastId) this.lastId = id;
+      else this.increasing = false;
     }
-    if (!dayFirst) return { type: 'timestamp', format: 'DD/MM/YYYY', note: monthFirst ? `day first: ${describeCell(monthFirst.value, monthFirst.line)}` : null };
-    if (!monthFirst) return { type: 'timestamp', format: 'MM/DD/YYYY', note: `month first: ${describeCell(dayFirst.value, dayFirst.line)}` };
-    return text(`dates, but neither day-first nor month-first reads them all (${describeCell(dayFirst.value, dayFirst.line)}, ${describeCell(monthFirst.value, monthFirst.line)})`);
+    if (cell === null || cell === undefined || cell === '') {
+      this.empty += 1;
+      return;
+    }
+    if (typeof cell === 'boolean') {
+      this.filled += 1;
+      this.booleans += 1;
+      if (this.example === '') this.example = String(cell);
+      return;
+    }
+    const raw = textOf(cell);
+    if (raw === null) {
+      this.filled += 1;
+      const text = JSON.stringify(cell) ?? '';
+      if (this.example === '') this.example = text;
+      this.structured ??= { value: text, line };
+      return;
+    }
+    const value = typeof cell === 'string' ? raw.trim() : raw;
+    if (value === '') {
+      this.empty += 1;
+      return;
+    }
+    this.filled += 1;
+    if (this.example === '') this.example = raw;
+    this.nonBoolean ??= { value, line };
+    // Once a cell fits nothing, the column is text: only empties are still counted.
+    if (this.other) return;
+    const first = value.charCodeAt(0);
+    const digitFirst = (first >= 48 && first <= 57) || first === 43 || first === 45 || first === 46;
+    if (!digitFirst) {
+      this.other = { value, line };
+      return;
+    }
+    if (this.seeNumber(value, line)) return;
+    if (this.seeDate(value, line)) return;
+    this.other = { value, line };
   }
-  if (slashed.length > 0 && slashed.length >= trimmed.length * 0.5) {
-    const odd = trimmed.find((v) => !SLASHED.test(v.value))!;
-    return text(`${slashed.length} of ${trimmed.length} values are dates, but ${describeCell(odd.value, odd.line)}`);
+
+  private seeNumber(value: string, line: number): boolean {
+    const fits = [POINT_NUMBER.test(value), fitsNumberFormat(value, '1,234.5'), fitsNumberFormat(value, '1.234,5'), fitsNumberFormat(value, '1 234,5')];
+    if (!fits.some(Boolean)) return false;
+    this.numberLike += 1;
+    fits.forEach((fit, i) => {
+      if (!fit) this.numberMisfit[i] ??= { value, line };
+    });
+    const whole = WHOLE.test(value);
+    if (!whole) {
+      const point = fits[0] || fits[1];
+      const comma = fits[2] || fits[3];
+      if (AMBIGUOUS_GROUPING.test(value)) this.ambiguous ??= { value, line };
+      else if (point && !comma) this.pointOnly ??= { value, line };
+      else if (comma && !point) this.commaOnly ??= { value, line };
+    }
+    if (LEADING_ZERO.test(value) && !/^[+-]?0[.,]/.test(value)) this.leadingZero ??= { value, line };
+    const plain = fits[0] ? value : plainNumberText(value, NUMBER_FORMATS[fits.slice(1).indexOf(true)]!);
+    if (WHOLE.test(plain)) {
+      const n = Number(plain);
+      if (n > INT4_MAX || n < INT4_MIN) this.beyondInt4 ??= { value, line };
+      if (!Number.isSafeInteger(n)) this.beyondExact ??= { value, line };
+    } else {
+      this.fraction ??= { value, line };
+    }
+    return true;
   }
-  return text(null);
+
+  private seeDate(value: string, line: number): boolean {
+    let m = ISO_DATE.exec(value);
+    if (m) {
+      this.dateLike += 1;
+      this.isoDates += 1;
+      if (!validDay(+m[1]!, +m[2]!, +m[3]!)) this.invalidIso ??= { value, line };
+      this.notSlashed ??= { value, line };
+      return true;
+    }
+    m = ISO_DATE_TIME.exec(value);
+    if (m) {
+      this.dateLike += 1;
+      this.isoTimes ??= { value, line };
+      if (!validDay(+m[1]!, +m[2]!, +m[3]!) || !validTime(+m[4]!, +m[5]!, +(m[6] ?? 0))) this.invalidIso ??= { value, line };
+      this.notSlashed ??= { value, line };
+      return true;
+    }
+    m = SLASHED.exec(value);
+    if (m) {
+      this.dateLike += 1;
+      this.slashed += 1;
+      this.notIsoDate ??= { value, line };
+      const [a, b, year] = [+m[1]!, +m[2]!, +m[3]!];
+      if (m[4] !== undefined) this.slashedTimes ??= { value, line };
+      const timeOk = m[4] === undefined || validTime(+m[4]!, +m[5]!, +(m[6] ?? 0));
+      const dayFirst = validDay(year, b, a) && timeOk;
+      const monthFirst = validDay(year, a, b) && timeOk;
+      if (!dayFirst) this.invalidDayFirst ??= { value, line };
+      if (!monthFirst) this.invalidMonthFirst ??= { value, line };
+      if (dayFirst && !monthFirst) this.dayFirstOnly ??= { value, line };
+      if (monthFirst && !dayFirst) this.monthFirstOnly ??= { value, line };
+      return true;
+    }
+    return false;
+  }
+}
+
+const at = (seen: Seen, unit: string) => `${unit} ${seen.line.toLocaleString('en-IE')} has ${describe(seen.value)}`;
+
+interface Decision {
+  type: FieldType;
+  format: FieldFormat;
+  note: string | null;
+}
+
+/** The file-wide evidence for number formats: a cell only one kind of format reads settles ambiguous columns too. */
+interface NumberLocale {
+  decimal: ',' | '.';
+  why: string;
+}
+
+const FORMAT_INDEX: Record<FieldFormat, number> = { ISO: 0, '1,234.5': 1, '1.234,5': 2, '1 234,5': 3, 'DD/MM/YYYY': -1, 'MM/DD/YYYY': -1, 'YYYY-MM-DD': -1 };
+
+function numberDecision(e: ColumnEvidence, unit: string, locale: NumberLocale, options: InferOptions): Decision | null {
+  if (e.numberLike !== e.filled) return null;
+  const text = (note: string): Decision => ({ type: 'text', format: 'ISO', note });
+  if (e.leadingZero) return text(`whole numbers, but ${at(e.leadingZero, unit)}: its leading zero would be lost as a number (a code, not a quantity)`);
+  const fits = (format: FieldFormat) => e.numberMisfit[FORMAT_INDEX[format]] === null;
+  const decimal = options.decimal ?? (e.commaOnly ? ',' : e.pointOnly ? '.' : locale.decimal);
+  const why = options.decimal ? `--decimal ${options.decimal}` : locale.why;
+  let format: FieldFormat;
+  let how: string | null = null;
+  if (fits('ISO') && !(decimal === ',' && e.ambiguous && !e.pointOnly && fits('1.234,5'))) {
+    format = 'ISO';
+  } else {
+    const order: FieldFormat[] = decimal === ',' ? ['1.234,5', '1 234,5', '1,234.5'] : ['1,234.5', '1.234,5', '1 234,5'];
+    const found = order.find(fits);
+    if (!found) return text(`numbers written in more than one way: ${at(e.numberMisfit[1]!, unit)}; ${at(e.numberMisfit[2]!, unit)}`);
+    format = found;
+    const evidence = format === '1,234.5' ? e.pointOnly : e.commaOnly;
+    const kind = format === '1,234.5' ? 'thousands separators' : format === '1.234,5' ? 'a decimal comma' : 'spaces between thousands and a decimal comma';
+    if (evidence) how = `written with ${kind}: ${at(evidence, unit)}`;
+    else if (e.ambiguous) how = `written with ${kind}: ${describe(e.ambiguous.value)} (${unit} ${e.ambiguous.line.toLocaleString('en-IE')}) reads both ways, taken as ${format} (${why}); --decimal ${format === '1,234.5' ? ',' : '.'} reads it the other way`;
+    else how = `written with ${kind}: ${at(e.numberMisfit[0] ?? e.fraction ?? { value: '', line: 0 }, unit)}`;
+  }
+  if (e.fraction) return { type: 'numeric', format, note: how ?? `decimals: ${at(e.fraction, unit)}` };
+  if (e.beyondExact) return text(`whole numbers, but ${at(e.beyondExact, unit)}, beyond what is held exactly (2^53)`);
+  if (e.beyondInt4) return { type: 'int8', format, note: how ?? `whole numbers beyond int4: ${at(e.beyondInt4, unit)}` };
+  return { type: 'int4', format, note: how };
+}
+
+function dateDecision(e: ColumnEvidence, unit: string, options: InferOptions): Decision | null {
+  if (e.dateLike !== e.filled) return null;
+  const text = (note: string): Decision => ({ type: 'text', format: 'ISO', note });
+  if (e.slashed === 0) {
+    if (e.invalidIso) return text(`dates, but ${at(e.invalidIso, unit)}, which is not a valid date`);
+    if (e.isoTimes) return { type: 'timestamp', format: 'ISO', note: `dates and times: ${at(e.isoTimes, unit)}` };
+    return { type: 'date', format: 'ISO', note: null };
+  }
+  if (e.isoDates > 0 || e.isoTimes) return text(`dates written two ways: ${at(e.notSlashed!, unit)} and ${at(e.notIsoDate!, unit)}`);
+  const type: FieldType = e.slashedTimes ? 'timestamp' : 'date';
+  const timed = e.slashedTimes ? `; with times: ${at(e.slashedTimes, unit)}` : '';
+  const dayFirst = !e.invalidDayFirst;
+  const monthFirst = !e.invalidMonthFirst;
+  if (dayFirst && monthFirst) {
+    if (options.dateFormat) return { type, format: options.dateFormat, note: `every date reads both ways; ${options.dateFormat} as asked${timed}` };
+    return text('dates that read both as DD/MM/YYYY and MM/DD/YYYY (no day above 12): give --date-format DD/MM/YYYY or MM/DD/YYYY');
+  }
+  if (dayFirst) return { type, format: 'DD/MM/YYYY', note: `day first: ${at(e.dayFirstOnly ?? e.invalidMonthFirst!, unit)}${timed}` };
+  if (monthFirst) return { type, format: 'MM/DD/YYYY', note: `month first: ${at(e.monthFirstOnly ?? e.invalidDayFirst!, unit)}${timed}` };
+  return text(`dates, but neither day-first nor month-first reads them all (${at(e.invalidDayFirst!, unit)}, ${at(e.invalidMonthFirst!, unit)})`);
+}
+
+function decide(e: ColumnEvidence, unit: string, locale: NumberLocale, options: InferOptions): Decision {
+  const text = (note: string | null): Decision => ({ type: 'text', format: 'ISO', note });
+  if (e.filled === 0) return text('every cell is empty');
+  if (e.structured) return text(`objects or lists, kept as JSON text: ${at(e.structured, unit)}`);
+  if (e.booleans > 0) {
+    if (e.booleans === e.filled) return { type: 'bool', format: 'ISO', note: null };
+    return text(`true/false mixed with other values: ${at(e.nonBoolean!, unit)}`);
+  }
+  if (e.other) {
+    if (e.numberLike >= e.filled * 0.5) return text(`${e.numberLike.toLocaleString('en-IE')} of ${e.filled.toLocaleString('en-IE')} values are numbers, but ${at(e.other, unit)}`);
+    if (e.dateLike >= e.filled * 0.5) return text(`${e.dateLike.toLocaleString('en-IE')} of ${e.filled.toLocaleString('en-IE')} values are dates, but ${at(e.other, unit)}`);
+    return text(null);
+  }
+  return numberDecision(e, unit, locale, options) ?? dateDecision(e, unit, options)
+    ?? text(`numbers and dates mixed: ${at(e.other ?? e.notIsoDate ?? e.numberMisfit[0]!, unit)}`);
 }
 
 /** A header made a valid field id (CKAN's rules), and unique among the columns. */
-function fieldIds(headers: readonly string[]): string[] {
+export function fieldIds(headers: readonly string[]): string[] {
   const used = new Set<string>();
   return headers.map((header, i) => {
     let id = header.replace(/"/g, "'").replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/^_+/, '').trim();
@@ -197,46 +344,64 @@ function fieldIds(headers: readonly string[]): string[] {
   });
 }
 
+/** The file-wide number locale: what unambiguous cells of number columns say, else what the delimiter says. */
+function numberLocale(evidence: readonly ColumnEvidence[], options: InferOptions): NumberLocale {
+  const numbers = evidence.filter((e) => !e.other && e.filled > 0 && e.numberLike === e.filled);
+  const comma = numbers.find((e) => e.commaOnly);
+  if (comma) return { decimal: ',', why: `the file writes ${describe(comma.commaOnly!.value)} elsewhere` };
+  const point = numbers.find((e) => e.pointOnly);
+  if (point) return { decimal: '.', why: `the file writes ${describe(point.pointOnly!.value)} elsewhere` };
+  if (options.delimiter === ';') return { decimal: ',', why: 'semicolon-separated, as decimal-comma locales write CSV' };
+  return { decimal: '.', why: 'no cell says otherwise' };
+}
+
 /**
- * Infers the schema of a CSV file's bytes. Throws a LoadError naming the line (and column) when the file is not a CSV
- * the loader can read: no header, rows of another width than the header's, a quote that never closes.
+ * The schema of a table: every row read once, each cell's evidence kept per column (a few flags and first sightings,
+ * never the cells). Columns the file declares types for keep them.
  */
-export function inferCsv(bytes: Uint8Array, options: InferOptions): InferredSchema {
-  const { text: decoded, encoding, hasBom } = decodeSource(bytes);
-  const text = withoutTrailingNotes(decoded);
-  const delimiter = detectDelimiter(text);
-  let parsed: { record: string[]; info: { lines: number } }[];
-  try {
-    parsed = parse(text, { delimiter, info: true, relax_column_count: true, skip_empty_lines: true }) as unknown as { record: string[]; info: { lines: number } }[];
-  } catch (err) {
-    const e = err as { code?: string; lines?: number; message: string };
-    const problem = e.code === 'CSV_QUOTE_NOT_CLOSED' ? 'a quoted field opens and is never closed' : e.message.replace(/^Invalid [^:]*: /, '');
-    throw new LoadError(options.name, e.lines ?? null, null, problem);
-  }
-  const [head, ...rows] = parsed;
-  if (!head) throw new LoadError(options.name, null, null, 'the file is empty (no header row)');
-  const headers = head.record.map((h) => h.trim());
-  const seen = new Map<string, number>();
-  headers.forEach((h, i) => {
-    if (seen.has(h)) throw new LoadError(options.name, head.info.lines, i + 1, `the header names "${h}" twice (columns ${seen.get(h)! + 1} and ${i + 1})`);
-    seen.set(h, i);
-  });
-  for (const row of rows) {
-    if (row.record.length !== headers.length) {
-      throw new LoadError(options.name, row.info.lines, Math.min(row.record.length, headers.length) + 1,
-        `row has ${row.record.length} cells, the header has ${headers.length} (is the delimiter "${delimiter === '\t' ? '\\t' : delimiter}" right?)`);
+export async function inferTable(reader: TableReader, options: InferOptions = {}, onRows?: (count: number) => void): Promise<InferredSchema> {
+  const evidence: ColumnEvidence[] = reader.columns.map((c) => new ColumnEvidence(c === '_id'));
+  let rows = 0;
+  let shortRows = 0;
+  let firstShortRow: number | null = null;
+  for await (const batch of reader.batches()) {
+    const width = reader.columns.length;
+    while (evidence.length < width) {
+      // A column first seen late (a JSON key): the rows before it had no value there.
+      const late = new ColumnEvidence(reader.columns[evidence.length] === '_id' && rows === 0);
+      late.empty = rows;
+      evidence.push(late);
     }
+    for (const row of batch) {
+      const { cells, line } = row;
+      const n = Math.min(cells.length, width);
+      for (let i = 0; i < n; i++) evidence[i]!.see(cells[i]!, line);
+      if (cells.length < width) {
+        for (let i = cells.length; i < width; i++) evidence[i]!.empty += 1;
+        if (reader.unit === 'line') {
+          shortRows += 1;
+          firstShortRow ??= line;
+        }
+      }
+    }
+    rows += batch.length;
+    onRows?.(rows);
   }
-  const ids = fieldIds(headers);
-  const columns = headers.map((header, i): InferredColumn => {
-    const cells = rows.map((r) => ({ value: r.record[i]!, line: r.info.lines }));
-    const filled = cells.filter((c) => c.value.trim() !== '');
-    const inferred = inferColumnType(filled, options);
+  const locale = numberLocale(evidence, options);
+  const idIndex = reader.columns.findIndex((c, i) => c === '_id' && evidence[i]!.increasing && rows > 0);
+  const kept = reader.columns.map((header, i) => ({ header, i })).filter(({ i }) => i !== idIndex);
+  const ids = fieldIds(kept.map((k) => k.header));
+  const columns = kept.map(({ header, i }, k): InferredColumn => {
+    const e = evidence[i]!;
+    const declared = reader.declaredTypes?.[i] ?? null;
+    const decision: Decision = declared
+      ? { type: declared, format: 'ISO', note: `${declared}, as the file's schema declares` }
+      : decide(e, reader.unit, locale, options);
+    const renamed = ids[k] !== header ? `field id "${ids[k]}" (the name "${header}" is not a valid field name)` : null;
     return {
-      header, id: ids[i]!, type: inferred.type, format: inferred.format, empty: cells.length - filled.length,
-      example: filled[0]?.value ?? '', note: inferred.note ?? (ids[i] !== header ? `field id "${ids[i]}" (the header "${header}" is not a valid field name)` : null),
+      header, id: ids[k]!, type: decision.type, format: decision.format, empty: e.empty, example: e.example,
+      note: [decision.note, renamed].filter(Boolean).join('; ') || null,
     };
   });
-  const quoted = new RegExp(`(^|[${delimiter === '\t' ? '\\t' : delimiter}\\n])"`).test(text);
-  return { encoding, hasBom, delimiter, quoted, columns, records: rows.length };
+  return { columns, idColumn: idIndex === -1 ? null : reader.columns[idIndex]!, rows, shortRows, firstShortRow, unit: reader.unit };
 }

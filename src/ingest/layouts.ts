@@ -9,9 +9,13 @@ import { jsonSyntaxError, lineOf, pointerText } from '../catalog/json-location.j
 import type { FieldDefinition, LayoutSourceDefinition } from '../catalog/types.js';
 import { parseCell, ValueError, type StoredValue } from '../catalog/values.js';
 import { correctionJson, correctionsFor, type Correction } from './corrections.js';
-import { LoadError, readCsvRecords } from './csv.js';
+import { LoadError } from './csv.js';
 import { decodedText } from './encoding.js';
 import type { ResolvedFile } from './files.js';
+import { openDelimited } from './readers/delimited.js';
+import { publicName } from './source.js';
+import { openJson } from './readers/json.js';
+import type { RawRow, TableReader } from './readers/types.js';
 import { loadError, origin, typedValue, type TableRow } from './table.js';
 
 export interface LayoutRead {
@@ -23,10 +27,19 @@ export interface LayoutRead {
 
 /** The rows of a layout source, in file order then record order. */
 export function readLayout(read: LayoutRead): AsyncGenerator<TableRow> {
-  return layoutBase(read.source.layout) === 'json' ? readJson(read) : readCsv(read);
+  const base = layoutBase(read.source.layout);
+  if (base === 'json' || base === 'ndjson') {
+    const streamed = streamedPlans(read.source, read.fields, base);
+    if (streamed) return readJsonRecords(read, base, streamed);
+    if (base === 'ndjson') throw new LoadError(publicName(read.source.path), null, null, 'an ndjson layout\'s fields (and id_column) read keys of each line\'s object ("/name", "/address/city"), $file or $stem');
+    if (read.source.idColumn !== null) throw new LoadError(publicName(read.source.path), null, null, 'id_column needs records that are the elements of one array ("/items/*") and an id read from each ("/items/*/id")');
+    return readJson(read);
+  }
+  if (base === 'csv') return readCsv(read);
+  throw new LoadError(publicName(read.source.path), null, null, `the ${base} layout is not supported by this version`);
 }
 
-// ---- csv
+// ---- tables: csv, ndjson, streamed json (and any other reader of src/ingest/readers)
 
 /** `/<line>/<column header>` → the correction, for one file. */
 function csvCorrections(corrections: Correction[]): Map<number, Map<string, Correction>> {
@@ -41,52 +54,184 @@ function csvCorrections(corrections: Correction[]): Map<number, Map<string, Corr
   return byLine;
 }
 
-async function* readCsv({ source, fields, files, corrections }: LayoutRead): AsyncGenerator<TableRow> {
-  for (const file of files) {
-    const name = file.name;
-    const fixes = csvCorrections(correctionsFor(corrections, name));
-    let header: string[] | null = null;
-    let positions: number[] = [];
-    for await (const { cells, line } of readCsvRecords(file.located.file, name, file.scan, source.delimiter, source.repair)) {
-      if (header === null) {
-        header = cells.map((c) => c.trim());
-        const found = header;
-        positions = fields.map((field) => {
-          const at = found.indexOf(field.column);
-          if (at === -1) throw new LoadError(name, line, null, `header has no column "${field.column}" (for field "${field.id}"); found: ${found.map((h) => `"${h}"`).join(', ')}`);
-          return at;
-        });
-        const unexpected = found.findIndex((_, i) => !positions.includes(i));
-        if (unexpected !== -1 && source.extraColumns === 'error') throw new LoadError(name, line, unexpected + 1, `header has column "${found[unexpected]}", which the catalogue does not declare`);
-        continue;
-      }
-      if (cells.length !== header.length) {
-        throw new LoadError(name, line, Math.min(cells.length, header.length) + 1, `row has ${cells.length} cells, the header has ${header.length}`);
-      }
-      const fix = fixes.get(line);
-      if (fix) {
-        for (const [column, c] of fix) {
-          const at = header.indexOf(column);
-          if (at === -1) continue;
-          if (cells[at] !== c.published) throw loadError(c.origin, `${name} line ${line} column "${column}" holds "${cells[at]}", not the published "${c.published}" the correction expects: review it`);
-          cells[at] = c.corrected;
-          c.used = true;
+/** Where a field's value is in a reader's row: a column, and within its value (a JSON object) a path. */
+interface CellPlan {
+  column: string;
+  /** Keys below the column's value, for a nested JSON value ([] for the value itself). */
+  within: string[];
+  /** `$file` or `$stem`: the file's name, not a cell. */
+  constant: string | null;
+}
+
+/**
+ * The rows of one file through a TableReader, each field's value found by its column and typed for it. CSV rows are
+ * checked for width (a longer row is an error at its first extra cell; a shorter one is an error or padded, as the
+ * source says) and corrected where a reviewed correction names their line.
+ */
+async function* readTable(
+  reader: TableReader, name: string, fields: readonly FieldDefinition[], fieldPlans: readonly CellPlan[],
+  options: {
+    /** Where each record's own `_id` is, when the source has one. */
+    idPlan: CellPlan | null;
+    extraColumns: 'error' | 'ignore'; shortRows: 'error' | 'pad'; corrections: Map<number, Map<string, Correction>> | null;
+    /** The header's line, for messages about it. */
+    headerLine: number | null;
+    pointerOf?: (row: RawRow) => string | null;
+  },
+): AsyncGenerator<TableRow> {
+  const { unit } = reader;
+  const header = reader.columns;
+  // The id column is matched like a field's; it is the last plan.
+  const plans = options.idPlan ? [...fieldPlans, options.idPlan] : fieldPlans;
+  const idAt = options.idPlan ? plans.length - 1 : -1;
+  const text = unit === 'line' && reader.declaredTypes === null && !options.pointerOf;
+  // Columns are matched by name; a name the header repeats is taken by its fields in order.
+  const positions = (): number[] => {
+    const taken = new Set<number>();
+    return plans.map((plan) => {
+      if (plan.constant !== null) return -1;
+      const at = header.findIndex((h, i) => h === plan.column && !taken.has(i));
+      if (at !== -1) taken.add(at);
+      return at;
+    });
+  };
+  let at = positions();
+  const forWhat = (i: number) => (i === idAt ? 'for the records\' _id' : `for field "${fields[i]!.id}"`);
+  const missing = at.findIndex((p, i) => p === -1 && plans[i]!.constant === null);
+  const growing = !text;
+  if (missing !== -1 && !growing) {
+    throw new LoadError(name, options.headerLine, null, `header has no column "${plans[missing]!.column}" (${forWhat(missing)}); found: ${header.map((h) => `"${h}"`).join(', ')}`, null, unit);
+  }
+  if (options.extraColumns === 'error') {
+    const unexpected = header.findIndex((_, i) => !at.includes(i));
+    if (unexpected !== -1) throw new LoadError(name, options.headerLine, unexpected + 1, `header has column "${header[unexpected]}", which the catalogue does not declare`);
+  }
+  let width = header.length;
+  let seen = new Set(at.filter((p) => p !== -1));
+  for await (const batch of reader.batches()) {
+    if (header.length !== width) {
+      // A JSON key first seen now: fields waiting for it find it from here on.
+      width = header.length;
+      at = positions();
+      seen = new Set([...seen, ...at.filter((p) => p !== -1)]);
+    }
+    for (const row of batch) {
+      const { cells, line } = row;
+      if (text) {
+        if (cells.length > width) {
+          throw new LoadError(name, line, width + 1, `row has ${cells.length} cells, the header has ${width}`);
+        }
+        if (cells.length < width && options.shortRows === 'error') {
+          throw new LoadError(name, line, cells.length + 1, `row has ${cells.length} cells, the header has ${width} (the source's short_rows: "pad" fills the rest with empty cells)`);
+        }
+        const fix = options.corrections?.get(line);
+        if (fix) {
+          for (const [column, c] of fix) {
+            const i = header.indexOf(column);
+            if (i === -1) continue;
+            if (cells[i] !== c.published) throw loadError(c.origin, `${name} line ${line} column "${column}" holds "${cells[i]}", not the published "${c.published}" the correction expects: review it`);
+            cells[i] = c.corrected;
+            c.used = true;
+          }
         }
       }
       const values: StoredValue[] = new Array(fields.length);
       for (let i = 0; i < fields.length; i++) {
         const field = fields[i]!;
-        const at = positions[i]!;
+        const plan = plans[i]!;
+        const position = at[i]!;
+        let raw: unknown = plan.constant ?? (position === -1 ? null : cells[position]);
+        if (raw === undefined) raw = text ? '' : null;
+        for (let j = 0; j < plan.within.length && raw !== null && raw !== undefined; j++) raw = child(raw, plan.within[j]!);
         try {
-          values[i] = parseCell(cells[at]!, field.type, field.format);
+          values[i] = typeof raw === 'string' ? parseCell(raw, field.type, field.format) : typedValue(raw ?? null, field);
         } catch (err) {
           if (!(err instanceof ValueError)) throw err;
-          throw new LoadError(name, line, at + 1, `field "${field.id}" (${field.type}): ${err.message}`);
+          throw new LoadError(name, line, text ? position + 1 : null, `field "${field.id}" (${field.type}): ${err.message}`, options.pointerOf?.(row) ?? null, unit);
         }
       }
-      yield { values, origin: origin(name, { line }) };
+      const where = origin(name, { line, ...(options.pointerOf ? { pointer: options.pointerOf(row) } : {}) });
+      if (idAt === -1) {
+        yield { values, origin: where };
+        continue;
+      }
+      const raw = at[idAt] === -1 ? null : cells[at[idAt]!];
+      const id = typeof raw === 'number' ? raw : typeof raw === 'bigint' ? Number(raw) : typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
+      if (!Number.isSafeInteger(id) || id < 1) {
+        throw new LoadError(name, line, text ? at[idAt]! + 1 : null, `the _id column "${options.idPlan!.column}" holds ${JSON.stringify(raw ?? null)}, not a whole number of 1 or more`, options.pointerOf?.(row) ?? null, unit);
+      }
+      yield { values, origin: where, id };
     }
-    if (header === null) throw new LoadError(name, null, null, 'the file is empty (no header row)');
+  }
+  const never = plans.findIndex((plan, i) => plan.constant === null && !seen.has(at[i]!));
+  if (growing && never !== -1) {
+    throw new LoadError(name, null, null, `no ${unit} has "${plans[never]!.column}" (${forWhat(never)}); found: ${header.map((h) => `"${h}"`).join(', ')}`, null, unit);
+  }
+}
+
+async function* readCsv({ source, fields, files, corrections }: LayoutRead): AsyncGenerator<TableRow> {
+  const plans = fields.map((f): CellPlan => ({ column: f.column, within: [], constant: null }));
+  for (const file of files) {
+    const reader = await openDelimited(file.located.file, file.name, {
+      encoding: file.scan.encoding, bomLength: file.scan.bomLength, delimiter: source.delimiter, headerRow: source.headerRow, repair: source.repair,
+    });
+    try {
+      yield* readTable(reader, file.name, fields, plans, {
+        idPlan: source.idColumn === null ? null : { column: source.idColumn, within: [], constant: null },
+        extraColumns: source.extraColumns, shortRows: source.shortRows, corrections: csvCorrections(correctionsFor(corrections, file.name)), headerLine: source.headerRow,
+      });
+    } finally {
+      await reader.close();
+    }
+  }
+}
+
+/**
+ * Where each field of a json layout is in a streamed record: a JSON layout streams when its records are the elements
+ * of one array (`/items/*`, `/*`) and each field reads a key of the record (or below it), its file name, or its stem;
+ * NDJSON's records are its lines. Null when the layout needs the whole document (a preset, corrections, paths that
+ * reach outside the record).
+ */
+function streamedPlans(source: LayoutSourceDefinition, fields: readonly FieldDefinition[], base: 'json' | 'ndjson'): { recordsAt: string[]; plans: CellPlan[]; idPlan: CellPlan | null } | null {
+  if (LAYOUT_PRESETS[source.layout] || source.corrections) return null;
+  const records = parsePath(source.records ?? '');
+  const recordsAt = base === 'ndjson' ? [] : records.slice(0, -1);
+  if (base === 'json' && (records.at(-1) !== '*' || recordsAt.some((s) => s === '*' || s === '#'))) return null;
+  const prefix = base === 'ndjson' ? [] : records;
+  const planOf = (column: string): CellPlan | null => {
+    if (column === '$file' || column === '$stem') return { column, within: [], constant: '' };
+    const segments = parsePath(column);
+    const own = segments.slice(prefix.length);
+    if (segments.length <= prefix.length || prefix.some((s, i) => segments[i] !== s) || own.some((s) => s === '*' || s === '#')) return null;
+    return { column: own[0]!, within: own.slice(1), constant: null };
+  };
+  const plans: CellPlan[] = [];
+  for (const field of fields) {
+    const plan = planOf(field.column);
+    if (!plan) return null;
+    plans.push(plan);
+  }
+  const idPlan = source.idColumn === null ? null : planOf(source.idColumn);
+  if (source.idColumn !== null && (!idPlan || idPlan.constant !== null)) return null;
+  return { recordsAt, plans, idPlan };
+}
+
+async function* readJsonRecords(read: LayoutRead, base: 'json' | 'ndjson', streamed: NonNullable<ReturnType<typeof streamedPlans>>): AsyncGenerator<TableRow> {
+  const { fields, files } = read;
+  for (const file of files) {
+    const plans = streamed.plans.map((plan, i) => (plan.constant === null ? plan : { ...plan, constant: fields[i]!.column === '$file' ? file.name : stemOf(file.name) }));
+    const reader = await openJson(file.located.file, file.name, {
+      encoding: file.scan.encoding, bomLength: file.scan.bomLength, lines: base === 'ndjson', recordsAt: streamed.recordsAt,
+    });
+    const prefix = base === 'json' ? streamed.recordsAt.map((k) => `/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('') : '';
+    try {
+      yield* readTable(reader, file.name, fields, plans, {
+        idPlan: streamed.idPlan, extraColumns: 'ignore', shortRows: 'pad', corrections: null, headerLine: null,
+        pointerOf: base === 'json' ? (row) => `${prefix}/${row.line - 1}` : () => null,
+      });
+    } finally {
+      await reader.close();
+    }
   }
 }
 
@@ -162,7 +307,7 @@ async function* readJson({ source, fields, files, corrections }: LayoutRead): As
     try {
       return columnPlan(field, records, preset?.columns ?? null);
     } catch (err) {
-      throw new LoadError(source.path, null, null, (err as Error).message);
+      throw new LoadError(publicName(source.path), null, null, (err as Error).message);
     }
   });
   const recordSegments = parsePath(records);

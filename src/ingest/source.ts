@@ -18,6 +18,11 @@ export interface LocatedSource {
 
 const isUrl = (text: string) => /^https?:\/\//i.test(text);
 
+/** What the service calls a source in anything it shows: an absolute local path by its file name. */
+export function publicName(sourcePath: string): string {
+  return !isUrl(sourcePath) && path.isAbsolute(sourcePath) ? path.basename(sourcePath) : sourcePath;
+}
+
 export function sourceLocation(sources: string, sourcePath: string): string {
   if (isUrl(sourcePath)) return sourcePath;
   if (isUrl(sources)) return new URL(sourcePath, sources.endsWith('/') ? sources : `${sources}/`).href;
@@ -32,9 +37,11 @@ export async function locateSource(sources: string, sourcePath: string, timeoutM
       if (!info.isFile()) throw new Error('is not a file');
     } catch (err) {
       const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (err as Error).message;
-      throw new Error(`${sourcePath}: ${reason} (looked in ${sources})`);
+      throw new Error(`${publicName(sourcePath)}: ${reason} (looked in ${isUrl(sources) ? sources : `the sources folder, ${path.basename(sources)}`})`);
     }
-    return { file: location, displayName: sourcePath, release: async () => {} };
+    // A file outside the sources and the catalogue's folder is named by its file name alone: a path on the
+    // publisher's machine is nobody else's business, and never leaves it (messages, package_show, logs).
+    return { file: location, displayName: publicName(sourcePath), release: async () => {} };
   }
   const dir = await mkdtemp(path.join(os.tmpdir(), 'countcentre-source-'));
   const file = path.join(dir, 'source');

@@ -75,6 +75,27 @@ export function typedValue(value: unknown, field: FieldDefinition): StoredValue 
     if (type === 'text') return value ? 'true' : 'false';
     throw new ValueError(`${value} is a boolean, not a ${type}`);
   }
+  if (typeof value === 'bigint') {
+    if (type === 'text') return String(value);
+    if (INTEGER_TYPES.has(type) || NUMBER_TYPES.has(type)) {
+      if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) throw new ValueError(`${value} is beyond what is held exactly (2^53)`);
+      return INTEGER_TYPES.has(type) ? parseInteger(String(value), type as 'int4' | 'int8') : Number(value);
+    }
+    throw new ValueError(`${value} is a number, not a ${type}`);
+  }
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw new ValueError('an invalid date');
+    const iso = value.toISOString();
+    const midnight = iso.endsWith('T00:00:00.000Z');
+    if (type === 'date') {
+      if (!midnight) throw new ValueError(`${iso} is a date and time, not a date`);
+      return iso.slice(0, 10);
+    }
+    const stamp = iso.slice(0, 19) + (iso.slice(19, 23) === '.000' ? '' : iso.slice(19, 23).replace(/0+$/, ''));
+    if (type === 'timestamp') return stamp;
+    if (type === 'text') return midnight ? iso.slice(0, 10) : stamp;
+    throw new ValueError(`${iso} is a date, not a ${type}`);
+  }
   if (type === 'text') return JSON.stringify(value);
   throw new ValueError(`${JSON.stringify(value).slice(0, 60)} is not a ${type}`);
 }

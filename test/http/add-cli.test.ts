@@ -53,7 +53,7 @@ for (const backend of TEST_BACKENDS) describe(`count-centre add, beside a runnin
     const run = await runCli(['add', path.join(dir, 'turnout.csv'), '--id', RESOURCE, '--dataset', 'turnout', '--dry-run'], env);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /4 records; Windows-1252; semicolon-separated; quoted fields/);
-    assert.match(run.stdout, /Polling day\s+timestamp\s+DD\/MM\/YYYY\s+1\s+08\/02\/2020\s+day first: line 3 has "13\/02\/2020"/);
+    assert.match(run.stdout, /Polling day\s+date\s+DD\/MM\/YYYY\s+1\s+08\/02\/2020\s+day first: line 3 has "13\/02\/2020"/);
     assert.match(run.stdout, /not written \(--dry-run\)/);
     assert.equal(readFileSync(env.COUNTCENTRE_CATALOG!, 'utf8'), catalogBefore);
     if (backend === 'sqlite') assert.equal(statSync(env.COUNTCENTRE_DB!).mtimeMs, storeBefore);
@@ -67,7 +67,7 @@ for (const backend of TEST_BACKENDS) describe(`count-centre add, beside a runnin
     const table = run.stdout.split('\n');
     const row = (field: string) => table.find((l) => l.startsWith(field))?.split(/\s{2,}/).slice(0, 2);
     assert.deepEqual([row('Constituency'), row('Polling day'), row('Turnout %'), row('Votes'), row('Seats'), row('Note')],
-      [['Constituency', 'text'], ['Polling day', 'timestamp'], ['Turnout %', 'numeric'], ['Votes', 'int4'], ['Seats', 'int4'], ['Note', 'text']]);
+      [['Constituency', 'text'], ['Polling day', 'date'], ['Turnout %', 'numeric'], ['Votes', 'int4'], ['Seats', 'int4'], ['Note', 'text']]);
     let answer;
     for (;;) {
       answer = await httpCall(server.port, `/api/3/action/datastore_search?resource_id=${RESOURCE}`);
@@ -77,21 +77,21 @@ for (const backend of TEST_BACKENDS) describe(`count-centre add, beside a runnin
     assert.equal(answer.statusCode, 200, 'served without a restart');
     const { result } = JSON.parse(answer.body);
     assert.deepEqual(result.fields, [
-      { id: '_id', type: 'int' }, { id: 'Constituency', type: 'text' }, { id: 'Polling day', type: 'timestamp' }, { id: 'Turnout %', type: 'numeric' },
+      { id: '_id', type: 'int' }, { id: 'Constituency', type: 'text' }, { id: 'Polling day', type: 'date' }, { id: 'Turnout %', type: 'numeric' },
       { id: 'Votes', type: 'int4' }, { id: 'Seats', type: 'int4' }, { id: 'Note', type: 'text' },
     ]);
     assert.deepEqual(result.records, [
-      { _id: 1, Constituency: 'Dún Laoghaire', 'Polling day': '2020-02-08T00:00:00', 'Turnout %': 62.5, Votes: null, Seats: 4, Note: 'Fáilte' },
-      { _id: 2, Constituency: 'Cork South-Central', 'Polling day': '2020-02-13T00:00:00', 'Turnout %': 59.25, Votes: 12345, Seats: 4, Note: 'quoted; with a semicolon' },
+      { _id: 1, Constituency: 'Dún Laoghaire', 'Polling day': '2020-02-08', 'Turnout %': 62.5, Votes: null, Seats: 4, Note: 'Fáilte' },
+      { _id: 2, Constituency: 'Cork South-Central', 'Polling day': '2020-02-13', 'Turnout %': 59.25, Votes: 12345, Seats: 4, Note: 'quoted; with a semicolon' },
       { _id: 3, Constituency: 'Galway West', 'Polling day': null, 'Turnout %': 61, Votes: 9876, Seats: 5, Note: '' },
-      { _id: 4, Constituency: 'Kerry', 'Polling day': '2024-11-29T00:00:00', 'Turnout %': null, Votes: 10001, Seats: 5, Note: 'Ciarraí' },
+      { _id: 4, Constituency: 'Kerry', 'Polling day': '2024-11-29', 'Turnout %': null, Votes: 10001, Seats: 5, Note: 'Ciarraí' },
     ]);
     const filtered = JSON.parse((await httpCall(server.port, `/api/3/action/datastore_search?resource_id=${RESOURCE}&filters=${encodeURIComponent('{"Seats": 5}')}&sort=Votes%20desc`)).body);
     assert.deepEqual(filtered.result.records.map((r: { Constituency: string }) => r.Constituency), ['Kerry', 'Galway West']);
     const catalogue = readFileSync(env.COUNTCENTRE_CATALOG!, 'utf8');
     assert.ok(catalogue.startsWith('{\n  "datasets": [\n    {\n      "name": "seed",\n      "resources": [\n        {"id": "seed-1"'), 'the entries already there are as they were');
     assert.match(catalogue, /"source": \{"path": "turnout.csv", "encoding": "windows-1252", "delimiter": ";"\},\n/);
-    assert.match(catalogue, /\{"id": "Polling day", "type": "timestamp", "format": "DD\/MM\/YYYY"\},\n/);
+    assert.match(catalogue, /\{"id": "Polling day", "type": "date", "format": "DD\/MM\/YYYY"\},\n/);
   });
 
   test('a file the loader cannot read: the line and column are named, exit code 3, nothing written', async () => {

@@ -154,7 +154,7 @@ describe('loader', () => {
     test('wrong header', () => failure('Name,Votes,Born\r\nA,1,\r\n', /^people\.csv, line 1: header has no column "Birth Date" \(for field "Born"\)/));
     test('unexpected column', () => failure('Name,Votes,Birth Date,Extra\r\nA,1,,x\r\n', /^people\.csv, line 1, column 4: header has column "Extra"/));
     test('a non-number in a numeric column', () => failure('Name,Votes,Birth Date\r\nA,1,\r\nB,lots,\r\n', /^people\.csv, line 3, column 2: field "Votes" \(numeric\): "lots" is not a number$/));
-    test('a row with the wrong number of cells', () => failure('Name,Votes,Birth Date\r\nA,1\r\n', /^people\.csv, line 2, column 3: row has 2 cells, the header has 3$/));
+    test('a row with the wrong number of cells', () => failure('Name,Votes,Birth Date\r\nA,1\r\n', /^people\.csv, line 2, column 3: row has 2 cells, the header has 3 \(the source's short_rows: "pad" fills the rest with empty cells\)$/));
     test('an impossible date', () => failure('Name,Votes,Birth Date\r\nA,1,31/02/2000\r\n', /^people\.csv, line 2, column 3: field "Born" \(date\): "31\/02\/2000" is not a valid date$/));
     test('an unterminated quote is reported where it opens, not at the end of the file', () => failure(
       'Name,Votes,Birth Date\r\n"Ann ""Nan"" Byrne",1,\r\n"multi\r\nline",2,\r\nC,3,\r\nD,"4,\r\nE,5,\r\nF,6,\r\n',

@@ -121,7 +121,7 @@ describe('catalogue sources', () => {
     test('a CSV-only option on JSON', () => fails((c) => {
       c.datasets[0].inputs.people = { layout: 'json', files: 'p.json', records: '', extra_columns: 'ignore', fields: [{ id: 'n', type: 'text', column: '/n' }] };
     }, /inputs\.people\.extra_columns: only applies to the csv layout/));
-    test('an unknown layout', () => fails((c) => { c.datasets[0].resources[0].source.layout = 'xlsx'; }, /unknown layout "xlsx" \(known: csv, json, stv-running-totals\)/));
+    test('an unknown layout', () => fails((c) => { c.datasets[0].resources[0].source.layout = 'xls'; }, /unknown layout "xls" \(known: csv, json, ndjson, xlsx, parquet, stv-running-totals\)/));
     test('an input without fields', () => fails((c) => { c.datasets[0].inputs.faults.fields = undefined; }, /inputs\.faults: needs "fields"/));
     test('a Ceann Comhairle without a constituency', () => fails((c) => { c.datasets[0].election = { date: '2016-02-26', body: 'x', ceann_comhairle: { name: 'C' } }; }, /election\.ceann_comhairle\.constituency: must be a non-empty string/));
     test('the attribution given as an extra', () => fails((c) => { c.datasets[0].extras = { attribution: 'x' }; }, /extras\.attribution: is the dataset's "attribution" key/));

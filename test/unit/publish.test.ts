@@ -2,71 +2,151 @@
 // mapping and verification; and the program's --help and --version.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import iconv from 'iconv-lite';
 import { renderCatalogJson, withResource } from '../../src/catalog/edit.js';
 import { LoadProgressReporter, progressLine, summaryTable } from '../../src/cli/progress.js';
 import { looksMidReload, mappedType, verifyCopy, type Probe } from '../../src/ingest/ckan/mirror.js';
-import { decodeSource, detectDelimiter, inferColumnType, inferCsv } from '../../src/ingest/infer.js';
-import { LoadError } from '../../src/ingest/csv.js';
+import { inferTable, type InferOptions } from '../../src/ingest/infer.js';
+import { detectEncoding, NotATableError, sniffDelimited, sniffFile } from '../../src/ingest/readers/sniff.js';
+import type { RawCell, TableReader } from '../../src/ingest/readers/types.js';
 import { readableLine } from '../../src/logging.js';
 import { PROJECT_ROOT } from '../../src/settings.js';
 import { COUNT_CENTRE_VERSION } from '../../src/version.js';
 import { runCli } from '../helpers/processes.js';
 
-const cells = (...values: string[]) => values.map((value, i) => ({ value, line: i + 2 }));
+/** A reader over rows held in the test, one column: how inference meets any format. */
+function oneColumn(values: readonly RawCell[], unit: 'line' | 'record' = 'line'): TableReader {
+  return {
+    unit, columns: ['value'], declaredTypes: null, rowCount: null,
+    async *batches() {
+      yield values.map((v, i) => ({ cells: [v], line: i + 2 }));
+    },
+    async close() {},
+  };
+}
+
+async function typeOf(values: readonly RawCell[], options: InferOptions = {}) {
+  const { columns: [column] } = await inferTable(oneColumn(values), options);
+  return { type: column!.type, format: column!.format, note: column!.note };
+}
+
+function tempFile(name: string, content: string | Buffer): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-sniff-'));
+  const file = path.join(dir, name);
+  writeFileSync(file, content);
+  return file;
+}
+
+describe('what a file is', () => {
+  test('encodings: a BOM says UTF-8 or UTF-16; zero bytes say UTF-16; valid UTF-8 is UTF-8; anything else Windows-1252', () => {
+    assert.deepEqual(detectEncoding(Buffer.from('\ufeffé,b', 'utf8'), true), { encoding: 'utf-8', bomLength: 3 });
+    assert.deepEqual(detectEncoding(Buffer.from('é,b', 'utf8'), true), { encoding: 'utf-8', bomLength: 0 });
+    assert.deepEqual(detectEncoding(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a\tb', 'utf16le')]), true), { encoding: 'utf-16le', bomLength: 2 });
+    assert.deepEqual(detectEncoding(Buffer.from('a,b\n1,2\n', 'utf16le'), true), { encoding: 'utf-16le', bomLength: 0 });
+    assert.deepEqual(detectEncoding(iconv.encode('Dún’s,€', 'windows-1252'), true), { encoding: 'windows-1252', bomLength: 0 });
+    // A character cut at the end of a sample is still UTF-8.
+    assert.deepEqual(detectEncoding(Buffer.from('ab é', 'utf8').subarray(0, 4), false), { encoding: 'utf-8', bomLength: 0 });
+    assert.equal(detectEncoding(Buffer.from([0x00, 0x01, 0x02, 0x00, 0x00, 0x00, 0x7f, 0x00, 0x10]), true), null);
+  });
+
+  test('delimiters: comma, semicolon, tab, pipe and space, each ignoring the others inside quotes', () => {
+    const delimiter = (text: string) => sniffDelimited(text).delimiter;
+    assert.equal(delimiter('a,b,c\n1,2,3\n'), ',');
+    assert.equal(delimiter('a;b;c\n1,5;2;"x,y"\n'), ';');
+    assert.equal(delimiter('a\tb\n"1;2"\t3\n'), '\t');
+    assert.equal(delimiter('"a,b";c;d\n1;2;3\n'), ';');
+    assert.equal(delimiter('id|name|city\n1|Ann Lee|Cork\n2|Bo|Tralee, Kerry\n'), '|');
+    assert.equal(delimiter('id name score\n1 ann 3.5\n2 bo 4\n'), ' ');
+    assert.equal(delimiter('name,note\nann,a long note with spaces\nbo,another one here\n'), ',');
+    assert.equal(delimiter('single\n1\n'), ',');
+  });
+
+  test('title lines above the header are found; rows shorter or longer than the header do not move it', () => {
+    const shape = sniffDelimited('Table 1: Population by county, 2022\nSource: CSO\n\nCounty,Males,Females\nCork,1,2\nKerry,3,4\n');
+    assert.deepEqual([shape.delimiter, shape.headerRow, shape.titleLines], [',', 4, ['Table 1: Population by county, 2022', 'Source: CSO', '']]);
+    assert.equal(sniffDelimited('a,b,c,d\n1,2\n3,4,5\n6,7\n').headerRow, 1);
+    assert.equal(sniffDelimited('a,b,c\n1,2,3\n4,5,6,7\n8,9,10\n').headerRow, 1);
+  });
+
+  test('formats by their content first: Parquet, Excel, JSON, NDJSON; binaries and folders refused in a sentence', async () => {
+    assert.equal((await sniffFile(tempFile('x.bin', Buffer.from('PAR1\u0000\u0000PAR1')))).format, 'parquet');
+    assert.equal((await sniffFile(tempFile('t.csv', Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.from('xl/workbook.xml')])))).format, 'xlsx');
+    assert.equal((await sniffFile(tempFile('t.txt', '[{"a": 1}, {"a": 2}]'))).format, 'json');
+    assert.equal((await sniffFile(tempFile('t.json', '{"a": 1}\n{"a": 2}\n'))).format, 'ndjson');
+    assert.equal((await sniffFile(tempFile('t.json', '{\n  "data": [{"a": 1}]\n}\n'))).format, 'json');
+    const refused = async (file: string, pattern: RegExp) => assert.rejects(sniffFile(file, path.basename(file)), (err: unknown) => err instanceof NotATableError && pattern.test(err.message));
+    await refused(tempFile('empty.csv', ''), /^empty\.csv: the file is empty$/);
+    await refused(tempFile('blank.csv', '\n\n  \n'), /only blank lines/);
+    await refused(tempFile('x.gz', Buffer.from([0x1f, 0x8b, 0x08, 0x00])), /gzip-compressed: decompress it/);
+    await refused(tempFile('old.xls', Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1])), /Excel 97–2003 workbook \(\.xls\): save it as \.xlsx or CSV/);
+    await refused(tempFile('a.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d])), /binary content, not a table file/);
+    await refused(os.tmpdir(), /is a folder, not a file/);
+  });
+});
 
 describe('schema inference', () => {
-  test('encodings: UTF-8 with and without BOM, else Windows-1252', () => {
-    assert.deepEqual(decodeSource(Buffer.from('\ufeffé,b', 'utf8')), { text: 'é,b', encoding: 'utf-8', hasBom: true });
-    assert.deepEqual(decodeSource(Buffer.from('é,b', 'utf8')), { text: 'é,b', encoding: 'utf-8', hasBom: false });
-    assert.deepEqual(decodeSource(iconv.encode('Dún’s,€', 'windows-1252')), { text: 'Dún’s,€', encoding: 'windows-1252', hasBom: false });
+  test('types, each checked with the loader\'s own rules', async () => {
+    assert.equal((await typeOf(['1', '-20', '300'])).type, 'int4');
+    assert.deepEqual(await typeOf(['1', '3000000000']), { type: 'int8', format: 'ISO', note: 'whole numbers beyond int4: line 3 has "3000000000"' });
+    assert.deepEqual(await typeOf(['1.5', '2', '-0.25', '1e3']), { type: 'numeric', format: 'ISO', note: 'decimals: line 2 has "1.5"' });
+    assert.deepEqual(await typeOf(['2020-02-08', '2024-11-29']), { type: 'date', format: 'ISO', note: null });
+    assert.deepEqual(await typeOf(['2020-02-08', '2024-11-29T10:30:00']), { type: 'timestamp', format: 'ISO', note: 'dates and times: line 3 has "2024-11-29T10:30:00"' });
+    assert.deepEqual(await typeOf(['08/02/2020', '29/11/2024']), { type: 'date', format: 'DD/MM/YYYY', note: 'day first: line 3 has "29/11/2024"' });
+    assert.equal((await typeOf(['08/02/2020', '29/11/2024 09:15'])).type, 'timestamp');
+    assert.equal((await typeOf(['02/08/2020', '11/29/2024'])).format, 'MM/DD/YYYY');
+    assert.equal((await typeOf(['x', 'y'])).type, 'text');
   });
 
-  test('delimiters: comma, semicolon, tab, each ignoring the others inside quotes', () => {
-    assert.equal(detectDelimiter('a,b,c\n1,2,3\n'), ',');
-    assert.equal(detectDelimiter('a;b;c\n1,5;2;"x,y"\n'), ';');
-    assert.equal(detectDelimiter('a\tb\n"1;2"\t3\n'), '\t');
-    assert.equal(detectDelimiter('"a,b";c;d\n1;2;3\n'), ';');
-    assert.equal(detectDelimiter('single\n1\n'), ',');
+  test('typed formats\' cells: numbers, booleans, dates, bigints and objects', async () => {
+    assert.equal((await typeOf([1, 2, null, 3])).type, 'int4');
+    assert.equal((await typeOf([1, 2.5])).type, 'numeric');
+    assert.equal((await typeOf([true, false, null])).type, 'bool');
+    assert.deepEqual((await typeOf([true, 'x'])).note, 'true/false mixed with other values: line 3 has "x"');
+    assert.equal((await typeOf([new Date('2020-02-08T00:00:00Z'), new Date('2021-01-01T00:00:00Z')])).type, 'date');
+    assert.equal((await typeOf([new Date('2020-02-08T10:00:00Z')])).type, 'timestamp');
+    assert.equal((await typeOf([10n ** 12n])).type, 'int8');
+    assert.match((await typeOf([{ a: 1 }, [1, 2]])).note!, /^objects or lists, kept as JSON text: line 2 has "\{"a":1\}"/);
   });
 
-  test('types, each checked with the loader\'s own parsers', () => {
-    assert.equal(inferColumnType(cells('1', '-20', '300')).type, 'int4');
-    assert.equal(inferColumnType(cells('1', '3000000000')).type, 'int8');
-    assert.equal(inferColumnType(cells('1.5', '2', '-0.25', '1e3')).type, 'numeric');
-    assert.deepEqual(inferColumnType(cells('2020-02-08', '2024-11-29T10:30:00')), { type: 'timestamp', format: 'ISO', note: null });
-    assert.equal(inferColumnType(cells('08/02/2020', '29/11/2024 09:15')).format, 'DD/MM/YYYY');
-    assert.equal(inferColumnType(cells('02/08/2020', '11/29/2024')).format, 'MM/DD/YYYY');
-    assert.equal(inferColumnType(cells('x', 'y')).type, 'text');
+  test('numbers with thousands separators and decimal commas are numbers, with the cell that showed it', async () => {
+    assert.deepEqual(await typeOf(['1,234,567', '12', '2,000']), { type: 'int4', format: '1,234.5', note: 'written with thousands separators: line 2 has "1,234,567"' });
+    assert.deepEqual(await typeOf(['62,5', '7', '1.234,5']), { type: 'numeric', format: '1.234,5', note: 'written with a decimal comma: line 2 has "62,5"' });
+    assert.deepEqual(await typeOf(['1 234,5', '3,25']), { type: 'numeric', format: '1 234,5', note: 'written with spaces between thousands and a decimal comma: line 2 has "1 234,5"' });
+    // "1,234" reads both ways: a semicolon-separated file is from a decimal-comma locale; --decimal overrides.
+    assert.equal((await typeOf(['1,234', '5,678'])).format, '1,234.5');
+    assert.equal((await typeOf(['1,234', '5,678'], { delimiter: ';' })).format, '1.234,5');
+    assert.equal((await typeOf(['1,234', '5,678'], { delimiter: ';', decimal: '.' })).format, '1,234.5');
+    assert.match((await typeOf(['1,234', '5,678'])).note!, /"1,234" \(line 2\) reads both ways, taken as 1,234\.5 .*--decimal , reads it the other way/);
   });
 
-  test('an ambiguous column stays text, and says why', () => {
-    const why = (...values: string[]) => inferColumnType(cells(...values)).note;
-    assert.match(why('01/02/2020', '03/04/2021')!, /read both as DD\/MM\/YYYY and MM\/DD\/YYYY .*--date-format/);
-    assert.equal(inferColumnType(cells('01/02/2020'), { dateFormat: 'DD/MM/YYYY' }).format, 'DD/MM/YYYY');
-    assert.match(why('0123', '45')!, /line 2 has "0123": its leading zero would be lost/);
-    assert.match(why('1', '2', 'n/a')!, /2 of 3 values are numbers, but line 4 has "n\/a"/);
-    assert.match(why('1,234', '5')!, /thousands separators/);
-    assert.match(why('3,5', '4')!, /decimal comma/);
-    assert.match(why('99999999999999999999')!, /beyond what is held exactly/);
-    assert.match(why('31/02/2020')!, /neither day-first nor month-first/);
-    assert.equal(inferColumnType([]).note, 'every cell is empty');
+  test('an ambiguous column stays text, and says why', async () => {
+    const why = async (...values: string[]) => (await typeOf(values)).note;
+    assert.match((await why('01/02/2020', '03/04/2021'))!, /read both as DD\/MM\/YYYY and MM\/DD\/YYYY .*--date-format/);
+    assert.equal((await typeOf(['01/02/2020'], { dateFormat: 'DD/MM/YYYY' })).format, 'DD/MM/YYYY');
+    assert.match((await why('0123', '45'))!, /line 2 has "0123": its leading zero would be lost/);
+    assert.match((await why('00501', '90210'))!, /leading zero would be lost/);
+    assert.match((await why('1', '2', 'n/a'))!, /2 of 3 values are numbers, but line 4 has "n\/a"/);
+    assert.match((await why('99999999999999999999'))!, /beyond what is held exactly/);
+    assert.match((await why('31/02/2020'))!, /neither day-first nor month-first/);
+    assert.match((await why('2020-02-30'))!, /not a valid date/);
+    assert.equal((await typeOf([])).note, 'every cell is empty');
   });
 
-  test('a whole file: headers made field ids, empty cells counted, trailing notes dropped', () => {
-    const schema = inferCsv(Buffer.from('\ufeff_id,Name ,Total\r\n1,"Ó Sé, Máire",5\r\n2,,\r\nThis is a provisional result.\r\n'), { name: 'f.csv' });
-    assert.deepEqual(schema.columns.map((c) => [c.header, c.id, c.type, c.empty]), [['_id', 'id', 'int4', 0], ['Name', 'Name', 'text', 1], ['Total', 'Total', 'int4', 1]]);
-    assert.deepEqual([schema.encoding, schema.hasBom, schema.delimiter, schema.quoted, schema.records], ['utf-8', true, ',', true, 2]);
-  });
-
-  test('what the loader cannot read is named by line and column', () => {
-    assert.throws(() => inferCsv(Buffer.from('a,b\n1,2\n3\n'), { name: 'x.csv' }), (err: unknown) => err instanceof LoadError && err.message === 'x.csv, line 3, column 2: row has 1 cells, the header has 2 (is the delimiter "," right?)');
-    assert.throws(() => inferCsv(Buffer.from('a,b\n1,"2\n'), { name: 'x.csv' }), /x\.csv.*a quoted field opens and is never closed/);
-    assert.throws(() => inferCsv(Buffer.from('a,a\n1,2\n'), { name: 'x.csv' }), /x\.csv, line 1, column 2: the header names "a" twice/);
-    assert.throws(() => inferCsv(Buffer.from(''), { name: 'x.csv' }), /the file is empty/);
+  test('headers are made field ids; empty cells, short rows and late JSON keys are counted', async () => {
+    const reader: TableReader = {
+      unit: 'line', columns: ['_id', 'Name ', 'Total'], declaredTypes: null, rowCount: null,
+      async *batches() {
+        yield [{ cells: ['1', 'Ó Sé, Máire', '5'], line: 2 }, { cells: ['2', ''], line: 3 }];
+      },
+      async close() {},
+    };
+    const schema = await inferTable(reader);
+    assert.deepEqual(schema.columns.map((c) => [c.header, c.id, c.type, c.empty]), [['_id', 'id', 'int4', 0], ['Name ', 'Name', 'text', 1], ['Total', 'Total', 'int4', 1]]);
+    assert.deepEqual([schema.rows, schema.shortRows, schema.firstShortRow], [2, 1, 3]);
   });
 });
 

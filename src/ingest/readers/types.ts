@@ -28,6 +28,8 @@ export interface TableReader {
   readonly declaredTypes: readonly (FieldType | null)[] | null;
   /** How many rows the file holds, where it says so before they are read (Parquet's metadata), for progress. */
   readonly rowCount: number | null;
+  /** Lines below the table that were notes, not data ("Source: …"), left out; known once the rows are read. */
+  readonly notes?: readonly { line: number; text: string }[];
   /** The rows, in file order, in batches (a batch per chunk read, so that a consumer awaits once per batch, not per row). */
   batches(): AsyncGenerator<RawRow[]>;
   /** Releases the file; safe to call more than once and after `batches` finished or was abandoned. */

@@ -1,0 +1,173 @@
+// Delimited text (CSV, TSV, semicolon, pipe or space separated) as a table: decoded from its encoding, lines ended by
+// CRLF, LF or CR in any mix, title lines above the header skipped, trailing note lines dropped, rows handed on in
+// batches with the line each ends on. Quoting is CSV's (RFC 4180), through csv-parse.
+
+import { createReadStream } from 'node:fs';
+import { Parser, type Options as CsvOptions } from 'csv-parse';
+import iconv from 'iconv-lite';
+import { findUnclosedQuote, LoadError } from '../csv.js';
+import { repairC1 } from '../encoding.js';
+import type { RawRow, TableReader } from './types.js';
+
+export interface DelimitedOptions {
+  /** An iconv-lite encoding name; `utf-8` is parsed from the bytes without decoding first. */
+  encoding: string;
+  /** Bytes of byte-order mark to skip. */
+  bomLength: number;
+  delimiter: string;
+  /** The header's line, 1-based; lines above it are not read. */
+  headerRow: number;
+  /** `windows-1252-c1`: C1 control characters left by a wrong conversion read as the Windows-1252 letters they were. */
+  repair?: 'windows-1252-c1' | null;
+}
+
+/**
+ * Lines that official and statistical exports append below a table ("This is a provisional result", "Source: …");
+ * a trailing block of them is not data. Each is reported, as a note, never dropped silently.
+ */
+const NOTE_LINE = /^(This is|Source:|Sources:|Note:|Notes:)/;
+
+/**
+ * csv-parse's parsing core, driven directly: records arrive synchronously, one chunk at a time, and the parser's line
+ * count is read as each record arrives. (Its stream interface would need `info: true`, which copies an object per
+ * record and doubles the time a large file takes.)
+ */
+interface ParserCore {
+  info: { lines: number };
+  parse(chunk: Buffer | undefined, end: boolean, push: (record: string[]) => void, close: () => void): Error | undefined;
+}
+
+function parserCore(options: CsvOptions): ParserCore {
+  const core = (new Parser(options) as unknown as { api?: ParserCore }).api;
+  if (!core || typeof core.parse !== 'function' || typeof core.info?.lines !== 'number') throw new Error('csv-parse changed: its parsing core is not where Count Centre reads it');
+  return core;
+}
+
+interface CsvParseError extends Error {
+  code?: string;
+  lines?: number;
+  index?: number;
+}
+
+/** Chunks of the file: bytes as they are for UTF-8 (csv-parse reads UTF-8), otherwise decoded and re-encoded as UTF-8. */
+async function* utf8Chunks(file: string, options: DelimitedOptions): AsyncGenerator<Buffer> {
+  const raw = createReadStream(file, { start: options.bomLength, highWaterMark: 1 << 20 });
+  const plainUtf8 = options.encoding === 'utf-8' && !options.repair;
+  const decoder = plainUtf8 ? null : iconv.getDecoder(options.encoding);
+  try {
+    for await (const chunk of raw) {
+      if (!decoder) {
+        yield chunk as Buffer;
+        continue;
+      }
+      let text = decoder.write(chunk as Buffer);
+      if (options.repair) text = repairC1(text);
+      if (text) yield Buffer.from(text, 'utf8');
+    }
+    const rest = decoder?.end();
+    if (rest) yield Buffer.from(options.repair ? repairC1(rest) : rest, 'utf8');
+  } finally {
+    raw.destroy();
+  }
+}
+
+/**
+ * Every record of the file with the line it ends on, in batches, from the header row on. A trailing block of note
+ * lines ("This is a provisional result", "Source: …", one cell each) is held back and dropped at the end; if a data
+ * row follows, the block was data after all and is handed on.
+ */
+export async function* recordBatches(
+  file: string, displayName: string, options: DelimitedOptions, notes: { line: number; text: string }[] = [],
+): AsyncGenerator<RawRow[]> {
+  const core = parserCore({
+    delimiter: options.delimiter,
+    record_delimiter: ['\r\n', '\n', '\r'],
+    relax_column_count: true,
+    // A quote inside an unquoted field (12" pizza, a note line with "quotes") is a character, as spreadsheets read it.
+    relax_quotes: true,
+    skip_empty_lines: true,
+    ...(options.headerRow > 1 ? { from_line: options.headerRow } : {}),
+  });
+  let batch: RawRow[] = [];
+  let held: RawRow[] = [];
+  let header = true;
+  const push = (cells: string[]) => {
+    const row: RawRow = { cells, line: core.info.lines };
+    if (header) header = false;
+    else if (NOTE_LINE.test(cells[0]!)) {
+      held.push(row);
+      return;
+    }
+    if (held.length > 0) {
+      batch.push(...held);
+      held = [];
+    }
+    batch.push(row);
+  };
+  const fail = async (err: Error): Promise<never> => {
+    const e = err as CsvParseError;
+    if (e.code === 'CSV_QUOTE_NOT_CLOSED') {
+      const opened = await findUnclosedQuote(utf8Chunks(file, options), options.delimiter);
+      if (opened) throw new LoadError(displayName, opened.line, opened.field, 'a quoted field opens here and is never closed');
+    }
+    throw new LoadError(displayName, e.lines ?? null, typeof e.index === 'number' ? e.index + 1 : null, e.message.replace(/^Invalid [^:]*: /, ''));
+  };
+  const noop = () => {};
+  for await (const chunk of utf8Chunks(file, options)) {
+    const err = core.parse(chunk, false, push, noop);
+    if (err) await fail(err);
+    if (batch.length > 0) {
+      yield batch;
+      batch = [];
+    }
+  }
+  const err = core.parse(undefined, true, push, noop);
+  if (err) await fail(err);
+  if (batch.length > 0) yield batch;
+  for (const row of held) notes.push({ line: row.line, text: (row.cells as string[]).join(options.delimiter) });
+}
+
+/** Opens a delimited text file: reads up to its header, whose cells (trimmed) are the columns. */
+export async function openDelimited(file: string, displayName: string, options: DelimitedOptions): Promise<TableReader> {
+  const notes: { line: number; text: string }[] = [];
+  const batches = recordBatches(file, displayName, options, notes);
+  let first: RawRow[] = [];
+  let columns: string[] | null = null;
+  for (;;) {
+    const next = await batches.next();
+    if (next.done) break;
+    if (next.value.length === 0) continue;
+    const [head, ...rest] = next.value;
+    columns = (head!.cells as string[]).map((c) => c.trim());
+    first = rest;
+    break;
+  }
+  if (columns === null) {
+    await batches.return(undefined);
+    throw new LoadError(displayName, null, null, options.headerRow > 1 ? `the file has no header at line ${options.headerRow} or below` : 'the file is empty (no header row)');
+  }
+  let started = false;
+  return {
+    unit: 'line',
+    columns,
+    declaredTypes: null,
+    rowCount: null,
+    notes,
+    async *batches() {
+      if (started) throw new Error('a delimited file\'s rows are read once');
+      started = true;
+      if (first.length > 0) yield first;
+      yield* batches;
+    },
+    async close() {
+      await batches.return(undefined);
+    },
+  };
+}
+
+/** Every record of a file, the header included, one at a time: for small files read whole (corrections). */
+export async function* readCsvRecords(file: string, displayName: string, options: DelimitedOptions): AsyncGenerator<{ cells: string[]; line: number }> {
+  for await (const batch of recordBatches(file, displayName, options)) {
+    for (const row of batch) yield { cells: row.cells as string[], line: row.line };
+  }
+}

@@ -1,0 +1,57 @@
+// Opens a table file by what it was found to be (src/ingest/readers/sniff.ts), with a publisher's overrides: the one
+// place that knows which reader reads which format.
+
+import { openDelimited } from './delimited.js';
+import { fieldTypeOfCkan, findRecords, openJson, type RecordsLocation } from './json.js';
+import { NotATableError, type Sniffed } from './sniff.js';
+import type { TableReader } from './types.js';
+
+/** What a publisher may say instead of what was sniffed. */
+export interface ReadOverrides {
+  delimiter?: string;
+  headerRow?: number;
+  sheet?: string;
+}
+
+/** How a sniffed file is read: the sniffed shape with overrides applied, and for JSON where its records are. */
+export type TableSpec =
+  | (Extract<Sniffed, { format: 'csv' }>)
+  | (Extract<Sniffed, { format: 'json' | 'ndjson' }> & RecordsLocation)
+  | { format: 'xlsx'; sheet: string | null }
+  | { format: 'parquet' };
+
+export async function tableSpec(file: string, displayName: string, sniffed: Sniffed, overrides: ReadOverrides = {}): Promise<TableSpec> {
+  switch (sniffed.format) {
+    case 'csv':
+      return {
+        ...sniffed,
+        ...(overrides.delimiter ? { delimiter: overrides.delimiter } : {}),
+        ...(overrides.headerRow ? { headerRow: overrides.headerRow, titleLines: [] } : {}),
+      };
+    case 'json':
+      return { ...sniffed, ...await findRecords(file, displayName, sniffed) };
+    case 'ndjson':
+      return { ...sniffed, recordsAt: [], fields: null, lists: false };
+    case 'xlsx':
+      return { format: 'xlsx', sheet: overrides.sheet ?? null };
+    case 'parquet':
+      return { format: 'parquet' };
+  }
+}
+
+export async function openTable(file: string, displayName: string, spec: TableSpec): Promise<TableReader> {
+  switch (spec.format) {
+    case 'csv':
+      return openDelimited(file, displayName, spec);
+    case 'json':
+    case 'ndjson': {
+      const types = spec.fields ? new Map(spec.fields.map((f) => [f.id, fieldTypeOfCkan(f.type)])) : undefined;
+      return openJson(file, displayName, {
+        ...spec, lines: spec.format === 'ndjson', ...(spec.lists && spec.fields ? { names: spec.fields.map((f) => f.id) } : {}), ...(types ? { types } : {}),
+      });
+    }
+    case 'xlsx':
+    case 'parquet':
+      throw new NotATableError(displayName, `${spec.format === 'xlsx' ? 'an Excel workbook' : 'a Parquet file'}, which this version cannot read yet`);
+  }
+}

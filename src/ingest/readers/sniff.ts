@@ -1,0 +1,229 @@
+// Finds out what a file is from its first bytes, as a person opening it would: Parquet or an Excel workbook by their
+// signatures, JSON or NDJSON by their first characters, otherwise delimited text, whose encoding, delimiter and header
+// row (below any title lines) are read off the first lines. The extension is only a tie-breaker.
+
+import { open } from 'node:fs/promises';
+import path from 'node:path';
+import iconv from 'iconv-lite';
+
+export type TableFormat = 'csv' | 'json' | 'ndjson' | 'xlsx' | 'parquet';
+
+/** How a text file is encoded: an iconv-lite name (`utf-8`, `utf-16le`, `utf-16be`, `windows-1252`) and its BOM's length. */
+export interface TextEncoding {
+  encoding: string;
+  bomLength: number;
+}
+
+export interface DelimitedShape {
+  delimiter: string;
+  /** Line of the header (1-based): lines above it are a title, a source note, blank lines. */
+  headerRow: number;
+  /** The lines above the header, as read (for the report). */
+  titleLines: string[];
+  /** Whether any field in the sample is quoted. */
+  quoted: boolean;
+}
+
+export type Sniffed =
+  | ({ format: 'csv' } & TextEncoding & DelimitedShape)
+  | ({ format: 'json' | 'ndjson' } & TextEncoding)
+  | { format: 'xlsx' | 'parquet' };
+
+/** A file that is not a table Count Centre reads, with what it is instead. */
+export class NotATableError extends Error {
+  constructor(readonly file: string, problem: string) {
+    super(`${file}: ${problem}`);
+    this.name = 'NotATableError';
+  }
+}
+
+/** Bytes read to decide: enough for a few hundred lines of a wide file. */
+const SAMPLE_BYTES = 256 * 1024;
+
+/** The delimiters tried, in the order a tie goes. */
+export const DELIMITERS = [',', ';', '\t', '|', ' '] as const;
+
+export const DELIMITER_NAMES: Record<string, string> = { ',': 'comma', ';': 'semicolon', '\t': 'tab', '|': 'pipe', ' ': 'space' };
+
+const startsWith = (bytes: Uint8Array, signature: readonly number[]) => signature.every((b, i) => bytes[i] === b);
+
+/**
+ * The encoding of a text sample: its BOM where it has one; UTF-16 without one when every other byte is zero; UTF-8 when
+ * the bytes are valid UTF-8 (a character cut at the end of the sample allowed); Windows-1252 otherwise. Null for bytes
+ * that are not text at all (zero bytes that are not UTF-16's).
+ */
+export function detectEncoding(sample: Uint8Array, complete: boolean): TextEncoding | null {
+  if (startsWith(sample, [0xef, 0xbb, 0xbf])) return { encoding: 'utf-8', bomLength: 3 };
+  if (startsWith(sample, [0xff, 0xfe])) return { encoding: 'utf-16le', bomLength: 2 };
+  if (startsWith(sample, [0xfe, 0xff])) return { encoding: 'utf-16be', bomLength: 2 };
+  const pairs = Math.floor(Math.min(sample.length, 4096) / 2);
+  if (pairs >= 2) {
+    let evenZeros = 0;
+    let oddZeros = 0;
+    for (let i = 0; i < pairs; i++) {
+      if (sample[2 * i] === 0) evenZeros += 1;
+      if (sample[2 * i + 1] === 0) oddZeros += 1;
+    }
+    if (oddZeros > pairs * 0.9 && evenZeros === 0) return { encoding: 'utf-16le', bomLength: 0 };
+    if (evenZeros > pairs * 0.9 && oddZeros === 0) return { encoding: 'utf-16be', bomLength: 0 };
+  }
+  if (sample.includes(0)) return null;
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  try {
+    decoder.decode(sample, { stream: !complete });
+    return { encoding: 'utf-8', bomLength: 0 };
+  } catch {
+    return { encoding: 'windows-1252', bomLength: 0 };
+  }
+}
+
+/** Cells per line of a text, counted with CSV's quoting (a delimiter inside quotes does not count; a quoted newline does not end a line). */
+export function fieldCounts(text: string, delimiter: string, maxLines = 200): { counts: number[]; lines: string[]; quoted: boolean } {
+  const counts: number[] = [];
+  const lines: string[] = [];
+  let count = 1;
+  let inQuotes = false;
+  let atFieldStart = true;
+  let quoted = false;
+  let lineStart = 0;
+  for (let i = 0; i < text.length && counts.length < maxLines; i++) {
+    const ch = text[i]!;
+    if (inQuotes) {
+      if (ch === '"') {
+        if (text[i + 1] === '"') i += 1;
+        else inQuotes = false;
+      }
+      continue;
+    }
+    if (ch === '"' && atFieldStart) {
+      inQuotes = true;
+      quoted = true;
+      atFieldStart = false;
+    } else if (ch === delimiter) {
+      count += 1;
+      atFieldStart = true;
+    } else if (ch === '\n' || ch === '\r') {
+      const line = text.slice(lineStart, i);
+      counts.push(line.trim() === '' ? 0 : count);
+      lines.push(line);
+      if (ch === '\r' && text[i + 1] === '\n') i += 1;
+      lineStart = i + 1;
+      count = 1;
+      atFieldStart = true;
+    } else {
+      atFieldStart = false;
+    }
+  }
+  return { counts, lines, quoted };
+}
+
+/** The most common value of a list (the smaller of two as common); 0 for none. */
+function mode(values: readonly number[]): number {
+  const counts = new Map<number, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best = 0;
+  let bestCount = 0;
+  for (const [value, n] of counts) if (n > bestCount || (n === bestCount && value < best)) [best, bestCount] = [value, n];
+  return best;
+}
+
+/**
+ * The header row: the first of the first lines with two or more cells that has at least as many cells as the lines
+ * after it most often have. Title lines ("Table 1…", "Source: …", a blank line) have fewer; a data row with one cell
+ * too many does not move the header; rows that leave out trailing empty cells are shorter than the header, never longer.
+ */
+function headerRowOf(counts: readonly number[]): number {
+  const candidates = Math.min(counts.length, 30);
+  for (let i = 0; i < candidates; i++) {
+    const count = counts[i]!;
+    if (count < 2) continue;
+    const after = counts.slice(i + 1).filter((c) => c > 0);
+    if (after.length === 0 || count >= mode(after)) return i + 1;
+  }
+  return counts.findIndex((c) => c > 0) + 1 || 1;
+}
+
+/**
+ * The delimiter and header row of a delimited text's first lines. A delimiter is scored by how many of the lines
+ * below its header have the header's count of cells (a table's rows are as wide as its header); one that gives the
+ * header a single cell scores nothing. The best score wins, then the wider table, then the order of DELIMITERS.
+ * Space is taken only when it is the sole way to make columns, as prose has spaces too.
+ */
+export function sniffDelimited(text: string): DelimitedShape {
+  let best: (DelimitedShape & { score: number; width: number }) | null = null;
+  for (const delimiter of DELIMITERS) {
+    // Only lines ended by a newline are counted: the last line of a sample cut short is not.
+    const { counts: complete, lines, quoted } = fieldCounts(text, delimiter);
+    const headerRow = headerRowOf(complete);
+    const width = complete[headerRow - 1] ?? 0;
+    if (width < 2) continue;
+    const body = complete.slice(headerRow).filter((c) => c > 0);
+    let score = body.length === 0 ? 0.5 : body.filter((c) => c === width).length / body.length;
+    // Rows may leave out trailing empty cells (they are padded): count them half.
+    if (body.length > 0) score += (body.filter((c) => c < width && c >= 2).length / body.length) * 0.5;
+    if (delimiter === ' ') score -= 0.25;
+    if (!best || score > best.score + 1e-9 || (Math.abs(score - best.score) <= 1e-9 && width > best.width)) {
+      best = { delimiter, headerRow, titleLines: lines.slice(0, headerRow - 1), quoted, score, width };
+    }
+  }
+  if (!best) return { delimiter: ',', headerRow: headerRowOf(fieldCounts(text, ',').counts), titleLines: [], quoted: false };
+  const { score: _score, width: _width, ...shape } = best;
+  return shape;
+}
+
+const NDJSON_EXTENSIONS = new Set(['.ndjson', '.jsonl', '.ldjson']);
+
+/** Whether the first non-blank line is a whole JSON value, and a second line starts another: NDJSON. */
+function looksLikeNdjson(text: string): boolean {
+  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
+  if (lines.length < 2) return false;
+  try {
+    JSON.parse(lines[0]!);
+    return /^\s*[[{]/.test(lines[1]!);
+  } catch {
+    return false;
+  }
+}
+
+/** What a file is and how to read it, from its first bytes (and its name, for a tie). */
+export async function sniffFile(file: string, displayName = file): Promise<Sniffed> {
+  const handle = await open(file, 'r').catch((err: NodeJS.ErrnoException) => {
+    throw new NotATableError(displayName, err.code === 'ENOENT' ? 'file not found' : err.code === 'EISDIR' ? 'is a folder, not a file' : err.message);
+  });
+  let sample: Buffer;
+  let size: number;
+  let tail: Buffer;
+  try {
+    const info = await handle.stat();
+    if (info.isDirectory()) throw new NotATableError(displayName, 'is a folder, not a file');
+    size = info.size;
+    sample = Buffer.alloc(Math.min(size, SAMPLE_BYTES));
+    await handle.read(sample, 0, sample.length, 0);
+    tail = Buffer.alloc(Math.min(size, 65536));
+    await handle.read(tail, 0, tail.length, size - tail.length);
+  } finally {
+    await handle.close();
+  }
+  if (size === 0) throw new NotATableError(displayName, 'the file is empty');
+  const extension = path.extname(displayName).toLowerCase();
+
+  if (startsWith(sample, [0x50, 0x41, 0x52, 0x31])) return { format: 'parquet' };
+  if (startsWith(sample, [0x50, 0x4b, 0x03, 0x04])) {
+    if (tail.includes('xl/workbook.xml') || sample.includes('xl/workbook.xml') || sample.includes('xl/worksheets/')) return { format: 'xlsx' };
+    if (tail.includes('content.xml') && tail.includes('mimetype')) throw new NotATableError(displayName, 'an OpenDocument file (.ods): save it as .xlsx or CSV to publish it');
+    throw new NotATableError(displayName, 'a ZIP archive that is not an Excel workbook: unpack it and publish the table inside');
+  }
+  if (startsWith(sample, [0xd0, 0xcf, 0x11, 0xe0])) throw new NotATableError(displayName, 'an Excel 97–2003 workbook (.xls): save it as .xlsx or CSV to publish it');
+  if (startsWith(sample, [0x1f, 0x8b])) throw new NotATableError(displayName, 'gzip-compressed: decompress it (gunzip) and publish the file inside');
+
+  const encoding = detectEncoding(sample, sample.length === size);
+  if (!encoding) throw new NotATableError(displayName, 'binary content, not a table file Count Centre reads (CSV or other delimited text, JSON, NDJSON, Excel .xlsx or Parquet)');
+  const text = iconv.decode(sample.subarray(encoding.bomLength), encoding.encoding);
+  if (text.trim() === '') throw new NotATableError(displayName, 'the file holds only blank lines');
+  const first = text.trimStart()[0];
+  if (first === '[' || first === '{') {
+    if (NDJSON_EXTENSIONS.has(extension) || looksLikeNdjson(text)) return { format: 'ndjson', ...encoding };
+    return { format: 'json', ...encoding };
+  }
+  return { format: 'csv', ...encoding, ...sniffDelimited(text) };
+}
