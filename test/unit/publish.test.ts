@@ -140,13 +140,26 @@ describe('schema inference', () => {
     const reader: TableReader = {
       unit: 'line', columns: ['_id', 'Name ', 'Total'], declaredTypes: null, rowCount: null,
       async *batches() {
-        yield [{ cells: ['1', 'Ó Sé, Máire', '5'], line: 2 }, { cells: ['2', ''], line: 3 }];
+        yield [{ cells: ['7', 'Ó Sé, Máire', '5'], line: 2 }, { cells: ['3', ''], line: 3 }];
       },
       async close() {},
     };
     const schema = await inferTable(reader);
+    // "_id" is not a field name CKAN allows; values that do not increase are no record ids, so it is a field "id".
     assert.deepEqual(schema.columns.map((c) => [c.header, c.id, c.type, c.empty]), [['_id', 'id', 'int4', 0], ['Name ', 'Name', 'text', 1], ['Total', 'Total', 'int4', 1]]);
-    assert.deepEqual([schema.rows, schema.shortRows, schema.firstShortRow], [2, 1, 3]);
+    assert.deepEqual([schema.idColumn, schema.rows, schema.shortRows, schema.firstShortRow], [null, 2, 1, 3]);
+  });
+
+  test('a dump\'s _id column, increasing from 1 or more, is the records\' ids, not a field', async () => {
+    const reader: TableReader = {
+      unit: 'line', columns: ['_id', 'Name'], declaredTypes: null, rowCount: null,
+      async *batches() {
+        yield [{ cells: ['1', 'a'], line: 2 }, { cells: ['2', 'b'], line: 3 }, { cells: ['10', 'c'], line: 4 }];
+      },
+      async close() {},
+    };
+    const schema = await inferTable(reader);
+    assert.deepEqual([schema.idColumn, schema.columns.map((c) => c.id)], ['_id', ['Name']]);
   });
 });
 
