@@ -2,6 +2,7 @@
 // equips it: the embedded store gets the SQL functions that translated datastore_search_sql statements call. The
 // PostgreSQL modules (and the driver) are loaded only when PostgreSQL is chosen.
 
+import path from 'node:path';
 import type { Settings } from './settings.js';
 import type { Store } from './storage/backend.js';
 import type { LoadTarget } from './storage/load-target.js';
@@ -63,7 +64,8 @@ export function storageFor(settings: Settings): StorageChoice {
     };
   }
   return {
-    description: `embedded SQLite at ${settings.databasePath}`,
+    // Named by its file alone: a path on this machine is nobody else's business (logs leave it).
+    description: `embedded SQLite (${path.basename(settings.databasePath)})`,
     loadTarget: () => new SqliteLoadTarget(settings.databasePath),
     openStore: () => SqliteStore.open(settings.databasePath, { extensions: SQLITE_EXTENSIONS, searchTimeoutMs: settings.searchTimeoutMs }),
   };

@@ -151,8 +151,20 @@ function columnFor(spec: TableSpec, header: string): string {
   return header;
 }
 
-/** Reads the file once and works out the entry and the catalogue text with it, changing nothing. */
-export async function planAdd(request: AddRequest, settings: Pick<Settings, 'sources' | 'catalog'>, onRows?: (rows: number) => void): Promise<AddPlan> {
+/**
+ * Rows of delimited text, a sheet or Parquet read to infer types before the load, which checks every later row: a file
+ * whose later rows do not fit is read again whole (`add` does that on its own). JSON is always read whole, since a key
+ * may first appear at its end.
+ */
+export const SAMPLE_ROWS = 100_000;
+
+/**
+ * Reads the file (its first `sampleRows`, or all of it) and works out the entry and the catalogue text with it,
+ * changing nothing.
+ */
+export async function planAdd(
+  request: AddRequest, settings: Pick<Settings, 'sources' | 'catalog'>, onRows?: (rows: number) => void, sampleRows = Infinity,
+): Promise<AddPlan> {
   const licence = request.license === undefined ? null : licenceById(request.license);
   if (licence === undefined) throw new AddUsageError(`unknown licence id "${request.license}" (for example cc-by, CC-BY-4.0, CC0-1.0, odc-odbl; see docs/configuration.md)`);
   const displayName = isUrl(request.source) ? request.source : path.basename(request.source);
@@ -166,9 +178,9 @@ export async function planAdd(request: AddRequest, settings: Pick<Settings, 'sou
     const reader = await openTable(local.file, displayName, spec);
     try {
       schema = await inferTable(reader, {
-        ...(request.dateFormat ? { dateFormat: request.dateFormat } : {}), ...(request.decimal ? { decimal: request.decimal } : {}),
+        name: displayName, ...(request.dateFormat ? { dateFormat: request.dateFormat } : {}), ...(request.decimal ? { decimal: request.decimal } : {}),
         ...(spec.format === 'csv' ? { delimiter: spec.delimiter } : {}),
-      }, onRows);
+      }, onRows, spec.format === 'json' || spec.format === 'ndjson' ? Infinity : sampleRows);
       notes = reader.notes ?? [];
     } finally {
       await reader.close();
@@ -226,7 +238,7 @@ const quoted = (text: string) => `"${text.length > 50 ? `${text.slice(0, 50)}…
 /** How the file was read, in a line or a few. */
 function readingReport(plan: AddPlan): string[] {
   const { spec, schema } = plan;
-  const rows = `${count(schema.rows)} ${schema.rows === 1 ? 'record' : 'records'}`;
+  const rows = schema.sampled ? `types from the first ${count(schema.rows)} records (every later one is checked as it loads)` : `${count(schema.rows)} ${schema.rows === 1 ? 'record' : 'records'}`;
   const lines: string[] = [];
   switch (spec.format) {
     case 'csv': {

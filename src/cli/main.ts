@@ -12,8 +12,8 @@ import { createLogger } from '../logging.js';
 import { runServer } from '../serve.js';
 import { loadSettings, SettingsError, type Settings } from '../settings.js';
 import { COUNT_CENTRE_VERSION } from '../version.js';
-import { AddUsageError, planAdd, schemaReport, writeCatalog, type AddRequest } from './add.js';
-import { loadExitCode, loadReport, runLoad } from './load.js';
+import { AddUsageError, planAdd, SAMPLE_ROWS, schemaReport, writeCatalog, type AddRequest } from './add.js';
+import { loadExitCode, loadReport, runLoad, type LoadRun } from './load.js';
 import { planMirror } from './mirror.js';
 import { InferenceProgress, textTable } from './progress.js';
 
@@ -194,37 +194,54 @@ async function add(args: string[]): Promise<number> {
   const delimiter = text('delimiter')?.replace(/^\\t$/, '\t');
   if (delimiter !== undefined && [...delimiter].length !== 1) throw new UsageError('--delimiter must be one character (\\t for tab)');
   const settings = settingsFrom(values);
-  const progress = new InferenceProgress(out.isTTY ? out : null, path.basename(positionals[0]!));
-  let plan;
-  try {
-    plan = await planAdd({
-      source: positionals[0]!, dataset: text('dataset'), title: text('title'), id: text('id'), description: text('description'),
-      license: text('license'), attribution: text('attribution'), sourceUrl: text('source-url'), sheet: text('sheet'), delimiter, headerRow,
-      dateFormat: dateFormat as AddRequest['dateFormat'], decimal: decimal as AddRequest['decimal'],
-    }, settings, (rows) => progress.rows(rows));
-  } catch (err) {
-    if (err instanceof AddUsageError) throw new UsageError(err.message);
-    throw err;
-  } finally {
-    progress.end();
-  }
-  say(schemaReport(plan));
+  const request: AddRequest = {
+    source: positionals[0]!, dataset: text('dataset'), title: text('title'), id: text('id'), description: text('description'),
+    license: text('license'), attribution: text('attribution'), sourceUrl: text('source-url'), sheet: text('sheet'), delimiter, headerRow,
+    dateFormat: dateFormat as AddRequest['dateFormat'], decimal: decimal as AddRequest['decimal'],
+  };
+  const plan = async (sampleRows: number) => {
+    const progress = new InferenceProgress(out.isTTY ? out : null, path.basename(request.source));
+    try {
+      return await planAdd(request, settings, (rows) => progress.rows(rows), sampleRows);
+    } catch (err) {
+      if (err instanceof AddUsageError) throw new UsageError(err.message);
+      throw err;
+    } finally {
+      progress.end();
+    }
+  };
+  // A dry run reads the whole file: what it prints is what every row says. A real one reads the first rows, then
+  // checks every row as it loads, and reads the whole file only if a later row does not fit.
+  let added = await plan(values['dry-run'] ? Infinity : SAMPLE_ROWS);
+  say(schemaReport(added));
   if (values['dry-run']) {
-    say(`Catalogue entry (dataset ${plan.datasetName}), not written (--dry-run):\n\n${renderCatalogJson(plan.resource)}\n`);
+    say(`Catalogue entry (dataset ${added.datasetName}), not written (--dry-run):\n\n${renderCatalogJson(added.resource)}\n`);
     return EXIT.ok;
   }
-  writeCatalog(settings.catalog, plan.catalogText);
-  say(`${plan.replaces ? 'Updated' : 'Added'} resource ${plan.resource.id} in dataset ${plan.datasetName} (${path.basename(settings.catalog)}).\n`);
-  const run = await runLoad(settings, { out, logger: loadLogger(settings) });
+  let run: LoadRun;
+  for (;;) {
+    writeCatalog(settings.catalog, added.catalogText);
+    say(`${added.replaces ? 'Updated' : 'Added'} resource ${added.resource.id} in dataset ${added.datasetName} (${path.basename(settings.catalog)}).\n`);
+    run = await runLoad(settings, { out, logger: loadLogger(settings) });
+    const outcome = run.result.outcomes.find((o) => o.id === added.resource.id);
+    if (outcome?.status === 'failed' && added.schema.sampled) {
+      say(`A record beyond the first ${added.schema.rows.toLocaleString('en-IE')} did not fit the types they gave: ${outcome.error}\nReading the whole file to infer them again.\n`);
+      const previous = added.previousText;
+      added = { ...await plan(Infinity), previousText: previous };
+      say(schemaReport(added));
+      continue;
+    }
+    break;
+  }
   say(loadReport(run));
-  const outcome = run.result.outcomes.find((o) => o.id === plan.resource.id);
+  const outcome = run.result.outcomes.find((o) => o.id === added.resource.id);
   if (!outcome || outcome.status === 'failed') {
     // A resource that cannot be loaded is not left in the catalogue.
-    writeCatalog(settings.catalog, plan.previousText ?? EMPTY_CATALOG);
+    writeCatalog(settings.catalog, added.previousText ?? EMPTY_CATALOG);
     say(`The new resource could not be loaded; the catalogue is as it was.`);
     return EXIT.badInput;
   }
-  say(`Served at /api/3/action/datastore_search?resource_id=${plan.resource.id}`);
+  say(`Served at /api/3/action/datastore_search?resource_id=${added.resource.id}`);
   return loadExitCode(run.result);
 }
 

@@ -6,6 +6,7 @@
 import { fieldNameProblem } from '../catalog/load.js';
 import type { FieldFormat, FieldType, NumberFormat } from '../catalog/types.js';
 import { fitsNumberFormat, plainNumberText } from '../catalog/values.js';
+import { LoadError } from './csv.js';
 import type { RawCell, TableReader } from './readers/types.js';
 
 export interface InferredColumn {
@@ -25,6 +26,8 @@ export interface InferredColumn {
 }
 
 export interface InferOptions {
+  /** What messages call the file. */
+  name?: string;
   /** Settles slashed dates that read both ways (every day and month at most 12). */
   dateFormat?: 'DD/MM/YYYY' | 'MM/DD/YYYY';
   /** The decimal mark of numbers that read both ways ("1,234" is 1234 with a decimal point, 1.234 with a comma). */
@@ -48,6 +51,8 @@ export interface InferredSchema {
   firstShortRow: number | null;
   /** What the reader calls a row's place. */
   unit: 'line' | 'row' | 'record';
+  /** Whether only the first rows were read (the rest are checked as they load). */
+  sampled: boolean;
 }
 
 const WHOLE = /^[+-]?\d+$/;
@@ -323,9 +328,11 @@ function decide(e: ColumnEvidence, unit: string, locale: NumberLocale, options: 
     return text(`true/false mixed with other values: ${at(e.nonBoolean!, unit)}`);
   }
   if (e.other) {
-    if (e.numberLike >= e.filled * 0.5) return text(`${e.numberLike.toLocaleString('en-IE')} of ${e.filled.toLocaleString('en-IE')} values are numbers, but ${at(e.other, unit)}`);
-    if (e.dateLike >= e.filled * 0.5) return text(`${e.dateLike.toLocaleString('en-IE')} of ${e.filled.toLocaleString('en-IE')} values are dates, but ${at(e.other, unit)}`);
-    return text(null);
+    // Cells are no longer looked at once one fits nothing: what came before it is the evidence.
+    const kind = e.numberLike > 0 && e.dateLike > 0 ? 'numbers and dates' : e.numberLike > 0 ? 'numbers' : e.dateLike > 0 ? 'dates' : null;
+    if (kind === null) return text(null);
+    const before = e.numberLike + e.dateLike;
+    return text(`${at(e.other, unit)}, after ${before.toLocaleString('en-IE')} ${before === 1 ? kind.replace(/s\b/g, '') : kind}`);
   }
   return numberDecision(e, unit, locale, options) ?? dateDecision(e, unit, options)
     ?? text(`numbers and dates mixed: ${at(e.other ?? e.notIsoDate ?? e.numberMisfit[0]!, unit)}`);
@@ -356,15 +363,22 @@ function numberLocale(evidence: readonly ColumnEvidence[], options: InferOptions
 }
 
 /**
- * The schema of a table: every row read once, each cell's evidence kept per column (a few flags and first sightings,
- * never the cells). Columns the file declares types for keep them.
+ * The schema of a table: every row read once (or the batches holding the first `sampleRows`), each cell's evidence
+ * kept per column (a few flags and first sightings, never the cells). Columns the file declares types for keep them.
  */
-export async function inferTable(reader: TableReader, options: InferOptions = {}, onRows?: (count: number) => void): Promise<InferredSchema> {
+export async function inferTable(
+  reader: TableReader, options: InferOptions = {}, onRows?: (count: number) => void, sampleRows = Infinity,
+): Promise<InferredSchema> {
   const evidence: ColumnEvidence[] = reader.columns.map((c) => new ColumnEvidence(c === '_id'));
   let rows = 0;
   let shortRows = 0;
   let firstShortRow: number | null = null;
+  let sampled = false;
   for await (const batch of reader.batches()) {
+    if (rows >= sampleRows) {
+      sampled = true;
+      break;
+    }
     const width = reader.columns.length;
     while (evidence.length < width) {
       // A column first seen late (a JSON key): the rows before it had no value there.
@@ -376,6 +390,9 @@ export async function inferTable(reader: TableReader, options: InferOptions = {}
       const { cells, line } = row;
       const n = Math.min(cells.length, width);
       for (let i = 0; i < n; i++) evidence[i]!.see(cells[i]!, line);
+      if (cells.length > width && reader.unit === 'line') {
+        throw new LoadError(options.name ?? 'the file', line, width + 1, `row has ${cells.length} cells, the header has ${width}`);
+      }
       if (cells.length < width) {
         for (let i = cells.length; i < width; i++) evidence[i]!.empty += 1;
         if (reader.unit === 'line') {
@@ -403,5 +420,5 @@ export async function inferTable(reader: TableReader, options: InferOptions = {}
       note: [decision.note, renamed].filter(Boolean).join('; ') || null,
     };
   });
-  return { columns, idColumn: idIndex === -1 ? null : reader.columns[idIndex]!, rows, shortRows, firstShortRow, unit: reader.unit };
+  return { columns, idColumn: idIndex === -1 ? null : reader.columns[idIndex]!, rows, shortRows, firstShortRow, unit: reader.unit, sampled };
 }
