@@ -56,6 +56,7 @@ export interface InferredSchema {
 }
 
 const WHOLE = /^[+-]?\d+$/;
+const BOOL_TEXT = /^(true|false|t|f)$/i;
 const LEADING_ZERO = /^[+-]?0\d/;
 const POINT_NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -103,6 +104,11 @@ interface Seen {
 class ColumnEvidence {
   /** For a column named `_id`: whether its values so far are whole numbers of 1 or more, each above the last. */
   increasing: boolean;
+  /** Text written as true/false (any case), or t/f as PostgreSQL writes them; both t and f must appear. */
+  boolTexts = 0;
+  longBoolText = false;
+  sawT = false;
+  sawF = false;
   private lastId = 0;
   empty = 0;
   filled = 0;
@@ -140,7 +146,7 @@ class ColumnEvidence {
   invalidDayFirst: Seen | null = null;
   invalidMonthFirst: Seen | null = null;
 
-  constructor(watchIds = false) {
+  constructor(watchIds = false, private readonly stringsAreText = false) {
     this.increasing = watchIds;
   }
 
@@ -178,13 +184,26 @@ class ColumnEvidence {
     this.nonBoolean ??= { value, line };
     // Once a cell fits nothing, the column is text: only empties are still counted.
     if (this.other) return;
+    const textCell = typeof cell === 'string';
+    if (textCell && !this.stringsAreText && BOOL_TEXT.test(value)) {
+      this.boolTexts += 1;
+      if (value.length > 1) this.longBoolText = true;
+      else if (value === 't' || value === 'T') this.sawT = true;
+      else this.sawF = true;
+      return;
+    }
+    if (this.boolTexts > 0) {
+      this.other = { value, line };
+      return;
+    }
     const first = value.charCodeAt(0);
     const digitFirst = (first >= 48 && first <= 57) || first === 43 || first === 45 || first === 46;
     if (!digitFirst) {
       this.other = { value, line };
       return;
     }
-    if (this.seeNumber(value, line)) return;
+    // A typed format's string is text, even when it reads as a number: the file could have held a number.
+    if (!(textCell && this.stringsAreText) && this.seeNumber(value, line)) return;
     if (this.seeDate(value, line)) return;
     this.other = { value, line };
   }
@@ -327,6 +346,10 @@ function decide(e: ColumnEvidence, unit: string, locale: NumberLocale, options: 
     if (e.booleans === e.filled) return { type: 'bool', format: 'ISO', note: null };
     return text(`true/false mixed with other values: ${at(e.nonBoolean!, unit)}`);
   }
+  if (e.boolTexts > 0 && !e.other && e.boolTexts === e.filled) {
+    if (e.longBoolText || (e.sawT && e.sawF)) return { type: 'bool', format: 'ISO', note: null };
+    return text('only "t" or only "f": a letter, not yet a true/false column');
+  }
   if (e.other) {
     // Cells are no longer looked at once one fits nothing: what came before it is the evidence.
     const kind = e.numberLike > 0 && e.dateLike > 0 ? 'numbers and dates' : e.numberLike > 0 ? 'numbers' : e.dateLike > 0 ? 'dates' : null;
@@ -369,7 +392,8 @@ function numberLocale(evidence: readonly ColumnEvidence[], options: InferOptions
 export async function inferTable(
   reader: TableReader, options: InferOptions = {}, onRows?: (count: number) => void, sampleRows = Infinity,
 ): Promise<InferredSchema> {
-  const evidence: ColumnEvidence[] = reader.columns.map((c) => new ColumnEvidence(c === '_id'));
+  const typed = reader.typed === true;
+  const evidence: ColumnEvidence[] = reader.columns.map((c) => new ColumnEvidence(c === '_id', typed));
   let rows = 0;
   let shortRows = 0;
   let firstShortRow: number | null = null;
@@ -382,7 +406,7 @@ export async function inferTable(
     const width = reader.columns.length;
     while (evidence.length < width) {
       // A column first seen late (a JSON key): the rows before it had no value there.
-      const late = new ColumnEvidence(reader.columns[evidence.length] === '_id' && rows === 0);
+      const late = new ColumnEvidence(reader.columns[evidence.length] === '_id' && rows === 0, typed);
       late.empty = rows;
       evidence.push(late);
     }

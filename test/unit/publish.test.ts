@@ -112,6 +112,24 @@ describe('schema inference', () => {
     assert.match((await typeOf([{ a: 1 }, [1, 2]])).note!, /^objects or lists, kept as JSON text: line 2 has "\{"a":1\}"/);
   });
 
+  test('true/false as text is a boolean; t and f only when both appear (a column of F is a letter)', async () => {
+    assert.equal((await typeOf(['true', 'FALSE', ''])).type, 'bool');
+    assert.equal((await typeOf(['t', 'f', 't'])).type, 'bool');
+    assert.deepEqual(await typeOf(['F', 'F']), { type: 'text', format: 'ISO', note: 'only "t" or only "f": a letter, not yet a true/false column' });
+    assert.equal((await typeOf(['true', 'maybe'])).type, 'text');
+  });
+
+  test('a typed format\'s strings stay text even when they read as numbers; its date strings are dates', async () => {
+    const typed = async (values: RawCell[]) => {
+      const reader = { ...oneColumn(values, 'record'), typed: true };
+      return (await inferTable(reader)).columns[0]!.type;
+    };
+    assert.equal(await typed(['00501', '123']), 'text');
+    assert.equal(await typed([501, 123]), 'int4');
+    assert.equal(await typed(['2020-02-08', null]), 'date');
+    assert.equal(await typed(['true']), 'text');
+  });
+
   test('numbers with thousands separators and decimal commas are numbers, with the cell that showed it', async () => {
     assert.deepEqual(await typeOf(['1,234,567', '12', '2,000']), { type: 'int4', format: '1,234.5', note: 'written with thousands separators: line 2 has "1,234,567"' });
     assert.deepEqual(await typeOf(['62,5', '7', '1.234,5']), { type: 'numeric', format: '1.234,5', note: 'written with a decimal comma: line 2 has "62,5"' });

@@ -22,10 +22,12 @@ export interface DelimitedOptions {
 }
 
 /**
- * Lines that official and statistical exports append below a table ("This is a provisional result", "Source: …");
- * a trailing block of them is not data. Each is reported, as a note, never dropped silently.
+ * Lines that statistical exports append below a table ("Source: …", "Note: …"), fewer cells wide than the table; a
+ * trailing block of them is not data. Each is reported, never dropped silently.
  */
-const NOTE_LINE = /^(This is|Source:|Sources:|Note:|Notes:)/;
+const NOTE_LINE = /^(Source:|Sources:|Note:|Notes:)/;
+/** The official election exports' own footer ("This is a provisional result, subject to change."), commas and all. */
+const OFFICIAL_FOOTER = /^This is /;
 
 /**
  * csv-parse's parsing core, driven directly: records arrive synchronously, one chunk at a time, and the parser's line
@@ -90,11 +92,12 @@ export async function* recordBatches(
   });
   let batch: RawRow[] = [];
   let held: RawRow[] = [];
-  let header = true;
+  let width = 0;
   const push = (cells: string[]) => {
     const row: RawRow = { cells, line: core.info.lines };
-    if (header) header = false;
-    else if (NOTE_LINE.test(cells[0]!)) {
+    if (width === 0) width = cells.length;
+    // A note is narrower than the table: in a one-column table, or a row as wide as the header, it is data.
+    else if (width > 1 && ((NOTE_LINE.test(cells[0]!) && cells.length < width) || OFFICIAL_FOOTER.test(cells[0]!))) {
       held.push(row);
       return;
     }

@@ -239,6 +239,7 @@ export async function openJson(file: string, displayName: string, options: JsonO
   return {
     unit,
     columns,
+    typed: true,
     declaredTypes: options.types ? declared : null,
     rowCount: null,
     async *batches() {

@@ -146,7 +146,8 @@ function headerRowOf(counts: readonly number[]): number {
 /**
  * The delimiter and header row of a delimited text's first lines. A delimiter is scored by how many of the lines
  * below its header have the header's count of cells (a table's rows are as wide as its header); one that gives the
- * header a single cell scores nothing. The best score wins, then the wider table, then the order of DELIMITERS.
+ * header a single cell scores nothing. The best score wins, then the fewest lines above the header, then the wider
+ * table, then the order of DELIMITERS.
  * Space is taken only when it is the sole way to make columns, as prose has spaces too.
  */
 export function sniffDelimited(text: string): DelimitedShape {
@@ -162,7 +163,9 @@ export function sniffDelimited(text: string): DelimitedShape {
     // Rows may leave out trailing empty cells (they are padded): count them half.
     if (body.length > 0) score += (body.filter((c) => c < width && c >= 2).length / body.length) * 0.5;
     if (delimiter === ' ') score -= 0.25;
-    if (!best || score > best.score + 1e-9 || (Math.abs(score - best.score) <= 1e-9 && width > best.width)) {
+    const tie = best !== null && Math.abs(score - best.score) <= 1e-9;
+    // A tie goes to the reading with fewer lines above its header (title lines are the exception), then the wider table.
+    if (!best || score > best.score + 1e-9 || (tie && (headerRow < best.headerRow || (headerRow === best.headerRow && width > best.width)))) {
       best = { delimiter, headerRow, titleLines: lines.slice(0, headerRow - 1), quoted, score, width };
     }
   }

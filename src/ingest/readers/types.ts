@@ -26,6 +26,11 @@ export interface TableReader {
   readonly columns: readonly string[];
   /** Per column, the type the file's own schema gives it (Parquet), or null where it gives none. */
   readonly declaredTypes: readonly (FieldType | null)[] | null;
+  /**
+   * Whether cells carry their own types (JSON, a sheet, Parquet): a string is then text even when it reads as a number
+   * ("00501", "123" written as text), since the file could have held a number. Delimited text's cells are all text.
+   */
+  readonly typed?: boolean;
   /** How many rows the file holds, where it says so before they are read (Parquet's metadata), for progress. */
   readonly rowCount: number | null;
   /** Lines below the table that were notes, not data ("Source: …"), left out; known once the rows are read. */
