@@ -227,6 +227,15 @@ describe('count-centre add on the files people have', () => {
       });
     });
 
+    test('package_show names a file outside the sources by its file name alone, and says the licence is not specified', async () => {
+      const shown = await service.getJson('/api/3/action/package_show?id=debian');
+      assert.equal(shown.status, 200);
+      const extras = Object.fromEntries(shown.body.result.extras.map((e: { key: string; value: string }) => [e.key, e.value]));
+      assert.deepEqual(JSON.parse(extras.source_files).map((f: { path: string }) => f.path), ['debian.csv']);
+      assert.doesNotMatch(JSON.stringify(shown.body), /distro-info|\/usr\/share/);
+      assert.deepEqual([shown.body.result.license_id, shown.body.result.license_title], ['notspecified', 'License not specified']);
+    });
+
     test('real files from packages: Debian\'s releases and an npm package\'s example', async () => {
       const debian = readFileSync(DEBIAN_RELEASES, 'utf8').trim().split('\n');
       const releases = await search(id(90), '&limit=1000');
@@ -275,5 +284,35 @@ describe('count-centre add on what is not a table', () => {
 
   test('a row longer than the header is named by line and column', async () => {
     await refused('long-row.csv', 'a,b\n1,2\n3,4,5\n', /^count-centre: long-row\.csv, line 3, column 3: row has 3 cells, the header has 2\n$/);
+  });
+});
+
+describe('count-centre add with a publisher\'s statements', () => {
+  test('licence, attribution, source and description reach package_show; an unknown licence id is a usage error', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-licence-'));
+    try {
+      writeFileSync(path.join(dir, 'catalog.json'), '{\n  "datasets": []\n}\n');
+      writeFileSync(path.join(dir, 'rain.csv'), 'station,mm\nValentia,1557.6\n');
+      const env = { COUNTCENTRE_CATALOG: path.join(dir, 'catalog.json'), COUNTCENTRE_SOURCES: dir, COUNTCENTRE_DB: path.join(dir, 'store.sqlite') };
+      const wrong = await runCli(['add', path.join(dir, 'rain.csv'), '--license', 'cc-by-5.0'], env);
+      assert.equal(wrong.code, 2);
+      assert.match(wrong.stderr, /^count-centre: unknown licence id "cc-by-5\.0" \(for example cc-by, CC-BY-4\.0, CC0-1\.0, odc-odbl; see docs\/configuration\.md\)\n/);
+      const run = await runCli(['add', path.join(dir, 'rain.csv'), '--id', 'rain-1', '--dataset', 'rain', '--license', 'cc-by-4.0',
+        '--attribution', 'Source: Met Éireann', '--source-url', 'https://www.met.ie/climate', '--description', 'Yearly rainfall by station'], env);
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      const service = await startService({ catalog: env.COUNTCENTRE_CATALOG, sources: dir, databasePath: path.join(dir, 'served.sqlite') });
+      try {
+        const { body } = await service.getJson('/api/3/action/package_show?id=rain');
+        const { result } = body;
+        assert.deepEqual([result.license_id, result.license_title, result.license_url, result.isopen, result.url, result.notes],
+          ['CC-BY-4.0', 'Creative Commons Attribution 4.0', 'https://creativecommons.org/licenses/by/4.0/', true, 'https://www.met.ie/climate', 'Yearly rainfall by station']);
+        assert.deepEqual(result.extras.find((e: { key: string }) => e.key === 'attribution'), { key: 'attribution', value: 'Source: Met Éireann' });
+        assert.equal(result.resources[0].description, 'Yearly rainfall by station');
+      } finally {
+        await service.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
