@@ -1,5 +1,5 @@
 // The Parquet reader on files the tests write with two independent writers: every declared type and what its cells
-// become, every codec, row groups larger than a slice, Spark's INT96 timestamps, and files that are not what they claim.
+// become, every codec, row groups larger than a slice, Spark's INT96 timestamps, and files not what they claim.
 
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -288,8 +288,9 @@ describe('Parquet: files that are not what they claim', () => {
     });
   }
 
-  test('a missing file and a folder', async () => {
+  test('a missing file and a folder; messages name the file as the caller shows it', async () => {
     await assert.rejects(openParquet(path.join(dir, 'absent.parquet')), { message: 'absent.parquet cannot be opened: there is no such file.' });
+    await assert.rejects(openParquet(path.join(dir, 'absent.parquet'), { displayName: 'upload 7' }), { message: 'upload 7 cannot be opened: there is no such file.' });
     const folder = path.join(dir, 'folder.parquet');
     mkdirSync(folder);
     await assert.rejects(openParquet(folder), { message: 'folder.parquet cannot be opened: it is a folder, not a file.' });

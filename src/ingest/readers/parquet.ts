@@ -57,16 +57,18 @@ interface ColumnPlan {
 /**
  * Opens a Parquet file: reads its footer (schema, row groups, row count) now and its records as `batches` asks.
  *
- * Cells by declared type: bool → boolean; int4 → number; int8 → bigint, always (INT64 and UINT_32), so that a column's
- * cells share one type and none loses digits; float8 → number (a FLOAT as the shortest decimal that is the same
- * single-precision value, 0.1 not 0.10000000149011612); numeric (DECIMAL, UINT_64) → a string of its exact digits, in the
- * scale the file stores ("1.50"); date → Date at midnight UTC; timestamp → Date (UTC, to the millisecond: micro- and
- * nanoseconds are floored); text → string (JSON columns as their JSON text, TIME as "HH:MM:SS.fff", binary as UTF-8 where
- * it is valid UTF-8 and as "\x" and hex where it is not), or for nested columns (lists, maps, structs) and geometries a
- * JSON-able array or object (bigints in them become numbers where exact, else strings; dates ISO strings). Null is null.
+ * Cells by declared type: bool → boolean; int4 → number; int8 → bigint, always (INT64 and UINT_32), so that a
+ * column's cells share one type and none loses digits; float8 → number (a FLOAT as the shortest decimal that is the
+ * same single-precision value, 0.1 not 0.10000000149011612); numeric (DECIMAL, UINT_64) → a string of its exact
+ * digits, in the scale the file stores ("1.50"); date → Date at midnight UTC; timestamp → Date (UTC, to the
+ * millisecond: micro- and nanoseconds are floored); text → string (JSON columns as their JSON text, TIME as
+ * "HH:MM:SS.fff", binary as UTF-8 where it is valid UTF-8 and as "\x" and hex where it is not), or for nested columns
+ * (lists, maps, structs) and geometries a JSON-able array or object (bigints in them become numbers where exact, else
+ * strings; dates ISO strings). Null is null.
+ * Messages name the file by `displayName`, or by its base name: never by its path.
  */
-export async function openParquet(file: string): Promise<TableReader> {
-  const name = path.basename(file);
+export async function openParquet(file: string, options: { displayName?: string } = {}): Promise<TableReader> {
+  const name = options.displayName ?? path.basename(file);
   const handle = await open(file, 'r').catch((error: NodeJS.ErrnoException) => {
     throw new Error(`${name} cannot be opened: ${openFailure(error)}.`, { cause: error });
   });
@@ -109,7 +111,7 @@ async function checkEnvelope(handle: FileHandle, size: number, name: string): Pr
   }
 }
 
-/** hyparquet's AsyncBuffer over an open file handle: each slice is one positioned read, so the file is never held whole. */
+/** hyparquet's AsyncBuffer over an open file handle: a slice is one positioned read; the file is never held whole. */
 function fileHandleBuffer(handle: FileHandle, size: number): AsyncBuffer {
   return {
     byteLength: size,
@@ -242,6 +244,8 @@ function decodeFailure(error: unknown): string {
   if (/string longer than|invalid string length|allocation failed|invalid array length/i.test(message)) {
     return 'a value in it is too large to hold in memory';
   }
+  // A file whose footer is plain but whose columns are encrypted has pages hyparquet cannot even classify.
+  if (/unsupported page type: undefined/i.test(message)) return 'its data pages are encrypted or damaged';
   if (/unsupported|not supported/i.test(message)) return `it uses a Parquet feature this reader does not support (${message.replace(/^parquet /, '')})`;
   return 'its data is damaged and cannot be decoded';
 }
@@ -380,8 +384,8 @@ function textOf(value: unknown): RawCell {
 }
 
 /**
- * Binary as text: as UTF-8 where it is UTF-8 text (old writers leave strings unannotated), else in PostgreSQL's hex form
- * ("\x00ff"), which also keeps control characters (a NUL, which no text column can hold) out of text.
+ * Binary as text: as UTF-8 where it is UTF-8 text (old writers leave strings unannotated), else in PostgreSQL's hex
+ * form ("\x00ff"), which also keeps control characters (a NUL, which no text column can hold) out of text.
  */
 function bytesText(bytes: Uint8Array): string {
   let text: string | null = null;
