@@ -1,7 +1,8 @@
-// .xlsx files for the reader's tests: whole workbooks written by ExcelJS (an independent writer: shared strings, styles,
-// formulas with their results, merged cells, its streaming writer for large sheets), and small packages assembled here
-// part by part, for what other writers do that ExcelJS does not (namespace prefixes, absolute part names as openpyxl
-// writes them, cells without references, the 1904 date system, ISO date cells) and for damaged and foreign files.
+// .xlsx files for the reader's tests: whole workbooks written by ExcelJS (an independent writer: shared strings,
+// styles, formulas with their results, merged cells, its streaming writer for large sheets), and small packages made
+// here part by part, for what other writers do that ExcelJS does not (namespace prefixes, absolute part names as
+// openpyxl writes them, cells without references, the 1904 date system, ISO date cells) and for damaged and foreign
+// files.
 
 import { writeFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
@@ -63,9 +64,9 @@ export function escapeXml(text: string): string {
 
 /**
  * The parts of a workbook whose sheets' XML (what goes inside <sheetData>) the test writes itself. Options: a namespace
- * prefix on every SpreadsheetML element (`x`), absolute relationship targets (openpyxl), the 1904 date system, custom
- * number formats as cell styles (style i + 1 is formats[i]: a format code, or the id of a built-in format), shared strings, and sheets listed in another order than
- * their part numbers.
+ * prefix on every SpreadsheetML element (`x`), absolute relationship targets (openpyxl), the 1904 date system, number
+ * formats as cell styles (style i + 1 is formats[i]: a format code, or the id of a built-in format), shared strings,
+ * and sheets listed in another order than their part numbers.
  */
 export function workbookParts(
   sheets: { name: string; sheetData: string; part?: number }[],
@@ -109,7 +110,7 @@ export function workbookParts(
   return parts;
 }
 
-/** <sheetData> rows from values, from row 1 and column A: text as inline strings, numbers, booleans; null leaves a cell out. */
+/** <sheetData> rows from values, from row 1 and column A: inline strings, numbers, booleans; null leaves a cell out. */
 export function rowsXml(rows: (string | number | boolean | null)[][]): string {
   return rows.map((cells, r) => `<row r="${r + 1}">${cells.map((value, c) => {
     const ref = `${columnName(c)}${r + 1}`;

@@ -35,6 +35,9 @@ async function read(file: string, sheet?: string): Promise<{ columns: readonly s
   }
 }
 
+/** `notes` (note rows left out below the table) as the interface carries it on the branch this is merged into. */
+type WithNotes = TableReader & { readonly notes?: readonly { line: number; text: string }[] };
+
 const utc = (iso: string) => new Date(iso.endsWith('Z') ? iso : `${iso}T00:00:00Z`);
 
 describe('xlsx: a workbook written by ExcelJS', () => {
@@ -166,7 +169,8 @@ describe('xlsx: the header, as a person would find it', () => {
     file = path.join(dir, 'headers.xlsx');
     const sheets: Record<string, (string | number | boolean | null)[][]> = {
       titles: [['Table 1: Population by county, 2022'], ['Source: Census of Population'], [], ['County', 'Population', 'Area'], ['Dublin', 1458154, 921],
-        ['Cork', 584156, 7500], [], ['Note: provisional']],
+        ['Cork', 584156, 7500], [], ['Note: provisional'], ['Source: Census of Population']],
+      'notes-then-data': [['Item', 'Count'], ['Note: counted twice', null], ['Apples', 3], ['Source: the tests']],
       crosstab: [['Persons by county and year'], [], [null, 'Thousands', 'Thousands', 'Thousands'], [null, 2011, 2016, 2022], ['Dublin', 1273.1, 1347.4, 1458.2],
         ['Cork', 519, 542.9, 584.2]],
       indented: [[], [], [null, null, 'Code', 'Name'], [null, null, 'A1', 'Alpha'], [null, 'ignored', 'B2', 'Beta']],
@@ -179,9 +183,7 @@ describe('xlsx: the header, as a person would find it', () => {
   });
 
   const expected: [string, string[], RawRow[]][] = [
-    ['titles', ['County', 'Population', 'Area'], [
-      { line: 5, cells: ['Dublin', 1458154, 921] }, { line: 6, cells: ['Cork', 584156, 7500] }, { line: 8, cells: ['Note: provisional'] },
-    ]],
+    ['titles', ['County', 'Population', 'Area'], [{ line: 5, cells: ['Dublin', 1458154, 921] }, { line: 6, cells: ['Cork', 584156, 7500] }]],
     ['crosstab', ['', '2011', '2016', '2022'], [{ line: 5, cells: ['Dublin', 1273.1, 1347.4, 1458.2] }, { line: 6, cells: ['Cork', 519, 542.9, 584.2] }]],
     ['indented', ['Code', 'Name'], [{ line: 4, cells: ['A1', 'Alpha'] }, { line: 5, cells: ['B2', 'Beta'] }]],
     ['unnamed', ['Region', '', 'Total'], [{ line: 4, cells: ['North', 'x', 10] }, { line: 5, cells: ['South', 'y', 20] }]],
@@ -194,6 +196,20 @@ describe('xlsx: the header, as a person would find it', () => {
       assert.deepEqual(await read(file, sheet).then(({ columns: c, rows: r }) => ({ columns: c, rows: r })), { columns, rows });
     });
   }
+
+  test('note rows below the table are reported, not read as data; a note row followed by data is data', async () => {
+    const titles = await read(file, 'titles');
+    assert.deepEqual((titles.reader as WithNotes).notes, [{ line: 8, text: 'Note: provisional' }, { line: 9, text: 'Source: Census of Population' }]);
+    const mixed = await read(file, 'notes-then-data');
+    assert.deepEqual([mixed.rows, (mixed.reader as WithNotes).notes], [
+      [{ line: 2, cells: ['Note: counted twice'] }, { line: 3, cells: ['Apples', 3] }],
+      [{ line: 4, text: 'Source: the tests' }],
+    ]);
+  });
+
+  test('messages name the file as the caller shows it', async () => {
+    await assert.rejects(openXlsx(file, { sheet: 'absent', displayName: 'upload 7' }), { message: 'upload 7 has no sheet named "absent"; its sheets are "titles", "notes-then-data", "crosstab", "indented", "unnamed", "notes", "text" and "pairs".' });
+  });
 });
 
 describe('xlsx: 100,000 rows, streamed', () => {
@@ -201,7 +217,7 @@ describe('xlsx: 100,000 rows, streamed', () => {
     const file = path.join(dir, 'large.xlsx');
     const rows = 100_000;
     await writeLargeWithExcelJs(file, ['id', 'name', 'amount', 'when', 'flag'], rows, largeRow);
-    // A fresh process, so that the writer's memory does not count: it reads the file, checks every row, samples its RSS.
+    // A fresh process, so that the writer's memory does not count: it reads the file, checks each row, samples RSS.
     const reader = new URL('../../src/ingest/readers/xlsx.js', import.meta.url).href;
     const script = `
       const { openXlsx } = await import(${JSON.stringify(reader)});
@@ -238,7 +254,7 @@ describe('xlsx: 100,000 rows, streamed', () => {
       first: { cells: [1, 'name 0', 0, '2020-01-01T00:00:00.000Z', true], line: 2 },
       last: { cells: [100000, 'name 4999', 124.875, '2020-03-10T10:39:00.000Z', false], line: 100001 },
     });
-    // Reading holds a batch and a chunk of the sheet, not the sheet: the file's 100,000 rows would take several times this.
+    // Reading holds a batch and a chunk of the sheet, not the sheet, whose 100,000 rows would take several times this.
     assert.ok(peakMB < 160, `peak RSS ${peakMB} MB over ${seconds.toFixed(1)} s`);
   });
 });

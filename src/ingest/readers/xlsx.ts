@@ -15,6 +15,8 @@ const BATCH_ROWS = 4096;
 const SHAPE_ROWS = 20;
 /** Rows with content searched for the header; a sheet whose header is further down is read from its first row. */
 const HEADER_SEARCH_ROWS = 200;
+/** Note rows that statistics exports put below a table; the same as the delimited reader recognises. */
+const NOTE_ROW = /^(This is|Source:|Sources:|Note:|Notes:)/;
 /** Shared strings are held in memory (cells refer to them by number); past this a file is refused, not read. */
 const MAX_SHARED_STRINGS_BYTES = 1 << 30;
 
@@ -33,23 +35,28 @@ interface SheetRow {
  *
  * The header is found as a person reading the sheet would. It is the first row that (a) holds only labels (text, or
  * whole numbers that read as years, as statistics tables head their columns), all different, in adjacent cells, (b) is
- * followed directly by a row with content, (c) is at least as wide as most of the rows below it (a title is narrower),
- * and (d) is not a heading over a header that fills the corner: the row below it is not also labels that end where it
- * ends and start further left. Title rows ("Table 1…", "Source: …"), notes and blank lines above the table fail (b) or
- * (c); a units row ("Thousands", "Thousands") fails (a), and a group row, whose labels stand over merged cells, too.
- * Most rows below may start left of the header, under an empty top-left corner (row labels in a crosstab); the table
- * then starts where they do, and the corner's column is named "". A sheet with no such row among its first 200 rows
- * with content takes the first row as wide as the widest of them (a header with an unnamed column is not all labels).
- * The table's columns run from its first column to the header's last; cells left of them are left out.
+ * followed directly by a row with content, (c) is at least as wide as most of the rows below it that have more than one
+ * cell (a title is narrower), and (d) is not a heading over a header that fills the corner: the row below it is not
+ * also labels that end where it ends and start further left. Title rows ("Table 1…", "Source: …"), notes and blank
+ * lines above the table fail (b) or (c); a units row ("Thousands", "Thousands") fails (a), and a group row, whose
+ * labels stand over merged cells, too. Most rows below may start left of the header, under an empty top-left corner
+ * (row labels in a crosstab); the table then starts where they do, and the corner's column is named "". A sheet with
+ * no such row among its first 200 rows with content takes the first row as wide as the widest of them (a header with
+ * an unnamed column is not all labels). The table's columns run from its first column to the header's last; cells
+ * left of them are left out.
  *
  * Cells: numbers as numbers, text as strings (shared or inline, rich text joined, phonetic guides left out), booleans,
  * dates as Dates in UTC (a number in a date-formatted cell, in the 1900 or 1904 date system; a date-only cell is at
  * midnight UTC; a time-only cell is on 1899-12-30), formulas by the value Excel last calculated (null where it never
  * was), error values (#N/A, #DIV/0!) and empty text as null. A merged range holds its value in its top-left cell, as
  * Excel stores it. Empty rows are skipped; trailing empty cells are left off, so rows may be shorter than the header.
+ * A trailing block of note rows below the table (one cell: "Source: …", "Note: …", "This is …") is not data: it is left
+ * out of the rows and reported in `notes` once the rows are read; if a data row follows, the block was data after all.
+ *
+ * Messages name the file by `displayName`, or by its base name: never by its path.
  */
-export async function openXlsx(file: string, options: { sheet?: string } = {}): Promise<TableReader> {
-  const name = path.basename(file);
+export async function openXlsx(file: string, options: { sheet?: string; displayName?: string } = {}): Promise<TableReader> {
+  const name = options.displayName ?? path.basename(file);
   await checkContainer(file, name);
   let zip: ZipFile;
   try {
@@ -71,7 +78,7 @@ export async function openXlsx(file: string, options: { sheet?: string } = {}): 
   }
 }
 
-/** Names what a file is when it is not a zip archive: an encrypted workbook, an old .xls, or something else entirely. */
+/** Names what a file is when it is not a zip archive: an encrypted workbook, an old .xls, or something else. */
 async function checkContainer(file: string, name: string): Promise<void> {
   const handle = await open(file, 'r').catch((error: NodeJS.ErrnoException) => {
     throw new Error(`${name} cannot be opened: ${openFailure(error)}.`, { cause: error });
@@ -295,7 +302,8 @@ class XlsxReader implements TableReader {
   readonly declaredTypes = null;
   readonly rowCount = null;
   #columns: readonly string[] = [];
-  /** The header's row number (rows at or above it are not data) and its first column (0-based; cells left of it are dropped). */
+  #notes: readonly { line: number; text: string }[] = [];
+  /** The header's row number (rows at or above it are not data) and the table's first column (0-based). */
   private headerRow = 0;
   private firstColumn = 0;
   #closed = false;
@@ -310,6 +318,10 @@ class XlsxReader implements TableReader {
 
   get columns(): readonly string[] {
     return this.#columns;
+  }
+
+  get notes(): readonly { line: number; text: string }[] {
+    return this.#notes;
   }
 
   /** Reads the top of the sheet, up to the header and the rows that show the table's shape, and settles the columns. */
@@ -339,20 +351,29 @@ class XlsxReader implements TableReader {
 
   async *batches(): AsyncGenerator<RawRow[]> {
     let batch: RawRow[] = [];
+    let held: RawRow[] = [];
     for await (const rows of this.sheetRows()) {
       for (const row of rows) {
         if (row.number <= this.headerRow) continue;
         const cells = row.cells.slice(this.firstColumn);
         while (cells.length > 0 && cells[cells.length - 1] === null) cells.pop();
         if (cells.length === 0) continue;
-        batch.push({ cells, line: row.number });
-        if (batch.length === BATCH_ROWS) {
-          yield batch;
-          batch = [];
+        if (cells.length === 1 && typeof cells[0] === 'string' && NOTE_ROW.test(cells[0])) {
+          held.push({ cells, line: row.number });
+          continue;
         }
+        for (const data of [...held, { cells, line: row.number }]) {
+          batch.push(data);
+          if (batch.length === BATCH_ROWS) {
+            yield batch;
+            batch = [];
+          }
+        }
+        held = [];
       }
     }
     if (batch.length > 0) yield batch;
+    this.#notes = held.map((row) => ({ line: row.line, text: row.cells[0] as string }));
   }
 
   /** The sheet's rows as the XML parser hands them on, a chunk of the inflated sheet at a time. */
@@ -396,8 +417,11 @@ function headerStart(row: SheetRow, below: readonly SheetRow[]): number | null {
   if (new Set(filled.map((c) => label(row.cells[c]!))).size !== filled.length) return null;
   const next = below[0];
   if (next?.number !== row.number + 1) return null;
-  // Most rows below, not all: a note or a second table to the right of a few rows does not unseat the header.
-  if (below.filter((other) => other.cells.length - 1 <= last).length * 2 < below.length) return null;
+  // The table's shape is in the rows below with more than one cell (titles, notes and sources have one), and in most
+  // of them, not all: a note or a second table to the right of a few rows does not unseat the header.
+  const shaped = below.filter((other) => filledColumns(other.cells).length > 1);
+  const judged = shaped.length > 0 ? shaped : below;
+  if (judged.filter((other) => other.cells.length - 1 <= last).length * 2 < judged.length) return null;
   const nextFilled = filledColumns(next.cells);
   if (nextFilled[0]! < first && next.cells.length - 1 === last && nextFilled.length === last - nextFilled[0]! + 1 && nextFilled.every((c) => isLabel(next.cells[c]!))) {
     return null;
@@ -405,7 +429,7 @@ function headerStart(row: SheetRow, below: readonly SheetRow[]): number | null {
   return tableStart(first, below);
 }
 
-/** The table's first column: the header's first, or left of it, under an empty corner, the first that most rows below fill. */
+/** The table's first column: the header's, or under an empty corner left of it, the first that most rows below fill. */
 function tableStart(first: number, below: readonly SheetRow[]): number {
   for (let column = 0; column < first; column++) {
     if (below.filter((other) => (other.cells[column] ?? null) !== null).length * 2 > below.length) return column;
