@@ -15,6 +15,7 @@ import type { ResolvedFile } from './files.js';
 import { openDelimited } from './readers/delimited.js';
 import { publicName } from './source.js';
 import { openJson } from './readers/json.js';
+import { openTypedFile } from './readers/open.js';
 import type { RawRow, TableReader } from './readers/types.js';
 import { loadError, origin, typedValue, type TableRow } from './table.js';
 
@@ -36,7 +37,7 @@ export function readLayout(read: LayoutRead): AsyncGenerator<TableRow> {
     return readJson(read);
   }
   if (base === 'csv') return readCsv(read);
-  throw new LoadError(publicName(read.source.path), null, null, `the ${base} layout is not supported by this version`);
+  return readTypedFiles(read, base!);
 }
 
 // ---- tables: csv, ndjson, streamed json (and any other reader of src/ingest/readers)
@@ -76,6 +77,10 @@ async function* readTable(
     extraColumns: 'error' | 'ignore'; shortRows: 'error' | 'pad'; corrections: Map<number, Map<string, Correction>> | null;
     /** The header's line, for messages about it. */
     headerLine: number | null;
+    /** Delimited text: cells are text, rows are checked for width and corrected by line. */
+    delimited?: boolean;
+    /** JSON records: columns are keys, and a key may first appear late (fields waiting for it are empty until then). */
+    columnsGrow?: boolean;
     pointerOf?: (row: RawRow) => string | null;
   },
 ): AsyncGenerator<TableRow> {
@@ -84,7 +89,7 @@ async function* readTable(
   // The id column is matched like a field's; it is the last plan.
   const plans = options.idPlan ? [...fieldPlans, options.idPlan] : fieldPlans;
   const idAt = options.idPlan ? plans.length - 1 : -1;
-  const text = unit === 'line' && reader.declaredTypes === null && !options.pointerOf;
+  const text = options.delimited === true;
   // Columns are matched by name; a name the header repeats is taken by its fields in order.
   const positions = (): number[] => {
     const taken = new Set<number>();
@@ -98,7 +103,7 @@ async function* readTable(
   let at = positions();
   const forWhat = (i: number) => (i === idAt ? 'for the records\' _id' : `for field "${fields[i]!.id}"`);
   const missing = at.findIndex((p, i) => p === -1 && plans[i]!.constant === null);
-  const growing = !text;
+  const growing = options.columnsGrow === true;
   if (missing !== -1 && !growing) {
     throw new LoadError(name, options.headerLine, null, `header has no column "${plans[missing]!.column}" (${forWhat(missing)}); found: ${header.map((h) => `"${h}"`).join(', ')}`, null, unit);
   }
@@ -178,7 +183,28 @@ async function* readCsv({ source, fields, files, corrections }: LayoutRead): Asy
     try {
       yield* readTable(reader, file.name, fields, plans, {
         idPlan: source.idColumn === null ? null : { column: source.idColumn, within: [], constant: null },
-        extraColumns: source.extraColumns, shortRows: source.shortRows, corrections: csvCorrections(correctionsFor(corrections, file.name)), headerLine: source.headerRow,
+        extraColumns: source.extraColumns, shortRows: source.shortRows, corrections: csvCorrections(correctionsFor(corrections, file.name)), headerLine: source.headerRow, delimited: true,
+      });
+    } finally {
+      await reader.close();
+    }
+  }
+}
+
+/** Workbooks' sheets and Parquet files: each field takes the column its `column` names. */
+async function* readTypedFiles({ source, fields, files }: LayoutRead, format: 'xlsx' | 'parquet'): AsyncGenerator<TableRow> {
+  const plans = fields.map((f): CellPlan => ({ column: f.column, within: [], constant: null }));
+  for (const file of files) {
+    let reader: TableReader;
+    try {
+      reader = await openTypedFile(file.located.file, file.name, format === 'xlsx' ? { format, sheet: source.sheet } : { format });
+    } catch (err) {
+      throw new LoadError(file.name, null, null, (err as Error).message.replace(`${file.name}: `, ''));
+    }
+    try {
+      yield* readTable(reader, file.name, fields, plans, {
+        idPlan: source.idColumn === null ? null : { column: source.idColumn, within: [], constant: null },
+        extraColumns: 'ignore', shortRows: 'pad', corrections: null, headerLine: null,
       });
     } finally {
       await reader.close();
@@ -226,7 +252,7 @@ async function* readJsonRecords(read: LayoutRead, base: 'json' | 'ndjson', strea
     const prefix = base === 'json' ? streamed.recordsAt.map((k) => `/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('') : '';
     try {
       yield* readTable(reader, file.name, fields, plans, {
-        idPlan: streamed.idPlan, extraColumns: 'ignore', shortRows: 'pad', corrections: null, headerLine: null,
+        idPlan: streamed.idPlan, extraColumns: 'ignore', shortRows: 'pad', corrections: null, headerLine: null, columnsGrow: true,
         pointerOf: base === 'json' ? (row) => `${prefix}/${row.line - 1}` : () => null,
       });
     } finally {

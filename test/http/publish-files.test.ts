@@ -1,7 +1,7 @@
 // `count-centre add FILE`, with no options, on the table files people actually have: files shaped like the ones that
 // were refused or misread (short rows, mixed line endings, Excel's "Unicode text", title lines above the header,
 // pipes and spaces, decimal commas and thousands separators, Windows-1252, leading zeros, JSON in its common shapes,
-// NDJSON), and real files from Debian's and npm's packages. The catalogue `add` writes is then served by each store,
+// NDJSON), an Excel workbook and Parquet files, and real files from Debian's and npm's packages. The catalogue `add` writes is then served by each store,
 // and every table is checked through the API: totals, field types and values. Files nothing reads exit 3 in a sentence.
 
 import assert from 'node:assert/strict';
@@ -11,7 +11,9 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import iconv from 'iconv-lite';
 import { PROJECT_ROOT } from '../../src/settings.js';
+import { sampleRow, writeSampleWithArrow } from '../helpers/parquet-files.js';
 import { runCli } from '../helpers/processes.js';
+import { writeWithExcelJs } from '../helpers/xlsx-files.js';
 import { startService, TEST_BACKENDS, type TestService } from '../helpers/service.js';
 
 /** A file of the corpus: its name and bytes, and the resource id `add` is given (so tests can find it). */
@@ -98,6 +100,25 @@ describe('count-centre add on the files people have', () => {
       writeFileSync(path.join(dir, file.name), file.bytes);
       runs.set(file.name, await runCli(['add', path.join(dir, file.name), '--id', file.id], env));
     }
+    // A workbook as statistics offices send them: a title above the header, dates, true/false, a formula, two sheets.
+    await writeWithExcelJs(path.join(dir, 'census.xlsx'), [
+      {
+        name: 'Counties',
+        rows: [
+          ['Census 2022: population by county'], [],
+          ['County', 'Population', 'Counted on', 'Coastal', 'Per cent'],
+          ['Cork', 584156, new Date('2022-04-03T00:00:00Z'), true, { formula: 'B4/5149139*100', result: 11.34 }],
+          ['Offaly', 83150, new Date('2022-04-03T00:00:00Z'), false, { formula: 'B5/5149139*100', result: 1.61 }],
+        ],
+      },
+      { name: 'Notes', rows: [['Note'], ['Provisional']] },
+    ]);
+    runs.set('census.xlsx', await runCli(['add', path.join(dir, 'census.xlsx'), '--id', id(20)], env));
+    // Parquet as pyarrow and Spark write it, compressed with ZSTD and with GZIP.
+    writeSampleWithArrow(path.join(dir, 'sample-zstd.parquet'), 1000, 'ZSTD', 300);
+    writeSampleWithArrow(path.join(dir, 'sample-gzip.parquet'), 1000, 'GZIP');
+    runs.set('sample-zstd.parquet', await runCli(['add', path.join(dir, 'sample-zstd.parquet'), '--id', id(21)], env));
+    runs.set('sample-gzip.parquet', await runCli(['add', path.join(dir, 'sample-gzip.parquet'), '--id', id(22)], env));
     for (const [name, file] of [['debian.csv', DEBIAN_RELEASES], ['bond-prices.csv', NPM_BOND_PRICES]] as const) {
       runs.set(name, await runCli(['add', file, '--id', name === 'debian.csv' ? id(90) : id(91)], env));
     }
@@ -120,6 +141,9 @@ describe('count-centre add on the files people have', () => {
     assert.equal(said('wrapped.json'), '2 records; JSON, UTF-8; records at data');
     assert.equal(said('ckan-answer.json'), '2 records; JSON, UTF-8; records at result.records, typed by the document\'s "fields"\nthe column "_id" holds the records\' own ids, increasing: kept as their _id');
     assert.equal(said('events.ndjson'), '2 records; NDJSON (a JSON record per line), UTF-8');
+    assert.equal(said('census.xlsx'), '2 records; Excel workbook, first sheet');
+    assert.equal(said('sample-zstd.parquet'), '1,000 records; Parquet');
+    assert.match(runs.get('sample-gzip.parquet')!.stdout, /amount\s+float8\s+0\s+0\s+float8, as the file's schema declares/);
     assert.match(runs.get('european.csv')!.stdout, /Taux\s+numeric\s+1\.234,5\s+0\s+62,5\s+written with a decimal comma: line 2 has "62,5"/);
     assert.match(runs.get('zips.csv')!.stdout, /zip\s+text\s+0\s+00501\s+whole numbers, but line 2 has "00501": its leading zero would be lost as a number/);
   });
@@ -225,6 +249,27 @@ describe('count-centre add on the files people have', () => {
         total: 2, fields: ['_id:int', 'at:timestamp', 'kind:text', 'n:int4'],
         records: [{ _id: 1, at: '2020-02-08T09:15:00', kind: 'open', n: 1 }, { _id: 2, at: '2020-02-08T22:00:00', kind: 'close', n: 2 }],
       });
+    });
+
+    test('an Excel workbook: the header under its title, dates, booleans, formulas by their values', async () => {
+      assert.deepEqual(await search(id(20)), {
+        total: 2, fields: ['_id:int', 'County:text', 'Population:int4', 'Counted on:date', 'Coastal:bool', 'Per cent:numeric'],
+        records: [
+          { _id: 1, County: 'Cork', Population: 584156, 'Counted on': '2022-04-03', Coastal: true, 'Per cent': 11.34 },
+          { _id: 2, County: 'Offaly', Population: 83150, 'Counted on': '2022-04-03', Coastal: false, 'Per cent': 1.61 },
+        ],
+      });
+    });
+
+    test('Parquet, ZSTD and GZIP: the schema\'s types, every row', async () => {
+      for (const resource of [id(21), id(22)]) {
+        const table = await search(resource, '&limit=1000');
+        assert.deepEqual([table.total, table.fields], [1000, ['_id:int', 'id:int4', 'name:text', 'amount:float8', 'day:date', 'flag:bool']]);
+        table.records.forEach((record: Record<string, unknown>, k: number) => {
+          const [rowId, name, amount, day, flag] = sampleRow(k);
+          assert.deepEqual(record, { _id: k + 1, id: rowId, name, amount, day: day.toISOString().slice(0, 10), flag });
+        });
+      }
     });
 
     test('package_show names a file outside the sources by its file name alone, and says the licence is not specified', async () => {

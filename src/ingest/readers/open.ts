@@ -3,8 +3,10 @@
 
 import { openDelimited } from './delimited.js';
 import { fieldTypeOfCkan, findRecords, openJson, type RecordsLocation } from './json.js';
+import { openParquet } from './parquet.js';
 import { NotATableError, type Sniffed } from './sniff.js';
 import type { TableReader } from './types.js';
+import { openXlsx } from './xlsx.js';
 
 /** What a publisher may say instead of what was sniffed. */
 export interface ReadOverrides {
@@ -52,6 +54,24 @@ export async function openTable(file: string, displayName: string, spec: TableSp
     }
     case 'xlsx':
     case 'parquet':
-      throw new NotATableError(displayName, `${spec.format === 'xlsx' ? 'an Excel workbook' : 'a Parquet file'}, which this version cannot read yet`);
+      return openTypedFile(file, displayName, spec);
   }
+}
+
+/**
+ * A workbook's or Parquet file's reader: its cells carry their own types; a file the reader cannot read is not a table
+ * (its message is one sentence naming the file).
+ */
+export async function openTypedFile(file: string, displayName: string, spec: { format: 'xlsx'; sheet: string | null } | { format: 'parquet' }): Promise<TableReader> {
+  let reader: TableReader;
+  try {
+    reader = spec.format === 'xlsx'
+      ? await openXlsx(file, { displayName, ...(spec.sheet ? { sheet: spec.sheet } : {}) })
+      : await openParquet(file, { displayName });
+  } catch (err) {
+    if (err instanceof NotATableError) throw err;
+    const message = (err as Error).message;
+    throw new NotATableError(displayName, message.startsWith(`${displayName}: `) ? message.slice(displayName.length + 2) : message);
+  }
+  return Object.defineProperty(reader, 'typed', { value: true, enumerable: true });
 }
