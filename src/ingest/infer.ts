@@ -410,8 +410,10 @@ export async function inferTable(
       late.empty = rows;
       evidence.push(late);
     }
-    for (const row of batch) {
-      const { cells, line } = row;
+    const take = Math.min(batch.length, sampleRows - rows);
+    if (take < batch.length) sampled = true;
+    for (let r = 0; r < take; r++) {
+      const { cells, line } = batch[r]!;
       const n = Math.min(cells.length, width);
       for (let i = 0; i < n; i++) evidence[i]!.see(cells[i]!, line);
       if (cells.length > width && reader.unit === 'line') {
@@ -425,8 +427,9 @@ export async function inferTable(
         }
       }
     }
-    rows += batch.length;
+    rows += take;
     onRows?.(rows);
+    if (sampled) break;
   }
   const locale = numberLocale(evidence, options);
   const idIndex = reader.columns.findIndex((c, i) => c === '_id' && evidence[i]!.increasing && rows > 0);
