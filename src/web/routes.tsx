@@ -5,8 +5,8 @@ import type { VNode } from 'preact';
 import type { CatalogResource } from '../catalog/catalog.js';
 import { compareElections, FIELD_NAMES, sheetAfterCount, slugOf, type Election } from '../elections/index.js';
 import type { Assets } from './assets.js';
-import { loadCharts, type ChartMemo } from './charts.js';
-import { datasets, electionByName, electionLabel, elections, type ElectionCache, type ElectionView } from './catalog-view.js';
+import { chartOf, loadCharts } from './charts.js';
+import { datasets, electionByName, electionLabel, electionModel, elections, type ElectionView } from './catalog-view.js';
 import { PageFailure, pageFailureOf, type ActionClient, type SearchResult } from './data.js';
 import { defaultFacets, facetOf, type Facet } from './facets.js';
 import { firstPreferencesChart, raceToQuotaChart, shareChangeChart, sharesChart, transfersChart } from './election-charts.js';
@@ -24,8 +24,6 @@ import { apiSearchUrl, dumpUrl, filteredQuery, urls } from './urls.js';
 
 export interface PageContext {
   client: ActionClient;
-  models: ElectionCache;
-  charts: ChartMemo;
   assets: Assets;
   siteUrl: string;
   params: Record<string, string>;
@@ -55,7 +53,7 @@ function notFound(what: string): never {
 async function electionOf(ctx: PageContext): Promise<{ view: ElectionView; election: Election; base: ElectionPageBase; crumbs: Crumb[] }> {
   const view = electionByName(ctx.client, ctx.params.name ?? '');
   if (!view) notFound(`There is no election called "${ctx.params.name}".`);
-  const election = await ctx.models.get(ctx.client, view, ctx.siteUrl);
+  const election = await electionModel(ctx.client, view);
   const name = view.definition.name;
   const label = electionLabel(view);
   const base: ElectionPageBase = {
@@ -96,7 +94,7 @@ async function home(ctx: PageContext): Promise<PageResult> {
     let totals = null;
     let problem: string | null = null;
     try {
-      totals = (await ctx.models.get(ctx.client, view, ctx.siteUrl)).totals;
+      totals = (await electionModel(ctx.client, view)).totals;
     } catch (err) {
       const failure = pageFailureOf(err);
       if (!failure) throw err;
@@ -140,7 +138,7 @@ async function resourcePage(ctx: PageContext): Promise<PageResult> {
   let result: SearchResult | null = null;
   let failure: PageFailure | null = null;
   try {
-    result = await ctx.client.search({ ...decodedParams(api), resource_id: id }, ctx.siteUrl);
+    result = await ctx.client.search({ ...decodedParams(api), resource_id: id });
   } catch (err) {
     failure = pageFailureOf(err);
     if (!failure || failure.status >= 500) throw err;
@@ -149,8 +147,8 @@ async function resourcePage(ctx: PageContext): Promise<PageResult> {
   const textFields = resource.fields.filter((f) => f.type === 'text').map((f) => f.id);
   let facetFields: string[];
   if (search.has('_facet')) facetFields = search.getAll('_facet').filter((f) => textFields.includes(f) || resource.fieldById.has(f));
-  else facetFields = await defaultFacets(ctx.client, resource, ctx.siteUrl);
-  const facets: Facet[] = failure ? [] : await Promise.all(facetFields.map((f) => facetOf(ctx.client, resource, search, f, ctx.siteUrl)));
+  else facetFields = await defaultFacets(ctx.client, resource);
+  const facets: Facet[] = failure ? [] : await Promise.all(facetFields.map((f) => facetOf(ctx.client, resource, search, f)));
 
   const dumpBase = new URLSearchParams();
   for (const name of DUMP_PARAMS) for (const v of api.getAll(name)) dumpBase.append(name, v);
@@ -189,7 +187,7 @@ async function recordPage(ctx: PageContext): Promise<PageResult> {
   const recordId = Number(ctx.params.record);
   if (!Number.isSafeInteger(recordId) || recordId < 1) notFound(`There is no record "${ctx.params.record}" in ${resource.definition.name}.`);
   const filters = { _id: recordId };
-  const result = await ctx.client.search({ resource_id: id, filters: JSON.stringify(filters) }, ctx.siteUrl);
+  const result = await ctx.client.search({ resource_id: id, filters: JSON.stringify(filters) });
   const record = result.records[0];
   if (!record) notFound(`There is no record ${recordId} in ${resource.definition.name}.`);
   const related = await relatedLinks(ctx, resource, record);
@@ -217,7 +215,7 @@ async function relatedLinks(ctx: PageContext, resource: CatalogResource, record:
   const role = resource.definition.role;
   const view = elections(ctx.client).find((e) => e.definition.name === resource.dataset?.name);
   if ((role !== 'candidates' && role !== 'counts' && role !== 'constituencies') || !view) return [];
-  const election = await ctx.models.get(ctx.client, view, ctx.siteUrl);
+  const election = await electionModel(ctx.client, view);
   const names = FIELD_NAMES[role] as Record<string, readonly string[]>;
   const numberField = fieldOf(resource, names.number!);
   const nameField = fieldOf(resource, role === 'constituencies' ? names.name! : names.constituency!);
@@ -326,13 +324,12 @@ async function constituencyPage(ctx: PageContext): Promise<PageResult> {
     },
   };
   if (!fieldOf(candidates, ['Votes'])) props.api.candidates = apiOf(candidates, filtersFor('candidates'));
-  const version = ctx.client.datasetVersion;
   const chartKey = `${view.definition.name}/${constituency.key}`;
   const hasCounts = props.hasCounts;
   const charts = {
-    firstPreferences: ctx.charts.get(version, `first ${chartKey}`, () => firstPreferencesChart(sheet)),
-    race: hasCounts ? ctx.charts.get(version, `race ${chartKey} ${count}`, () => raceToQuotaChart(shown, count)) : null,
-    transfers: hasCounts && count >= 2 ? ctx.charts.get(version, `transfers ${chartKey} ${count}`, () => transfersChart(sheet, sheet.steps[count - 1]!)) : null,
+    firstPreferences: chartOf(ctx.client, `first ${chartKey}`, () => firstPreferencesChart(sheet)),
+    race: hasCounts ? chartOf(ctx.client, `race ${chartKey} ${count}`, () => raceToQuotaChart(shown, count)) : null,
+    transfers: hasCounts && count >= 2 ? chartOf(ctx.client, `transfers ${chartKey} ${count}`, () => transfersChart(sheet, sheet.steps[count - 1]!)) : null,
   };
   const title = count < last ? `${constituency.name} after count ${count}, ${base.label}` : `${constituency.name}, ${base.label}`;
   return ok(page(ctx, {
@@ -347,7 +344,7 @@ async function partyTotals(ctx: PageContext): Promise<PageResult> {
   const { base, crumbs, view } = await electionOf(ctx);
   const candidates = view.roles.candidates!;
   const api = apiSearchUrl('', candidates.id, new URLSearchParams({ limit: String(ctx.client.settings.rowsMax) }));
-  const chart = ctx.charts.get(ctx.client.datasetVersion, `shares ${view.definition.name}`, () => sharesChart(base.election.parties, base.label));
+  const chart = chartOf(ctx.client, `shares ${view.definition.name}`, () => sharesChart(base.election.parties, base.label));
   return ok(page(ctx, { title: `Party totals, ${base.label}`, crumbs: [...crumbs, { label: 'Party totals' }], alternate: api }, <PartyTotalsPage {...base} api={api} chart={chart} candidatesHref={urls.resource(candidates.id)} />));
 }
 
@@ -378,11 +375,11 @@ async function comparePage(ctx: PageContext): Promise<PageResult> {
   const earlier = byName.get(earlierName);
   const later = byName.get(laterName);
   if (!earlier || !later) notFound(`There is no election called "${!earlier ? earlierName : laterName}".`);
-  const [a, b] = await Promise.all([ctx.models.get(ctx.client, earlier, ctx.siteUrl), ctx.models.get(ctx.client, later, ctx.siteUrl)]);
+  const [a, b] = await Promise.all([electionModel(ctx.client, earlier), electionModel(ctx.client, later)]);
   const summary = (view: ElectionView, e: Election) => ({ name: view.definition.name, label: electionLabel(view), house: e.house, totals: e.totals, parties: e.parties, constituencies: e.constituencies });
   const comparison = earlier === later ? null : compareElections(summary(earlier, a), summary(later, b));
   const label = comparison ? `${comparison.earlier.label} to ${comparison.later.label}` : '';
-  const chart = comparison ? ctx.charts.get(ctx.client.datasetVersion, `compare ${earlier.definition.name} ${later.definition.name}`, () => shareChangeChart(comparison.parties, label)) : null;
+  const chart = comparison ? chartOf(ctx.client, `compare ${earlier.definition.name} ${later.definition.name}`, () => shareChangeChart(comparison.parties, label)) : null;
   const views = [earlier, later] as const;
   const candidates = later.roles.candidates;
   const api = candidates ? apiSearchUrl('', candidates.id, new URLSearchParams({ limit: String(ctx.client.settings.rowsMax) })) : '/api/3/action/package_list';

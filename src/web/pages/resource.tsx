@@ -103,9 +103,8 @@ export function ResourcePage(props: ResourcePageProps) {
           {props.facets.map((facet) => (
             <section class="facet" aria-labelledby={`facet-${facet.field}`}>
               <h3 id={`facet-${facet.field}`}>{facet.field}</h3>
-              {facet.note ? <p class="hint">{facet.note}</p> : (
-                <FacetValues facet={facet} clauses={clauses} href={href} />
-              )}
+              {facet.note && <p class="hint">{facet.note}</p>}
+              <FacetValues facet={facet} clauses={clauses} href={href} />
               <p class="facet-hide"><a href={href((s) => {
                 const rest = s.getAll('_facet').length > 0 ? s.getAll('_facet') : props.facets.map((f) => f.field);
                 s.delete('_facet');
