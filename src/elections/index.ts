@@ -13,7 +13,7 @@ export { compareSurnames, compareText, displayName, partyMatchKey, slugOf, surna
 export { CEANN_COMHAIRLE_ROW, electionTotals, isElectedResult, isWoman, partyTotals } from './parties.js';
 export { partiesOverTime, type ElectionsOverTime, type PartyLine, type PartyLineage } from './over-time.js';
 export {
-  candidacyId, candidaciesOf, findPeople, nameKey, nameWords, peopleOf, type Candidacy, type CandidateMatch, type ElectionCandidacies, type People, type Person,
+  candidacyId, candidaciesOf, findPeople, nameKey, nameWords, peopleOf, type Candidacy, type CandidateMatch, type ElectionCandidacies, type MatchSide, type People, type Person,
   type PersonMatch,
 } from './people.js';
 export {

@@ -41,10 +41,17 @@ export interface Candidacy {
 /** A reviewed decision about two candidacies: the same person, or two people the rules would join. */
 export interface CandidateMatch {
   decision: 'same' | 'different';
-  /** Each side: election (dataset name), constituency and name as the records give them. */
-  earlier: { election: string; constituency: string; name: string };
-  later: { election: string; constituency: string; name: string };
+  /** Each side: election (dataset name), constituency and name as the records give them, and the party where two namesakes stood in one constituency. */
+  earlier: MatchSide;
+  later: MatchSide;
   evidence: string;
+}
+
+export interface MatchSide {
+  election: string;
+  constituency: string;
+  name: string;
+  party?: string;
 }
 
 export interface Person {
@@ -130,12 +137,9 @@ function continuous(a: string, b: string): boolean {
   return [...placeWords(a)].some((w) => words.has(w));
 }
 
-function sideMatches(side: CandidateMatch['earlier'], c: Candidacy): boolean {
-  return side.election === c.election && sameConstituency(side.constituency, c.constituencyName) && nameKey(splitName(side.name)) === nameKey(c);
-}
-
-function splitName(name: string): { firstName: string; surname: string } {
-  return { firstName: '', surname: name };
+function sideMatches(side: MatchSide, c: Candidacy): boolean {
+  return side.election === c.election && sameConstituency(side.constituency, c.constituencyName) && nameKey({ firstName: '', surname: side.name }) === nameKey(c) &&
+    (!side.party || partyMatchKey(side.party) === partyMatchKey(c.party));
 }
 
 export interface People {
@@ -182,12 +186,19 @@ export function peopleOf(all: readonly Candidacy[], matches: readonly CandidateM
       const best = strong.length > 0 ? strong : likely;
       proposals.set(c, { person: best.length === 1 ? best[0]! : null, reviewed: null, rivals: best.length > 1 ? best : [] });
     }
-    // One person stands once in an election: two candidacies claiming the same person leave it to neither.
+    // One person stands once in an election: two candidacies claiming the same person leave it to neither, unless a
+    // review gave it to one of them (the others then stay apart, with that review's evidence).
     const claims = new Map<Person, Candidacy[]>();
-    for (const [c, p] of proposals) if (p.person && !p.reviewed) claims.set(p.person, [...(claims.get(p.person) ?? []), c]);
+    for (const [c, p] of proposals) if (p.person) claims.set(p.person, [...(claims.get(p.person) ?? []), c]);
+    const apart = new Map<Candidacy, CandidateMatch>();
     for (const [person, claimants] of claims) {
       if (claimants.length < 2) continue;
-      for (const c of claimants) proposals.set(c, { person: null, reviewed: null, rivals: [person] });
+      const given = claimants.find((c) => proposals.get(c)!.reviewed);
+      for (const c of claimants) {
+        if (c === given) continue;
+        proposals.set(c, { person: null, reviewed: null, rivals: given ? [] : [person] });
+        if (given) apart.set(c, proposals.get(given)!.reviewed!);
+      }
     }
     for (const c of here) {
       const proposal = proposals.get(c)!;
@@ -203,6 +214,7 @@ export function peopleOf(all: readonly Candidacy[], matches: readonly CandidateM
         }
       }
       if (proposal.reviewed) person.reviewed.push(proposal.reviewed);
+      if (apart.has(c)) person.reviewed.push(apart.get(c)!);
       person.candidacies.push(c);
       ownerOf.set(candidacyId(c), person);
       const key = nameKey(c);

@@ -81,6 +81,23 @@ describe('people across elections', () => {
     assert.deepEqual(people.people[1]!.reviewed.map((r) => r.evidence), ['Two people.']);
   });
 
+  test('two namesakes in one constituency: a review naming the party gives the person to one, the other stays apart', () => {
+    const review = {
+      decision: 'same' as const, evidence: 'The Sinn Féin candidate is the TD.',
+      earlier: { election: 'e2016', constituency: 'Dublin Mid West', name: 'Eoin Ó Broin', party: 'Sinn Féin' },
+      later: { election: 'e2020', constituency: 'Dublin Mid West', name: 'Eoin Ó Broin', party: 'Sinn Féin' },
+    };
+    const people = peopleOf([
+      candidacy('e2016', 'Dublin Mid West', 'Eoin Ó Broin', 'Sinn Féin'),
+      candidacy('e2020', 'Dublin Mid West', 'Eoin Ó Broin', 'Sinn Féin'),
+      candidacy('e2020', 'Dublin Mid West', 'Eoin Ó Broin', 'Social Democrats', { candidateKey: 'Dublin Mid West/2' }),
+    ], [review], sameLine);
+    assert.deepEqual(people.people.map((p) => [p.key, p.candidacies.map((c) => `${c.election} ${c.party}`), p.reviewed.length]), [
+      ['eoin-o-broin', ['e2016 Sinn Féin', 'e2020 Sinn Féin'], 1],
+      ['eoin-o-broin-dublin-mid-west', ['e2020 Social Democrats'], 1],
+    ]);
+  });
+
   test('found by the beginnings of the words of their names, without fadas or case', () => {
     const people = peopleOf([
       candidacy('e2020', 'Cork South Central', 'Micheál Martin', 'Fianna Fáil'),
