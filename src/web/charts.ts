@@ -35,7 +35,7 @@ export interface ChartSvg {
 }
 
 /** Renders a Plot specification to SVG markup described by `label` (what a screen reader announces). */
-export function renderChart(label: string, options: PlotModule.PlotOptions): ChartSvg {
+export function renderChart(label: string, options: PlotModule.PlotOptions, { narrow = false }: { narrow?: boolean } = {}): ChartSvg {
   const { Plot, document } = loaded();
   const node = Plot.plot({ ...options, document }) as unknown as Element;
   const svg = node.tagName.toLowerCase() === 'svg' ? node : node.querySelector('svg');
@@ -44,7 +44,8 @@ export function renderChart(label: string, options: PlotModule.PlotOptions): Cha
   for (const element of [...svg.querySelectorAll('[aria-label]')]) element.removeAttribute('aria-label');
   for (const element of [svg, ...svg.querySelectorAll('[style]')]) element.removeAttribute('style');
   for (const element of [...svg.querySelectorAll('[aria-description]')]) element.removeAttribute('aria-description');
-  svg.setAttribute('class', 'chart');
+  // A narrow chart is drawn for a phone's width: it scales to the screen instead of keeping a desktop width.
+  svg.setAttribute('class', narrow ? 'chart chart-small' : 'chart');
   svg.setAttribute('role', 'img');
   svg.setAttribute('aria-label', label);
   svg.removeAttribute('aria-description');

@@ -17,7 +17,9 @@ import { assetAnswer, loadAssets } from './assets.js';
 import { elections } from './catalog-view.js';
 import { ActionClient, pageFailureOf } from './data.js';
 import type { PageShell } from './pages/layout.js';
-import { errorPage, pageHandlers, type PageContext, type PageResult } from './routes.js';
+import { errorPage, type PageContext, type PageResult } from './page-context.js';
+import { loadReviewed } from './reviewed.js';
+import { pageHandlers } from './routes.js';
 
 /**
  * No inline script or style anywhere (charts are SVG with presentation attributes, styled by the stylesheet), no
@@ -78,6 +80,7 @@ export interface PageCore {
 export function createPageCore(state: ServiceState, logger: Logger): PageCore {
   const { settings } = state.current;
   const assets = loadAssets();
+  const reviewed = loadReviewed();
   // Rendered pages, kept until the data changes (the key holds the dataset version): a quarter of the answer cache.
   const renderedBytes = Math.floor((settings.responseCacheMb * 1024 * 1024) / 4);
   // A page costs milliseconds to make: it is kept the first time.
@@ -88,11 +91,7 @@ export function createPageCore(state: ServiceState, logger: Logger): PageCore {
     handler,
   }));
 
-  const shellBase = (client: ActionClient): Pick<PageShell, 'compare' | 'attribution'> => {
-    const all = elections(client);
-    const attribution = [...new Set(client.catalog.resources.map((r) => r.dataset?.attribution).filter((a): a is string => Boolean(a)))];
-    return { compare: all.length > 1, attribution };
-  };
+  const shellBase = (client: ActionClient): Pick<PageShell, 'compare'> => ({ compare: elections(client).length > 1 });
 
   const pageHeaders = (): Record<string, string> => ({
     'content-security-policy': CONTENT_SECURITY_POLICY,
@@ -134,12 +133,12 @@ export function createPageCore(state: ServiceState, logger: Logger): PageCore {
       const search = new URLSearchParams(at === -1 ? '' : request.url.slice(at + 1));
       // A page is kept, and tagged, by the version of the data it was made from.
       const identity = (services: Services) => {
-        const key = `${services.backend.datasetVersion} ${assets.version} ${request.url}${hostShapesPages ? ` ${siteUrl}` : ''}`;
+        const key = `${services.backend.datasetVersion} ${assets.version} ${reviewed.version} ${request.url}${hostShapesPages ? ` ${siteUrl}` : ''}`;
         return { key, tag: `W/"${services.backend.datasetVersion}-${createHash('sha1').update(key).digest('base64url').slice(0, 20)}"` };
       };
       const contextOf = (services: Services): PageContext => {
         const client = new ActionClient(services);
-        return { client, assets, siteUrl, params: matched.params, path, search, shell: shellBase(client) };
+        return { client, assets, reviewed, siteUrl, params: matched.params, path, search, shell: shellBase(client) };
       };
       let { key, tag } = identity(lease.services);
       const hit = rendered.get(key);

@@ -1,7 +1,7 @@
 // Each page's handler: reads the URL, gets the data through the actions (or the election models made from them),
 // and renders. Handlers return a page or a redirect; failures they raise are rendered as error pages by index.ts.
+// The pages of several elections at once (over time, people, transfers) have handlers of their own modules.
 
-import type { VNode } from 'preact';
 import type { CatalogResource } from '../catalog/catalog.js';
 import { compareElections, FIELD_NAMES, sheetAfterCount, slugOf, type Election } from '../elections/index.js';
 import type { Assets } from './assets.js';
@@ -16,76 +16,13 @@ import { ConstituencyPage } from './pages/constituency.js';
 import { ConstituencyList, CONSTITUENCY_SORTS, ElectionOverview, PartyPage, PartyTotalsPage, type ElectionPageBase } from './pages/election.js';
 import { ErrorPage } from './pages/error.js';
 import { HomePage, type DatasetCard, type ElectionCard } from './pages/home.js';
-import { renderPage, type Crumb, type PageShell } from './pages/layout.js';
+import type { Crumb } from './pages/layout.js';
+import { constituencyFilters, electionOf, fieldOf, notFound, ok, page, type PageContext, type PageResult } from './page-context.js';
 import { RecordPage, type RelatedLink } from './pages/record.js';
 import { ResourcePage } from './pages/resource.js';
+import { togetherHandlers } from './routes-together.js';
 import { apiQuery, canonical, decodedParams, foldForm, queryString } from './table-query.js';
 import { apiSearchUrl, dumpUrl, filteredQuery, urls } from './urls.js';
-
-export interface PageContext {
-  client: ActionClient;
-  assets: Assets;
-  siteUrl: string;
-  params: Record<string, string>;
-  path: string;
-  search: URLSearchParams;
-  shell: Pick<PageShell, 'compare' | 'attribution'>;
-}
-
-export type PageResult = { status: number; html: string } | { redirect: string };
-
-export function page(ctx: Pick<PageContext, 'assets' | 'shell'>, shell: Omit<PageShell, 'compare' | 'attribution'>, body: VNode): string {
-  return renderPage({ ...ctx.shell, ...shell }, ctx.assets, body);
-}
-
-export function errorPage(ctx: Pick<PageContext, 'assets' | 'shell'>, status: number, message: string): PageResult {
-  const title = status === 404 ? 'Not found' : 'Cannot be shown';
-  return { status, html: page(ctx, { title, crumbs: [{ label: 'Home', href: '/' }, { label: title }], alternate: null }, <ErrorPage status={status} message={message} />) };
-}
-
-const ok = (html: string): PageResult => ({ status: 200, html });
-
-function notFound(what: string): never {
-  throw new PageFailure(404, what);
-}
-
-/** The election a URL names, with its model. */
-async function electionOf(ctx: PageContext): Promise<{ view: ElectionView; election: Election; base: ElectionPageBase; crumbs: Crumb[] }> {
-  const view = electionByName(ctx.client, ctx.params.name ?? '');
-  if (!view) notFound(`There is no election called "${ctx.params.name}".`);
-  const election = await electionModel(ctx.client, view);
-  const name = view.definition.name;
-  const label = electionLabel(view);
-  const base: ElectionPageBase = {
-    label, date: view.election.date, body: view.election.body, election, resources: view.resources,
-    house: election.house,
-    links: {
-      overview: urls.election(name),
-      constituencies: urls.constituencies(name),
-      parties: urls.parties(name),
-      constituency: (key) => urls.constituency(name, key),
-      party: (key) => urls.party(name, key),
-      resource: urls.resource,
-    },
-  };
-  return { view, election, base, crumbs: [{ label: 'Home', href: '/' }, { label, href: urls.election(name) }] };
-}
-
-/** The first field a resource has of the spellings a value goes by. */
-function fieldOf(resource: CatalogResource | undefined, spellings: readonly string[]): string | undefined {
-  return resource ? spellings.find((s) => resource.fieldById.has(s)) : undefined;
-}
-
-/** Filters that select one constituency's records in a resource of the election: by number where it has one. */
-function constituencyFilters(view: ElectionView, role: 'candidates' | 'counts' | 'constituencies', constituency: { number: number | null; name: string }): Record<string, unknown> | null {
-  const resource = view.roles[role];
-  if (!resource) return null;
-  const names = FIELD_NAMES[role] as Record<string, readonly string[]>;
-  const numberField = fieldOf(resource, names.number!);
-  if (numberField && constituency.number !== null) return { [numberField]: constituency.number };
-  const nameField = fieldOf(resource, role === 'candidates' ? names.constituency! : role === 'counts' ? names.constituency! : names.name!);
-  return nameField ? { [nameField]: constituency.name } : null;
-}
 
 async function home(ctx: PageContext): Promise<PageResult> {
   const all = elections(ctx.client);
@@ -172,7 +109,7 @@ async function resourcePage(ctx: PageContext): Promise<PageResult> {
   const crumbs: Crumb[] = [{ label: 'Home', href: '/' }];
   if (datasetLink) crumbs.push(datasetLink);
   crumbs.push({ label: resource.definition.name, href: urls.resource(id) });
-  const html = page(ctx, { title: resource.definition.name, crumbs, alternate: apiSearchUrl('', id, api) },
+  const html = page(ctx, { title: resource.definition.name, crumbs, alternate: apiSearchUrl('', id, api), datasets: [resource.dataset!.name] },
     <ResourcePage
       resource={resource} search={search} result={result} failure={failure} facets={facets} facetChoices={textFields.filter((f) => !facetFields.includes(f))}
       siteUrl={ctx.siteUrl} rowsDefault={ctx.client.settings.rowsDefault} pagePath={urls.resource(id)} apiUrl={apiUrl} downloads={downloads} dataset={datasetLink}
@@ -193,7 +130,7 @@ async function recordPage(ctx: PageContext): Promise<PageResult> {
   const related = await relatedLinks(ctx, resource, record);
   const title = recordTitle(resource, record);
   const apiUrl = apiSearchUrl('', id, new URLSearchParams({ filters: JSON.stringify(filters) }));
-  return ok(page(ctx, { title, crumbs: [{ label: 'Home', href: '/' }, { label: resource.definition.name, href: urls.resource(id) }, { label: `Record ${recordId}` }], alternate: apiUrl },
+  return ok(page(ctx, { title, crumbs: [{ label: 'Home', href: '/' }, { label: resource.definition.name, href: urls.resource(id) }, { label: `Record ${recordId}` }], alternate: apiUrl, datasets: [resource.dataset.name] },
     <RecordPage resource={resource} record={record} fields={result.fields} related={related} apiUrl={apiUrl} tableHref={urls.resource(id)} title={title} />));
 }
 
@@ -264,7 +201,7 @@ async function relatedLinks(ctx: PageContext, resource: CatalogResource, record:
 async function electionOverview(ctx: PageContext): Promise<PageResult> {
   const { base, crumbs, view } = await electionOf(ctx);
   const candidates = view.roles.candidates;
-  return ok(page(ctx, { title: base.label, crumbs, alternate: candidates ? apiSearchUrl('', candidates.id) : null }, <ElectionOverview {...base} />));
+  return ok(page(ctx, { title: base.label, crumbs, alternate: candidates ? apiSearchUrl('', candidates.id) : null, datasets: [view.definition.name] }, <ElectionOverview {...base} />));
 }
 
 async function constituencyList(ctx: PageContext): Promise<PageResult> {
@@ -275,7 +212,7 @@ async function constituencyList(ctx: PageContext): Promise<PageResult> {
   if (!CONSTITUENCY_SORTS[key]) throw new PageFailure(400, `The constituencies cannot be sorted by "${key}"; choose a column heading.`);
   const resource = view.roles.constituencies;
   const api = resource ? apiSearchUrl('', resource.id) : null;
-  return ok(page(ctx, { title: `Constituencies, ${base.label}`, crumbs: [...crumbs, { label: 'Constituencies' }], alternate: api },
+  return ok(page(ctx, { title: `Constituencies, ${base.label}`, crumbs: [...crumbs, { label: 'Constituencies' }], alternate: api, datasets: [view.definition.name] },
     <ConstituencyList {...base} sortKey={key} descending={descending} api={api} />));
 }
 
@@ -336,6 +273,7 @@ async function constituencyPage(ctx: PageContext): Promise<PageResult> {
     title,
     crumbs: [...crumbs, { label: 'Constituencies', href: base.links.constituencies }, { label: constituency.name }],
     alternate: props.api.counts ?? props.api.candidates,
+    datasets: [view.definition.name],
   }, <ConstituencyPage {...props} charts={charts} />));
 }
 
@@ -345,7 +283,7 @@ async function partyTotals(ctx: PageContext): Promise<PageResult> {
   const candidates = view.roles.candidates!;
   const api = apiSearchUrl('', candidates.id, new URLSearchParams({ limit: String(ctx.client.settings.rowsMax) }));
   const chart = chartOf(ctx.client, `shares ${view.definition.name}`, () => sharesChart(base.election.parties, base.label));
-  return ok(page(ctx, { title: `Party totals, ${base.label}`, crumbs: [...crumbs, { label: 'Party totals' }], alternate: api }, <PartyTotalsPage {...base} api={api} chart={chart} candidatesHref={urls.resource(candidates.id)} />));
+  return ok(page(ctx, { title: `Party totals, ${base.label}`, crumbs: [...crumbs, { label: 'Party totals' }], alternate: api, datasets: [view.definition.name] }, <PartyTotalsPage {...base} api={api} chart={chart} candidatesHref={urls.resource(candidates.id)} />));
 }
 
 async function partyPage(ctx: PageContext): Promise<PageResult> {
@@ -357,7 +295,7 @@ async function partyPage(ctx: PageContext): Promise<PageResult> {
   const filters = partyField ? { [partyField]: party.party } : {};
   const api = apiSearchUrl('', candidates.id, new URLSearchParams({ filters: JSON.stringify(filters) }));
   const table = `${urls.resource(candidates.id)}${filteredQuery(filters)}`;
-  return ok(page(ctx, { title: `${party.party}, ${base.label}`, crumbs: [...crumbs, { label: 'Party totals', href: base.links.parties }, { label: party.party }], alternate: api },
+  return ok(page(ctx, { title: `${party.party}, ${base.label}`, crumbs: [...crumbs, { label: 'Party totals', href: base.links.parties }, { label: party.party }], alternate: api, datasets: [view.definition.name] },
     <PartyPage {...base} party={party} api={api} table={table} />));
 }
 
@@ -366,7 +304,7 @@ async function comparePage(ctx: PageContext): Promise<PageResult> {
   const all = elections(ctx.client);
   const crumbs: Crumb[] = [{ label: 'Home', href: '/' }, { label: 'Compare elections' }];
   if (all.length < 2) {
-    return { status: 404, html: page(ctx, { title: 'Compare elections', crumbs, alternate: null }, <ErrorPage status={404} message="Comparing needs two elections, and only one is loaded." />) };
+    return { status: 404, html: page(ctx, { title: 'Compare elections', crumbs, alternate: null, datasets: [] }, <ErrorPage status={404} message="Comparing needs two elections, and only one is loaded." />) };
   }
   // Latest first in `all`: by default the latest election against the one before it.
   const byName = new Map(all.map((e) => [e.definition.name, e]));
@@ -383,7 +321,7 @@ async function comparePage(ctx: PageContext): Promise<PageResult> {
   const views = [earlier, later] as const;
   const candidates = later.roles.candidates;
   const api = candidates ? apiSearchUrl('', candidates.id, new URLSearchParams({ limit: String(ctx.client.settings.rowsMax) })) : '/api/3/action/package_list';
-  return ok(page(ctx, { title: 'Compare elections', crumbs, alternate: api },
+  return ok(page(ctx, { title: 'Compare elections', crumbs, alternate: api, datasets: earlier === later ? [earlier.definition.name] : [earlier.definition.name, later.definition.name] },
     <ComparePage
       choices={all.map((e) => ({ name: e.definition.name, label: electionLabel(e) }))} earlier={earlier.definition.name} later={later.definition.name}
       comparison={comparison} api={api} chart={chart}
@@ -393,6 +331,7 @@ async function comparePage(ctx: PageContext): Promise<PageResult> {
 }
 
 export const pageHandlers: Record<string, (ctx: PageContext) => Promise<PageResult>> = {
+  ...togetherHandlers,
   '/': home,
   '/resource/:id': resourcePage,
   '/resource/:id/record/:record': recordPage,

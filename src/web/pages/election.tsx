@@ -13,6 +13,7 @@ export interface ElectionLinks {
   overview: string;
   constituencies: string;
   parties: string;
+  transfers: string;
   constituency: (key: string) => string;
   party: (key: string) => string;
   resource: (id: string) => string;
@@ -27,6 +28,8 @@ export interface ElectionPageBase {
   election: Election;
   links: ElectionLinks;
   resources: CatalogResource[];
+  /** The consistency checks of first preferences against the valid poll, for a note where they do not add up. */
+  checks: string | null;
 }
 
 function Problems({ problems }: { problems: string[] }) {
