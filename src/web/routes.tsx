@@ -21,6 +21,7 @@ import { constituencyFilters, electionOf, fieldOf, notFound, ok, page, type Page
 import { RecordPage, type RelatedLink } from './pages/record.js';
 import { ResourcePage } from './pages/resource.js';
 import { togetherHandlers } from './routes-together.js';
+import { transferHandlers } from './routes-transfers.js';
 import { apiQuery, canonical, decodedParams, foldForm, queryString } from './table-query.js';
 import { apiSearchUrl, dumpUrl, filteredQuery, urls } from './urls.js';
 
@@ -246,6 +247,7 @@ async function constituencyPage(ctx: PageContext): Promise<PageResult> {
     constituency, sheet, shown, count, electionLabel: base.label, pagePath: urls.constituency(view.definition.name, constituency.key),
     candidateCount: election.candidates(constituency.key).length, hasCounts: election.hasCounts && Boolean(counts),
     ceannComhairle: constituency.returnedAutomatically ? election.house.ceannComhairle?.name ?? null : null,
+    transfersHref: election.hasCounts && counts ? urls.constituencyTransfers(view.definition.name, constituency.key) : null,
     partyHref: (party: string) => {
       const key = election.parties.find((p) => p.party === party)?.key;
       return key ? urls.party(view.definition.name, key) : null;
@@ -332,6 +334,7 @@ async function comparePage(ctx: PageContext): Promise<PageResult> {
 
 export const pageHandlers: Record<string, (ctx: PageContext) => Promise<PageResult>> = {
   ...togetherHandlers,
+  ...transferHandlers,
   '/': home,
   '/resource/:id': resourcePage,
   '/resource/:id/record/:record': recordPage,

@@ -22,6 +22,8 @@ export interface ConstituencyPageProps {
   candidateCount: number;
   hasCounts: boolean;
   partyHref: (party: string) => string | null;
+  /** This constituency's transfers page: party to party, and the count as a flow. */
+  transfersHref: string | null;
   /** The outgoing Ceann Comhairle, when returned here without a contest. */
   ceannComhairle: string | null;
   /** The charts' SVG: first preferences, the race to the quota after the count shown, that count's transfers. */
@@ -146,6 +148,7 @@ export function ConstituencyPage(props: ConstituencyPageProps) {
           <p>Count 1 is the first preferences: nothing had been transferred yet. <a href={countHref(2)}>See count 2</a>.</p>
         </section>
       ))}
+      {props.transfersHref && last > 1 && <p class="big-link"><a href={props.transfersHref}>The whole count as a flow, and where each party's transfers went</a></p>}
 
       <section aria-labelledby="records-title">
         <h2 id="records-title">The records</h2>

@@ -101,6 +101,7 @@ export function ElectionOverview({ label, date, body, election, links, resources
       <ul class="big-links">
         <li><a href={links.constituencies}>The {t.constituencies} constituencies</a>: each count, transfer by transfer</li>
         <li><a href={links.parties}>Party totals</a>: seats, votes, seat share against vote share</li>
+        {election.hasCounts && <li><a href={links.transfers}>Transfers</a>: where each party's transfers went, nationally and in each constituency</li>}
       </ul>
       <h2>The data</h2>
       <ul>
