@@ -3,13 +3,16 @@
 // The pages of several elections at once (over time, people, transfers) have handlers of their own modules.
 
 import type { CatalogResource } from '../catalog/catalog.js';
-import { compareElections, FIELD_NAMES, sheetAfterCount, slugOf, type Election } from '../elections/index.js';
+import { candidacyId, compareElections, FIELD_NAMES, sheetAfterCount, slugOf, type Election } from '../elections/index.js';
 import type { Assets } from './assets.js';
 import { chartOf, loadCharts } from './charts.js';
 import { datasets, electionByName, electionLabel, electionModel, elections, type ElectionView } from './catalog-view.js';
 import { PageFailure, pageFailureOf, type ActionClient, type SearchResult } from './data.js';
 import { defaultFacets, facetOf, type Facet } from './facets.js';
-import { firstPreferencesChart, raceToQuotaChart, shareChangeChart, sharesChart, transfersChart } from './election-charts.js';
+import {
+  firstPreferencesChart, firstPreferencesNarrowChart, raceToQuotaChart, raceToQuotaNarrowChart, shareChangeChart, sharesChart, sharesNarrowChart, transfersChart,
+  transfersNarrowChart,
+} from './election-charts.js';
 import { formatNumber } from './format.js';
 import { ComparePage } from './pages/compare.js';
 import { ConstituencyPage } from './pages/constituency.js';
@@ -17,11 +20,12 @@ import { ConstituencyList, CONSTITUENCY_SORTS, ElectionOverview, PartyPage, Part
 import { ErrorPage } from './pages/error.js';
 import { HomePage, type DatasetCard, type ElectionCard } from './pages/home.js';
 import type { Crumb } from './pages/layout.js';
-import { constituencyFilters, electionOf, fieldOf, notFound, ok, page, type PageContext, type PageResult } from './page-context.js';
+import { checksHref, constituencyFilters, electionOf, fieldOf, notFound, ok, page, type PageContext, type PageResult } from './page-context.js';
 import { RecordPage, type RelatedLink } from './pages/record.js';
 import { ResourcePage } from './pages/resource.js';
 import { togetherHandlers } from './routes-together.js';
 import { transferHandlers } from './routes-transfers.js';
+import { electionsTogether } from './together.js';
 import { apiQuery, canonical, decodedParams, foldForm, queryString } from './table-query.js';
 import { apiSearchUrl, dumpUrl, filteredQuery, urls } from './urls.js';
 
@@ -41,6 +45,7 @@ async function home(ctx: PageContext): Promise<PageResult> {
     return {
       name, label: electionLabel(view), title: view.definition.title, date: view.election.date, body: view.election.body, totals, problem,
       href: urls.election(name), constituencies: urls.constituencies(name), parties: urls.parties(name),
+      transfers: view.roles.counts ? urls.transfers(name) : null,
       candidatesResource: view.roles.candidates ?? null, resources: view.resources,
       seats: totals?.houseSeats ?? view.election.seats,
     };
@@ -129,10 +134,36 @@ async function recordPage(ctx: PageContext): Promise<PageResult> {
   const record = result.records[0];
   if (!record) notFound(`There is no record ${recordId} in ${resource.definition.name}.`);
   const related = await relatedLinks(ctx, resource, record);
+  const outcome = await candidateOutcome(ctx, resource, record, related);
   const title = recordTitle(resource, record);
   const apiUrl = apiSearchUrl('', id, new URLSearchParams({ filters: JSON.stringify(filters) }));
   return ok(page(ctx, { title, crumbs: [{ label: 'Home', href: '/' }, { label: resource.definition.name, href: urls.resource(id) }, { label: `Record ${recordId}` }], alternate: apiUrl, datasets: [resource.dataset.name] },
-    <RecordPage resource={resource} record={record} fields={result.fields} related={related} apiUrl={apiUrl} tableHref={urls.resource(id)} title={title} />));
+    <RecordPage resource={resource} record={record} fields={result.fields} related={related} apiUrl={apiUrl} tableHref={urls.resource(id)} title={title} outcome={outcome} />));
+}
+
+/**
+ * A candidate record's result as the count details have it ("Elected on count 6 of 8"), which its own Count Number (the
+ * constituency's number of counts) is easily mistaken for; and a link to the person across elections.
+ */
+async function candidateOutcome(ctx: PageContext, resource: CatalogResource, record: Record<string, unknown>, related: RelatedLink[]): Promise<{ text: string; href: string } | null> {
+  if (resource.definition.role !== 'candidates') return null;
+  const view = elections(ctx.client).find((e) => e.definition.name === resource.dataset?.name);
+  if (!view) return null;
+  const election = await electionModel(ctx.client, view);
+  const candidate = election.data.candidates.find((c) => c.recordId === record._id);
+  if (!candidate) return null;
+  const together = await electionsTogether(ctx.client, ctx.reviewed);
+  const person = together.people.byCandidacy.get(candidacyId({ election: view.definition.name, candidateKey: candidate.key }));
+  if (person) related.unshift({ label: `${person.name} in every election`, href: urls.person(person.key) });
+  if (!election.hasCounts) return null;
+  const sheet = election.sheet(candidate.constituencyKey)!;
+  const s = sheet.candidates.find((c) => c.candidate.key === candidate.key);
+  if (!s) return null;
+  const last = sheet.steps.length;
+  const at = s.elected?.count ?? s.excludedAt;
+  const href = urls.constituency(view.definition.name, candidate.constituencyKey);
+  if (at === null || at === undefined) return { text: `Not elected: in the count to its end (count ${last})`, href };
+  return { text: `${s.elected ? 'Elected' : 'Excluded'} on count ${at} of ${last}`, href: at >= last ? href : `${href}?count=${at}` };
 }
 
 function recordTitle(resource: CatalogResource, record: Record<string, unknown>): string {
@@ -248,6 +279,7 @@ async function constituencyPage(ctx: PageContext): Promise<PageResult> {
     candidateCount: election.candidates(constituency.key).length, hasCounts: election.hasCounts && Boolean(counts),
     ceannComhairle: constituency.returnedAutomatically ? election.house.ceannComhairle?.name ?? null : null,
     transfersHref: election.hasCounts && counts ? urls.constituencyTransfers(view.definition.name, constituency.key) : null,
+    checks: checksHref(view, { Check: 'first-preferences', Constituency: constituency.name, Status: 'failed' }),
     partyHref: (party: string) => {
       const key = election.parties.find((p) => p.party === party)?.key;
       return key ? urls.party(view.definition.name, key) : null;
@@ -270,13 +302,18 @@ async function constituencyPage(ctx: PageContext): Promise<PageResult> {
     race: hasCounts ? chartOf(ctx.client, `race ${chartKey} ${count}`, () => raceToQuotaChart(shown, count)) : null,
     transfers: hasCounts && count >= 2 ? chartOf(ctx.client, `transfers ${chartKey} ${count}`, () => transfersChart(sheet, sheet.steps[count - 1]!)) : null,
   };
+  const narrowCharts = {
+    firstPreferences: chartOf(ctx.client, `first narrow ${chartKey}`, () => firstPreferencesNarrowChart(sheet)),
+    race: hasCounts ? chartOf(ctx.client, `race narrow ${chartKey} ${count}`, () => raceToQuotaNarrowChart(shown, count)) : null,
+    transfers: hasCounts && count >= 2 ? chartOf(ctx.client, `transfers narrow ${chartKey} ${count}`, () => transfersNarrowChart(sheet, sheet.steps[count - 1]!)) : null,
+  };
   const title = count < last ? `${constituency.name} after count ${count}, ${base.label}` : `${constituency.name}, ${base.label}`;
   return ok(page(ctx, {
     title,
     crumbs: [...crumbs, { label: 'Constituencies', href: base.links.constituencies }, { label: constituency.name }],
     alternate: props.api.counts ?? props.api.candidates,
     datasets: [view.definition.name],
-  }, <ConstituencyPage {...props} charts={charts} />));
+  }, <ConstituencyPage {...props} charts={charts} narrowCharts={narrowCharts} />));
 }
 
 async function partyTotals(ctx: PageContext): Promise<PageResult> {
@@ -285,7 +322,8 @@ async function partyTotals(ctx: PageContext): Promise<PageResult> {
   const candidates = view.roles.candidates!;
   const api = apiSearchUrl('', candidates.id, new URLSearchParams({ limit: String(ctx.client.settings.rowsMax) }));
   const chart = chartOf(ctx.client, `shares ${view.definition.name}`, () => sharesChart(base.election.parties, base.label));
-  return ok(page(ctx, { title: `Party totals, ${base.label}`, crumbs: [...crumbs, { label: 'Party totals' }], alternate: api, datasets: [view.definition.name] }, <PartyTotalsPage {...base} api={api} chart={chart} candidatesHref={urls.resource(candidates.id)} />));
+  const narrowChart = chartOf(ctx.client, `shares narrow ${view.definition.name}`, () => sharesNarrowChart(base.election.parties, base.label));
+  return ok(page(ctx, { title: `Party totals, ${base.label}`, crumbs: [...crumbs, { label: 'Party totals' }], alternate: api, datasets: [view.definition.name] }, <PartyTotalsPage {...base} api={api} chart={chart} narrowChart={narrowChart} candidatesHref={urls.resource(candidates.id)} />));
 }
 
 async function partyPage(ctx: PageContext): Promise<PageResult> {
