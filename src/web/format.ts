@@ -55,7 +55,7 @@ export function isNumericType(type: string): boolean {
  * field's name, the same on every page of the resource (a rule by the values on a page would change from page to page).
  */
 export function isLabelNumber(fieldId: string): boolean {
-  return /(^|[\s_-])(year|yr|id|code|number|no|num|postcode|zip)([\s_.-]|$)/i.test(fieldId) || /(Id|Code|Year)$/.test(fieldId);
+  return /(^|[\s_-])(year|yr|id|code|number|no|num|postcode|zip)([\s_.-]|$)/i.test(fieldId) || /(Id|ID|[Cc]ode|Year)$/.test(fieldId);
 }
 
 /**

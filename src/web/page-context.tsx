@@ -38,7 +38,8 @@ function sourceOf(view: DatasetView): SourceNote {
   const election = d.election ? urls.election(d.name) : null;
   return {
     title: d.title.split(':')[0]!.trim(),
-    licence: d.licenseTitle || d.licenseUrl ? { title: d.licenseTitle || d.licenseId || d.licenseUrl, url: d.licenseUrl || null } : null,
+    // CKAN's 'notspecified' licence (the catalogue's default) is no licence: the footer says so.
+    licence: d.licenseId && d.licenseId !== 'notspecified' ? { title: d.licenseTitle || d.licenseId, url: d.licenseUrl || null } : null,
     attribution: d.attribution,
     source: extra(view, 'source'),
     href: election ?? (view.resources[0] ? urls.resource(view.resources[0].id) : null),
