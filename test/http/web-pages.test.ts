@@ -371,7 +371,7 @@ for (const backend of TEST_BACKENDS) describe(`explorer pages [${backend}]`, () 
       const rowsOf = (table: string) => [...page.document.querySelectorAll(`${table} tbody tr`)].map((tr) => [readable(tr.querySelector('.party-long')), ...[...tr.children].slice(1).map(readable)]);
       const shares = rowsOf('#shares-compared');
       const seats = rowsOf('#seats-compared');
-      assert.deepEqual(page.all('#shares-compared thead th'), ['Party', '2020', '2024', 'Change (points)']);
+      assert.deepEqual(page.all('#shares-compared thead th'), ['Party', '2020', '2024', 'Change']);
       // "Solidarity - People Before Profit" in 2020, "People Before Profit–Solidarity" in 2024: one party.
       assert.deepEqual(shares.find((p) => p[0] === 'People Before Profit–Solidarity'), ['People Before Profit–Solidarity', '2.6%', '2.8%', '+0.2']);
       assert.deepEqual(seats.find((p) => p[0] === 'People Before Profit–Solidarity'), ['People Before Profit–Solidarity', '5', '3', '−2']);

@@ -101,11 +101,11 @@ function CompareBody({ comparison, constituencyHref, partyHref, api, chart }: Pi
         <p class="hint">Parties are matched by name (ignoring fadas, case and a leading "The") or by abbreviation; a party that stood in only one election has no change.</p>
         <ScrollRegion label="Vote share by party, compared">
           <table class="data compare-table" id="shares-compared">
-            <caption>First-preference vote share by party, {label}</caption>
+            <caption>First-preference vote share by party, {label}; the change in percentage points</caption>
             <thead>
               <tr>
                 <th scope="col">Party</th>
-                <th scope="col" class="num">{short(a.label)}</th><th scope="col" class="num">{short(b.label)}</th><th scope="col" class="num">Change (points)</th>
+                <th scope="col" class="num">{short(a.label)}</th><th scope="col" class="num">{short(b.label)}</th><th scope="col" class="num">Change</th>
               </tr>
             </thead>
             <tbody>

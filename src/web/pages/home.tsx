@@ -80,9 +80,6 @@ export function HomePage({ elections, datasets, compare, resourceHref }: {
                   <li><a href={e.parties}>Party totals</a></li>
                   {e.transfers && <li><a href={e.transfers}>Transfers</a></li>}
                 </ul>
-                {e.candidatesResource && (
-                  <p class="hint">Search its candidates' records: <a href={resourceHref(e.candidatesResource.id)}>{e.candidatesResource.definition.name}</a>.</p>
-                )}
                 <details>
                   <summary>The data ({plural(e.resources.length, 'table')})</summary>
                   <ul>
