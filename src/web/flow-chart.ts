@@ -24,7 +24,7 @@ export function countFlowChart(sheet: CountSheet): string {
   const colourOf = (who: string) => (who === NON_TRANSFERABLE ? NEUTRAL_COLOUR : partyColour(byKey.get(who)!.candidate.party));
 
   const marginLeft = 170;
-  const marginRight = 190;
+  const marginRight = 235;
   const top = 34;
   const gap = 5;
   const nodeWidth = 10;
