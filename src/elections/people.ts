@@ -248,15 +248,22 @@ export function peopleOf(all: readonly Candidacy[], matches: readonly CandidateM
   return { people, byKey: new Map(people.map((p) => [p.key, p])), byCandidacy: ownerOf };
 }
 
+/** Each person's search words, worked out on the first search that reads them (a search reads every person). */
+const wordsOf = new WeakMap<Person, string[]>();
+
 /** The words of a person's names in every spelling, whole and with prefixes apart ("o riordain" and "oriordain"). */
 function searchWords(person: Person): string[] {
+  const known = wordsOf.get(person);
+  if (known) return known;
   const words = new Set<string>();
   for (const c of person.candidacies) {
     const name = `${c.firstName} ${c.surname}`;
     for (const w of nameWords(name)) words.add(w);
     for (const w of foldText(name).toLowerCase().replace(/['’.]/g, ' ').split(/[^a-z0-9]+/)) if (w) words.add(w);
   }
-  return [...words];
+  const list = [...words];
+  wordsOf.set(person, list);
+  return list;
 }
 
 export interface PersonMatch {

@@ -36,9 +36,9 @@ function Caveats() {
 /** The party-to-party table: a row per giving party, a column per receiving party and non-transferable. */
 export function TransferMatrix({ base, caption, id }: { base: TransferPageBase; caption: string; id: string }) {
   const givers = base.transfers;
-  const receivers = [...new Set(givers.flatMap((g) => g.to.map((t) => t.party)))]
-    .filter((p) => p !== NON_TRANSFERABLE)
-    .sort((a, b) => sumTo(givers, b) - sumTo(givers, a) || a.localeCompare(b));
+  const received = new Map<string, number>();
+  for (const g of givers) for (const t of g.to) if (t.party !== NON_TRANSFERABLE) received.set(t.party, (received.get(t.party) ?? 0) + t.votes);
+  const receivers = [...received.keys()].sort((a, b) => received.get(b)! - received.get(a)! || a.localeCompare(b));
   const columns = [...receivers, NON_TRANSFERABLE];
   const short = (party: string) => (party === NON_TRANSFERABLE ? 'Non-trans.' : base.abbreviation(party) || party);
   return (
@@ -69,10 +69,6 @@ export function TransferMatrix({ base, caption, id }: { base: TransferPageBase; 
   );
 }
 
-function sumTo(givers: PartyTransfers[], party: string): number {
-  return givers.reduce((s, g) => s + (g.to.find((t) => t.party === party)?.votes ?? 0), 0);
-}
-
 /** The votes behind the shares: each giving party's transfers as a list, largest first (a phone reads this one). */
 export function PartyBreakdown({ base, heading }: { base: TransferPageBase; heading: 'h2' | 'h3' }) {
   const H = heading;
@@ -88,7 +84,7 @@ export function PartyBreakdown({ base, heading }: { base: TransferPageBase; head
             <tbody>
               {g.to.map((t) => (
                 <tr class={t.party === g.party ? 'own' : undefined}>
-                  <th scope="row">{t.party === NON_TRANSFERABLE ? 'Non-transferable' : <PartyName party={t.party} abbreviation={base.abbreviation(t.party)} href={null} />}{t.party === g.party ? ' (own party)' : ''}</th>
+                  <th scope="row">{t.party === NON_TRANSFERABLE ? 'Non-transferable' : t.party}{t.party === g.party ? ' (own party)' : ''}</th>
                   <Num>{formatNumber(t.votes)}</Num>
                   <Num>{formatShare(t.share)}</Num>
                 </tr>
@@ -105,6 +101,7 @@ const slug = (text: string) => text.toLowerCase().normalize('NFD').replace(/[\u0
 
 /** The counts used, and those left out with the reason, each linked to the count as it stood then. */
 export function CountsUsed({ base, byConstituency }: { base: TransferPageBase; byConstituency: boolean }) {
+  if (byConstituency) return <CountsByConstituency base={base} />;
   const what = (c: TransferCount) => `${c.kind === 'surplus' ? 'Surplus' : 'Exclusion'} of ${names(c.from)}`;
   return (
     <details class="counts-used">
@@ -144,6 +141,29 @@ export function CountsUsed({ base, byConstituency }: { base: TransferPageBase; b
           </table>
         </ScrollRegion>
       )}
+    </details>
+  );
+}
+
+/** The counts of every constituency, a line each: those used, and those left out with the reason. */
+function CountsByConstituency({ base }: { base: TransferPageBase }) {
+  const places = [...new Map([...base.used, ...base.left].map((c) => [c.constituencyKey, c.constituencyName]))].sort((a, b) => a[1].localeCompare(b[1], 'en-IE'));
+  return (
+    <details class="counts-used">
+      <summary>The {plural(base.used.length, 'count')} used, and the {plural(base.left.length, 'count')} left out</summary>
+      <p class="hint">Each count links to the count as it stood then. S: a surplus; E: an exclusion.</p>
+      <ul class="counts-by-constituency">
+        {places.map(([key, name]) => {
+          const used = base.used.filter((c) => c.constituencyKey === key);
+          const left = base.left.filter((c) => c.constituencyKey === key);
+          return (
+            <li>
+              <strong>{name}</strong>: {used.length === 0 ? 'none used' : used.map((c, i) => <>{i > 0 ? ', ' : ''}<a href={base.countHref(key, c.count)}>{c.count}</a> {c.kind === 'surplus' ? 'S' : 'E'} {base.abbreviation(c.party) || c.party}</>)}
+              {left.length > 0 && <>; left out: {left.map((c, i) => <>{i > 0 ? ', ' : ''}<a href={base.countHref(key, c.count)}>{c.count}</a> ({c.reason === 'several parties' ? 'several parties' : `gains exceed the votes distributed by ${formatNumber(c.excess)}`})</>)}</>}
+            </li>
+          );
+        })}
+      </ul>
     </details>
   );
 }
