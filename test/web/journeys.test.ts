@@ -113,6 +113,23 @@ for (const backend of TEST_BACKENDS) describe(`the explorer's journeys in Chromi
     });
   }
 
+  test('at 1280 px Dublin Bay South\'s whole count is in view, its final count included', async () => {
+    const tab = await openTab(browser, { javaScript: false, width: 1280 });
+    const { page } = tab;
+    try {
+      await page.goto(`${served.base}${DBS}`);
+      const region = await page.evaluate(() => {
+        const box = document.querySelector('.count-table')!.closest('.scroll')!;
+        const last = [...document.querySelectorAll('.count-table thead th')].at(-1)!;
+        return { scrolls: box.scrollWidth > box.clientWidth + 1, last: last.textContent, right: last.getBoundingClientRect().right <= box.getBoundingClientRect().right };
+      });
+      assert.deepEqual(region, { scrolls: false, last: 'Count 8Exclusion of Kevin Humphreys (4,971)', right: true });
+      assert.deepEqual(tab.problems, []);
+    } finally {
+      await tab.close();
+    }
+  });
+
   test('on a phone: compare shows the figures beside the parties, and charts are drawn for its width, nothing clipped', async () => {
     const tab = await openTab(browser, { javaScript: false, width: 360, height: 780 });
     const { page } = tab;
