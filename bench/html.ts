@@ -6,10 +6,15 @@ import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { RESOURCE_A } from './queries.js';
 
-/** The two pages of the explorer brief's targets. */
+/** The two pages of the explorer brief's targets, and the pages of every election at once and of transfers. */
 export const HTML_PAGES = {
   resource: `/resource/${RESOURCE_A}`,
   constituency: '/election/general-election-2020/constituencies/dublin-bay-south',
+  overTime: '/elections',
+  search: '/search?q=mich+mart',
+  person: '/people/micheal-martin',
+  transfers: '/election/general-election-2020/transfers',
+  flow: '/election/general-election-2020/constituencies/dublin-bay-south/transfers',
 } as const;
 
 export type HtmlPage = keyof typeof HTML_PAGES;

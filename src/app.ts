@@ -78,7 +78,7 @@ export async function buildApp(source: ServiceState | Services, logger: Logger):
       return document;
     },
   });
-  const pages = createPageCore(state, actions, logger);
+  const pages = createPageCore(state, logger);
   const adapterOptions = { logger, bodyLimit: BODY_LIMIT_BYTES, requestLogLevel: settings.requestLogLevel, metrics, cacheControl: settings.cacheControl };
   const api = createNodeAdapter({ ...adapterOptions, core, onCompressed: (entry, bytes) => cache.grew(entry, bytes) });
   // Pages keep their own rendered copies (web/index.ts), so the adapter has nothing remembered to look up for them.

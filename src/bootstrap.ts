@@ -11,6 +11,7 @@ import { buildDatabase, type BuildOptions, type BuildResult } from './ingest/bui
 import type { Settings } from './settings.js';
 import type { StorageBackend, Store } from './storage/backend.js';
 import { storageFor } from './stores.js';
+import { VersionMemos } from './util/version-memos.js';
 
 export interface Prepared {
   /** The current version's services (a request leases them through `state`). */
@@ -57,7 +58,7 @@ class StoreServices implements ServiceState {
   private servicesOf(version: StorageBackend): Services {
     let services = this.byVersion.get(version);
     if (!services) {
-      services = { settings: this.settings, catalog: catalogOf(version), backend: version, ...residentTables(this.settings) };
+      services = { settings: this.settings, catalog: catalogOf(version), backend: version, memos: new VersionMemos(), ...residentTables(this.settings) };
       this.byVersion.set(version, services);
     }
     return services;

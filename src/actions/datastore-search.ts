@@ -11,7 +11,10 @@ import { readSearchRequest, searchParamSpecs, type SearchRequest } from '../quer
 import { planSearch } from '../query/search-plan.js';
 import { pageLinks } from '../serialize/links.js';
 import { fixedJson, RawJson } from '../serialize/python-json.js';
-import { delimitedText, delimitedWriter, fieldDescription, jsonArray, listWriter, objectWriter, storedLineWriter, wholeRecordWriter, type RecordWriter, type RenderOptions, type ResultColumn } from '../serialize/records.js';
+import {
+  delimitedText, delimitedWriter, fieldDescription, jsonArray, listWriter, objectWriter, storedLineWriter, valueReader, wholeRecordWriter, type RecordWriter,
+  type RenderOptions, type ResultColumn,
+} from '../serialize/records.js';
 import { dialectFor } from '../sql/dialects.js';
 import { BoundedCache } from '../util/bounded-cache.js';
 import type { Settings } from '../settings.js';
@@ -83,7 +86,20 @@ function renderRecords(request: SearchRequest, writer: RecordWriter, rows: unkno
   return request.recordsFormat === 'objects' || request.recordsFormat === 'lists' ? new RawJson(jsonArray(writer, rows)) : delimitedText(writer, rows);
 }
 
-async function search(call: ActionCall, services: Services, specs: ReturnType<typeof searchParamSpecs>): Promise<Record<string, unknown>> {
+/** A search as run: the request read, its plan, and what the store (or memory) answered, before it is presented. */
+interface SearchOutcome {
+  request: SearchRequest;
+  resource: CatalogResource;
+  plan: SearchPlan;
+  rows: unknown[][];
+  total: number | null;
+  estimated: boolean;
+}
+
+/** Reads, plans and runs a search: the stages every presenter of datastore_search shares. */
+async function runSearch(
+  call: Pick<ActionCall, 'params' | 'timing'>, services: Services, specs: ReturnType<typeof searchParamSpecs>, format?: SearchRequest['recordsFormat'],
+): Promise<SearchOutcome> {
   const { settings, catalog, backend } = services;
   let request: SearchRequest;
   try {
@@ -92,6 +108,8 @@ async function search(call: ActionCall, services: Services, specs: ReturnType<ty
     if (err instanceof ParamErrors) throw errors.validation(err.detail);
     throw err;
   }
+  // A presenter that wants values asks for columns: never the stored JSON or CSV text of whole records.
+  if (format) request = { ...request, recordsFormat: format };
   const resource = catalog.get(request.resourceId);
   if (!resource) throw errors.resourceNotFound(request.resourceId);
   const plan = planSearch(request, resource, { defaultLanguage: settings.ftsLanguage, timestampMilliseconds: settings.msInTimestamp });
@@ -114,7 +132,12 @@ async function search(call: ActionCall, services: Services, specs: ReturnType<ty
     }
   } else if (plan.count.mode === 'exact') total = resident ? resident.matched : await backend.count(dialect.compileCount(plan));
   if (plan.count.mode !== 'none') call.timing?.mark('count');
+  return { request, resource, plan, rows, total, estimated };
+}
 
+async function search(call: ActionCall, services: Services, specs: ReturnType<typeof searchParamSpecs>): Promise<Record<string, unknown>> {
+  const { settings } = services;
+  const { request, resource, plan, rows, total, estimated } = await runSearch(call, services, specs);
   const shape = shapeOf(plan, resource);
   const fieldList = shape.fields;
   // CKAN's result is its validated request dict, whose keys come out sorted; then the computed keys follow.
@@ -145,6 +168,39 @@ async function search(call: ActionCall, services: Services, specs: ReturnType<ty
     result[NEXT_AFTER_KEY] = cursor;
   }
   return result;
+}
+
+/** datastore_search's answer as values, for a presenter that renders records itself rather than reading JSON text. */
+export interface RecordValues {
+  fields: { id: string; type: string }[];
+  /** Each record with the values the API's JSON would hold: numbers, booleans, text, timestamps as CKAN writes them. */
+  records: Record<string, unknown>[];
+  total: number | null;
+  limit: number;
+  offset: number;
+}
+
+const specsBySettings = new WeakMap<Settings, ReturnType<typeof searchParamSpecs>>();
+
+/**
+ * datastore_search run exactly as the action runs it (the same reading, validation, plan, resident tables and store),
+ * its records handed over as values: the explorer's pages present them without a round trip through JSON text.
+ */
+export async function searchRecordValues(params: Record<string, unknown>, services: Services): Promise<RecordValues> {
+  let specs = specsBySettings.get(services.settings);
+  if (!specs) {
+    specs = searchParamSpecs(services.settings);
+    specsBySettings.set(services.settings, specs);
+  }
+  const { request, resource, plan, rows, total } = await runSearch({ params }, services, specs, 'lists');
+  const columns = shapeOf(plan, resource).columns;
+  const read = columns.map((c) => valueReader(c.type, { timestampMilliseconds: services.settings.msInTimestamp }));
+  const records = rows.map((row) => {
+    const record: Record<string, unknown> = {};
+    for (let i = 0; i < columns.length; i++) record[columns[i]!.id] = read[i]!(row[i]);
+    return record;
+  });
+  return { fields: columns.map((c) => ({ id: c.id, type: c.type })), records, total, limit: plan.limit, offset: request.offset };
 }
 
 export function datastoreSearchAction(settings: Settings): Action {

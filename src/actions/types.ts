@@ -5,6 +5,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import type { ResidentTables } from '../resident/tables.js';
 import type { ParamSpec } from '../query/params.js';
 import type { Settings } from '../settings.js';
+import type { VersionMemos } from '../util/version-memos.js';
 import { DataVersionMoved, type StorageBackend } from '../storage/backend.js';
 import type { StageTimings } from './timing.js';
 
@@ -15,6 +16,8 @@ export interface Services {
   settings: Settings;
   /** This version's small resources held in memory, answering searches without the store (absent: turned off). */
   resident?: ResidentTables;
+  /** What presenters work out from this version once (the explorer's election models, charts, facet counts). */
+  memos: VersionMemos;
 }
 
 /** The services of one version, held by a request until it is answered (so that version stays open). */

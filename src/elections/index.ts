@@ -11,6 +11,14 @@ export { compareElections, type Comparison, type ConstituencyChange, type Electi
 export { countSheet, sheetAfterCount, totalAfter } from './count.js';
 export { compareSurnames, compareText, displayName, partyMatchKey, slugOf, surnameSortKey } from './names.js';
 export { CEANN_COMHAIRLE_ROW, electionTotals, isElectedResult, isWoman, partyTotals } from './parties.js';
+export { partiesOverTime, type ElectionsOverTime, type PartyLine, type PartyLineage } from './over-time.js';
+export {
+  candidacyId, candidaciesOf, findPeople, nameKey, nameWords, peopleOf, type Candidacy, type CandidateMatch, type ElectionCandidacies, type MatchSide, type People, type Person,
+  type PersonMatch,
+} from './people.js';
+export {
+  countFlow, NON_TRANSFERABLE, partyOf, partyTransfers, transferCounts, type FlowLink, type FlowNode, type LeftOutCount, type PartyTransfers, type TransferCount,
+} from './transfers.js';
 export { droopQuota, FIELD_NAMES, quarterQuotaOf, readElection, type ElectionRecords, type RecordObject, type ResourceRecords } from './read.js';
 
 export class Election {

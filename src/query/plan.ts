@@ -111,3 +111,15 @@ export interface SearchPlan {
    */
   keyset: KeysetKey[] | null;
 }
+
+/**
+ * How many records of a view hold each value of one field (a facet): the view's search plan, whose conditions select
+ * the records, read as groups of that field's values, the most frequent first.
+ */
+export interface ValueCountPlan {
+  /** The view, selecting the one field counted (its conditions are the view's filters and full-text query). */
+  view: SearchPlan;
+  field: PlanField;
+  /** The most values answered. */
+  limit: number;
+}

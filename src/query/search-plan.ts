@@ -6,7 +6,7 @@ import { pythonStr } from '../serialize/python-json.js';
 import { planFilters } from './filters.js';
 import { planFullText, type RankedMatch } from './full-text.js';
 import { keysetKeys, planAfter } from './keyset.js';
-import type { Condition, CountPlan, OutputColumn, PlanField, SearchPlan, SortKey } from './plan.js';
+import type { Condition, CountPlan, OutputColumn, PlanField, SearchPlan, SortKey, ValueCountPlan } from './plan.js';
 import { PlanProblems, QUERY_LIMITS } from './problems.js';
 import type { SearchRequest } from './search-params.js';
 import { parseSortClause, sortKey } from './sort.js';
@@ -159,4 +159,21 @@ export function planSearch(request: SearchRequest, resource: PlanResource, optio
     csvLines,
     keyset: request.includeNextPage ? keyset : null,
   };
+}
+
+/**
+ * The counts of `fieldId`'s values in the view `request` selects, validated as the view's search is (a field the
+ * resource lacks is CKAN's invalid `fields` value); at most `limit` values, most frequent first.
+ */
+export function planValueCounts(request: SearchRequest, resource: PlanResource, fieldId: string, limit: number, options: PlanOptions): ValueCountPlan | ApiError {
+  const view = planSearch({ ...request, fields: [fieldId], sort: undefined, distinct: false, offset: 0, after: undefined, includeNextPage: false }, resource, options);
+  if (!('columns' in view)) return view;
+  const column = view.columns[0];
+  // A rank is not a field of the records: there is nothing to count by.
+  if (!column || column.kind !== 'field') {
+    const problems = new PlanProblems();
+    problems.invalidValue('fields', fieldId);
+    return problems.toError()!;
+  }
+  return { view, field: column.field, limit };
 }

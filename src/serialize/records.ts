@@ -1,7 +1,7 @@
 // Renders result rows in the four record formats as PostgreSQL renders them for CKAN: compact JSON objects
 // or lists (array_to_json), or CSV/TSV text with COPY's quoting and no header.
 
-import { numberText } from '../catalog/values.js';
+import { numberText, storedValue } from '../catalog/values.js';
 import type { FieldDictionary, FieldInfo } from '../catalog/types.js';
 import { formatFloat4 } from '../text-search/index.js';
 
@@ -59,6 +59,21 @@ function jsonRenderer(type: ResultColumn['type'], options: RenderOptions = {}): 
       return orNull('null', (v) => JSON.stringify(v));
     default:
       return orNull('null', (v) => numberText(Number(v), type));
+  }
+}
+
+/**
+ * A stored value as the JSON of a record holds it, as a value rather than text: what a presenter reading records
+ * itself sees where a client parsing the API's JSON would see the same (numbers as numbers, timestamps as CKAN writes them).
+ */
+export function valueReader(type: ResultColumn['type'], options: RenderOptions = {}): (value: unknown) => unknown {
+  switch (type) {
+    case 'float':
+      return (v) => (v === null || v === undefined ? null : Number(formatFloat4(Number(v))));
+    case 'timestamp':
+      return (v) => (v === null || v === undefined ? null : timestampText(v, options));
+    default:
+      return (v) => storedValue(v, type);
   }
 }
 

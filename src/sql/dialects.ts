@@ -1,6 +1,6 @@
 // The SQL dialects, by name: each compiles plans into its own SQL for the backend of the same name.
 
-import type { SearchPlan } from '../query/plan.js';
+import type { SearchPlan, ValueCountPlan } from '../query/plan.js';
 import type { CompiledQuery } from './compiled.js';
 import * as postgres from './postgres/search.js';
 import { wrapUserSql } from './postgres/user-sql.js';
@@ -18,6 +18,8 @@ export type CompileTarget =
 export interface Dialect {
   compileSearch(plan: SearchPlan): CompiledQuery;
   compileCount(plan: SearchPlan): CompiledQuery;
+  /** Each value of one field in a view and how many records hold it (the explorer's facets). */
+  compileValueCounts(plan: ValueCountPlan): CompiledQuery;
   /** `_id` and stored columns of a resource's records after `_id` `afterId` (null: from the first), in `_id` order. */
   compileColumns(resourceId: string, columns: readonly string[], afterId: number | null, limit: number): CompiledQuery;
   /**
@@ -32,6 +34,7 @@ export function dialectFor(target: CompileTarget): Dialect {
     return {
       compileSearch: (plan) => sqlite.compileSearch(plan, target),
       compileCount: (plan) => sqlite.compileCount(plan, target),
+      compileValueCounts: (plan) => sqlite.compileValueCounts(plan, target),
       compileColumns: (resourceId, columns, afterId, limit) => sqlite.compileColumns(resourceId, columns, afterId, limit, target),
       compileUserSql: (prepared) => prepared.sqlite,
     };
@@ -39,6 +42,7 @@ export function dialectFor(target: CompileTarget): Dialect {
   return {
     compileSearch: (plan) => postgres.compileSearch(plan, target),
     compileCount: (plan) => postgres.compileCount(plan, target),
+    compileValueCounts: (plan) => postgres.compileValueCounts(plan, target),
     compileColumns: (resourceId, columns, afterId, limit) => postgres.compileColumns(resourceId, columns, afterId, limit, target),
     compileUserSql: (prepared, maxRows) => wrapUserSql(prepared.statement, maxRows),
   };

@@ -2,7 +2,10 @@
 // the small hooks that differ (placeholders, quoting, table names, IN lists, full-text matching and ranking,
 // sort expressions), in the manner of Kysely's query compilers.
 
-import { CSV_LINE_COLUMN, RECORD_COLUMN, type ComparisonOperator, type Condition, type OutputColumn, type PlanField, type SearchPlan, type SortKey, type TextMatch } from '../query/plan.js';
+import {
+  CSV_LINE_COLUMN, RECORD_COLUMN, type ComparisonOperator, type Condition, type OutputColumn, type PlanField, type SearchPlan, type SortKey, type TextMatch,
+  type ValueCountPlan,
+} from '../query/plan.js';
 import type { CompiledQuery } from './compiled.js';
 
 export type SqlParam = CompiledQuery['params'][number];
@@ -209,6 +212,18 @@ export function compileCountWith(h: SearchDialectHooks, plan: SearchPlan): Compi
     return { sql: `SELECT count(*) FROM (SELECT DISTINCT ${select.join(', ') || 'NULL'} ${from}) AS counted`, params: p.values, ...interruptible(h, plan) };
   }
   return { sql: `SELECT count(*) ${fromWhere(h, p, plan)}`, params: p.values, ...interruptible(h, plan) };
+}
+
+/**
+ * Each value of a field in the view's records and how many hold it, in one grouped statement: the most frequent first,
+ * ties in the field's sort order (nulls last, as both stores then agree), at most the plan's limit.
+ */
+export function compileValueCountsWith(h: SearchDialectHooks, plan: ValueCountPlan): CompiledQuery {
+  const p = new ParamList(h.placeholder);
+  const column = h.quoteIdent(plan.field.id);
+  const from = fromWhere(h, p, plan.view);
+  const sql = `SELECT ${column}, count(*) ${from} GROUP BY ${column} ORDER BY count(*) DESC, ${h.keyExpression(plan.field)} NULLS LAST LIMIT ${p.bind(plan.limit)}`;
+  return { sql, params: p.values, ...interruptible(h, plan.view) };
 }
 
 /**

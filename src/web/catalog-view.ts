@@ -1,10 +1,11 @@
 // The catalogue as the explorer presents it: datasets with their served resources, the election datasets found by
 // their `election` marker and their resources by role (never by id), and each election's model, read through the
-// actions once per dataset version.
+// actions once per version of the data.
 
 import type { CatalogResource } from '../catalog/catalog.js';
 import type { DatasetDefinition, ElectionDefinition, ResourceRole } from '../catalog/types.js';
 import { Election, type ElectionRecords, type ResourceRecords } from '../elections/index.js';
+import { memoKey } from '../util/version-memos.js';
 import type { ActionClient } from './data.js';
 
 export interface DatasetView {
@@ -55,35 +56,30 @@ export function electionLabel(view: DatasetView): string {
   return view.definition.title.split(':')[0]!.trim();
 }
 
-/** Election models, read once per dataset and dataset version (a reload gives new ones). */
-export class ElectionCache {
-  private version = '';
-  private readonly models = new Map<string, Promise<Election>>();
+/** Each election's model, kept with the version of the data it was read from (a reload's version reads them again). */
+const MODELS = memoKey<Map<string, Promise<Election>>>('web: election models');
 
-  get(client: ActionClient, view: ElectionView, siteUrl: string): Promise<Election> {
-    if (client.datasetVersion !== this.version) {
-      this.models.clear();
-      this.version = client.datasetVersion;
-    }
-    let model = this.models.get(view.definition.name);
-    if (!model) {
-      model = this.load(client, view, siteUrl);
-      this.models.set(view.definition.name, model);
-      // A failure (the store briefly unreachable) is not remembered.
-      model.catch(() => this.models.delete(view.definition.name));
-    }
-    return model;
+/** The election's model, read through the actions the first time a page of this version needs it. */
+export function electionModel(client: ActionClient, view: ElectionView): Promise<Election> {
+  const models = client.memo(MODELS, () => new Map<string, Promise<Election>>());
+  let model = models.get(view.definition.name);
+  if (!model) {
+    model = loadElection(client, view);
+    models.set(view.definition.name, model);
+    // A failure (the store briefly unreachable) is not remembered.
+    model.catch(() => models.delete(view.definition.name));
   }
+  return model;
+}
 
-  private async load(client: ActionClient, view: ElectionView, siteUrl: string): Promise<Election> {
-    const read = async (role: ResourceRole): Promise<ResourceRecords | null> => {
-      const resource = view.roles[role];
-      if (!resource) return null;
-      const result = await client.searchAll({ resource_id: resource.id, sort: '_id' }, siteUrl);
-      return { fields: resource.fields.map((f) => f.id), records: result.records };
-    };
-    const [candidates, constituencies, counts] = await Promise.all([read('candidates'), read('constituencies'), read('counts')]);
-    const records: ElectionRecords = { candidates, constituencies, counts };
-    return new Election(records, { seats: view.election.seats, ceannComhairle: view.election.ceannComhairle });
-  }
+async function loadElection(client: ActionClient, view: ElectionView): Promise<Election> {
+  const read = async (role: ResourceRole): Promise<ResourceRecords | null> => {
+    const resource = view.roles[role];
+    if (!resource) return null;
+    const result = await client.searchAll({ resource_id: resource.id, sort: '_id' });
+    return { fields: resource.fields.map((f) => f.id), records: result.records };
+  };
+  const [candidates, constituencies, counts] = await Promise.all([read('candidates'), read('constituencies'), read('counts')]);
+  const records: ElectionRecords = { candidates, constituencies, counts };
+  return new Election(records, { seats: view.election.seats, ceannComhairle: view.election.ceannComhairle });
 }

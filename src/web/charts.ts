@@ -5,6 +5,8 @@
 
 import type * as PlotModule from '@observablehq/plot';
 import { BoundedCache } from '../util/bounded-cache.js';
+import { memoKey } from '../util/version-memos.js';
+import type { ActionClient } from './data.js';
 
 /**
  * Plot and linkedom weigh some 40 MB in a process: they are loaded with the first page that draws a chart, not at
@@ -33,7 +35,7 @@ export interface ChartSvg {
 }
 
 /** Renders a Plot specification to SVG markup described by `label` (what a screen reader announces). */
-export function renderChart(label: string, options: PlotModule.PlotOptions): ChartSvg {
+export function renderChart(label: string, options: PlotModule.PlotOptions, { narrow = false }: { narrow?: boolean } = {}): ChartSvg {
   const { Plot, document } = loaded();
   const node = Plot.plot({ ...options, document }) as unknown as Element;
   const svg = node.tagName.toLowerCase() === 'svg' ? node : node.querySelector('svg');
@@ -42,7 +44,8 @@ export function renderChart(label: string, options: PlotModule.PlotOptions): Cha
   for (const element of [...svg.querySelectorAll('[aria-label]')]) element.removeAttribute('aria-label');
   for (const element of [svg, ...svg.querySelectorAll('[style]')]) element.removeAttribute('style');
   for (const element of [...svg.querySelectorAll('[aria-description]')]) element.removeAttribute('aria-description');
-  svg.setAttribute('class', 'chart');
+  // A narrow chart is drawn for a phone's width: it scales to the screen instead of keeping a desktop width.
+  svg.setAttribute('class', narrow ? 'chart chart-small' : 'chart');
   svg.setAttribute('role', 'img');
   svg.setAttribute('aria-label', label);
   svg.removeAttribute('aria-description');
@@ -53,23 +56,12 @@ export function renderChart(label: string, options: PlotModule.PlotOptions): Cha
 export const Marks = new Proxy({} as typeof PlotModule, { get: (_target, name) => (loaded().Plot as unknown as Record<string | symbol, unknown>)[name] });
 
 /**
- * Chart images, kept per dataset version: a chart depends only on the data, and drawing one with Plot costs several
- * milliseconds, far more than the rest of a page. Bounded by count (the least recently used go first); a reload's new
- * version starts afresh.
+ * Chart images, kept with the version of the data: a chart depends only on the data, and drawing one with Plot costs
+ * several milliseconds, far more than the rest of a page. Bounded by count (the least recently used go first).
  */
-export class ChartMemo {
-  private version = '';
-  private readonly svgs: BoundedCache<string, string>;
+const CHARTS = memoKey<BoundedCache<string, string>>('web: chart images');
 
-  constructor(maxEntries = 2000) {
-    this.svgs = new BoundedCache(maxEntries);
-  }
-
-  get(version: string, key: string, draw: () => string): string {
-    if (version !== this.version) {
-      this.svgs.clear();
-      this.version = version;
-    }
-    return this.svgs.getOrCreate(key, draw);
-  }
+/** The chart `key` names for this version of the data, drawn the first time it is asked for. */
+export function chartOf(client: ActionClient, key: string, draw: () => string): string {
+  return client.memo(CHARTS, () => new BoundedCache<string, string>(2000)).getOrCreate(key, draw);
 }

@@ -1,10 +1,12 @@
-// How pages get their data: by running the API's own actions (the same validation, plans, caches and answers as
-// /api/3/action/…), never SQL or storage. Results come back as plain values; failures keep their kind.
+// How pages get their data: from the API's own search (datastore_search's reading, validation, plan, resident tables
+// and store, the same functions its action runs), handed over as values, never SQL or storage; and what a failure
+// tells the reader, in the API's own terms.
 
-import type { Action, Services } from '../actions/types.js';
-import { StatementTimeout, StoreBusy, StoreUnavailable } from '../domain-errors.js';
-import { ApiError } from '../errors.js';
-import { RawJson } from '../serialize/python-json.js';
+import { searchRecordValues } from '../actions/datastore-search.js';
+import type { Services } from '../actions/types.js';
+import { countFieldValues, type ValueCounts } from '../actions/value-counts.js';
+import { toApiError } from '../http/envelope.js';
+import type { MemoKey } from '../util/version-memos.js';
 
 export const SEARCH_PATH = '/api/3/action/datastore_search';
 
@@ -28,18 +30,22 @@ export class PageFailure extends Error {
   }
 }
 
-/** Turns what an action or the store raised into what a reader is told; null for a failure nobody expected. */
+/**
+ * What an action or the store raised, as the reader is told it: the API's mapping of domain errors (the same status
+ * and words as the API's answer), or null for a failure nobody expected (logged, and shown as a 500).
+ */
 export function pageFailureOf(err: unknown): PageFailure | null {
   if (err instanceof PageFailure) return err;
-  if (err instanceof ApiError) return new PageFailure(err.status, err.message, err.validation);
-  if (err instanceof StoreUnavailable) return new PageFailure(503, 'The data store cannot be reached at the moment; please try again shortly.');
-  if (err instanceof StoreBusy) return new PageFailure(503, 'The data store is busy; please try again shortly.');
-  if (err instanceof StatementTimeout) return new PageFailure(409, 'This query took too long. Try a narrower filter or search.');
-  return null;
+  let unexpected = false;
+  const answer = toApiError(err, () => {
+    unexpected = true;
+  });
+  return unexpected ? null : new PageFailure(answer.status, answer.message, answer.validation);
 }
 
+/** One version of the data as pages read it: searches through the API's functions, and memos kept with the version. */
 export class ActionClient {
-  constructor(private readonly services: Services, private readonly actions: ReadonlyMap<string, Action>) {}
+  constructor(private readonly services: Services) {}
 
   get settings() {
     return this.services.settings;
@@ -53,39 +59,31 @@ export class ActionClient {
     return this.services.backend.datasetVersion;
   }
 
-  private action(name: string): Action {
-    const action = this.actions.get(name);
-    if (!action) throw new Error(`no action ${name}`);
-    return action;
+  /** What is worked out once per version of the data, kept with its services (a reload's version starts afresh). */
+  memo<T>(key: MemoKey<T>, make: () => T): T {
+    return this.services.memos.get(key, make);
   }
 
-  /**
-   * datastore_search with the given parameters, as decoded from a query string (strings, JSON text) or as values.
-   * `linkQuery` is the query string the parameters came from, for the result's `_links` (unused by pages).
-   */
-  async search(params: Record<string, unknown>, siteUrl: string): Promise<SearchResult> {
-    const result = (await this.action('datastore_search').run({ params, path: SEARCH_PATH, linkQuery: '', siteUrl }, this.services)) as Record<string, unknown>;
-    const raw = result.records;
-    const records = raw instanceof RawJson ? (JSON.parse(raw.text) as Record<string, unknown>[]) : (raw as Record<string, unknown>[]);
-    return {
-      records,
-      fields: (result.fields as FieldMeta[]) ?? [],
-      total: typeof result.total === 'number' ? result.total : null,
-      limit: result.limit as number,
-      offset: typeof result.offset === 'number' ? result.offset : 0,
-    };
+  /** datastore_search with the given parameters, as decoded from a query string (strings, JSON text) or as values. */
+  search(params: Record<string, unknown>): Promise<SearchResult> {
+    return searchRecordValues(params, this.services);
   }
 
   /** Every record a search selects, fetched a page of the largest size at a time. */
-  async searchAll(params: Record<string, unknown>, siteUrl: string): Promise<SearchResult> {
+  async searchAll(params: Record<string, unknown>): Promise<SearchResult> {
     const pageSize = this.settings.rowsMax;
-    const first = await this.search({ ...params, limit: pageSize, offset: 0 }, siteUrl);
+    const first = await this.search({ ...params, limit: pageSize, offset: 0 });
     const records = [...first.records];
     while (first.total !== null && records.length < first.total) {
-      const next = await this.search({ ...params, limit: pageSize, offset: records.length }, siteUrl);
+      const next = await this.search({ ...params, limit: pageSize, offset: records.length });
       if (next.records.length === 0) break;
       records.push(...next.records);
     }
     return { ...first, records };
+  }
+
+  /** How many records of the view `params` selects hold each value of `field`, the most frequent `limit` of them. */
+  valueCounts(params: Record<string, unknown>, field: string, limit: number): Promise<ValueCounts> {
+    return countFieldValues(params, field, limit, this.services);
   }
 }

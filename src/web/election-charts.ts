@@ -131,3 +131,127 @@ export function shareChangeChart(parties: readonly PartyChange[], label: string)
     ],
   }).svg;
 }
+
+/** A phone's chart width: drawn at about the width it is shown at, so its text reads at its own size. */
+const NARROW = 340;
+const NARROW_ROW = 34;
+
+interface NarrowBar {
+  label: string;
+  /** Segments of the bar, left to right (one for a plain bar). */
+  segments: { value: number; fill: string; key: string }[];
+  text: string;
+}
+
+/**
+ * Bars for a narrow screen: each row's name above its bar, the whole width for the bars, the value after each bar,
+ * and vertical lines (quota) labelled at the top. Nothing is clipped: the scale leaves room for the longest value.
+ */
+function narrowBars(label: string, rows: NarrowBar[], rules: { at: number; label: string; dash?: string }[], axisLabel: string, colours?: { domain: string[]; range: string[] }): string {
+  const max = Math.max(1, ...rules.map((r) => r.at), ...rows.map((r) => r.segments.reduce((s, g) => s + g.value, 0)));
+  const segments = rows.flatMap((r) => {
+    let start = 0;
+    return r.segments.map((g) => {
+      const seg = { label: r.label, x1: start, x2: start + g.value, fill: g.fill, key: g.key };
+      start += g.value;
+      return seg;
+    });
+  });
+  const ends = rows.map((r) => ({ label: r.label, x: r.segments.reduce((s, g) => s + g.value, 0), text: r.text }));
+  // The longest value text takes about 6 px a character at 11 px: the domain leaves that much room after the longest bar.
+  const textRoom = Math.max(...rows.map((r) => r.text.length), 4) * 6.2 + 8;
+  const plotWidth = NARROW - 8 - 8;
+  const domainMax = (max * plotWidth) / Math.max(60, plotWidth - textRoom);
+  return renderChart(label, {
+    width: NARROW, height: 44 + rows.length * NARROW_ROW, marginLeft: 8, marginRight: 8, marginTop: 28, marginBottom: 34,
+    x: { label: axisLabel, grid: true, domain: [0, domainMax], ticks: 3 },
+    y: { domain: rows.map((r) => r.label), axis: null, paddingInner: 0.1 },
+    ...(colours ? { color: colours } : {}),
+    marks: [
+      Marks.barX(segments, { x1: 'x1', x2: 'x2', y: 'label', fill: colours ? 'key' : 'fill', stroke: '#222', strokeWidth: 0.5, insetTop: 15, insetBottom: 1 }),
+      Marks.text(rows, { x: 0, y: 'label', text: 'label', textAnchor: 'start', dy: -9, fill: '#111', fontWeight: 600 }),
+      Marks.text(ends, { x: 'x', y: 'label', text: 'text', textAnchor: 'start', dx: 4, dy: 7, fill: '#222' }),
+      ...rules.map((r) => Marks.ruleX([r.at], { stroke: '#111', strokeWidth: r.dash ? 1 : 2, ...(r.dash ? { strokeDasharray: r.dash } : {}) })),
+      ...rules.map((r, i) => Marks.text([r.at], { x: (d: number) => d, frameAnchor: 'top', text: () => r.label, dy: -16 + i * 0, dx: i === 0 ? 3 : -3, textAnchor: i === 0 ? 'start' : 'end', fill: '#111' })),
+    ],
+  }, { narrow: true }).svg;
+}
+
+/** First preferences against the quota, for a phone. */
+export function firstPreferencesNarrowChart(sheet: CountSheet): string {
+  const { quota, quarterQuota, validPoll } = sheet.constituency;
+  const rows = sheet.candidates.map((s) => ({
+    label: candidateLabel(s),
+    segments: [{ value: s.candidate.firstPreferences, fill: partyColour(s.candidate.party), key: '' }],
+    text: `${formatNumber(s.candidate.firstPreferences)} · ${formatShare(validPoll ? s.candidate.firstPreferences / validPoll : 0)}`,
+  }));
+  return narrowBars(`First preferences in ${sheet.constituency.name}, against the quota of ${formatNumber(quota)} and a quarter quota of ${formatNumber(quarterQuota)}.`,
+    rows, [{ at: quota, label: 'quota' }, { at: quarterQuota, label: '¼ quota', dash: '2 3' }], 'First-preference votes');
+}
+
+/** The race to the quota, for a phone. */
+export function raceToQuotaNarrowChart(sheet: CountSheet, upTo: number): string {
+  const colours = countColours(upTo);
+  const rows = sheet.candidates.map((s) => {
+    const segments = s.cells.slice(0, upTo).map((cell, i) => ({
+      value: i === 0 ? s.candidate.firstPreferences : Math.max(0, cell.transfer ?? 0), fill: colours[i]!, key: `Count ${i + 1}`,
+    })).filter((g) => g.value > 0);
+    return { label: candidateLabel(s), segments, text: formatNumber(segments.reduce((a, g) => a + g.value, 0)) };
+  });
+  return narrowBars(`Votes gained by each candidate in ${sheet.constituency.name} up to count ${upTo}, count by count, against the quota of ${formatNumber(sheet.constituency.quota)}.`,
+    rows, [{ at: sheet.constituency.quota, label: 'quota', dash: '6 3' }], 'Votes gained', { domain: colours.map((_, i) => `Count ${i + 1}`), range: colours });
+}
+
+/** Where a count's votes went, for a phone. */
+export function transfersNarrowChart(sheet: CountSheet, step: CountStep): string {
+  const rows = step.gains.map((g) => ({ label: candidateLabel({ candidate: g.candidate }), segments: [{ value: g.votes, fill: partyColour(g.candidate.party), key: '' }], text: formatNumber(g.votes) }));
+  if (step.nonTransferable > 0) rows.push({ label: 'Non-transferable', segments: [{ value: step.nonTransferable, fill: NEUTRAL_COLOUR, key: '' }], text: formatNumber(step.nonTransferable) });
+  return narrowBars(`Where the votes distributed at count ${step.count} in ${sheet.constituency.name} went.`, rows, [], 'Votes received at this count');
+}
+
+/** Vote and seat shares by party, for a phone. */
+export function sharesNarrowChart(parties: readonly PartyTotals[], electionLabel: string): string {
+  const rows = parties.filter((p) => p.seats > 0 || p.voteShare >= 0.01).map((p) => ({
+    label: `${p.abbreviation} · votes ${formatShare(p.voteShare)}, seats ${formatShare(p.seatShare)}`,
+    segments: [{ value: p.voteShare * 100, fill: partyColour(p.party), key: '' }],
+    text: formatShare(p.seatShare),
+  }));
+  return narrowBars(`Share of first-preference votes by party (bars) and of seats (after each bar), ${electionLabel}; parties with a seat or 1% of the vote.`, rows, [], 'Vote share (%)');
+}
+
+export interface SeriesLine {
+  label: string;
+  colour: string;
+  /** One value per election; null where the party did not stand. */
+  values: (number | null)[];
+}
+
+/**
+ * Lines across elections, labelled at their right end (labels nudged apart so that close values stay readable).
+ * `narrow` draws it for a phone's width.
+ */
+export function overTimeChart(label: string, years: string[], lines: SeriesLine[], axisLabel: string, narrow: boolean): string {
+  const width = narrow ? NARROW : WIDTH;
+  const height = narrow ? 300 : 380;
+  const marginTop = 16;
+  const marginBottom = 34;
+  const points = lines.flatMap((l) => l.values.map((v, i) => (v === null ? null : { label: l.label, year: years[i]!, value: v, colour: l.colour })).filter((p) => p !== null));
+  const max = Math.max(1, ...points.map((p) => p!.value)) * 1.05;
+  // End labels at least 13 px apart, in data units.
+  const gap = (13 * max) / (height - marginTop - marginBottom);
+  const ends = lines.map((l) => {
+    const i = l.values.findLastIndex((v) => v !== null);
+    return { label: l.label, year: years[i]!, value: l.values[i]!, y: l.values[i]!, colour: l.colour };
+  }).filter((e) => e.year === years.at(-1)).sort((a, b) => a.value - b.value);
+  for (let i = 1; i < ends.length; i++) if (ends[i]!.y - ends[i - 1]!.y < gap) ends[i]!.y = ends[i - 1]!.y + gap;
+  return renderChart(label, {
+    width, height, marginTop, marginBottom, marginLeft: narrow ? 34 : 44, marginRight: narrow ? 58 : 90,
+    x: { type: 'point', domain: years, label: null, padding: 0.1 },
+    y: { label: axisLabel, grid: true, domain: [0, max], ticks: narrow ? 5 : 8 },
+    marks: [
+      Marks.lineY(points, { x: 'year', y: 'value', z: 'label', stroke: 'colour', strokeWidth: 2.5 }),
+      Marks.dot(points, { x: 'year', y: 'value', fill: 'colour', stroke: '#222', r: 3.5 }),
+      Marks.text(ends, { x: 'year', y: 'y', text: 'label', textAnchor: 'start', dx: 8, fill: '#111' }),
+    ],
+  }, { narrow }).svg;
+}

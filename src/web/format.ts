@@ -49,13 +49,36 @@ export function isNumericType(type: string): boolean {
   return ['numeric', 'int', 'int4', 'int8', 'float8', 'float'].includes(type);
 }
 
-/** A value as a table cell shows it; null is an em dash, the empty string stays empty. */
-export function cellText(value: unknown, type: string): string {
+/**
+ * Whether a field's whole numbers are labels rather than amounts, and so shown without thousands separators: a year
+ * (1984, not 1,984), an id or a code, or a number naming something (Count Number, Constituency Number). Told by the
+ * field's name, the same on every page of the resource (a rule by the values on a page would change from page to page).
+ */
+export function isLabelNumber(fieldId: string): boolean {
+  return /(^|[\s_-])(year|yr|id|code|number|no|num|postcode|zip)([\s_.-]|$)/i.test(fieldId) || /(Id|ID|[Cc]ode|Year)$/.test(fieldId);
+}
+
+/**
+ * A value as a table cell shows it; null is an em dash, the empty string stays empty. Dates read as dates: a `date`
+ * field, or a timestamp at midnight (a date-only column typed as a timestamp), shows the day alone (2020-02-08).
+ */
+export function cellText(value: unknown, type: string, fieldId = ''): string {
   if (value === null || value === undefined) return '—';
-  if (typeof value === 'number') return type === 'float' ? String(value) : formatNumber(value);
+  if (typeof value === 'number') {
+    if (type === 'float') return String(value);
+    return Number.isInteger(value) && isLabelNumber(fieldId) ? String(value) : formatNumber(value);
+  }
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  const text = String(value);
+  if (type === 'date') return text.slice(0, 10);
+  if (type === 'timestamp') return text.replace(/^(\d{4}-\d{2}-\d{2})[T ]00:00:00(\.0+)?$/, '$1');
+  return text;
+}
+
+/** Columns pages leave out: a full-text search's rank, a technical figure of the API's ordering, not of the data. */
+export function isTechnicalColumn(field: { id: string; type: string }): boolean {
+  return field.type === 'float' && /^rank( |$)/.test(field.id);
 }
 
 /** "1 record", "2 records". */

@@ -6,7 +6,7 @@
 
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import { isVersionMoved, type Action, type ServiceLease, type Services, type ServiceState } from '../actions/types.js';
+import { isVersionMoved, type ServiceLease, type Services, type ServiceState } from '../actions/types.js';
 import { errors } from '../errors.js';
 import { decodeSegment } from '../http/api-routes.js';
 import { ifNoneMatchHits } from '../http/caching.js';
@@ -14,11 +14,12 @@ import { JSON_CONTENT_TYPE, leasedResponse, type ApiRequest, type ApiResponse } 
 import { errorEnvelope, helpUrl } from '../http/envelope.js';
 import { ResponseCache, type CachedResponse } from '../http/response-cache.js';
 import { assetAnswer, loadAssets } from './assets.js';
-import { ChartMemo } from './charts.js';
-import { ElectionCache, elections } from './catalog-view.js';
+import { elections } from './catalog-view.js';
 import { ActionClient, pageFailureOf } from './data.js';
 import type { PageShell } from './pages/layout.js';
-import { errorPage, pageHandlers, type PageContext, type PageResult } from './routes.js';
+import { errorPage, type PageContext, type PageResult } from './page-context.js';
+import { loadReviewed } from './reviewed.js';
+import { pageHandlers } from './routes.js';
 
 /**
  * No inline script or style anywhere (charts are SVG with presentation attributes, styled by the stylesheet), no
@@ -76,11 +77,10 @@ export interface PageCore {
  * Each request reads the version of the data it leased on arrival: its catalogue, its store and its entity tag,
  * whatever loads are published while the page is made.
  */
-export function createPageCore(state: ServiceState, actions: ReadonlyMap<string, Action>, logger: Logger): PageCore {
+export function createPageCore(state: ServiceState, logger: Logger): PageCore {
   const { settings } = state.current;
   const assets = loadAssets();
-  const models = new ElectionCache();
-  const charts = new ChartMemo();
+  const reviewed = loadReviewed();
   // Rendered pages, kept until the data changes (the key holds the dataset version): a quarter of the answer cache.
   const renderedBytes = Math.floor((settings.responseCacheMb * 1024 * 1024) / 4);
   // A page costs milliseconds to make: it is kept the first time.
@@ -91,11 +91,7 @@ export function createPageCore(state: ServiceState, actions: ReadonlyMap<string,
     handler,
   }));
 
-  const shellBase = (client: ActionClient): Pick<PageShell, 'compare' | 'attribution'> => {
-    const all = elections(client);
-    const attribution = [...new Set(client.catalog.resources.map((r) => r.dataset?.attribution).filter((a): a is string => Boolean(a)))];
-    return { compare: all.length > 1, attribution };
-  };
+  const shellBase = (client: ActionClient): Pick<PageShell, 'compare'> => ({ compare: elections(client).length > 1 });
 
   const pageHeaders = (): Record<string, string> => ({
     'content-security-policy': CONTENT_SECURITY_POLICY,
@@ -133,35 +129,37 @@ export function createPageCore(state: ServiceState, actions: ReadonlyMap<string,
 
     const lease = state.acquire();
     try {
-      const services: Services = lease.services;
-      const client = new ActionClient(services, actions);
       const siteUrl = settings.siteUrl ?? request.origin;
-      const version = services.backend.datasetVersion;
-      const key = `${version} ${assets.version} ${request.url}${hostShapesPages ? ` ${siteUrl}` : ''}`;
-      const tag = `W/"${version}-${createHash('sha1').update(key).digest('base64url').slice(0, 20)}"`;
+      const search = new URLSearchParams(at === -1 ? '' : request.url.slice(at + 1));
+      // A page is kept, and tagged, by the version of the data it was made from.
+      const identity = (services: Services) => {
+        const key = `${services.backend.datasetVersion} ${assets.version} ${reviewed.version} ${request.url}${hostShapesPages ? ` ${siteUrl}` : ''}`;
+        return { key, tag: `W/"${services.backend.datasetVersion}-${createHash('sha1').update(key).digest('base64url').slice(0, 20)}"` };
+      };
+      const contextOf = (services: Services): PageContext => {
+        const client = new ActionClient(services);
+        return { client, assets, reviewed, siteUrl, params: matched.params, path, search, shell: shellBase(client) };
+      };
+      let { key, tag } = identity(lease.services);
       const hit = rendered.get(key);
       if (hit && ifNoneMatchHits(ifNoneMatch, tag)) return answer(304, { ...pageHeaders(), etag: tag }, null, lease);
       if (hit) return answer(200, { ...pageHeaders(), etag: tag, 'content-type': HTML }, hit.body, lease, hit);
 
-      const ctx: PageContext = {
-        client, models, charts, assets, siteUrl,
-        params: matched.params,
-        path,
-        search: new URLSearchParams(at === -1 ? '' : request.url.slice(at + 1)),
-        shell: shellBase(client),
-      };
+      let ctx = contextOf(lease.services);
       let result: PageResult;
       try {
         try {
           result = await matched.handler(ctx);
         } catch (err) {
           if (!isVersionMoved(err)) throw err;
-          // A load replaced the version this page was reading: made once more from the current one.
+          // A load replaced the version this page was reading: made once more from the current one, and kept and
+          // tagged as that version's page.
           await state.refresh();
           const fresh = state.acquire();
           try {
-            const current = new ActionClient(fresh.services, actions);
-            result = await matched.handler({ ...ctx, client: current, shell: shellBase(current) });
+            ctx = contextOf(fresh.services);
+            ({ key, tag } = identity(fresh.services));
+            result = await matched.handler(ctx);
           } finally {
             fresh.release();
           }

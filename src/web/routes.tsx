@@ -1,93 +1,33 @@
 // Each page's handler: reads the URL, gets the data through the actions (or the election models made from them),
 // and renders. Handlers return a page or a redirect; failures they raise are rendered as error pages by index.ts.
+// The pages of several elections at once (over time, people, transfers) have handlers of their own modules.
 
-import type { VNode } from 'preact';
 import type { CatalogResource } from '../catalog/catalog.js';
-import { compareElections, FIELD_NAMES, sheetAfterCount, slugOf, type Election } from '../elections/index.js';
+import { candidacyId, compareElections, FIELD_NAMES, sheetAfterCount, slugOf, type Election } from '../elections/index.js';
 import type { Assets } from './assets.js';
-import { loadCharts, type ChartMemo } from './charts.js';
-import { datasets, electionByName, electionLabel, elections, type ElectionCache, type ElectionView } from './catalog-view.js';
+import { chartOf, loadCharts } from './charts.js';
+import { datasets, electionByName, electionLabel, electionModel, elections, type ElectionView } from './catalog-view.js';
 import { PageFailure, pageFailureOf, type ActionClient, type SearchResult } from './data.js';
 import { defaultFacets, facetOf, type Facet } from './facets.js';
-import { firstPreferencesChart, raceToQuotaChart, shareChangeChart, sharesChart, transfersChart } from './election-charts.js';
+import {
+  firstPreferencesChart, firstPreferencesNarrowChart, raceToQuotaChart, raceToQuotaNarrowChart, shareChangeChart, sharesChart, sharesNarrowChart, transfersChart,
+  transfersNarrowChart,
+} from './election-charts.js';
 import { formatNumber } from './format.js';
 import { ComparePage } from './pages/compare.js';
 import { ConstituencyPage } from './pages/constituency.js';
 import { ConstituencyList, CONSTITUENCY_SORTS, ElectionOverview, PartyPage, PartyTotalsPage, type ElectionPageBase } from './pages/election.js';
 import { ErrorPage } from './pages/error.js';
 import { HomePage, type DatasetCard, type ElectionCard } from './pages/home.js';
-import { renderPage, type Crumb, type PageShell } from './pages/layout.js';
+import type { Crumb } from './pages/layout.js';
+import { checksHref, constituencyFilters, electionOf, fieldOf, notFound, ok, page, type PageContext, type PageResult } from './page-context.js';
 import { RecordPage, type RelatedLink } from './pages/record.js';
 import { ResourcePage } from './pages/resource.js';
+import { togetherHandlers } from './routes-together.js';
+import { transferHandlers } from './routes-transfers.js';
+import { electionsTogether } from './together.js';
 import { apiQuery, canonical, decodedParams, foldForm, queryString } from './table-query.js';
 import { apiSearchUrl, dumpUrl, filteredQuery, urls } from './urls.js';
-
-export interface PageContext {
-  client: ActionClient;
-  models: ElectionCache;
-  charts: ChartMemo;
-  assets: Assets;
-  siteUrl: string;
-  params: Record<string, string>;
-  path: string;
-  search: URLSearchParams;
-  shell: Pick<PageShell, 'compare' | 'attribution'>;
-}
-
-export type PageResult = { status: number; html: string } | { redirect: string };
-
-export function page(ctx: Pick<PageContext, 'assets' | 'shell'>, shell: Omit<PageShell, 'compare' | 'attribution'>, body: VNode): string {
-  return renderPage({ ...ctx.shell, ...shell }, ctx.assets, body);
-}
-
-export function errorPage(ctx: Pick<PageContext, 'assets' | 'shell'>, status: number, message: string): PageResult {
-  const title = status === 404 ? 'Not found' : 'Cannot be shown';
-  return { status, html: page(ctx, { title, crumbs: [{ label: 'Home', href: '/' }, { label: title }], alternate: null }, <ErrorPage status={status} message={message} />) };
-}
-
-const ok = (html: string): PageResult => ({ status: 200, html });
-
-function notFound(what: string): never {
-  throw new PageFailure(404, what);
-}
-
-/** The election a URL names, with its model. */
-async function electionOf(ctx: PageContext): Promise<{ view: ElectionView; election: Election; base: ElectionPageBase; crumbs: Crumb[] }> {
-  const view = electionByName(ctx.client, ctx.params.name ?? '');
-  if (!view) notFound(`There is no election called "${ctx.params.name}".`);
-  const election = await ctx.models.get(ctx.client, view, ctx.siteUrl);
-  const name = view.definition.name;
-  const label = electionLabel(view);
-  const base: ElectionPageBase = {
-    label, date: view.election.date, body: view.election.body, election, resources: view.resources,
-    house: election.house,
-    links: {
-      overview: urls.election(name),
-      constituencies: urls.constituencies(name),
-      parties: urls.parties(name),
-      constituency: (key) => urls.constituency(name, key),
-      party: (key) => urls.party(name, key),
-      resource: urls.resource,
-    },
-  };
-  return { view, election, base, crumbs: [{ label: 'Home', href: '/' }, { label, href: urls.election(name) }] };
-}
-
-/** The first field a resource has of the spellings a value goes by. */
-function fieldOf(resource: CatalogResource | undefined, spellings: readonly string[]): string | undefined {
-  return resource ? spellings.find((s) => resource.fieldById.has(s)) : undefined;
-}
-
-/** Filters that select one constituency's records in a resource of the election: by number where it has one. */
-function constituencyFilters(view: ElectionView, role: 'candidates' | 'counts' | 'constituencies', constituency: { number: number | null; name: string }): Record<string, unknown> | null {
-  const resource = view.roles[role];
-  if (!resource) return null;
-  const names = FIELD_NAMES[role] as Record<string, readonly string[]>;
-  const numberField = fieldOf(resource, names.number!);
-  if (numberField && constituency.number !== null) return { [numberField]: constituency.number };
-  const nameField = fieldOf(resource, role === 'candidates' ? names.constituency! : role === 'counts' ? names.constituency! : names.name!);
-  return nameField ? { [nameField]: constituency.name } : null;
-}
 
 async function home(ctx: PageContext): Promise<PageResult> {
   const all = elections(ctx.client);
@@ -96,7 +36,7 @@ async function home(ctx: PageContext): Promise<PageResult> {
     let totals = null;
     let problem: string | null = null;
     try {
-      totals = (await ctx.models.get(ctx.client, view, ctx.siteUrl)).totals;
+      totals = (await electionModel(ctx.client, view)).totals;
     } catch (err) {
       const failure = pageFailureOf(err);
       if (!failure) throw err;
@@ -105,6 +45,7 @@ async function home(ctx: PageContext): Promise<PageResult> {
     return {
       name, label: electionLabel(view), title: view.definition.title, date: view.election.date, body: view.election.body, totals, problem,
       href: urls.election(name), constituencies: urls.constituencies(name), parties: urls.parties(name),
+      transfers: view.roles.counts ? urls.transfers(name) : null,
       candidatesResource: view.roles.candidates ?? null, resources: view.resources,
       seats: totals?.houseSeats ?? view.election.seats,
     };
@@ -140,7 +81,7 @@ async function resourcePage(ctx: PageContext): Promise<PageResult> {
   let result: SearchResult | null = null;
   let failure: PageFailure | null = null;
   try {
-    result = await ctx.client.search({ ...decodedParams(api), resource_id: id }, ctx.siteUrl);
+    result = await ctx.client.search({ ...decodedParams(api), resource_id: id });
   } catch (err) {
     failure = pageFailureOf(err);
     if (!failure || failure.status >= 500) throw err;
@@ -149,8 +90,8 @@ async function resourcePage(ctx: PageContext): Promise<PageResult> {
   const textFields = resource.fields.filter((f) => f.type === 'text').map((f) => f.id);
   let facetFields: string[];
   if (search.has('_facet')) facetFields = search.getAll('_facet').filter((f) => textFields.includes(f) || resource.fieldById.has(f));
-  else facetFields = await defaultFacets(ctx.client, resource, ctx.siteUrl);
-  const facets: Facet[] = failure ? [] : await Promise.all(facetFields.map((f) => facetOf(ctx.client, resource, search, f, ctx.siteUrl)));
+  else facetFields = await defaultFacets(ctx.client, resource);
+  const facets: Facet[] = failure ? [] : await Promise.all(facetFields.map((f) => facetOf(ctx.client, resource, search, f)));
 
   const dumpBase = new URLSearchParams();
   for (const name of DUMP_PARAMS) for (const v of api.getAll(name)) dumpBase.append(name, v);
@@ -174,7 +115,7 @@ async function resourcePage(ctx: PageContext): Promise<PageResult> {
   const crumbs: Crumb[] = [{ label: 'Home', href: '/' }];
   if (datasetLink) crumbs.push(datasetLink);
   crumbs.push({ label: resource.definition.name, href: urls.resource(id) });
-  const html = page(ctx, { title: resource.definition.name, crumbs, alternate: apiSearchUrl('', id, api) },
+  const html = page(ctx, { title: resource.definition.name, crumbs, alternate: apiSearchUrl('', id, api), datasets: [resource.dataset!.name] },
     <ResourcePage
       resource={resource} search={search} result={result} failure={failure} facets={facets} facetChoices={textFields.filter((f) => !facetFields.includes(f))}
       siteUrl={ctx.siteUrl} rowsDefault={ctx.client.settings.rowsDefault} pagePath={urls.resource(id)} apiUrl={apiUrl} downloads={downloads} dataset={datasetLink}
@@ -189,14 +130,40 @@ async function recordPage(ctx: PageContext): Promise<PageResult> {
   const recordId = Number(ctx.params.record);
   if (!Number.isSafeInteger(recordId) || recordId < 1) notFound(`There is no record "${ctx.params.record}" in ${resource.definition.name}.`);
   const filters = { _id: recordId };
-  const result = await ctx.client.search({ resource_id: id, filters: JSON.stringify(filters) }, ctx.siteUrl);
+  const result = await ctx.client.search({ resource_id: id, filters: JSON.stringify(filters) });
   const record = result.records[0];
   if (!record) notFound(`There is no record ${recordId} in ${resource.definition.name}.`);
   const related = await relatedLinks(ctx, resource, record);
+  const outcome = await candidateOutcome(ctx, resource, record, related);
   const title = recordTitle(resource, record);
   const apiUrl = apiSearchUrl('', id, new URLSearchParams({ filters: JSON.stringify(filters) }));
-  return ok(page(ctx, { title, crumbs: [{ label: 'Home', href: '/' }, { label: resource.definition.name, href: urls.resource(id) }, { label: `Record ${recordId}` }], alternate: apiUrl },
-    <RecordPage resource={resource} record={record} fields={result.fields} related={related} apiUrl={apiUrl} tableHref={urls.resource(id)} title={title} />));
+  return ok(page(ctx, { title, crumbs: [{ label: 'Home', href: '/' }, { label: resource.definition.name, href: urls.resource(id) }, { label: `Record ${recordId}` }], alternate: apiUrl, datasets: [resource.dataset.name] },
+    <RecordPage resource={resource} record={record} fields={result.fields} related={related} apiUrl={apiUrl} tableHref={urls.resource(id)} title={title} outcome={outcome} />));
+}
+
+/**
+ * A candidate record's result as the count details have it ("Elected on count 6 of 8"), which its own Count Number (the
+ * constituency's number of counts) is easily mistaken for; and a link to the person across elections.
+ */
+async function candidateOutcome(ctx: PageContext, resource: CatalogResource, record: Record<string, unknown>, related: RelatedLink[]): Promise<{ text: string; href: string } | null> {
+  if (resource.definition.role !== 'candidates') return null;
+  const view = elections(ctx.client).find((e) => e.definition.name === resource.dataset?.name);
+  if (!view) return null;
+  const election = await electionModel(ctx.client, view);
+  const candidate = election.data.candidates.find((c) => c.recordId === record._id);
+  if (!candidate) return null;
+  const together = await electionsTogether(ctx.client, ctx.reviewed);
+  const person = together.people.byCandidacy.get(candidacyId({ election: view.definition.name, candidateKey: candidate.key }));
+  if (person) related.unshift({ label: `${person.name} in every election`, href: urls.person(person.key) });
+  if (!election.hasCounts) return null;
+  const sheet = election.sheet(candidate.constituencyKey)!;
+  const s = sheet.candidates.find((c) => c.candidate.key === candidate.key);
+  if (!s) return null;
+  const last = sheet.steps.length;
+  const at = s.elected?.count ?? s.excludedAt;
+  const href = urls.constituency(view.definition.name, candidate.constituencyKey);
+  if (at === null || at === undefined) return { text: `Not elected: in the count to its end (count ${last})`, href };
+  return { text: `${s.elected ? 'Elected' : 'Excluded'} on count ${at} of ${last}`, href: at >= last ? href : `${href}?count=${at}` };
 }
 
 function recordTitle(resource: CatalogResource, record: Record<string, unknown>): string {
@@ -217,7 +184,7 @@ async function relatedLinks(ctx: PageContext, resource: CatalogResource, record:
   const role = resource.definition.role;
   const view = elections(ctx.client).find((e) => e.definition.name === resource.dataset?.name);
   if ((role !== 'candidates' && role !== 'counts' && role !== 'constituencies') || !view) return [];
-  const election = await ctx.models.get(ctx.client, view, ctx.siteUrl);
+  const election = await electionModel(ctx.client, view);
   const names = FIELD_NAMES[role] as Record<string, readonly string[]>;
   const numberField = fieldOf(resource, names.number!);
   const nameField = fieldOf(resource, role === 'constituencies' ? names.name! : names.constituency!);
@@ -266,7 +233,7 @@ async function relatedLinks(ctx: PageContext, resource: CatalogResource, record:
 async function electionOverview(ctx: PageContext): Promise<PageResult> {
   const { base, crumbs, view } = await electionOf(ctx);
   const candidates = view.roles.candidates;
-  return ok(page(ctx, { title: base.label, crumbs, alternate: candidates ? apiSearchUrl('', candidates.id) : null }, <ElectionOverview {...base} />));
+  return ok(page(ctx, { title: base.label, crumbs, alternate: candidates ? apiSearchUrl('', candidates.id) : null, datasets: [view.definition.name] }, <ElectionOverview {...base} />));
 }
 
 async function constituencyList(ctx: PageContext): Promise<PageResult> {
@@ -277,7 +244,7 @@ async function constituencyList(ctx: PageContext): Promise<PageResult> {
   if (!CONSTITUENCY_SORTS[key]) throw new PageFailure(400, `The constituencies cannot be sorted by "${key}"; choose a column heading.`);
   const resource = view.roles.constituencies;
   const api = resource ? apiSearchUrl('', resource.id) : null;
-  return ok(page(ctx, { title: `Constituencies, ${base.label}`, crumbs: [...crumbs, { label: 'Constituencies' }], alternate: api },
+  return ok(page(ctx, { title: `Constituencies, ${base.label}`, crumbs: [...crumbs, { label: 'Constituencies' }], alternate: api, datasets: [view.definition.name] },
     <ConstituencyList {...base} sortKey={key} descending={descending} api={api} />));
 }
 
@@ -311,6 +278,8 @@ async function constituencyPage(ctx: PageContext): Promise<PageResult> {
     constituency, sheet, shown, count, electionLabel: base.label, pagePath: urls.constituency(view.definition.name, constituency.key),
     candidateCount: election.candidates(constituency.key).length, hasCounts: election.hasCounts && Boolean(counts),
     ceannComhairle: constituency.returnedAutomatically ? election.house.ceannComhairle?.name ?? null : null,
+    transfersHref: election.hasCounts && counts ? urls.constituencyTransfers(view.definition.name, constituency.key) : null,
+    checks: checksHref(view, { Check: 'first-preferences', Constituency: constituency.name, Status: 'failed' }),
     partyHref: (party: string) => {
       const key = election.parties.find((p) => p.party === party)?.key;
       return key ? urls.party(view.definition.name, key) : null;
@@ -326,20 +295,25 @@ async function constituencyPage(ctx: PageContext): Promise<PageResult> {
     },
   };
   if (!fieldOf(candidates, ['Votes'])) props.api.candidates = apiOf(candidates, filtersFor('candidates'));
-  const version = ctx.client.datasetVersion;
   const chartKey = `${view.definition.name}/${constituency.key}`;
   const hasCounts = props.hasCounts;
   const charts = {
-    firstPreferences: ctx.charts.get(version, `first ${chartKey}`, () => firstPreferencesChart(sheet)),
-    race: hasCounts ? ctx.charts.get(version, `race ${chartKey} ${count}`, () => raceToQuotaChart(shown, count)) : null,
-    transfers: hasCounts && count >= 2 ? ctx.charts.get(version, `transfers ${chartKey} ${count}`, () => transfersChart(sheet, sheet.steps[count - 1]!)) : null,
+    firstPreferences: chartOf(ctx.client, `first ${chartKey}`, () => firstPreferencesChart(sheet)),
+    race: hasCounts ? chartOf(ctx.client, `race ${chartKey} ${count}`, () => raceToQuotaChart(shown, count)) : null,
+    transfers: hasCounts && count >= 2 ? chartOf(ctx.client, `transfers ${chartKey} ${count}`, () => transfersChart(sheet, sheet.steps[count - 1]!)) : null,
+  };
+  const narrowCharts = {
+    firstPreferences: chartOf(ctx.client, `first narrow ${chartKey}`, () => firstPreferencesNarrowChart(sheet)),
+    race: hasCounts ? chartOf(ctx.client, `race narrow ${chartKey} ${count}`, () => raceToQuotaNarrowChart(shown, count)) : null,
+    transfers: hasCounts && count >= 2 ? chartOf(ctx.client, `transfers narrow ${chartKey} ${count}`, () => transfersNarrowChart(sheet, sheet.steps[count - 1]!)) : null,
   };
   const title = count < last ? `${constituency.name} after count ${count}, ${base.label}` : `${constituency.name}, ${base.label}`;
   return ok(page(ctx, {
     title,
     crumbs: [...crumbs, { label: 'Constituencies', href: base.links.constituencies }, { label: constituency.name }],
     alternate: props.api.counts ?? props.api.candidates,
-  }, <ConstituencyPage {...props} charts={charts} />));
+    datasets: [view.definition.name],
+  }, <ConstituencyPage {...props} charts={charts} narrowCharts={narrowCharts} />));
 }
 
 async function partyTotals(ctx: PageContext): Promise<PageResult> {
@@ -347,8 +321,9 @@ async function partyTotals(ctx: PageContext): Promise<PageResult> {
   const { base, crumbs, view } = await electionOf(ctx);
   const candidates = view.roles.candidates!;
   const api = apiSearchUrl('', candidates.id, new URLSearchParams({ limit: String(ctx.client.settings.rowsMax) }));
-  const chart = ctx.charts.get(ctx.client.datasetVersion, `shares ${view.definition.name}`, () => sharesChart(base.election.parties, base.label));
-  return ok(page(ctx, { title: `Party totals, ${base.label}`, crumbs: [...crumbs, { label: 'Party totals' }], alternate: api }, <PartyTotalsPage {...base} api={api} chart={chart} candidatesHref={urls.resource(candidates.id)} />));
+  const chart = chartOf(ctx.client, `shares ${view.definition.name}`, () => sharesChart(base.election.parties, base.label));
+  const narrowChart = chartOf(ctx.client, `shares narrow ${view.definition.name}`, () => sharesNarrowChart(base.election.parties, base.label));
+  return ok(page(ctx, { title: `Party totals, ${base.label}`, crumbs: [...crumbs, { label: 'Party totals' }], alternate: api, datasets: [view.definition.name] }, <PartyTotalsPage {...base} api={api} chart={chart} narrowChart={narrowChart} candidatesHref={urls.resource(candidates.id)} />));
 }
 
 async function partyPage(ctx: PageContext): Promise<PageResult> {
@@ -360,7 +335,7 @@ async function partyPage(ctx: PageContext): Promise<PageResult> {
   const filters = partyField ? { [partyField]: party.party } : {};
   const api = apiSearchUrl('', candidates.id, new URLSearchParams({ filters: JSON.stringify(filters) }));
   const table = `${urls.resource(candidates.id)}${filteredQuery(filters)}`;
-  return ok(page(ctx, { title: `${party.party}, ${base.label}`, crumbs: [...crumbs, { label: 'Party totals', href: base.links.parties }, { label: party.party }], alternate: api },
+  return ok(page(ctx, { title: `${party.party}, ${base.label}`, crumbs: [...crumbs, { label: 'Party totals', href: base.links.parties }, { label: party.party }], alternate: api, datasets: [view.definition.name] },
     <PartyPage {...base} party={party} api={api} table={table} />));
 }
 
@@ -369,7 +344,7 @@ async function comparePage(ctx: PageContext): Promise<PageResult> {
   const all = elections(ctx.client);
   const crumbs: Crumb[] = [{ label: 'Home', href: '/' }, { label: 'Compare elections' }];
   if (all.length < 2) {
-    return { status: 404, html: page(ctx, { title: 'Compare elections', crumbs, alternate: null }, <ErrorPage status={404} message="Comparing needs two elections, and only one is loaded." />) };
+    return { status: 404, html: page(ctx, { title: 'Compare elections', crumbs, alternate: null, datasets: [] }, <ErrorPage status={404} message="Comparing needs two elections, and only one is loaded." />) };
   }
   // Latest first in `all`: by default the latest election against the one before it.
   const byName = new Map(all.map((e) => [e.definition.name, e]));
@@ -378,15 +353,15 @@ async function comparePage(ctx: PageContext): Promise<PageResult> {
   const earlier = byName.get(earlierName);
   const later = byName.get(laterName);
   if (!earlier || !later) notFound(`There is no election called "${!earlier ? earlierName : laterName}".`);
-  const [a, b] = await Promise.all([ctx.models.get(ctx.client, earlier, ctx.siteUrl), ctx.models.get(ctx.client, later, ctx.siteUrl)]);
+  const [a, b] = await Promise.all([electionModel(ctx.client, earlier), electionModel(ctx.client, later)]);
   const summary = (view: ElectionView, e: Election) => ({ name: view.definition.name, label: electionLabel(view), house: e.house, totals: e.totals, parties: e.parties, constituencies: e.constituencies });
   const comparison = earlier === later ? null : compareElections(summary(earlier, a), summary(later, b));
   const label = comparison ? `${comparison.earlier.label} to ${comparison.later.label}` : '';
-  const chart = comparison ? ctx.charts.get(ctx.client.datasetVersion, `compare ${earlier.definition.name} ${later.definition.name}`, () => shareChangeChart(comparison.parties, label)) : null;
+  const chart = comparison ? chartOf(ctx.client, `compare ${earlier.definition.name} ${later.definition.name}`, () => shareChangeChart(comparison.parties, label)) : null;
   const views = [earlier, later] as const;
   const candidates = later.roles.candidates;
   const api = candidates ? apiSearchUrl('', candidates.id, new URLSearchParams({ limit: String(ctx.client.settings.rowsMax) })) : '/api/3/action/package_list';
-  return ok(page(ctx, { title: 'Compare elections', crumbs, alternate: api },
+  return ok(page(ctx, { title: 'Compare elections', crumbs, alternate: api, datasets: earlier === later ? [earlier.definition.name] : [earlier.definition.name, later.definition.name] },
     <ComparePage
       choices={all.map((e) => ({ name: e.definition.name, label: electionLabel(e) }))} earlier={earlier.definition.name} later={later.definition.name}
       comparison={comparison} api={api} chart={chart}
@@ -396,6 +371,8 @@ async function comparePage(ctx: PageContext): Promise<PageResult> {
 }
 
 export const pageHandlers: Record<string, (ctx: PageContext) => Promise<PageResult>> = {
+  ...togetherHandlers,
+  ...transferHandlers,
   '/': home,
   '/resource/:id': resourcePage,
   '/resource/:id/record/:record': recordPage,

@@ -14,6 +14,11 @@ export const urls = {
   constituency: (name: string, key: string) => `/election/${enc(name)}/constituencies/${enc(key)}`,
   parties: (name: string) => `/election/${enc(name)}/parties`,
   party: (name: string, key: string) => `/election/${enc(name)}/parties/${enc(key)}`,
+  transfers: (name: string, from?: string) => `/election/${enc(name)}/transfers${from ? `?from=${enc(from)}` : ''}`,
+  constituencyTransfers: (name: string, key: string) => `/election/${enc(name)}/constituencies/${enc(key)}/transfers`,
+  overTime: '/elections',
+  search: (q: string) => `/search?q=${enc(q).replace(/%20/g, '+')}`,
+  person: (key: string) => `/people/${enc(key)}`,
 };
 
 /** A resource page (or API call) for records with these equality filters, in this order. */

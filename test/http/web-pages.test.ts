@@ -112,7 +112,7 @@ for (const backend of TEST_BACKENDS) describe(`explorer pages [${backend}]`, () 
       assert.deepEqual(page.all('.card h3'), ['General Election 2024', 'General Election 2020', 'General Election 2016', 'General Election 2011']);
       const card = [...page.document.querySelectorAll('.card')].find((c) => readable(c.querySelector('h3')) === 'General Election 2020')!;
       assert.deepEqual([...card.querySelectorAll('.mini-facts div')].map(readable), ['Seats 160', 'Constituencies 39', 'Candidates 531', 'Turnout 62.7%']);
-      assert.deepEqual([...card.querySelectorAll('.card-links a')].map(readable), ['Constituencies and counts', 'Party totals']);
+      assert.deepEqual([...card.querySelectorAll('.card-links a')].map(readable), ['Constituencies and counts', 'Party totals', 'Transfers']);
       assert.deepEqual([...card.querySelectorAll('details li')].map(readable),
         ['Candidate results 2020 (531 records)', 'Constituency results 2020 (39 records)', 'Count details 2020 (5,015 records)', 'Consistency checks 2020 (432 records)']);
       assert.ok(page.document.querySelector('a[href="/compare"]'), 'the comparison is offered');
@@ -239,7 +239,10 @@ for (const backend of TEST_BACKENDS) describe(`explorer pages [${backend}]`, () 
       assert.equal(page.text('h1'), 'BOBBY AYLWARD, Carlow-Kilkenny');
       assert.equal(page.text('dl.record div:nth-child(2)'), 'Surname AYLWARD');
       const related = [...page.document.querySelectorAll('#related-title + ul a')].map((a) => [a.textContent, a.getAttribute('href')]);
+      // The result from the count details, which the record's Count Number (Carlow-Kilkenny's 10 counts) is not.
+      assert.equal(page.text('.outcome'), 'Not elected: in the count to its end (count 10), from the count details: the count as it stood then.');
       assert.deepEqual(related, [
+        ['Bobby Aylward in every election', '/people/bobby-aylward'],
         ['Carlow Kilkenny: the count, transfer by transfer', '/election/general-election-2020/constituencies/carlow-kilkenny'],
         ['Fianna Fáil: party totals and candidates', '/election/general-election-2020/parties/fianna-fail'],
         ['This candidate at every count (count details)', `/resource/${RESOURCE_C}${query({ filters: { 'Constituency Number': 1, 'Candidate Id': 161 }, sort: '"Count Number"' })}`],
@@ -308,8 +311,9 @@ for (const backend of TEST_BACKENDS) describe(`explorer pages [${backend}]`, () 
       const page = await get(service, '/election/general-election-2020/parties');
       const rows = [...page.document.querySelectorAll('main > .scroll table.data tbody tr')].map((tr) => [...tr.children].map((c) => readable(c)));
       // Seat shares are of the Dáil's 160 seats: the Ceann Comhairle, returned automatically, counts for Fianna Fáil.
-      assert.deepEqual(rows[0], ['Sinn Féin S.F.', '37', '535,573', '24.5%', '23.1%', '−1.4 pts', '42', '14', '13', '42']);
-      assert.deepEqual(rows[1], ['Fianna Fáil F.F.', '38 *', '484,315', '22.2%', '23.8%', '+1.6 pts', '84', '26', '5', '77']);
+      // The abbreviation twice: beside the name, and in its place on a phone.
+      assert.deepEqual(rows[0], ['Sinn Féin S.F. S.F.', '37', '535,573', '24.5%', '23.1%', '−1.4 pts', '42', '14', '13', '42']);
+      assert.deepEqual(rows[1], ['Fianna Fáil F.F. F.F.', '38 *', '484,315', '22.2%', '23.8%', '+1.6 pts', '84', '26', '5', '77']);
       assert.equal(rows.length, 16);
       assert.deepEqual([...page.document.querySelectorAll('table.data tfoot tr > *')].slice(0, 3).map(readable), ['All', '160 *', '2,183,489']);
       assert.equal(page.text('main > .lead'), '160 seats: 159 filled at the count from 531 candidates, and the Ceann Comhairle returned automatically; 2,183,489 valid first-preference votes.');
@@ -323,7 +327,7 @@ for (const backend of TEST_BACKENDS) describe(`explorer pages [${backend}]`, () 
     test('every election\'s seats as the Dáil had them: the Ceann Comhairle counted for their party', async () => {
       const seatsOf = async (year: number) => {
         const page = await get(service, `/election/general-election-${year}/parties`);
-        const rows = [...page.document.querySelectorAll('main > .scroll table.data tbody tr')].map((tr) => [readable(tr.querySelector('th a')!), readable(tr.children[1]!)]);
+        const rows = [...page.document.querySelectorAll('main > .scroll table.data tbody tr')].map((tr) => [readable(tr.querySelector('th .party-long')!), readable(tr.children[1]!)]);
         const note = page.text('#ceann-comhairle-note').split('. ')[0];
         return [Object.fromEntries(rows.filter(([party]) => ['Fianna Fáil', 'Fine Gael', 'Sinn Féin', 'The Labour Party'].includes(party!))), note];
       };
@@ -364,12 +368,19 @@ for (const backend of TEST_BACKENDS) describe(`explorer pages [${backend}]`, () 
       assert.equal(page.status, 200);
       assert.equal(page.document.querySelector('#earlier option[selected]')!.getAttribute('value'), 'general-election-2020');
       assert.equal(page.document.querySelector('#later option[selected]')!.getAttribute('value'), 'general-election-2024');
-      const parties = [...page.document.querySelectorAll('#parties-title ~ .scroll tbody tr')].map((tr) => [...tr.children].map(readable));
+      const rowsOf = (table: string) => [...page.document.querySelectorAll(`${table} tbody tr`)].map((tr) => [readable(tr.querySelector('.party-long')), ...[...tr.children].slice(1).map(readable)]);
+      const shares = rowsOf('#shares-compared');
+      const seats = rowsOf('#seats-compared');
+      assert.deepEqual(page.all('#shares-compared thead th'), ['Party', '2020', '2024', 'Change']);
       // "Solidarity - People Before Profit" in 2020, "People Before Profit–Solidarity" in 2024: one party.
-      assert.deepEqual(parties.find((p) => p[0] === 'People Before Profit–Solidarity'), ['People Before Profit–Solidarity', '2.6%', '2.8%', '+0.2', '5', '3', '−2']);
+      assert.deepEqual(shares.find((p) => p[0] === 'People Before Profit–Solidarity'), ['People Before Profit–Solidarity', '2.6%', '2.8%', '+0.2']);
+      assert.deepEqual(seats.find((p) => p[0] === 'People Before Profit–Solidarity'), ['People Before Profit–Solidarity', '5', '3', '−2']);
       // Seats as the Dáil had them, the Ceann Comhairle counted for Fianna Fáil in both, marked and explained.
-      assert.deepEqual(parties.find((p) => p[0] === 'Fianna Fáil')!.slice(4), ['38 *', '48 *', '+10']);
-      assert.deepEqual(parties.find((p) => p[0] === 'Fine Gael')!.slice(4), ['35', '38', '+3']);
+      assert.deepEqual(seats.find((p) => p[0] === 'Fianna Fáil')!.slice(1), ['38 *', '48 *', '+10']);
+      assert.deepEqual(seats.find((p) => p[0] === 'Fine Gael')!.slice(1), ['35', '38', '+3']);
+      // Parties without a seat in either election are in the shares only.
+      assert.equal(seats.length, 12);
+      assert.equal(shares.length, 25);
       assert.equal(page.text('#overall-title + .scroll tbody tr:first-child'), 'Seats 160 174');
       assert.equal(page.text('#ceann-comhairle-note'), '* Seats as the Dáil had them: the outgoing Ceann Comhairle, returned automatically without a contest, is counted for the party they were elected for '
         + '(General Election 2020: Seán Ó Fearghaíl, Fianna Fáil; General Election 2024: Seán Ó Fearghaíl, Fianna Fáil). The official results count only the seats filled at the count.');
@@ -418,8 +429,10 @@ for (const backend of TEST_BACKENDS) describe(`explorer with two elections [${ba
     assert.equal(page.document.querySelector('#earlier option[selected]')!.getAttribute('value'), TWO_ELECTIONS.earlier.name);
     assert.equal(page.document.querySelector('#later option[selected]')!.getAttribute('value'), TWO_ELECTIONS.later.name);
     assert.equal(page.text('#overall-title + .scroll table tbody tr:nth-child(5)'), 'Turnout 59.3% 73.1%');
-    const parties = [...page.document.querySelectorAll('#parties-title ~ .scroll tbody tr')].map((tr) => [...tr.children].map((c) => c.textContent!.trim()));
-    assert.deepEqual(parties.map((p) => [p[0], p[3], p[6]]), [
+    const row = (tr: Element) => [tr.querySelector('.party-long')!.textContent!.trim(), ...[...tr.children].slice(1).map((c) => c.textContent!.trim())];
+    const shares = [...page.document.querySelectorAll('#shares-compared tbody tr')].map(row);
+    const seats = new Map([...page.document.querySelectorAll('#seats-compared tbody tr')].map(row).map((r) => [r[0], r[3]]));
+    assert.deepEqual(shares.map((p) => [p[0], p[3], seats.get(p[0]!) ?? '–']), [
       ['Sinn Féin', '−11.0', '0'], ['Fianna Fáil', '−12.1', '0'], ['Fine Gael', '+3.4', '+1'], ['Green Party', '–', '–'],
       ['Non-Party', '–', '–'], ['Social Democrats', '–', '–'], ['The Labour Party', '–', '–'],
     ]);

@@ -10,8 +10,8 @@ import { csvSource, type FieldInfo, type ResourceDefinition } from '../../src/ca
 import { ApiError } from '../../src/errors.js';
 import type { SearchPlan } from '../../src/query/plan.js';
 import { readSearchRequest } from '../../src/query/search-params.js';
-import { planSearch, type PlanResource } from '../../src/query/search-plan.js';
-import { compileCount, compileSearch } from '../../src/sql/sqlite/search.js';
+import { planSearch, planValueCounts, type PlanResource } from '../../src/query/search-plan.js';
+import { compileCount, compileSearch, compileValueCounts } from '../../src/sql/sqlite/search.js';
 import { SqliteStore, type SqliteVersion } from '../../src/storage/sqlite/backend.js';
 import { SqliteDatabaseBuilder } from '../../src/storage/sqlite/builder.js';
 
@@ -75,6 +75,25 @@ describe('SQLite compiler', () => {
     const filtered = plan({ offset: 1, filters: { Votes: 10 }, fields: '_id' });
     assert.match(compileSearch(filtered, target).sql, /WHERE "Votes" = \? ORDER BY "_id" LIMIT \? OFFSET \?$/, 'with a filter, offsets are offsets');
     assert.deepEqual(await rows(filtered), [[4]]);
+  });
+
+  test('value counts (the explorer\'s facets): one grouped statement over the view, most frequent first, nulls last', async () => {
+    const counted = (input: Record<string, unknown>, field: string, limit: number) => {
+      const result = planValueCounts(readSearchRequest({ resource_id: RID, ...input, fields: field }, { rowsDefault: 100, rowsMax: 32000 }), resource, field, limit, { defaultLanguage: 'english' });
+      if (result instanceof ApiError) assert.fail(JSON.stringify(result.validation));
+      return result;
+    };
+    const all = counted({}, 'Votes', 10);
+    assert.deepEqual(compileValueCounts(all, target), { sql: 'SELECT "Votes", count(*) FROM "r1" GROUP BY "Votes" ORDER BY count(*) DESC, "Votes" NULLS LAST LIMIT ?', params: [10] });
+    assert.deepEqual(await backend.rows(compileValueCounts(all, target)), [[10, 2], [7, 1], [null, 1]]);
+    const filtered = counted({ filters: { 'Party "Id"': 'F.F.' } }, 'Votes', 1);
+    assert.deepEqual(compileValueCounts(filtered, target), {
+      sql: 'SELECT "Votes", count(*) FROM "r1" WHERE "Party ""Id""" = ? GROUP BY "Votes" ORDER BY count(*) DESC, "Votes" NULLS LAST LIMIT ?', params: ['F.F.', 1],
+    });
+    assert.deepEqual(await backend.rows(compileValueCounts(filtered, target)), [[7, 1]]);
+    const unknown = planValueCounts(readSearchRequest({ resource_id: RID, fields: 'Turnout' }, { rowsDefault: 100, rowsMax: 32000 }), resource, 'Turnout', 10, { defaultLanguage: 'english' });
+    assert.ok(unknown instanceof ApiError);
+    assert.deepEqual(unknown.validation, { fields: ['invalid value "Turnout"'] });
   });
 
   test('whole records as JSON objects: the stored record text, then any ranks', async () => {

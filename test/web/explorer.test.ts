@@ -33,6 +33,14 @@ const PAGES: [string, string][] = [
   ['party', '/election/general-election-2020/parties/sinn-fein'],
   ['compare', '/compare'],
   ['not found', '/resource/no-such-resource'],
+  ['elections over time', '/elections'],
+  ['find a candidate', '/search?q=mich+mart'],
+  ['find a candidate, nobody found', '/search?q=zzqqx'],
+  ['person', '/people/micheal-martin'],
+  ['transfers, nationally', '/election/general-election-2020/transfers'],
+  ['transfers in a constituency, as a flow', `${DBS}/transfers`],
+  ['unofficial election, party totals', '/election/general-election-2011/parties'],
+  ['record of a candidate', `${RESOURCE}/record/90`],
 ];
 
 /** The 2020 election's card on the home page. */
@@ -77,6 +85,13 @@ for (const backend of TEST_BACKENDS) describe(`explorer in Chromium [${backend}]
         assert.equal(await page.locator('th[aria-sort="descending"]').innerText(), 'Votes ▼');
         const first = await page.locator('table.data tbody tr').first().locator('td').allInnerTexts();
         assert.deepEqual([first[2], first[3], first[10]], ['Martin', 'Micheál', '11,023']);
+        // At 1280 px the sorted column is in view: the table's box scrolled to it, with or without JavaScript.
+        const inView = await page.evaluate(() => {
+          const th = document.getElementById('sorted')!.getBoundingClientRect();
+          const box = document.getElementById('sorted')!.closest('.scroll')!.getBoundingClientRect();
+          return th.left >= box.left && th.right <= box.right && th.right <= window.innerWidth && th.top >= 0 && th.bottom <= window.innerHeight;
+        });
+        assert.ok(inView, 'the Votes column is in view');
         if (mode.javaScript) {
           // The sort is announced: the table's new state is read out from a live region.
           await page.waitForFunction(() => document.getElementById('cc-live')?.textContent?.includes('sorted by Votes descending'));
@@ -108,7 +123,7 @@ for (const backend of TEST_BACKENDS) describe(`explorer in Chromium [${backend}]
         assert.ok(await page.locator('.count-table').isVisible());
         assert.equal(await page.locator('.count-table thead th').count(), 9);
         for (const id of ['first-preferences', 'race', 'transfers']) {
-          assert.ok(await page.locator(`figure#${id} svg[role="img"]`).isVisible(), id);
+          assert.ok(await page.locator(`figure#${id} .chart-wide svg[role="img"]`).isVisible(), id);
         }
         await page.locator('figure#first-preferences summary').click();
         assert.ok(await page.locator('figure#first-preferences details table').isVisible());
@@ -222,13 +237,13 @@ for (const backend of TEST_BACKENDS) describe(`explorer in Chromium [${backend}]
       }
     });
 
-    test(`a name typed without fadas, from the home page (${mode.label})`, async () => {
+    test(`a name typed without fadas, in a resource's search (${mode.label})`, async () => {
       const tab = await openTab(browser, mode);
       const { page } = tab;
       try {
-        await page.goto(`${served.base}/`);
-        await election2020(page).getByRole('searchbox', { name: 'Find a candidate' }).fill('o riordain');
-        await election2020(page).getByRole('button', { name: 'Find' }).click();
+        await page.goto(`${served.base}${RESOURCE}`);
+        await page.getByRole('searchbox', { name: 'Search every field' }).fill('o riordain');
+        await page.getByRole('button', { name: 'Search', exact: true }).click();
         await page.waitForURL(/q=o\+riordain/);
         assert.equal(await textOf(page, '#range'), 'Rows 1–1 of 1');
         assert.match(await textOf(page, 'table.data tbody tr'), /Ó'Ríordáin Aodhán/);

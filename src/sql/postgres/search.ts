@@ -1,9 +1,9 @@
 // PostgreSQL's hooks for the search compiler: `$n` placeholders, `= ANY($n)` arrays, text ordered by code point
 // (COLLATE "C", CKAN's collation), and full-text matching with the database's own @@ and ts_rank.
 
-import { RANK_NORMALIZATION, type SearchPlan, type TextMatch } from '../../query/plan.js';
+import { RANK_NORMALIZATION, type SearchPlan, type TextMatch, type ValueCountPlan } from '../../query/plan.js';
 import type { CompiledQuery } from '../compiled.js';
-import { compileColumnsWith, compileCountWith, compileSearchWith, type ParamList, type SearchDialectHooks } from '../search-compiler.js';
+import { compileColumnsWith, compileCountWith, compileSearchWith, compileValueCountsWith, type ParamList, type SearchDialectHooks } from '../search-compiler.js';
 import { COLUMN_TYPES, foldSql, keyExpression } from './ddl.js';
 import { qualified, quoteIdent } from './quote.js';
 
@@ -49,4 +49,8 @@ export function compileCount(plan: SearchPlan, options: PostgresCompileOptions):
 
 export function compileColumns(resourceId: string, columns: readonly string[], afterId: number | null, limit: number, options: PostgresCompileOptions): CompiledQuery {
   return compileColumnsWith(hooks(options), resourceId, columns, afterId, limit);
+}
+
+export function compileValueCounts(plan: ValueCountPlan, options: PostgresCompileOptions): CompiledQuery {
+  return compileValueCountsWith(hooks(options), plan);
 }

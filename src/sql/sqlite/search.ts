@@ -2,10 +2,10 @@
 // through the FTS5 candidate index plus the registered functions that match and rank exactly as PostgreSQL does.
 
 import type { CandidateFilter } from '../../text-search/index.js';
-import { RANK_NORMALIZATION, type PlanField, type SearchPlan, type TextMatch } from '../../query/plan.js';
+import { RANK_NORMALIZATION, type PlanField, type SearchPlan, type TextMatch, type ValueCountPlan } from '../../query/plan.js';
 import { lexemeKey } from '../../storage/full-text.js';
 import type { CompiledQuery } from '../compiled.js';
-import { compileColumnsWith, compileCountWith, compileSearchWith, type ParamList, type SearchDialectHooks } from '../search-compiler.js';
+import { compileColumnsWith, compileCountWith, compileSearchWith, compileValueCountsWith, type ParamList, type SearchDialectHooks } from '../search-compiler.js';
 import { SQLITE_FUNCTIONS as F } from './functions.js';
 import { quoteIdent, resourceTables } from './quote.js';
 
@@ -103,4 +103,8 @@ export function compileCount(plan: SearchPlan, options: SqliteCompileOptions): C
 
 export function compileColumns(resourceId: string, columns: readonly string[], afterId: number | null, limit: number, options: SqliteCompileOptions): CompiledQuery {
   return compileColumnsWith(hooks(options), resourceId, columns, afterId, limit);
+}
+
+export function compileValueCounts(plan: ValueCountPlan, options: SqliteCompileOptions): CompiledQuery {
+  return compileValueCountsWith(hooks(options), plan);
 }

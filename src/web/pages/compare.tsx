@@ -3,7 +3,10 @@
 
 import type { Comparison, ElectionSummary } from '../../elections/index.js';
 import { formatNumber, formatShare, formatSigned } from '../format.js';
-import { Figure, Num, PartyChip, ScrollRegion } from './layout.js';
+import { Figure, Num, PartyName, ScrollRegion } from './layout.js';
+
+/** An election's label as a column heading: its year where the label ends in one ("General Election 2020" → 2020). */
+const short = (label: string) => /\b(\d{4})$/.exec(label)?.[1] ?? label;
 
 export interface CompareChoice {
   name: string;
@@ -96,31 +99,45 @@ function CompareBody({ comparison, constituencyHref, partyHref, api, chart }: Pi
       <section aria-labelledby="parties-title">
         <h2 id="parties-title">Parties</h2>
         <p class="hint">Parties are matched by name (ignoring fadas, case and a leading "The") or by abbreviation; a party that stood in only one election has no change.</p>
-        <ScrollRegion label="Parties compared">
-          <table class="data">
-            <caption>Vote share and seats by party, {label}</caption>
+        <ScrollRegion label="Vote share by party, compared">
+          <table class="data compare-table" id="shares-compared">
+            <caption>First-preference vote share by party, {label}; the change in percentage points</caption>
             <thead>
               <tr>
                 <th scope="col">Party</th>
-                <th scope="col" class="num">Vote share {a.label}</th><th scope="col" class="num">Vote share {b.label}</th><th scope="col" class="num">Change (points)</th>
-                <th scope="col" class="num">Seats {a.label}</th><th scope="col" class="num">Seats {b.label}</th><th scope="col" class="num">Change</th>
+                <th scope="col" class="num">{short(a.label)}</th><th scope="col" class="num">{short(b.label)}</th><th scope="col" class="num">Change</th>
               </tr>
             </thead>
             <tbody>
-              {comparison.parties.map((p) => {
-                const key = p.keys[1] ?? p.keys[0]!;
-                const which = p.keys[1] ? 1 : 0;
-                return (
-                  <tr>
-                    <th scope="row"><a href={partyHref(which, key)}><PartyChip party={p.party} /></a></th>
-                    <Num>{formatShare(p.voteShare[0])}</Num><Num>{formatShare(p.voteShare[1])}</Num><Num>{formatSigned(p.shareChange, 1)}</Num>
-                    <Num>{seatsCell(p.seats[0], p.ceannComhairle[0])}</Num><Num>{seatsCell(p.seats[1], p.ceannComhairle[1])}</Num><Num>{formatSigned(p.seatChange)}</Num>
-                  </tr>
-                );
-              })}
+              {comparison.parties.map((p) => (
+                <tr>
+                  <th scope="row"><PartyName party={p.party} abbreviation={p.abbreviation} href={partyHref(p.keys[1] ? 1 : 0, (p.keys[1] ?? p.keys[0])!)} /></th>
+                  <Num>{formatShare(p.voteShare[0])}</Num><Num>{formatShare(p.voteShare[1])}</Num><Num>{formatSigned(p.shareChange, 1)}</Num>
+                </tr>
+              ))}
             </tbody>
           </table>
         </ScrollRegion>
+        <ScrollRegion label="Seats by party, compared">
+          <table class="data compare-table" id="seats-compared">
+            <caption>Seats by party, {label}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Party</th>
+                <th scope="col" class="num">{short(a.label)}</th><th scope="col" class="num">{short(b.label)}</th><th scope="col" class="num">Change</th>
+              </tr>
+            </thead>
+            <tbody>
+              {comparison.parties.filter((p) => (p.seats[0] ?? 0) > 0 || (p.seats[1] ?? 0) > 0).map((p) => (
+                <tr>
+                  <th scope="row"><PartyName party={p.party} abbreviation={p.abbreviation} href={partyHref(p.keys[1] ? 1 : 0, (p.keys[1] ?? p.keys[0])!)} /></th>
+                  <Num>{seatsCell(p.seats[0], p.ceannComhairle[0])}</Num><Num>{seatsCell(p.seats[1], p.ceannComhairle[1])}</Num><Num>{formatSigned(p.seatChange)}</Num>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollRegion>
+        <p class="hint">Parties that won no seat in either election are in the vote share table only.</p>
         <CeannComhairleNote a={a} b={b} />
         <Figure
           id="share-change"
@@ -147,8 +164,8 @@ function CompareBody({ comparison, constituencyHref, partyHref, api, chart }: Pi
             <thead>
               <tr>
                 <th scope="col">Constituency</th>
-                <th scope="col" class="num">Seats {a.label}</th><th scope="col" class="num">Seats {b.label}</th>
-                <th scope="col" class="num">Turnout {a.label}</th><th scope="col" class="num">Turnout {b.label}</th>
+                <th scope="col" class="num">Seats {short(a.label)}</th><th scope="col" class="num">Seats {short(b.label)}</th>
+                <th scope="col" class="num">Turnout {short(a.label)}</th><th scope="col" class="num">Turnout {short(b.label)}</th>
                 <th scope="col">Match</th>
               </tr>
             </thead>

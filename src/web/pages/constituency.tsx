@@ -5,6 +5,7 @@
 import { displayName, type Constituency, type CountSheet, type CountStep, type Distribution } from '../../elections/index.js';
 import { candidateLabel, countColours } from '../election-charts.js';
 import { formatNumber, formatShare, formatSigned, plural } from '../format.js';
+import { ShortfallNote } from './election.js';
 import { Fact, Figure, Ga, Num, PartyChip, ScrollRegion } from './layout.js';
 
 export interface ConstituencyPageProps {
@@ -22,10 +23,16 @@ export interface ConstituencyPageProps {
   candidateCount: number;
   hasCounts: boolean;
   partyHref: (party: string) => string | null;
+  /** This constituency's transfers page: party to party, and the count as a flow. */
+  transfersHref: string | null;
   /** The outgoing Ceann Comhairle, when returned here without a contest. */
   ceannComhairle: string | null;
   /** The charts' SVG: first preferences, the race to the quota after the count shown, that count's transfers. */
   charts: { firstPreferences: string; race: string | null; transfers: string | null };
+  /** The same charts drawn for a phone. */
+  narrowCharts: { firstPreferences: string; race: string | null; transfers: string | null };
+  /** The consistency checks of this constituency's first preferences, for a note where they do not add up. */
+  checks: string | null;
 }
 
 function fullName(c: { firstName: string; surname: string }): string {
@@ -67,6 +74,7 @@ export function ConstituencyPage(props: ConstituencyPageProps) {
         <Fact term="Quarter quota (deposit and expenses)">{formatNumber(c.quarterQuota)}</Fact>
         <Fact term="Counts">{formatNumber(last)}</Fact>
       </dl>
+      <ShortfallNote firstPreferences={sheet.candidates.reduce((sum, s) => sum + s.candidate.firstPreferences, 0)} validPoll={c.validPoll} checks={props.checks} where="here" />
 
       {props.hasCounts && (
         <nav class="stepper" aria-label="Counts">
@@ -106,6 +114,7 @@ export function ConstituencyPage(props: ConstituencyPageProps) {
         title="First preferences."
         caption={<>Each candidate's first-preference votes, share of the valid poll and fraction of a quota (q). The solid line is the quota ({formatNumber(c.quota)}), the dotted one a quarter of it ({formatNumber(c.quarterQuota)}): above it a candidate keeps the deposit and recovers expenses.</>}
         svg={props.charts.firstPreferences}
+        narrowSvg={props.narrowCharts.firstPreferences}
         api={props.api.candidates}
         data={(
           <table class="data compact">
@@ -134,6 +143,7 @@ export function ConstituencyPage(props: ConstituencyPageProps) {
           title={`The race to the quota${final ? '' : `, after count ${count}`}.`}
           caption={<>The votes each candidate gained, a segment per count from first preferences (lightest) to count {count} (darkest); the dashed line is the quota. Surpluses and excluded candidates' votes given away are not subtracted.</>}
           svg={props.charts.race!}
+          narrowSvg={props.narrowCharts.race!}
           api={props.api.counts!}
           legend={countColours(count).map((colour, i) => ({ colour, label: `Count ${i + 1}` }))}
           data={<RaceTable sheet={shown} count={count} />}
@@ -146,6 +156,7 @@ export function ConstituencyPage(props: ConstituencyPageProps) {
           <p>Count 1 is the first preferences: nothing had been transferred yet. <a href={countHref(2)}>See count 2</a>.</p>
         </section>
       ))}
+      {props.transfersHref && last > 1 && <p class="big-link"><a href={props.transfersHref}>The whole count as a flow, and where each party's transfers went</a></p>}
 
       <section aria-labelledby="records-title">
         <h2 id="records-title">The records</h2>
@@ -254,6 +265,7 @@ function Transfers(props: ConstituencyPageProps & { step: CountStep }) {
         title={`Count ${step.count}: ${distributionText(step.distribution)}.`}
         caption={<>{formatNumber(distributed)} votes distributed; the bars show who received them, and how many showed no further preference. Choose another count above to see its transfers.</>}
         svg={props.charts.transfers!}
+        narrowSvg={props.narrowCharts.transfers!}
         api={props.api.counts!}
         data={<StepTable step={step} constituencyName={c.name} />}
       />

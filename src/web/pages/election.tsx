@@ -7,12 +7,13 @@ import {
   compareSurnames, compareText, displayName, isElectedResult, type Candidate, type Constituency, type Election, type House, type PartyTotals,
 } from '../../elections/index.js';
 import { formatDate, formatNumber, formatShare, formatSigned, plural } from '../format.js';
-import { Fact, Figure, Ga, Num, PartyChip, ScrollRegion } from './layout.js';
+import { Fact, Figure, Ga, Num, PartyChip, PartyName, ScrollRegion } from './layout.js';
 
 export interface ElectionLinks {
   overview: string;
   constituencies: string;
   parties: string;
+  transfers: string;
   constituency: (key: string) => string;
   party: (key: string) => string;
   resource: (id: string) => string;
@@ -27,6 +28,8 @@ export interface ElectionPageBase {
   election: Election;
   links: ElectionLinks;
   resources: CatalogResource[];
+  /** The consistency checks of first preferences against the valid poll, for a note where they do not add up. */
+  checks: string | null;
 }
 
 function Problems({ problems }: { problems: string[] }) {
@@ -78,7 +81,19 @@ export function CeannComhairleNote({ election, candidatesHref }: { election: Ele
   );
 }
 
-export function ElectionOverview({ label, date, body, election, links, resources, house }: ElectionPageBase) {
+/** Where the candidates' first preferences do not add up to the official valid poll: by how much, and the checks that say where. */
+export function ShortfallNote({ firstPreferences, validPoll, checks, where }: { firstPreferences: number; validPoll: number; checks: string | null; where: string }) {
+  if (firstPreferences === validPoll) return null;
+  const gap = Math.abs(validPoll - firstPreferences);
+  return (
+    <p class="note shortfall" role="note">
+      The candidates' first preferences {where} add up to {formatNumber(firstPreferences)}, {formatNumber(gap)} {firstPreferences < validPoll ? 'fewer' : 'more'} than
+      the official valid poll of {formatNumber(validPoll)}: the source does not add up{checks ? <>, and <a href={checks}>the consistency checks</a> say where</> : ''}. Shares of the vote are of the first preferences.
+    </p>
+  );
+}
+
+export function ElectionOverview({ label, date, body, election, links, resources, house, checks }: ElectionPageBase) {
   const t = election.totals;
   return (
     <>
@@ -95,9 +110,11 @@ export function ElectionOverview({ label, date, body, election, links, resources
         <Fact term="Turnout">{formatShare(t.turnout)}</Fact>
         <Fact term="Valid poll">{formatNumber(t.validPoll)}</Fact>
       </dl>
+      <ShortfallNote firstPreferences={election.parties.reduce((sum, p) => sum + p.firstPreferences, 0)} validPoll={t.validPoll} checks={checks} where="of the whole country" />
       <ul class="big-links">
         <li><a href={links.constituencies}>The {t.constituencies} constituencies</a>: each count, transfer by transfer</li>
         <li><a href={links.parties}>Party totals</a>: seats, votes, seat share against vote share</li>
+        {election.hasCounts && <li><a href={links.transfers}>Transfers</a>: where each party's transfers went, nationally and in each constituency</li>}
       </ul>
       <h2>The data</h2>
       <ul>
@@ -189,7 +206,7 @@ export function ConstituencyList({ label, election, links, sortKey, descending, 
   );
 }
 
-export function PartyTotalsPage({ label, election, links, api, chart, candidatesHref }: ElectionPageBase & { api: string; chart: string; candidatesHref: string | null }) {
+export function PartyTotalsPage({ label, election, links, api, chart, narrowChart, candidatesHref, checks }: ElectionPageBase & { api: string; chart: string; narrowChart: string; candidatesHref: string | null }) {
   const parties = election.parties;
   const t = election.totals;
   const cc = election.house.ceannComhairle;
@@ -220,7 +237,7 @@ export function PartyTotalsPage({ label, election, links, api, chart, candidates
           <tbody>
             {parties.map((p) => (
               <tr>
-                <th scope="row"><a href={links.party(p.key)}><PartyChip party={p.party} /></a> <span class="hint">{p.abbreviation}</span></th>
+                <th scope="row"><PartyName party={p.party} abbreviation={p.abbreviation} href={links.party(p.key)} /></th>
                 <SeatsCell {...p} />
                 <Num>{formatNumber(p.firstPreferences)}</Num>
                 <Num>{formatShare(p.voteShare)}</Num>
@@ -248,12 +265,14 @@ export function PartyTotalsPage({ label, election, links, api, chart, candidates
         </table>
       </ScrollRegion>
       <CeannComhairleNote election={election} candidatesHref={candidatesHref} />
+      <ShortfallNote firstPreferences={parties.reduce((sum, p) => sum + p.firstPreferences, 0)} validPoll={t.validPoll} checks={checks} where="of all parties" />
       <p class="hint">"Passed a quarter quota": the candidate's votes exceeded a quarter of the constituency's quota at some count, the threshold for keeping a deposit and recovering election expenses.</p>
       <Figure
         id="shares"
         title="Vote share and seat share."
         caption={<>Each party's share of first-preference votes (circle) and of the seats (diamond), in percent. Parties to the right of their circle won more seats than their votes alone would give.</>}
         svg={chart}
+        narrowSvg={narrowChart}
         api={api}
         data={<SharesTable parties={parties} />}
       />

@@ -19,6 +19,8 @@ export interface ElectionCard {
   href: string;
   constituencies: string;
   parties: string;
+  /** Where its transfers went, when it has count details. */
+  transfers: string | null;
   candidatesResource: CatalogResource | null;
   resources: CatalogResource[];
 }
@@ -43,9 +45,23 @@ export function HomePage({ elections, datasets, compare, resourceHref }: {
         them, or call the same data from code through the CKAN-compatible API.
       </p>
       {elections.length > 0 && (
+        <form method="get" action="/search" class="home-search search" role="search" aria-label="Find a candidate in any election">
+          <label for="home-q">Find a candidate, in every election</label>
+          <div class="inline">
+            <input type="search" id="home-q" name="q" placeholder="e.g. micheal martin, or mich mart" />
+            <button type="submit">Find</button>
+          </div>
+        </form>
+      )}
+      {elections.length > 0 && (
         <section aria-labelledby="elections-title">
           <h2 id="elections-title">Elections</h2>
-          {compare && <p><a href="/compare">Compare two elections</a>: party shares, seats and turnout side by side.</p>}
+          {compare && (
+            <ul class="big-links">
+              <li><a href="/elections">Elections over time</a>: every party's seats, share of the vote and candidates, election by election.</li>
+              <li><a href="/compare">Compare two elections</a>: party shares, seats and turnout side by side.</li>
+            </ul>
+          )}
           <ul class="cards">
             {elections.map((e) => (
               <li class="card">
@@ -62,16 +78,8 @@ export function HomePage({ elections, datasets, compare, resourceHref }: {
                 <ul class="card-links">
                   <li><a href={e.constituencies}>Constituencies and counts</a></li>
                   <li><a href={e.parties}>Party totals</a></li>
+                  {e.transfers && <li><a href={e.transfers}>Transfers</a></li>}
                 </ul>
-                {e.candidatesResource && (
-                  <form method="get" action={resourceHref(e.candidatesResource.id)} class="card-search" role="search" aria-label={`Find a candidate, ${e.label}`}>
-                    <label for={`find-${e.name}`}>Find a candidate</label>
-                    <div class="inline">
-                      <input type="search" id={`find-${e.name}`} name="q" placeholder="e.g. micheal martin" />
-                      <button type="submit">Find</button>
-                    </div>
-                  </form>
-                )}
                 <details>
                   <summary>The data ({plural(e.resources.length, 'table')})</summary>
                   <ul>

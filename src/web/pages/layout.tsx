@@ -11,6 +11,26 @@ export interface Crumb {
   href?: string;
 }
 
+/** Where a dataset a page draws on comes from, and under what terms, as its catalogue entry says. */
+export interface SourceNote {
+  title: string;
+  /** Null when the catalogue gives none: the footer then says the licence is not specified. */
+  licence: { title: string; url: string | null } | null;
+  attribution: string;
+  source: string;
+  href: string | null;
+}
+
+/** A dataset whose figures are not official, said at the top of every page that shows them. */
+export interface UnofficialNote {
+  label: string;
+  /** What the catalogue says is unofficial in it. */
+  detail: string;
+  /** Its consistency checks, where it has them. */
+  checksHref: string | null;
+  wikipedia: boolean;
+}
+
 export interface PageShell {
   title: string;
   crumbs: Crumb[];
@@ -18,7 +38,9 @@ export interface PageShell {
   alternate: string | null;
   /** Extra links for the header's navigation: shown when more than one election is loaded. */
   compare: boolean;
-  attribution: string[];
+  /** The datasets the page draws on: their sources and licences in the footer. */
+  sources: SourceNote[];
+  unofficial: UnofficialNote[];
 }
 
 export function renderPage(shell: PageShell, assets: Assets, body: VNode): string {
@@ -44,10 +66,16 @@ function Layout({ shell, assets, children }: { shell: PageShell; assets: Assets;
           <nav aria-label="Site">
             <ul>
               <li><a href="/">Elections and data</a></li>
+              {shell.compare && <li><a href="/elections">Elections over time</a></li>}
               {shell.compare && <li><a href="/compare">Compare elections</a></li>}
               <li><a href="/api/3/openapi.json" rel="nofollow">API</a></li>
             </ul>
           </nav>
+          <form class="site-search" role="search" method="get" action="/search" aria-label="Find a candidate">
+            <label for="site-q" class="visually-hidden">Find a candidate, in any election</label>
+            <input type="search" id="site-q" name="q" placeholder="Find a candidate, e.g. mich mart" autocomplete="off" />
+            <button type="submit">Find</button>
+          </form>
         </header>
         {shell.crumbs.length > 0 && (
           <nav class="crumbs" aria-label="Breadcrumb">
@@ -58,13 +86,57 @@ function Layout({ shell, assets, children }: { shell: PageShell; assets: Assets;
             </ol>
           </nav>
         )}
-        <main id="main" tabindex={-1}>{children}</main>
+        <main id="main" tabindex={-1}>
+          {shell.unofficial.length > 0 && <UnofficialNotice notes={shell.unofficial} />}
+          {children}
+        </main>
         <footer class="site">
-          {shell.attribution.map((a) => <p>{a}</p>)}
+          <Sources sources={shell.sources} />
           <p>Every page's data comes from the <a href="/api/3/openapi.json" rel="nofollow">CKAN-compatible API</a> it is served beside.</p>
         </footer>
       </body>
     </html>
+  );
+}
+
+function listed(labels: string[]): string {
+  return labels.length <= 1 ? labels.join('') : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}`;
+}
+
+/** "Unofficial: derived from Wikipedia, checked against the official totals", with what exactly and the checks behind it. */
+function UnofficialNotice({ notes }: { notes: UnofficialNote[] }) {
+  const how = notes.every((n) => n.wikipedia) ? 'derived from Wikipedia, checked against the official totals' : 'not the official files, checked against the official totals';
+  const checked = notes.filter((n) => n.checksHref);
+  return (
+    <div class="notice unofficial" role="note">
+      <p>
+        <strong>Unofficial{notes.length > 1 || checked.length !== notes.length ? ` (${listed(notes.map((n) => n.label))})` : ''}:</strong> {how}.
+        {checked.length > 0 && <> See the consistency checks{checked.length > 1 ? ' of ' : ''}{checked.length > 1 ? checked.map((n, i) => <>{i > 0 ? (i === checked.length - 1 ? ' and ' : ', ') : ''}<a href={n.checksHref!}>{n.label}</a></>) : <>: <a href={checked[0]!.checksHref!}>what was checked and what does not add up</a></>}.</>}
+      </p>
+      <details>
+        <summary>What is not official</summary>
+        <ul>{notes.map((n) => <li>{n.label}: {n.detail}</li>)}</ul>
+      </details>
+    </div>
+  );
+}
+
+/** Each dataset's source and licence, as its catalogue entry gives them. */
+function Sources({ sources }: { sources: SourceNote[] }) {
+  if (sources.length === 0) return null;
+  const one = (s: SourceNote) => (
+    <>
+      {s.source && <>Source: {s.source} </>}
+      {s.attribution && <>{s.attribution} </>}
+      {s.licence ? <>Licence: {s.licence.url ? <a href={s.licence.url} rel="license">{s.licence.title}</a> : s.licence.title}.</> : 'Licence not specified.'}
+    </>
+  );
+  if (sources.length === 1) return <p class="sources"><strong>{sources[0]!.title}.</strong> {one(sources[0]!)}</p>;
+  return (
+    <details class="sources">
+      <summary>This page draws on {sources.length} datasets: their sources and licences</summary>
+      <ul>{sources.map((s) => <li><strong>{s.href ? <a href={s.href}>{s.title}</a> : s.title}.</strong> {one(s)}</li>)}</ul>
+    </details>
   );
 }
 
@@ -77,6 +149,28 @@ export function PartyChip({ party, label }: { party: string; label?: string }) {
       </svg>
       {label ?? party}
     </span>
+  );
+}
+
+/**
+ * A party's name in a table's first column: the name, with its abbreviation beside it; on a phone the abbreviation
+ * alone is shown, so that the figures fit beside it (the name is still what a screen reader reads).
+ */
+export function PartyName({ party, abbreviation, href }: { party: string; abbreviation: string; href: string | null }) {
+  const name = (
+    <span class="party">
+      <svg class="swatch" viewBox="0 0 10 10" width="10" height="10" aria-hidden="true" focusable="false">
+        <rect width="10" height="10" fill={partyColour(party)} />
+      </svg>
+      <span class="party-long">{party}</span>
+      {abbreviation && abbreviation !== party && <span class="party-short" aria-hidden="true">{abbreviation}</span>}
+    </span>
+  );
+  return (
+    <>
+      {href ? <a href={href}>{name}</a> : name}
+      {abbreviation && abbreviation !== party && <> <span class="hint party-abbreviation">{abbreviation}</span></>}
+    </>
   );
 }
 
@@ -95,10 +189,12 @@ export interface FigureProps {
   /** The API call the data comes from. */
   api: string;
   legend?: { colour: string; label: string }[];
+  /** The same chart drawn for a phone's width, shown there instead (text stays readable, nothing is clipped). */
+  narrowSvg?: string;
 }
 
 /** A chart as an accessible figure: caption, the image, its data as a table, and the API link behind it. */
-export function Figure({ id, title, caption, svg, data, api, legend }: FigureProps) {
+export function Figure({ id, title, caption, svg, data, api, legend, narrowSvg }: FigureProps) {
   return (
     <figure id={id} class="chart-figure" aria-labelledby={`${id}-title`}>
       <figcaption>
@@ -115,7 +211,8 @@ export function Figure({ id, title, caption, svg, data, api, legend }: FigurePro
         </ul>
       )}
       {/* On a narrow screen the chart keeps a readable size and scrolls sideways in its own focusable box. */}
-      <div class="chart-box" role="region" aria-label={`${title.replace(/\.$/, '')}: chart`} tabindex={0} dangerouslySetInnerHTML={{ __html: svg }} />
+      <div class={`chart-box${narrowSvg ? ' chart-wide' : ''}`} role="region" aria-label={`${title.replace(/\.$/, '')}: chart`} tabindex={0} dangerouslySetInnerHTML={{ __html: svg }} />
+      {narrowSvg && <div class="chart-box chart-narrow" role="region" aria-label={`${title.replace(/\.$/, '')}: chart`} tabindex={0} dangerouslySetInnerHTML={{ __html: narrowSvg }} />}
       <details class="figure-data">
         <summary>Show the data</summary>
         <ScrollRegion label={`${title.replace(/\.$/, '')}: the data`}>{data}</ScrollRegion>

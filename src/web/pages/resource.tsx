@@ -5,7 +5,7 @@
 import type { CatalogResource } from '../../catalog/catalog.js';
 import type { PageFailure, SearchResult } from '../data.js';
 import type { Facet } from '../facets.js';
-import { cellText, formatNumber, isIrishField, isNumericType, plural } from '../format.js';
+import { cellText, formatNumber, isIrishField, isNumericType, isTechnicalColumn, plural } from '../format.js';
 import { apiSnippets } from '../snippets.js';
 import {
   edited, FILTER_OPERATORS, filterClauses, foldClauses, readFields, readFilters, readSort, setFilters, setSort, type FilterClause, type SortClause,
@@ -103,9 +103,8 @@ export function ResourcePage(props: ResourcePageProps) {
           {props.facets.map((facet) => (
             <section class="facet" aria-labelledby={`facet-${facet.field}`}>
               <h3 id={`facet-${facet.field}`}>{facet.field}</h3>
-              {facet.note ? <p class="hint">{facet.note}</p> : (
-                <FacetValues facet={facet} clauses={clauses} href={href} />
-              )}
+              {facet.note && <p class="hint">{facet.note}</p>}
+              <FacetValues facet={facet} clauses={clauses} href={href} />
               <p class="facet-hide"><a href={href((s) => {
                 const rest = s.getAll('_facet').length > 0 ? s.getAll('_facet') : props.facets.map((f) => f.field);
                 s.delete('_facet');
@@ -251,13 +250,16 @@ function ResultTable({ resource, result, sort, href, search, rowsDefault, pagePa
   const range = result.records.length > 0 ? `Rows ${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(total)}` : `No rows${total > 0 ? ` here: the view has ${plural(total, 'row')}` : ''}`;
   const primary = sort?.[0];
   const fieldIds = result.fields.map((f) => f.id);
+  // A search's rank orders the rows; it is not data, so the table leaves it out (the API call keeps it).
+  const shown = result.fields.filter((f) => !isTechnicalColumn(f));
   const caption = `${resource.definition.name}: ${range.toLowerCase()}${sort && sort.length > 0 ? `, ${sortDescription(sort)}` : ''}`;
   const recordHref = (id: unknown) => `${pagePath}/record/${encodeURIComponent(String(id))}`;
   const lastOffset = total > 0 && limit > 0 ? Math.floor((total - 1) / limit) * limit : 0;
-  const pageLink = (to: number) => href((s) => {
+  // A page of a sorted view opens on the sorted column, as the sort itself did.
+  const pageLink = (to: number) => `${href((s) => {
     if (to > 0) s.set('offset', String(to));
     else s.delete('offset');
-  }, false);
+  }, false)}${primary ? '#sorted' : ''}`;
 
   return (
     <>
@@ -270,11 +272,11 @@ function ResultTable({ resource, result, sort, href, search, rowsDefault, pagePa
         </div>
       ) : (
         <ScrollRegion label={`${resource.definition.name}, table`}>
-          <table class="data">
+          <table class="data resource-table">
             <caption>{caption}</caption>
             <thead>
               <tr>
-                {result.fields.map((f) => {
+                {shown.map((f) => {
                   const sorted = sort?.find((s) => s.field === f.id);
                   const isPrimary = primary?.field === f.id;
                   const numeric = isNumericType(f.type);
@@ -284,13 +286,11 @@ function ResultTable({ resource, result, sort, href, search, rowsDefault, pagePa
                   const state = sorted ? (sorted.descending ? 'descending' : 'ascending') : null;
                   const action = next === null ? 'remove the sort' : `sort ${next ? 'descending' : 'ascending'}`;
                   return (
-                    <th scope="col" class={numeric ? 'num' : undefined} aria-sort={isPrimary ? state ?? undefined : undefined}>
-                      {f.id === 'rank' || f.id.startsWith('rank ') ? f.id : (
-                        <a href={`${link}#results`} aria-label={`${f.id}${state ? `, sorted ${state}` : ''}: ${action}`}>
-                          {f.id}
-                          <span class="sort-mark" aria-hidden="true">{state === 'ascending' ? ' ▲' : state === 'descending' ? ' ▼' : ' ⇅'}</span>
-                        </a>
-                      )}
+                    <th scope="col" class={numeric ? 'num' : undefined} aria-sort={isPrimary ? state ?? undefined : undefined} id={isPrimary ? 'sorted' : undefined}>
+                      <a href={`${link}${next === null ? '#results' : '#sorted'}`} aria-label={`${f.id}${state ? `, sorted ${state}` : ''}: ${action}`}>
+                        {f.id}
+                        <span class="sort-mark" aria-hidden="true">{state === 'ascending' ? ' ▲' : state === 'descending' ? ' ▼' : ' ⇅'}</span>
+                      </a>
                     </th>
                   );
                 })}
@@ -299,12 +299,12 @@ function ResultTable({ resource, result, sort, href, search, rowsDefault, pagePa
             <tbody>
               {result.records.map((record) => (
                 <tr>
-                  {result.fields.map((f) => {
+                  {shown.map((f) => {
                     const value = record[f.id];
                     if (f.id === '_id') return <td class="num"><a href={recordHref(value)} aria-label={`Record ${String(value)}`}>{String(value)}</a></td>;
                     return (
                       <td class={isNumericType(f.type) ? 'num' : value === null ? 'null' : undefined} lang={isIrishField(f.id) ? 'ga' : undefined}>
-                        {cellText(value, f.type)}
+                        {cellText(value, f.type, f.id)}
                       </td>
                     );
                   })}

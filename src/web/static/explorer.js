@@ -49,12 +49,13 @@
     });
   }
 
-  // After a sort or a page change the browser lands on #results: say what the table now shows.
+  // After a sort or a page change the browser lands on #results (or, sorted, on the sorted column's heading, which it
+  // scrolls into view): say what the table now shows.
   function announceResults() {
-    if (window.location.hash !== '#results') return;
+    if (window.location.hash !== '#results' && window.location.hash !== '#sorted') return;
     var range = document.getElementById('range');
     var results = document.getElementById('results');
-    if (results) results.focus();
+    if (results) results.focus({ preventScroll: window.location.hash === '#sorted' });
     if (range) announce(range.textContent);
   }
 
