@@ -348,6 +348,12 @@ export class PostgresStore implements Store {
   async health(): Promise<StoreHealth> {
     try {
       await this.admin.query('SELECT 1');
+      // A replica that stopped answering is found here too, not only when a read first fails on it (reads may all be
+      // answered from memory for a while): a health check is asked every few seconds, and one SELECT 1 each is cheap.
+      const now = Date.now();
+      await Promise.all(this.replicas.filter((r) => r.downUntil <= now).map((replica) => replica.search.query('SELECT 1').catch((err: unknown) => {
+        if (storeError(err) instanceof StoreUnavailable) replica.downUntil = Date.now() + REPLICA_RETRY_MS;
+      })));
       const down = this.replicas.filter((r) => r.downUntil > Date.now()).map((r) => `${r.name} unreachable`);
       const behind = this.replicas.filter((r) => r.downUntil <= Date.now() && r.version !== this.current.datasetVersion).map((r) => `${r.name} behind`);
       const problems = [...down, ...behind];
