@@ -12,22 +12,13 @@ import { createLogger } from '../logging.js';
 import { runServer } from '../serve.js';
 import { loadSettings, SettingsError, type Settings } from '../settings.js';
 import { COUNT_CENTRE_VERSION } from '../version.js';
+import { EXIT } from './exit-codes.js';
 import { AddUsageError, planAdd, SAMPLE_ROWS, schemaReport, writeCatalog, type AddRequest } from './add.js';
 import { loadExitCode, loadReport, runLoad, type LoadRun } from './load.js';
 import { planMirror } from './mirror.js';
 import { InferenceProgress, textTable } from './progress.js';
 
-export const EXIT = {
-  ok: 0,
-  /** A resource could not be loaded: it is not served, or still serves its previous data. */
-  resourceFailed: 1,
-  /** The command line is wrong: an unknown command or option, a missing argument. */
-  usage: 2,
-  /** The input cannot be read or understood: a file (with its line and column), the catalogue, a setting. */
-  badInput: 3,
-  /** The CKAN portal could not be reached, refused, or did not answer as CKAN does. */
-  portal: 4,
-} as const;
+export { EXIT };
 
 const COMMON_OPTIONS = `Options every command takes:
   --catalog FILE      the catalogue (COUNTCENTRE_CATALOG, default catalog.json)
@@ -252,7 +243,7 @@ async function mirror(args: string[]): Promise<number> {
   const settings = settingsFrom(values);
   const [portal, ...ids] = positionals as [string, ...string[]];
   const plan = await planMirror({
-    portal, ids, contact: settings.mirrorContact,
+    portal, ids, contact: settings.mirrorContact, client: { concurrency: settings.mirrorConcurrency },
     ...(typeof values.dataset === 'string' ? { dataset: values.dataset } : {}), ...(typeof values['token-env'] === 'string' ? { tokenEnv: values['token-env'] } : {}),
   }, settings.catalog);
   say(`Portal ${plan.portal}${plan.ckanVersion ? ` (CKAN ${plan.ckanVersion})` : ''}\n`);

@@ -258,7 +258,7 @@ describe('logs and progress', () => {
 });
 
 describe('the mirror\'s rules', () => {
-  const probe = (over: Partial<Probe> = {}): Probe => ({ total: 10, maxId: 12, fields: [], fieldsHash: 'f', modified: 'm', oid: '1', tailHash: 't', fingerprint: 'x', ...over });
+  const probe = (over: Partial<Probe> = {}): Probe => ({ total: 10, maxId: 12, fields: [], fieldsHash: 'f', modified: 'm', oid: '1', tailHash: 't', tail: [], fingerprint: 'x', at: 0, ...over });
 
   test('types: the DataStore\'s own kept, the rest said', () => {
     assert.deepEqual(mappedType('int8'), { type: 'int8', note: null });
