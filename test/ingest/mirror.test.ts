@@ -20,7 +20,7 @@ import { storageFor } from '../../src/stores.js';
 import { loadSettings } from '../../src/settings.js';
 import { buildApp } from '../../src/app.js';
 import { prepareServices } from '../../src/bootstrap.js';
-import { httpCall, silentLogger } from '../helpers/service.js';
+import { createTestDatabase, httpCall, silentLogger, TEST_BACKENDS } from '../helpers/service.js';
 import {
   cutOffPage, dumpCutAfter, FakeCkan, gonePrivate, htmlInstead, SAMPLE_FIELDS, sampleRecords, tooLongAbove, tooManyRequests, unavailable, type FakeOptions, type FakeRecord,
 } from '../helpers/fake-ckan.js';
@@ -41,8 +41,39 @@ async function startPortal(options: Partial<FakeOptions> = {}): Promise<FakeCkan
   return portal;
 }
 
+/** The PostgreSQL database of a test on that store; the embedded store's file otherwise. */
+let database: { url: string; drop(): Promise<void> } | null = null;
+
 function settings() {
-  return loadSettings({}, { catalog: path.join(dir, 'catalog.json'), sources: dir, databasePath: path.join(dir, 'store.sqlite'), logLevel: 'silent' });
+  return loadSettings({}, {
+    catalog: path.join(dir, 'catalog.json'), sources: dir, databasePath: path.join(dir, 'store.sqlite'), logLevel: 'silent', ...(database ? { databaseUrl: database.url } : {}),
+  });
+}
+
+/** Runs a describe's tests on each store: those whose copies are served and compared. */
+function onEachStore(title: string, body: () => void): void {
+  for (const backend of TEST_BACKENDS) {
+    describe(`${title} [${backend}]`, () => {
+      beforeEach(async () => {
+        if (backend === 'postgres') database = await createTestDatabase();
+      });
+      afterEach(async () => {
+        await database?.drop();
+        database = null;
+      });
+      body();
+    });
+  }
+}
+
+/** An empty store, as before the first copy. */
+async function emptyStore(): Promise<void> {
+  if (database) {
+    await database.drop();
+    database = await createTestDatabase();
+  } else {
+    rmSync(settings().databasePath);
+  }
 }
 
 /** `count-centre mirror`'s catalogue entry for the fake's dataset. */
@@ -177,6 +208,8 @@ describe('faults', () => {
     assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows]), [['loaded', 43]]);
     assert.match(warnings.join('\n'), /copy not published: the upstream changed during the copy \(40 records up to _id 49 before, 43 up to _id 103 after\)/);
     assert.deepEqual((await served()).records, expected());
+    const again = await load();
+    assert.deepEqual(again.outcomes.map((o) => o.status), ['unchanged'], 'the retried copy recorded the fingerprint of what it copied');
   });
 
   test('rows changing on every try: the last good copy keeps serving', async () => {
@@ -267,7 +300,7 @@ function trickyRecords(): FakeRecord[] {
   return records;
 }
 
-describe('the dump: one request for the whole table, verified before it is stored', () => {
+onEachStore('the dump: one request for the whole table, verified before it is stored', () => {
   test('a table is copied from its dump: PostgreSQL\'s text typed as a CSV file is, NULL told from "", upstream _ids kept', async () => {
     await startPortal();
     portal.records = trickyRecords();
@@ -296,7 +329,7 @@ describe('the dump: one request for the whole table, verified before it is store
     const byDump = await load(silentLogger, { routes: ['dump', 'pages'] });
     assert.deepEqual(byDump.outcomes.map((o) => [o.status, o.method, o.warning]), [['loaded', 'dump', undefined]]);
     const dumped = await served();
-    rmSync(settings().databasePath);
+    await emptyStore();
     const byPages = await load(silentLogger, { routes: ['pages'] });
     assert.deepEqual(byPages.outcomes.map((o) => [o.status, o.method]), [['loaded', 'offset']]);
     assert.deepEqual(await served(), dumped);
@@ -372,7 +405,7 @@ describe('the dump: one request for the whole table, verified before it is store
   });
 });
 
-describe('a table being reloaded is never published half-loaded', () => {
+onEachStore('a table being reloaded is never published half-loaded', () => {
   const reloaded = (count: number) => sampleRecords(count).map((r) => ({ ...r, Name: `${r.Name} (reloaded)` }));
 
   test('DataPusher-style (the table re-created, rows sent in chunks): the last complete copy serves until two probes a settle interval apart agree', async () => {
@@ -437,7 +470,7 @@ describe('a table being reloaded is never published half-loaded', () => {
   }
 });
 
-describe('a portal that is down', () => {
+onEachStore('a portal that is down', () => {
   const tableIds = [1, 2, 3, 4, 5].map((i) => `7a1e0000-0000-4000-8000-00000000000${i}`);
   const withTables = async () => {
     await startPortal();
@@ -522,7 +555,8 @@ describe('a portal that is down', () => {
     await writeMirrorCatalog();
     await load();
     await portal.stop();
-    const env = { COUNTCENTRE_CATALOG: settings().catalog, COUNTCENTRE_SOURCES: dir, COUNTCENTRE_DB: settings().databasePath, LOG_LEVEL: 'silent' };
+    const env: Record<string, string> = { COUNTCENTRE_CATALOG: settings().catalog, COUNTCENTRE_SOURCES: dir, COUNTCENTRE_DB: settings().databasePath, LOG_LEVEL: 'silent' };
+    if (database) env.DATABASE_URL = database.url;
     const [loaded, mirrored] = await Promise.all([
       runCli(['load'], env),
       runCli(['mirror', portal.url, portal.datasetName, '--catalog', path.join(dir, 'other.json'), '--db', path.join(dir, 'other.sqlite')], env),
