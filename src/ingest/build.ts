@@ -9,6 +9,7 @@ import { TABLE_METADATA, type CatalogDefinition, type ResourceDefinition } from 
 import type { Settings } from '../settings.js';
 import type { InputRecord, LoadSession, LoadTarget, ResourceLoadRecord, ResourceSink, StoreMeta } from '../storage/load-target.js';
 import { CkanError } from './ckan/client.js';
+import { DumpUnusable } from './ckan/dump.js';
 import { MirrorMismatch, UpstreamReloading } from './ckan/mirror.js';
 import { publicName } from './source.js';
 import { LoadSources, type MirrorReadOptions } from './sources.js';
@@ -45,6 +46,8 @@ export interface LoadProgress {
   rows(count: number): void;
   /** It finished (loaded, kept or failed). */
   end(outcome: ResourceOutcome): void;
+  /** Mirrored resources changed: they are looked at again after `ms` before they are copied. */
+  settling?(resources: number, ms: number): void;
 }
 
 export interface BuildResult {
@@ -157,6 +160,7 @@ async function settle(prepared: readonly Prepared[], previous: StoreMeta | null,
   const changed = prepared.filter((p) => p.resource.source.kind === 'ckan' && p.sha256 !== null && !isUnchanged(p, previous));
   if (changed.length === 0) return;
   const settleMs = options.mirror?.settleMs ?? 10_000;
+  options.progress?.settling?.(changed.length, settleMs);
   if (settleMs > 0) await sleep(settleMs);
   await Promise.all(changed.map(async (p) => {
     try {
@@ -203,6 +207,12 @@ async function loadWithRetries(
     try {
       return await session.load(resource, base, (sink) => loadRecords(resource, sources, sink, options.progress));
     } catch (err) {
+      if (err instanceof DumpUnusable && source.kind === 'ckan') {
+        // Found out part way through the dump: copied again at once, page by page (not another attempt).
+        sources.dumpUnusable(source, err);
+        attempt -= 1;
+        continue;
+      }
       if (!(err instanceof MirrorMismatch) || !err.retryable || attempt >= attempts || source.kind !== 'ckan') throw err;
       const wait = options.mirror?.retryWaitMs ?? 30_000;
       options.logger.warn({ resource: resource.id, attempt, waitMs: wait }, `copy not published: ${err.message}; trying again in ${Math.round(wait / 1000)} s`);

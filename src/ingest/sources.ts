@@ -13,7 +13,7 @@ import type {
 } from '../catalog/types.js';
 import type { Logger } from 'pino';
 import { CkanClient, Slots, type CkanClientOptions } from './ckan/client.js';
-import { DumpUnusable, verifiedDump, type DumpOptions } from './ckan/dump.js';
+import { DumpUnusable, openDump, type DumpOptions } from './ckan/dump.js';
 import {
   loaderVeto, looksMidReload, probeDifference, schemaDifference, UpstreamReloading, UpstreamResource, verifyCopy, type MirrorOptions, type Probe,
 } from './ckan/mirror.js';
@@ -63,6 +63,8 @@ export class LoadSources {
   private readonly probeSlots = new Map<string, Slots>();
   /** Portals found to have no dump route this load. */
   private readonly dumpMissing = new Set<string>();
+  /** Mirrored resources whose dump turned out unusable this load: they are copied page by page. */
+  private readonly pagesOnly = new Set<string>();
   /** Per mirrored resource, how the last copy was made (`dump`, or the paging method), for reports. */
   readonly mirrorMethods = new Map<string, string>();
   /** Per mirrored resource, why the dump was not used, when it was tried. */
@@ -291,31 +293,38 @@ export class LoadSources {
   /** The route a mirrored resource is copied by this time: the dump, unless ruled out (the portal has none, tests). */
   private copyRoute(source: CkanSourceDefinition): CopyRoute {
     const routes = this.mirror.routes ?? ['dump', 'pages'];
-    return routes[0] === 'dump' && !this.dumpMissing.has(source.portal) ? 'dump' : 'pages';
+    return routes[0] === 'dump' && !this.dumpMissing.has(source.portal) && !this.pagesOnly.has(source.resource) ? 'dump' : 'pages';
+  }
+
+  /** The resource's dump could not be used: it is copied page by page from now on this load, and the reason told. */
+  dumpUnusable(source: CkanSourceDefinition, err: DumpUnusable): void {
+    if (err.routeMissing) this.dumpMissing.add(source.portal);
+    this.pagesOnly.add(source.resource);
+    const note = `the dump was not used (${err.message}); copied page by page`;
+    this.mirrorNotes.set(source.resource, note);
+    this.mirror.logger?.warn({ resource: source.resource, portal: source.portal }, `${source.portal} resource ${source.resource}: ${note}`);
   }
 
   /**
    * A copy of a mirrored resource, verified against the probe its checksum was made from (the latest, `probeOf`):
-   * by the dump, verified before a row is handed on; or page by page, verified after the last row, so that a copy that
-   * does not add up (the upstream changed meanwhile, records are missing) throws a MirrorMismatch, the load session
-   * discards it and the previous copy keeps serving. A dump that cannot be used falls back to pages, saying why.
+   * from the dump, downloaded, then read and checked as it goes, or page by page; a copy that does not add up (the
+   * upstream changed meanwhile, records are missing) throws at the latest after its last row, so that the load
+   * session discards it and the previous copy keeps serving. A dump the portal will not give is replaced by pages at
+   * once; one found unusable part way throws DumpUnusable, for the load to copy the resource again by pages.
    */
   private async *readMirror(source: CkanSourceDefinition, fields: readonly FieldDefinition[]): AsyncGenerator<TableRow> {
     const upstream = this.upstream(source);
     const before = await this.probeOf(source);
     const difference = schemaDifference(before.fields, fields);
     if (difference) throw new Error(`${source.portal} resource ${source.resource}: the upstream fields changed (${difference}); run \`count-centre mirror\` again to take the new fields`);
-    this.mirrorNotes.delete(source.resource);
+    if (!this.pagesOnly.has(source.resource)) this.mirrorNotes.delete(source.resource);
     if (this.copyRoute(source) === 'dump') {
       let dump;
       try {
-        dump = await verifiedDump(upstream, fields, before, this.mirror.dump);
+        dump = await openDump(upstream, fields, before, this.mirror.dump);
       } catch (err) {
         if (!(err instanceof DumpUnusable)) throw err;
-        if (err.routeMissing) this.dumpMissing.add(source.portal);
-        const note = `the dump was not used (${err.message}); copied page by page`;
-        this.mirrorNotes.set(source.resource, note);
-        this.mirror.logger?.warn({ resource: source.resource, portal: source.portal }, `${source.portal} resource ${source.resource}: ${note}`);
+        this.dumpUnusable(source, err);
       }
       if (dump) {
         this.mirrorMethods.set(source.resource, 'dump');

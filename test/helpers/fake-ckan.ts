@@ -57,8 +57,8 @@ export interface SeenRequest {
   inFlight: number;
 }
 
-/** What the portal does to a request: answer it (undefined), or a fault of its own. */
-export type Fault = (request: SeenRequest, portal: FakeCkan) => { status: number; body: string; headers?: Record<string, string> } | 'cut' | undefined;
+/** What the portal does to a request: answer it (undefined), or a fault of its own ('hang': never answer). */
+export type Fault = (request: SeenRequest, portal: FakeCkan) => { status: number; body: string; headers?: Record<string, string> } | 'cut' | 'hang' | undefined;
 
 const envelope = (result: unknown) => stringifyLossless({ help: 'http://portal/api/3/action/help_show', success: true, result })!;
 const failure = (status: number, error: Record<string, unknown>) => ({ status, body: JSON.stringify({ help: 'http://portal/api/3/action/help_show', success: false, error }) });
@@ -135,6 +135,7 @@ export class FakeCkan {
             answer = fault(request, this);
             if (answer) break;
           }
+          if (answer === 'hang') return;
           const given: { status: number; body: string; headers?: Record<string, string> } = answer === 'cut' ? this.cut(this.answer(request)) : answer ?? this.answer(request);
           const { status, body, headers = {} } = given;
           res.writeHead(status, { 'content-type': headers['content-type'] ?? 'application/json;charset=utf-8', ...headers });
@@ -341,6 +342,11 @@ export function tooManyRequests(count: number, retryAfterSeconds = 2): Fault {
 export function tooLongAbove(limit: number): Fault {
   return ({ action, params }) => (action === 'datastore_search' && Number(params.limit) > limit && params.limit !== undefined && Number(params.limit) > 1
     ? failure(409, { query: ['Search took too long'], __type: 'Validation Error' }) : undefined);
+}
+
+/** Every request is left unanswered, as by a portal that accepts connections and is stuck. */
+export function hanging(): Fault {
+  return () => 'hang';
 }
 
 /** Every request fails as a portal that is down behind its proxy does (503, with a Retry-After when given). */

@@ -22,7 +22,7 @@ import { buildApp } from '../../src/app.js';
 import { prepareServices } from '../../src/bootstrap.js';
 import { createTestDatabase, httpCall, silentLogger, TEST_BACKENDS } from '../helpers/service.js';
 import {
-  cutOffPage, dumpCutAfter, FakeCkan, gonePrivate, htmlInstead, SAMPLE_FIELDS, sampleRecords, tooLongAbove, tooManyRequests, unavailable, type FakeOptions, type FakeRecord,
+  cutOffPage, dumpCutAfter, FakeCkan, gonePrivate, hanging, htmlInstead, SAMPLE_FIELDS, sampleRecords, tooLongAbove, tooManyRequests, unavailable, type FakeOptions, type FakeRecord,
 } from '../helpers/fake-ckan.js';
 import { runCli } from '../helpers/processes.js';
 
@@ -510,6 +510,18 @@ onEachStore('a portal that is down', () => {
     assert.equal(portal.seen.length, sent, 'not asked at all while it is left alone');
     assert.ok(result.outcomes.every((o) => o.status === 'kept-previous' && /not asked: the portal is left alone until \d{4}-.*\(.*HTTP 503.*\)$/.test(o.error!)), result.outcomes[0]!.error!);
     assert.deepEqual(await Promise.all([portal.resourceId, ...tableIds].map((id) => served(id))), before);
+  });
+
+  test('a portal that accepts connections and never answers: each probe gives up within its time', async () => {
+    await withTables();
+    await load();
+    portal.faults = [hanging()];
+    const started = Date.now();
+    const result = await load(silentLogger, { probeTimeoutMs: 300, client: { ...MIRROR.client, concurrency: 2, timeoutMs: 60_000 } });
+    const seconds = (Date.now() - started) / 1000;
+    assert.deepEqual(result.outcomes.map((o) => [o.status, o.unreachable]), Array(6).fill(['kept-previous', true]));
+    assert.match(result.outcomes[0]!.error!, /datastore_search: the portal could not be reached \(TimeoutError\); no time was left to try again/);
+    assert.ok(seconds < 2, `six probes, two at a time, each given up after 0.3 s: ${seconds} s`);
   });
 
   test('a Retry-After longer than a request waits: the portal is left alone that long, after one request', async () => {

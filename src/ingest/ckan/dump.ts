@@ -1,10 +1,11 @@
 // The fast route for a mirror's copy: the portal's DataStore dump (`/datastore/dump/<id>?format=csv`), the whole table
-// in one request with each value in PostgreSQL's own text. It is downloaded to a file, checked against the portal
-// (the probes before and after, its header, count and `_id`s, sampled pages value by value) before a row is stored,
-// then typed by the loader's own CSV reading. A dump that cannot be had or does not add up is a DumpUnusable: the
-// caller pages through datastore_search instead.
+// in one request with each value in PostgreSQL's own text. It is downloaded into a file as fast as the portal sends it
+// (so that the portal is not held while the store works), checked against a probe taken once it is in, then read
+// once, typed by the loader's own CSV reading and checked as it goes: its header, increasing `_id`s, sampled records
+// value for value against the API, and at the end its count and largest `_id`. A dump that cannot be had or does not
+// add up is a DumpUnusable: the caller copies the table page by page instead.
 
-import { mkdtempSync, openSync, readSync, closeSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isSafeNumber, parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
@@ -12,7 +13,7 @@ import type { FieldDefinition } from '../../catalog/types.js';
 import { ValueError, type StoredValue } from '../../catalog/values.js';
 import { LoadError } from '../csv.js';
 import { readDelimitedRows } from '../layouts.js';
-import { openDelimited, recordBatches, type DelimitedOptions } from '../readers/delimited.js';
+import { openDelimited, type DelimitedOptions } from '../readers/delimited.js';
 import type { RawCell, RawRow, TableReader } from '../readers/types.js';
 import type { TableRow } from '../table.js';
 import { CkanError } from './client.js';
@@ -34,26 +35,32 @@ export interface DumpOptions {
   random?: () => number;
 }
 
-/** A verified dump on disk: its rows, read once, and the probe taken after it was downloaded. */
-export interface VerifiedDump {
-  after: Probe;
-  records: number;
-  bytes: number;
+/** A dump in a file, checked against the portal's probe: its rows, read once, verified as they go and at the end. */
+export interface DumpCopy {
+  /** Its size, and how long the portal took to send it. */
+  readonly bytes: number;
+  readonly ms: number;
+  /**
+   * The records, typed, with their upstream `_id`s. Throws DumpUnusable once the dump is found not to be the portal's
+   * table, at the latest after the last row.
+   */
   rows(): AsyncGenerator<TableRow & { id: number }>;
-  /** Removes the file (also done when `rows` is read to its end or abandoned). */
+  /** Removes the file (also done when `rows` ends or is abandoned). */
   discard(): void;
 }
 
 const isArrayType = (type: string) => type.startsWith('_') || type.endsWith('[]');
 const isJsonType = (type: string) => type === 'json' || type === 'jsonb' || type === 'nested';
 
+type Adjuster = ((cell: RawCell, line: number) => RawCell) | null;
+
 /**
  * How a dump cell differs from the API's value for some upstream types, column by column (null: taken as it is):
  * arrays and JSON come as JSON text (null as the word `null`), kept here as compact JSON as the paged copy keeps them;
  * a numeric with more digits than a double holds stops the copy, as it does when paging.
  */
-function cellAdjusters(fields: readonly UpstreamField[], name: string): (((cell: RawCell, line: number) => RawCell) | null)[] {
-  const adjusters: (((cell: RawCell, line: number) => RawCell) | null)[] = [null];
+function cellAdjusters(fields: readonly UpstreamField[], name: string): Adjuster[] {
+  const adjusters: Adjuster[] = [null];
   for (const field of fields) {
     const type = field.type.toLowerCase();
     if (isArrayType(type) || isJsonType(type)) {
@@ -79,33 +86,22 @@ function cellAdjusters(fields: readonly UpstreamField[], name: string): (((cell:
   return adjusters;
 }
 
-function adjusted(row: RawRow, adjusters: ReturnType<typeof cellAdjusters>): RawRow {
-  for (let i = 0; i < adjusters.length && i < row.cells.length; i++) {
-    const adjust = adjusters[i];
-    if (adjust) row.cells[i] = adjust(row.cells[i]!, row.line);
-  }
-  return row;
-}
-
-/** A reader whose rows are another's, adjusted. */
-function adjustedReader(reader: TableReader, adjusters: ReturnType<typeof cellAdjusters>): TableReader {
+/** A reader whose rows are another's, adjusted column by column. */
+function adjustedReader(reader: TableReader, adjusters: readonly Adjuster[]): TableReader {
   return {
     unit: reader.unit, columns: reader.columns, declaredTypes: reader.declaredTypes, rowCount: reader.rowCount,
     async *batches() {
-      for await (const batch of reader.batches()) yield batch.map((row) => adjusted(row, adjusters));
+      for await (const batch of reader.batches()) {
+        for (const row of batch) {
+          for (let i = 0; i < adjusters.length && i < row.cells.length; i++) {
+            const adjust = adjusters[i];
+            if (adjust) row.cells[i] = adjust(row.cells[i]!, row.line);
+          }
+        }
+        yield batch as RawRow[];
+      }
     },
     close: () => reader.close(),
-  };
-}
-
-/** A reader over rows already in memory (the sampled rows of a dump), with the dump's columns. */
-function memoryReader(columns: readonly string[], rows: RawRow[]): TableReader {
-  return {
-    unit: 'line', columns, declaredTypes: null, rowCount: rows.length,
-    async *batches() {
-      if (rows.length > 0) yield rows;
-    },
-    close: async () => {},
   };
 }
 
@@ -120,78 +116,46 @@ function bomLength(file: string): number {
   }
 }
 
-/**
- * Reads a dump through once without typing it: its header must be `expected`, its `_id`s whole numbers in increasing
- * order, each row as wide as the header. Returns how many records it holds, the last `_id`, and the rows of the
- * sampled `_id`s as they are.
- */
-async function scanDump(
-  file: string, name: string, read: DelimitedOptions, expected: readonly string[], samples: ReadonlyMap<number, unknown>,
-): Promise<{ count: number; lastId: number; sampled: RawRow[] }> {
-  let header: string[] | null = null;
-  let count = 0;
-  let lastId = 0;
-  const sampled: RawRow[] = [];
-  try {
-    for await (const batch of recordBatches(file, name, read)) {
-      for (const row of batch) {
-        if (header === null) {
-          header = row.cells.map((c) => String(c ?? '').trim());
-          if (header.join('\u0000') !== expected.join('\u0000')) {
-            throw new DumpUnusable(`its columns are ${header.map((h) => `"${h}"`).join(', ')}, not ${expected.map((h) => `"${h}"`).join(', ')}`);
-          }
-          continue;
-        }
-        const cell = row.cells[0];
-        const id = typeof cell === 'string' && /^\d{1,15}$/.test(cell) ? Number(cell) : NaN;
-        if (!(id > lastId)) throw new DumpUnusable(`line ${row.line} has _id ${JSON.stringify(cell ?? null)} after _id ${lastId}: not a whole number in increasing order`);
-        if (row.cells.length !== expected.length) throw new DumpUnusable(`line ${row.line} has ${row.cells.length} cells, the header ${expected.length}`);
-        lastId = id;
-        count += 1;
-        if (samples.has(id)) sampled.push({ cells: [...row.cells], line: row.line });
-      }
-    }
-  } catch (err) {
-    // A dump broken off inside a quoted value is not CSV to its end.
-    if (err instanceof LoadError) throw new DumpUnusable(`it cannot be read to its end (${err.message})`);
-    throw err;
-  }
-  return { count, lastId, sampled };
-}
-
 const sameValue = (a: StoredValue, b: StoredValue) => a === b || (typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b));
 
-/**
- * Downloads the resource's CSV dump and verifies it against the portal before anything of it is stored:
- * - the probe after the download agrees with `before` (else MirrorMismatch: the upstream changed meanwhile);
- * - the header is `_id` and the fields, in order; every `_id` a whole number above the one before;
- * - as many records as the portal counts, the last with its largest `_id` (a dump cut short by an older CKAN is
- *   a 200 all the same: only the count tells);
- * - records of sampled pages (the first, one at random, and the probe's last records), typed as the copy types
- *   them, equal to the API's value for value.
- * Anything else is a DumpUnusable. The probe after is what the published copy's fingerprint is.
- */
-export async function verifiedDump(
-  upstream: UpstreamResource, fields: readonly FieldDefinition[], before: Probe, options: DumpOptions = {},
-): Promise<VerifiedDump> {
-  const name = `the dump of ${upstream.id}`;
+/** The API's records of some pages, by `_id`, typed as the copy types them. */
+async function sampledRecords(upstream: UpstreamResource, fields: readonly FieldDefinition[], before: Probe, options: DumpOptions): Promise<Map<number, StoredValue[]>> {
   const sampleSize = options.sampleSize ?? 50;
   const random = options.random ?? Math.random;
-  const samples = new Map<number, unknown[]>();
-  const addSample = (records: readonly unknown[][]) => {
-    for (const record of records) samples.set(Number(String(record[0])), record.slice(1));
-  };
-  addSample(before.tail);
+  const records = [...before.tail];
   if (before.total > 0) {
-    addSample(await upstream.samplePage(fields, 0, sampleSize));
-    if (before.total > 2 * sampleSize) addSample(await upstream.samplePage(fields, Math.floor(random() * (before.total - sampleSize)), sampleSize));
+    records.push(...await upstream.samplePage(fields, 0, sampleSize));
+    if (before.total > 2 * sampleSize) records.push(...await upstream.samplePage(fields, Math.floor(random() * (before.total - sampleSize)), sampleSize));
   }
+  const typed = new Map<number, StoredValue[]>();
+  for (const record of records) {
+    const id = Number(String(record[0]));
+    typed.set(id, fields.map((field, j) => {
+      try {
+        return upstreamValue(record[j + 1], field);
+      } catch (err) {
+        if (!(err instanceof ValueError)) throw err;
+        throw new LoadError(upstream.id, null, null, `record _id ${id}, field "${field.id}" (${field.type}): ${err.message}`);
+      }
+    }));
+  }
+  return typed;
+}
 
+/**
+ * Downloads the resource's CSV dump, once sampled pages of the API are in hand, and checks that the portal did not
+ * change while it sent it (else MirrorMismatch). A dump the portal does not serve (or refuses, or breaks off) is a
+ * DumpUnusable; a portal that cannot be reached at all, a CkanError. Its rows are then read with `rows()`.
+ */
+export async function openDump(upstream: UpstreamResource, fields: readonly FieldDefinition[], before: Probe, options: DumpOptions = {}): Promise<DumpCopy> {
+  const name = `the dump of ${upstream.id}`;
+  const samples = await sampledRecords(upstream, fields, before, options);
   const dir = mkdtempSync(path.join(options.tmpDir ?? os.tmpdir(), 'countcentre-dump-'));
   const discard = () => rmSync(dir, { recursive: true, force: true });
+  const file = path.join(dir, 'dump.csv');
+  let bytes: number;
+  const started = performance.now();
   try {
-    const file = path.join(dir, 'dump.csv');
-    let bytes: number;
     try {
       ({ bytes } = await upstream.client.download(`datastore/dump/${encodeURIComponent(upstream.id)}?format=csv`, file));
     } catch (err) {
@@ -199,55 +163,63 @@ export async function verifiedDump(
       if (!(err instanceof CkanError) || (err.kind === 'network' && err.status === null)) throw err;
       throw new DumpUnusable(`the dump could not be downloaded (${err.message})`, err.status === 404 || err.status === 405);
     }
+    const ms = performance.now() - started;
     const after = await upstream.probe();
     const changed = probeDifference(before, after);
     if (changed) throw new MirrorMismatch(`the upstream changed during the copy (${changed})`, true);
-
-    const expected = ['_id', ...fields.map((f) => f.id)];
-    const adjusters = cellAdjusters(after.fields, name);
-    const read: DelimitedOptions = { encoding: 'utf-8', bomLength: bomLength(file), delimiter: ',', headerRow: 1, unquotedEmptyIsNull: true };
-    const { count, lastId, sampled } = await scanDump(file, name, read, expected, samples);
-    if (count !== after.total || lastId !== after.maxId) {
-      throw new DumpUnusable(`it holds ${count} records up to _id ${lastId}, but the portal counts ${after.total} up to _id ${after.maxId} (a dump cut short?)`);
-    }
-
-    const typed = new Map<number, StoredValue[]>();
-    const sampledReader = adjustedReader(memoryReader(expected, sampled), adjusters);
-    for await (const row of readDelimitedRows(sampledReader, name, fields, { idColumn: '_id', keepNulls: true })) typed.set(row.id!, row.values);
-    for (const [id, record] of samples) {
-      const ours = typed.get(id);
-      if (!ours) throw new DumpUnusable(`record _id ${id}, which the API gives, is not in it`);
-      for (let j = 0; j < fields.length; j++) {
-        let theirs: StoredValue;
-        try {
-          theirs = upstreamValue(record[j], fields[j]!);
-        } catch (err) {
-          if (!(err instanceof ValueError)) throw err;
-          throw new LoadError(upstream.id, null, null, `record _id ${id}, field "${fields[j]!.id}" (${fields[j]!.type}): ${err.message}`);
-        }
-        if (!sameValue(ours[j]!, theirs)) {
-          throw new DumpUnusable(`record _id ${id}, field "${fields[j]!.id}": ${JSON.stringify(ours[j])} in the dump, ${JSON.stringify(theirs)} through the API`);
-        }
-      }
-    }
-
-    let started = false;
-    return {
-      after, records: count, bytes, discard,
-      async *rows() {
-        if (started) throw new Error('a dump\'s rows are read once');
-        started = true;
-        const reader = adjustedReader(await openDelimited(file, name, read), adjusters);
-        try {
-          for await (const row of readDelimitedRows(reader, name, fields, { idColumn: '_id', keepNulls: true })) yield row as TableRow & { id: number };
-        } finally {
-          await reader.close();
-          discard();
-        }
-      },
-    };
+    return { bytes, ms, discard, rows: () => verifiedRows(file, name, fields, after, samples, discard) };
   } catch (err) {
     discard();
     throw err;
+  }
+}
+
+/** The dump's rows, typed and checked against the probe taken after it and the API's sampled records. */
+async function* verifiedRows(
+  file: string, name: string, fields: readonly FieldDefinition[], probe: Probe, samples: ReadonlyMap<number, StoredValue[]>, discard: () => void,
+): AsyncGenerator<TableRow & { id: number }> {
+  const expected = ['_id', ...fields.map((f) => f.id)];
+  const read: DelimitedOptions = { encoding: 'utf-8', bomLength: bomLength(file), delimiter: ',', headerRow: 1, unquotedEmptyIsNull: true };
+  let reader: TableReader | null = null;
+  try {
+    let count = 0;
+    let lastId = 0;
+    const sampled = new Set<number>();
+    try {
+      reader = await openDelimited(file, name, read);
+      const header = reader.columns;
+      if (header.join('\u0000') !== expected.join('\u0000')) {
+        throw new DumpUnusable(`its columns are ${header.map((h) => `"${h}"`).join(', ')}, not ${expected.map((h) => `"${h}"`).join(', ')}`);
+      }
+      for await (const row of readDelimitedRows(adjustedReader(reader, cellAdjusters(probe.fields, name)), name, fields, { idColumn: '_id', keepNulls: true })) {
+        const id = row.id!;
+        if (!(id > lastId)) throw new DumpUnusable(`_id ${id} comes after _id ${lastId}: not in increasing order`);
+        const theirs = samples.get(id);
+        if (theirs) {
+          for (let j = 0; j < fields.length; j++) {
+            if (!sameValue(row.values[j]!, theirs[j]!)) {
+              throw new DumpUnusable(`record _id ${id}, field "${fields[j]!.id}": ${JSON.stringify(row.values[j])} in the dump, ${JSON.stringify(theirs[j])} through the API`);
+            }
+          }
+          sampled.add(id);
+        }
+        lastId = id;
+        count += 1;
+        yield row as TableRow & { id: number };
+      }
+    } catch (err) {
+      // Anything the dump's text could not give (a dump broken off in a quoted value, a value it writes otherwise than
+      // the API) is asked of the API instead; what the API cannot give either fails the paged copy in its own words.
+      if (err instanceof LoadError) throw new DumpUnusable(`it could not be read to its end (${err.message})`);
+      throw err;
+    }
+    if (count !== probe.total || lastId !== probe.maxId) {
+      throw new DumpUnusable(`it holds ${count} records up to _id ${lastId}, but the portal counts ${probe.total} up to _id ${probe.maxId} (a dump cut short?)`);
+    }
+    const missing = [...samples.keys()].filter((id) => !sampled.has(id));
+    if (missing.length > 0) throw new DumpUnusable(`records the API gives are not in it (_id ${missing.slice(0, 3).join(', ')})`);
+  } finally {
+    await reader?.close();
+    discard();
   }
 }
