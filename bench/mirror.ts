@@ -1,75 +1,200 @@
-// The mirror's copy speed: a Count Centre process serves the synthetic resource (bench/synthetic.ts) as a CKAN
-// portal, and the resource is mirrored from it into an embedded store (or PostgreSQL with --pg URL), timed.
-//   node dist/bench/mirror.js [--rows 1000000] [--methods sql,offset] [--pg postgres://…]
+// The mirror's copy speed, by each route (the portal's dump, pages of datastore_search), and what a refresh costs:
+// - against a real CKAN when one is given (BENCH_CKAN_URL, and BENCH_CKAN_TOKEN to create its table once): a generated
+//   table of --ckan-rows records with numerics, NULLs and non-ASCII text, reused on later runs; skipped, saying so,
+//   when none is given or it does not answer;
+// - against a Count Centre process serving the synthetic resource (bench/synthetic.ts) as a CKAN portal (--rows;
+//   --rows 0 skips it).
+// Each copy goes into a fresh embedded store (or PostgreSQL with --pg URL) and is timed twice over: the portal's part
+// (the requests a copy makes, read and verified but not stored) and the whole copy, published.
+//   node dist/bench/mirror.js [--rows 1000000] [--ckan-rows 200000] [--routes dump,pages] [--methods sql,offset] [--pg postgres://…]
 
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { pino } from 'pino';
 import { planMirror } from '../src/cli/mirror.js';
 import { loadCatalogFile } from '../src/catalog/load.js';
-import { buildDatabase } from '../src/ingest/build.js';
-import type { PagingMethod } from '../src/ingest/ckan/mirror.js';
+import { buildDatabase, type BuildResult } from '../src/ingest/build.js';
+import { CkanClient } from '../src/ingest/ckan/client.js';
+import { openDump } from '../src/ingest/ckan/dump.js';
+import { catalogFields, UpstreamResource, type PagingMethod } from '../src/ingest/ckan/mirror.js';
+import type { CopyRoute } from '../src/ingest/sources.js';
 import { loadSettings } from '../src/settings.js';
 import { storageFor } from '../src/stores.js';
+import { CkanWriter, TEST_TABLE_FIELDS, testRecords } from '../test/helpers/real-ckan.js';
 import { SYNTHETIC_RESOURCE_ID, writeSynthetic } from './synthetic.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { rows: { type: 'string', default: '1000000' }, methods: { type: 'string' }, pg: { type: 'string' } } });
-  const rows = Number(values.rows);
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'countcentre-bench-mirror-'));
-  try {
-    console.log(`generating ${rows.toLocaleString('en-IE')} records`);
-    const synthetic = writeSynthetic({ rows, outDir: path.join(tmp, 'upstream') });
-    console.log('loading them into the upstream');
-    const upstream = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'cli', 'count-centre.js'), 'serve'], {
-      env: {
-        ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', COUNTCENTRE_LOG_FORMAT: 'json', COUNTCENTRE_REQUEST_LOG_LEVEL: 'debug',
-        COUNTCENTRE_CATALOG: synthetic.catalogPath, COUNTCENTRE_SOURCES: path.dirname(synthetic.csvPath), COUNTCENTRE_DB: path.join(tmp, 'upstream.sqlite'),
-        COUNTCENTRE_SQL_TIMEOUT_MS: '10000',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const port = await new Promise<number>((resolve, reject) => {
-      let output = '';
-      upstream.stdout!.on('data', (chunk) => {
-        output += String(chunk);
-        const match = /"msg":"serving on http:\/\/127\.0\.0\.1:(\d+)"/.exec(output);
-        if (match) resolve(Number(match[1]));
-      });
-      upstream.once('exit', (code) => reject(new Error(`the upstream exited (${code})`)));
-    });
-    upstream.stdout!.resume();
+interface Options {
+  routes: CopyRoute[];
+  methods: PagingMethod[] | undefined;
+  pg: string | undefined;
+  tmp: string;
+}
+
+const round = (n: number, places = 1) => Math.round(n * 10 ** places) / 10 ** places;
+
+/** A fresh store of its own: a folder (and, with --pg, the database emptied of Count Centre's schemas). */
+async function freshStore(options: Options, name: string): Promise<{ catalog: string; settings: ReturnType<typeof loadSettings> }> {
+  const folder = path.join(options.tmp, name);
+  rmSync(folder, { recursive: true, force: true });
+  mkdirSync(folder, { recursive: true });
+  const catalog = path.join(folder, 'catalog.json');
+  const settings = loadSettings({}, { catalog, sources: folder, databasePath: path.join(folder, 'store.sqlite'), databaseUrl: options.pg ?? null, logLevel: 'silent' });
+  if (options.pg) {
+    const client = new pg.Client({ connectionString: options.pg });
+    await client.connect();
     try {
-      const catalog = path.join(tmp, 'mirror', 'catalog.json');
-      const settings = loadSettings({}, {
-        catalog, sources: path.join(tmp, 'mirror'), databasePath: path.join(tmp, 'mirror', 'store.sqlite'), databaseUrl: values.pg ?? null, logLevel: 'silent',
-      });
-      rmSync(path.dirname(catalog), { recursive: true, force: true });
-      await import('node:fs').then((fs) => fs.mkdirSync(path.dirname(catalog), { recursive: true }));
-      const plan = await planMirror({ portal: `http://127.0.0.1:${port}/`, ids: [SYNTHETIC_RESOURCE_ID] }, catalog);
-      writeFileSync(catalog, plan.catalogText);
-      const target = storageFor(settings).loadTarget();
-      const methods = values.methods ? values.methods.split(',') as PagingMethod[] : undefined;
-      let pages = 0;
-      const started = performance.now();
-      const result = await buildDatabase({
-        catalog: loadCatalogFile(catalog), sources: settings.sources, target, logger: pino({ level: 'warn' }),
-        mirror: { ...(methods ? { methods } : {}), onPage: () => void (pages += 1) },
-      }).finally(() => target.close());
-      const seconds = (performance.now() - started) / 1000;
-      const outcome = result.outcomes[0]!;
-      console.log(JSON.stringify({
-        store: values.pg ? 'postgres' : 'sqlite', rows: outcome.rows, status: outcome.status, method: outcome.method, pages,
-        seconds: Math.round(seconds * 10) / 10, rowsPerSecond: Math.round((outcome.rows ?? 0) / seconds), error: outcome.error,
-      }));
+      await client.query(`DROP SCHEMA IF EXISTS "${settings.pgDataSchema}" CASCADE`);
     } finally {
-      upstream.kill('SIGTERM');
+      await client.end();
+    }
+  }
+  return { catalog, settings };
+}
+
+async function load(settings: ReturnType<typeof loadSettings>, mirror: Parameters<typeof buildDatabase>[0]['mirror']): Promise<{ result: BuildResult; seconds: number }> {
+  const target = storageFor(settings).loadTarget();
+  const started = performance.now();
+  const result = await buildDatabase({ catalog: loadCatalogFile(settings.catalog), sources: settings.sources, target, logger: pino({ level: 'warn' }), mirror })
+    .finally(() => target.close());
+  return { result, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * The portal's part of a copy by one route, without storing: for the dump, the probe, the sampled pages, the download
+ * and the probe after (portalSeconds), then every record read, typed and verified (readSeconds); for pages, every page
+ * read and typed, then the probe after.
+ */
+async function portalPart(portal: string, resourceId: string, route: CopyRoute, methods: PagingMethod[] | undefined): Promise<Record<string, unknown>> {
+  const client = new CkanClient(portal, { concurrency: 2 });
+  const upstream = new UpstreamResource(client, resourceId, methods ? { methods } : {});
+  const started = performance.now();
+  const before = await upstream.probe();
+  const fields = catalogFields(before.fields);
+  let records = 0;
+  if (route === 'dump') {
+    const dump = await openDump(upstream, fields, before);
+    const portalSeconds = (performance.now() - started) / 1000;
+    for await (const _row of dump.rows()) records += 1;
+    const seconds = (performance.now() - started) / 1000;
+    return {
+      route, records, bytes: dump.bytes, requests: client.stats.requests, downloadSeconds: round(dump.ms / 1000, 2),
+      portalSeconds: round(portalSeconds, 2), portalRecordsPerSecond: Math.round(records / portalSeconds), readSeconds: round(seconds, 2), readRecordsPerSecond: Math.round(records / seconds),
+    };
+  }
+  for await (const _row of upstream.records(fields)) records += 1;
+  await upstream.probe();
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    route: `pages (${upstream.lastMethod})`, records, requests: client.stats.requests, portalSeconds: round(seconds, 2), portalRecordsPerSecond: Math.round(records / seconds),
+    readSeconds: round(seconds, 2), readRecordsPerSecond: Math.round(records / seconds),
+  };
+}
+
+/** Mirrors one upstream resource by each route into a fresh store, then times a refresh that finds nothing changed. */
+async function measure(label: string, portal: string, resourceId: string, options: Options): Promise<void> {
+  for (const route of options.routes) {
+    console.log(JSON.stringify({ upstream: label, part: 'portal', ...await portalPart(portal, resourceId, route, options.methods) }));
+    const { catalog, settings } = await freshStore(options, `${label}-${route}`.replace(/\W+/g, '-'));
+    const plan = await planMirror({ portal, ids: [resourceId] }, catalog);
+    writeFileSync(catalog, plan.catalogText);
+    const mirror = { settleMs: 0, routes: route === 'dump' ? ['dump', 'pages'] as CopyRoute[] : ['pages'] as CopyRoute[], ...(options.methods ? { methods: options.methods } : {}) };
+    const copy = await load(settings, mirror);
+    const outcome = copy.result.outcomes[0]!;
+    console.log(JSON.stringify({
+      upstream: label, part: 'whole copy, published', store: options.pg ? 'postgres' : 'sqlite', route, method: outcome.method, status: outcome.status, records: outcome.rows,
+      seconds: round(copy.seconds), recordsPerSecond: Math.round((outcome.rows ?? 0) / copy.seconds), ...(outcome.warning ? { warning: outcome.warning } : {}), ...(outcome.error ? { error: outcome.error } : {}),
+    }));
+    if (route === options.routes[0]) {
+      const refresh = await load(settings, { ...mirror, settleMs: 10_000 });
+      const client = new CkanClient(portal);
+      const probeStarted = performance.now();
+      await new UpstreamResource(client, resourceId).probe();
+      console.log(JSON.stringify({
+        upstream: label, part: 'refresh, nothing changed', status: refresh.result.outcomes[0]!.status, seconds: round(refresh.seconds, 2),
+        probeRequests: client.stats.requests, probeSeconds: round((performance.now() - probeStarted) / 1000, 3),
+      }));
+    }
+  }
+}
+
+/** The real CKAN's bench table, made once (a dataset named after its size) and found again on later runs. */
+async function realCkanTable(url: string, token: string | undefined, rows: number): Promise<{ resource: string } | { skipped: string }> {
+  const writer = new CkanWriter(url, token ?? '');
+  if (!await writer.reachable()) return { skipped: `no CKAN answers at ${url}` };
+  const name = `countcentre-bench-${rows}`;
+  try {
+    const pkg = await writer.action('package_show', { id: name });
+    const resource = (pkg.resources as { id: string }[])[0];
+    if (resource && Number((await writer.action('datastore_search', { resource_id: resource.id, limit: 0 })).total) === rows) return { resource: resource.id };
+  } catch {
+    // Not made yet, or not whole: made again below.
+  }
+  if (!token) return { skipped: `${url} has no table ${name}; set BENCH_CKAN_TOKEN (a sysadmin's API token) to create it` };
+  console.log(`creating ${rows.toLocaleString('en-IE')} records on ${url} (once)`);
+  const dataset = await writer.createDataset(name, 'count-centre-bench');
+  return { resource: await writer.createTable(dataset.id, `Generated ${rows}`, TEST_TABLE_FIELDS, testRecords(rows), 10_000) };
+}
+
+async function countCentreUpstream(rows: number, tmp: string): Promise<{ url: string; process: ChildProcess }> {
+  console.log(`generating ${rows.toLocaleString('en-IE')} records`);
+  const synthetic = writeSynthetic({ rows, outDir: path.join(tmp, 'upstream') });
+  console.log('loading them into the upstream');
+  const upstream = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'cli', 'count-centre.js'), 'serve'], {
+    env: {
+      ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', COUNTCENTRE_LOG_FORMAT: 'json', COUNTCENTRE_REQUEST_LOG_LEVEL: 'debug',
+      COUNTCENTRE_CATALOG: synthetic.catalogPath, COUNTCENTRE_SOURCES: path.dirname(synthetic.csvPath), COUNTCENTRE_DB: path.join(tmp, 'upstream.sqlite'),
+      COUNTCENTRE_SQL_TIMEOUT_MS: '10000',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let output = '';
+    upstream.stdout!.on('data', (chunk) => {
+      output += String(chunk);
+      const match = /"msg":"serving on http:\/\/127\.0\.0\.1:(\d+)"/.exec(output);
+      if (match) resolve(Number(match[1]));
+    });
+    upstream.once('exit', (code) => reject(new Error(`the upstream exited (${code})`)));
+  });
+  upstream.stdout!.resume();
+  return { url: `http://127.0.0.1:${port}/`, process: upstream };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      rows: { type: 'string', default: '1000000' }, 'ckan-rows': { type: 'string', default: '200000' }, routes: { type: 'string', default: 'dump,pages' },
+      methods: { type: 'string' }, pg: { type: 'string' },
+    },
+  });
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'countcentre-bench-mirror-'));
+  const options: Options = {
+    routes: values.routes!.split(',') as CopyRoute[], methods: values.methods ? values.methods.split(',') as PagingMethod[] : undefined, pg: values.pg, tmp,
+  };
+  try {
+    const ckanUrl = process.env.BENCH_CKAN_URL;
+    if (!ckanUrl) {
+      console.log(JSON.stringify({ upstream: 'real CKAN', skipped: 'set BENCH_CKAN_URL (and BENCH_CKAN_TOKEN to create its table once) to measure against a real CKAN' }));
+    } else {
+      const table = await realCkanTable(ckanUrl, process.env.BENCH_CKAN_TOKEN, Number(values['ckan-rows']));
+      if ('skipped' in table) console.log(JSON.stringify({ upstream: 'real CKAN', skipped: table.skipped }));
+      else await measure('real CKAN', ckanUrl, table.resource, options);
+    }
+    const rows = Number(values.rows);
+    if (rows > 0) {
+      const upstream = await countCentreUpstream(rows, tmp);
+      try {
+        await measure('Count Centre', upstream.url, SYNTHETIC_RESOURCE_ID, options);
+      } finally {
+        upstream.process.kill('SIGTERM');
+      }
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });

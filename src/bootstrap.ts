@@ -7,7 +7,7 @@ import { Catalog } from './catalog/catalog.js';
 import { loadCatalogFile, parseCatalog } from './catalog/load.js';
 import type { ServiceLease, Services, ServiceState } from './actions/types.js';
 import { ResidentTables } from './resident/tables.js';
-import { buildDatabase, type BuildOptions, type BuildResult } from './ingest/build.js';
+import { buildDatabase, mirrorOptions, type BuildOptions, type BuildResult } from './ingest/build.js';
 import type { Settings } from './settings.js';
 import type { StorageBackend, Store } from './storage/backend.js';
 import { storageFor } from './stores.js';
@@ -122,7 +122,7 @@ export async function prepareServices(settings: Settings, logger: Logger, { load
     const definition = loadCatalogFile(settings.catalog);
     const target = storage.loadTarget();
     try {
-      build = await buildDatabase({ catalog: definition, sources: settings.sources, target, logger, ...(mirror ? { mirror } : {}) });
+      build = await buildDatabase({ catalog: definition, sources: settings.sources, target, logger, mirror: mirror ?? mirrorOptions(settings) });
     } finally {
       await target.close();
     }

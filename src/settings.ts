@@ -136,6 +136,18 @@ export const SETTING_SPECS = {
     env: 'COUNTCENTRE_MIRROR_REFRESH_SECONDS', type: 'integer', default: 900, min: 0,
     description: 'How often a serving process that loads (COUNTCENTRE_LOAD_ON_START) checks the portals of mirrored resources for changes and, when one changed, copies and publishes it; 0 turns it off. Checks are cheap (a few small requests per resource); `count-centre load` refreshes them too.',
   }),
+  mirrorSettleSeconds: declare<number>({
+    env: 'COUNTCENTRE_MIRROR_SETTLE_SECONDS', type: 'integer', default: 10, min: 0,
+    description: 'How long a mirror waits, after it sees a mirrored resource change on its portal, before it looks again: only a change both looks agree on (and that the portal\'s xloader or DataPusher, where it says anything, reports complete) is copied, so that a table being reloaded in chunks is never published half-loaded; the last complete copy serves meanwhile. Make it longer than the longest pause a loader makes between chunks.',
+  }),
+  mirrorConcurrency: declare<number>({
+    env: 'COUNTCENTRE_MIRROR_CONCURRENCY', type: 'integer', default: 2, min: 1, max: 3,
+    description: 'Requests a mirror sends to one portal at once (at most 3, as portals expect of a well-behaved client): resources are probed side by side within it.',
+  }),
+  mirrorProbeTimeoutSeconds: declare<number>({
+    env: 'COUNTCENTRE_MIRROR_PROBE_TIMEOUT_SECONDS', type: 'integer', default: 60, min: 1,
+    description: 'Longest the check of one mirrored resource may take, retries included; a check that runs out of time counts as a failure of its portal, and the resource keeps its last copy until the next refresh.',
+  }),
   mirrorContact: declare<string | null>({
     env: 'COUNTCENTRE_MIRROR_CONTACT', type: 'string', default: null,
     description: 'A URL or e-mail address added to the User-Agent of the requests a mirror sends to a portal, so that its operators can reach whoever runs the mirror.',

@@ -3,9 +3,10 @@
 
 import type { Logger } from 'pino';
 import { loadCatalogFile } from '../catalog/load.js';
-import { buildDatabase, type BuildResult } from '../ingest/build.js';
+import { buildDatabase, mirrorOptions, type BuildResult } from '../ingest/build.js';
 import type { Settings } from '../settings.js';
 import { storageFor } from '../stores.js';
+import { EXIT } from './exit-codes.js';
 import { LoadProgressReporter, summaryTable } from './progress.js';
 
 export interface LoadRun {
@@ -28,7 +29,7 @@ export async function runLoad(settings: Settings, options: LoadRunOptions): Prom
   const progress = new LoadProgressReporter({ terminal: options.out.isTTY ? options.out : null, logger: options.logger });
   const result = await buildDatabase({
     catalog: loadCatalogFile(settings.catalog), sources: settings.sources, target, logger: options.logger, force: options.force ?? false, progress,
-    mirror: { client: { contact: settings.mirrorContact }, ...options.mirror },
+    mirror: { ...mirrorOptions(settings), ...options.mirror },
   }).finally(() => target.close());
   return { result, description: storage.description };
 }
@@ -39,7 +40,12 @@ export function loadReport(run: LoadRun): string {
   return `${head}\n\n${summaryTable(run.result.outcomes)}\n`;
 }
 
-/** 1 when a resource could not be loaded (it is not served, or still serves its previous data), else 0. */
+/**
+ * 4 when a resource could not be loaded because its portal could not be reached; else 1 when a resource could not be
+ * loaded (it is not served, or still serves its previous data); else 0. A mirror waiting for its portal to finish a
+ * reload, its last complete copy serving, is not a failure.
+ */
 export function loadExitCode(result: BuildResult): number {
-  return result.outcomes.some((o) => o.status === 'failed' || o.status === 'kept-previous') ? 1 : 0;
+  if (result.outcomes.some((o) => o.unreachable && (o.status === 'failed' || o.status === 'kept-previous'))) return EXIT.portal;
+  return result.outcomes.some((o) => o.status === 'failed' || o.status === 'kept-previous') ? EXIT.resourceFailed : EXIT.ok;
 }

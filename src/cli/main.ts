@@ -12,22 +12,13 @@ import { createLogger } from '../logging.js';
 import { runServer } from '../serve.js';
 import { loadSettings, SettingsError, type Settings } from '../settings.js';
 import { COUNT_CENTRE_VERSION } from '../version.js';
+import { EXIT } from './exit-codes.js';
 import { AddUsageError, planAdd, SAMPLE_ROWS, schemaReport, writeCatalog, type AddRequest } from './add.js';
 import { loadExitCode, loadReport, runLoad, type LoadRun } from './load.js';
 import { planMirror } from './mirror.js';
 import { InferenceProgress, textTable } from './progress.js';
 
-export const EXIT = {
-  ok: 0,
-  /** A resource could not be loaded: it is not served, or still serves its previous data. */
-  resourceFailed: 1,
-  /** The command line is wrong: an unknown command or option, a missing argument. */
-  usage: 2,
-  /** The input cannot be read or understood: a file (with its line and column), the catalogue, a setting. */
-  badInput: 3,
-  /** The CKAN portal could not be reached, refused, or did not answer as CKAN does. */
-  portal: 4,
-} as const;
+export { EXIT };
 
 const COMMON_OPTIONS = `Options every command takes:
   --catalog FILE      the catalogue (COUNTCENTRE_CATALOG, default catalog.json)
@@ -37,7 +28,7 @@ const COMMON_OPTIONS = `Options every command takes:
 
 const EXIT_CODES = `Exit codes: 0 done; 1 a resource could not be loaded (it keeps its previous data, or is not served);
 2 wrong command line; 3 a file, the catalogue or a setting cannot be read (the message names the file, line and
-column); 4 the CKAN portal could not be reached or refused.`;
+column); 4 a CKAN portal could not be reached or refused (a mirrored resource keeps its previous data).`;
 
 const USAGE = `Usage: count-centre <command> [options]
 
@@ -105,10 +96,11 @@ ${EXIT_CODES}`,
   mirror: `Usage: count-centre mirror BASE_URL DATASET_OR_RESOURCE_ID... [--dataset NAME] [--token-env VARIABLE] [--dry-run]
 
 Mirrors a CKAN portal's DataStore resources through its public API: adds a catalogue entry per resource (its upstream
-id, fields, types and data dictionary), copies its records (upstream _ids kept, numbers digit for digit, sorted by
-_id, a page at a time, one request at a time), verifies the copy against the portal, and publishes it. 'load' (and a
-serving process, on an interval) refreshes it: a cheap probe first, a new verified copy when something changed; the
-last good copy keeps serving while the portal is reloading, private or failing.
+id, fields, types and data dictionary), copies its records (from the portal's DataStore dump in one request, else a
+page at a time; upstream _ids kept; a few requests at a time at most), verifies the copy against the portal, and
+publishes it. 'load' (and a serving process, on an interval) refreshes it: a cheap probe first, a new verified copy
+when something changed and has settled (COUNTCENTRE_MIRROR_SETTLE_SECONDS); the last complete copy keeps serving
+while the portal is reloading, private or failing.
 
   --dataset NAME      the dataset name here (default: the portal's)
   --token-env VAR     the environment variable holding an API token for the portal (sent over HTTPS only)
@@ -252,7 +244,7 @@ async function mirror(args: string[]): Promise<number> {
   const settings = settingsFrom(values);
   const [portal, ...ids] = positionals as [string, ...string[]];
   const plan = await planMirror({
-    portal, ids, contact: settings.mirrorContact,
+    portal, ids, contact: settings.mirrorContact, client: { concurrency: settings.mirrorConcurrency },
     ...(typeof values.dataset === 'string' ? { dataset: values.dataset } : {}), ...(typeof values['token-env'] === 'string' ? { tokenEnv: values['token-env'] } : {}),
   }, settings.catalog);
   say(`Portal ${plan.portal}${plan.ckanVersion ? ` (CKAN ${plan.ckanVersion})` : ''}\n`);

@@ -69,6 +69,13 @@ export class LoadProgressReporter implements LoadProgress {
     }
   }
 
+  settling(resources: number, ms: number): void {
+    if (ms <= 0) return;
+    const line = `${resources} mirrored resource${resources === 1 ? ' is' : 's are'} new or changed on the portal: looking again in ${formatDuration(ms)} before copying, so that a table being reloaded is not copied half-loaded`;
+    if (this.options.terminal) this.options.terminal.write(`${line}\n`);
+    else this.options.logger.info({ resources, settleMs: ms }, line);
+  }
+
   end(outcome: ResourceOutcome): void {
     if (this.lineShown) {
       this.options.terminal?.write('\r\x1b[K');

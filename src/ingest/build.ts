@@ -1,16 +1,24 @@
 // Brings the store in line with the catalogue and its sources: rebuilds it when it is missing, when the checksum of
 // any file a resource is read or derived from changed or a resource's catalogue entry changed, and otherwise leaves
-// it alone. Rows come from src/ingest/sources.ts; a resource whose new source fails to load keeps its previous data.
+// it alone. Rows come from src/ingest/sources.ts; a resource whose new source fails to load keeps its previous data,
+// and a mirrored resource is copied only once its portal has settled (two probes a settle interval apart agree).
 
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { TABLE_METADATA, type CatalogDefinition, type ResourceDefinition } from '../catalog/types.js';
+import type { Settings } from '../settings.js';
 import type { InputRecord, LoadSession, LoadTarget, ResourceLoadRecord, ResourceSink, StoreMeta } from '../storage/load-target.js';
-import { MirrorMismatch } from './ckan/mirror.js';
+import { CkanError } from './ckan/client.js';
+import { DumpUnusable } from './ckan/dump.js';
+import { MirrorMismatch, UpstreamReloading } from './ckan/mirror.js';
 import { publicName } from './source.js';
 import { LoadSources, type MirrorReadOptions } from './sources.js';
 
-export type ResourceStatus = 'loaded' | 'unchanged' | 'kept-previous' | 'failed';
+/**
+ * `waiting`: a mirrored resource whose portal is reloading it (or was changing it while it was looked at); its last
+ * complete copy keeps serving until the portal has settled.
+ */
+export type ResourceStatus = 'loaded' | 'unchanged' | 'kept-previous' | 'waiting' | 'failed';
 
 export interface ResourceOutcome {
   id: string;
@@ -22,8 +30,12 @@ export interface ResourceOutcome {
   warning?: string;
   /** How long loading it took (0 when it was kept). */
   ms?: number;
-  /** For a mirrored resource that was copied: how it paged through the portal. */
+  /** For a mirrored resource that was copied: how (`dump`, or the paging method). */
   method?: string;
+  /** For a mirrored resource: whether its portal answered its probe this time. */
+  checked?: boolean;
+  /** It failed because its portal could not be reached, kept failing, or did not answer as CKAN does. */
+  unreachable?: boolean;
 }
 
 /** What a load tells as it goes, for a progress display or log lines. */
@@ -34,6 +46,8 @@ export interface LoadProgress {
   rows(count: number): void;
   /** It finished (loaded, kept or failed). */
   end(outcome: ResourceOutcome): void;
+  /** Mirrored resources changed: they are looked at again after `ms` before they are copied. */
+  settling?(resources: number, ms: number): void;
 }
 
 export interface BuildResult {
@@ -52,8 +66,20 @@ export interface BuildOptions {
   force?: boolean;
   /** Told of each resource's progress. */
   progress?: LoadProgress;
-  /** How mirrored resources are read; and how often a copy that did not add up is tried again, how long apart. */
-  mirror?: MirrorReadOptions & { attempts?: number; retryWaitMs?: number };
+  /**
+   * How mirrored resources are read; how long after a change is seen it is looked at again (only a change two probes
+   * that far apart agree on is copied); and how often a copy that did not add up is tried again, how long apart.
+   */
+  mirror?: MirrorReadOptions & { settleMs?: number; attempts?: number; retryWaitMs?: number };
+}
+
+/** How mirrored resources are read and refreshed, from the settings. */
+export function mirrorOptions(settings: Pick<Settings, 'mirrorContact' | 'mirrorConcurrency' | 'mirrorSettleSeconds' | 'mirrorProbeTimeoutSeconds'>): NonNullable<BuildOptions['mirror']> {
+  return {
+    client: { contact: settings.mirrorContact, concurrency: settings.mirrorConcurrency },
+    settleMs: settings.mirrorSettleSeconds * 1000,
+    probeTimeoutMs: settings.mirrorProbeTimeoutSeconds * 1000,
+  };
 }
 
 function sha256(text: string): string {
@@ -93,6 +119,10 @@ interface Prepared {
   sha256: string | null;
   inputs: InputRecord[];
   problem: string | null;
+  /** For a mirrored resource caught mid-reload: why it is not copied now (its last complete copy serves). */
+  waiting: string | null;
+  /** The problem is that its portal could not be reached. */
+  unreachable: boolean;
 }
 
 function sourceName(resource: ResourceDefinition): string {
@@ -102,18 +132,47 @@ function sourceName(resource: ResourceDefinition): string {
   return `its inputs, by ${source.transform}`;
 }
 
+function problemText(resource: ResourceDefinition, err: unknown): string {
+  const message = (err as Error).message;
+  const name = sourceName(resource);
+  return message.startsWith(name) || resource.source.kind === 'derived' ? message : `${name}: ${message}`;
+}
+
 async function prepare(resource: ResourceDefinition, sources: LoadSources, previous: ResourceLoadRecord | null): Promise<Prepared> {
   let specHash = '';
   try {
     specHash = sources.specHash(resource);
     const { sha256: checksum, inputs } = await sources.inputsOf(resource, previous);
-    return { resource, specHash, sha256: checksum, inputs, problem: null };
+    return { resource, specHash, sha256: checksum, inputs, problem: null, waiting: null, unreachable: false };
   } catch (err) {
-    const message = (err as Error).message;
-    const name = sourceName(resource);
-    return { resource, specHash, sha256: null, inputs: [], problem: message.startsWith(name) || resource.source.kind === 'derived' ? message : `${name}: ${message}` };
+    const problem = problemText(resource, err);
+    return {
+      resource, specHash, sha256: null, inputs: [], problem, waiting: err instanceof UpstreamReloading ? problem : null, unreachable: err instanceof CkanError && err.unreachable,
+    };
   }
 }
+
+/**
+ * Mirrored resources that changed are looked at again a settle interval later (once for them all): a change the two
+ * probes do not agree on, or that the portal's loader says is still being loaded, is not copied now.
+ */
+async function settle(prepared: readonly Prepared[], previous: StoreMeta | null, sources: LoadSources, options: BuildOptions): Promise<void> {
+  const changed = prepared.filter((p) => p.resource.source.kind === 'ckan' && p.sha256 !== null && !isUnchanged(p, previous));
+  if (changed.length === 0) return;
+  const settleMs = options.mirror?.settleMs ?? 10_000;
+  options.progress?.settling?.(changed.length, settleMs);
+  if (settleMs > 0) await sleep(settleMs);
+  await Promise.all(changed.map(async (p) => {
+    try {
+      const why = await sources.unsettled(p.resource, settleMs);
+      if (why) Object.assign(p, { sha256: null, problem: `${sourceName(p.resource)}: ${why}`, waiting: `${sourceName(p.resource)}: ${why}` });
+    } catch (err) {
+      Object.assign(p, { sha256: null, problem: problemText(p.resource, err), unreachable: err instanceof CkanError && err.unreachable });
+    }
+  }));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function isUnchanged(prepared: Prepared, previous: StoreMeta | null): boolean {
   const record = previous?.resources.get(prepared.resource.id);
@@ -136,22 +195,62 @@ export async function loadRecords(resource: ResourceDefinition, sources: LoadSou
 
 /**
  * Loads one resource; a mirrored copy that did not add up (the upstream changed while it was copied) is tried again
- * after a wait, up to the attempts allowed. Each try is all or nothing.
+ * after a wait, up to the attempts allowed, once the upstream has settled again. Each try is all or nothing, and
+ * records the checksum of the probe it was verified against: what the published data matches.
  */
 async function loadWithRetries(
-  session: LoadSession, resource: ResourceDefinition, base: Parameters<LoadSession['load']>[1], sources: LoadSources, options: BuildOptions,
+  session: LoadSession, resource: ResourceDefinition, base: Parameters<LoadSession['load']>[1], sources: LoadSources, options: BuildOptions, previous: ResourceLoadRecord | null,
 ): Promise<ResourceLoadRecord> {
-  const attempts = resource.source.kind === 'ckan' ? options.mirror?.attempts ?? 3 : 1;
+  const source = resource.source;
+  const attempts = source.kind === 'ckan' ? options.mirror?.attempts ?? 3 : 1;
   for (let attempt = 1; ; attempt++) {
     try {
       return await session.load(resource, base, (sink) => loadRecords(resource, sources, sink, options.progress));
     } catch (err) {
-      if (!(err instanceof MirrorMismatch) || !err.retryable || attempt >= attempts) throw err;
+      if (err instanceof DumpUnusable && source.kind === 'ckan') {
+        // Found out part way through the dump: copied again at once, page by page (not another attempt).
+        sources.dumpUnusable(source, err);
+        attempt -= 1;
+        continue;
+      }
+      if (!(err instanceof MirrorMismatch) || !err.retryable || attempt >= attempts || source.kind !== 'ckan') throw err;
       const wait = options.mirror?.retryWaitMs ?? 30_000;
       options.logger.warn({ resource: resource.id, attempt, waitMs: wait }, `copy not published: ${err.message}; trying again in ${Math.round(wait / 1000)} s`);
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      await sleep(wait);
+      await sources.reprobe(source);
+      const settleMs = options.mirror?.settleMs ?? 10_000;
+      if (settleMs > 0) await sleep(settleMs);
+      const why = await sources.unsettled(resource, settleMs);
+      if (why) throw new UpstreamReloading(`${sourceName(resource)}: ${why}`);
+      const { sha256: checksum, inputs } = await sources.inputsOf(resource, previous);
+      base = { ...base, sourceSha256: checksum, inputs };
     }
   }
+}
+
+/** What a mirrored resource's outcome says of its portal. */
+function mirrorFacts(p: Prepared): Pick<ResourceOutcome, 'checked' | 'unreachable'> {
+  if (p.resource.source.kind !== 'ckan') return {};
+  return { checked: !p.unreachable && (p.problem === null || p.waiting !== null), ...(p.unreachable ? { unreachable: true } : {}) };
+}
+
+/**
+ * The outcome of a resource that was not loaded this time, logged: a mirror caught mid-reload is `waiting` (at warn:
+ * it is the portal's ordinary business), anything else kept its previous data or is not served (at error).
+ */
+function notLoaded(p: Prepared, old: ResourceLoadRecord | null, logger: Logger): ResourceOutcome {
+  const { resource, problem } = p;
+  const base = { id: resource.id, name: resource.name, error: problem, ...mirrorFacts(p) };
+  if (p.waiting && old) {
+    logger.warn({ resource: resource.id }, `not copied now: ${p.waiting}; still serving the last complete copy (${old.total} records, loaded ${old.loadedAt})`);
+    return { ...base, status: 'waiting', rows: old.total };
+  }
+  if (old) {
+    logger.error({ resource: resource.id }, `load failed, still serving the previous data: ${problem}`);
+    return { ...base, status: 'kept-previous', rows: old.total };
+  }
+  logger.error({ resource: resource.id }, `load failed, resource not served: ${problem}`);
+  return { ...base, status: 'failed', rows: null };
 }
 
 /** A stable number per table, standing in for PostgreSQL's oid in `_table_metadata`. */
@@ -173,6 +272,7 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
   const sources = new LoadSources(catalog, options.sources, { ...options.mirror, logger });
   const prepared = await Promise.all(catalog.resources.map((resource) => prepare(resource, sources, usablePrevious?.resources.get(resource.id) ?? null)));
   try {
+    await settle(prepared, usablePrevious, sources, options);
     const catalogIds = new Set(catalog.resources.map((r) => r.id));
     const staleTables = usablePrevious ? [...usablePrevious.resources.keys()].some((id) => id !== TABLE_METADATA.id && !catalogIds.has(id)) : false;
     const catalogChanged = usablePrevious ? usablePrevious.catalog !== JSON.stringify(catalog.document) : false;
@@ -181,10 +281,9 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
 
     if (!needsBuild) {
       const outcomes = prepared.map((p): ResourceOutcome => {
-        const record = usablePrevious.resources.get(p.resource.id);
-        if (p.problem) logger.error({ resource: p.resource.id }, `source unavailable, serving previous data: ${p.problem}`);
-        if (!record) return { id: p.resource.id, name: p.resource.name, status: 'failed', rows: null, error: p.problem };
-        return { id: p.resource.id, name: p.resource.name, status: p.problem ? 'kept-previous' : 'unchanged', rows: record.total, error: p.problem };
+        const record = usablePrevious.resources.get(p.resource.id) ?? null;
+        if (p.problem) return notLoaded(p, record, logger);
+        return { id: p.resource.id, name: p.resource.name, status: 'unchanged', rows: record?.total ?? null, error: null, ...mirrorFacts(p) };
       });
       return { rebuilt: false, datasetVersion: usablePrevious.datasetVersion, outcomes };
     }
@@ -204,40 +303,40 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
         if (!options.force && old && isUnchanged(p, usablePrevious)) {
           await session.keep(resource, old);
           records.push(old);
-          done({ id: resource.id, name: resource.name, status: 'unchanged', rows: old.total, error: null, ms: 0 });
+          done({ id: resource.id, name: resource.name, status: 'unchanged', rows: old.total, error: null, ms: 0, ...mirrorFacts(p) });
           continue;
         }
-        let problem = p.problem;
-        if (!problem && p.sha256 !== null) {
+        if (!p.problem && p.sha256 !== null) {
           const base = { id: resource.id, sourceSha256: p.sha256, specHash: p.specHash, source: sourceName(resource), inputs: p.inputs };
           options.progress?.start(resource, (await sources.expectedRows(resource)) ?? old?.total ?? null);
           try {
-            const record = await loadWithRetries(session, resource, base, sources, options);
+            const record = await loadWithRetries(session, resource, base, sources, options, old);
             const rows = record.total;
             records.push(record);
-            const outcome: ResourceOutcome = { id: resource.id, name: resource.name, status: 'loaded', rows, error: null, ms: Date.now() - started };
-            const method = sources.mirrorMethods.get(resource.source.kind === 'ckan' ? resource.source.resource : '');
+            const outcome: ResourceOutcome = { id: resource.id, name: resource.name, status: 'loaded', rows, error: null, ms: Date.now() - started, ...mirrorFacts(p) };
+            const upstreamId = resource.source.kind === 'ckan' ? resource.source.resource : '';
+            const method = sources.mirrorMethods.get(upstreamId);
             if (method) outcome.method = method;
+            const note = sources.mirrorNotes.get(upstreamId);
+            if (note) outcome.warning = note;
             if (rows === 0) {
               outcome.warning = `${sourceName(resource)} has ${resource.source.kind === 'ckan' ? 'no records' : 'a header but no records'}: the resource is served empty`;
               logger.warn({ resource: resource.id }, outcome.warning);
             }
             done(outcome);
-            logger.info({ resource: resource.id, rows, files: p.inputs.length, ms: Date.now() - started }, `loaded ${resource.name} from ${sourceName(resource)}`);
+            logger.info({ resource: resource.id, rows, files: p.inputs.length, ms: Date.now() - started, ...(method ? { method } : {}) }, `loaded ${resource.name} from ${sourceName(resource)}`);
             continue;
           } catch (err) {
-            problem = (err as Error).message;
+            const problem = (err as Error).message;
+            Object.assign(p, { problem, waiting: err instanceof UpstreamReloading ? problem : null, unreachable: err instanceof CkanError && err.unreachable });
           }
         }
         if (old) {
           await session.keep(resource, old);
           records.push(old);
-          done({ id: resource.id, name: resource.name, status: 'kept-previous', rows: old.total, error: problem, ms: Date.now() - started });
-          logger.error({ resource: resource.id }, `load failed, still serving the previous data: ${problem}`);
-        } else {
-          done({ id: resource.id, name: resource.name, status: 'failed', rows: null, error: problem, ms: Date.now() - started });
-          logger.error({ resource: resource.id }, `load failed, resource not served: ${problem}`);
         }
+        const outcome = notLoaded(p, old, logger);
+        done({ ...outcome, ms: Date.now() - started });
       }
       // Nothing new to publish (every resource kept, its new source failing): the store is left as it is, rather than
       // rewritten and reopened by every serving process for the same data.

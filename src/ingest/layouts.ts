@@ -79,6 +79,8 @@ async function* readTable(
     headerLine: number | null;
     /** Delimited text: cells are text, rows are checked for width and corrected by line. */
     delimited?: boolean;
+    /** The reader tells NULL from "" (PostgreSQL's CSV): a null cell stays null, in a text field too. */
+    keepNulls?: boolean;
     /** JSON records: columns are keys, and a key may first appear late (fields waiting for it are empty until then). */
     columnsGrow?: boolean;
     pointerOf?: (row: RawRow) => string | null;
@@ -149,7 +151,7 @@ async function* readTable(
         if (raw === undefined) raw = text ? '' : null;
         for (let j = 0; j < plan.within.length && raw !== null && raw !== undefined; j++) raw = child(raw, plan.within[j]!);
         try {
-          values[i] = typeof raw === 'string' ? parseCell(raw, field.type, field.format) : typedValue(raw ?? null, field);
+          values[i] = typeof raw === 'string' ? parseCell(raw, field.type, field.format) : raw === null && options.keepNulls ? null : typedValue(raw ?? null, field);
         } catch (err) {
           if (!(err instanceof ValueError)) throw err;
           throw new LoadError(name, line, text ? position + 1 : null, `field "${field.id}" (${field.type}): ${err.message}`, options.pointerOf?.(row) ?? null, unit);
@@ -172,6 +174,20 @@ async function* readTable(
   if (growing && never !== -1) {
     throw new LoadError(name, null, null, `no ${unit} has "${plans[never]!.column}" (${forWhat(never)}); found: ${header.map((h) => `"${h}"`).join(', ')}`, null, unit);
   }
+}
+
+/**
+ * The rows of a delimited table opened elsewhere (a CKAN DataStore dump), typed for the fields as a csv layout types
+ * them: each field reads the column its `column` names, `idColumn` the records' own `_id`s, and the header has no
+ * other column. With `keepNulls`, a null cell (from a reader that tells NULL from "") stays null in a text field.
+ */
+export function readDelimitedRows(
+  reader: TableReader, name: string, fields: readonly FieldDefinition[], options: { idColumn: string | null; keepNulls?: boolean },
+): AsyncGenerator<TableRow> {
+  return readTable(reader, name, fields, fields.map((f): CellPlan => ({ column: f.column, within: [], constant: null })), {
+    idPlan: options.idColumn === null ? null : { column: options.idColumn, within: [], constant: null },
+    extraColumns: 'error', shortRows: 'error', corrections: null, headerLine: 1, delimited: true, keepNulls: options.keepNulls === true,
+  });
 }
 
 async function* readCsv({ source, fields, files, corrections }: LayoutRead): AsyncGenerator<TableRow> {

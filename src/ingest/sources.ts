@@ -1,9 +1,9 @@
 // Sources produce rows; targets store them. For one load, this resolves what every resource is made from — the
 // files of a layout source, or for a derived resource its transform's inputs (dataset inputs and other resources,
 // read or derived once per load) — and yields each resource's rows checked against its fields, ready for a
-// LoadTarget's sink. A layout source streams; a mirrored resource (a CKAN portal's DataStore, src/ingest/ckan/) streams
-// page by page and is verified before it may be published; a derivation holds its inputs in memory (they are tables of
-// modest size: tens of thousands of records, not millions).
+// LoadTarget's sink. A layout source streams; a mirrored resource (a CKAN portal's DataStore, src/ingest/ckan/) is
+// probed, copied by the route chosen for it (the portal's dump, else pages) and verified before it may be published; a
+// derivation holds its inputs in memory (they are tables of modest size: tens of thousands of records, not millions).
 
 import { createHash } from 'node:crypto';
 import { LAYOUT_PRESETS, TRANSFORM_SPECS } from '../catalog/source-kinds.js';
@@ -12,8 +12,11 @@ import type {
   SourceDefinition,
 } from '../catalog/types.js';
 import type { Logger } from 'pino';
-import { CkanClient, type CkanClientOptions } from './ckan/client.js';
-import { looksMidReload, schemaDifference, UpstreamResource, verifyCopy, type MirrorOptions, type Probe } from './ckan/mirror.js';
+import { CkanClient, Slots, type CkanClientOptions } from './ckan/client.js';
+import { DumpUnusable, openDump, type DumpOptions } from './ckan/dump.js';
+import {
+  loaderVeto, looksMidReload, probeDifference, schemaDifference, UpstreamReloading, UpstreamResource, verifyCopy, type MirrorOptions, type Probe,
+} from './ckan/mirror.js';
 import type { StoredValue } from '../catalog/values.js';
 import type { InputRecord, ResourceLoadRecord } from '../storage/load-target.js';
 import { checkAllUsed, readCorrections } from './corrections.js';
@@ -24,6 +27,8 @@ import { jsonLine, readLayout } from './layouts.js';
 import { checkedValue, type Table, type TableRow } from './table.js';
 import { TRANSFORMS } from './transforms/index.js';
 
+const formatSeconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
 /** Changes whenever the loader would store the same sources differently. */
 export const LOADER_VERSION = 7;
 
@@ -31,20 +36,39 @@ function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
+/**
+ * How a mirrored resource is copied: the portal's dump (one request, then verified), or pages of datastore_search.
+ * Chosen per resource and load; the dump is the first choice, pages where it is missing or does not verify.
+ */
+export type CopyRoute = 'dump' | 'pages';
+
 /** How mirrored resources are read: the client's politeness and the copy's page sizes (tests shorten the waits). */
 export interface MirrorReadOptions extends MirrorOptions {
   client?: Omit<CkanClientOptions, 'token' | 'logger'>;
   /** Where API tokens are read from (the catalogue names the variable); the process's environment by default. */
   env?: NodeJS.ProcessEnv;
   logger?: Logger;
+  /** Copy routes to try, best first (tests and the bench narrow them). */
+  routes?: readonly CopyRoute[];
+  dump?: DumpOptions;
+  /** Longest one resource's probe may take, retries included. */
+  probeTimeoutMs?: number;
 }
 
 export class LoadSources {
   private readonly cache: FileCache;
   private readonly clients = new Map<string, CkanClient>();
   private readonly probes = new Map<string, Promise<Probe>>();
-  /** Per mirrored resource, how the last copy paged (for reports). */
+  /** Per portal, probes running at once: as many as its requests in flight, so that each probe's time runs from its start. */
+  private readonly probeSlots = new Map<string, Slots>();
+  /** Portals found to have no dump route this load. */
+  private readonly dumpMissing = new Set<string>();
+  /** Mirrored resources whose dump turned out unusable this load: they are copied page by page. */
+  private readonly pagesOnly = new Set<string>();
+  /** Per mirrored resource, how the last copy was made (`dump`, or the paging method), for reports. */
   readonly mirrorMethods = new Map<string, string>();
+  /** Per mirrored resource, why the dump was not used, when it was tried. */
+  readonly mirrorNotes = new Map<string, string>();
   private readonly datasets: Map<string, DatasetDefinition>;
   private readonly resources: Map<string, ResourceDefinition>;
   private readonly tables = new Map<string, Promise<Table>>();
@@ -116,14 +140,51 @@ export class LoadSources {
     return new UpstreamResource(this.client(source), source.resource, this.mirror);
   }
 
-  /** The probe of a mirrored resource, taken once per load. */
+  /**
+   * The probe of a mirrored resource: the latest taken this load (see `reprobe`). It is what the resource's checksum
+   * is made from, and what its copy is verified against.
+   */
   probeOf(source: CkanSourceDefinition): Promise<Probe> {
     let found = this.probes.get(source.resource);
     if (!found) {
-      found = this.upstream(source).probe();
+      found = this.freshProbe(source);
       this.probes.set(source.resource, found);
     }
     return found;
+  }
+
+  /** Probes the resource again; the new probe replaces the one a copy is verified against. */
+  reprobe(source: CkanSourceDefinition): Promise<Probe> {
+    const probe = this.freshProbe(source);
+    this.probes.set(source.resource, probe);
+    return probe;
+  }
+
+  private freshProbe(source: CkanSourceDefinition): Promise<Probe> {
+    const client = this.client(source);
+    let slots = this.probeSlots.get(source.portal);
+    if (!slots) {
+      slots = new Slots(client.portal.slots.limit);
+      this.probeSlots.set(source.portal, slots);
+    }
+    const timeout = this.mirror.probeTimeoutMs ?? 60_000;
+    return slots.run(() => this.upstream(source).probe(Date.now() + timeout));
+  }
+
+  /**
+   * Whether a mirrored resource that changed may be copied now: a fresh probe must agree with the one before it (taken
+   * a settle interval earlier), and the portal's own loader, where it says anything, must say its load is complete.
+   * Returns why not, or null.
+   */
+  async unsettled(resource: ResourceDefinition, settleMs: number): Promise<string | null> {
+    if (resource.source.kind !== 'ckan') return null;
+    const source = resource.source;
+    const first = await this.probeOf(source);
+    const second = await this.reprobe(source);
+    const difference = probeDifference(first, second);
+    if (difference) return `the upstream is still changing (${difference}, within ${formatSeconds(settleMs)}): most likely a reload in progress`;
+    const timeout = this.mirror.probeTimeoutMs ?? 60_000;
+    return loaderVeto(await this.upstream(source).loaderWord(Date.now() + timeout));
   }
 
   /** Records a resource is expected to have, where its source says so before it is read (a mirror's total). */
@@ -141,7 +202,7 @@ export class LoadSources {
     const probe = await this.probeOf(source);
     const seen = previous?.inputs?.find((i) => i.upstream)?.upstream ?? (previous ? { total: previous.total } : null);
     const reloading = looksMidReload(probe, seen);
-    if (reloading) throw new Error(`${source.portal} resource ${source.resource}: ${reloading}; keeping the last good copy`);
+    if (reloading) throw new UpstreamReloading(`${source.portal} resource ${source.resource}: ${reloading}`);
     const difference = schemaDifference(probe.fields, resource.fields);
     if (difference) {
       throw new Error(`${source.portal} resource ${source.resource}: the upstream fields changed (${difference}); run \`count-centre mirror\` again to take the new fields`);
@@ -229,16 +290,48 @@ export class LoadSources {
     checkAllUsed(corrections, files.map((f) => f.name));
   }
 
+  /** The route a mirrored resource is copied by this time: the dump, unless ruled out (the portal has none, tests). */
+  private copyRoute(source: CkanSourceDefinition): CopyRoute {
+    const routes = this.mirror.routes ?? ['dump', 'pages'];
+    return routes[0] === 'dump' && !this.dumpMissing.has(source.portal) && !this.pagesOnly.has(source.resource) ? 'dump' : 'pages';
+  }
+
+  /** The resource's dump could not be used: it is copied page by page from now on this load, and the reason told. */
+  dumpUnusable(source: CkanSourceDefinition, err: DumpUnusable): void {
+    if (err.routeMissing) this.dumpMissing.add(source.portal);
+    this.pagesOnly.add(source.resource);
+    const note = `the dump was not used (${err.message}); copied page by page`;
+    this.mirrorNotes.set(source.resource, note);
+    this.mirror.logger?.warn({ resource: source.resource, portal: source.portal }, `${source.portal} resource ${source.resource}: ${note}`);
+  }
+
   /**
-   * A copy of a mirrored resource, verified: the upstream is probed before and after, and a copy that does not add up
-   * (the upstream changed meanwhile, or records are missing) throws a MirrorMismatch after its last row, so that the
-   * load session discards it and the previous copy keeps serving.
+   * A copy of a mirrored resource, verified against the probe its checksum was made from (the latest, `probeOf`):
+   * from the dump, downloaded, then read and checked as it goes, or page by page; a copy that does not add up (the
+   * upstream changed meanwhile, records are missing) throws at the latest after its last row, so that the load
+   * session discards it and the previous copy keeps serving. A dump the portal will not give is replaced by pages at
+   * once; one found unusable part way throws DumpUnusable, for the load to copy the resource again by pages.
    */
   private async *readMirror(source: CkanSourceDefinition, fields: readonly FieldDefinition[]): AsyncGenerator<TableRow> {
     const upstream = this.upstream(source);
-    const before = await upstream.probe();
+    const before = await this.probeOf(source);
     const difference = schemaDifference(before.fields, fields);
     if (difference) throw new Error(`${source.portal} resource ${source.resource}: the upstream fields changed (${difference}); run \`count-centre mirror\` again to take the new fields`);
+    if (!this.pagesOnly.has(source.resource)) this.mirrorNotes.delete(source.resource);
+    if (this.copyRoute(source) === 'dump') {
+      let dump;
+      try {
+        dump = await openDump(upstream, fields, before, this.mirror.dump);
+      } catch (err) {
+        if (!(err instanceof DumpUnusable)) throw err;
+        this.dumpUnusable(source, err);
+      }
+      if (dump) {
+        this.mirrorMethods.set(source.resource, 'dump');
+        yield* dump.rows();
+        return;
+      }
+    }
     let count = 0;
     let lastId = 0;
     for await (const row of upstream.records(fields)) {

@@ -1,8 +1,10 @@
-// A small CKAN portal for the mirror's tests: one dataset with one DataStore resource, answering status_show,
-// package_show, resource_show, datastore_search (limit 0, offset paging, 2.12's keyset filter, lists) and, where
-// switched on, datastore_search_sql, as the CKAN version it plays does; and injecting the faults real portals show
-// (429s with Retry-After, "Search took too long", answers cut off, data changed or truncated mid-copy, a schema change,
-// a resource gone private, an HTML page instead of JSON). It records every request it was sent.
+// A small CKAN portal for the mirror's tests: one dataset with DataStore resources, answering status_show,
+// package_show, resource_show, datastore_search (limit 0, offset paging, 2.12's keyset filter, lists), the DataStore
+// dump (`/datastore/dump/<id>`, CSV as PostgreSQL's COPY writes it) and, where switched on, datastore_search_sql and a
+// loader's status (xloader_status or datapusher_status), as the CKAN version it plays does; and injecting the faults
+// real portals show (429s with Retry-After, "Search took too long", answers and dumps cut off, data changed or
+// truncated mid-copy, a DataPusher-style reload in chunks, a schema change, a resource gone private, an HTML page
+// instead of JSON, a portal that is down). It records every request it was sent.
 
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,9 +29,27 @@ export interface FakeOptions {
   records: FakeRecord[];
   resourceId?: string;
   datasetName?: string;
+  /** The loader whose status action the portal offers (open to anyone here), if any. */
+  loader?: 'xloader' | 'datapusher' | null;
+  /** Whether the portal serves `/datastore/dump/<id>` (older portals behind a proxy may not). */
+  dump?: boolean;
+}
+
+/** One DataStore table of the portal. */
+export interface FakeTable {
+  id: string;
+  name: string;
+  fields: FakeField[];
+  records: FakeRecord[];
+  /** The table's oid in `_table_metadata`: a reload that recreates the table changes it. */
+  oid: number;
+  modified: string;
+  /** What the portal's loader says of its last load of the table; null: it knows nothing of it (a 404). */
+  loaderStatus: { status: string; last_updated: string } | null;
 }
 
 export interface SeenRequest {
+  /** The action's name, or `dump` for `/datastore/dump/<id>` (its query as params, the id as `resource_id`). */
   action: string;
   params: Record<string, any>;
   headers: IncomingMessage['headers'];
@@ -37,21 +57,18 @@ export interface SeenRequest {
   inFlight: number;
 }
 
-/** What the portal does to a request: answer it (undefined), or a fault of its own. */
-export type Fault = (request: SeenRequest, portal: FakeCkan) => { status: number; body: string; headers?: Record<string, string> } | 'cut' | undefined;
+/** What the portal does to a request: answer it (undefined), or a fault of its own ('hang': never answer). */
+export type Fault = (request: SeenRequest, portal: FakeCkan) => { status: number; body: string; headers?: Record<string, string> } | 'cut' | 'hang' | undefined;
 
 const envelope = (result: unknown) => stringifyLossless({ help: 'http://portal/api/3/action/help_show', success: true, result })!;
 const failure = (status: number, error: Record<string, unknown>) => ({ status, body: JSON.stringify({ help: 'http://portal/api/3/action/help_show', success: false, error }) });
 
 export class FakeCkan {
-  readonly resourceId: string;
   readonly datasetName: string;
-  fields: FakeField[];
-  records: FakeRecord[];
-  /** The table's oid in `_table_metadata`: a reload that recreates the table changes it. */
-  oid = 16401;
-  modified = '2026-11-01T10:00:00.000000';
+  readonly tables: FakeTable[];
   readonly seen: SeenRequest[] = [];
+  /** Most requests it was ever answering at once. */
+  maxInFlight = 0;
   /** Faults consulted for every request, in order; the first that answers wins. */
   faults: Fault[] = [];
   /** Called after each data page (datastore_search or SQL with records) is answered: where tests change the data mid-copy. */
@@ -62,26 +79,54 @@ export class FakeCkan {
   url = '';
 
   constructor(readonly options: FakeOptions) {
-    this.resourceId = options.resourceId ?? '7a1e0000-0000-4000-8000-00000000cafe';
     this.datasetName = options.datasetName ?? 'fake-dataset';
-    this.fields = options.fields;
-    this.records = options.records;
+    this.tables = [{
+      id: options.resourceId ?? '7a1e0000-0000-4000-8000-00000000cafe', name: 'Fake counts', fields: options.fields, records: options.records,
+      oid: 16401, modified: '2026-11-01T10:00:00.000000', loaderStatus: options.loader ? { status: 'complete', last_updated: '2026-11-01T10:00:00.000000' } : null,
+    }];
   }
 
-  async start(): Promise<this> {
+  // The first table, as most tests have only one.
+  get resourceId(): string { return this.tables[0]!.id; }
+  get fields(): FakeField[] { return this.tables[0]!.fields; }
+  set fields(fields: FakeField[]) { this.tables[0]!.fields = fields; }
+  get records(): FakeRecord[] { return this.tables[0]!.records; }
+  set records(records: FakeRecord[]) { this.tables[0]!.records = records; }
+  get oid(): number { return this.tables[0]!.oid; }
+  set oid(oid: number) { this.tables[0]!.oid = oid; }
+  get modified(): string { return this.tables[0]!.modified; }
+  set modified(modified: string) { this.tables[0]!.modified = modified; }
+
+  /** Another resource of the dataset, with a table of its own. */
+  addTable(id: string, name: string, fields: FakeField[], records: FakeRecord[]): FakeTable {
+    const table: FakeTable = { id, name, fields, records, oid: 16401 + this.tables.length, modified: '2026-11-01T10:00:00.000000', loaderStatus: null };
+    this.tables.push(table);
+    return table;
+  }
+
+  table(id: unknown): FakeTable | undefined {
+    return this.tables.find((t) => t.id === id);
+  }
+
+  /** Listens on a free port, or on `port` (a portal that comes back where it was). */
+  async start(port = 0): Promise<this> {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         this.inFlight += 1;
-        const action = decodeURIComponent((req.url ?? '').split('?')[0]!.replace(/^.*\/api\/3\/action\//, ''));
+        this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+        const [pathname = '', query = ''] = (req.url ?? '').split('?');
+        const dump = /\/datastore\/dump\/([^/]+)$/.exec(pathname);
+        const action = dump ? 'dump' : decodeURIComponent(pathname.replace(/^.*\/api\/3\/action\//, ''));
         let params: Record<string, any> = {};
         try {
-          params = chunks.length > 0 ? parseLossless(Buffer.concat(chunks).toString('utf8'), null, (t) => new LosslessNumber(t)) as Record<string, any> : {};
+          params = dump ? { ...Object.fromEntries(new URLSearchParams(query)), resource_id: decodeURIComponent(dump[1]!) }
+            : chunks.length > 0 ? parseLossless(Buffer.concat(chunks).toString('utf8'), null, (t) => new LosslessNumber(t)) as Record<string, any> : {};
         } catch {
           params = {};
         }
-        const request: SeenRequest = { action, params: plain(params) as Record<string, any>, headers: req.headers, inFlight: this.inFlight - 1 };
+        const request: SeenRequest = { action, params: dump ? params : plain(params) as Record<string, any>, headers: req.headers, inFlight: this.inFlight - 1 };
         this.seen.push(request);
         // Answers come a moment later, so that requests sent at once would overlap here.
         setTimeout(() => {
@@ -90,6 +135,7 @@ export class FakeCkan {
             answer = fault(request, this);
             if (answer) break;
           }
+          if (answer === 'hang') return;
           const given: { status: number; body: string; headers?: Record<string, string> } = answer === 'cut' ? this.cut(this.answer(request)) : answer ?? this.answer(request);
           const { status, body, headers = {} } = given;
           res.writeHead(status, { 'content-type': headers['content-type'] ?? 'application/json;charset=utf-8', ...headers });
@@ -98,20 +144,26 @@ export class FakeCkan {
           // A page of the copy: not a probe (the last records, the table's oid, a one-record try of a paging method).
           const copyPage = (action === 'datastore_search' && request.params.sort === '_id' && Number(request.params.limit) > 1) ||
             (action === 'datastore_search_sql' && !/LIMIT 1$/.test(String(request.params.sql)));
-          if (status === 200 && copyPage && /"records": ?\[\s*[[{]/.test(body)) {
+          if (status === 200 && (action === 'dump' || (copyPage && /"records": ?\[\s*[[{]/.test(body)))) {
             this.pages += 1;
             this.afterPage?.(this.pages);
           }
         }, 2);
       });
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}/`;
     return this;
   }
 
   async stop(): Promise<void> {
+    this.server?.closeAllConnections();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+
+  /** The port it listens on. */
+  get port(): number {
+    return Number(new URL(this.url).port);
   }
 
   /** Requests of one action. */
@@ -120,18 +172,35 @@ export class FakeCkan {
   }
 
   /** A 200 whose body stops half way, as a dump or an answer cut off by a proxy. */
-  private cut(answer: { status: number; body: string }): { status: number; body: string } {
-    return { status: answer.status, body: answer.body.slice(0, Math.floor(answer.body.length / 2)) };
+  private cut(answer: { status: number; body: string; headers?: Record<string, string> }): { status: number; body: string; headers?: Record<string, string> } {
+    return { ...answer, body: answer.body.slice(0, Math.floor(answer.body.length / 2)) };
   }
 
-  private resourceDict() {
+  private resourceDict(table: FakeTable) {
     return {
-      id: this.resourceId, package_id: `pkg-${this.datasetName}`, name: 'Fake counts', description: 'Counts kept by a fake portal.', datastore_active: true,
-      metadata_modified: this.modified, last_modified: this.modified, url_type: 'datastore', format: 'CSV',
+      id: table.id, package_id: `pkg-${this.datasetName}`, name: table.name, description: 'Counts kept by a fake portal.', datastore_active: true,
+      metadata_modified: table.modified, last_modified: table.modified, url_type: 'datastore', format: 'CSV',
     };
   }
 
-  private answer({ action, params }: SeenRequest): { status: number; body: string } {
+  /**
+   * Empties a table as DataPusher does before a reload (datastore_delete, then datastore_create: a new table, a new
+   * oid), then sends the records in chunks, `pauseMs` apart, its loader saying "running" until the last. Resolves
+   * when the reload is over.
+   */
+  async reloadInChunks(table: FakeTable, records: FakeRecord[], options: { chunk: number; pauseMs: number }): Promise<void> {
+    table.records = [];
+    table.oid += 100;
+    if (table.loaderStatus) table.loaderStatus = { status: 'running', last_updated: new Date().toISOString() };
+    for (let at = 0; at < records.length; at += options.chunk) {
+      await new Promise((resolve) => setTimeout(resolve, options.pauseMs));
+      table.records = [...table.records, ...records.slice(at, at + options.chunk)];
+      if (table.loaderStatus) table.loaderStatus = { status: 'running', last_updated: new Date().toISOString() };
+    }
+    if (table.loaderStatus) table.loaderStatus = { status: 'complete', last_updated: new Date().toISOString() };
+  }
+
+  private answer({ action, params }: SeenRequest): { status: number; body: string; headers?: Record<string, string> } {
     const version = this.options.version;
     switch (action) {
       case 'status_show':
@@ -142,20 +211,59 @@ export class FakeCkan {
           status: 200,
           body: envelope({
             name: this.datasetName, title: 'A fake dataset', notes: 'Served by the tests.', license_id: 'CC-BY-4.0', license_title: 'Creative Commons Attribution 4.0',
-            organization: { name: 'fake-org', title: 'Fake Organisation' }, extras: [{ key: 'frequency', value: 'daily' }], resources: [this.resourceDict()],
+            organization: { name: 'fake-org', title: 'Fake Organisation' }, extras: [{ key: 'frequency', value: 'daily' }], resources: this.tables.map((t) => this.resourceDict(t)),
           }),
         };
-      case 'resource_show':
-        if (params.id !== this.resourceId) return failure(404, { __type: 'Not Found Error', message: 'Not found: Resource was not found.' });
-        return { status: 200, body: envelope(this.resourceDict()) };
+      case 'resource_show': {
+        const table = this.table(params.id);
+        if (!table) return failure(404, { __type: 'Not Found Error', message: 'Not found: Resource was not found.' });
+        return { status: 200, body: envelope(this.resourceDict(table)) };
+      }
       case 'datastore_search':
         return this.search(params);
       case 'datastore_search_sql':
         if (!this.options.sql) return { status: 400, body: JSON.stringify('Bad request - Action name not known: datastore_search_sql') };
         return this.sql(String(params.sql ?? ''));
+      case 'xloader_status':
+      case 'datapusher_status': {
+        if (action !== `${this.options.loader}_status`) return { status: 400, body: JSON.stringify(`Bad request - Action name not known: ${action}`) };
+        const table = this.table(params.resource_id);
+        if (!table?.loaderStatus) return failure(404, { __type: 'Not Found Error', message: 'Not found: Task was not found.' });
+        return { status: 200, body: envelope({ ...table.loaderStatus, job_id: null, task_info: null, error: {} }) };
+      }
+      case 'dump':
+        return this.dumpAnswer(params);
       default:
         return { status: 400, body: JSON.stringify(`Bad request - Action name not known: ${action}`) };
     }
+  }
+
+  /**
+   * The table as CKAN 2.10's dump writes it: a header by Python's csv module (CRLF), then PostgreSQL's COPY … CSV
+   * (LF; a value quoted only when it must be, the empty string as "", NULL as nothing; booleans t and f; numbers as
+   * written; JSON and arrays as JSON text, a null one as `null`).
+   */
+  dumpAnswer(params: Record<string, any>): { status: number; body: string; headers?: Record<string, string> } {
+    const html = (status: number, text: string) => ({ status, body: `<!doctype html><html><body>${text}</body></html>`, headers: { 'content-type': 'text/html; charset=utf-8' } });
+    if (this.options.dump === false) return html(404, 'Not Found');
+    const table = this.table(params.resource_id);
+    if (!table) return html(404, 'DataStore resource not found');
+    const quoteHeader = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+    const types = new Map(table.fields.map((f) => [f.id, f.type]));
+    const text = (id: string, value: unknown): string => {
+      const type = types.get(id) ?? 'int';
+      if (value === null || value === undefined) return type.startsWith('_') || type === 'json' ? 'null' : '';
+      let out: string;
+      if (value instanceof LosslessNumber) out = value.value;
+      else if (typeof value === 'boolean') out = value ? 't' : 'f';
+      else if (typeof value === 'object') out = stringifyLossless(value)!;
+      else out = String(value);
+      return out === '' || /[",\r\n]/.test(out) || out === '\\.' ? `"${out.replace(/"/g, '""')}"` : out;
+    };
+    const ids = ['_id', ...table.fields.map((f) => f.id)];
+    const rows = [...table.records].sort((a, b) => a._id - b._id);
+    const body = `${ids.map(quoteHeader).join(',')}\r\n${rows.map((r) => `${ids.map((id) => text(id, r[id])).join(',')}\n`).join('')}`;
+    return { status: 200, body, headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${table.id}.csv"` } };
   }
 
   private search(params: Record<string, any>): { status: number; body: string } {
@@ -163,11 +271,13 @@ export class FakeCkan {
     const unknown = Object.keys(params).filter((k) => !known.has(k));
     if (unknown.length > 0) return failure(409, { __extras: unknown.map((k) => `invalid value "${k}"`), __type: 'Validation Error' });
     if (params.resource_id === '_table_metadata') {
-      const records = params.filters?.name === this.resourceId ? [{ _id: 1, name: this.resourceId, oid: this.oid, alias_of: null }] : [];
+      const found = this.table(params.filters?.name);
+      const records = found ? [{ _id: 1, name: found.id, oid: found.oid, alias_of: null }] : [];
       return { status: 200, body: envelope({ records, fields: [], total: records.length }) };
     }
-    if (params.resource_id !== this.resourceId) return failure(404, { __type: 'Not Found Error', message: `Not found: Resource "${params.resource_id}" was not found.` });
-    let rows = [...this.records].sort((a, b) => a._id - b._id);
+    const table = this.table(params.resource_id);
+    if (!table) return failure(404, { __type: 'Not Found Error', message: `Not found: Resource "${params.resource_id}" was not found.` });
+    let rows = [...table.records].sort((a, b) => a._id - b._id);
     const filters = params.filters ?? {};
     for (const [key, value] of Object.entries(filters)) {
       if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
@@ -182,10 +292,10 @@ export class FakeCkan {
     const offset = Number(params.offset ?? 0);
     const total = rows.length;
     const page = rows.slice(offset, offset + limit);
-    const ids: string[] = params.fields ? (Array.isArray(params.fields) ? params.fields : String(params.fields).split(',')) : ['_id', ...this.fields.map((f) => f.id)];
+    const ids: string[] = params.fields ? (Array.isArray(params.fields) ? params.fields : String(params.fields).split(',')) : ['_id', ...table.fields.map((f) => f.id)];
     const records = params.records_format === 'lists' ? page.map((r) => ids.map((id) => r[id] ?? null)) : page.map((r) => Object.fromEntries(ids.map((id) => [id, r[id] ?? null])));
     const result: Record<string, unknown> = {
-      resource_id: this.resourceId, fields: [{ id: '_id', type: 'int' }, ...this.fields], records, limit,
+      resource_id: table.id, fields: [{ id: '_id', type: 'int' }, ...table.fields], records, limit,
       ...(offset ? { offset } : {}),
     };
     if (params.include_total !== false) result.total = total;
@@ -196,13 +306,14 @@ export class FakeCkan {
   private sql(statement: string): { status: number; body: string } {
     const match = /^SELECT (.+) FROM "((?:[^"]|"")+)" WHERE "_id" > (\d+) ORDER BY "_id" LIMIT (\d+)$/.exec(statement);
     if (!match) return failure(409, { query: ['Invalid query'], __type: 'Validation Error' });
-    if (match[2] !== this.resourceId) return failure(409, { query: [`relation "${match[2]}" does not exist`], __type: 'Validation Error' });
+    const table = this.table(match[2]);
+    if (!table) return failure(409, { query: [`relation "${match[2]}" does not exist`], __type: 'Validation Error' });
     const columns = [...match[1]!.matchAll(/"((?:[^"]|"")+)"/g)].map((m) => m[1]!.replace(/""/g, '"'));
     const after = Number(match[3]);
     const limit = Number(match[4]);
-    const rows = this.records.filter((r) => r._id > after).sort((a, b) => a._id - b._id);
+    const rows = table.records.filter((r) => r._id > after).sort((a, b) => a._id - b._id);
     const page = rows.slice(0, Math.min(limit, this.options.rowsMax));
-    const types = new Map(this.fields.map((f) => [f.id, f.type]));
+    const types = new Map(table.fields.map((f) => [f.id, f.type]));
     // Before 2.11 the DataStore's SQL sent numeric values as strings.
     const asSent = (id: string, value: unknown) => (value !== null && types.get(id) === 'numeric' && Number(this.options.version.split('.')[1]) < 11 ? String(value instanceof LosslessNumber ? value.value : value) : value);
     const records = page.map((r) => Object.fromEntries(columns.map((id) => [id, asSent(id, r[id] ?? null)])));
@@ -231,6 +342,32 @@ export function tooManyRequests(count: number, retryAfterSeconds = 2): Fault {
 export function tooLongAbove(limit: number): Fault {
   return ({ action, params }) => (action === 'datastore_search' && Number(params.limit) > limit && params.limit !== undefined && Number(params.limit) > 1
     ? failure(409, { query: ['Search took too long'], __type: 'Validation Error' }) : undefined);
+}
+
+/** Every request is left unanswered, as by a portal that accepts connections and is stuck. */
+export function hanging(): Fault {
+  return () => 'hang';
+}
+
+/** Every request fails as a portal that is down behind its proxy does (503, with a Retry-After when given). */
+export function unavailable(retryAfterSeconds: number | null = null): Fault {
+  return () => ({ status: 503, body: '<html><body>Service Unavailable</body></html>', headers: { 'content-type': 'text/html', ...(retryAfterSeconds !== null ? { 'retry-after': String(retryAfterSeconds) } : {}) } });
+}
+
+/** The dump stops after `records` records, with a 200 and nothing to say so (as older CKANs end a failed dump). */
+export function dumpCutAfter(records: number): Fault {
+  return (request, portal) => {
+    if (request.action !== 'dump') return undefined;
+    const table = portal.table(request.params.resource_id);
+    if (!table) return undefined;
+    const kept = table.records;
+    table.records = [...kept].sort((a, b) => a._id - b._id).slice(0, records);
+    try {
+      return portal.dumpAnswer(request.params);
+    } finally {
+      table.records = kept;
+    }
+  };
 }
 
 /** The `nth` data page (1-based) is cut off half way, with a 200. */

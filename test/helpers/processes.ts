@@ -11,6 +11,8 @@ export interface ServerProcess {
   process: ChildProcess;
   port: number;
   url: string;
+  /** Everything it wrote to standard output so far (its JSON log lines). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -41,7 +43,7 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
     });
   });
   return {
-    process: child, port, url: `http://127.0.0.1:${port}/`,
+    process: child, port, url: `http://127.0.0.1:${port}/`, output: () => output,
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

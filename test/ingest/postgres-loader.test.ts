@@ -139,4 +139,31 @@ describe('PostgreSQL loader', { skip: !TEST_BACKENDS.includes('postgres') }, () 
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  test('a resource whose rows fail part way through the COPY is abandoned; the previous data serves and the next resource loads', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-pg-loader-'));
+    try {
+      const resource = (id: string, file: string) => ({ id, name: file, source: { path: file }, fields: [{ id: 'N', type: 'int4' }] });
+      const catalog = parseCatalog({
+        datasets: [{ name: 'fixture', resources: [resource('33333333-0000-4000-8000-000000000001', 'first.csv'), resource('33333333-0000-4000-8000-000000000002', 'second.csv')] }],
+      });
+      writeFileSync(path.join(dir, 'first.csv'), 'N\n1\n2\n');
+      writeFileSync(path.join(dir, 'second.csv'), 'N\n5\n');
+      await load(database.url, catalog, dir);
+      writeFileSync(path.join(dir, 'first.csv'), `N\n${Array.from({ length: 20_000 }, (_, i) => i).join('\n')}\nnot a number\n`);
+      writeFileSync(path.join(dir, 'second.csv'), 'N\n6\n7\n');
+      const target = new PostgresLoadTarget({ url: database.url, schemas: SCHEMAS, readerRole: 'countcentre_reader' });
+      const result = await Promise.race([
+        buildDatabase({ catalog, sources: dir, target, logger: silentLogger }).finally(() => target.close()),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the load stalled')), 30_000).unref()),
+      ]);
+      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows]), [['kept-previous', 2], ['loaded', 2]]);
+      assert.equal(result.outcomes[0]!.error, 'first.csv, line 20002, column 1: field "N" (int4): "not a number" is not a whole number');
+      const values = async (id: string) => (await client.query<{ n: number }>(`SELECT "N" AS n FROM ${qualified(SCHEMAS.data, await tableOf(id))} ORDER BY "_id"`)).rows.map((r) => r.n);
+      assert.deepEqual(await values(catalog.resources[0]!.id), [1, 2]);
+      assert.deepEqual(await values(catalog.resources[1]!.id), [6, 7]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import iconv from 'iconv-lite';
 import { renderCatalogJson, withResource } from '../../src/catalog/edit.js';
 import { LoadProgressReporter, progressLine, summaryTable } from '../../src/cli/progress.js';
-import { looksMidReload, mappedType, verifyCopy, type Probe } from '../../src/ingest/ckan/mirror.js';
+import { loaderVeto, looksMidReload, mappedType, probeDifference, verifyCopy, type Probe } from '../../src/ingest/ckan/mirror.js';
 import { inferTable, type InferOptions } from '../../src/ingest/infer.js';
 import { detectEncoding, NotATableError, sniffDelimited, sniffFile } from '../../src/ingest/readers/sniff.js';
 import type { RawCell, TableReader } from '../../src/ingest/readers/types.js';
@@ -258,7 +258,7 @@ describe('logs and progress', () => {
 });
 
 describe('the mirror\'s rules', () => {
-  const probe = (over: Partial<Probe> = {}): Probe => ({ total: 10, maxId: 12, fields: [], fieldsHash: 'f', modified: 'm', oid: '1', tailHash: 't', fingerprint: 'x', ...over });
+  const probe = (over: Partial<Probe> = {}): Probe => ({ total: 10, maxId: 12, fields: [], fieldsHash: 'f', modified: 'm', oid: '1', tailHash: 't', tail: [], fingerprint: 'x', at: 0, ...over });
 
   test('types: the DataStore\'s own kept, the rest said', () => {
     assert.deepEqual(mappedType('int8'), { type: 'int8', note: null });
@@ -271,6 +271,19 @@ describe('the mirror\'s rules', () => {
     assert.throws(() => verifyCopy(probe(), probe({ total: 11, maxId: 13 }), { count: 10, lastId: 12 }), /changed during the copy/);
     assert.throws(() => verifyCopy(probe(), probe({ fieldsHash: 'g' }), { count: 10, lastId: 12 }), /fields changed/);
     assert.throws(() => verifyCopy(probe(), probe(), { count: 9, lastId: 12 }), /9 records were copied, but the portal counts 10/);
+    assert.throws(() => verifyCopy(probe(), probe({ tailHash: 'u', fingerprint: 'y' }), { count: 10, lastId: 12 }), /^MirrorMismatch: the upstream changed during the copy \(its last records changed\)$/);
+  });
+
+  test('two probes that disagree say how; a loader that is not done says so', () => {
+    assert.equal(probeDifference(probe(), probe()), null);
+    assert.equal(probeDifference(probe(), probe({ total: 11, maxId: 13, fingerprint: 'y' })), '10 records up to _id 12, then 11 up to _id 13');
+    assert.equal(probeDifference(probe(), probe({ tailHash: 'u', oid: '2', fingerprint: 'y' })), 'its last records changed; its table was re-created');
+    assert.equal(probeDifference(probe(), probe({ modified: 'n', fingerprint: 'y' })), 'its last_modified moved from m to n');
+    assert.equal(loaderVeto(null), null);
+    assert.equal(loaderVeto({ loader: 'xloader', status: 'complete', lastUpdated: null }), null);
+    assert.equal(loaderVeto({ loader: 'xloader', status: 'pending', lastUpdated: null }), 'the portal\'s xloader is loading the table (status pending)');
+    assert.equal(loaderVeto({ loader: 'datapusher', status: 'error', lastUpdated: '2026-11-25T10:00:00' }),
+      'the portal\'s datapusher reports that its last load of the table failed (status error, updated 2026-11-25T10:00:00): the table may hold part of it');
   });
 
   test('a sudden drop with unchanged metadata is a reload in progress; a drop with new metadata is a change', () => {

@@ -32,11 +32,51 @@ export interface Probe {
   oid: string | null;
   /** Hash of the last records by _id: catches appends and edits of recent records with the same count. */
   tailHash: string;
+  /** Those records (lists, `_id` first, the last first): a sample of the portal's own answers a dump is checked against. */
+  tail: unknown[][];
   /** One hash of all of the above: what the store records as the resource's source checksum. */
   fingerprint: string;
+  /** When it was taken (epoch ms). */
+  at: number;
+}
+
+/** What the portal's own loader (ckanext-xloader, DataPusher) says of its last load of a resource. */
+export interface LoaderWord {
+  loader: 'xloader' | 'datapusher';
+  /** pending, submitting, running, complete or error. */
+  status: string;
+  lastUpdated: string | null;
+}
+
+/** Why a loader's word means the table is not to be copied now, or null when it says the table is complete. */
+export function loaderVeto(word: LoaderWord | null): string | null {
+  if (!word || word.status === 'complete') return null;
+  const when = word.lastUpdated ? `, updated ${word.lastUpdated}` : '';
+  if (word.status === 'error') return `the portal's ${word.loader} reports that its last load of the table failed (status error${when}): the table may hold part of it`;
+  return `the portal's ${word.loader} is loading the table (status ${word.status}${when})`;
+}
+
+/** What differs between two probes of a resource, in words, or null when they agree. */
+export function probeDifference(before: Probe, after: Probe): string | null {
+  if (before.fingerprint === after.fingerprint) return null;
+  const parts: string[] = [];
+  if (before.fieldsHash !== after.fieldsHash) parts.push('its fields changed');
+  if (before.total !== after.total || before.maxId !== after.maxId) parts.push(`${before.total} records up to _id ${before.maxId}, then ${after.total} up to _id ${after.maxId}`);
+  else if (before.tailHash !== after.tailHash) parts.push('its last records changed');
+  if (before.oid !== after.oid) parts.push('its table was re-created');
+  if (before.modified !== after.modified) parts.push(`its last_modified moved from ${before.modified ?? 'none'} to ${after.modified ?? 'none'}`);
+  return parts.length > 0 ? parts.join('; ') : 'it changed';
 }
 
 export type PagingMethod = 'keyset' | 'sql' | 'offset';
+
+/** The upstream looks caught in the middle of a reload: it is not copied now, and the last complete copy keeps serving. */
+export class UpstreamReloading extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UpstreamReloading';
+  }
+}
 
 /** The upstream changed while it was copied, or does not add up: the copy is not published; another try may succeed. */
 export class MirrorMismatch extends Error {
@@ -178,23 +218,24 @@ export class UpstreamResource {
   constructor(readonly client: CkanClient, readonly id: string, private readonly options: MirrorOptions = {}) {}
 
   /** The schema and total (datastore_search with limit 0). */
-  async schema(): Promise<{ fields: UpstreamField[]; total: number }> {
-    const result = await this.client.action('datastore_search', { resource_id: this.id, limit: 0 });
+  async schema(deadline?: number): Promise<{ fields: UpstreamField[]; total: number }> {
+    const result = await this.client.action('datastore_search', { resource_id: this.id, limit: 0 }, { deadline });
     return { fields: upstreamFields(result), total: asNumber(result.total) };
   }
 
-  /** The cheap change-detection probe. */
-  async probe(): Promise<Probe> {
-    const { fields, total } = await this.schema();
+  /** The cheap change-detection probe, over by `deadline` (epoch ms) or failed. */
+  async probe(deadline?: number): Promise<Probe> {
+    const at = Date.now();
+    const { fields, total } = await this.schema(deadline);
     const ids = ['_id', ...fields.map((f) => f.id)];
     const tail = await this.client.action('datastore_search', {
       resource_id: this.id, limit: TAIL_RECORDS, sort: '_id desc', records_format: 'lists', include_total: false, fields: ids,
-    });
+    }, { deadline });
     const tailRecords = Array.isArray(tail.records) ? tail.records as unknown[][] : [];
     const maxId = tailRecords.length > 0 ? asNumber(tailRecords[0]![0]) : 0;
     let modified: string | null = null;
     try {
-      const resource = await this.client.action('resource_show', { id: this.id });
+      const resource = await this.client.action('resource_show', { id: this.id }, { deadline });
       const stamp = resource?.last_modified ?? resource?.metadata_modified ?? null;
       modified = typeof stamp === 'string' ? stamp : null;
     } catch (err) {
@@ -203,16 +244,47 @@ export class UpstreamResource {
     }
     let oid: string | null = null;
     try {
-      const table = await this.client.action('datastore_search', { resource_id: '_table_metadata', filters: { name: this.id }, limit: 1 });
+      const table = await this.client.action('datastore_search', { resource_id: '_table_metadata', filters: { name: this.id }, limit: 1 }, { deadline });
       const record = Array.isArray(table.records) ? table.records[0] as Record<string, unknown> | undefined : undefined;
       if (record && record.oid !== undefined && record.oid !== null) oid = isLosslessNumber(record.oid) ? record.oid.value : String(record.oid);
     } catch (err) {
-      if (!(err instanceof CkanError)) throw err;
+      if (!(err instanceof CkanError) || err.unreachable) throw err;
     }
     const fieldsHash = sha256(exactJson(fields));
     const tailHash = sha256(exactJson(tailRecords));
     const fingerprint = sha256(JSON.stringify({ total, maxId, fieldsHash, modified, oid, tailHash }));
-    return { total, maxId, fields, fieldsHash, modified, oid, tailHash, fingerprint };
+    return { total, maxId, fields, fieldsHash, modified, oid, tailHash, tail: tailRecords, fingerprint, at };
+  }
+
+  /**
+   * What the portal's own loader says of the table: xloader_status, else datapusher_status. Null where neither is
+   * offered, neither knows the resource, or they are not open to this mirror (they want edit rights on most portals).
+   */
+  async loaderWord(deadline?: number): Promise<LoaderWord | null> {
+    for (const loader of ['xloader', 'datapusher'] as const) {
+      const action = `${loader}_status`;
+      if (this.client.missingActions.has(action)) continue;
+      try {
+        const result = await this.client.action(action, { resource_id: this.id }, { deadline });
+        if (!result || typeof result.status !== 'string') continue;
+        return { loader, status: result.status, lastUpdated: typeof result.last_updated === 'string' ? result.last_updated : null };
+      } catch (err) {
+        if (!(err instanceof CkanError) || err.unreachable) throw err;
+        if (err.status === 400 || /Action name not known/i.test(err.message)) this.client.missingActions.add(action);
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Records `offset` to `offset + limit` by _id, as the portal's API gives them (lists, `_id` first): what a dump is
+   * compared with, value by value.
+   */
+  async samplePage(fields: readonly FieldDefinition[], offset: number, limit: number): Promise<unknown[][]> {
+    const result = await this.client.action('datastore_search', {
+      resource_id: this.id, offset, limit, sort: '_id', records_format: 'lists', include_total: false, fields: ['_id', ...fields.map((f) => f.id)],
+    });
+    return Array.isArray(result.records) ? result.records as unknown[][] : [];
   }
 
   /** The paging methods the portal offers, best first: each is tried once with a one-record page. */
@@ -313,14 +385,17 @@ export class UpstreamResource {
 }
 
 /**
- * Checks a finished copy against the probes taken before and after it: the same fields, total and largest _id, and
- * as many records copied as the portal counts. Throws MirrorMismatch otherwise.
+ * Checks a finished copy against the probes taken before and after it: the same fingerprint (fields, total, largest
+ * _id, last records, table, metadata), so that the copy is of the data the fingerprint describes, and as many records
+ * copied as the portal counts. Throws MirrorMismatch otherwise.
  */
 export function verifyCopy(before: Probe, after: Probe, copied: { count: number; lastId: number }): void {
   if (after.fieldsHash !== before.fieldsHash) throw new MirrorMismatch('the upstream fields changed during the copy', true);
   if (after.total !== before.total || after.maxId !== before.maxId) {
     throw new MirrorMismatch(`the upstream changed during the copy (${before.total} records up to _id ${before.maxId} before, ${after.total} up to _id ${after.maxId} after)`, true);
   }
+  const difference = probeDifference(before, after);
+  if (difference) throw new MirrorMismatch(`the upstream changed during the copy (${difference})`, true);
   if (copied.count !== after.total) throw new MirrorMismatch(`${copied.count} records were copied, but the portal counts ${after.total}`, true);
   if (copied.lastId !== after.maxId) throw new MirrorMismatch(`the last record copied has _id ${copied.lastId}, but the portal's largest is ${after.maxId}`, true);
 }

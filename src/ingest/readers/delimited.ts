@@ -19,6 +19,11 @@ export interface DelimitedOptions {
   headerRow: number;
   /** `windows-1252-c1`: C1 control characters left by a wrong conversion read as the Windows-1252 letters they were. */
   repair?: 'windows-1252-c1' | null;
+  /**
+   * PostgreSQL's CSV (COPY … CSV, what CKAN's DataStore dump writes) tells NULL from the empty string: an unquoted
+   * empty field is NULL (a null cell), a quoted one ("") the empty string. Elsewhere both are "".
+   */
+  unquotedEmptyIsNull?: boolean;
 }
 
 /**
@@ -36,12 +41,24 @@ const OFFICIAL_FOOTER = /^This is /;
  */
 interface ParserCore {
   info: { lines: number };
-  parse(chunk: Buffer | undefined, end: boolean, push: (record: string[]) => void, close: () => void): Error | undefined;
+  state: { wasQuoting?: boolean };
+  parse(chunk: Buffer | undefined, end: boolean, push: (record: (string | null)[]) => void, close: () => void): Error | undefined;
+  /** What csv-parse calls on each field when `cast` is set: [error, value]. */
+  __cast?: (field: string) => [Error | undefined, string | null];
 }
 
-function parserCore(options: CsvOptions): ParserCore {
-  const core = (new Parser(options) as unknown as { api?: ParserCore }).api;
+function parserCore(options: CsvOptions, unquotedEmptyIsNull = false): ParserCore {
+  const core = (new Parser(unquotedEmptyIsNull ? { ...options, cast: true } : options) as unknown as { api?: ParserCore }).api;
   if (!core || typeof core.parse !== 'function' || typeof core.info?.lines !== 'number') throw new Error('csv-parse changed: its parsing core is not where Count Centre reads it');
+  if (unquotedEmptyIsNull) {
+    // csv-parse's own cast hands each field a fresh object describing the whole parse (several spreads per field),
+    // which makes a large file ten times slower; whether the field was quoted is all that is needed, and the core
+    // keeps it in its state until the field is pushed.
+    if (typeof core.__cast !== 'function' || typeof core.state?.wasQuoting !== 'boolean') throw new Error('csv-parse changed: its field cast is not where Count Centre reads it');
+    core.__cast = function (this: ParserCore, field: string) {
+      return [undefined, field === '' && this.state.wasQuoting === false ? null : field];
+    };
+  }
   return core;
 }
 
@@ -89,15 +106,16 @@ export async function* recordBatches(
     relax_quotes: true,
     skip_empty_lines: true,
     ...(options.headerRow > 1 ? { from_line: options.headerRow } : {}),
-  });
+  }, options.unquotedEmptyIsNull === true);
   let batch: RawRow[] = [];
   let held: RawRow[] = [];
   let width = 0;
-  const push = (cells: string[]) => {
+  const push = (cells: (string | null)[]) => {
     const row: RawRow = { cells, line: core.info.lines };
+    const first = cells[0] ?? '';
     if (width === 0) width = cells.length;
     // A note is narrower than the table: in a one-column table, or a row as wide as the header, it is data.
-    else if (width > 1 && ((NOTE_LINE.test(cells[0]!) && cells.length < width) || OFFICIAL_FOOTER.test(cells[0]!))) {
+    else if (width > 1 && ((NOTE_LINE.test(first) && cells.length < width) || OFFICIAL_FOOTER.test(first))) {
       held.push(row);
       return;
     }
@@ -141,7 +159,7 @@ export async function openDelimited(file: string, displayName: string, options: 
     if (next.done) break;
     if (next.value.length === 0) continue;
     const [head, ...rest] = next.value;
-    columns = (head!.cells as string[]).map((c) => c.trim());
+    columns = (head!.cells as (string | null)[]).map((c) => (c ?? '').trim());
     first = rest;
     break;
   }

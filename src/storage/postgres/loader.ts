@@ -64,11 +64,12 @@ class PostgresLoadSession implements LoadSession {
     const { client, options } = this;
     const schema = options.schemas.data;
     const table = generationTable(resource.id, this.generation);
+    let copy: ReturnType<typeof copyFrom> | null = null;
     try {
       // One transaction from CREATE TABLE to the end of COPY, as COPY … FREEZE requires.
       await client.query('BEGIN');
       for (const sql of createGenerationTableSql(schema, table, resource, this.fullTextLanguage)) await client.query(sql);
-      const copy = client.query(copyFrom(copyIntoTableSql(schema, table, resource)));
+      copy = client.query(copyFrom(copyIntoTableSql(schema, table, resource)));
       const types = resource.fields.map((f) => f.type);
       const recordText = objectWriter([ID_FIELD, ...resource.fields]);
       const csvLine = delimitedWriter([ID_FIELD, ...resource.fields], ',');
@@ -76,11 +77,12 @@ class PostgresLoadSession implements LoadSession {
       let count = 0;
       let maxId = 0;
       let chunk = '';
+      const stream = copy;
       const flush = async () => {
         if (chunk === '') return;
-        const full = !copy.write(chunk);
+        const full = !stream.write(chunk);
         chunk = '';
-        if (full) await once(copy, 'drain');
+        if (full) await once(stream, 'drain');
       };
       const sink: ResourceSink = {
         get count() {
@@ -102,6 +104,7 @@ class PostgresLoadSession implements LoadSession {
       await flush();
       copy.end();
       await once(copy, 'finish');
+      copy = null;
       await client.query('COMMIT');
       const { indexes, finish } = indexTableSql(schema, table, resource);
       await this.buildSideBySide(indexes);
@@ -114,6 +117,15 @@ class PostgresLoadSession implements LoadSession {
       this.loaded.push({ resource, record });
       return record;
     } catch (err) {
+      // A fill that fails part way leaves the COPY open, and the connection runs nothing else until it ends: it is
+      // failed (CopyFail) first, or the ROLLBACK would wait behind it for ever.
+      if (copy && !copy.destroyed) {
+        const closed = new Promise((resolve) => copy!.once('close', resolve));
+        // PostgreSQL's answer to the CopyFail is the failure itself, already in hand.
+        copy.on('error', () => {});
+        copy.destroy(err as Error);
+        await closed;
+      }
       await client.query('ROLLBACK').catch(() => {});
       await client.query(dropTableSql(schema, table)).catch(() => {});
       throw storeError(err);
