@@ -49,7 +49,7 @@ export const datastoreSearchSqlAction: Action = {
     }
     const lookup = (id: string) => {
       const resource = catalog.get(id);
-      return resource && resource.dataset ? { id: resource.id, fields: resource.fields } : undefined;
+      return resource && resource.dataset ? { id: resource.id, fields: resource.fields, exactFields: resource.stored.exactFields } : undefined;
     };
     const { prepareSearchSql, renderSqlValue } = await loadSearchSql();
     const prepared = prepareSearchSql(sql, lookup, { maxRows: settings.rowsMax });

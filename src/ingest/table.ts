@@ -67,6 +67,8 @@ export function typedValue(value: unknown, field: FieldDefinition): StoredValue 
     if (type === 'text') return numberText(value, 'numeric');
     if (!Number.isFinite(value)) throw new ValueError(`${value} is not a finite number`);
     if (INTEGER_TYPES.has(type)) return parseInteger(String(value), type as 'int4' | 'int8');
+    // A JSON number was parsed into a double: its shortest digits are all that is left of its text.
+    if (type === 'numeric') return numberText(value, 'numeric');
     if (NUMBER_TYPES.has(type)) return value;
     throw new ValueError(`${value} is a number, not a ${type}`);
   }
@@ -77,6 +79,7 @@ export function typedValue(value: unknown, field: FieldDefinition): StoredValue 
   }
   if (typeof value === 'bigint') {
     if (type === 'text') return String(value);
+    if (type === 'numeric') return String(value);
     if (INTEGER_TYPES.has(type) || NUMBER_TYPES.has(type)) {
       if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) throw new ValueError(`${value} is beyond what is held exactly (2^53)`);
       return INTEGER_TYPES.has(type) ? parseInteger(String(value), type as 'int4' | 'int8') : Number(value);

@@ -5,6 +5,7 @@
 import type { Alias, JoinExpr, Node, RangeSubselect, RangeVar, ResTarget, SelectStmt, SortBy, WithClause } from 'libpg-query';
 import { SQLITE_FUNCTIONS } from '../sqlite/functions.js';
 import { quoteIdent } from '../sqlite/quote.js';
+import { exactValueSql } from '../sqlite/ddl.js';
 import { nodeKind, stringsOf, stringValue } from './ast.js';
 import { coerce, compareEx, ex, keyOf, requireBool, unify, type Ex } from './ex.js';
 import {
@@ -17,6 +18,8 @@ import { columnDisplay, Scope, type Column, type CteDef, type FromItem, type Gro
 export interface SqlResourceInfo {
   id: string;
   fields: readonly { id: string; type: string }[];
+  /** Numeric fields the store keeps exact texts of beside their doubles (read through exactValueSql). */
+  exactFields?: readonly string[];
 }
 
 export type ResourceLookup = (id: string) => SqlResourceInfo | undefined;
@@ -560,7 +563,7 @@ export class StatementTranslator implements Translation {
     }
   }
 
-  private entryFor(refName: string, alias: Alias | undefined, base: { name: string; type: PgType; native: boolean; length: number | null }[],
+  private entryFor(refName: string, alias: Alias | undefined, base: { name: string; type: PgType; native: boolean; length: number | null; column?: string }[],
     sqlAlias: string, source: string, primaryKey: string | null): RangeEntry {
     const colnames = stringsOf(alias?.colnames);
     if (colnames.length > base.length) {
@@ -569,7 +572,7 @@ export class StatementTranslator implements Translation {
     const entry: RangeEntry = { refName, columns: [], primaryKey: null };
     entry.columns = base.map((c, i) => ({
       name: colnames[i] ?? c.name, type: c.type, native: c.native, length: c.length, entry,
-      sql: `${q(sqlAlias)}.${q(source === 'table' ? c.name : `c${i + 1}`)}`,
+      sql: `${q(sqlAlias)}.${q(source === 'table' ? c.column ?? c.name : `c${i + 1}`)}`,
     }));
     if (primaryKey !== null) entry.primaryKey = entry.columns.find((_, i) => base[i]!.name === primaryKey) ?? null;
     return entry;
@@ -592,20 +595,28 @@ export class StatementTranslator implements Translation {
       throw new SqlFailure(`relation "${rv.schemaname ? `${rv.schemaname}.` : ''}${name}" does not exist`);
     }
     this.resources.add(info.id);
-    const base: { name: string; type: PgType; native: boolean; length: null }[] = [
+    const base: { name: string; type: PgType; native: boolean; length: null; column?: string }[] = [
       { name: '_id', type: 'int4', native: true, length: null },
       { name: '_full_text', type: 'tsvector', native: true, length: null },
     ];
+    // A numeric field with exact texts is read as its text where it has one (computed numeric's representation):
+    // its digits and scale survive, and arithmetic, comparisons and sorts on it go through the exact decimal runtime.
+    const exact = new Set(info.exactFields ?? []);
+    const exactValues: string[] = [];
     for (const f of info.fields) {
       if (f.id === '_id' || f.id === '_full_text') continue;
       const type = FIELD_TYPES[f.type];
       if (!type) throw unsupported(`fields of type ${f.type}`);
-      base.push({ name: f.id, type, native: true, length: null });
+      if (type === 'numeric' && exact.has(f.id)) {
+        const column = `_value:${f.id}`;
+        exactValues.push(`, ${exactValueSql(f.id)} AS ${q(column)}`);
+        base.push({ name: f.id, type, native: false, length: null, column });
+      } else base.push({ name: f.id, type, native: true, length: null });
     }
     const entry = this.entryFor(refName, rv.alias, base, sqlAlias, 'table', '_id');
     const deadline = `${SQLITE_FUNCTIONS.deadline}("_id")`;
     return {
-      sql: `(SELECT * FROM ${q(info.id)} WHERE ${deadline}) AS ${q(sqlAlias)}`,
+      sql: `(SELECT *${exactValues.join('')} FROM ${q(info.id)} WHERE ${deadline}) AS ${q(sqlAlias)}`,
       entries: [entry],
       visible: entry.columns,
     };
