@@ -41,13 +41,21 @@ export interface DerivedRow {
   origin: Origin;
 }
 
-/** Reads a table's values by field id. */
+/**
+ * A table's value as transforms compute with it: a numeric's exact text as the number it is (transforms count votes,
+ * they do not republish a numeric's text).
+ */
+export function computedValue(value: StoredValue | undefined, type: FieldType): StoredValue {
+  return type === 'numeric' && typeof value === 'string' ? Number(value) : value ?? null;
+}
+
+/** Reads a table's values by field id, as transforms compute with them (computedValue). */
 export function columnReader(table: Table): (row: TableRow, id: string) => StoredValue {
   const positions = new Map(table.fields.map((f, i) => [f.id, i]));
   return (row, id) => {
     const at = positions.get(id);
     if (at === undefined) throw new Error(`the table has no field "${id}"`);
-    return row.values[at] ?? null;
+    return computedValue(row.values[at], table.fields[at]!.type);
   };
 }
 
