@@ -24,6 +24,16 @@ export interface SqlResourceInfo {
 
 export type ResourceLookup = (id: string) => SqlResourceInfo | undefined;
 
+/** A relation's column as a FROM item gives it; a table's may be read from another column (`column`, `nativeColumn`). */
+interface BaseColumn {
+  name: string;
+  type: PgType;
+  native: boolean;
+  length: number | null;
+  column?: string;
+  nativeColumn?: string;
+}
+
 /** A catalogue field type as the PostgreSQL type of its column (`_id` is int4, `_full_text` tsvector). */
 const FIELD_TYPES: Record<string, PgType> = {
   int: 'int4', int4: 'int4', int8: 'int8', int2: 'int2', numeric: 'numeric', float8: 'float8', float4: 'float4',
@@ -563,8 +573,7 @@ export class StatementTranslator implements Translation {
     }
   }
 
-  private entryFor(refName: string, alias: Alias | undefined, base: { name: string; type: PgType; native: boolean; length: number | null; column?: string }[],
-    sqlAlias: string, source: string, primaryKey: string | null): RangeEntry {
+  private entryFor(refName: string, alias: Alias | undefined, base: BaseColumn[], sqlAlias: string, source: string, primaryKey: string | null): RangeEntry {
     const colnames = stringsOf(alias?.colnames);
     if (colnames.length > base.length) {
       throw new SqlFailure(`table "${refName}" has ${base.length} columns available but ${colnames.length} columns specified`);
@@ -573,6 +582,7 @@ export class StatementTranslator implements Translation {
     entry.columns = base.map((c, i) => ({
       name: colnames[i] ?? c.name, type: c.type, native: c.native, length: c.length, entry,
       sql: `${q(sqlAlias)}.${q(source === 'table' ? c.column ?? c.name : `c${i + 1}`)}`,
+      ...(source === 'table' && c.nativeColumn ? { nativeKey: `${q(sqlAlias)}.${q(c.nativeColumn)}` } : {}),
     }));
     if (primaryKey !== null) entry.primaryKey = entry.columns.find((_, i) => base[i]!.name === primaryKey) ?? null;
     return entry;
@@ -595,12 +605,13 @@ export class StatementTranslator implements Translation {
       throw new SqlFailure(`relation "${rv.schemaname ? `${rv.schemaname}.` : ''}${name}" does not exist`);
     }
     this.resources.add(info.id);
-    const base: { name: string; type: PgType; native: boolean; length: null; column?: string }[] = [
+    const base: BaseColumn[] = [
       { name: '_id', type: 'int4', native: true, length: null },
       { name: '_full_text', type: 'tsvector', native: true, length: null },
     ];
-    // A numeric field with exact texts is read as its text where it has one (computed numeric's representation):
-    // its digits and scale survive, and arithmetic, comparisons and sorts on it go through the exact decimal runtime.
+    // A numeric field with exact texts is read as its text where it has one (computed numeric's representation), so
+    // its digits and scale survive and arithmetic on it is exact; it compares and sorts by its double, as the search
+    // API's filters and its index do.
     const exact = new Set(info.exactFields ?? []);
     const exactValues: string[] = [];
     for (const f of info.fields) {
@@ -610,7 +621,7 @@ export class StatementTranslator implements Translation {
       if (type === 'numeric' && exact.has(f.id)) {
         const column = `_value:${f.id}`;
         exactValues.push(`, ${exactValueSql(f.id)} AS ${q(column)}`);
-        base.push({ name: f.id, type, native: false, length: null, column });
+        base.push({ name: f.id, type, native: false, length: null, column, nativeColumn: f.id });
       } else base.push({ name: f.id, type, native: true, length: null });
     }
     const entry = this.entryFor(refName, rv.alias, base, sqlAlias, 'table', '_id');
