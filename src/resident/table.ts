@@ -175,7 +175,8 @@ export class ResidentTable {
       });
       bytes += rows.length * 8;
       // PostgreSQL gives every numeric as text; only texts that are more than their double's digits need keeping.
-      const exact = field.type === 'numeric' && rows.some((row) => typeof row[i] === 'string' && numberText(Number(row[i]), 'numeric') !== row[i]);
+      const exact = field.type === 'numeric' &&
+        rows.some((row) => typeof row[i] === 'string' && numberText(Number(row[i]), 'numeric') !== row[i]);
       if (exact) bytes += rows.length * 32;
       columns.set(field.id, new ResidentColumn(field, values, exact ? rows.map((row) => row[i] ?? null) : values));
     });

@@ -70,7 +70,9 @@ function jsonRenderer(type: ResultColumn['type'], options: RenderOptions = {}): 
     case 'date':
       return orNull('null', (v) => JSON.stringify(v));
     case 'numeric':
-      if (options.numericAsPythonFloat) return orNull('null', (v) => pythonNumericText(numberText(typeof v === 'string' ? v : Number(v), type)));
+      if (options.numericAsPythonFloat) {
+        return orNull('null', (v) => pythonNumericText(numberText(typeof v === 'string' ? v : Number(v), type)));
+      }
       // The store's exact text where it kept one (every digit and the scale), as PostgreSQL's to_json writes it.
       return orNull('null', (v) => numberText(typeof v === 'string' ? v : Number(v), type));
     default:

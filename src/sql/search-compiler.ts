@@ -131,7 +131,8 @@ function conditionSql(h: SearchDialectHooks, p: ParamList, plan: SearchPlan, con
 
 function columnSql(h: SearchDialectHooks, p: ParamList, column: OutputColumn): string {
   if (column.kind !== 'field') return h.rank(p, column.match);
-  return column.field.type === 'numeric' && h.exactValue ? h.exactValue(column.field.id) : h.quoteIdent(column.field.id);
+  const { id, type } = column.field;
+  return type === 'numeric' && h.exactValue ? h.exactValue(id) : h.quoteIdent(id);
 }
 
 function orderSql(h: SearchDialectHooks, p: ParamList, key: SortKey): string {
@@ -237,11 +238,13 @@ export function compileValueCountsWith(h: SearchDialectHooks, plan: ValueCountPl
  * then each after the last `_id` of the one before.
  */
 export function compileColumnsWith(
-  h: SearchDialectHooks, resourceId: string, columns: readonly string[], afterId: number | null, limit: number, numeric: ReadonlySet<string> = new Set(),
+  h: SearchDialectHooks, resourceId: string, columns: readonly string[], afterId: number | null, limit: number,
+  numeric: ReadonlySet<string> = new Set(),
 ): CompiledQuery {
   const p = new ParamList(h.placeholder);
   const id = h.quoteIdent('_id');
   const where = afterId === null ? '' : ` WHERE ${id} > ${p.bind(afterId)}`;
-  const select = [id, ...columns.map((c) => (numeric.has(c) && h.exactValue ? h.exactValue(c) : h.quoteIdent(c)))].join(', ');
+  const value = (c: string) => (numeric.has(c) && h.exactValue ? h.exactValue(c) : h.quoteIdent(c));
+  const select = [id, ...columns.map(value)].join(', ');
   return { sql: `SELECT ${select} FROM ${h.table(resourceId)}${where} ORDER BY ${id} LIMIT ${p.bind(limit)}`, params: p.values };
 }

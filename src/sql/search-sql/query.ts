@@ -24,7 +24,7 @@ export interface SqlResourceInfo {
 
 export type ResourceLookup = (id: string) => SqlResourceInfo | undefined;
 
-/** A relation's column as a FROM item gives it; a table's may be read from another column (`column`, `nativeColumn`). */
+/** A column a FROM item gives; a table's may be read from other columns (`column`, `nativeColumn`). */
 interface BaseColumn {
   name: string;
   type: PgType;
@@ -573,7 +573,10 @@ export class StatementTranslator implements Translation {
     }
   }
 
-  private entryFor(refName: string, alias: Alias | undefined, base: BaseColumn[], sqlAlias: string, source: string, primaryKey: string | null): RangeEntry {
+  private entryFor(
+    refName: string, alias: Alias | undefined, base: BaseColumn[], sqlAlias: string, source: string,
+    primaryKey: string | null,
+  ): RangeEntry {
     const colnames = stringsOf(alias?.colnames);
     if (colnames.length > base.length) {
       throw new SqlFailure(`table "${refName}" has ${base.length} columns available but ${colnames.length} columns specified`);

@@ -22,7 +22,7 @@ export function exactValueSql(fieldId: string): string {
   return `coalesce(${quoteIdent(exactColumn(fieldId))}, ${quoteIdent(fieldId)})`;
 }
 
-/** The numeric fields of a resource, whose tables carry an exact-text column each (after "_full_text", in field order). */
+/** A resource's numeric fields: its table has an exact-text column for each, after "_full_text", in field order. */
 export function exactFieldIds(fields: readonly { id: string; type: string }[]): string[] {
   return fields.filter((f) => f.type === 'numeric').map((f) => f.id);
 }

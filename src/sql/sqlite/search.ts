@@ -55,7 +55,7 @@ function hasTextSearch(plan: SearchPlan): boolean {
   return inCondition(plan.where) || plan.columns.some((c) => c.kind === 'rank') || plan.orderBy.some((k) => k.target.kind === 'rank');
 }
 
-/** What a field-targeted full-text query reads of a field: a numeric's text with every digit, as PostgreSQL's `::text`. */
+/** What a field-targeted full-text query reads of a field: a numeric with every digit, as PostgreSQL's `::text`. */
 function fieldText(field: PlanField): string {
   return field.type === 'numeric' ? exactValueSql(field.id) : quoteIdent(field.id);
 }
