@@ -54,7 +54,7 @@ export async function buildApp(source: ServiceState | Services, logger: Logger):
   const openApi = servedOpenApi({ version: COUNT_CENTRE_VERSION, actions, dumpParams });
   const core = createApiCore({ state, actions, settings, logger, cache, metrics, openApi });
   const pages = createPageCore(state, logger);
-  const adapterOptions = { logger, bodyLimit: BODY_LIMIT_BYTES, requestLogLevel: settings.requestLogLevel, metrics, cacheControl: settings.cacheControl };
+  const adapterOptions = { logger, bodyLimit: BODY_LIMIT_BYTES, requestLogLevel: settings.requestLogLevel, metrics };
   const api = createNodeAdapter({ ...adapterOptions, core, onCompressed: (entry, bytes) => cache.grew(entry, bytes) });
   // Pages keep their own rendered copies (web/index.ts), so the adapter has nothing remembered to look up for them.
   const page = createNodeAdapter({ ...adapterOptions, core: Object.assign(pages, { remembered: () => null }), onCompressed: pages.compressed });

@@ -15,7 +15,6 @@ export const FIELD_TYPES = {
 } as const;
 
 export type FieldType = keyof typeof FIELD_TYPES;
-export type ValueKind = (typeof FIELD_TYPES)[FieldType]['kind'];
 
 export function isFieldType(name: string): name is FieldType {
   return Object.hasOwn(FIELD_TYPES, name);

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Dump } from '../actions/datastore-dump.js';
 import { prepareDump } from '../actions/datastore-dump.js';
 import { StageTimings } from '../util/timing.js';
-import { onCurrentVersion, type Action, type ServiceLease, type Services, type ServiceState } from '../actions/types.js';
+import { onCurrentVersion, type Action, type ServiceLease, type ServiceState } from '../actions/types.js';
 import { unknownActionHint } from '../actions/hints.js';
 import { ApiError, errors, toApiError } from '../errors.js';
 import type { Settings } from '../settings.js';

@@ -25,14 +25,12 @@ export interface NodeAdapterOptions {
   /** Level of the one log line per request. */
   requestLogLevel: string;
   metrics: ApiMetrics;
-  /** The Cache-Control of every API answer. */
-  cacheControl: string;
   /** Called when a compressed form of a remembered answer is made, so the cache counts its bytes. */
   onCompressed?(entry: CachedResponse, bytes: number): void;
 }
 
 export function createNodeAdapter(options: NodeAdapterOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const { core, logger, bodyLimit, metrics, cacheControl } = options;
+  const { core, logger, bodyLimit, metrics } = options;
   const level = options.requestLogLevel as 'info';
   const logging = logger.isLevelEnabled(level);
 
