@@ -62,7 +62,8 @@ export const datastoreSearchSqlAction: Action = {
     }
     const lookup = (id: string) => {
       const resource = catalog.get(id);
-      return resource && resource.dataset ? { id: resource.id, fields: resource.fields } : undefined;
+      if (!resource?.dataset) return undefined;
+      return { id: resource.id, fields: resource.fields, exactFields: resource.stored.exactFields };
     };
     const { prepareSearchSql, renderSqlValue } = await loadSearchSql();
     const prepared = refusedAsApiError(() => prepareSearchSql(sql, lookup, { maxRows: settings.rowsMax }));

@@ -23,6 +23,8 @@ export interface LoadedResource {
   dataBytes: number;
   indexBytes: number;
   nullFields: readonly string[];
+  /** Numeric fields of which the embedded store keeps exact texts beside the doubles (see ResourceLoadRecord). */
+  exactFields?: readonly string[];
   /** The files the records were read or derived from, with what each says of its origin. */
   inputs?: readonly InputRecord[];
   /** The largest `_id` (0 or absent: `total`, as for records numbered 1…total). */

@@ -34,6 +34,11 @@ export interface ResourceLoadRecord {
    * its upstream `_id`s, which may have gaps (0: recorded before this was kept, read as `total`).
    */
   maxId: number;
+  /**
+   * Numeric fields holding a value whose text is more than its double's shortest digits ("12.50"): the embedded
+   * store keeps their exact texts beside the doubles. PostgreSQL's numeric keeps every digit, and records none.
+   */
+  exactFields?: string[];
 }
 
 export interface StoreMeta {
