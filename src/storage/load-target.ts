@@ -2,19 +2,10 @@
 // loads and finally publishes resources so that readers see either the old data or the new, never a mixture.
 
 import type { ResourceDefinition } from '../catalog/types.js';
+import type { InputRecord } from '../catalog/stored.js';
 import type { StoredValue } from '../catalog/values.js';
 
-/** One file a resource was loaded from: its name, checksum and size, and what it says of its own origin. */
-export interface InputRecord {
-  path: string;
-  sha256: string;
-  bytes: number;
-  /** Title and address of the page the file's content was taken from, when the file names them. */
-  title?: string;
-  url?: string;
-  /** For a mirrored resource: what the last probe of the upstream saw, to tell a reload in progress from a change. */
-  upstream?: { total: number; maxId: number; fieldsHash: string; modified: string | null };
-}
+export type { InputRecord };
 
 export interface ResourceLoadRecord {
   id: string;

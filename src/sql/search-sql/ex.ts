@@ -132,14 +132,6 @@ export function unknownConstant(text: string): Ex {
   return { ...ex(sqlText(text), 'unknown'), konst: { kind: 'unknown', text } };
 }
 
-export function isNullConst(e: Ex): boolean {
-  return e.konst?.kind === 'null';
-}
-
-export function isUnknownLiteral(e: Ex): boolean {
-  return e.type === 'unknown';
-}
-
 // ---------------------------------------------------------------------------------------------------------
 // casts
 

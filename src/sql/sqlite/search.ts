@@ -1,9 +1,8 @@
 // SQLite's hooks for the search compiler: `?` placeholders, IN lists as one JSON parameter, and full-text matching
 // through the FTS5 candidate index plus the registered functions that match and rank exactly as PostgreSQL does.
 
-import type { CandidateFilter } from '../../text-search/index.js';
+import { lexemeKey, type CandidateFilter } from '../../text-search/index.js';
 import { RANK_NORMALIZATION, type PlanField, type SearchPlan, type TextMatch, type ValueCountPlan } from '../../query/plan.js';
-import { lexemeKey } from '../../storage/full-text.js';
 import type { CompiledQuery } from '../compiled.js';
 import { compileColumnsWith, compileCountWith, compileSearchWith, compileValueCountsWith, type ParamList, type SearchDialectHooks } from '../search-compiler.js';
 import { SQLITE_FUNCTIONS as F } from './functions.js';
