@@ -208,10 +208,10 @@ async function loadWithRetries(
   const attempts = source.kind === 'ckan' ? options.mirror?.attempts ?? 3 : 1;
   for (let attempt = 1; ; attempt++) {
     try {
-      const current = base;
+      const current = { ...base };
       return await session.load(resource, current, async (sink) => {
         await loadRecords(resource, sources, sink, options.progress);
-        await sources.recordBlocks(resource, current.inputs ?? []);
+        await sources.recordBlocks(resource, current);
       });
     } catch (err) {
       if (err instanceof DumpUnusable && source.kind === 'ckan') {
@@ -251,7 +251,7 @@ async function patchMirror(
   const method = `patch (${plan.viaSql ? 'datastore_search_sql hashes' : 'sampled blocks'})`;
   const input = base.inputs?.find((i) => i.upstream);
   const inputs = (base.inputs ?? []).map((i) => (i === input && i.upstream ? { ...i, upstream: { ...i.upstream, blocks: plan.hashes } } : i));
-  const patched = { ...base, inputs };
+  const patched = { ...base, inputs, sourceSha256: sources.patchedChecksum(inputs, plan.hashes) };
   try {
     const record = plan.ranges.length === 0
       ? await keepAs(session, resource, { ...old, ...patched })

@@ -13,7 +13,7 @@ import type {
 } from '../catalog/types.js';
 import type { Logger } from 'pino';
 import { CkanClient, Slots, type CkanClientOptions } from './ckan/client.js';
-import { BlockHasher, planChanges, portalBlockHashes, recordsIn, type ChangePlan } from './ckan/changes.js';
+import { BlockHasher, planChanges, portalBlockHashes, recordsIn, withBlocks, type BlockHashes, type ChangePlan } from './ckan/changes.js';
 import { DumpUnusable, openDump, type DumpOptions } from './ckan/dump.js';
 import {
   loaderVeto, looksMidReload, MirrorMismatch, probeDifference, schemaDifference, UpstreamReloading, UpstreamResource, verifyCopy, type MirrorOptions, type Probe,
@@ -76,6 +76,8 @@ export class LoadSources {
   readonly mirrorMethods = new Map<string, string>();
   /** Per mirrored resource, why the dump was not used, when it was tried. */
   readonly mirrorNotes = new Map<string, string>();
+  /** Per mirrored resource, the block hashes its portal worked out this load. */
+  private readonly blockHashes = new Map<string, Promise<BlockHashes | null>>();
   /** Per mirrored resource, the block hashes of the records its copy has read so far this load. */
   private readonly copyHashes = new Map<string, BlockHasher>();
   private readonly datasets: Map<string, DatasetDefinition>;
@@ -221,7 +223,11 @@ export class LoadSources {
       path: `${client.apiBase}datastore_search?resource_id=${encodeURIComponent(source.resource)}`, sha256: probe.fingerprint, bytes: 0,
       upstream: { total: probe.total, maxId: probe.maxId, fieldsHash: probe.fieldsHash, modified: probe.modified },
     };
-    return { sha256: probe.fingerprint, inputs: [input], files: [] };
+    // The probe does not see an edit in the middle of a table; where the copy's blocks were hashed by the portal, their
+    // hashes now are part of the checksum, so that any edit is seen (at the cost of one query the portal runs).
+    const blocks = previous?.inputs?.find((i) => i.upstream)?.upstream?.blocks;
+    const theirs = blocks?.method === 'sql' ? await this.portalHashes(source, resource.fields, blocks.size) : null;
+    return { sha256: theirs ? withBlocks(probe.fingerprint, theirs) : probe.fingerprint, inputs: [input], files: [] };
   }
 
   /** The files of a resource, its combined checksum, and what each file says of its origin. */
@@ -358,21 +364,44 @@ export class LoadSources {
     verifyCopy(before, await upstream.probe(), { count, lastId });
   }
 
+  /** The portal's block hashes of a mirrored resource, asked for once per load (null: it does not answer them). */
+  private portalHashes(source: CkanSourceDefinition, fields: readonly FieldDefinition[], size: number): Promise<BlockHashes | null> {
+    let found = this.blockHashes.get(source.resource);
+    if (!found) {
+      found = portalBlockHashes(this.upstream(source), fields, size);
+      this.blockHashes.set(source.resource, found);
+    }
+    return found;
+  }
+
   /**
-   * Records with a finished copy of a mirrored resource the hashes of its blocks, for a later refresh to compare: the
-   * portal's own (datastore_search_sql), when it offers them and has not changed since the copy was verified, else
-   * those of the records as copied (always those of the published data).
+   * Records with a finished copy of a mirrored resource the hashes of its blocks, for a later refresh to compare, and
+   * the checksum they make with the probe the copy was verified against: the portal's own hashes
+   * (datastore_search_sql), when it offers them and has not changed since the copy was verified, else those of the
+   * records as copied (always those of the published data).
    */
-  async recordBlocks(resource: ResourceDefinition, inputs: readonly InputRecord[]): Promise<void> {
+  async recordBlocks(resource: ResourceDefinition, base: { sourceSha256: string; inputs?: InputRecord[] }): Promise<void> {
     if (resource.source.kind !== 'ckan') return;
     const source = resource.source;
-    const input = inputs.find((i) => i.upstream);
+    const input = base.inputs?.find((i) => i.upstream);
     const copied = this.copyHashes.get(source.resource);
     if (!input?.upstream || !copied) return;
     const upstream = this.upstream(source);
     const theirs = await portalBlockHashes(upstream, resource.fields, copied.size).catch(() => null);
-    if (theirs && (await upstream.probe().catch(() => null))?.fingerprint === input.sha256) input.upstream.blocks = theirs;
-    else input.upstream.blocks = copied.result();
+    if (theirs && (await upstream.probe().catch(() => null))?.fingerprint === input.sha256) {
+      input.upstream.blocks = theirs;
+      base.sourceSha256 = withBlocks(input.sha256, theirs);
+    } else {
+      input.upstream.blocks = copied.result();
+      base.sourceSha256 = input.sha256;
+    }
+  }
+
+  /** The checksum a patch records: the probe's, with the portal's block hashes where they were compared. */
+  patchedChecksum(inputs: readonly InputRecord[], hashes: BlockHashes): string {
+    const input = inputs.find((i) => i.upstream);
+    if (!input) throw new Error('a mirrored resource without its upstream recorded');
+    return hashes.method === 'sql' ? withBlocks(input.sha256, hashes) : input.sha256;
   }
 
   /**
@@ -386,7 +415,8 @@ export class LoadSources {
     const recorded = previous.inputs?.find((i) => i.upstream)?.upstream;
     if (!recorded?.blocks) return { kind: 'full', reason: 'its copy recorded no block hashes' };
     if (recorded.fieldsHash !== probe.fieldsHash) return { kind: 'full', reason: 'its fields changed' };
-    return planChanges(this.upstream(source), resource.fields, recorded.blocks, { total: previous.total, maxId: previous.maxId }, probe, {
+    const theirs = recorded.blocks.method === 'sql' ? await this.portalHashes(source, resource.fields, recorded.blocks.size) : null;
+    return planChanges(this.upstream(source), resource.fields, recorded.blocks, theirs, { total: previous.total, maxId: previous.maxId }, probe, {
       maxShare: this.mirror.patchMaxShare ?? 0.1, sampleBlocks: this.mirror.sampleBlocks ?? 8,
     });
   }

@@ -19,7 +19,10 @@ import { storageFor } from '../../src/stores.js';
 import { FakeCkan, SAMPLE_FIELDS, sampleRecords, type FakeOptions } from '../helpers/fake-ckan.js';
 import { createTestDatabase, httpCall, silentLogger, TEST_BACKENDS } from '../helpers/service.js';
 
-/** Blocks of 10 _ids over 100 records, so that one change is one block of ten, and a patch may take three blocks. */
+/**
+ * Blocks of 10 _ids over 150 records (more than the probe's last 100), so that one change is one block of ten, and a
+ * patch may take up to 45 records.
+ */
 const MIRROR = {
   attempts: 1, settleMs: 0, routes: ['dump', 'pages'] as CopyRoute[], blockSize: 10, patchMaxShare: 0.3, sampleBlocks: 2,
   client: { baseDelayMs: 1, sleep: async () => {} },
@@ -61,7 +64,7 @@ for (const backend of TEST_BACKENDS) {
     }
 
     async function start(options: Partial<FakeOptions>) {
-      portal = await new FakeCkan({ version: '2.10', sql: true, rowsMax: 1000, fields: SAMPLE_FIELDS, records: sampleRecords(100), ...options }).start();
+      portal = await new FakeCkan({ version: '2.10', sql: true, rowsMax: 1000, fields: SAMPLE_FIELDS, records: sampleRecords(150), ...options }).start();
       await writeCatalog();
     }
 
@@ -118,7 +121,7 @@ for (const backend of TEST_BACKENDS) {
       const sent = portal.seen.length;
       portal.records = [...portal.records, { ...sampleRecords(1, 200)[0]!, Name: 'Appended Ó Súilleabháin' }];
       const result = await load(settings);
-      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 101, 'patch (datastore_search_sql hashes)']]);
+      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 151, 'patch (datastore_search_sql hashes)']]);
       assert.deepEqual(reads(sent).map((r) => r.params.sql), [
         `SELECT "_id", "Name", "Votes", "Share", "Big", "Seen", "Notes" FROM "${portal.resourceId}" WHERE "_id" > 200 AND "_id" <= 210 ORDER BY "_id" LIMIT 10000`,
       ]);
@@ -126,18 +129,18 @@ for (const backend of TEST_BACKENDS) {
       assert.equal(JSON.parse(bodies[2]!).result.total, 1, 'the appended record is found by full-text search');
     });
 
-    test('one record edited in the middle: its block is read again', async () => {
+    test('one record edited in the middle (the count and the last records unchanged): the portal\'s hashes see it; its block is read again', async () => {
       await start({});
       const settings = await store('patched');
       await load(settings);
       const sent = portal.seen.length;
-      portal.records[40] = { ...portal.records[40]!, Name: 'Edited', Votes: 7 };
+      portal.records[20] = { ...portal.records[20]!, Name: 'Edited', Votes: 7 };
       const result = await load(settings);
-      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 100, 'patch (datastore_search_sql hashes)']]);
+      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 150, 'patch (datastore_search_sql hashes)']]);
       assert.equal(reads(sent).length, 1);
       const bodies = await sameAsFreshCopy(settings);
-      assert.deepEqual(JSON.parse(bodies[5]!).result.records.map((r: { _id: number }) => r._id), [portal.records[40]!._id]);
-      assert.equal(JSON.parse(bodies[1]!).result.total, 99, 'the edited record is no longer found by its old name');
+      assert.deepEqual(JSON.parse(bodies[5]!).result.records.map((r: { _id: number }) => r._id), [portal.records[20]!._id]);
+      assert.equal(JSON.parse(bodies[1]!).result.total, 149, 'the edited record is no longer found by its old name');
     });
 
     test('one record deleted: it is gone, and the total with it', async () => {
@@ -147,10 +150,10 @@ for (const backend of TEST_BACKENDS) {
       const gone = portal.records[70]!._id;
       portal.records = portal.records.filter((r) => r._id !== gone);
       const result = await load(settings);
-      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 99, 'patch (datastore_search_sql hashes)']]);
+      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 149, 'patch (datastore_search_sql hashes)']]);
       const bodies = await sameAsFreshCopy(settings);
       const all = JSON.parse(bodies[0]!).result as { total: number; records: { _id: number }[] };
-      assert.equal(all.total, 99);
+      assert.equal(all.total, 149);
       assert.ok(!all.records.some((r) => r._id === gone));
     });
 
@@ -160,11 +163,14 @@ for (const backend of TEST_BACKENDS) {
       await load(settings);
       const sent = portal.seen.length;
       const last = portal.records.length - 1;
+      const maxId = portal.records[last]!._id;
+      const appended = { ...sampleRecords(1, maxId + 1)[0]!, Name: 'Appended' };
       portal.records[last] = { ...portal.records[last]!, Name: 'Edited' };
-      portal.records = [...portal.records.filter((r) => r._id !== portal.records[last - 1]!._id), { ...sampleRecords(1, 126)[0]!, Name: 'Appended' }];
+      portal.records = [...portal.records.filter((r) => r._id !== portal.records[last - 1]!._id), appended];
       const result = await load(settings);
-      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 100, 'patch (sampled blocks)']]);
-      assert.equal(reads(sent).length, 1 + MIRROR.sampleBlocks, 'the last block (the edit, the deletion, the append) and the sampled ones are read');
+      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 150, 'patch (sampled blocks)']]);
+      const newBlocks = Math.floor((appended._id - 1) / 10) - Math.floor((maxId - 1) / 10) + 1;
+      assert.equal(reads(sent).length, newBlocks + MIRROR.sampleBlocks, 'the last blocks (the edit, the deletion, the append) and the sampled ones are read');
       assert.ok(!portal.seen.slice(sent).some((r) => r.action === 'dump'), 'no copy of the whole table');
       await sameAsFreshCopy(settings);
     });
@@ -175,7 +181,7 @@ for (const backend of TEST_BACKENDS) {
       await load(settings);
       portal.records = portal.records.filter((_, i) => i !== 3);
       const result = await load(settings, { sampleBlocks: 0 });
-      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 99, 'dump']]);
+      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 149, 'dump']]);
       await sameAsFreshCopy(settings);
     });
 
@@ -185,7 +191,7 @@ for (const backend of TEST_BACKENDS) {
       await load(settings);
       portal.records = portal.records.map((r, i) => (i % 2 === 0 ? { ...r, Name: `Edited ${r._id}` } : r));
       const result = await load(settings);
-      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 100, 'dump']]);
+      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 150, 'dump']]);
       await sameAsFreshCopy(settings);
     });
 
@@ -197,7 +203,7 @@ for (const backend of TEST_BACKENDS) {
       portal.records = portal.records.map((r) => ({ ...r, Extra: `x${r._id}` }));
       await writeCatalog();
       const result = await load(settings);
-      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 100, 'dump']]);
+      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 150, 'dump']]);
       const bodies = await sameAsFreshCopy(settings);
       assert.equal(JSON.parse(bodies[0]!).result.records[0].Extra, 'x1');
     });

@@ -57,6 +57,11 @@ export async function portalBlockHashes(upstream: UpstreamResource, fields: read
   return { method: 'sql', size, blocks };
 }
 
+/** A probe's fingerprint with the portal's block hashes: the checksum of a copy whose blocks the portal hashed. */
+export function withBlocks(fingerprint: string, hashes: BlockHashes): string {
+  return createHash('sha256').update(`${fingerprint}\n${JSON.stringify(hashes.blocks)}`).digest('hex');
+}
+
 /** Block hashes of records as this mirror types them, worked out as they go by (a copy, or re-read blocks). */
 export class BlockHasher {
   private readonly done: [number, number, string][] = [];
@@ -174,15 +179,16 @@ function joined(blocks: readonly number[], size: number): IdRange[] {
  * portal's now (`probe`), and says which ranges to read again, or why the table is to be copied whole.
  */
 export async function planChanges(
-  upstream: UpstreamResource, fields: readonly FieldDefinition[], recorded: BlockHashes, copied: { total: number; maxId: number }, probe: Probe, options: PlanOptions,
+  upstream: UpstreamResource, fields: readonly FieldDefinition[], recorded: BlockHashes, portal: BlockHashes | null, copied: { total: number; maxId: number },
+  probe: Probe, options: PlanOptions,
 ): Promise<ChangePlan> {
   const size = recorded.size;
   const ours = new Map(recorded.blocks.map(([b, n, h]) => [b, { n, h }]));
   const lastBlock = Math.max(Math.floor((Math.max(probe.maxId, copied.maxId, 1) - 1) / size), 0);
   const tooMany = (records: number) => records > Math.max(1, Math.floor(options.maxShare * Math.max(copied.total, probe.total)));
   if (recorded.method === 'sql') {
-    const theirs = await portalBlockHashes(upstream, fields, size);
-    if (theirs) {
+    const theirs = portal;
+    if (theirs && theirs.size === size) {
       const changed = new Set<number>();
       const mine = new Map(theirs.blocks.map(([b, n, h]) => [b, { n, h }]));
       let records = 0;
