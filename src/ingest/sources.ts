@@ -413,7 +413,7 @@ export class LoadSources {
     const source = resource.source;
     const probe = await this.probeOf(source);
     const recorded = previous.inputs?.find((i) => i.upstream)?.upstream;
-    if (!recorded?.blocks) return { kind: 'full', reason: 'its copy recorded no block hashes' };
+    if (!recorded?.blocks || !previous.table) return { kind: 'full', reason: 'its copy recorded no block hashes' };
     if (recorded.fieldsHash !== probe.fieldsHash) return { kind: 'full', reason: 'its fields changed' };
     const theirs = recorded.blocks.method === 'sql' ? await this.portalHashes(source, resource.fields, recorded.blocks.size) : null;
     return planChanges(this.upstream(source), resource.fields, recorded.blocks, theirs, { total: previous.total, maxId: previous.maxId }, probe, {

@@ -142,9 +142,10 @@ export class FakeCkan {
           res.writeHead(status, { 'content-type': headers['content-type'] ?? 'application/json;charset=utf-8', ...headers });
           res.end(body);
           this.inFlight -= 1;
-          // A page of the copy: not a probe (the last records, the table's oid, a one-record try of a paging method).
+          // A page of the copy: not a probe (the last records, the table's oid, a one-record try of a paging method, the
+          // block hashes).
           const copyPage = (action === 'datastore_search' && request.params.sort === '_id' && Number(request.params.limit) > 1) ||
-            (action === 'datastore_search_sql' && !/LIMIT 1$/.test(String(request.params.sql)));
+            (action === 'datastore_search_sql' && !/LIMIT 1$|GROUP BY/.test(String(request.params.sql)));
           if (status === 200 && (action === 'dump' || (copyPage && /"records": ?\[\s*[[{]/.test(body)))) {
             this.pages += 1;
             this.afterPage?.(this.pages);

@@ -185,6 +185,24 @@ for (const backend of TEST_BACKENDS) {
       await sameAsFreshCopy(settings);
     });
 
+    test('the upstream changing while the blocks are read: the patch is not published; the table is copied whole', async () => {
+      await start({});
+      const settings = await store('patched');
+      await load(settings);
+      portal.records = [...portal.records, sampleRecords(1, 200)[0]!];
+      let appended = false;
+      portal.afterPage = () => {
+        if (appended) return;
+        appended = true;
+        portal.records = [...portal.records, sampleRecords(1, 300)[0]!];
+      };
+      const result = await load(settings, { attempts: 2, retryWaitMs: 1 });
+      portal.afterPage = null;
+      assert.ok(appended, 'the portal changed while the patch read its blocks');
+      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 152, 'dump']], result.outcomes[0]!.error ?? '');
+      await sameAsFreshCopy(settings);
+    });
+
     test('too many changes: copied whole', async () => {
       await start({});
       const settings = await store('patched');
