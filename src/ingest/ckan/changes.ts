@@ -9,7 +9,7 @@ import { ValueError, type StoredValue } from '../../catalog/values.js';
 import { LoadError } from '../csv.js';
 import { origin, type TableRow } from '../table.js';
 import type { IdRange } from '../../storage/load-target.js';
-import { CkanError, isLosslessNumber } from './client.js';
+import { CkanError, isLosslessNumber, type CkanClient } from './client.js';
 import { upstreamValue, type Probe, type UpstreamResource } from './mirror.js';
 
 /** Hashes of a table's blocks of `_id`s: block b holds `_id`s b·size+1 … (b+1)·size. */
@@ -95,6 +95,9 @@ export class BlockHasher {
   }
 }
 
+/** Per portal, the rows_max its answers showed: the most records asked for at once by `_id`. */
+const learntRowsMax = new WeakMap<CkanClient, number>();
+
 /** The records of `_id`s `from` to `to`, sorted by `_id`, typed as a copy types them. */
 export async function* recordsIn(upstream: UpstreamResource, fields: readonly FieldDefinition[], range: IdRange, viaSql: boolean): AsyncGenerator<TableRow & { id: number }> {
   const ids = ['_id', ...fields.map((f) => f.id)];
@@ -123,16 +126,24 @@ export async function* recordsIn(upstream: UpstreamResource, fields: readonly Fi
       if (records.length === 0 || (records.length < 10000 && result.records_truncated !== true)) return;
     }
   }
-  // Without SQL, a block's records are asked for by their _ids (a filter with a list matches any of them).
-  const step = 1000;
-  for (let from = range.from; from <= range.to; from += step) {
+  // Without SQL, a block's records are asked for by their _ids (a filter with a list matches any of them), never more
+  // at once than the portal's rows_max (learnt from the limit it echoes), so that no answer is cut short.
+  let step = learntRowsMax.get(upstream.client) ?? 1000;
+  for (let from = range.from; from <= range.to;) {
     const to = Math.min(range.to, from + step - 1);
     const wanted = Array.from({ length: to - from + 1 }, (_, i) => from + i);
     const result = await upstream.client.action('datastore_search', {
       resource_id: upstream.id, filters: { _id: wanted }, limit: wanted.length, sort: '_id', records_format: 'lists', include_total: false, fields: ids,
     });
+    const limit = result.limit === undefined ? wanted.length : asNumber(result.limit);
+    if (limit < wanted.length) {
+      step = Math.max(1, limit);
+      learntRowsMax.set(upstream.client, step);
+      continue;
+    }
     const records = Array.isArray(result.records) ? result.records as unknown[][] : [];
     for (const r of records) yield typed(asNumber(r[0]), r.slice(1));
+    from = to + 1;
   }
 }
 
