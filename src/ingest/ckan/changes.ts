@@ -35,12 +35,15 @@ const asNumber = (value: unknown): number => (isLosslessNumber(value) ? Number(v
  */
 export function blockHashSql(resourceId: string, fields: readonly FieldDefinition[], size: number): string {
   const columns = ['_id', ...fields.map((f) => f.id)].map(quote).join(', ');
-  return `SELECT ("_id" - 1) / ${size} AS "b", count(*) AS "n", md5(string_agg(json_build_array(${columns})::text, ',' ORDER BY "_id")) AS "h" ` +
+  const hash = `md5(string_agg(json_build_array(${columns})::text, ',' ORDER BY "_id"))`;
+  return `SELECT ("_id" - 1) / ${size} AS "b", count(*) AS "n", ${hash} AS "h" ` +
     `FROM ${quote(resourceId)} GROUP BY 1 ORDER BY 1`;
 }
 
 /** The block hashes the portal works out, or null when its datastore_search_sql is off or refuses the query. */
-export async function portalBlockHashes(upstream: UpstreamResource, fields: readonly FieldDefinition[], size: number): Promise<BlockHashes | null> {
+export async function portalBlockHashes(
+  upstream: UpstreamResource, fields: readonly FieldDefinition[], size: number,
+): Promise<BlockHashes | null> {
   if (upstream.client.missingActions.has('datastore_search_sql')) return null;
   let result;
   try {
@@ -48,12 +51,15 @@ export async function portalBlockHashes(upstream: UpstreamResource, fields: read
   } catch (err) {
     if (!(err instanceof CkanError) || err.unreachable) throw err;
     // Switched off (CKAN 2.10's default), not open to this user, or a function not allowed there.
-    if (err.status === 400 || err.status === 403 || /Action name not known/i.test(err.message)) upstream.client.missingActions.add('datastore_search_sql');
+    if (err.status === 400 || err.status === 403 || /Action name not known/i.test(err.message)) {
+      upstream.client.missingActions.add('datastore_search_sql');
+    }
     return null;
   }
   // A table of more blocks than the portal returns rows for: not worth hashing this way.
   if (result.records_truncated === true || !Array.isArray(result.records)) return null;
-  const blocks = (result.records as Record<string, unknown>[]).map((r): [number, number, string] => [asNumber(r.b), asNumber(r.n), String(r.h)]);
+  const blocks = (result.records as Record<string, unknown>[])
+    .map((r): [number, number, string] => [asNumber(r.b), asNumber(r.n), String(r.h)]);
   return { method: 'sql', size, blocks };
 }
 
@@ -99,7 +105,9 @@ export class BlockHasher {
 const learntRowsMax = new WeakMap<CkanClient, number>();
 
 /** The records of `_id`s `from` to `to`, sorted by `_id`, typed as a copy types them. */
-export async function* recordsIn(upstream: UpstreamResource, fields: readonly FieldDefinition[], range: IdRange, viaSql: boolean): AsyncGenerator<TableRow & { id: number }> {
+export async function* recordsIn(
+  upstream: UpstreamResource, fields: readonly FieldDefinition[], range: IdRange, viaSql: boolean,
+): AsyncGenerator<TableRow & { id: number }> {
   const ids = ['_id', ...fields.map((f) => f.id)];
   const typed = (id: number, row: readonly unknown[]): TableRow & { id: number } => {
     const values: StoredValue[] = new Array(fields.length);
@@ -108,14 +116,17 @@ export async function* recordsIn(upstream: UpstreamResource, fields: readonly Fi
         values[j] = upstreamValue(row[j], fields[j]!);
       } catch (err) {
         if (!(err instanceof ValueError)) throw err;
-        throw new LoadError(upstream.id, null, null, `record _id ${id}, field "${fields[j]!.id}" (${fields[j]!.type}): ${err.message}`);
+        const field = fields[j]!;
+        const where = `record _id ${id}, field "${field.id}" (${field.type})`;
+        throw new LoadError(upstream.id, null, null, `${where}: ${err.message}`);
       }
     }
     return { id, values, origin: origin(upstream.id, { pointer: `/_id/${id}` }) };
   };
   if (viaSql) {
     for (let after = range.from - 1; ;) {
-      const sql = `SELECT ${ids.map(quote).join(', ')} FROM ${quote(upstream.id)} WHERE "_id" > ${after} AND "_id" <= ${range.to} ORDER BY "_id" LIMIT 10000`;
+      const sql = `SELECT ${ids.map(quote).join(', ')} FROM ${quote(upstream.id)} ` +
+        `WHERE "_id" > ${after} AND "_id" <= ${range.to} ORDER BY "_id" LIMIT 10000`;
       const result = await upstream.client.action('datastore_search_sql', { sql });
       const records = Array.isArray(result.records) ? result.records as Record<string, unknown>[] : [];
       for (const r of records) {
@@ -133,7 +144,8 @@ export async function* recordsIn(upstream: UpstreamResource, fields: readonly Fi
     const to = Math.min(range.to, from + step - 1);
     const wanted = Array.from({ length: to - from + 1 }, (_, i) => from + i);
     const result = await upstream.client.action('datastore_search', {
-      resource_id: upstream.id, filters: { _id: wanted }, limit: wanted.length, sort: '_id', records_format: 'lists', include_total: false, fields: ids,
+      resource_id: upstream.id, filters: { _id: wanted }, limit: wanted.length, sort: '_id', records_format: 'lists',
+      include_total: false, fields: ids,
     });
     const limit = result.limit === undefined ? wanted.length : asNumber(result.limit);
     if (limit < wanted.length) {
@@ -159,7 +171,7 @@ export type ChangePlan =
     /** The hashes the patched copy will match, when `rows` (from re-read blocks) are known after the records are. */
     hashes: BlockHashes;
     viaSql: boolean;
-    /** The changed blocks' records, when they were read already to be compared (sampled blocks); else read by `recordsIn`. */
+    /** The changed blocks' records, when read to be compared (sampled blocks); else `recordsIn` reads them. */
     records: (TableRow & { id: number })[] | null;
   };
 
@@ -190,13 +202,19 @@ function joined(blocks: readonly number[], size: number): IdRange[] {
  * portal's now (`probe`), and says which ranges to read again, or why the table is to be copied whole.
  */
 export async function planChanges(
-  upstream: UpstreamResource, fields: readonly FieldDefinition[], recorded: BlockHashes, portal: BlockHashes | null, copied: { total: number; maxId: number },
+  upstream: UpstreamResource, fields: readonly FieldDefinition[], recorded: BlockHashes, portal: BlockHashes | null,
+  copied: { total: number; maxId: number },
   probe: Probe, options: PlanOptions,
 ): Promise<ChangePlan> {
   const size = recorded.size;
   const ours = new Map(recorded.blocks.map(([b, n, h]) => [b, { n, h }]));
   const lastBlock = Math.max(Math.floor((Math.max(probe.maxId, copied.maxId, 1) - 1) / size), 0);
-  const tooMany = (records: number) => records > Math.max(1, Math.floor(options.maxShare * Math.max(copied.total, probe.total)));
+  const allowed = Math.max(1, Math.floor(options.maxShare * Math.max(copied.total, probe.total)));
+  const tooMany = (records: number) => records > allowed;
+  const tooManyBlocks = (blocks: number, records: number): ChangePlan => ({
+    kind: 'full',
+    reason: `${blocks} blocks of ${size} _ids changed (${records} records), more than a patch takes (${allowed})`,
+  });
   if (recorded.method === 'sql') {
     const theirs = portal;
     if (theirs && theirs.size === size) {
@@ -210,11 +228,12 @@ export async function planChanges(
         changed.add(b);
         records += Math.max(a?.n ?? 0, t?.n ?? 0);
       }
-      if (tooMany(records)) return { kind: 'full', reason: `${changed.size} blocks of ${size} _ids changed (${records} records), more than a patch takes` };
-      return { kind: 'patch', ranges: joined([...changed], size), changedBlocks: changed.size, hashes: theirs, viaSql: true, records: null };
+      if (tooMany(records)) return tooManyBlocks(changed.size, records);
+      const ranges = joined([...changed], size);
+      return { kind: 'patch', ranges, changedBlocks: changed.size, hashes: theirs, viaSql: true, records: null };
     }
     // SQL is no longer offered: the sampled blocks are compared below, but they were hashed otherwise.
-    return { kind: 'full', reason: 'the portal no longer answers datastore_search_sql, which the copy\'s hashes were worked out by' };
+    return { kind: 'full', reason: 'the portal no longer answers datastore_search_sql, which worked out the copy\'s hashes' };
   }
   // Sampled blocks: every block from the copy's last on (appends land there), and a few others at random.
   const random = options.random ?? Math.random;
@@ -222,8 +241,11 @@ export async function planChanges(
   const sampled = new Set<number>();
   for (let b = firstNew; b <= lastBlock; b++) sampled.add(b);
   const earlier = recorded.blocks.map(([b]) => b).filter((b) => b < firstNew);
-  for (let i = 0; i < options.sampleBlocks && earlier.length > 0; i++) sampled.add(earlier.splice(Math.floor(random() * earlier.length), 1)[0]!);
-  if (tooMany(probe.total - copied.total)) return { kind: 'full', reason: `${probe.total - copied.total} records were added, more than a patch takes` };
+  for (let i = 0; i < options.sampleBlocks && earlier.length > 0; i++) {
+    sampled.add(earlier.splice(Math.floor(random() * earlier.length), 1)[0]!);
+  }
+  const added = probe.total - copied.total;
+  if (tooMany(added)) return { kind: 'full', reason: `${added} records were added, more than a patch takes (${allowed})` };
   const changed: number[] = [];
   let records = 0;
   let countChange = 0;
@@ -249,16 +271,19 @@ export async function planChanges(
   if (copied.total + countChange !== probe.total) {
     return {
       kind: 'full',
-      reason: `the sampled blocks account for ${copied.total + countChange} records, but the portal counts ${probe.total}: records changed elsewhere, and without datastore_search_sql only sampled blocks can be compared`,
+      reason: `the sampled blocks account for ${copied.total + countChange} records, but the portal counts ${probe.total}: ` +
+        'records changed elsewhere, and without datastore_search_sql only sampled blocks can be compared',
     };
   }
-  if (tooMany(records)) return { kind: 'full', reason: `${changed.length} blocks of ${size} _ids changed (${records} records), more than a patch takes` };
+  if (tooMany(records)) return tooManyBlocks(changed.length, records);
   const blocks = new Map(recorded.blocks.map(([b, n, h]) => [b, [n, h] as [number, string]]));
   for (const b of changed) {
     const now = rows.get(b);
     if (now) blocks.set(b, now);
     else blocks.delete(b);
   }
-  const hashes: BlockHashes = { method: 'rows', size, blocks: [...blocks].sort((a, b) => a[0] - b[0]).map(([b, [n, h]]) => [b, n, h]) };
-  return { kind: 'patch', ranges: joined(changed, size), changedBlocks: changed.length, hashes, viaSql: false, records: read };
+  const sorted = [...blocks].sort((a, b) => a[0] - b[0]).map(([b, [n, h]]): [number, number, string] => [b, n, h]);
+  const hashes: BlockHashes = { method: 'rows', size, blocks: sorted };
+  const ranges = joined(changed, size);
+  return { kind: 'patch', ranges, changedBlocks: changed.length, hashes, viaSql: false, records: read };
 }

@@ -10,7 +10,8 @@ import { quoteIdent, resourceTables } from './quote.js';
 export function deleteRangeSql(resourceId: string): string[] {
   const { data, fullText } = resourceTables(resourceId);
   return [
-    `INSERT INTO ${fullText} (${fullText}, rowid, lexemes) SELECT 'delete', "_id", ${FTS_DOCUMENT_FUNCTION}("_full_text") FROM ${data} WHERE "_id" BETWEEN ? AND ?`,
+    `INSERT INTO ${fullText} (${fullText}, rowid, lexemes) ` +
+      `SELECT 'delete', "_id", ${FTS_DOCUMENT_FUNCTION}("_full_text") FROM ${data} WHERE "_id" BETWEEN ? AND ?`,
     `DELETE FROM ${data} WHERE "_id" BETWEEN ? AND ?`,
   ];
 }
@@ -24,5 +25,6 @@ export function patchedTotalsSql(resourceId: string): string {
 export function nullFieldsSql(resourceId: string, fields: readonly FieldDefinition[]): string {
   const { data } = resourceTables(resourceId);
   if (fields.length === 0) return 'SELECT 0 AS "none"';
-  return `SELECT ${fields.map((f, i) => `EXISTS (SELECT 1 FROM ${data} WHERE ${quoteIdent(f.id)} IS NULL) AS "n${i}"`).join(', ')}`;
+  const any = fields.map((f, i) => `EXISTS (SELECT 1 FROM ${data} WHERE ${quoteIdent(f.id)} IS NULL) AS "n${i}"`);
+  return `SELECT ${any.join(', ')}`;
 }

@@ -72,7 +72,8 @@ export async function patchTable(
     await context.buildSideBySide(indexes);
     for (const sql of finish) await client.query(sql);
     const facts = (await client.query<Record<string, unknown>>(patchedFactsSql(schema, table, resource))).rows[0]!;
-    const sizes = await client.query<{ data: string; indexes: string }>(metaSql(schema).sizes, [qualified(schema, table)]);
+    const sized = [qualified(schema, table)];
+    const sizes = await client.query<{ data: string; indexes: string }>(metaSql(schema).sizes, sized);
     return {
       ...base, total: Number(facts.total), maxId: Number(facts.max_id), loadedAt: new Date().toISOString(), table,
       dataBytes: Number(sizes.rows[0]?.data ?? 0), indexBytes: Number(sizes.rows[0]?.indexes ?? 0),

@@ -90,15 +90,17 @@ export class SqliteDatabaseBuilder {
     }
   }
 
-  /** Patches a resource the copied file holds: see ./patch.ts. */
+  /**
+   * Patches a resource the copied file holds: see ./patch.ts. Its planner statistics and recorded sizes are the
+   * previous version's (a patch changes few records; measuring them would read the whole table and its indexes).
+   */
   async patchResource(
-    resource: ResourceDefinition, base: LoadBase, ranges: readonly IdRange[], fill: (sink: ResourceSink) => Promise<void>,
+    resource: ResourceDefinition, base: LoadBase, previous: ResourceLoadRecord, ranges: readonly IdRange[], fill: (sink: ResourceSink) => Promise<void>,
   ): Promise<ResourceLoadRecord> {
     if (!this.base || !this.copiedIds.includes(resource.id)) throw new Error(`resource ${resource.id}: the store holds no copy of it to patch`);
     const sink = this.sink(resource.id, resource.fields, () => {});
-    const record = await patchResource(this.db, resource, base, ranges, sink, fill, (r) => this.recordResource(r));
+    const record = await patchResource(this.db, resource, base, previous, ranges, sink, fill, (r) => this.recordResource(r));
     this.publishing.add(resource.id);
-    this.loaded.add(resource.id);
     return record;
   }
 
@@ -226,7 +228,7 @@ export class SqliteLoadTarget implements LoadTarget {
     return {
       keep: async (resource, record) => builder.keepResource(resource, record),
       load: (resource, base, fill) => builder.loadResource(resource, base, fill),
-      patch: (resource, base, _previous, ranges, fill) => builder.patchResource(resource, base, ranges, fill),
+      patch: (resource, base, previous, ranges, fill) => builder.patchResource(resource, base, previous, ranges, fill),
       commit: async (publication) => builder.commit(publication),
       abort: async () => builder.abort(),
     };

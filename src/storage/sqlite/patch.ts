@@ -10,7 +10,8 @@ import { deleteRangeSql, nullFieldsSql, patchedTotalsSql } from '../../sql/sqlit
 import type { IdRange, LoadBase, ResourceLoadRecord, ResourceSink } from '../load-target.js';
 
 export async function patchResource(
-  db: Database.Database, resource: ResourceDefinition, base: LoadBase, ranges: readonly IdRange[],
+  db: Database.Database, resource: ResourceDefinition, base: LoadBase, previous: ResourceLoadRecord,
+  ranges: readonly IdRange[],
   sink: ResourceSink, fill: (sink: ResourceSink) => Promise<void>, recordResource: (record: ResourceLoadRecord) => void,
 ): Promise<ResourceLoadRecord> {
   const { id, fields } = resource;
@@ -25,7 +26,8 @@ export async function patchResource(
     const { total, maxId } = db.prepare(patchedTotalsSql(id)).get() as { total: number; maxId: number };
     const nulls = db.prepare(nullFieldsSql(id, fields)).get() as Record<string, StoredValue>;
     const record: ResourceLoadRecord = {
-      ...base, total, maxId, loadedAt: new Date().toISOString(), dataBytes: 0, indexBytes: 0, table: id,
+      ...base, total, maxId, loadedAt: new Date().toISOString(), table: id,
+      dataBytes: previous.dataBytes, indexBytes: previous.indexBytes,
       nullFields: fields.filter((_, i) => nulls[`n${i}`] === 1).map((f) => f.id),
     };
     recordResource(record);
