@@ -204,6 +204,18 @@ for (const backend of TEST_BACKENDS) {
       await sameAsFreshCopy(settings);
     });
 
+    test('only the resource\'s metadata moved: no block differs, nothing is read, and the new checksum is recorded', async () => {
+      await start({});
+      const settings = await store('patched');
+      await load(settings);
+      const sent = portal.seen.length;
+      portal.tables[0]!.modified = '2026-11-20T09:00:00.000000';
+      const result = await load(settings);
+      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 150, 'patch (datastore_search_sql hashes)']]);
+      assert.deepEqual(reads(sent), []);
+      await sameAsFreshCopy(settings);
+    });
+
     test('too many changes: copied whole', async () => {
       await start({});
       const settings = await store('patched');
