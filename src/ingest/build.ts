@@ -238,7 +238,8 @@ async function loadWithRetries(
 /**
  * Brings a changed mirrored resource up to date from its published copy, when the blocks that changed can be found and
  * are few: only their records are read, and the store patches them in. Null when the resource is to be copied whole
- * (said at info), or when the patch did not add up (the upstream changed meanwhile; said at warn).
+ * (said at debug: a refresh cycle logs one line at info; the outcome's `method` tells), or when the patch did not add
+ * up (the upstream changed meanwhile; said at warn).
  */
 async function patchMirror(
   session: LoadSession, resource: ResourceDefinition, base: Parameters<LoadSession['load']>[1], old: ResourceLoadRecord, sources: LoadSources, options: BuildOptions,
