@@ -59,6 +59,12 @@ export interface Publication {
   catalog: string;
 }
 
+/** `_id`s from `from` to `to`, both included. */
+export interface IdRange {
+  from: number;
+  to: number;
+}
+
 export interface ResourceSink {
   /**
    * Appends one record. Its `_id` is `id` when given (a mirror keeps the upstream's), otherwise its position in the
@@ -93,6 +99,14 @@ export interface LoadSession {
   keep(resource: ResourceDefinition, record: ResourceLoadRecord): Promise<void>;
   /** Loads a resource through `fill`; if `fill` throws, nothing of the attempt remains and the error is rethrown. */
   load(resource: ResourceDefinition, base: LoadBase, fill: (sink: ResourceSink) => Promise<void>): Promise<ResourceLoadRecord>;
+  /**
+   * Makes a resource's next version from its published one (`previous`): the records with `_id`s in `ranges` are
+   * removed, then `fill` adds their replacements (increasing `_id`s, inside the ranges). As `load`, all or nothing:
+   * if `fill` throws, nothing of the attempt remains; readers see the patched table only once `commit` publishes it.
+   */
+  patch(
+    resource: ResourceDefinition, base: LoadBase, previous: ResourceLoadRecord, ranges: readonly IdRange[], fill: (sink: ResourceSink) => Promise<void>,
+  ): Promise<ResourceLoadRecord>;
   /**
    * Publishes everything kept or loaded, with the catalogue that describes it, at once; resources neither kept nor
    * loaded stop being served.

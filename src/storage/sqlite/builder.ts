@@ -16,8 +16,9 @@ import { parseTsvector, tsvectorToString } from '../../text-search/index.js';
 import { delimitedWriter, objectWriter } from '../../serialize/records.js';
 import { ID_FIELD } from '../../catalog/catalog.js';
 import { ftsDocument, RowVectorizer } from '../full-text.js';
-import { checkedId, nullTracker, type LoadBase, type LoadSession, type LoadTarget, type Publication, type ResourceLoadRecord, type ResourceSink } from '../load-target.js';
+import { checkedId, nullTracker, type IdRange, type LoadBase, type LoadSession, type LoadTarget, type Publication, type ResourceLoadRecord, type ResourceSink } from '../load-target.js';
 import { readMetaFromFile } from './meta.js';
+import { patchResource } from './patch.js';
 
 function toSqlite(value: StoredValue, type: FieldType): string | number | null {
   if (typeof value === 'boolean') return value ? 1 : 0;
@@ -96,6 +97,20 @@ export class SqliteDatabaseBuilder {
       this.db.exec('ROLLBACK');
       throw err;
     }
+  }
+
+  /**
+   * Patches a resource the copied file holds: see ./patch.ts. Its planner statistics and recorded sizes are the
+   * previous version's (a patch changes few records; measuring them would read the whole table and its indexes).
+   */
+  async patchResource(
+    resource: ResourceDefinition, base: LoadBase, previous: ResourceLoadRecord, ranges: readonly IdRange[], fill: (sink: ResourceSink) => Promise<void>,
+  ): Promise<ResourceLoadRecord> {
+    if (!this.base || !this.copiedIds.includes(resource.id)) throw new Error(`resource ${resource.id}: the store holds no copy of it to patch`);
+    const sink = this.sink(resource.id, resource.fields, () => {});
+    const record = await patchResource(this.db, resource, base, previous, ranges, sink, fill, (r) => this.recordResource(r));
+    this.publishing.add(resource.id);
+    return record;
   }
 
   /** Keeps a resource as the served file holds it: already in the copy, or copied from it when there is no copy. */
@@ -230,6 +245,7 @@ export class SqliteLoadTarget implements LoadTarget {
     return {
       keep: async (resource, record) => builder.keepResource(resource, record),
       load: (resource, base, fill) => builder.loadResource(resource, base, fill),
+      patch: (resource, base, previous, ranges, fill) => builder.patchResource(resource, base, previous, ranges, fill),
       commit: async (publication) => builder.commit(publication),
       abort: async () => builder.abort(),
     };
