@@ -6,7 +6,10 @@
 //   --rows 0 skips it).
 // Each copy goes into a fresh embedded store (or PostgreSQL with --pg URL) and is timed twice over: the portal's part
 // (the requests a copy makes, read and verified but not stored) and the whole copy, published.
+// With --changes (and BENCH_CKAN_TOKEN), the real CKAN's table is then changed by one record at a time (an append, an
+// edit, a deletion, each put back afterwards) and each refresh timed against the first copy: the incremental refresh.
 //   node dist/bench/mirror.js [--rows 1000000] [--ckan-rows 200000] [--routes dump,pages] [--methods sql,offset] [--pg postgres://…]
+//     [--changes] [--ckan-dataset NAME]
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,7 +28,7 @@ import { catalogFields, UpstreamResource, type PagingMethod } from '../src/inges
 import type { CopyRoute } from '../src/ingest/sources.js';
 import { loadSettings } from '../src/settings.js';
 import { storageFor } from '../src/stores.js';
-import { CkanWriter, TEST_TABLE_FIELDS, testRecords } from '../test/helpers/real-ckan.js';
+import { CkanWriter, TEST_TABLE_FIELDS, testRecord, testRecords } from '../test/helpers/real-ckan.js';
 import { SYNTHETIC_RESOURCE_ID, writeSynthetic } from './synthetic.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -124,11 +127,51 @@ async function measure(label: string, portal: string, resourceId: string, option
   }
 }
 
+/**
+ * What a refresh costs after one change upstream, against the first copy: the table copied into a fresh store, then
+ * one record appended, one edited, one deleted, each followed by a timed refresh (no settle interval, as for the copy),
+ * and put back at the end. Needs a token that may write to the table.
+ */
+async function measureChanges(portal: string, resourceId: string, rows: number, token: string, options: Options): Promise<void> {
+  const writer = new CkanWriter(portal, token);
+  const { catalog, settings } = await freshStore(options, 'changes');
+  writeFileSync(catalog, (await planMirror({ portal, ids: [resourceId] }, catalog)).catalogText);
+  const mirror = { settleMs: 0 };
+  const report = (part: string, run: { result: BuildResult; seconds: number }, first: number) => {
+    const outcome = run.result.outcomes[0]!;
+    console.log(JSON.stringify({
+      upstream: 'real CKAN', part, store: options.pg ? 'postgres' : 'sqlite', status: outcome.status, method: outcome.method, records: outcome.rows,
+      seconds: round(run.seconds, 2), ofFirstCopy: round(run.seconds / first, 3), ...(outcome.error ? { error: outcome.error } : {}),
+    }));
+  };
+  const first = await load(settings, mirror);
+  report('first copy', first, first.seconds);
+  const appended = { ...testRecord(rows + 1), name: 'Appended by the bench' };
+  await writer.insert(resourceId, [appended]);
+  const maxId = Number((await writer.action('datastore_search', { resource_id: resourceId, sort: '_id desc', limit: 1, fields: ['_id'] })).records[0]._id);
+  try {
+    report('refresh, one record appended', await load(settings, mirror), first.seconds);
+    const edited = 100_000;
+    await writer.action('datastore_upsert', { resource_id: resourceId, method: 'update', force: true, records: [{ _id: edited, name: 'Edited by the bench' }] });
+    try {
+      report('refresh, one record edited', await load(settings, mirror), first.seconds);
+    } finally {
+      await writer.action('datastore_upsert', { resource_id: resourceId, method: 'update', force: true, records: [{ _id: edited, name: testRecord(edited).name }] });
+    }
+    await writer.deleteRecords(resourceId, { _id: maxId });
+    report('refresh, one record deleted', await load(settings, mirror), first.seconds);
+    // With the portal's block hashes, a refresh that finds nothing changed still has the portal hash the table.
+    report('refresh, nothing changed', await load(settings, mirror), first.seconds);
+  } finally {
+    await writer.deleteRecords(resourceId, { _id: maxId }).catch(() => {});
+  }
+}
+
 /** The real CKAN's bench table, made once (a dataset named after its size) and found again on later runs. */
-async function realCkanTable(url: string, token: string | undefined, rows: number): Promise<{ resource: string } | { skipped: string }> {
+async function realCkanTable(url: string, token: string | undefined, rows: number, datasetName?: string): Promise<{ resource: string } | { skipped: string }> {
   const writer = new CkanWriter(url, token ?? '');
   if (!await writer.reachable()) return { skipped: `no CKAN answers at ${url}` };
-  const name = `countcentre-bench-${rows}`;
+  const name = datasetName ?? `countcentre-bench-${rows}`;
   try {
     const pkg = await writer.action('package_show', { id: name });
     const resource = (pkg.resources as { id: string }[])[0];
@@ -171,7 +214,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       rows: { type: 'string', default: '1000000' }, 'ckan-rows': { type: 'string', default: '200000' }, routes: { type: 'string', default: 'dump,pages' },
-      methods: { type: 'string' }, pg: { type: 'string' },
+      methods: { type: 'string' }, pg: { type: 'string' }, changes: { type: 'boolean', default: false }, 'ckan-dataset': { type: 'string' },
     },
   });
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'countcentre-bench-mirror-'));
@@ -183,9 +226,12 @@ async function main(): Promise<void> {
     if (!ckanUrl) {
       console.log(JSON.stringify({ upstream: 'real CKAN', skipped: 'set BENCH_CKAN_URL (and BENCH_CKAN_TOKEN to create its table once) to measure against a real CKAN' }));
     } else {
-      const table = await realCkanTable(ckanUrl, process.env.BENCH_CKAN_TOKEN, Number(values['ckan-rows']));
+      const table = await realCkanTable(ckanUrl, process.env.BENCH_CKAN_TOKEN, Number(values['ckan-rows']), values['ckan-dataset']);
       if ('skipped' in table) console.log(JSON.stringify({ upstream: 'real CKAN', skipped: table.skipped }));
-      else await measure('real CKAN', ckanUrl, table.resource, options);
+      else if (values.changes) {
+        if (!process.env.BENCH_CKAN_TOKEN) console.log(JSON.stringify({ upstream: 'real CKAN', skipped: '--changes writes to the table: set BENCH_CKAN_TOKEN' }));
+        else await measureChanges(ckanUrl, table.resource, Number(values['ckan-rows']), process.env.BENCH_CKAN_TOKEN, options);
+      } else await measure('real CKAN', ckanUrl, table.resource, options);
     }
     const rows = Number(values.rows);
     if (rows > 0) {

@@ -419,7 +419,7 @@ async function detectWorkers(ctx: Ctx, env: Record<string, string>): Promise<str
   }
 }
 
-function electionEnv(ctx: Ctx, backend: Backend, dbPath: string): Record<string, string> {
+function electionEnv(backend: Backend, dbPath: string): Record<string, string> {
   return {
     HOST: '127.0.0.1',
     COUNTCENTRE_DB: dbPath,
@@ -441,7 +441,7 @@ async function electionScenarios(ctx: Ctx, backend: Backend): Promise<boolean> {
   const dir = path.join(ctx.tmp, `${backend.name}-election`);
   fs.mkdirSync(dir, { recursive: true });
   const dbPath = path.join(dir, 'election.sqlite');
-  const env = electionEnv(ctx, backend, dbPath);
+  const env = electionEnv(backend, dbPath);
 
   log(ctx, `[${backend.name}] building the election database and recording the service's answers`);
   const recorder = await startService(ctx, env, 'service (recorder)');
@@ -538,9 +538,9 @@ async function electionScenarios(ctx: Ctx, backend: Backend): Promise<boolean> {
 // scenario 4: the synthetic resource
 
 /** Runs the loader on the synthetic catalogue, timed, with its memory sampled. */
-async function timedLoad(ctx: Ctx, env: Record<string, string>): Promise<{ seconds: number; peakRss: number; output: string; code: number }> {
+async function timedLoad(env: Record<string, string>): Promise<{ seconds: number; peakRss: number; output: string; code: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'src', 'ingest', 'cli.js'), '--force'], {
+  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'src', 'cli', 'count-centre-load.js'), '--force'], {
     cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -641,7 +641,7 @@ async function syntheticScenarios(ctx: Ctx, backend: Backend): Promise<boolean> 
   };
 
   log(ctx, `[${backend.name}] scenario 4: loading the synthetic resource`);
-  const load = await timedLoad(ctx, env);
+  const load = await timedLoad(env);
   if (load.code !== 0) {
     for (const id of ids) push(ctx, failed(id, backend, new Error(`the loader exited ${load.code}: ${load.output.slice(-500)}`)));
     return true;
@@ -715,7 +715,7 @@ async function htmlScenario(ctx: Ctx, backend: Backend): Promise<boolean> {
   if (!ctx.opts.scenarios.has('6')) return true;
   const dir = path.join(ctx.tmp, `${backend.name}-election`);
   fs.mkdirSync(dir, { recursive: true });
-  const env = electionEnv(ctx, backend, path.join(dir, 'election.sqlite'));
+  const env = electionEnv(backend, path.join(dir, 'election.sqlite'));
   const requests = ctx.opts.quick ? 30 : 300;
   const warmup = ctx.opts.quick ? 5 : 50;
   const r = base('6', backend);

@@ -3,17 +3,17 @@
 // one adapter writes both (compression, HEAD, logs, metrics).
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createActions } from './actions/registry.js';
 import { COUNT_CENTRE_VERSION } from './actions/catalog-actions.js';
 import { dumpParamSpecs } from './actions/datastore-dump.js';
 import type { Services, ServiceState } from './actions/types.js';
 import { isApiPath } from './http/api-routes.js';
-import { createApiCore, JSON_CONTENT_TYPE } from './http/core.js';
+import { createApiCore } from './http/core.js';
 import { ApiMetrics } from './http/metrics.js';
-import { createNodeAdapter } from './http/node-adapter.js';
-import { openApiDocument } from './http/openapi.js';
+import { answerClientError, createNodeAdapter } from './http/node-adapter.js';
+import { servedOpenApi } from './http/openapi.js';
 import { ResponseCache } from './http/response-cache.js';
 import { createPageCore } from './web/index.js';
 
@@ -36,21 +36,6 @@ function fixedState(services: Services): ServiceState {
   return { current: services, acquire: () => ({ services, release: () => {} }), refresh: async () => false };
 }
 
-/** What Node's HTTP parser refused before any handler saw it, answered as CKAN answers a bad request: a bare string. */
-function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
-  if (!socket.writable || (err as { code?: string }).code === 'ECONNRESET') {
-    socket.destroy();
-    return;
-  }
-  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? 431 : 400;
-  const body = JSON.stringify(tooLarge ? 'Bad request - the request line and headers are larger than 16 KB' : 'Bad request - malformed HTTP request');
-  // An answer to HEAD has no body, and its client would read one as the start of a broken next answer.
-  const head = (err as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
-  socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
-    `Content-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${head ? '' : body}`);
-}
-
 /**
  * Every request leases the version of the data current when it arrives and reads only that version (records, fields,
  * totals, catalogue, entity tag), however many loads are published while it runs.
@@ -60,26 +45,16 @@ export async function buildApp(source: ServiceState | Services, logger: Logger):
   const { settings } = state.current;
   const actions = createActions(settings);
   const dumpParams = dumpParamSpecs(settings);
-  const openApiBySite = new Map<string, string>();
   const cache = new ResponseCache(settings.responseCacheMb * 1024 * 1024);
   const metrics = new ApiMetrics({
     datasetVersion: () => state.current.backend.datasetVersion,
     storeStats: () => state.storeStats?.() ?? {},
     responseCache: () => cache.size,
   });
-  const core = createApiCore({
-    state, actions, settings, logger, cache, metrics,
-    openApi: (siteUrl) => {
-      let document = openApiBySite.get(siteUrl);
-      if (document === undefined) {
-        document = JSON.stringify(openApiDocument({ siteUrl, version: COUNT_CENTRE_VERSION, actions, dumpParams }));
-        if (openApiBySite.size < 16) openApiBySite.set(siteUrl, document);
-      }
-      return document;
-    },
-  });
+  const openApi = servedOpenApi({ version: COUNT_CENTRE_VERSION, actions, dumpParams });
+  const core = createApiCore({ state, actions, settings, logger, cache, metrics, openApi });
   const pages = createPageCore(state, logger);
-  const adapterOptions = { logger, bodyLimit: BODY_LIMIT_BYTES, requestLogLevel: settings.requestLogLevel, metrics, cacheControl: settings.cacheControl };
+  const adapterOptions = { logger, bodyLimit: BODY_LIMIT_BYTES, requestLogLevel: settings.requestLogLevel, metrics };
   const api = createNodeAdapter({ ...adapterOptions, core, onCompressed: (entry, bytes) => cache.grew(entry, bytes) });
   // Pages keep their own rendered copies (web/index.ts), so the adapter has nothing remembered to look up for them.
   const page = createNodeAdapter({ ...adapterOptions, core: Object.assign(pages, { remembered: () => null }), onCompressed: pages.compressed });

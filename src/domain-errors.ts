@@ -1,5 +1,6 @@
-// Failures lower layers report in their own terms (a statement ran too long, the store is out of reach, the data moved
-// on): the request core turns each into CKAN's envelope in one place (http/envelope.ts), so no store knows HTTP.
+// Failures lower layers report in their own terms (a statement was refused or ran too long, a read is forbidden, the
+// store is out of reach, the data moved on); errors.ts maps each to the API's error in one place, so no store or SQL
+// translator knows HTTP.
 
 /** A statement ran past its time limit and was cancelled. */
 export class StatementTimeout extends Error {
@@ -9,11 +10,26 @@ export class StatementTimeout extends Error {
   }
 }
 
-/** The store refused a statement of user SQL (division by zero, a bad cast…); the message says why, without SQL. */
+/**
+ * A statement of user SQL was refused, by the store or by the translator in PostgreSQL's words (division by zero, a bad
+ * cast…); the message says why, without SQL. `orig` is what PostgreSQL itself said, which CKAN passes on (null when
+ * the refusal is CKAN's own wording, not PostgreSQL's).
+ */
 export class StatementRejected extends Error {
-  constructor(message: string) {
+  readonly orig: string | null;
+
+  constructor(message: string, { fromPostgres = true } = {}) {
     super(message);
     this.name = 'StatementRejected';
+    this.orig = fromPostgres ? message : null;
+  }
+}
+
+/** A statement reads what it may not (a system table, another schema, a function off the allow-list). */
+export class ReadForbidden extends Error {
+  constructor(readonly detail: string) {
+    super(detail);
+    this.name = 'ReadForbidden';
   }
 }
 

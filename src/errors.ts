@@ -1,6 +1,8 @@
-// The error catalogue: every error the API answers with, its HTTP status, CKAN `__type` and message wording.
-// Errors are raised anywhere as ApiError and become CKAN's envelope in one place (http/envelope.ts).
+// The error catalogue: every error the API answers with, its HTTP status, CKAN `__type` and message wording, and the
+// one mapping of the lower layers' domain errors (domain-errors.ts) onto it, for the API and the pages alike.
+// ApiErrors are raised by the layers that speak the API (actions, the plan) and become CKAN's envelope in http/envelope.ts.
 
+import { ReadForbidden, StatementRejected, StatementTimeout, StoreBusy, StoreUnavailable } from './domain-errors.js';
 import { pythonRepr } from './serialize/python-json.js';
 
 export interface ErrorKindSpec {
@@ -94,7 +96,14 @@ export const errors = {
    * `reason` says why in plain words; unlike CKAN we never put SQL text in it.
    */
   invalidQuery(reason: string): ApiError {
-    return new ApiError('validation', reason, { query: [messages.invalidQuery], info: { orig: [reason] } });
+    return errors.statementRefused(reason, messages.invalidQuery, reason);
+  },
+  /**
+   * 409 for a statement refused (CKAN's `{"query": [...]}`); as in CKAN, what PostgreSQL said is also in `info.orig`
+   * (ckan.js shows that), without the SQL CKAN puts beside it.
+   */
+  statementRefused(message: string, query: string = message, orig: string | null = message): ApiError {
+    return new ApiError('validation', message, orig === null ? { query: [query] } : { query: [query], info: { orig: [orig] } });
   },
   queryTimeout(message = 'Search took too long'): ApiError {
     return new ApiError('validation', message, { query: [message] });
@@ -132,3 +141,20 @@ export const errors = {
     return new ApiError('internal', 'Internal Server Error');
   },
 };
+
+/**
+ * Any failure as the API error it is answered with: API errors as they are; the lower layers' domain errors as CKAN
+ * words them (503 while the store cannot be reached or is saturated, 409 for a statement that ran too long or was
+ * refused, 403 for a read that is forbidden); anything else is reported to `unexpected` (for the log) and answered as
+ * a 500 that carries no internals.
+ */
+export function toApiError(err: unknown, unexpected: (err: unknown) => void): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof StoreUnavailable) return errors.unavailable('The data store cannot be reached at the moment; please try again shortly.');
+  if (err instanceof StoreBusy) return errors.unavailable('The data store is busy; please try again shortly.');
+  if (err instanceof StatementTimeout) return errors.queryTimeout();
+  if (err instanceof StatementRejected) return errors.statementRefused(err.message, err.message, err.orig);
+  if (err instanceof ReadForbidden) return errors.authorization(err.detail);
+  unexpected(err);
+  return errors.internal();
+}

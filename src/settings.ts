@@ -140,6 +140,10 @@ export const SETTING_SPECS = {
     env: 'COUNTCENTRE_MIRROR_SETTLE_SECONDS', type: 'integer', default: 10, min: 0,
     description: 'How long a mirror waits, after it sees a mirrored resource change on its portal, before it looks again: only a change both looks agree on (and that the portal\'s xloader or DataPusher, where it says anything, reports complete) is copied, so that a table being reloaded in chunks is never published half-loaded; the last complete copy serves meanwhile. Make it longer than the longest pause a loader makes between chunks.',
   }),
+  mirrorPatchMaxPercent: declare<number>({
+    env: 'COUNTCENTRE_MIRROR_PATCH_MAX_PERCENT', type: 'integer', default: 10, min: 0, max: 100,
+    description: 'When a mirrored resource changes, only the blocks of records that changed are read again and patched into the store (appends, edits, deletions), as long as they hold at most this share of the table\'s records; past it, or when its fields changed, the table is copied whole. 0 always copies whole.',
+  }),
   mirrorConcurrency: declare<number>({
     env: 'COUNTCENTRE_MIRROR_CONCURRENCY', type: 'integer', default: 2, min: 1, max: 3,
     description: 'Requests a mirror sends to one portal at once (at most 3, as portals expect of a well-behaved client): resources are probed side by side within it.',

@@ -79,7 +79,7 @@ export interface Dump {
 
 /** Validates and plans a dump; everything that can fail is checked here, before the first byte is sent. */
 export function prepareDump(resourceId: string, query: Record<string, unknown>, services: Services): Dump {
-  const { catalog, backend, settings } = services;
+  const { catalog, settings } = services;
   // CKAN reads dump parameters with request.args.to_dict(): the first of repeated values wins.
   const first = (value: unknown) => (Array.isArray(value) ? value[0] : value);
   const format = toText(first(query.format) ?? 'csv') as DumpFormat;

@@ -1,11 +1,11 @@
 // datastore_search_sql: one read-only SELECT in PostgreSQL's dialect over the catalogue's resources, guarded, run
 // under a time limit and a row cap (natively on PostgreSQL, translated on the embedded store), answered as CKAN does.
 
-import { ApiError, errors } from '../errors.js';
+import { errors, toApiError } from '../errors.js';
 import { toText } from '../query/coerce.js';
 import { ParamErrors, validateParams, type ParamSpec } from '../query/params.js';
 import { dialectFor } from '../sql/dialects.js';
-import { StatementRejected, StatementTimeout } from '../domain-errors.js';
+import { ReadForbidden, StatementRejected, StatementTimeout } from '../domain-errors.js';
 import { renderHelp } from './help-text.js';
 import type { Action } from './types.js';
 
@@ -30,6 +30,19 @@ const params: ParamSpec[] = [
   },
 ];
 
+/** A refusal by the translator or the store as the API's error here, so the action's hints apply to it. */
+function refusal(err: unknown): unknown {
+  return err instanceof StatementRejected || err instanceof ReadForbidden ? toApiError(err, () => {}) : err;
+}
+
+function refusedAsApiError<T>(prepare: () => T): T {
+  try {
+    return prepare();
+  } catch (err) {
+    throw refusal(err);
+  }
+}
+
 export const datastoreSearchSqlAction: Action = {
   name: 'datastore_search_sql',
   params,
@@ -49,10 +62,11 @@ export const datastoreSearchSqlAction: Action = {
     }
     const lookup = (id: string) => {
       const resource = catalog.get(id);
-      return resource && resource.dataset ? { id: resource.id, fields: resource.fields } : undefined;
+      if (!resource?.dataset) return undefined;
+      return { id: resource.id, fields: resource.fields, exactFields: resource.stored.exactFields };
     };
     const { prepareSearchSql, renderSqlValue } = await loadSearchSql();
-    const prepared = prepareSearchSql(sql, lookup, { maxRows: settings.rowsMax });
+    const prepared = refusedAsApiError(() => prepareSearchSql(sql, lookup, { maxRows: settings.rowsMax }));
     let rows: unknown[][];
     let columns = prepared.columns;
     try {
@@ -62,8 +76,7 @@ export const datastoreSearchSqlAction: Action = {
       columns = result.columns ?? columns;
     } catch (err) {
       if (err instanceof StatementTimeout) throw errors.queryTimeout('Query took too long');
-      if (err instanceof StatementRejected) throw new ApiError('validation', err.message, { query: [err.message], info: { orig: [err.message] } });
-      throw err;
+      throw refusal(err);
     }
     const truncated = rows.length > settings.rowsMax;
     if (truncated) rows = rows.slice(0, settings.rowsMax);

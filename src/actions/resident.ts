@@ -11,14 +11,16 @@ import type { Services } from './types.js';
 /** Records per query when a table is read: each batch a short query, so the event loop is never held for long. */
 const READ_BATCH = 5000;
 
-function reader(services: Services, resourceId: string): ResidentReader {
+function reader(services: Services, resource: CatalogResource): ResidentReader {
   const { backend } = services;
   const dialect = dialectFor(backend.compileTarget);
+  // Numeric values come with every digit, for the records a search shows field by field.
+  const numeric = new Set(resource.fields.filter((f) => f.type === 'numeric').map((f) => f.id));
   return async (columns) => {
     const rows: unknown[][] = [];
     let after: number | null = null;
     for (;;) {
-      const batch = await backend.bulkRows(dialect.compileColumns(resourceId, columns, after, READ_BATCH));
+      const batch = await backend.bulkRows(dialect.compileColumns(resource.id, columns, after, READ_BATCH, numeric));
       for (const row of batch) rows.push(row.slice(1));
       if (batch.length < READ_BATCH) return rows;
       after = Number(batch[batch.length - 1]![0]);
@@ -37,7 +39,7 @@ const EVENT_LOOP_BUDGET_MS = 10;
 export async function residentAnswer(plan: SearchPlan, resource: CatalogResource, services: Services): Promise<ResidentAnswer | null> {
   const { resident, settings } = services;
   if (!resident || !answersPlan(plan)) return null;
-  const table = await resident.table(resource, residentNeeds(plan), reader(services, resource.id));
+  const table = await resident.table(resource, residentNeeds(plan), reader(services, resource));
   if (!table) return null;
   try {
     return executeSearch(table, plan, Budget.of(Math.min(EVENT_LOOP_BUDGET_MS, settings.searchTimeoutMs)));

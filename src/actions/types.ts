@@ -7,7 +7,7 @@ import type { ParamSpec } from '../query/params.js';
 import type { Settings } from '../settings.js';
 import type { VersionMemos } from '../util/version-memos.js';
 import { DataVersionMoved, type StorageBackend } from '../storage/backend.js';
-import type { StageTimings } from './timing.js';
+import type { StageTimings } from '../util/timing.js';
 
 /** What an action reads: one version of the data (its store tables and the catalogue loaded with them), and settings. */
 export interface Services {
@@ -61,4 +61,20 @@ export interface Action {
 /** The version a request was reading went away under it: the request should be answered again from the current one. */
 export function isVersionMoved(err: unknown): boolean {
   return err instanceof DataVersionMoved;
+}
+
+/**
+ * Runs `work` on the lease's version of the data; if that version went away under it (a load published while it ran),
+ * once more on the version now served, which the lease then holds instead.
+ */
+export async function onCurrentVersion<T>(state: ServiceState, lease: { current: ServiceLease }, work: (services: Services) => Promise<T>): Promise<T> {
+  try {
+    return await work(lease.current.services);
+  } catch (err) {
+    if (!isVersionMoved(err)) throw err;
+    await state.refresh();
+    lease.current.release();
+    lease.current = state.acquire();
+    return work(lease.current.services);
+  }
 }

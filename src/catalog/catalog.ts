@@ -2,7 +2,7 @@
 // (record count, load time). A resource the catalogue declares but the store does not hold is not served.
 
 import { createHash } from 'node:crypto';
-import type { LoadedResource } from '../storage/backend.js';
+import type { LoadedResource } from './stored.js';
 import { TABLE_METADATA, type CatalogDefinition, type DatasetDefinition, type FieldInfo, type ResourceDefinition } from './types.js';
 
 export interface CatalogResource {

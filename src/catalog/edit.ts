@@ -104,17 +104,6 @@ export function withDatasetKeys(text: string, name: string, keys: Record<string,
   return edited;
 }
 
-/** Where a resource id is in the catalogue: its dataset's name, or null. */
-export function datasetOfResource(text: string, id: string): string | null {
-  const datasets = findNodeAtLocation(tree(text), ['datasets']);
-  for (const d of datasets?.children ?? []) {
-    for (const r of findNodeAtLocation(d, ['resources'])?.children ?? []) {
-      if (findNodeAtLocation(r, ['id'])?.value === id) return String(findNodeAtLocation(d, ['name'])?.value);
-    }
-  }
-  return null;
-}
-
 /** The id of a resource whose source is this path (or URL), so that adding the same file again updates its entry. */
 export function resourceWithPath(text: string, sourcePath: string): { dataset: string; id: string } | null {
   const datasets = findNodeAtLocation(tree(text), ['datasets']);

@@ -40,10 +40,6 @@ export function licenceById(id: string): Licence | undefined {
   return LICENCES.find((l) => l.id.toLowerCase() === wanted);
 }
 
-export function licenceIds(): string[] {
-  return LICENCES.map((l) => l.id);
-}
-
 /** Whether a licence id is one CKAN counts as open; an id not in the list is not. */
 export function isOpenLicence(id: string): boolean {
   return licenceById(id)?.open ?? false;

@@ -8,11 +8,12 @@ import { PROJECT_ROOT } from '../settings.js';
 import { jsonSyntaxError, lineOf, pathText, type JsonPath } from './json-location.js';
 import { BASE_LAYOUTS, jsonColumnProblem, layoutBase, LAYOUT_PRESETS, TRANSFORM_SPECS, type ColumnKind, type TransformSpec } from './source-kinds.js';
 import {
-  DATE_FORMATS, FIELD_TYPES, isFieldType, NUMBER_FORMATS, RESOURCE_ROLES,
-  type CatalogDefinition, type DatasetDefinition, type DerivedSourceDefinition, type ElectionDefinition, type ExtraDefinition,
+  DATE_FORMATS, FIELD_TYPES, isFieldType, NUMBER_FORMATS,
+  type CatalogDefinition, type DatasetDefinition, type DerivedSourceDefinition, type ExtraDefinition,
   type FieldDefinition, type FieldDictionary, type FieldFormat, type FileSetDefinition, type CkanSourceDefinition, type InputDefinition, type InputReference, type LayoutSourceDefinition,
-  type ResourceDefinition, type ResourceRole,
+  type ResourceDefinition,
 } from './types.js';
+import { RESOURCE_ROLES, type ElectionDefinition, type ResourceRole } from '../elections/definition.js';
 
 export class CatalogError extends Error {}
 

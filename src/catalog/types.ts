@@ -1,6 +1,8 @@
 // The vocabulary of the catalogue: field types and the shapes of datasets and resources.
 // Field type names are PostgreSQL type names, because CKAN reports those in `fields[].type`.
 
+import type { ElectionDefinition, ResourceRole } from '../elections/definition.js';
+
 export const FIELD_TYPES = {
   text: { kind: 'text', nativeType: 'text', description: 'Unicode text. An empty cell is the empty string.' },
   numeric: { kind: 'number', nativeType: 'numeric', description: 'A decimal number, sent as a JSON number.' },
@@ -13,7 +15,6 @@ export const FIELD_TYPES = {
 } as const;
 
 export type FieldType = keyof typeof FIELD_TYPES;
-export type ValueKind = (typeof FIELD_TYPES)[FieldType]['kind'];
 
 export function isFieldType(name: string): name is FieldType {
   return Object.hasOwn(FIELD_TYPES, name);
@@ -54,29 +55,6 @@ export interface FieldDefinition {
   index: boolean;
   /** The data dictionary entry; a field without one is reported without `info`, as CKAN does. */
   info?: FieldDictionary | null;
-}
-
-/**
- * What a resource holds when its dataset is an election: the explorer's election views find the candidates, the
- * constituencies and the count-by-count details by these roles, whatever the resources are called.
- */
-export const RESOURCE_ROLES = ['candidates', 'constituencies', 'counts', 'checks'] as const;
-export type ResourceRole = (typeof RESOURCE_ROLES)[number];
-
-/** A dataset that holds one election's results. */
-export interface ElectionDefinition {
-  /** Polling day, YYYY-MM-DD. */
-  date: string;
-  /** What was elected, e.g. "33rd Dáil". */
-  body: string;
-  /** Seats in the house, the Ceann Comhairle's included; null when the catalogue does not say. */
-  seats: number | null;
-  /**
-   * The outgoing Ceann Comhairle, returned without a contest, so in no count; null when the catalogue does not say.
-   * `party` is the party they were elected for, spelt as the election's candidate records spell it: readers count the
-   * seat for it. Null when not given.
-   */
-  ceannComhairle: { name: string; constituency: string; party: string | null } | null;
 }
 
 /** Files a source reads: paths or patterns (`*` and `?` within a file or folder name), in the order given, each pattern's matches sorted. */

@@ -4,6 +4,10 @@
 import { foldText } from '../text-search/index.js';
 import type { DateFormat, FieldFormat, FieldType, NumberFormat } from './types.js';
 
+/**
+ * A value as the loader hands it to the stores: text (dates and timestamps as ISO text, numeric values as
+ * PostgreSQL's numeric text, every digit and the scale kept), a number (int4, int8, float8), a boolean, or null.
+ */
 export type StoredValue = string | number | boolean | null;
 
 export class ValueError extends Error {}
@@ -41,6 +45,33 @@ export function plainNumberText(text: string, format: NumberFormat): string {
   if (!spec.pattern.test(trimmed)) throw new ValueError(`"${text}" is not a number written ${format === '1,234.5' ? 'as 1,234.5' : `as ${format}`}`);
   const ungrouped = trimmed.replace(spec.group, '');
   return spec.decimal === ',' ? ungrouped.replace(',', '.') : ungrouped;
+}
+
+const NUMERIC_PARTS = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * A number as PostgreSQL's numeric reads and prints it: every digit and the scale kept ("12.50", "0.000"), no
+ * exponent ("1.5e-7" → "0.00000015", "1.50E2" → "150": the scale is the digits after the point less the
+ * exponent), no "+", no leading zeros, no negative zero. What a numeric value is, in the store and in every answer.
+ */
+export function parseNumeric(text: string): string {
+  const trimmed = text.trim();
+  const m = NUMBER.test(trimmed) ? NUMERIC_PARTS.exec(trimmed) : null;
+  if (!m) throw new ValueError(`"${text}" is not a number`);
+  const [, sign, whole = '', fraction = '', exponentText] = m;
+  const exponent = exponentText === undefined ? 0 : Number(exponentText);
+  // PostgreSQL's own limit on a numeric's exponent; a double's range is the embedded store's.
+  if (Math.abs(exponent) > 1000 || !Number.isFinite(Number(trimmed))) throw new ValueError(`"${text}" is out of range`);
+  let digits = whole + fraction;
+  let scale = fraction.length - exponent;
+  if (scale < 0) {
+    digits += '0'.repeat(-scale);
+    scale = 0;
+  }
+  digits = digits.replace(/^0+/, '').padStart(scale + 1, '0');
+  const point = digits.length - scale;
+  const body = scale === 0 ? digits : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  return sign === '-' && /[1-9]/.test(digits) ? '-' + body : body;
 }
 
 const isNumberFormat = (format: FieldFormat): format is NumberFormat => format in NUMBER_FORMAT_PATTERNS;
@@ -130,6 +161,7 @@ export function parseCell(text: string, type: FieldType, format: FieldFormat): S
   if (text.trim() === '') return null;
   switch (type) {
     case 'numeric':
+      return parseNumeric(isNumberFormat(format) ? plainNumberText(text, format) : text);
     case 'float8':
       return parseNumber(isNumberFormat(format) ? plainNumberText(text, format) : text);
     case 'int4':
@@ -166,8 +198,15 @@ function float8Text(value: number): string {
   return `${mantissa}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
 }
 
-/** The text of a number as PostgreSQL would print a value of this type (JSON, CSV and the full-text document). */
-export function numberText(value: number, type: FieldType | 'int'): string {
+/**
+ * The text of a number as PostgreSQL would print a value of this type (JSON, CSV and the full-text document). A
+ * numeric's exact text (a string) is that text already; a double standing for a numeric prints its shortest digits.
+ */
+export function numberText(value: number | string, type: FieldType | 'int'): string {
+  if (typeof value === 'string') {
+    if (type === 'numeric') return value;
+    value = Number(value);
+  }
   if (type === 'float8') return float8Text(value);
   // Integers below 2^53 print without an exponent; only larger or fractional values need checking.
   if (Number.isSafeInteger(value)) return String(value);
@@ -176,7 +215,8 @@ export function numberText(value: number, type: FieldType | 'int'): string {
 
 /**
  * A value read back from a store as the store's own type holds it, whichever store it came from: PostgreSQL's numeric
- * and int8 arrive as text, SQLite's booleans as 0 and 1.
+ * and int8 arrive as text, SQLite's booleans as 0 and 1. Numbers of every type, numeric too, are the doubles that
+ * compare and sort as the stores do; a numeric's exact text is the store's value itself (see `numberText`).
  */
 export function storedValue(value: unknown, type: FieldType | 'int'): StoredValue {
   if (value === null || value === undefined) return null;
@@ -200,6 +240,7 @@ export function searchableText(value: unknown, type: FieldType | 'int'): string 
   if (value === null || value === undefined) return null;
   if (type === 'bool') return value === true || value === 1 || value === 't' ? 'true' : 'false';
   if (typeof value === 'number') return numberText(value, type === 'float8' ? 'float8' : 'numeric');
+  if (type === 'numeric') return String(value);
   const text = String(value);
   return type === 'timestamp' ? text.replace('T', ' ') : foldText(text);
 }

@@ -26,8 +26,11 @@ export function entityTag(datasetVersion: string, answer: AnswerIdentity): strin
   return `W/"${datasetVersion}-${hashText(text)}"`;
 }
 
-/** If-None-Match against a tag, with the weak comparison RFC 9110 prescribes for it. */
-export function ifNoneMatchHits(header: string | undefined, tag: string): boolean {
+/**
+ * Whether the client already holds the answer tagged `tag` (its If-None-Match names it, or `*`), by the weak comparison
+ * RFC 9110 prescribes for If-None-Match: the one test behind every 304, for the API, the pages and the assets.
+ */
+export function revalidate(header: string | undefined, tag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
   const opaque = (t: string) => t.trim().replace(/^W\//, '');

@@ -8,15 +8,15 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from 'pino';
 import type { Dump } from '../actions/datastore-dump.js';
 import { prepareDump } from '../actions/datastore-dump.js';
-import { StageTimings } from '../actions/timing.js';
-import { isVersionMoved, type Action, type ServiceLease, type Services, type ServiceState } from '../actions/types.js';
+import { StageTimings } from '../util/timing.js';
+import { onCurrentVersion, type Action, type ServiceLease, type ServiceState } from '../actions/types.js';
 import { unknownActionHint } from '../actions/hints.js';
-import { ApiError, errors } from '../errors.js';
+import { ApiError, errors, toApiError } from '../errors.js';
 import type { Settings } from '../settings.js';
-import { entityTag, ifNoneMatchHits } from './caching.js';
+import { entityTag, revalidate } from './caching.js';
 import { decodeRequest } from './decode.js';
-import { errorEnvelope, helpUrl, successEnvelope, toApiError } from './envelope.js';
-import { cacheKey, type CachedResponse, type ResponseCache } from './response-cache.js';
+import { errorEnvelope, helpUrl, successEnvelope } from './envelope.js';
+import { bodyBytes, cacheKey, type CachedResponse, type ResponseCache } from './response-cache.js';
 import { routeApi, type ApiRoute } from './api-routes.js';
 import type { ApiMetrics } from './metrics.js';
 
@@ -78,12 +78,15 @@ export interface CoreOptions {
 export interface ApiCore {
   (request: ApiRequest): Promise<ApiResponse>;
   /**
-   * The remembered answer to a GET or HEAD, if there is one: looked up first and synchronously, since a repeated
-   * request needs nothing else (no lease, no routing). Otherwise the request must be answered in full: a CacheMiss to
-   * hand back with it, or null when there was nothing to look up.
+   * The answer to a GET or HEAD from what is remembered, if anything is (the answer, or its 304): looked up first and
+   * synchronously, since a repeated request needs nothing else (no lease, no routing, no body). Otherwise the request
+   * must be answered in full: a CacheMiss to hand back with it, or null when there was nothing to look up.
    */
-  remembered(method: string, url: string, origin: string): CachedResponse | CacheMiss | null;
+  remembered(method: string, url: string, origin: string, headers: IncomingHttpHeaders, started: number): ApiResponse | CacheMiss | null;
 }
+
+/** The routes whose answers are tagged by the data's version and remembered. */
+type CachedRoute = Extract<ApiRoute, { kind: 'version' | 'openapi' | 'action' | 'dump' }>;
 
 function splitUrl(url: string): { path: string; query: string } {
   const at = url.indexOf('?');
@@ -136,20 +139,26 @@ export function createApiCore(options: CoreOptions): ApiCore {
     logger.error({ err: unexpected, method: request.method, url: request.url }, 'unexpected failure');
   });
 
+  /** The 304 to a client that holds the answer tagged `tag` already. */
+  const notModified = (tag: string, action: string, timing: StageTimings | undefined, lease: ServiceLease | null): ApiResponse => {
+    const headers: Record<string, string> = { etag: tag, 'cache-control': settings.cacheControl, vary: 'accept-encoding' };
+    if (timing) headers['server-timing'] = timing.header(['cache;desc="revalidated"']);
+    return answer(304, headers, null, action, lease);
+  };
+
   /**
-   * Runs `work` on the request's version of the data; if that version went away under it (a second load published
-   * while it ran), once more on the version now served.
+   * A remembered answer, or its 304 when the client holds it: the one way a hit is answered, whether found before the
+   * request was read or once it was.
    */
-  const onItsVersion = async <T>(lease: { current: ServiceLease }, work: (services: Services) => Promise<T>): Promise<T> => {
-    try {
-      return await work(lease.current.services);
-    } catch (err) {
-      if (!isVersionMoved(err)) throw err;
-      await state.refresh();
-      lease.current.release();
-      lease.current = state.acquire();
-      return work(lease.current.services);
-    }
+  const rememberedAnswer = (entry: CachedResponse, ifNoneMatch: string | undefined, timing: StageTimings | undefined, lease: ServiceLease | null): ApiResponse => {
+    const action = entry.action ?? '';
+    if (revalidate(ifNoneMatch, entry.tag)) return notModified(entry.tag, action, timing, lease);
+    const headers: Record<string, string> = { etag: entry.tag, 'content-type': entry.contentType, 'cache-control': settings.cacheControl };
+    if (timing) headers['server-timing'] = timing.header(['cache;desc="hit"']);
+    // Sent as the bytes kept on the entry, made once, not encoded again for every request.
+    const response = answer(entry.status, headers, bodyBytes(entry), action, lease);
+    response.entry = entry;
+    return response;
   };
 
   async function respondToAction(request: ApiRequest, route: Extract<ApiRoute, { kind: 'action' }>, lease: { current: ServiceLease }, siteUrl: string, query: string): Promise<ApiResponse> {
@@ -164,7 +173,7 @@ export function createApiCore(options: CoreOptions): ApiCore {
       timing?.mark('parse');
       const call = { params: decoded.params, path: route.linkPath, linkQuery: decoded.linkQuery, siteUrl, timing };
       const marked = timing?.count ?? 0;
-      const result = await onItsVersion(lease, (services) => action.run(call, services));
+      const result = await onCurrentVersion(state, lease, (services) => action.run(call, services));
       // Actions that mark no stages of their own are timed whole.
       if (timing && timing.count === marked) timing.mark('action');
       const envelope = successEnvelope(help, result);
@@ -184,7 +193,7 @@ export function createApiCore(options: CoreOptions): ApiCore {
     const help = helpUrl(siteUrl, settings.locale, 'datastore_search');
     try {
       const params = decodeRequest('GET', query, undefined, undefined).params;
-      const [dump, body] = await onItsVersion(lease, async (services): Promise<[Dump, AsyncGenerator<string> | null]> => {
+      const [dump, body] = await onCurrentVersion(state, lease, async (services): Promise<[Dump, AsyncGenerator<string> | null]> => {
         const prepared = prepareDump(route.id, params, services);
         // HEAD answers with the headers alone, without computing the dump.
         return [prepared, request.method === 'HEAD' ? null : await prepared.open()];
@@ -201,24 +210,20 @@ export function createApiCore(options: CoreOptions): ApiCore {
     }
   }
 
-  const remembered = (method: string, url: string, origin: string): CachedResponse | CacheMiss | null => {
+  const remembered = (method: string, url: string, origin: string, headers: IncomingHttpHeaders, started: number): ApiResponse | CacheMiss | null => {
     if (!cache.enabled || (method !== 'GET' && method !== 'HEAD')) return null;
     const version = state.current.backend.datasetVersion;
     const key = cacheKey(version, method, url, hostShapesAnswer ? origin : null);
     const hit = cache.get(key);
     if (!hit) return new CacheMiss(key, version);
     metrics.cacheHit();
-    return hit;
+    return rememberedAnswer(hit, headers['if-none-match'], new StageTimings(started), null);
   };
 
-  const respond = async function respond(request: ApiRequest): Promise<ApiResponse> {
-    const { path, query } = splitUrl(request.url);
-    const route = routeApi(path);
-    const siteUrl = settings.siteUrl ?? request.origin;
+  /** What is answered before any route runs: an unknown path, the CORS preflight, a method not served, a refused body. */
+  const guard = (request: ApiRequest, route: ApiRoute, siteUrl: string): ApiResponse | null => {
     const notFoundHelp = helpUrl(siteUrl, settings.locale, 'help_show');
-
     if (route.kind === 'none') return envelopeAnswer(errors.notFound(`No page at ${route.shownPath}`), notFoundHelp, '', null);
-
     if (request.method === 'OPTIONS') {
       // The CORS preflight: any origin may call the API from a browser, as from a CKAN portal.
       const headers: Record<string, string> = {
@@ -231,32 +236,51 @@ export function createApiCore(options: CoreOptions): ApiCore {
       }
       return answer(204, headers, null, '', null);
     }
-    const allowed = allowedMethods(route);
+    const name = route.kind === 'action' ? route.name : '';
+    const allowed = [...allowedMethods(route), 'OPTIONS'];
     if (!allowed.includes(request.method)) {
-      return envelopeAnswer(errors.methodNotAllowed(request.method, [...allowed, 'OPTIONS']), notFoundHelp, route.kind === 'action' ? route.name : '', null, {
-        allow: [...allowed, 'OPTIONS'].join(', '),
-      });
+      return envelopeAnswer(errors.methodNotAllowed(request.method, allowed), notFoundHelp, name, null, { allow: allowed.join(', ') });
     }
-
     if (request.bodyError) {
-      const name = route.kind === 'action' ? route.name : '';
       const help = name && actions.has(name) ? helpUrl(siteUrl, settings.locale, name) : notFoundHelp;
       // The rest of a refused body is not read: the connection closes after the answer.
       return envelopeAnswer(request.bodyError, help, name, null, { connection: 'close' });
     }
+    return null;
+  };
 
+  /** The routes that read no version of the data's answers, and so need no lease of one: metrics and health. */
+  const unleased = async (route: ApiRoute): Promise<ApiResponse | null> => {
     if (route.kind === 'metrics') {
       return answer(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store' }, await metrics.render(), 'metrics', null);
     }
+    if (route.kind !== 'health') return null;
+    const lease = state.acquire();
+    const { backend } = lease.services;
+    const health = await backend.health();
+    const body = JSON.stringify({ status: health.ok ? 'ok' : 'unavailable', store: backend.dialect, dataset_version: backend.datasetVersion, detail: health.detail });
+    return answer(health.ok ? 200 : 503, { 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-store' }, body, '', lease);
+  };
 
-    if (route.kind === 'health') {
-      const lease = state.acquire();
-      const { backend } = lease.services;
-      const health = await backend.health();
-      const body = JSON.stringify({ status: health.ok ? 'ok' : 'unavailable', store: backend.dialect, dataset_version: backend.datasetVersion, detail: health.detail });
-      return answer(health.ok ? 200 : 503, { 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-store' }, body, '', lease);
+  /** The answer made afresh, on the lease's version (or the one a reload put in its place). */
+  const dispatch = (request: ApiRequest, route: CachedRoute, lease: { current: ServiceLease }, siteUrl: string, query: string): Promise<ApiResponse> => {
+    switch (route.kind) {
+      case 'version':
+        return Promise.resolve(answer(200, { 'content-type': JSON_CONTENT_TYPE }, '{"version": 3}', '', lease.current));
+      case 'openapi':
+        return Promise.resolve(answer(200, { 'content-type': JSON_CONTENT_TYPE }, options.openApi(siteUrl), '', lease.current));
+      case 'action':
+        return respondToAction(request, route, lease, siteUrl, query);
+      case 'dump':
+        return respondToDump(request, route, lease, siteUrl, query);
     }
+  };
 
+  /**
+   * The routes whose answers depend on the data: tagged with its version, revalidated, remembered. A retry on a newer
+   * version (a reload while it ran) is that version's answer, and is tagged and kept so.
+   */
+  const cachedDispatch = async (request: ApiRequest, route: CachedRoute, siteUrl: string, query: string): Promise<ApiResponse> => {
     const lease = { current: state.acquire() };
     const version = () => lease.current.services.backend.datasetVersion;
     const identity = {
@@ -266,42 +290,20 @@ export function createApiCore(options: CoreOptions): ApiCore {
     const keyOf = () => cacheKey(version(), request.method, request.url, identity.origin, identity.body === undefined ? undefined : `${identity.contentType}\n${identity.body}`);
     const actionName = route.kind === 'action' ? route.name : route.kind === 'dump' ? 'datastore_dump' : '';
     const tag = entityTag(version(), identity);
-    const policy = { etag: tag, 'cache-control': settings.cacheControl };
-    if (request.method !== 'POST' && ifNoneMatchHits(request.headers['if-none-match'], tag)) {
-      const headers: Record<string, string> = { ...policy, vary: 'accept-encoding' };
-      if (request.timing) headers['server-timing'] = request.timing.header(['cache;desc="revalidated"']);
-      return answer(304, headers, null, actionName, lease.current);
-    }
+    const ifNoneMatch = request.method === 'POST' ? undefined : request.headers['if-none-match'];
+    if (revalidate(ifNoneMatch, tag)) return notModified(tag, actionName, request.timing, lease.current);
 
     const { missed } = request;
     const key = missed?.version === version() ? missed.key : keyOf();
     const hit = key === missed?.key ? undefined : cache.get(key);
     if (hit) {
       metrics.cacheHit();
-      const cachedAnswer = answer(hit.status, { ...policy, etag: hit.tag, 'content-type': hit.contentType }, hit.body, actionName, lease.current);
-      cachedAnswer.entry = hit;
-      if (request.timing) cachedAnswer.headers['server-timing'] = request.timing.header(['cache;desc="hit"']);
-      return cachedAnswer;
+      return rememberedAnswer(hit, ifNoneMatch, request.timing, lease.current);
     }
     if (cache.enabled) metrics.cacheMiss();
 
     const startedOn = version();
-    let response: ApiResponse;
-    switch (route.kind) {
-      case 'version':
-        response = answer(200, { 'content-type': JSON_CONTENT_TYPE }, '{"version": 3}', '', lease.current);
-        break;
-      case 'openapi':
-        response = answer(200, { 'content-type': JSON_CONTENT_TYPE }, options.openApi(siteUrl), '', lease.current);
-        break;
-      case 'action':
-        response = await respondToAction(request, route, lease, siteUrl, query);
-        break;
-      case 'dump':
-        response = await respondToDump(request, route, lease, siteUrl, query);
-        break;
-    }
-    // A request retried on a newer version is that version's answer, and is tagged so.
+    const response = await dispatch(request, route, lease, siteUrl, query);
     const finalTag = version() === startedOn ? tag : entityTag(version(), identity);
     // A failure is not the answer to the request: it must not be revalidated as if it were.
     response.headers['cache-control'] = settings.cacheControl;
@@ -312,6 +314,15 @@ export function createApiCore(options: CoreOptions): ApiCore {
       cache.set(version() === startedOn ? key : keyOf(), response.entry);
     }
     return response;
+  };
+
+  const respond = async function respond(request: ApiRequest): Promise<ApiResponse> {
+    const { path, query } = splitUrl(request.url);
+    const route = routeApi(path);
+    const siteUrl = settings.siteUrl ?? request.origin;
+    const early = guard(request, route, siteUrl) ?? await unleased(route);
+    if (early) return early;
+    return cachedDispatch(request, route as CachedRoute, siteUrl, query);
   };
   return Object.assign(respond, { remembered });
 }

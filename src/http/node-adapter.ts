@@ -1,18 +1,19 @@
-// The request core on node:http: reads the request (a POST's body within bounds), asks the core for the answer, and
-// writes it with the one compression step, respecting back-pressure and stopping a streamed answer when the client goes
-// away. Logs one line per request at the configured level.
+// The request core on node:http: reads the request (a POST's body within bounds), asks the core for the answer (a
+// remembered one first, synchronously), and writes it with the one compression step, respecting back-pressure and
+// stopping a streamed answer when the client goes away; it decides nothing about the answer itself. Logs one line per
+// request at the configured level. Also answers what Node's parser refuses before any request exists.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import { ApiError, errors } from '../errors.js';
 import { readBody } from './body.js';
 import { COMPRESSION_THRESHOLD, compressBuffer, compressedVariant, compressible, compressingStream, negotiateEncoding } from './compression.js';
-import { durationText, StageTimings } from '../actions/timing.js';
+import { StageTimings } from '../util/timing.js';
 import { CacheMiss, JSON_CONTENT_TYPE, type ApiCore, type ApiResponse } from './core.js';
-import { bodyBytes, byteLength, type CachedResponse } from './response-cache.js';
-import { ifNoneMatchHits } from './caching.js';
+import { byteLength, type CachedResponse } from './response-cache.js';
 import type { ApiMetrics } from './metrics.js';
 import { errorEnvelope } from './envelope.js';
 
@@ -24,14 +25,12 @@ export interface NodeAdapterOptions {
   /** Level of the one log line per request. */
   requestLogLevel: string;
   metrics: ApiMetrics;
-  /** The Cache-Control of every API answer. */
-  cacheControl: string;
   /** Called when a compressed form of a remembered answer is made, so the cache counts its bytes. */
   onCompressed?(entry: CachedResponse, bytes: number): void;
 }
 
 export function createNodeAdapter(options: NodeAdapterOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const { core, logger, bodyLimit, metrics, cacheControl } = options;
+  const { core, logger, bodyLimit, metrics } = options;
   const level = options.requestLogLevel as 'info';
   const logging = logger.isLevelEnabled(level);
 
@@ -41,68 +40,24 @@ export function createNodeAdapter(options: NodeAdapterOptions): (req: IncomingMe
     if (logging) logger[level]({ method, url, status, ms: Math.round(ms * 10) / 10, bytes, action: action || undefined }, 'request');
   };
 
-  /** An entry's headers for one encoding, as writeHead's flat list, made once. */
-  const headsOf = (entry: CachedResponse, encoding: 'br' | 'gzip' | 'identity', length: number, worth: boolean): string[] => {
-    const heads = (entry.heads ??= {});
-    return (heads[encoding] ??= [
-      'access-control-allow-origin', '*', 'etag', entry.tag, 'content-type', entry.contentType, 'cache-control', cacheControl,
-      ...(worth ? ['vary', 'accept-encoding'] : []), ...(encoding !== 'identity' ? ['content-encoding', encoding] : []), 'content-length', String(length),
-    ]);
-  };
-
   /**
-   * A remembered answer, sent with its headers made once per encoding: a repeated request costs little more than the
-   * HTTP exchange itself. Server-Timing says it came from memory. Returns the bytes sent, or a promise of them when a
+   * A finished body (text or bytes), compressed when it is worth it: a remembered answer's compressed form is made once
+   * and kept on its entry, and is what a HEAD of it announces too. Returns the bytes sent, or a promise of them when a
    * compressed form has first to be made.
    */
-  function sendRemembered(req: IncomingMessage, res: ServerResponse, entry: CachedResponse, started: number): number | Promise<number> {
-    const { 'if-none-match': ifNoneMatch, 'accept-encoding': acceptEncoding } = req.headers;
-    const timing = (how: string) => `cache;desc="${how}", total;dur=${durationText(performance.now() - started)}`;
-    if (ifNoneMatch !== undefined && ifNoneMatchHits(ifNoneMatch, entry.tag)) {
-      res.writeHead(304, ['access-control-allow-origin', '*', 'etag', entry.tag, 'cache-control', cacheControl, 'vary', 'accept-encoding',
-        'server-timing', timing('revalidated')]);
-      res.end();
-      return 0;
-    }
-    const worth = byteLength(entry.body) >= COMPRESSION_THRESHOLD && compressible(entry.contentType);
-    const encoding = worth && acceptEncoding !== undefined ? negotiateEncoding(acceptEncoding) : 'identity';
-    const send = (body: Buffer) => {
-      const head = headsOf(entry, encoding, body.length, worth);
-      res.writeHead(entry.status, head.concat('server-timing', timing('hit')));
-      const onlyHeaders = req.method === 'HEAD';
-      res.end(onlyHeaders ? undefined : body);
-      return onlyHeaders ? 0 : body.length;
-    };
-    if (encoding === 'identity') return send(bodyBytes(entry));
-    const ready = entry.compressed?.[encoding];
-    if (ready) return send(ready);
-    return compressedVariant(entry, encoding, options.onCompressed).then(send);
-  }
-
-  async function write(req: IncomingMessage, res: ServerResponse, response: ApiResponse): Promise<number> {
+  function writeWhole(req: IncomingMessage, res: ServerResponse, response: ApiResponse, body: string | Buffer): number | Promise<number> {
     const head = req.method === 'HEAD';
-    const { body } = response;
-    if (body === null) {
-      res.writeHead(response.status, response.headers);
-      res.end();
-      return 0;
-    }
-    const contentType = response.headers['content-type'];
-    if (typeof body === 'string' || Buffer.isBuffer(body)) {
-      const length = byteLength(body);
-      const worth = length >= COMPRESSION_THRESHOLD && compressible(contentType);
-      const encoding = worth ? negotiateEncoding(req.headers['accept-encoding']) : 'identity';
-      // Text sent as is is encoded once, by the socket's write, together with the headers: no buffer of its own.
-      let sent: string | Buffer = body;
-      if (encoding !== 'identity' && !head) {
-        sent = response.entry ? await compressedVariant(response.entry, encoding, options.onCompressed) : await compressBuffer(body, encoding);
-      }
+    const { entry } = response;
+    const length = byteLength(body);
+    const worth = length >= COMPRESSION_THRESHOLD && compressible(response.headers['content-type']);
+    const encoding = worth ? negotiateEncoding(req.headers['accept-encoding']) : 'identity';
+    const send = (sent: string | Buffer, compressed: boolean): number => {
       // writeHead takes a flat list of names and values with less work than an object.
       const headers: string[] = [];
       for (const name in response.headers) headers.push(name, response.headers[name]!);
       if (worth) headers.push('vary', 'accept-encoding');
-      if (sent !== body) headers.push('content-encoding', encoding);
-      const sentLength = sent === body ? length : sent.length;
+      if (compressed) headers.push('content-encoding', encoding);
+      const sentLength = compressed ? byteLength(sent) : length;
       headers.push('content-length', String(sentLength));
       res.writeHead(response.status, headers);
       if (head) res.end();
@@ -111,7 +66,24 @@ export function createNodeAdapter(options: NodeAdapterOptions): (req: IncomingMe
       else if (typeof sent === 'string' && sentLength === sent.length) res.end(sent, 'latin1');
       else res.end(sent);
       return head ? 0 : sentLength;
+    };
+    // Text sent as is is encoded once, by the socket's write, together with the headers: no buffer of its own.
+    if (encoding === 'identity' || (head && !entry)) return send(body, false);
+    if (!entry) return compressBuffer(body, encoding).then((sent) => send(sent, true));
+    const ready = entry.compressed?.[encoding];
+    if (ready) return send(ready, true);
+    return compressedVariant(entry, encoding, options.onCompressed).then((sent) => send(sent, true));
+  }
+
+  async function write(req: IncomingMessage, res: ServerResponse, response: ApiResponse): Promise<number> {
+    const { body } = response;
+    if (body === null) {
+      res.writeHead(response.status, response.headers);
+      res.end();
+      return 0;
     }
+    if (typeof body === 'string' || Buffer.isBuffer(body)) return writeWhole(req, res, response, body);
+    const contentType = response.headers['content-type'];
     const headers: Record<string, string> = { ...response.headers };
     // A stream: compressed as it goes when the client accepts it.
     const encoding = compressible(contentType) ? negotiateEncoding(req.headers['accept-encoding']) : 'identity';
@@ -135,13 +107,12 @@ export function createNodeAdapter(options: NodeAdapterOptions): (req: IncomingMe
     const url = req.url ?? '/';
     // Node has built req.headers already (it reads Host and Expect itself), so reading it costs nothing more.
     const origin = `${(req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${req.headers.host ?? ''}`;
-    const found = core.remembered(method, url, origin);
+    const found = core.remembered(method, url, origin, req.headers, started);
     if (found !== null && !(found instanceof CacheMiss)) {
-      const entry = found;
-      const sent = sendRemembered(req, res, entry, started);
-      if (typeof sent === 'number') logLine(method, url, entry.status, started, sent, entry.action ?? '');
+      const sent = found.body === null ? write(req, res, found) : writeWhole(req, res, found, found.body as string | Buffer);
+      if (typeof sent === 'number') logLine(method, url, found.status, started, sent, found.action);
       else {
-        sent.then((bytes) => logLine(method, url, entry.status, started, bytes, entry.action ?? ''), (err: unknown) => {
+        sent.then((bytes) => logLine(method, url, found.status, started, bytes, found.action), (err: unknown) => {
           logger.error({ err, method, url }, 'could not send the answer');
           res.destroy();
         });
@@ -178,4 +149,19 @@ export function createNodeAdapter(options: NodeAdapterOptions): (req: IncomingMe
       },
     );
   };
+}
+
+/** What Node's HTTP parser refused before any handler saw it, answered as CKAN answers a bad request: a bare string. */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (!socket.writable || (err as { code?: string }).code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const body = JSON.stringify(tooLarge ? 'Bad request - the request line and headers are larger than 16 KB' : 'Bad request - malformed HTTP request');
+  // An answer to HEAD has no body, and its client would read one as the start of a broken next answer.
+  const head = (err as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+  socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+    `Content-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${head ? '' : body}`);
 }

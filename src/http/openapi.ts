@@ -158,3 +158,19 @@ export function openApiDocument({ siteUrl, version, actions, dumpParams }: OpenA
     },
   };
 }
+
+/**
+ * The document as served, rendered once per site URL (the links in it depend on it); a few site URLs are kept, since
+ * without SITE_URL each host a client names is one.
+ */
+export function servedOpenApi(options: Omit<OpenApiOptions, 'siteUrl'>): (siteUrl: string) => string {
+  const bySite = new Map<string, string>();
+  return (siteUrl) => {
+    let document = bySite.get(siteUrl);
+    if (document === undefined) {
+      document = JSON.stringify(openApiDocument({ ...options, siteUrl }));
+      if (bySite.size < 16) bySite.set(siteUrl, document);
+    }
+    return document;
+  };
+}

@@ -74,11 +74,14 @@ export interface BuildOptions {
 }
 
 /** How mirrored resources are read and refreshed, from the settings. */
-export function mirrorOptions(settings: Pick<Settings, 'mirrorContact' | 'mirrorConcurrency' | 'mirrorSettleSeconds' | 'mirrorProbeTimeoutSeconds'>): NonNullable<BuildOptions['mirror']> {
+export function mirrorOptions(
+  settings: Pick<Settings, 'mirrorContact' | 'mirrorConcurrency' | 'mirrorSettleSeconds' | 'mirrorProbeTimeoutSeconds' | 'mirrorPatchMaxPercent'>,
+): NonNullable<BuildOptions['mirror']> {
   return {
     client: { contact: settings.mirrorContact, concurrency: settings.mirrorConcurrency },
     settleMs: settings.mirrorSettleSeconds * 1000,
     probeTimeoutMs: settings.mirrorProbeTimeoutSeconds * 1000,
+    patchMaxShare: settings.mirrorPatchMaxPercent / 100,
   };
 }
 
@@ -205,7 +208,11 @@ async function loadWithRetries(
   const attempts = source.kind === 'ckan' ? options.mirror?.attempts ?? 3 : 1;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await session.load(resource, base, (sink) => loadRecords(resource, sources, sink, options.progress));
+      const current = { ...base };
+      return await session.load(resource, current, async (sink) => {
+        await loadRecords(resource, sources, sink, options.progress);
+        await sources.recordBlocks(resource, current);
+      });
     } catch (err) {
       if (err instanceof DumpUnusable && source.kind === 'ckan') {
         // Found out part way through the dump: copied again at once, page by page (not another attempt).
@@ -226,6 +233,54 @@ async function loadWithRetries(
       base = { ...base, sourceSha256: checksum, inputs };
     }
   }
+}
+
+/**
+ * Brings a changed mirrored resource up to date from its published copy, when the blocks that changed can be found and
+ * are few: only their records are read, and the store patches them in. Null when the resource is to be copied whole
+ * (said at debug: a refresh cycle logs one line at info; the outcome's `method` tells), or when the patch did not add
+ * up (the upstream changed meanwhile; said at warn).
+ */
+async function patchMirror(
+  session: LoadSession, resource: ResourceDefinition, base: Parameters<LoadSession['load']>[1], old: ResourceLoadRecord, sources: LoadSources, options: BuildOptions,
+): Promise<{ record: ResourceLoadRecord; method: string } | null> {
+  const plan = await sources.changesSince(resource, old);
+  if (plan.kind === 'full') {
+    options.logger.debug({ resource: resource.id, reason: plan.reason }, `copying ${resource.name} whole: ${plan.reason}`);
+    return null;
+  }
+  const method = `patch (${plan.viaSql ? 'datastore_search_sql hashes' : 'sampled blocks'})`;
+  const input = base.inputs?.find((i) => i.upstream);
+  const inputs = (base.inputs ?? []).map((i) => (i === input && i.upstream ? { ...i, upstream: { ...i.upstream, blocks: plan.hashes } } : i));
+  const patched = { ...base, inputs, sourceSha256: sources.patchedChecksum(inputs, plan.hashes) };
+  try {
+    const record = plan.ranges.length === 0
+      ? await keepAs(session, resource, { ...old, ...patched })
+      : await session.patch(resource, patched, old, plan.ranges, async (sink) => {
+        let next = 0;
+        for await (const row of sources.patchRows(resource, plan)) {
+          const wait = sink.insert(row.values, row.id);
+          if (wait) await wait;
+          if (options.progress && sink.count >= next) {
+            options.progress.rows(sink.count);
+            next = sink.count + 1000;
+          }
+        }
+      });
+    options.logger.debug({ resource: resource.id, blocks: plan.changedBlocks, ranges: plan.ranges.length, rows: record.total },
+      `patched ${resource.name}: ${plan.changedBlocks} changed blocks of ${plan.hashes.size} _ids read again`);
+    return { record, method };
+  } catch (err) {
+    if (!(err instanceof MirrorMismatch)) throw err;
+    options.logger.warn({ resource: resource.id }, `patch not published: ${err.message}; copying the table whole instead`);
+    return null;
+  }
+}
+
+/** The published table, under a new record (its data unchanged upstream, only its fingerprint moved). */
+async function keepAs(session: LoadSession, resource: ResourceDefinition, record: ResourceLoadRecord): Promise<ResourceLoadRecord> {
+  await session.keep(resource, record);
+  return record;
 }
 
 /** What a mirrored resource's outcome says of its portal. */
@@ -310,14 +365,17 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
           const base = { id: resource.id, sourceSha256: p.sha256, specHash: p.specHash, source: sourceName(resource), inputs: p.inputs };
           options.progress?.start(resource, (await sources.expectedRows(resource)) ?? old?.total ?? null);
           try {
-            const record = await loadWithRetries(session, resource, base, sources, options, old);
+            const upstreamId = resource.source.kind === 'ckan' ? resource.source.resource : '';
+            const patched = resource.source.kind === 'ckan' && old && !options.force && old.specHash === p.specHash
+              ? await patchMirror(session, resource, base, old, sources, options) : null;
+            if (patched) sources.mirrorMethods.set(upstreamId, patched.method);
+            const record = patched?.record ?? await loadWithRetries(session, resource, base, sources, options, old);
             const rows = record.total;
             records.push(record);
             const outcome: ResourceOutcome = { id: resource.id, name: resource.name, status: 'loaded', rows, error: null, ms: Date.now() - started, ...mirrorFacts(p) };
-            const upstreamId = resource.source.kind === 'ckan' ? resource.source.resource : '';
             const method = sources.mirrorMethods.get(upstreamId);
             if (method) outcome.method = method;
-            const note = sources.mirrorNotes.get(upstreamId);
+            const note = patched ? undefined : sources.mirrorNotes.get(upstreamId);
             if (note) outcome.warning = note;
             if (rows === 0) {
               outcome.warning = `${sourceName(resource)} has ${resource.source.kind === 'ckan' ? 'no records' : 'a header but no records'}: the resource is served empty`;

@@ -13,9 +13,10 @@ import type {
 } from '../catalog/types.js';
 import type { Logger } from 'pino';
 import { CkanClient, Slots, type CkanClientOptions } from './ckan/client.js';
+import { BlockHasher, planChanges, portalBlockHashes, recordsIn, withBlocks, type BlockHashes, type ChangePlan } from './ckan/changes.js';
 import { DumpUnusable, openDump, type DumpOptions } from './ckan/dump.js';
 import {
-  loaderVeto, looksMidReload, probeDifference, schemaDifference, UpstreamReloading, UpstreamResource, verifyCopy, type MirrorOptions, type Probe,
+  loaderVeto, looksMidReload, MirrorMismatch, probeDifference, schemaDifference, UpstreamReloading, UpstreamResource, verifyCopy, type MirrorOptions, type Probe,
 } from './ckan/mirror.js';
 import type { StoredValue } from '../catalog/values.js';
 import type { InputRecord, ResourceLoadRecord } from '../storage/load-target.js';
@@ -53,6 +54,12 @@ export interface MirrorReadOptions extends MirrorOptions {
   dump?: DumpOptions;
   /** Longest one resource's probe may take, retries included. */
   probeTimeoutMs?: number;
+  /** `_id`s per block whose hash a copy records, for a refresh to find what changed (src/ingest/ckan/changes.ts). */
+  blockSize?: number;
+  /** Largest share of a copy's records (0–1) a refresh patches; past it, the table is copied whole. */
+  patchMaxShare?: number;
+  /** Without datastore_search_sql: blocks compared at random, besides those new records land in. */
+  sampleBlocks?: number;
 }
 
 export class LoadSources {
@@ -69,6 +76,10 @@ export class LoadSources {
   readonly mirrorMethods = new Map<string, string>();
   /** Per mirrored resource, why the dump was not used, when it was tried. */
   readonly mirrorNotes = new Map<string, string>();
+  /** Per mirrored resource, the block hashes its portal worked out this load. */
+  private readonly blockHashes = new Map<string, Promise<BlockHashes | null>>();
+  /** Per mirrored resource, the block hashes of the records its copy has read so far this load. */
+  private readonly copyHashes = new Map<string, BlockHasher>();
   private readonly datasets: Map<string, DatasetDefinition>;
   private readonly resources: Map<string, ResourceDefinition>;
   private readonly tables = new Map<string, Promise<Table>>();
@@ -212,7 +223,11 @@ export class LoadSources {
       path: `${client.apiBase}datastore_search?resource_id=${encodeURIComponent(source.resource)}`, sha256: probe.fingerprint, bytes: 0,
       upstream: { total: probe.total, maxId: probe.maxId, fieldsHash: probe.fieldsHash, modified: probe.modified },
     };
-    return { sha256: probe.fingerprint, inputs: [input], files: [] };
+    // The probe does not see an edit in the middle of a table; where the copy's blocks were hashed by the portal, their
+    // hashes now are part of the checksum, so that any edit is seen (at the cost of one query the portal runs).
+    const blocks = previous?.inputs?.find((i) => i.upstream)?.upstream?.blocks;
+    const theirs = blocks?.method === 'sql' ? await this.portalHashes(source, resource.fields, blocks.size) : null;
+    return { sha256: theirs ? withBlocks(probe.fingerprint, theirs) : probe.fingerprint, inputs: [input], files: [] };
   }
 
   /** The files of a resource, its combined checksum, and what each file says of its origin. */
@@ -318,6 +333,8 @@ export class LoadSources {
     const difference = schemaDifference(before.fields, fields);
     if (difference) throw new Error(`${source.portal} resource ${source.resource}: the upstream fields changed (${difference}); run \`count-centre mirror\` again to take the new fields`);
     if (!this.pagesOnly.has(source.resource)) this.mirrorNotes.delete(source.resource);
+    const hasher = new BlockHasher(this.mirror.blockSize ?? 1000);
+    this.copyHashes.set(source.resource, hasher);
     if (this.copyRoute(source) === 'dump') {
       let dump;
       try {
@@ -328,7 +345,10 @@ export class LoadSources {
       }
       if (dump) {
         this.mirrorMethods.set(source.resource, 'dump');
-        yield* dump.rows();
+        for await (const row of dump.rows()) {
+          hasher.add(row.id, row.values);
+          yield row;
+        }
         return;
       }
     }
@@ -337,10 +357,84 @@ export class LoadSources {
     for await (const row of upstream.records(fields)) {
       count += 1;
       lastId = row.id;
+      hasher.add(row.id, row.values);
       yield row;
     }
     if (upstream.lastMethod) this.mirrorMethods.set(source.resource, upstream.lastMethod);
     verifyCopy(before, await upstream.probe(), { count, lastId });
+  }
+
+  /** The portal's block hashes of a mirrored resource, asked for once per load (null: it does not answer them). */
+  private portalHashes(source: CkanSourceDefinition, fields: readonly FieldDefinition[], size: number): Promise<BlockHashes | null> {
+    let found = this.blockHashes.get(source.resource);
+    if (!found) {
+      found = portalBlockHashes(this.upstream(source), fields, size);
+      this.blockHashes.set(source.resource, found);
+    }
+    return found;
+  }
+
+  /**
+   * Records with a finished copy of a mirrored resource the hashes of its blocks, for a later refresh to compare, and
+   * the checksum they make with the probe the copy was verified against: the portal's own hashes
+   * (datastore_search_sql), when it offers them and has not changed since the copy was verified, else those of the
+   * records as copied (always those of the published data).
+   */
+  async recordBlocks(resource: ResourceDefinition, base: { sourceSha256: string; inputs?: InputRecord[] }): Promise<void> {
+    if (resource.source.kind !== 'ckan') return;
+    const source = resource.source;
+    const input = base.inputs?.find((i) => i.upstream);
+    const copied = this.copyHashes.get(source.resource);
+    if (!input?.upstream || !copied) return;
+    const upstream = this.upstream(source);
+    const theirs = await portalBlockHashes(upstream, resource.fields, copied.size).catch(() => null);
+    if (theirs && (await upstream.probe().catch(() => null))?.fingerprint === input.sha256) {
+      input.upstream.blocks = theirs;
+      base.sourceSha256 = withBlocks(input.sha256, theirs);
+    } else {
+      input.upstream.blocks = copied.result();
+      base.sourceSha256 = input.sha256;
+    }
+  }
+
+  /** The checksum a patch records: the probe's, with the portal's block hashes where they were compared. */
+  patchedChecksum(inputs: readonly InputRecord[], hashes: BlockHashes): string {
+    const input = inputs.find((i) => i.upstream);
+    if (!input) throw new Error('a mirrored resource without its upstream recorded');
+    return hashes.method === 'sql' ? withBlocks(input.sha256, hashes) : input.sha256;
+  }
+
+  /**
+   * How a changed mirrored resource is brought up to date from its copy (`previous`): which `_id` ranges to read again,
+   * or why it is copied whole (no hashes recorded with the copy, its fields changed, too many changes).
+   */
+  async changesSince(resource: ResourceDefinition, previous: ResourceLoadRecord): Promise<ChangePlan> {
+    if (resource.source.kind !== 'ckan') return { kind: 'full', reason: 'not a mirrored resource' };
+    const source = resource.source;
+    const probe = await this.probeOf(source);
+    const recorded = previous.inputs?.find((i) => i.upstream)?.upstream;
+    if (!recorded?.blocks || !previous.table) return { kind: 'full', reason: 'its copy recorded no block hashes' };
+    if (recorded.fieldsHash !== probe.fieldsHash) return { kind: 'full', reason: 'its fields changed' };
+    const theirs = recorded.blocks.method === 'sql' ? await this.portalHashes(source, resource.fields, recorded.blocks.size) : null;
+    return planChanges(this.upstream(source), resource.fields, recorded.blocks, theirs, { total: previous.total, maxId: previous.maxId }, probe, {
+      maxShare: this.mirror.patchMaxShare ?? 0.1, sampleBlocks: this.mirror.sampleBlocks ?? 8,
+    });
+  }
+
+  /**
+   * The records a patch replaces the plan's ranges with, then a check that the portal is as the plan found it (the same
+   * fingerprint): a patch of a table that changed meanwhile throws MirrorMismatch, and is not published.
+   */
+  async *patchRows(resource: ResourceDefinition, plan: Extract<ChangePlan, { kind: 'patch' }>): AsyncGenerator<TableRow & { id: number }> {
+    if (resource.source.kind !== 'ckan') return;
+    const source = resource.source;
+    const before = await this.probeOf(source);
+    const upstream = this.upstream(source);
+    if (plan.records) yield* plan.records;
+    else for (const range of plan.ranges) yield* recordsIn(upstream, resource.fields, range, plan.viaSql);
+    const after = await upstream.probe();
+    const difference = probeDifference(before, after);
+    if (difference) throw new MirrorMismatch(`the upstream changed while it was patched (${difference})`, true);
   }
 
   /** An input of a derivation, read (or derived) once per load however many derivations take it. */

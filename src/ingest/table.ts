@@ -41,13 +41,21 @@ export interface DerivedRow {
   origin: Origin;
 }
 
-/** Reads a table's values by field id. */
+/**
+ * A table's value as transforms compute with it: a numeric's exact text as the number it is (transforms count votes,
+ * they do not republish a numeric's text).
+ */
+export function computedValue(value: StoredValue | undefined, type: FieldType): StoredValue {
+  return type === 'numeric' && typeof value === 'string' ? Number(value) : value ?? null;
+}
+
+/** Reads a table's values by field id, as transforms compute with them (computedValue). */
 export function columnReader(table: Table): (row: TableRow, id: string) => StoredValue {
   const positions = new Map(table.fields.map((f, i) => [f.id, i]));
   return (row, id) => {
     const at = positions.get(id);
     if (at === undefined) throw new Error(`the table has no field "${id}"`);
-    return row.values[at] ?? null;
+    return computedValue(row.values[at], table.fields[at]!.type);
   };
 }
 
@@ -67,6 +75,8 @@ export function typedValue(value: unknown, field: FieldDefinition): StoredValue 
     if (type === 'text') return numberText(value, 'numeric');
     if (!Number.isFinite(value)) throw new ValueError(`${value} is not a finite number`);
     if (INTEGER_TYPES.has(type)) return parseInteger(String(value), type as 'int4' | 'int8');
+    // A JSON number was parsed into a double: its shortest digits are all that is left of its text.
+    if (type === 'numeric') return numberText(value, 'numeric');
     if (NUMBER_TYPES.has(type)) return value;
     throw new ValueError(`${value} is a number, not a ${type}`);
   }
@@ -77,6 +87,7 @@ export function typedValue(value: unknown, field: FieldDefinition): StoredValue 
   }
   if (typeof value === 'bigint') {
     if (type === 'text') return String(value);
+    if (type === 'numeric') return String(value);
     if (INTEGER_TYPES.has(type) || NUMBER_TYPES.has(type)) {
       if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) throw new ValueError(`${value} is beyond what is held exactly (2^53)`);
       return INTEGER_TYPES.has(type) ? parseInteger(String(value), type as 'int4' | 'int8') : Number(value);

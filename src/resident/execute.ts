@@ -346,8 +346,8 @@ function selectRows(search: Search, plan: SearchPlan, records: readonly number[]
           const ranks = search.ranksOf(c.match);
           return (row: number) => ranks.of(row);
         }
-        const { values } = table.column(c.field.id);
-        return (row: number) => values[row];
+        const { shown } = table.column(c.field.id);
+        return (row: number) => shown[row];
       });
   if (plan.keyset && !plan.distinct) {
     for (const key of plan.keyset) {

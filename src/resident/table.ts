@@ -5,7 +5,7 @@
 import type { FieldType } from '../catalog/types.js';
 import { compareLexemes } from '../text-search/index.js';
 import { FieldText, RecordText } from './text.js';
-import { storedValue } from '../catalog/values.js';
+import { numberText, storedValue } from '../catalog/values.js';
 import { CSV_LINE_COLUMN } from '../query/plan.js';
 
 /** A non-null value as the engine compares it: text (dates and timestamps as ISO text), a number, or a boolean. */
@@ -58,6 +58,11 @@ export class ResidentColumn {
     readonly field: ResidentField,
     /** One per record, in `_id` order. */
     readonly values: readonly (Comparable | null)[],
+    /**
+     * For a numeric field, the values as the store gave them, exact texts among them ("12.50"), which records show;
+     * `values` holds the doubles they compare and sort by.
+     */
+    readonly shown: readonly unknown[] = values,
   ) {}
 
   get index(): ColumnIndex {
@@ -169,7 +174,11 @@ export class ResidentTable {
         return value;
       });
       bytes += rows.length * 8;
-      columns.set(field.id, new ResidentColumn(field, values));
+      // PostgreSQL gives every numeric as text; only texts that are more than their double's digits need keeping.
+      const exact = field.type === 'numeric' &&
+        rows.some((row) => typeof row[i] === 'string' && numberText(Number(row[i]), 'numeric') !== row[i]);
+      if (exact) bytes += rows.length * 32;
+      columns.set(field.id, new ResidentColumn(field, values, exact ? rows.map((row) => row[i] ?? null) : values));
     });
     this.columns = columns;
     const recordAt = fields.length;

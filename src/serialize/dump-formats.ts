@@ -3,7 +3,7 @@
 
 import { numberText } from '../catalog/values.js';
 import { formatFloat4 } from '../text-search/index.js';
-import { delimitedWriter, fieldDescription, listWriter, objectWriter, storedLineWriter, timestampText, wholeRecordWriter, type RecordWriter, type RenderOptions, type ResultColumn } from './records.js';
+import { delimitedWriter, fieldDescription, pythonNumericText, listWriter, objectWriter, storedLineWriter, timestampText, wholeRecordWriter, type RecordWriter, type RenderOptions, type ResultColumn } from './records.js';
 
 export const DUMP_FORMATS = ['csv', 'tsv', 'json', 'xml', 'ndjson'] as const;
 export type DumpFormat = (typeof DUMP_FORMATS)[number];
@@ -36,7 +36,7 @@ function delimited(columns: readonly ResultColumn[], delimiter: ',' | '\t', cont
 }
 
 function json(columns: readonly ResultColumn[], options: RenderOptions): DumpWriter {
-  const rows = listWriter(columns, options);
+  const rows = listWriter(columns, { ...options, numericAsPythonFloat: true });
   let first = true;
   return {
     contentType: 'application/json; charset=utf-8',
@@ -91,6 +91,7 @@ function xmlValue(value: unknown, type: ResultColumn['type'], options: RenderOpt
   if (type === 'float') return formatFloat4(Number(value));
   if (type === 'bool') return value ? 'True' : 'False';
   if (type === 'timestamp') return timestampText(value, options);
+  if (type === 'numeric') return pythonNumericText(numberText(typeof value === 'string' ? value : Number(value), type));
   if (typeof value === 'number') return numberText(value, type);
   return String(value);
 }

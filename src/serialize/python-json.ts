@@ -38,6 +38,22 @@ export function pythonNumber(value: number): string {
   return String(value);
 }
 
+/**
+ * Python's repr() of a float: shortest round-trip digits like JavaScript, but a whole number keeps ".0" and the
+ * exponent form holds two digits at least and starts at 1e16 ("1e+16", "1e-07").
+ */
+export function pythonFloatText(value: number): string {
+  if (!Number.isFinite(value)) return Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity';
+  const abs = Math.abs(value);
+  if (abs >= 1e16 || (abs !== 0 && abs < 1e-4)) {
+    const [mantissa, exponent] = value.toExponential().split('e') as [string, string];
+    const sign = exponent.startsWith('-') ? '-' : '+';
+    return `${mantissa}e${sign}${exponent.replace(/^[+-]/, '').padStart(2, '0')}`;
+  }
+  if (Number.isInteger(value)) return (Object.is(value, -0) ? '-0' : String(value)) + '.0';
+  return String(value);
+}
+
 /** The text of values that are shared and never change (a resource's field list), made once. */
 const fixed = new WeakMap<object, string>();
 

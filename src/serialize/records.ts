@@ -4,6 +4,7 @@
 import { numberText, storedValue } from '../catalog/values.js';
 import type { FieldDictionary, FieldInfo } from '../catalog/types.js';
 import { formatFloat4 } from '../text-search/index.js';
+import { pythonFloatText } from './python-json.js';
 
 /** A result column: a field, or a full-text rank (`float`). */
 export interface ResultColumn {
@@ -27,6 +28,17 @@ export interface RenderOptions {
    * (`ckan.datastore.ms_in_timestamp`); otherwise `YYYY-MM-DDTHH:MM:SS`, as CKAN 2.10/2.11 and the service description.
    */
   timestampMilliseconds?: boolean;
+  /**
+   * `numeric` values as CKAN 2.10's JSON and XML dumps write them: its writers parse the records' JSON with Python's
+   * json module, so a value with a point becomes a float (`12.50` → `12.5`, `0.0000001` → `1e-07`) and one without
+   * an int of every digit.
+   */
+  numericAsPythonFloat?: boolean;
+}
+
+/** A numeric's text as Python writes the float (or int) its json module reads from it. */
+export function pythonNumericText(text: string): string {
+  return text.includes('.') ? pythonFloatText(Number(text)) : text;
 }
 
 /**
@@ -57,6 +69,12 @@ function jsonRenderer(type: ResultColumn['type'], options: RenderOptions = {}): 
     case 'text':
     case 'date':
       return orNull('null', (v) => JSON.stringify(v));
+    case 'numeric':
+      if (options.numericAsPythonFloat) {
+        return orNull('null', (v) => pythonNumericText(numberText(typeof v === 'string' ? v : Number(v), type)));
+      }
+      // The store's exact text where it kept one (every digit and the scale), as PostgreSQL's to_json writes it.
+      return orNull('null', (v) => numberText(typeof v === 'string' ? v : Number(v), type));
     default:
       return orNull('null', (v) => numberText(Number(v), type));
   }
@@ -97,6 +115,8 @@ function csvRenderer(type: ResultColumn['type'], delimiter: string, options: Ren
     case 'text':
     case 'date':
       return orNull('', (v) => csvQuote(String(v), needsQuotes));
+    case 'numeric':
+      return orNull('', (v) => numberText(typeof v === 'string' ? v : Number(v), type));
     default:
       return orNull('', (v) => numberText(Number(v), type));
   }

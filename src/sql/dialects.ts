@@ -20,8 +20,14 @@ export interface Dialect {
   compileCount(plan: SearchPlan): CompiledQuery;
   /** Each value of one field in a view and how many records hold it (the explorer's facets). */
   compileValueCounts(plan: ValueCountPlan): CompiledQuery;
-  /** `_id` and stored columns of a resource's records after `_id` `afterId` (null: from the first), in `_id` order. */
-  compileColumns(resourceId: string, columns: readonly string[], afterId: number | null, limit: number): CompiledQuery;
+  /**
+   * `_id` and stored columns of a resource's records after `_id` `afterId` (null: from the first), in `_id` order;
+   * the `numeric` fields among them with every digit.
+   */
+  compileColumns(
+    resourceId: string, columns: readonly string[], afterId: number | null, limit: number,
+    numeric?: ReadonlySet<string>,
+  ): CompiledQuery;
   /**
    * A guarded datastore_search_sql statement, returning at most maxRows + 1 rows (so that a cut answer can be told):
    * PostgreSQL runs it as written; the embedded store runs its translation.
@@ -35,7 +41,8 @@ export function dialectFor(target: CompileTarget): Dialect {
       compileSearch: (plan) => sqlite.compileSearch(plan, target),
       compileCount: (plan) => sqlite.compileCount(plan, target),
       compileValueCounts: (plan) => sqlite.compileValueCounts(plan, target),
-      compileColumns: (resourceId, columns, afterId, limit) => sqlite.compileColumns(resourceId, columns, afterId, limit, target),
+      compileColumns: (resourceId, columns, afterId, limit, numeric = new Set()) =>
+        sqlite.compileColumns(resourceId, columns, afterId, limit, numeric, target),
       compileUserSql: (prepared) => prepared.sqlite,
     };
   }

@@ -40,6 +40,11 @@ export interface SearchDialectHooks {
    * are built on the same expression, so that filters and sorts can use them.
    */
   keyExpression(field: PlanField): string;
+  /**
+   * A numeric field's value with every digit, where the store keeps its exact text apart from the column filters and
+   * sorts use (the embedded store); absent, the column is the value (PostgreSQL's numeric).
+   */
+  exactValue?(fieldId: string): string;
   /** Booleans as the dialect binds them. */
   bindBoolean(params: ParamList, value: boolean): string;
   /**
@@ -125,7 +130,9 @@ function conditionSql(h: SearchDialectHooks, p: ParamList, plan: SearchPlan, con
 }
 
 function columnSql(h: SearchDialectHooks, p: ParamList, column: OutputColumn): string {
-  return column.kind === 'field' ? h.quoteIdent(column.field.id) : h.rank(p, column.match);
+  if (column.kind !== 'field') return h.rank(p, column.match);
+  const { id, type } = column.field;
+  return type === 'numeric' && h.exactValue ? h.exactValue(id) : h.quoteIdent(id);
 }
 
 function orderSql(h: SearchDialectHooks, p: ParamList, key: SortKey): string {
@@ -230,10 +237,14 @@ export function compileValueCountsWith(h: SearchDialectHooks, plan: ValueCountPl
  * `_id` and stored columns of a resource's records, in `_id` order, `limit` at a time: the first batch (afterId null),
  * then each after the last `_id` of the one before.
  */
-export function compileColumnsWith(h: SearchDialectHooks, resourceId: string, columns: readonly string[], afterId: number | null, limit: number): CompiledQuery {
+export function compileColumnsWith(
+  h: SearchDialectHooks, resourceId: string, columns: readonly string[], afterId: number | null, limit: number,
+  numeric: ReadonlySet<string> = new Set(),
+): CompiledQuery {
   const p = new ParamList(h.placeholder);
   const id = h.quoteIdent('_id');
   const where = afterId === null ? '' : ` WHERE ${id} > ${p.bind(afterId)}`;
-  const select = [id, ...columns.map((c) => h.quoteIdent(c))].join(', ');
+  const value = (c: string) => (numeric.has(c) && h.exactValue ? h.exactValue(c) : h.quoteIdent(c));
+  const select = [id, ...columns.map(value)].join(', ');
   return { sql: `SELECT ${select} FROM ${h.table(resourceId)}${where} ORDER BY ${id} LIMIT ${p.bind(limit)}`, params: p.values };
 }

@@ -5,25 +5,12 @@
 
 import type { CompiledQuery } from '../sql/compiled.js';
 import type { CompileTarget } from '../sql/dialects.js';
-import type { InputRecord } from './load-target.js';
 
 export type DialectName = CompileTarget['dialect'];
 
-/** What the loader recorded about one loaded resource. */
-export interface LoadedResource {
-  id: string;
-  total: number;
-  loadedAt: string;
-  sourceSha256: string;
-  source: string;
-  dataBytes: number;
-  indexBytes: number;
-  nullFields: readonly string[];
-  /** The files the records were read or derived from, with what each says of its origin. */
-  inputs?: readonly InputRecord[];
-  /** The largest `_id` (0 or absent: `total`, as for records numbered 1…total). */
-  maxId?: number;
-}
+import type { LoadedResource } from '../catalog/stored.js';
+
+export type { LoadedResource };
 
 export { DataVersionMoved, StatementRejected, StatementTimeout, StoreBusy, StoreUnavailable } from '../domain-errors.js';
 

@@ -5,7 +5,7 @@
 
 import type { FieldDefinition } from '../catalog/types.js';
 import { numberText, type StoredValue } from '../catalog/values.js';
-import { foldText, lexizeText, toTsvector, TsvectorBuilder, type TsVector } from '../text-search/index.js';
+import { foldText, lexemeKey, lexizeText, toTsvector, TsvectorBuilder, type TsVector } from '../text-search/index.js';
 
 export function rowDocument(fields: readonly FieldDefinition[], values: readonly StoredValue[]): string {
   const parts: string[] = [];
@@ -85,14 +85,6 @@ export class RowVectorizer {
     }
     return words;
   }
-}
-
-/**
- * Lexemes are hex-encoded for the FTS5 candidate index so that no tokenizer rule or query syntax can split or
- * misread them, while a prefix of a lexeme's bytes stays a prefix of its key (for `:*` queries).
- */
-export function lexemeKey(lexeme: string): string {
-  return Buffer.from(lexeme, 'utf8').toString('hex');
 }
 
 export function ftsDocument(vector: TsVector): string {

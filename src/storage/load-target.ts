@@ -2,19 +2,10 @@
 // loads and finally publishes resources so that readers see either the old data or the new, never a mixture.
 
 import type { ResourceDefinition } from '../catalog/types.js';
+import type { InputRecord } from '../catalog/stored.js';
 import type { StoredValue } from '../catalog/values.js';
 
-/** One file a resource was loaded from: its name, checksum and size, and what it says of its own origin. */
-export interface InputRecord {
-  path: string;
-  sha256: string;
-  bytes: number;
-  /** Title and address of the page the file's content was taken from, when the file names them. */
-  title?: string;
-  url?: string;
-  /** For a mirrored resource: what the last probe of the upstream saw, to tell a reload in progress from a change. */
-  upstream?: { total: number; maxId: number; fieldsHash: string; modified: string | null };
-}
+export type { InputRecord };
 
 export interface ResourceLoadRecord {
   id: string;
@@ -43,6 +34,11 @@ export interface ResourceLoadRecord {
    * its upstream `_id`s, which may have gaps (0: recorded before this was kept, read as `total`).
    */
   maxId: number;
+  /**
+   * Numeric fields holding a value whose text is more than its double's shortest digits ("12.50"): the embedded
+   * store keeps their exact texts beside the doubles. PostgreSQL's numeric keeps every digit, and records none.
+   */
+  exactFields?: string[];
 }
 
 export interface StoreMeta {
@@ -61,6 +57,12 @@ export interface Publication {
   datasetVersion: string;
   /** The catalogue the published data was loaded with, as JSON text. */
   catalog: string;
+}
+
+/** `_id`s from `from` to `to`, both included. */
+export interface IdRange {
+  from: number;
+  to: number;
 }
 
 export interface ResourceSink {
@@ -97,6 +99,14 @@ export interface LoadSession {
   keep(resource: ResourceDefinition, record: ResourceLoadRecord): Promise<void>;
   /** Loads a resource through `fill`; if `fill` throws, nothing of the attempt remains and the error is rethrown. */
   load(resource: ResourceDefinition, base: LoadBase, fill: (sink: ResourceSink) => Promise<void>): Promise<ResourceLoadRecord>;
+  /**
+   * Makes a resource's next version from its published one (`previous`): the records with `_id`s in `ranges` are
+   * removed, then `fill` adds their replacements (increasing `_id`s, inside the ranges). As `load`, all or nothing:
+   * if `fill` throws, nothing of the attempt remains; readers see the patched table only once `commit` publishes it.
+   */
+  patch(
+    resource: ResourceDefinition, base: LoadBase, previous: ResourceLoadRecord, ranges: readonly IdRange[], fill: (sink: ResourceSink) => Promise<void>,
+  ): Promise<ResourceLoadRecord>;
   /**
    * Publishes everything kept or loaded, with the catalogue that describes it, at once; resources neither kept nor
    * loaded stop being served.

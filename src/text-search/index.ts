@@ -14,6 +14,7 @@ import type { TsVector } from './tsvector.js';
 export type { TsVector, TsVectorEntry } from './tsvector.js';
 export type { TsQuery, TsQueryNode, TsQueryLexeme, TsQueryNot, TsQueryBinary, TsQueryPhrase } from './tsquery.js';
 export type { CandidateFilter } from './match.js';
+export { lexemeKey } from './match.js';
 export { TsQuerySyntaxError } from './tsquery.js';
 export { TsVectorSyntaxError, TsvectorBuilder, compareLexemes } from './tsvector.js';
 export { UnknownTextSearchConfigError } from './dictionaries.js';

@@ -272,3 +272,11 @@ export function candidatesAreExact(q: TsQuery): boolean {
 export function candidateFilter(q: TsQuery): CandidateFilter {
   return q.type === 'empty' ? NONE : filterOf(q);
 }
+
+/**
+ * Lexemes are hex-encoded for the FTS5 candidate index so that no tokenizer rule or query syntax can split or
+ * misread them, while a prefix of a lexeme's bytes stays a prefix of its key (for `:*` queries).
+ */
+export function lexemeKey(lexeme: string): string {
+  return Buffer.from(lexeme, 'utf8').toString('hex');
+}

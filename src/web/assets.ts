@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { revalidate } from '../http/caching.js';
 import type { CachedResponse } from '../http/response-cache.js';
 import { PROJECT_ROOT } from '../settings.js';
 
@@ -48,7 +49,7 @@ export function assetAnswer(assets: Assets, path: string, ifNoneMatch: string | 
   if (!item) return null;
   const tag = `"${item.hash}"`;
   const headers = { 'cache-control': IMMUTABLE, etag: tag, 'x-content-type-options': 'nosniff' };
-  if (ifNoneMatch === tag) return { status: 304, headers, body: null };
+  if (revalidate(ifNoneMatch, tag)) return { status: 304, headers, body: null };
   // Kept as a cache entry so that its compressed forms are made once.
   item.entry ??= { status: 200, contentType: item.contentType, tag, body: item.body };
   return { status: 200, headers: { ...headers, 'content-type': item.contentType }, body: item.body, entry: item.entry };

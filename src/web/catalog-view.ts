@@ -3,7 +3,8 @@
 // actions once per version of the data.
 
 import type { CatalogResource } from '../catalog/catalog.js';
-import type { DatasetDefinition, ElectionDefinition, ResourceRole } from '../catalog/types.js';
+import type { DatasetDefinition } from '../catalog/types.js';
+import type { ElectionDefinition, ResourceRole } from '../elections/definition.js';
 import { Election, type ElectionRecords, type ResourceRecords } from '../elections/index.js';
 import { memoKey } from '../util/version-memos.js';
 import type { ActionClient } from './data.js';

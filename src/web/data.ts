@@ -5,7 +5,7 @@
 import { searchRecordValues } from '../actions/datastore-search.js';
 import type { Services } from '../actions/types.js';
 import { countFieldValues, type ValueCounts } from '../actions/value-counts.js';
-import { toApiError } from '../http/envelope.js';
+import { toApiError } from '../errors.js';
 import type { MemoKey } from '../util/version-memos.js';
 
 export const SEARCH_PATH = '/api/3/action/datastore_search';

@@ -6,10 +6,10 @@
 
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import { isVersionMoved, type ServiceLease, type Services, type ServiceState } from '../actions/types.js';
+import { onCurrentVersion, type ServiceLease, type Services, type ServiceState } from '../actions/types.js';
 import { errors } from '../errors.js';
 import { decodeSegment } from '../http/api-routes.js';
-import { ifNoneMatchHits } from '../http/caching.js';
+import { revalidate } from '../http/caching.js';
 import { JSON_CONTENT_TYPE, leasedResponse, type ApiRequest, type ApiResponse } from '../http/core.js';
 import { errorEnvelope, helpUrl } from '../http/envelope.js';
 import { ResponseCache, type CachedResponse } from '../http/response-cache.js';
@@ -127,7 +127,7 @@ export function createPageCore(state: ServiceState, logger: Logger): PageCore {
     if (matched === 'malformed') return notFound(request, `No page at ${decodeSegment(path)}`);
     if (matched === null) return notFound(request, `No page at ${path}`, { 'cache-control': settings.cacheControl });
 
-    const lease = state.acquire();
+    const lease = { current: state.acquire() };
     try {
       const siteUrl = settings.siteUrl ?? request.origin;
       const search = new URLSearchParams(at === -1 ? '' : request.url.slice(at + 1));
@@ -140,30 +140,25 @@ export function createPageCore(state: ServiceState, logger: Logger): PageCore {
         const client = new ActionClient(services);
         return { client, assets, reviewed, siteUrl, params: matched.params, path, search, shell: shellBase(client) };
       };
-      let { key, tag } = identity(lease.services);
+      let { key, tag } = identity(lease.current.services);
       const hit = rendered.get(key);
-      if (hit && ifNoneMatchHits(ifNoneMatch, tag)) return answer(304, { ...pageHeaders(), etag: tag }, null, lease);
-      if (hit) return answer(200, { ...pageHeaders(), etag: tag, 'content-type': HTML }, hit.body, lease, hit);
+      if (hit && revalidate(ifNoneMatch, tag)) return answer(304, { ...pageHeaders(), etag: tag }, null, lease.current);
+      if (hit) return answer(200, { ...pageHeaders(), etag: tag, 'content-type': HTML }, hit.body, lease.current, hit);
 
-      let ctx = contextOf(lease.services);
+      let madeFrom = lease.current.services;
+      let ctx = contextOf(madeFrom);
       let result: PageResult;
       try {
-        try {
-          result = await matched.handler(ctx);
-        } catch (err) {
-          if (!isVersionMoved(err)) throw err;
-          // A load replaced the version this page was reading: made once more from the current one, and kept and
-          // tagged as that version's page.
-          await state.refresh();
-          const fresh = state.acquire();
-          try {
-            ctx = contextOf(fresh.services);
-            ({ key, tag } = identity(fresh.services));
-            result = await matched.handler(ctx);
-          } finally {
-            fresh.release();
+        // A page whose version a load replaced while it was made is made once more from the current one, and kept and
+        // tagged as that version's page.
+        result = await onCurrentVersion(state, lease, (services) => {
+          if (services !== madeFrom) {
+            madeFrom = services;
+            ctx = contextOf(services);
+            ({ key, tag } = identity(services));
           }
-        }
+          return matched.handler(ctx);
+        });
       } catch (err) {
         const failure = pageFailureOf(err);
         if (!failure) {
@@ -173,15 +168,15 @@ export function createPageCore(state: ServiceState, logger: Logger): PageCore {
           result = errorPage(ctx, failure.status, failure.message);
         }
       }
-      if ('redirect' in result) return answer(303, { ...pageHeaders(), location: result.redirect }, '', lease);
+      if ('redirect' in result) return answer(303, { ...pageHeaders(), location: result.redirect }, '', lease.current);
       if (result.status === 200) {
         const entry: CachedResponse = { status: 200, contentType: HTML, tag, body: Buffer.from(result.html) };
         rendered.set(key, entry);
-        return answer(200, { ...pageHeaders(), etag: tag, 'content-type': HTML }, entry.body, lease, entry);
+        return answer(200, { ...pageHeaders(), etag: tag, 'content-type': HTML }, entry.body, lease.current, entry);
       }
-      return answer(result.status, { ...pageHeaders(), 'cache-control': 'no-store', 'content-type': HTML }, result.html, lease);
+      return answer(result.status, { ...pageHeaders(), 'cache-control': 'no-store', 'content-type': HTML }, result.html, lease.current);
     } catch (err) {
-      lease.release();
+      lease.current.release();
       throw err;
     }
   };

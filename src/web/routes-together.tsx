@@ -50,7 +50,7 @@ export async function searchPage(ctx: PageContext): Promise<PageResult> {
   const together = await electionsTogether(ctx.client, ctx.reviewed);
   const found = q ? findPeople(together.people.people, q, SEARCH_LIMIT) : { matches: [], total: 0 };
   return ok(page(ctx, { title: q ? `Candidates matching “${q}”` : 'Find a candidate', crumbs: [{ label: 'Home', href: '/' }, { label: 'Find a candidate' }], alternate: null },
-    <SearchPage q={q} matches={found.matches} total={found.total} limit={SEARCH_LIMIT} links={linksOf(ctx, together)} />));
+    <SearchPage q={q} matches={found.matches} total={found.total} limit={SEARCH_LIMIT} links={linksOf(together)} />));
 }
 
 export async function personPage(ctx: PageContext): Promise<PageResult> {
@@ -60,7 +60,7 @@ export async function personPage(ctx: PageContext): Promise<PageResult> {
   const drawn = [...new Set(person.candidacies.map((c) => c.election))];
   return ok(page(ctx, {
     title: person.name, crumbs: [{ label: 'Home', href: '/' }, { label: 'Candidates', href: '/search' }, { label: person.name }], alternate: null, datasets: drawn,
-  }, <PersonPage person={person} links={linksOf(ctx, together)} />));
+  }, <PersonPage person={person} links={linksOf(together)} />));
 }
 
 export interface CandidacyLinks {
@@ -76,7 +76,7 @@ export interface CandidacyLinks {
   partyLine: (election: string, party: string) => string;
 }
 
-function linksOf(ctx: PageContext, together: Awaited<ReturnType<typeof electionsTogether>>): CandidacyLinks {
+function linksOf(together: Awaited<ReturnType<typeof electionsTogether>>): CandidacyLinks {
   const byName = new Map(together.views.map((v, i) => [v.definition.name, { view: v, model: together.models[i]! }]));
   return {
     person: urls.person,

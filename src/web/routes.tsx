@@ -4,10 +4,9 @@
 
 import type { CatalogResource } from '../catalog/catalog.js';
 import { candidacyId, compareElections, FIELD_NAMES, sheetAfterCount, slugOf, type Election } from '../elections/index.js';
-import type { Assets } from './assets.js';
 import { chartOf, loadCharts } from './charts.js';
-import { datasets, electionByName, electionLabel, electionModel, elections, type ElectionView } from './catalog-view.js';
-import { PageFailure, pageFailureOf, type ActionClient, type SearchResult } from './data.js';
+import { datasets, electionLabel, electionModel, elections, type ElectionView } from './catalog-view.js';
+import { PageFailure, pageFailureOf, type SearchResult } from './data.js';
 import { defaultFacets, facetOf, type Facet } from './facets.js';
 import {
   firstPreferencesChart, firstPreferencesNarrowChart, raceToQuotaChart, raceToQuotaNarrowChart, shareChangeChart, sharesChart, sharesNarrowChart, transfersChart,
@@ -16,7 +15,7 @@ import {
 import { formatNumber } from './format.js';
 import { ComparePage } from './pages/compare.js';
 import { ConstituencyPage } from './pages/constituency.js';
-import { ConstituencyList, CONSTITUENCY_SORTS, ElectionOverview, PartyPage, PartyTotalsPage, type ElectionPageBase } from './pages/election.js';
+import { ConstituencyList, CONSTITUENCY_SORTS, ElectionOverview, PartyPage, PartyTotalsPage } from './pages/election.js';
 import { ErrorPage } from './pages/error.js';
 import { HomePage, type DatasetCard, type ElectionCard } from './pages/home.js';
 import type { Crumb } from './pages/layout.js';

@@ -6,6 +6,7 @@
 // truncated mid-copy, a DataPusher-style reload in chunks, a schema change, a resource gone private, an HTML page
 // instead of JSON, a portal that is down). It records every request it was sent.
 
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LosslessNumber, parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
@@ -141,9 +142,10 @@ export class FakeCkan {
           res.writeHead(status, { 'content-type': headers['content-type'] ?? 'application/json;charset=utf-8', ...headers });
           res.end(body);
           this.inFlight -= 1;
-          // A page of the copy: not a probe (the last records, the table's oid, a one-record try of a paging method).
+          // A page of the copy: not a probe (the last records, the table's oid, a one-record try of a paging method, the
+          // block hashes).
           const copyPage = (action === 'datastore_search' && request.params.sort === '_id' && Number(request.params.limit) > 1) ||
-            (action === 'datastore_search_sql' && !/LIMIT 1$/.test(String(request.params.sql)));
+            (action === 'datastore_search_sql' && !/LIMIT 1$|GROUP BY/.test(String(request.params.sql)));
           if (status === 200 && (action === 'dump' || (copyPage && /"records": ?\[\s*[[{]/.test(body)))) {
             this.pages += 1;
             this.afterPage?.(this.pages);
@@ -285,6 +287,10 @@ export class FakeCkan {
           return failure(409, { filters: [`invalid value "${JSON.stringify(value)}"`], __type: 'Validation Error' });
         }
         rows = rows.filter((r) => r._id > Number((value as { gt: unknown }).gt));
+      } else if (Array.isArray(value)) {
+        // A list matches any of its values, as CKAN's filters do.
+        const wanted = new Set(value.map((v) => (v instanceof LosslessNumber ? Number(v.value) : v)));
+        rows = rows.filter((r) => wanted.has(r[key]));
       } else rows = rows.filter((r) => r[key] === value);
     }
     if (params.sort === '_id desc') rows.reverse();
@@ -304,14 +310,17 @@ export class FakeCkan {
   }
 
   private sql(statement: string): { status: number; body: string } {
-    const match = /^SELECT (.+) FROM "((?:[^"]|"")+)" WHERE "_id" > (\d+) ORDER BY "_id" LIMIT (\d+)$/.exec(statement);
+    const hashes = /^SELECT \("_id" - 1\) \/ (\d+) AS "b", count\(\*\) AS "n", md5\(string_agg\(json_build_array\((.+)\)::text, ',' ORDER BY "_id"\)\) AS "h" FROM "((?:[^"]|"")+)" GROUP BY 1 ORDER BY 1$/.exec(statement);
+    if (hashes) return this.blockHashes(Number(hashes[1]), hashes[2]!, hashes[3]!, statement);
+    const match = /^SELECT (.+) FROM "((?:[^"]|"")+)" WHERE "_id" > (\d+)(?: AND "_id" <= (\d+))? ORDER BY "_id" LIMIT (\d+)$/.exec(statement);
     if (!match) return failure(409, { query: ['Invalid query'], __type: 'Validation Error' });
     const table = this.table(match[2]);
     if (!table) return failure(409, { query: [`relation "${match[2]}" does not exist`], __type: 'Validation Error' });
     const columns = [...match[1]!.matchAll(/"((?:[^"]|"")+)"/g)].map((m) => m[1]!.replace(/""/g, '"'));
     const after = Number(match[3]);
-    const limit = Number(match[4]);
-    const rows = table.records.filter((r) => r._id > after).sort((a, b) => a._id - b._id);
+    const upTo = match[4] === undefined ? Infinity : Number(match[4]);
+    const limit = Number(match[5]);
+    const rows = table.records.filter((r) => r._id > after && r._id <= upTo).sort((a, b) => a._id - b._id);
     const page = rows.slice(0, Math.min(limit, this.options.rowsMax));
     const types = new Map(table.fields.map((f) => [f.id, f.type]));
     // Before 2.11 the DataStore's SQL sent numeric values as strings.
@@ -319,6 +328,23 @@ export class FakeCkan {
     const records = page.map((r) => Object.fromEntries(columns.map((id) => [id, asSent(id, r[id] ?? null)])));
     const result: Record<string, unknown> = { records, fields: columns.map((id) => ({ id, type: id === '_id' ? 'int4' : types.get(id) })), sql: statement };
     if (limit > this.options.rowsMax && rows.length > page.length) result.records_truncated = true;
+    return { status: 200, body: envelope(result) };
+  }
+
+  /** Per block of `size` _ids, its count and a hash of its records (the portal's own text of them, here their JSON). */
+  private blockHashes(size: number, columnList: string, resourceId: string, statement: string): { status: number; body: string } {
+    const table = this.table(resourceId.replace(/""/g, '"'));
+    if (!table) return failure(409, { query: [`relation "${resourceId}" does not exist`], __type: 'Validation Error' });
+    const columns = [...columnList.matchAll(/"((?:[^"]|"")+)"/g)].map((m) => m[1]!.replace(/""/g, '"'));
+    const blocks = new Map<number, string[]>();
+    for (const r of [...table.records].sort((a, b) => a._id - b._id)) {
+      const b = Math.floor((r._id - 1) / size);
+      const texts = blocks.get(b) ?? [];
+      texts.push(stringifyLossless(columns.map((id) => r[id] ?? null)) ?? '');
+      blocks.set(b, texts);
+    }
+    const records = [...blocks].sort((x, y) => x[0] - y[0]).map(([b, texts]) => ({ b, n: texts.length, h: createHash('md5').update(texts.join(',')).digest('hex') }));
+    const result = { records, fields: [{ id: 'b', type: 'int4' }, { id: 'n', type: 'int8' }, { id: 'h', type: 'text' }], sql: statement };
     return { status: 200, body: envelope(result) };
   }
 }

@@ -96,8 +96,8 @@ export class CkanWriter {
   }
 
   /** The portal's own CSV dump of a table, as bytes. */
-  async dump(resourceId: string): Promise<Buffer> {
-    const response = await fetch(new URL(`datastore/dump/${resourceId}?format=csv`, this.url), { headers: { authorization: this.token } });
+  async dump(resourceId: string, format: 'csv' | 'tsv' | 'json' | 'xml' = 'csv'): Promise<Buffer> {
+    const response = await fetch(new URL(`datastore/dump/${resourceId}?format=${format}`, this.url), { headers: { authorization: this.token } });
     if (!response.ok) throw new Error(`dump of ${resourceId}: HTTP ${response.status}`);
     return Buffer.from(await response.arrayBuffer());
   }

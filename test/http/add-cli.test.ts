@@ -86,6 +86,10 @@ for (const backend of TEST_BACKENDS) describe(`count-centre add, beside a runnin
       { _id: 3, Constituency: 'Galway West', 'Polling day': null, 'Turnout %': 61, Votes: 9876, Seats: 5, Note: '' },
       { _id: 4, Constituency: 'Kerry', 'Polling day': '2024-11-29', 'Turnout %': null, Votes: 10001, Seats: 5, Note: 'Ciarraí' },
     ]);
+    // A numeric keeps the digits the file gave it: "61.0" is served as 61.0, in JSON and in CSV.
+    assert.match(answer.body, /"records": \[\{"_id":1,.*"Turnout %":62\.5,.*\{"_id":3,"Constituency":"Galway West","Polling day":null,"Turnout %":61\.0,/);
+    const csvRecords = JSON.parse((await httpCall(server.port, `/api/3/action/datastore_search?resource_id=${RESOURCE}&fields=${encodeURIComponent('Turnout %')}&records_format=csv`)).body);
+    assert.equal(csvRecords.result.records, '62.5\n59.25\n61.0\n\n');
     const filtered = JSON.parse((await httpCall(server.port, `/api/3/action/datastore_search?resource_id=${RESOURCE}&filters=${encodeURIComponent('{"Seats": 5}')}&sort=Votes%20desc`)).body);
     assert.deepEqual(filtered.result.records.map((r: { Constituency: string }) => r.Constituency), ['Kerry', 'Galway West']);
     const catalogue = readFileSync(env.COUNTCENTRE_CATALOG!, 'utf8');

@@ -26,8 +26,6 @@ interface Table {
   rows: Value[][];
 }
 
-const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-
 const valueOf: Record<Kind, fc.Arbitrary<Value>> = {
   // Text is never null in a DataStore text field: an empty cell is "".
   text: fc.oneof(

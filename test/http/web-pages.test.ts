@@ -87,6 +87,13 @@ for (const backend of TEST_BACKENDS) describe(`explorer pages [${backend}]`, () 
         assert.equal(asset.statusCode, 200);
         assert.equal(asset.headers['content-type'], type);
         assert.equal(asset.headers['cache-control'], 'public, max-age=31536000, immutable');
+        // If-None-Match compares weakly (RFC 9110): the tag as sent, or marked weak by a proxy, both revalidate.
+        const tag = asset.headers.etag as string;
+        assert.match(tag, /^"[0-9a-f]{12}"$/);
+        for (const held of [tag, `W/${tag}`, `"other", ${tag}`]) {
+          const again = await service.request({ method: 'GET', url, headers: { 'if-none-match': held } });
+          assert.deepEqual([again.statusCode, again.headers.etag, again.body], [304, tag, ''], held);
+        }
       }
       assert.equal((await service.request('/static/explorer.000000000000.css')).statusCode, 404);
     });

@@ -196,7 +196,7 @@ for (const backend of TEST_BACKENDS) describe(`soak [${backend}]`, { timeout: 18
       ...process.env, COUNTCENTRE_CATALOG: path.join(dir, 'catalog.json'), COUNTCENTRE_SOURCES: dir, COUNTCENTRE_DB: path.join(dir, 'soak.sqlite'), LOG_LEVEL: 'warn',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     };
-    await run(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'src', 'ingest', 'cli.js')], { env });
+    await run(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'src', 'cli', 'count-centre-load.js')], { env });
   };
 
   test('steady load: every answer complete, none an error', async (t) => {

@@ -300,7 +300,7 @@ describe('the program', () => {
   test('--version is the package\'s', async () => {
     const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string> };
     assert.equal(COUNT_CENTRE_VERSION, pkg.version);
-    assert.deepEqual(pkg.bin, { 'count-centre': 'dist/src/cli/count-centre.js', 'count-centre-load': 'dist/src/ingest/cli.js' });
+    assert.deepEqual(pkg.bin, { 'count-centre': 'dist/src/cli/count-centre.js', 'count-centre-load': 'dist/src/cli/count-centre-load.js' });
     const run = await runCli(['--version']);
     assert.deepEqual([run.code, run.stdout], [0, `${pkg.version}\n`]);
   });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ApiError, ERROR_KINDS } from '../../src/errors.js';
+import { ERROR_KINDS, toApiError } from '../../src/errors.js';
 import { PROJECT_ROOT } from '../../src/settings.js';
 import { initSearchSql, prepareSearchSql, type SqlResourceInfo } from '../../src/sql/search-sql/index.js';
 import { StatementTimeout } from '../../src/storage/backend.js';
@@ -68,8 +68,8 @@ for (const attack of fixture.attacks) {
         if (err instanceof StatementTimeout) outcome = 'deadline';
         else throw err;
       }
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
+    } catch (thrown) {
+      const err = toApiError(thrown, () => assert.fail(thrown as Error));
       const query = (err.validation?.['query'] as string[] | undefined)?.[0];
       outcome = { status: err.status, type: ERROR_KINDS[err.kind].type ?? '', message: query ?? err.message };
     }

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ApiError } from '../../src/errors.js';
+import { toApiError } from '../../src/errors.js';
 import { RawJson } from '../../src/serialize/python-json.js';
 import { PROJECT_ROOT } from '../../src/settings.js';
 import {
@@ -66,8 +66,8 @@ async function run(sql: string): Promise<{ columns: { id: string; type: string }
     assert.ok(rows.length <= 32001, 'at most maxRows + 1 rows');
     const records = rows.map((row) => row.map((cell, i) => jsonValue(renderSqlValue(cell, prepared.columns[i]!.type), prepared.columns[i]!.type)));
     return { columns: prepared.columns, records };
-  } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
+  } catch (thrown) {
+    const err = toApiError(thrown, () => assert.fail(thrown as Error));
     const query = (err.validation?.['query'] as string[] | undefined)?.[0];
     return { error: { status: err.status, message: query ?? err.message } };
   }

@@ -3,7 +3,7 @@
 // where the SQL itself is the point (deadline filters, null ordering, exact numeric functions, GLOB for LIKE…).
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError, ERROR_KINDS } from '../../src/errors.js';
+import { ERROR_KINDS, toApiError } from '../../src/errors.js';
 import { initSearchSql, prepareSearchSql, type PreparedSql, type SqlResourceInfo } from '../../src/sql/search-sql/index.js';
 
 const A = '60728fc9-2896-41d8-a70c-9c01dd3d57ce';
@@ -41,8 +41,8 @@ function sqlOf(sql: string, maxRows = 100): string {
 function refusal(sql: string): { status: number; type: string | null; message: string } {
   try {
     prepare(sql);
-  } catch (err) {
-    assert.ok(err instanceof ApiError, `an ApiError, not ${String(err)}`);
+  } catch (thrown) {
+    const err = toApiError(thrown, () => assert.fail(`a refusal, not ${String(thrown)}`));
     const query = (err.validation?.['query'] as string[] | undefined)?.[0];
     return { status: err.status, type: ERROR_KINDS[err.kind].type, message: query ?? err.message };
   }

@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import { ApiError } from '../../src/errors.js';
+import { toApiError } from '../../src/errors.js';
 import { RawJson } from '../../src/serialize/python-json.js';
 import {
   compareText, floatToInt, roundTimestamp, textToBool, textToDate, textToDecimal, textToInt, textToTimestamp,
@@ -22,8 +22,8 @@ const txt = (d: D.Decimal) => D.decimalText(d);
 function sqlMessage(fn: () => unknown): string {
   try {
     fn();
-  } catch (err) {
-    assert.ok(err instanceof ApiError, String(err));
+  } catch (thrown) {
+    const err = toApiError(thrown, () => assert.fail(String(thrown)));
     return (err.validation?.['query'] as string[])[0]!;
   }
   assert.fail('no error');

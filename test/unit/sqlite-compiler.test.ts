@@ -37,7 +37,8 @@ function plan(input: Record<string, unknown>): SearchPlan {
   return result;
 }
 
-const ALL = '"_id", "Name", "Votes", "Party ""Id"""';
+// A numeric field is read with every digit: its exact text where the store keeps one, else the double.
+const ALL = '"_id", "Name", coalesce("_exact:Votes", "Votes"), "Party ""Id"""';
 
 describe('SQLite compiler', () => {
   let dir: string;
@@ -133,7 +134,7 @@ describe('SQLite compiler', () => {
 
   test('sort: explicit null placement as PostgreSQL orders, _id as the tie-breaker; the page is found first, then fetched', async () => {
     const p = plan({ sort: 'Votes desc', fields: '_id,Votes' });
-    assert.equal(compileSearch(p, target).sql, 'SELECT "_id", "Votes" FROM "r1" WHERE "_id" IN ' +
+    assert.equal(compileSearch(p, target).sql, 'SELECT "_id", coalesce("_exact:Votes", "Votes") FROM "r1" WHERE "_id" IN ' +
       '(SELECT "_id" FROM "r1" ORDER BY "Votes" DESC NULLS FIRST, "_id" LIMIT ? OFFSET ?) ORDER BY "Votes" DESC NULLS FIRST, "_id"');
     assert.deepEqual(await rows(p), [[2, null], [1, 10], [4, 10], [3, 7]]);
     const ascending = plan({ sort: 'Votes', fields: '_id' });

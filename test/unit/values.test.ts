@@ -12,6 +12,18 @@ describe('values', () => {
     for (const bad of ['', 'abc', '1,000', 'NaN', 'Infinity', '0x10', '1e999']) assert.throws(() => parseNumber(bad), ValueError, bad);
   });
 
+  test('numeric cells: PostgreSQL numeric text, every digit and the scale kept', () => {
+    const cases: [string, string][] = [
+      ['12.50', '12.50'], [' -32782.20 ', '-32782.20'], ['+1.0', '1.0'], ['.5', '0.5'], ['007', '7'], ['0.000', '0.000'],
+      ['-0.00', '0.00'], ['1e-7', '0.0000001'], ['1.5E-7', '0.00000015'], ['1.50E2', '150'], ['1.505e2', '150.5'], ['1e3', '1000'],
+      ['123456789012345678901234567890.123', '123456789012345678901234567890.123'], ['5.', '5'],
+    ];
+    for (const [cell, text] of cases) assert.equal(parseCell(cell, 'numeric', 'ISO'), text, cell);
+    assert.equal(parseCell('1.234,50', 'numeric', '1.234,5'), '1234.50');
+    for (const bad of ['abc', '1,000', 'NaN', 'Infinity', '1e999', '1e-1001', '.']) assert.throws(() => parseCell(bad, 'numeric', 'ISO'), ValueError, bad);
+    assert.equal(numberText('12.50', 'numeric'), '12.50', 'a numeric\'s text prints as it is');
+  });
+
   test('timestamps and dates in ISO and day-first forms, validated against the calendar', () => {
     assert.equal(parseTimestamp('08/02/2020', 'DD/MM/YYYY'), '2020-02-08T00:00:00');
     assert.equal(parseTimestamp('02/08/2020', 'MM/DD/YYYY'), '2020-02-08T00:00:00');

@@ -8,7 +8,7 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isSafeNumber, parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
+import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
 import type { FieldDefinition } from '../../catalog/types.js';
 import { ValueError, type StoredValue } from '../../catalog/values.js';
 import { LoadError } from '../csv.js';
@@ -57,7 +57,7 @@ type Adjuster = ((cell: RawCell, line: number) => RawCell) | null;
 /**
  * How a dump cell differs from the API's value for some upstream types, column by column (null: taken as it is):
  * arrays and JSON come as JSON text (null as the word `null`), kept here as compact JSON as the paged copy keeps them;
- * a numeric with more digits than a double holds stops the copy, as it does when paging.
+ * numeric cells are PostgreSQL's own text, which the store keeps as it is.
  */
 function cellAdjusters(fields: readonly UpstreamField[], name: string): Adjuster[] {
   const adjusters: Adjuster[] = [null];
@@ -71,13 +71,6 @@ function cellAdjusters(fields: readonly UpstreamField[], name: string): Adjuster
         } catch {
           throw new LoadError(name, line, null, `field "${field.id}" (${field.type}): ${String(cell).slice(0, 60)} is not JSON`);
         }
-      });
-    } else if (type === 'numeric') {
-      adjusters.push((cell, line) => {
-        if (typeof cell === 'string' && cell !== '' && !isSafeNumber(cell)) {
-          throw new LoadError(name, line, null, `field "${field.id}" (numeric): ${cell} has more digits than this store holds exactly`);
-        }
-        return cell;
       });
     } else {
       adjusters.push(null);

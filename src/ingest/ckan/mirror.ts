@@ -5,9 +5,9 @@
 // copied digit for digit, and the copy verified against a second probe before it may be published.
 
 import { createHash } from 'node:crypto';
-import { isSafeNumber, stringify as stringifyLossless } from 'lossless-json';
+import { stringify as stringifyLossless } from 'lossless-json';
 import type { FieldDefinition, FieldDictionary, FieldType } from '../../catalog/types.js';
-import { parseInteger, ValueError, type StoredValue } from '../../catalog/values.js';
+import { parseInteger, parseNumeric, ValueError, type StoredValue } from '../../catalog/values.js';
 import { LoadError } from '../csv.js';
 import { origin, typedValue, type TableRow } from '../table.js';
 import { CkanError, isLosslessNumber, type CkanClient } from './client.js';
@@ -159,8 +159,8 @@ function upstreamFields(result: { fields?: unknown }): UpstreamField[] {
 const asNumber = (value: unknown): number => (isLosslessNumber(value) ? Number(value.value) : typeof value === 'number' ? value : Number(value));
 
 /**
- * An upstream value as this store holds it, digit for digit: a number that a field's type cannot hold exactly here
- * (a numeric with more than 15 significant digits, an int8 beyond 2^53) stops the copy rather than change. Null
+ * An upstream value as this store holds it, digit for digit: a numeric keeps its text (scale and every digit); a
+ * number that a field's type cannot hold exactly here (an int8 beyond 2^53) stops the copy rather than change. Null
  * stays null, in text fields too (CKAN tells null from the empty string).
  */
 export function upstreamValue(value: unknown, field: FieldDefinition): StoredValue {
@@ -172,8 +172,7 @@ export function upstreamValue(value: unknown, field: FieldDefinition): StoredVal
       case 'int8':
         return parseInteger(text, field.type);
       case 'numeric':
-        if (!isSafeNumber(text)) throw new ValueError(`${text} has more digits than this store holds exactly`);
-        return Number(text);
+        return parseNumeric(text);
       case 'float8':
         return Number(text);
       case 'text':

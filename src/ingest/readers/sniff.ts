@@ -6,8 +6,6 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import iconv from 'iconv-lite';
 
-export type TableFormat = 'csv' | 'json' | 'ndjson' | 'xlsx' | 'parquet';
-
 /** How a text file is encoded: an iconv-lite name (`utf-8`, `utf-16le`, `utf-16be`, `windows-1252`) and its BOM's length. */
 export interface TextEncoding {
   encoding: string;

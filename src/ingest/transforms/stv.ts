@@ -9,7 +9,7 @@
 
 import type { DatasetDefinition } from '../../catalog/types.js';
 import type { StoredValue } from '../../catalog/values.js';
-import { columnReader, loadError, type DerivedRow, type Origin, type Table } from '../table.js';
+import { columnReader, computedValue, loadError, type DerivedRow, type Origin, type Table } from '../table.js';
 
 export const STATUSES = ['Elected', 'Excluded', 'Not Elected'] as const;
 export type Status = (typeof STATUSES)[number];
@@ -266,7 +266,7 @@ function joinAndDerive(totals: Table, statistics: Table, options: Record<string,
       name: String(get(found.row, 'constituency')),
       origin: found.row.origin,
       quota,
-      statistics: new Map(statistics.fields.map((f, i) => [f.id, found.row.values[i] ?? null])),
+      statistics: new Map(statistics.fields.map((f, i) => [f.id, computedValue(found.row.values[i], f.type)])),
       stv: constituency,
       counts: deriveCounts(constituency, quota),
     };

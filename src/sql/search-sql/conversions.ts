@@ -270,14 +270,6 @@ export function timestampIsoformat(ts: string): string {
   return /^0+$/.test(fraction) ? ts.slice(0, dot) : ts.slice(0, dot + 1) + fraction;
 }
 
-export function dateToTimestamp(date: string): string {
-  return date + 'T00:00:00';
-}
-
-export function timestampToDate(ts: string): string {
-  return ts.slice(0, 10);
-}
-
 // ---------------------------------------------------------------------------------------------------------
 // text
 

@@ -23,6 +23,11 @@ export interface Ex {
   type: PgType;
   /** For numeric: the value is always an SQLite integer or double (stored data), never computed numeric text. */
   native: boolean;
+  /**
+   * For a stored numeric read as its exact text: its column's double, which sorts and compares as the value does (to
+   * 15–17 significant digits) and which the column's index is built on.
+   */
+  nativeKey?: string;
   konst: Konst | null;
   /** The output column name PostgreSQL would derive (FigureColname), and how strongly. */
   name: string | null;
@@ -125,14 +130,6 @@ export function numericConstant(d: Decimal, extra: Partial<Ex> = {}): Ex {
 
 export function unknownConstant(text: string): Ex {
   return { ...ex(sqlText(text), 'unknown'), konst: { kind: 'unknown', text } };
-}
-
-export function isNullConst(e: Ex): boolean {
-  return e.konst?.kind === 'null';
-}
-
-export function isUnknownLiteral(e: Ex): boolean {
-  return e.type === 'unknown';
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -348,6 +345,7 @@ export function comparisonType(op: string, l: Ex, r: Ex): PgType {
 
 /** The expression a value sorts and compares by: numeric text by its order-preserving key, char(n) unpadded. */
 export function keyOf(e: Ex): string {
+  if (e.type === 'numeric' && !e.native && e.nativeKey) return e.nativeKey;
   if (e.type === 'numeric' && !e.native) {
     if (e.konst?.kind === 'value') return sqlText(numericKey(toDecimalConst(e)));
     return `${RT.numKey}(${e.sql})`;
@@ -381,7 +379,10 @@ export function compareEx(op: CompareOp, left: Ex, right: Ex): Ex {
   const l = coerce(left, t);
   const r = coerce(right, t);
   let sql: string;
-  if (t === 'numeric' && !(l.native && r.native)) {
+  if (t === 'numeric' && (l.native || l.nativeKey) && (r.native || r.nativeKey)) {
+    // Stored numbers (and constants a double holds) compare as doubles, as the column's index does.
+    sql = `(${l.nativeKey ?? l.sql} ${op} ${r.nativeKey ?? r.sql})`;
+  } else if (t === 'numeric' && !(l.native && r.native)) {
     sql = `(${RT.numCmp}(${l.sql}, ${r.sql}) ${op} 0)`;
   } else if (t === 'bpchar') {
     sql = `(${keyOf(l)} ${op} ${keyOf(r)})`;

@@ -206,6 +206,7 @@ export function columnExpr(column: Column, levelsUp: number, env: ExprEnv, outer
   return {
     ...ex(column.sql, column.type),
     native: column.native,
+    ...(column.nativeKey ? { nativeKey: column.nativeKey } : {}),
     length: column.length,
     name: column.name,
     strength: 2,

@@ -1,16 +1,12 @@
-// How the translation and its runtime functions fail: as CKAN answers a statement PostgreSQL refuses
-// (409, `{"query": ["<PostgreSQL's message>"]}`), as a refusal of what may not be read (403), or as a
-// construct outside the supported subset (409 naming it).
+// How the translation and its runtime functions fail, as domain errors (errors.ts answers them as CKAN does): a
+// statement PostgreSQL would refuse, a refusal of what may not be read, or a construct outside the supported subset.
 
-import { ApiError, errors } from '../../errors.js';
+import { ReadForbidden, StatementRejected } from '../../domain-errors.js';
 
-/**
- * A statement PostgreSQL would refuse, or that fails while running; the message is PostgreSQL's wording. As in CKAN,
- * what PostgreSQL says is also in `info.orig` (ckan.js shows that), without the SQL CKAN puts beside it.
- */
-export class SqlFailure extends ApiError {
-  constructor(message: string, { fromPostgres = true } = {}) {
-    super('validation', message, fromPostgres ? { query: [message], info: { orig: [message] } } : { query: [message] });
+/** A statement PostgreSQL would refuse, or that fails while running; the message is PostgreSQL's wording. */
+export class SqlFailure extends StatementRejected {
+  constructor(message: string, options: { fromPostgres?: boolean } = {}) {
+    super(message, options);
     this.name = 'SqlFailure';
   }
 }
@@ -25,8 +21,8 @@ export function readOnlyRefusal(what: string): SqlFailure {
   return new SqlFailure(`${what} is not allowed: datastore_search_sql only runs SELECT statements`);
 }
 
-export function forbidden(detail: string): ApiError {
-  return errors.authorization(detail);
+export function forbidden(detail: string): ReadForbidden {
+  return new ReadForbidden(detail);
 }
 
 export const CKAN_MESSAGES = {

@@ -3,7 +3,7 @@
 // INTO and FOR UPDATE (409); system catalogues, other schemas (403); functions off the allow-list (403).
 
 import type { Node } from 'libpg-query';
-import { ApiError } from '../../errors.js';
+import { ReadForbidden } from '../../domain-errors.js';
 import { isAllowedFunction } from './allowed-functions.js';
 import { nodeKind, stringsOf } from './ast.js';
 import { CKAN_MESSAGES, forbidden, readOnlyRefusal, SqlFailure } from './failure.js';
@@ -42,8 +42,8 @@ export function statementWord(kind: string, body: unknown): string {
 
 interface Findings {
   write: SqlFailure | null;
-  relation: ApiError | null;
-  func: ApiError | null;
+  relation: ReadForbidden | null;
+  func: ReadForbidden | null;
 }
 
 /**
@@ -101,7 +101,7 @@ function checkRange(rv: { schemaname?: string; relname?: string; catalogname?: s
   try {
     checkRelationName(rv);
   } catch (e) {
-    if (e instanceof ApiError) found.relation = e;
+    if (e instanceof ReadForbidden) found.relation = e;
     else throw e;
   }
 }

@@ -32,9 +32,9 @@ export function initSearchSql(): Promise<void> {
 }
 
 /**
- * Parses, guards and translates one statement. Throws ApiError: 409 for what PostgreSQL would refuse (with its
- * message), for anything that is not a read, and for constructs outside the subset; 403 for system catalogues,
- * other schemas and functions off CKAN's allow-list.
+ * Parses, guards and translates one statement. Throws StatementRejected (SqlFailure) for what PostgreSQL would refuse
+ * (with its message), for anything that is not a read, and for constructs outside the subset; ReadForbidden for system
+ * catalogues, other schemas and functions off CKAN's allow-list.
  */
 export function prepareSearchSql(
   sql: string,

@@ -5,6 +5,7 @@
 import type { Alias, JoinExpr, Node, RangeSubselect, RangeVar, ResTarget, SelectStmt, SortBy, WithClause } from 'libpg-query';
 import { SQLITE_FUNCTIONS } from '../sqlite/functions.js';
 import { quoteIdent } from '../sqlite/quote.js';
+import { exactValueSql } from '../sqlite/ddl.js';
 import { nodeKind, stringsOf, stringValue } from './ast.js';
 import { coerce, compareEx, ex, keyOf, requireBool, unify, type Ex } from './ex.js';
 import {
@@ -17,9 +18,21 @@ import { columnDisplay, Scope, type Column, type CteDef, type FromItem, type Gro
 export interface SqlResourceInfo {
   id: string;
   fields: readonly { id: string; type: string }[];
+  /** Numeric fields the store keeps exact texts of beside their doubles (read through exactValueSql). */
+  exactFields?: readonly string[];
 }
 
 export type ResourceLookup = (id: string) => SqlResourceInfo | undefined;
+
+/** A column a FROM item gives; a table's may be read from other columns (`column`, `nativeColumn`). */
+interface BaseColumn {
+  name: string;
+  type: PgType;
+  native: boolean;
+  length: number | null;
+  column?: string;
+  nativeColumn?: string;
+}
 
 /** A catalogue field type as the PostgreSQL type of its column (`_id` is int4, `_full_text` tsvector). */
 const FIELD_TYPES: Record<string, PgType> = {
@@ -560,8 +573,10 @@ export class StatementTranslator implements Translation {
     }
   }
 
-  private entryFor(refName: string, alias: Alias | undefined, base: { name: string; type: PgType; native: boolean; length: number | null }[],
-    sqlAlias: string, source: string, primaryKey: string | null): RangeEntry {
+  private entryFor(
+    refName: string, alias: Alias | undefined, base: BaseColumn[], sqlAlias: string, source: string,
+    primaryKey: string | null,
+  ): RangeEntry {
     const colnames = stringsOf(alias?.colnames);
     if (colnames.length > base.length) {
       throw new SqlFailure(`table "${refName}" has ${base.length} columns available but ${colnames.length} columns specified`);
@@ -569,7 +584,8 @@ export class StatementTranslator implements Translation {
     const entry: RangeEntry = { refName, columns: [], primaryKey: null };
     entry.columns = base.map((c, i) => ({
       name: colnames[i] ?? c.name, type: c.type, native: c.native, length: c.length, entry,
-      sql: `${q(sqlAlias)}.${q(source === 'table' ? c.name : `c${i + 1}`)}`,
+      sql: `${q(sqlAlias)}.${q(source === 'table' ? c.column ?? c.name : `c${i + 1}`)}`,
+      ...(source === 'table' && c.nativeColumn ? { nativeKey: `${q(sqlAlias)}.${q(c.nativeColumn)}` } : {}),
     }));
     if (primaryKey !== null) entry.primaryKey = entry.columns.find((_, i) => base[i]!.name === primaryKey) ?? null;
     return entry;
@@ -592,20 +608,29 @@ export class StatementTranslator implements Translation {
       throw new SqlFailure(`relation "${rv.schemaname ? `${rv.schemaname}.` : ''}${name}" does not exist`);
     }
     this.resources.add(info.id);
-    const base: { name: string; type: PgType; native: boolean; length: null }[] = [
+    const base: BaseColumn[] = [
       { name: '_id', type: 'int4', native: true, length: null },
       { name: '_full_text', type: 'tsvector', native: true, length: null },
     ];
+    // A numeric field with exact texts is read as its text where it has one (computed numeric's representation), so
+    // its digits and scale survive and arithmetic on it is exact; it compares and sorts by its double, as the search
+    // API's filters and its index do.
+    const exact = new Set(info.exactFields ?? []);
+    const exactValues: string[] = [];
     for (const f of info.fields) {
       if (f.id === '_id' || f.id === '_full_text') continue;
       const type = FIELD_TYPES[f.type];
       if (!type) throw unsupported(`fields of type ${f.type}`);
-      base.push({ name: f.id, type, native: true, length: null });
+      if (type === 'numeric' && exact.has(f.id)) {
+        const column = `_value:${f.id}`;
+        exactValues.push(`, ${exactValueSql(f.id)} AS ${q(column)}`);
+        base.push({ name: f.id, type, native: false, length: null, column, nativeColumn: f.id });
+      } else base.push({ name: f.id, type, native: true, length: null });
     }
     const entry = this.entryFor(refName, rv.alias, base, sqlAlias, 'table', '_id');
     const deadline = `${SQLITE_FUNCTIONS.deadline}("_id")`;
     return {
-      sql: `(SELECT * FROM ${q(info.id)} WHERE ${deadline}) AS ${q(sqlAlias)}`,
+      sql: `(SELECT *${exactValues.join('')} FROM ${q(info.id)} WHERE ${deadline}) AS ${q(sqlAlias)}`,
       entries: [entry],
       visible: entry.columns,
     };

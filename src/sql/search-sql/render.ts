@@ -3,7 +3,7 @@
 // 2.11 and later keep, and simplejson writes as a JSON number with str(Decimal)'s digits (2.10 sent that text as a
 // JSON string).
 
-import { RawJson } from '../../serialize/python-json.js';
+import { pythonFloatText, RawJson } from '../../serialize/python-json.js';
 import { floatText, timestampIsoformat, toDecimal } from './conversions.js';
 import { pythonDecimalStr } from './decimal.js';
 
@@ -13,19 +13,8 @@ import { pythonDecimalStr } from './decimal.js';
  * the text differs from what JavaScript would write for the same number.
  */
 function pythonFloat(value: number): number | RawJson {
-  if (!Number.isFinite(value)) return new RawJson(Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity');
-  const js = String(value);
-  const abs = Math.abs(value);
-  if (abs >= 1e16 || (abs !== 0 && abs < 1e-4)) {
-    // Python: d.ddde+XX / d.ddde-XX (two-digit exponent at least); JavaScript: d.ddde+X.
-    const [mantissa, exponent] = value.toExponential().split('e') as [string, string];
-    const sign = exponent.startsWith('-') ? '-' : '+';
-    const digits = exponent.replace(/^[+-]/, '').padStart(2, '0');
-    const text = `${mantissa}e${sign}${digits}`;
-    return text === js ? value : new RawJson(text);
-  }
-  if (Number.isInteger(value)) return new RawJson((Object.is(value, -0) ? '-0' : js) + '.0');
-  return value;
+  const text = pythonFloatText(value);
+  return text === String(value) ? value : new RawJson(text);
 }
 
 export function renderValue(value: unknown, type: string): unknown {

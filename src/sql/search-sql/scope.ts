@@ -10,6 +10,8 @@ export interface Column {
   /** SQLite expression reading it, always qualified by an internal alias. */
   sql: string;
   native: boolean;
+  /** For a stored numeric read as its exact text: the SQLite expression of its double (Ex.nativeKey). */
+  nativeKey?: string;
   length: number | null;
   /** The relation it belongs to (null for a merged JOIN USING column). */
   entry: RangeEntry | null;

@@ -5,7 +5,27 @@ import { compositeIndexName, fieldIndexName, type FieldDefinition, type FieldTyp
 import { quoteIdent, quoteLiteral, resourceTables } from './quote.js';
 
 /** Bumped whenever the layout below changes, so existing database files are rebuilt rather than misread. */
-export const SQLITE_SCHEMA_VERSION = 9;
+export const SQLITE_SCHEMA_VERSION = 10;
+
+/**
+ * The column that keeps a numeric field's exact text (every digit and the scale, "12.50"), beside the field's own
+ * column, a double, which filters, sorts and indexes use. It holds a value only where the double's shortest digits
+ * are not that text (a trailing zero, more than 15 significant digits), so whole numbers cost nothing. Field ids never
+ * start with "_" (CKAN reserves those), so the name cannot be a field's.
+ */
+export function exactColumn(fieldId: string): string {
+  return `_exact:${fieldId}`;
+}
+
+/** A numeric field's value with every digit: its exact text where it has one, else the double. */
+export function exactValueSql(fieldId: string): string {
+  return `coalesce(${quoteIdent(exactColumn(fieldId))}, ${quoteIdent(fieldId)})`;
+}
+
+/** A resource's numeric fields: its table has an exact-text column for each, after "_full_text", in field order. */
+export function exactFieldIds(fields: readonly { id: string; type: string }[]): string[] {
+  return fields.filter((f) => f.type === 'numeric').map((f) => f.id);
+}
 
 const COLUMN_TYPES: Record<FieldType, string> = {
   text: 'TEXT',
@@ -31,15 +51,15 @@ export function createMetaTablesSql(): string[] {
     `CREATE TABLE ${META_TABLES.resources} ("id" TEXT PRIMARY KEY, "source_sha256" TEXT NOT NULL, ` +
       `"spec_hash" TEXT NOT NULL, "total" INTEGER NOT NULL, "loaded_at" TEXT NOT NULL, "source" TEXT NOT NULL, ` +
       `"data_bytes" INTEGER NOT NULL DEFAULT 0, "index_bytes" INTEGER NOT NULL DEFAULT 0, "null_fields" TEXT NOT NULL DEFAULT '[]', ` +
-      `"inputs" TEXT NOT NULL DEFAULT '[]', "max_id" INTEGER NOT NULL DEFAULT 0)`,
+      `"inputs" TEXT NOT NULL DEFAULT '[]', "max_id" INTEGER NOT NULL DEFAULT 0, "exact_fields" TEXT NOT NULL DEFAULT '[]')`,
   ];
 }
 
 export const metaSql = {
   put: `INSERT OR REPLACE INTO ${META_TABLES.meta} ("key", "value") VALUES (?, ?)`,
   all: `SELECT "key", "value" FROM ${META_TABLES.meta}`,
-  putResource: `INSERT OR REPLACE INTO ${META_TABLES.resources} ("id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "null_fields", "inputs", "max_id") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  allResources: `SELECT "id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields", "inputs", "max_id" FROM ${META_TABLES.resources}`,
+  putResource: `INSERT OR REPLACE INTO ${META_TABLES.resources} ("id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "null_fields", "inputs", "max_id", "exact_fields") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  allResources: `SELECT "id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields", "inputs", "max_id", "exact_fields" FROM ${META_TABLES.resources}`,
   deleteResource: `DELETE FROM ${META_TABLES.resources} WHERE "id" = ?`,
   /** Bytes of one table or index, from SQLite's dbstat (which reads only that object's pages). */
   objectBytes: `SELECT coalesce(sum(pgsize), 0) AS bytes FROM dbstat WHERE name = ?`,
@@ -54,10 +74,11 @@ export const metaSql = {
 export function createResourceSql(resourceId: string, fields: readonly FieldDefinition[]): string[] {
   const tables = resourceTables(resourceId);
   const columns = fields.map((f) => `${quoteIdent(f.id)} ${COLUMN_TYPES[f.type]}`);
+  const exact = exactFieldIds(fields).map((id) => `, ${quoteIdent(exactColumn(id))} TEXT`).join('');
   return [
     // "_record" and "_csv": the record's JSON object and CSV line, rendered at load time (see RECORD_COLUMN and
-    // CSV_LINE_COLUMN); "_full_text": its tsvector.
-    `CREATE TABLE ${tables.data} ("_id" INTEGER PRIMARY KEY, ${columns.join(', ')}, "_record" TEXT, "_csv" TEXT, "_full_text" TEXT)`,
+    // CSV_LINE_COLUMN); "_full_text": its tsvector; then the numeric fields' exact texts (exactColumn).
+    `CREATE TABLE ${tables.data} ("_id" INTEGER PRIMARY KEY, ${columns.join(', ')}, "_record" TEXT, "_csv" TEXT, "_full_text" TEXT${exact})`,
     // Contentless, presence-only index of hex-encoded lexemes: it only narrows candidates; the exact
     // PostgreSQL-compatible match and rank run on "_full_text".
     `CREATE VIRTUAL TABLE ${tables.fullText} USING fts5(lexemes, content=${quoteLiteral('')}, detail=none, columnsize=0, tokenize=${quoteLiteral('ascii')})`,
@@ -75,8 +96,9 @@ export function analyzeSql(resourceId: string): string {
   return `ANALYZE ${resourceTables(resourceId).data}`;
 }
 
-export function insertRowSql(resourceId: string, fieldCount: number): string {
-  const placeholders = new Array(fieldCount + 4).fill('?').join(', ');
+/** `exactCount`: the numeric fields, whose exact texts come last. */
+export function insertRowSql(resourceId: string, fieldCount: number, exactCount = 0): string {
+  const placeholders = new Array(fieldCount + 4 + exactCount).fill('?').join(', ');
   return `INSERT INTO ${resourceTables(resourceId).data} VALUES (${placeholders})`;
 }
 

@@ -1,12 +1,12 @@
 // SQLite's hooks for the search compiler: `?` placeholders, IN lists as one JSON parameter, and full-text matching
 // through the FTS5 candidate index plus the registered functions that match and rank exactly as PostgreSQL does.
 
-import type { CandidateFilter } from '../../text-search/index.js';
+import { lexemeKey, type CandidateFilter } from '../../text-search/index.js';
 import { RANK_NORMALIZATION, type PlanField, type SearchPlan, type TextMatch, type ValueCountPlan } from '../../query/plan.js';
-import { lexemeKey } from '../../storage/full-text.js';
 import type { CompiledQuery } from '../compiled.js';
 import { compileColumnsWith, compileCountWith, compileSearchWith, compileValueCountsWith, type ParamList, type SearchDialectHooks } from '../search-compiler.js';
 import { SQLITE_FUNCTIONS as F } from './functions.js';
+import { exactValueSql } from './ddl.js';
 import { quoteIdent, resourceTables } from './quote.js';
 
 export interface SqliteCompileOptions {
@@ -54,6 +54,11 @@ function hasTextSearch(plan: SearchPlan): boolean {
   return inCondition(plan.where) || plan.columns.some((c) => c.kind === 'rank') || plan.orderBy.some((k) => k.target.kind === 'rank');
 }
 
+/** What a field-targeted full-text query reads of a field: a numeric with every digit, as PostgreSQL's `::text`. */
+function fieldText(field: PlanField): string {
+  return field.type === 'numeric' ? exactValueSql(field.id) : quoteIdent(field.id);
+}
+
 function hooks(options: SqliteCompileOptions): SearchDialectHooks {
   return {
     rowGuard: (plan) => (plan.resourceRows > GUARD_ROWS || hasTextSearch(plan) ? `${F.deadline}("_id")` : null),
@@ -64,6 +69,7 @@ function hooks(options: SqliteCompileOptions): SearchDialectHooks {
     // One JSON parameter whatever the list's length, so the statement text (and its cache entry) is shared.
     inList: (p, field, values) => `${quoteIdent(field.id)} IN (SELECT value FROM json_each(${p.bindRaw(JSON.stringify(values.map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v))))}))`,
     keyExpression: (field: PlanField) => quoteIdent(field.id),
+    exactValue: exactValueSql,
     pageThenFetch: true,
     // Unary + makes the expression not the column: SQLite can no longer read the table in _id order to produce it.
     unwalkedIdOrder: (id) => `+${id}`,
@@ -83,12 +89,12 @@ function hooks(options: SqliteCompileOptions): SearchDialectHooks {
         }
       }
       if (target.kind === 'row') parts.push(`${F.tsMatch}("_full_text", ${p.bind(query.text)})`);
-      else parts.push(`${F.tsMatchValue}(${p.bind(query.config)}, ${quoteIdent(target.field.id)}, ${p.bind(valueType(match))}, ${p.bind(query.text)})`);
+      else parts.push(`${F.tsMatchValue}(${p.bind(query.config)}, ${fieldText(target.field)}, ${p.bind(valueType(match))}, ${p.bind(query.text)})`);
       return parts.join(' AND ');
     },
     rank(p: ParamList, match: TextMatch) {
       if (match.target.kind === 'row') return `${F.tsRank}("_full_text", ${p.bind(match.query.text)}, ${RANK_NORMALIZATION})`;
-      return `${F.tsRankValue}(${p.bind(match.query.config)}, ${quoteIdent(match.target.field.id)}, ${p.bind(valueType(match))}, ${p.bind(match.query.text)}, ${RANK_NORMALIZATION})`;
+      return `${F.tsRankValue}(${p.bind(match.query.config)}, ${fieldText(match.target.field)}, ${p.bind(valueType(match))}, ${p.bind(match.query.text)}, ${RANK_NORMALIZATION})`;
     },
   };
 }
@@ -101,8 +107,10 @@ export function compileCount(plan: SearchPlan, options: SqliteCompileOptions): C
   return compileCountWith(hooks(options), plan);
 }
 
-export function compileColumns(resourceId: string, columns: readonly string[], afterId: number | null, limit: number, options: SqliteCompileOptions): CompiledQuery {
-  return compileColumnsWith(hooks(options), resourceId, columns, afterId, limit);
+export function compileColumns(
+  resourceId: string, columns: readonly string[], afterId: number | null, limit: number, numeric: ReadonlySet<string>, options: SqliteCompileOptions,
+): CompiledQuery {
+  return compileColumnsWith(hooks(options), resourceId, columns, afterId, limit, numeric);
 }
 
 export function compileValueCounts(plan: ValueCountPlan, options: SqliteCompileOptions): CompiledQuery {

@@ -15,9 +15,10 @@ import {
   publishSql, schemaSetupSql, unpublishSql, type PgSchemas,
 } from '../../sql/postgres/ddl.js';
 import { qualified } from '../../sql/postgres/quote.js';
-import { checkedId, nullTracker, type LoadBase, type LoadSession, type LoadTarget, type Publication, type ResourceLoadRecord, type ResourceSink, type StoreMeta } from '../load-target.js';
+import { checkedId, nullTracker, type IdRange, type LoadBase, type LoadSession, type LoadTarget, type Publication, type ResourceLoadRecord, type ResourceSink, type StoreMeta } from '../load-target.js';
 import { storeError } from './connection.js';
 import { readGeneration, readPostgresMeta } from './meta.js';
+import { patchTable } from './patch.js';
 
 export interface PostgresLoadOptions {
   url: string;
@@ -130,6 +131,15 @@ class PostgresLoadSession implements LoadSession {
       await client.query(dropTableSql(schema, table)).catch(() => {});
       throw storeError(err);
     }
+  }
+
+  async patch(
+    resource: ResourceDefinition, base: LoadBase, previous: ResourceLoadRecord, ranges: readonly IdRange[], fill: (sink: ResourceSink) => Promise<void>,
+  ): Promise<ResourceLoadRecord> {
+    const context = { client: this.client, schema: this.options.schemas.data, fullTextLanguage: this.fullTextLanguage, buildSideBySide: (s: readonly string[]) => this.buildSideBySide(s) };
+    const record = await patchTable(context, resource, base, previous, generationTable(resource.id, this.generation), ranges, fill);
+    this.loaded.push({ resource, record });
+    return record;
   }
 
   /** Runs independent statements on up to INDEX_BUILDERS connections, each taking the next when it is free. */

@@ -6,8 +6,8 @@
 import { copyFileSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { FieldDefinition, ResourceDefinition } from '../../catalog/types.js';
-import type { StoredValue } from '../../catalog/values.js';
+import type { FieldDefinition, FieldType, ResourceDefinition } from '../../catalog/types.js';
+import { numberText, type StoredValue } from '../../catalog/values.js';
 import {
   analyzeSql, attachPreviousSql, copyResourceSql, createIndexesSql, createMetaTablesSql, createResourceSql, detachPreviousSql, dropResourceSql,
   FTS_DOCUMENT_FUNCTION, insertLexemesSql, insertRowSql, metaSql, SQLITE_SCHEMA_VERSION,
@@ -16,12 +16,20 @@ import { parseTsvector, tsvectorToString } from '../../text-search/index.js';
 import { delimitedWriter, objectWriter } from '../../serialize/records.js';
 import { ID_FIELD } from '../../catalog/catalog.js';
 import { ftsDocument, RowVectorizer } from '../full-text.js';
-import { checkedId, nullTracker, type LoadBase, type LoadSession, type LoadTarget, type Publication, type ResourceLoadRecord, type ResourceSink } from '../load-target.js';
+import { checkedId, nullTracker, type IdRange, type LoadBase, type LoadSession, type LoadTarget, type Publication, type ResourceLoadRecord, type ResourceSink } from '../load-target.js';
 import { readMetaFromFile } from './meta.js';
+import { patchResource } from './patch.js';
 
-function toSqlite(value: StoredValue): string | number | null {
+function toSqlite(value: StoredValue, type: FieldType): string | number | null {
   if (typeof value === 'boolean') return value ? 1 : 0;
+  // Bound as the double itself: SQLite's own text-to-real conversion keeps only 15 significant digits.
+  if (type === 'numeric' && typeof value === 'string') return Number(value);
   return value;
+}
+
+/** A numeric's exact text where its double's shortest digits are not that text; null where they are. */
+function exactText(value: StoredValue): string | null {
+  return typeof value === 'string' && numberText(Number(value), 'numeric') !== value ? value : null;
 }
 
 export class SqliteDatabaseBuilder {
@@ -74,9 +82,11 @@ export class SqliteDatabaseBuilder {
       const nulls = nullTracker(fields.map((f) => f.id));
       const sink = this.sink(id, fields, nulls.see);
       await fill(sink);
+      const exactFields = [...sink.exactFields];
       for (const sql of createIndexesSql(id, fields, resource.indexes)) this.db.exec(sql);
       const record: ResourceLoadRecord = {
         ...base, total: sink.count, loadedAt: new Date().toISOString(), dataBytes: 0, indexBytes: 0, nullFields: nulls.fields(), table: id, maxId: sink.maxId,
+        ...(exactFields.length > 0 ? { exactFields } : {}),
       };
       this.recordResource(record);
       this.db.exec('COMMIT');
@@ -87,6 +97,20 @@ export class SqliteDatabaseBuilder {
       this.db.exec('ROLLBACK');
       throw err;
     }
+  }
+
+  /**
+   * Patches a resource the copied file holds: see ./patch.ts. Its planner statistics and recorded sizes are the
+   * previous version's (a patch changes few records; measuring them would read the whole table and its indexes).
+   */
+  async patchResource(
+    resource: ResourceDefinition, base: LoadBase, previous: ResourceLoadRecord, ranges: readonly IdRange[], fill: (sink: ResourceSink) => Promise<void>,
+  ): Promise<ResourceLoadRecord> {
+    if (!this.base || !this.copiedIds.includes(resource.id)) throw new Error(`resource ${resource.id}: the store holds no copy of it to patch`);
+    const sink = this.sink(resource.id, resource.fields, () => {});
+    const record = await patchResource(this.db, resource, base, previous, ranges, sink, fill, (r) => this.recordResource(r));
+    this.publishing.add(resource.id);
+    return record;
   }
 
   /** Keeps a resource as the served file holds it: already in the copy, or copied from it when there is no copy. */
@@ -165,12 +189,14 @@ export class SqliteDatabaseBuilder {
   private recordResource(record: ResourceLoadRecord): void {
     this.db.prepare(metaSql.putResource).run(
       record.id, record.sourceSha256, record.specHash, record.total, record.loadedAt, record.source, JSON.stringify(record.nullFields), JSON.stringify(record.inputs ?? []),
-      record.maxId);
+      record.maxId, JSON.stringify(record.exactFields ?? []));
     if (!this.loaded.has(record.id)) this.db.prepare(metaSql.setSizes).run(record.dataBytes, record.indexBytes, record.id);
   }
 
-  private sink(resourceId: string, fields: readonly FieldDefinition[], see: (values: readonly StoredValue[]) => void): ResourceSink & { readonly maxId: number } {
-    const insertRow = this.db.prepare(insertRowSql(resourceId, fields.length));
+  private sink(resourceId: string, fields: readonly FieldDefinition[], see: (values: readonly StoredValue[]) => void): ResourceSink & { readonly maxId: number; readonly exactFields: ReadonlySet<string> } {
+    const numeric = fields.flatMap((f, i) => (f.type === 'numeric' ? [i] : []));
+    const exactFields = new Set<string>();
+    const insertRow = this.db.prepare(insertRowSql(resourceId, fields.length, numeric.length));
     const insertLexemes = this.db.prepare(insertLexemesSql(resourceId));
     const vectorizer = new RowVectorizer(this.fullTextLanguage, fields);
     const record = objectWriter([ID_FIELD, ...fields]);
@@ -184,6 +210,7 @@ export class SqliteDatabaseBuilder {
       get maxId() {
         return maxId;
       },
+      exactFields,
       insert(values, id) {
         count += 1;
         const rowId = checkedId(id, count, maxId);
@@ -191,7 +218,12 @@ export class SqliteDatabaseBuilder {
         see(values);
         const vector = vectorizer.vector(values);
         const row = [rowId, ...values];
-        insertRow.run(rowId, ...values.map(toSqlite), record.record(row), csvLine.record(row), tsvectorToString(vector));
+        const exact = numeric.map((i) => {
+          const text = exactText(values[i]!);
+          if (text !== null) exactFields.add(fields[i]!.id);
+          return text;
+        });
+        insertRow.run(rowId, ...values.map((v, i) => toSqlite(v, fields[i]!.type)), record.record(row), csvLine.record(row), tsvectorToString(vector), ...exact);
         insertLexemes.run(rowId, ftsDocument(vector));
       },
     };
@@ -213,6 +245,7 @@ export class SqliteLoadTarget implements LoadTarget {
     return {
       keep: async (resource, record) => builder.keepResource(resource, record),
       load: (resource, base, fill) => builder.loadResource(resource, base, fill),
+      patch: (resource, base, previous, ranges, fill) => builder.patchResource(resource, base, previous, ranges, fill),
       commit: async (publication) => builder.commit(publication),
       abort: async () => builder.abort(),
     };

@@ -20,6 +20,7 @@ interface ResourceRow {
   null_fields: string;
   inputs: string;
   max_id: number;
+  exact_fields: string;
 }
 
 export function readMeta(db: Database.Database): StoreMeta {
@@ -31,6 +32,7 @@ export function readMeta(db: Database.Database): StoreMeta {
       id: row.id, sourceSha256: row.source_sha256, specHash: row.spec_hash, total: row.total, loadedAt: row.loaded_at, source: row.source,
       dataBytes: row.data_bytes, indexBytes: row.index_bytes, nullFields: JSON.parse(row.null_fields) as string[], table: row.id,
       inputs: JSON.parse(row.inputs) as InputRecord[], maxId: row.max_id,
+      exactFields: JSON.parse(row.exact_fields) as string[],
     });
   }
   return {

@@ -3,7 +3,7 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
-import { ApiError } from '../../errors.js';
+import { StatementRejected } from '../../domain-errors.js';
 import { BoundedCache } from '../../util/bounded-cache.js';
 import { DeadlineExceeded, loadExtensions, openReadConnection, type SqliteExtension } from './connection.js';
 
@@ -16,14 +16,15 @@ export interface WorkerRequest {
 
 export type WorkerFailure =
   | { kind: 'timeout' }
-  | { kind: 'api'; apiKind: ApiError['kind']; message: string; validation: ApiError['validation'] }
+  | { kind: 'rejected'; message: string; fromPostgres: boolean }
   | { kind: 'sql'; message: string };
 
 export type WorkerReply = { id: number; rows: unknown[][] } | { id: number; failure: WorkerFailure };
 
 function failureOf(err: unknown): WorkerFailure {
   if (err instanceof DeadlineExceeded) return { kind: 'timeout' };
-  if (err instanceof ApiError) return { kind: 'api', apiKind: err.kind, message: err.message, validation: err.validation };
+  // The translator's runtime functions refuse in PostgreSQL's words; SQLite's own failures are passed on as said.
+  if (err instanceof StatementRejected) return { kind: 'rejected', message: err.message, fromPostgres: err.orig !== null };
   return { kind: 'sql', message: err instanceof Error ? err.message : String(err) };
 }
 

@@ -4,7 +4,6 @@
 // While they run, the main thread keeps serving.
 
 import { Worker } from 'node:worker_threads';
-import { ApiError } from '../../errors.js';
 import type { CompiledQuery } from '../../sql/compiled.js';
 import { StatementRejected, StatementTimeout, StoreBusy, StoreUnavailable } from '../backend.js';
 import type { SqliteExtension } from './connection.js';
@@ -108,8 +107,9 @@ export class SqlWorkerPool {
     this.idle(slot);
     if ('rows' in reply) job.resolve(reply.rows);
     else if (reply.failure.kind === 'timeout') job.reject(new StatementTimeout());
-    else if (reply.failure.kind === 'api') job.reject(new ApiError(reply.failure.apiKind, reply.failure.message, reply.failure.validation));
-    else job.reject(new StatementRejected(reply.failure.message));
+    else if (reply.failure.kind === 'rejected') {
+      job.reject(new StatementRejected(reply.failure.message, { fromPostgres: reply.failure.fromPostgres }));
+    } else job.reject(new StatementRejected(reply.failure.message));
     this.dispatch();
   }
 

@@ -254,7 +254,7 @@ function RaceTable({ sheet, count }: { sheet: CountSheet; count: number }) {
 }
 
 function Transfers(props: ConstituencyPageProps & { step: CountStep }) {
-  const { sheet, shown, step, constituency: c } = props;
+  const { shown, step, constituency: c } = props;
   const distributed = step.distribution.kind === 'first' ? 0 : step.distribution.votes;
   const stepsShown = shown.steps.filter((s) => s.count >= 2);
   return (

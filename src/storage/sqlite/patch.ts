@@ -1,0 +1,40 @@
+// A resource patched in the embedded database being built (a copy of the served file): its records in the changed
+// `_id` ranges removed, their replacements inserted through the builder's own sink (so the stored record, CSV line,
+// tsvector and full-text lexemes are made as a load makes them), in one transaction, published by the builder's
+// rename like any load.
+
+import type Database from 'better-sqlite3';
+import type { ResourceDefinition } from '../../catalog/types.js';
+import type { StoredValue } from '../../catalog/values.js';
+import { deleteRangeSql, nullFieldsSql, patchedTotalsSql } from '../../sql/sqlite/patch.js';
+import type { IdRange, LoadBase, ResourceLoadRecord, ResourceSink } from '../load-target.js';
+
+export async function patchResource(
+  db: Database.Database, resource: ResourceDefinition, base: LoadBase, previous: ResourceLoadRecord,
+  ranges: readonly IdRange[],
+  sink: ResourceSink, fill: (sink: ResourceSink) => Promise<void>, recordResource: (record: ResourceLoadRecord) => void,
+): Promise<ResourceLoadRecord> {
+  const { id, fields } = resource;
+  const [forget, remove] = deleteRangeSql(id).map((sql) => db.prepare(sql));
+  db.exec('BEGIN');
+  try {
+    for (const range of ranges) {
+      forget!.run(range.from, range.to);
+      remove!.run(range.from, range.to);
+    }
+    await fill(sink);
+    const { total, maxId } = db.prepare(patchedTotalsSql(id)).get() as { total: number; maxId: number };
+    const nulls = db.prepare(nullFieldsSql(id, fields)).get() as Record<string, StoredValue>;
+    const record: ResourceLoadRecord = {
+      ...base, total, maxId, loadedAt: new Date().toISOString(), table: id,
+      dataBytes: previous.dataBytes, indexBytes: previous.indexBytes,
+      nullFields: fields.filter((_, i) => nulls[`n${i}`] === 1).map((f) => f.id),
+    };
+    recordResource(record);
+    db.exec('COMMIT');
+    return record;
+  } catch (err) {
+    db.exec('ROLLBACK');
+    throw err;
+  }
+}
