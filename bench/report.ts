@@ -22,7 +22,7 @@ export interface TargetCheck {
   value: string;
 }
 
-export type ScenarioId = '1' | '2' | '3' | '3w' | '4load' | '4a' | '4b' | '4c' | '5' | '6';
+export type ScenarioId = '1' | '2' | '3' | '3w' | '4load' | '4a' | '4b' | '4c' | '5' | '6' | '7' | '8';
 
 export interface ScenarioResult {
   id: ScenarioId;
@@ -85,6 +85,8 @@ export const TITLES: Record<ScenarioId, string> = {
   '4c': 'synthetic: full CSV dump',
   '5': 'cold start and idle memory',
   '6': 'explorer HTML pages: TTFB and weight',
+  '7': 'add a CSV, beside sqlite-utils',
+  '8': 'add a Parquet file',
 };
 
 /** The targets, as printed in the README. */
@@ -99,6 +101,8 @@ export const TARGET_TEXT: Record<ScenarioId, string> = {
   '4c': '≥ 300,000 rows/s; peak RSS < 200 MB',
   '5': 'first answer < 1 s; idle RSS < 100 MB',
   '6': 'TTFB p95 < 20 ms (100-row resource page, constituency page, elections over time, search, person, transfers, a count as a flow); ≤ 60 KB gzipped all included; JS ≤ 10 KB gzipped',
+  '7': '≥ 5 × as fast as sqlite-utils insert --detect-types + enable-fts; peak RSS < 500 MB',
+  '8': 'embedded ≥ 200,000 rows/s, PostgreSQL ≥ 100,000 rows/s; peak RSS < 500 MB',
 };
 
 const MB = 1024 * 1024;
@@ -154,6 +158,21 @@ export function evaluate(r: ScenarioResult): TargetCheck[] {
     }
     case '4load':
       break;
+    case '7': {
+      const speedup = r.extra?.['speedup'];
+      if (typeof speedup === 'number') out.push(check('≥ 5 × sqlite-utils', speedup >= 5, `${speedup.toFixed(2)}×`));
+      const peak = r.extra?.['peakRssBytes'];
+      if (typeof peak === 'number') out.push(check('peak RSS < 500 MB', peak < 500 * MB, fmtMb(peak)));
+      break;
+    }
+    case '8': {
+      const rate = r.extra?.['rowsPerSecond'];
+      const min = r.backend === 'postgres' ? 100_000 : 200_000;
+      if (typeof rate === 'number') out.push(check(`≥ ${fmtInt(min)} rows/s`, rate >= min, `${fmtInt(rate)} rows/s`));
+      const peak = r.extra?.['peakRssBytes'];
+      if (typeof peak === 'number') out.push(check('peak RSS < 500 MB', peak < 500 * MB, fmtMb(peak)));
+      break;
+    }
     case '6': {
       for (const page of Object.keys(HTML_PAGES)) {
         for (const mode of ['Served', 'Rendered']) {
@@ -270,6 +289,16 @@ function rowOf(r: ScenarioResult, withBackend: boolean): Row {
         ...empty,
         service: `load ${fmtInt(Number(e['rowsPerSecond']))} rows/s (${Number(e['seconds']).toFixed(1)} s)`,
         rss: e['peakRssBytes'] !== undefined ? `${fmtMb(Number(e['peakRssBytes']))} (loader)` : '–',
+      };
+    case '7':
+    case '8':
+      return {
+        ...empty,
+        service: `add ${fmtInt(Number(e['rowsPerSecond']))} rows/s (${Number(e['seconds']).toFixed(1)} s)`,
+        ceiling: e['peerSeconds'] !== undefined
+          ? `sqlite-utils ${Number(e['peerSeconds']).toFixed(1)} s (${fmtMb(Number(e['peerPeakRssBytes']))})` : '–',
+        ratio: e['speedup'] !== undefined ? Number(e['speedup']).toFixed(2) : '–',
+        rss: e['peakRssBytes'] !== undefined ? `${fmtMb(Number(e['peakRssBytes']))} (add)` : '–',
       };
     case '4c':
       return {

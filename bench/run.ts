@@ -2,7 +2,7 @@
 // generator in alternating runs, and reports requests/s, latency and memory against the ceiling and the targets.
 // See bench/README.md for what each scenario measures and why.
 
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -20,16 +20,19 @@ import {
   README_BEGIN, TITLES, consoleSummary, evaluate, fmtInt, fmtMb, fmtMs, gitInfo, machineInfo, median, medianMetrics,
   updateReadme, type BenchReport, type ScenarioId, type ScenarioResult,
 } from './report.js';
-import { DEFAULT_SEED, SYNTHETIC_CATALOG, SYNTHETIC_RESOURCE_ID, writeSynthetic } from './synthetic.js';
+import { DEFAULT_SEED, SYNTHETIC_CATALOG, SYNTHETIC_RESOURCE_ID, SYNTHETIC_SOURCE, writeSynthetic } from './synthetic.js';
+import { writeSampleWithArrow } from '../test/helpers/parquet-files.js';
 
 const USAGE = `Usage: npm run bench -- [options]
 
   --quick             smoke run of a few seconds: scenarios 1, 5 and 6, 1 s measurements, nothing written
                       unless --json or --write is given
-  --scenarios LIST    e.g. 1,3 (of 1 2 3 4 5 6; the 2-worker run goes with 3; 6 is the explorer's HTML pages)
+  --scenarios LIST    e.g. 1,3 (of 1 2 3 4 5 6 7 8; the 2-worker run goes with 3; 6 is the explorer's HTML pages;
+                      7 and 8 publish a CSV and a Parquet file with count-centre add)
   --duration S        seconds per measurement (default 10; --quick: 1)
   --alternations N    service/ceiling run pairs per scenario (default 3; --quick: 1)
   --rows N            records of the synthetic resource (default 1000000)
+  --parquet-rows N    records of scenario 8's Parquet file (default 3000000)
   --stream N          distinct queries in scenario 3 (default 10000)
   --connections N     keep-alive connections (default 16)
   --loadgen NAME      wrk or autocannon (default: wrk when on PATH, else autocannon)
@@ -50,6 +53,7 @@ interface Options {
   warmup: number;
   connections: number;
   rows: number;
+  parquetRows: number;
   stream: number;
   seed: number;
   loadgen: 'auto' | 'wrk' | 'autocannon';
@@ -81,6 +85,7 @@ function parseOptions(argv: string[]): Options | null {
       duration: { type: 'string' },
       alternations: { type: 'string' },
       rows: { type: 'string' },
+      'parquet-rows': { type: 'string' },
       stream: { type: 'string' },
       connections: { type: 'string' },
       loadgen: { type: 'string' },
@@ -99,7 +104,7 @@ function parseOptions(argv: string[]): Options | null {
   }
   const quick = values.quick ?? false;
   const scenarios = new Set((values.scenarios ?? (quick ? '1,5,6' : '1,2,3,4,5,6')).split(',').map((s) => s.trim()).filter(Boolean));
-  for (const s of scenarios) if (!['1', '2', '3', '4', '5', '6'].includes(s)) throw new UsageError(`unknown scenario ${JSON.stringify(s)} (1 to 6)`);
+  for (const s of scenarios) if (!['1', '2', '3', '4', '5', '6', '7', '8'].includes(s)) throw new UsageError(`unknown scenario ${JSON.stringify(s)} (1 to 8)`);
   const loadgen = values.loadgen ?? 'auto';
   if (!['auto', 'wrk', 'autocannon'].includes(loadgen)) throw new UsageError('--loadgen must be wrk or autocannon');
   const duration = positive('--duration', values.duration, quick ? 1 : 10, false);
@@ -112,6 +117,7 @@ function parseOptions(argv: string[]): Options | null {
     warmup: quick ? 0.3 : Math.min(2, Math.max(0.5, duration / 5)),
     connections: positive('--connections', values.connections, 16),
     rows: positive('--rows', values.rows, 1_000_000),
+    parquetRows: positive('--parquet-rows', values['parquet-rows'], 3_000_000),
     stream: positive('--stream', values.stream, 10_000),
     seed: values.seed === undefined ? DEFAULT_SEED : positive('--seed', values.seed, DEFAULT_SEED),
     loadgen: loadgen as Options['loadgen'],
@@ -539,10 +545,15 @@ async function electionScenarios(ctx: Ctx, backend: Backend): Promise<boolean> {
 
 /** Runs the loader on the synthetic catalogue, timed, with its memory sampled. */
 async function timedLoad(env: Record<string, string>): Promise<{ seconds: number; peakRss: number; output: string; code: number }> {
+  return timedCommand(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'src', 'cli', 'count-centre-load.js'), '--force'], env, PROJECT_ROOT);
+}
+
+/** Runs a command to its end, timed, with the peak RSS of it and its children sampled every 200 ms. */
+async function timedCommand(
+  command: string, args: readonly string[], env: Record<string, string>, cwd: string,
+): Promise<{ seconds: number; peakRss: number; output: string; code: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'src', 'cli', 'count-centre-load.js'), '--force'], {
-    cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(command, args, { cwd, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (c: Buffer) => { output += c.toString('utf8'); });
   child.stderr.on('data', (c: Buffer) => { output += c.toString('utf8'); });
@@ -704,6 +715,99 @@ async function syntheticScenarios(ctx: Ctx, backend: Backend): Promise<boolean> 
 // ---------------------------------------------------------------------------------------------------------------
 
 // ---------------------------------------------------------------------------------------------------------------
+// scenarios 7 and 8: publishing a file with `count-centre add`
+
+const CLI_ENTRY = path.join(PROJECT_ROOT, 'dist', 'src', 'cli', 'count-centre.js');
+
+/** `count-centre add FILE` into a fresh catalogue and store, timed, with its peak RSS (worker threads included). */
+async function timedAdd(backend: Backend, dir: string, file: string) {
+  const env: Record<string, string> = {
+    HOST: '127.0.0.1', COUNTCENTRE_DB: path.join(dir, 'store.sqlite'), COUNTCENTRE_CATALOG: path.join(dir, 'catalog.json'),
+    COUNTCENTRE_SOURCES: path.dirname(file), LOG_LEVEL: 'warn', ...backend.env,
+  };
+  return timedCommand(process.execPath, [CLI_ENTRY, 'add', path.basename(file)], env, path.dirname(file));
+}
+
+function onPath(command: string): boolean {
+  return spawnSync(command, ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+/** The synthetic CSV (scenario 4's), written once per run. */
+function syntheticCsv(ctx: Ctx): { file: string; seconds: number } {
+  if (ctx.syntheticDir !== null) return { file: path.join(ctx.syntheticDir, SYNTHETIC_SOURCE), seconds: 0 };
+  log(ctx, `generating the synthetic resource (${fmtInt(ctx.opts.rows)} records)`);
+  const dir = path.join(ctx.tmp, 'synthetic-source');
+  const t = performance.now();
+  writeSynthetic({ rows: ctx.opts.rows, outDir: dir, seed: ctx.opts.seed });
+  ctx.syntheticDir = dir;
+  return { file: path.join(dir, SYNTHETIC_SOURCE), seconds: (performance.now() - t) / 1000 };
+}
+
+/**
+ * Scenario 7: the synthetic CSV published by `count-centre add` (inference, every field indexed, the full-text index),
+ * beside sqlite-utils doing what comes closest: `insert --csv --detect-types`, then `enable-fts` on every column.
+ */
+async function addCsvScenario(ctx: Ctx, backend: Backend): Promise<void> {
+  if (!ctx.opts.scenarios.has('7') || backend.name !== 'sqlite') return;
+  const rows = ctx.opts.rows;
+  const { file } = syntheticCsv(ctx);
+  const dir = path.join(ctx.tmp, 'add-csv');
+  fs.mkdirSync(dir, { recursive: true });
+  log(ctx, `[${backend.name}] scenario 7: ${TITLES['7']} (${fmtInt(rows)} records)`);
+  const ours = await timedAdd(backend, dir, file);
+  if (ours.code !== 0) {
+    push(ctx, failed('7', backend, new Error(`count-centre add exited ${ours.code}: ${ours.output.slice(-500)}`)));
+    return;
+  }
+  const r = base('7', backend);
+  r.extra = { rows, seconds: ours.seconds, rowsPerSecond: rows / ours.seconds, peakRssBytes: ours.peakRss };
+  r.notes.push('count-centre add: types inferred, every field indexed, whole-row full-text index, JSON and CSV renderings stored');
+  if (!onPath('sqlite-utils')) {
+    r.notes.push('sqlite-utils is not on PATH (apt-get install sqlite-utils): no peer figure');
+  } else {
+    const peerDb = path.join(dir, 'peer.db');
+    const header = fs.readFileSync(file, 'utf8').slice(0, 4096).split(/\r?\n/)[0]!.split(',');
+    const insert = await timedCommand('sqlite-utils', ['insert', peerDb, 'records', file, '--csv', '--detect-types'], {}, dir);
+    const fts = insert.code === 0 ? await timedCommand('sqlite-utils', ['enable-fts', peerDb, 'records', ...header], {}, dir) : insert;
+    if (fts.code !== 0) {
+      r.notes.push(`sqlite-utils failed (exit ${fts.code}): ${fts.output.slice(-300)}`);
+    } else {
+      const peerSeconds = insert.seconds + fts.seconds;
+      Object.assign(r.extra, {
+        peerSeconds, peerInsertSeconds: insert.seconds, peerFtsSeconds: fts.seconds, peerPeakRssBytes: Math.max(insert.peakRss, fts.peakRss),
+        speedup: peerSeconds / ours.seconds,
+      });
+      r.notes.push(`sqlite-utils ${spawnSync('sqlite-utils', ['--version'], { encoding: 'utf8' }).stdout.trim()}: insert --csv --detect-types, then enable-fts on all ${header.length} columns`);
+    }
+  }
+  push(ctx, r);
+}
+
+/** Scenario 8: a Parquet file of `--parquet-rows` records published by `count-centre add`, on each store. */
+async function addParquetScenario(ctx: Ctx, backend: Backend): Promise<void> {
+  if (!ctx.opts.scenarios.has('8')) return;
+  const rows = ctx.opts.parquetRows;
+  const file = path.join(ctx.tmp, 'parquet-source', 'sample.parquet');
+  if (!fs.existsSync(file)) {
+    log(ctx, `writing a Parquet file of ${fmtInt(rows)} records`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    writeSampleWithArrow(file, rows, 'SNAPPY');
+  }
+  const dir = path.join(ctx.tmp, `${backend.name}-add-parquet`);
+  fs.mkdirSync(dir, { recursive: true });
+  log(ctx, `[${backend.name}] scenario 8: ${TITLES['8']} (${fmtInt(rows)} records)`);
+  const ours = await timedAdd(backend, dir, file);
+  if (ours.code !== 0) {
+    push(ctx, failed('8', backend, new Error(`count-centre add exited ${ours.code}: ${ours.output.slice(-500)}`)));
+    return;
+  }
+  const r = base('8', backend);
+  r.extra = { rows, seconds: ours.seconds, rowsPerSecond: rows / ours.seconds, peakRssBytes: ours.peakRss, fileBytes: fs.statSync(file).size };
+  r.notes.push('Snappy-compressed, written by arrow-rs: an int, a text of 50,000 values, a float, a date and a boolean with nulls');
+  push(ctx, r);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // scenario 6: the explorer's HTML pages, on the embedded store
 
 /** Datasette's figures from the explorer brief, for comparison in the report. */
@@ -758,7 +862,7 @@ async function htmlScenario(ctx: Ctx, backend: Backend): Promise<boolean> {
   return true;
 }
 
-const ORDER: ScenarioId[] = ['1', '2', '3', '3w', '4load', '4a', '4b', '4c', '5', '6'];
+const ORDER: ScenarioId[] = ['1', '2', '3', '3w', '4load', '4a', '4b', '4c', '5', '6', '7', '8'];
 
 async function main(): Promise<number> {
   let opts: Options | null;
@@ -846,12 +950,15 @@ async function main(): Promise<number> {
     await guarded(sqlite, () => electionScenarios(ctx, sqlite), electionIds);
     await guarded(sqlite, () => syntheticScenarios(ctx, sqlite), syntheticIds);
     await guarded(sqlite, () => htmlScenario(ctx, sqlite), ['6']);
+    await guarded(sqlite, async () => (await addCsvScenario(ctx, sqlite), true), ['7']);
+    await guarded(sqlite, async () => (await addParquetScenario(ctx, sqlite), true), ['8']);
     if (!pgUrl) {
       skipBackend('PostgreSQL: BENCH_DATABASE_URL is not set');
     } else {
       const pg: Backend = { name: 'postgres', env: { DATABASE_URL: pgUrl } };
       const exists = await guarded(pg, () => electionScenarios(ctx, pg), electionIds)
         && await guarded(pg, () => syntheticScenarios(ctx, pg), syntheticIds);
+      if (exists) await guarded(pg, async () => (await addParquetScenario(ctx, pg), true), ['8']);
       if (!exists) {
         skipBackend('PostgreSQL: the service ignored DATABASE_URL (it built its SQLite file instead); the PostgreSQL backend does not exist yet');
       }

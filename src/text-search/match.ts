@@ -278,5 +278,14 @@ export function candidateFilter(q: TsQuery): CandidateFilter {
  * misread them, while a prefix of a lexeme's bytes stays a prefix of its key (for `:*` queries).
  */
 export function lexemeKey(lexeme: string): string {
-  return Buffer.from(lexeme, 'utf8').toString('hex');
+  // Most lexemes are ASCII, whose UTF-8 is its characters: written straight from a table, with no buffer per lexeme.
+  let key = '';
+  for (let i = 0; i < lexeme.length; i++) {
+    const code = lexeme.charCodeAt(i);
+    if (code >= 0x80) return Buffer.from(lexeme, 'utf8').toString('hex');
+    key += HEX_BYTES[code]!;
+  }
+  return key;
 }
+
+const HEX_BYTES = Array.from({ length: 0x80 }, (_, code) => code.toString(16).padStart(2, '0'));
