@@ -42,7 +42,10 @@ declare module 'autocannon' {
     stop(): void;
   }
 
-  function autocannon(options: AutocannonOptions, callback: (err: Error | null, result: AutocannonResult) => void): AutocannonInstance;
+  function autocannon(
+    options: AutocannonOptions,
+    callback: (err: Error | null, result: AutocannonResult) => void,
+  ): AutocannonInstance;
 
   export default autocannon;
 }

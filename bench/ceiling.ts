@@ -30,9 +30,17 @@ for (const r of readRecording(values.recording)) {
   if (r.cacheControl !== null) headers['cache-control'] = r.cacheControl;
   answers.set(r.path, { status: r.status, headers, body: r.body });
 }
-const missing: Answer = { status: 404, headers: { 'content-type': 'text/plain', 'content-length': '14' }, body: Buffer.from('not recorded\r\n') };
+const missing: Answer = {
+  status: 404,
+  headers: { 'content-type': 'text/plain', 'content-length': '14' },
+  body: Buffer.from('not recorded\r\n'),
+};
 // The readiness probe of the harness.
-answers.set('/__ceiling_ready', { status: 200, headers: { 'content-type': 'text/plain', 'content-length': '2' }, body: Buffer.from('ok') });
+answers.set('/__ceiling_ready', {
+  status: 200,
+  headers: { 'content-type': 'text/plain', 'content-length': '2' },
+  body: Buffer.from('ok'),
+});
 
 const server = http.createServer((req, res) => {
   const answer = answers.get(req.url ?? '') ?? missing;

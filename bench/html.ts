@@ -20,7 +20,11 @@ export const HTML_PAGES = {
 export type HtmlPage = keyof typeof HTML_PAGES;
 
 /** Milliseconds from sending a request to the first byte of its body, and the whole body. */
-function timedGet(port: number, path: string, headers: Record<string, string> = {}): Promise<{ ttfbMs: number; status: number; body: Buffer; contentType: string }> {
+function timedGet(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ ttfbMs: number; status: number; body: Buffer; contentType: string }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     let first = 0;
@@ -30,10 +34,14 @@ function timedGet(port: number, path: string, headers: Record<string, string> = 
         if (first === 0) first = performance.now();
         chunks.push(chunk);
       });
-      response.on('end', () => resolve({
-        ttfbMs: (first || performance.now()) - started, status: response.statusCode ?? 0, body: Buffer.concat(chunks),
-        contentType: String(response.headers['content-type'] ?? ''),
-      }));
+      response.on('end', () =>
+        resolve({
+          ttfbMs: (first || performance.now()) - started,
+          status: response.statusCode ?? 0,
+          body: Buffer.concat(chunks),
+          contentType: String(response.headers['content-type'] ?? ''),
+        }),
+      );
       response.on('error', reject);
     });
     request.on('error', reject);
@@ -106,5 +114,11 @@ export async function measureWeight(port: number, path: string): Promise<PageWei
     if (asset.endsWith('.css')) css += size;
     else js += size;
   }
-  return { totalGzipBytes: page.body.length + css + js, htmlGzipBytes: page.body.length, cssGzipBytes: css, jsGzipBytes: js, requests: 1 + assets.length };
+  return {
+    totalGzipBytes: page.body.length + css + js,
+    htmlGzipBytes: page.body.length,
+    cssGzipBytes: css,
+    jsGzipBytes: js,
+    requests: 1 + assets.length,
+  };
 }

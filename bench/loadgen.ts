@@ -90,7 +90,9 @@ export const autocannonGenerator: LoadGenerator = {
           };
           client.setRequests([{ method: 'GET', path: '/', setupRequest }]);
         } else if (n > 1) {
-          client.setRequests(Array.from({ length: n }, (_, i) => ({ method: 'GET', path: spec.paths[(i + k) % n] as string })));
+          client.setRequests(
+            Array.from({ length: n }, (_, i) => ({ method: 'GET', path: spec.paths[(i + k) % n] as string })),
+          );
         }
       };
       const started = performance.now();
@@ -98,33 +100,36 @@ export const autocannonGenerator: LoadGenerator = {
       // rounded up to whole seconds; the run is timed here instead, up to the last response.
       let lastResponse = started;
       let capTimer: NodeJS.Timeout | undefined;
-      const instance = autocannon({
-        url: `http://127.0.0.1:${spec.port}`,
-        connections: Math.min(spec.connections, once ? n : spec.connections),
-        pipelining: 1,
-        timeout: 30,
-        excludeErrorStats: false,
-        ...(once ? { amount: n * Math.max(1, spec.passes ?? 1) } : { duration: spec.seconds }),
-        requests: [{ method: 'GET', path: spec.paths[0] as string }],
-        setupClient,
-      }, (err, result) => {
-        if (capTimer) clearTimeout(capTimer);
-        const seconds = (lastResponse - started) / 1000;
-        if (err) {
-          reject(err);
-          return;
-        }
-        const sorted = latencies.subarray(0, count).sort();
-        resolve({
-          requests: count,
-          seconds,
-          rps: seconds > 0 ? count / seconds : 0,
-          p50Ms: nearestRank(sorted, 50),
-          p99Ms: nearestRank(sorted, 99),
-          errors: result.errors,
-          non2xx,
-        });
-      });
+      const instance = autocannon(
+        {
+          url: `http://127.0.0.1:${spec.port}`,
+          connections: Math.min(spec.connections, once ? n : spec.connections),
+          pipelining: 1,
+          timeout: 30,
+          excludeErrorStats: false,
+          ...(once ? { amount: n * Math.max(1, spec.passes ?? 1) } : { duration: spec.seconds }),
+          requests: [{ method: 'GET', path: spec.paths[0] as string }],
+          setupClient,
+        },
+        (err, result) => {
+          if (capTimer) clearTimeout(capTimer);
+          const seconds = (lastResponse - started) / 1000;
+          if (err) {
+            reject(err);
+            return;
+          }
+          const sorted = latencies.subarray(0, count).sort();
+          resolve({
+            requests: count,
+            seconds,
+            rps: seconds > 0 ? count / seconds : 0,
+            p50Ms: nearestRank(sorted, 50),
+            p99Ms: nearestRank(sorted, 99),
+            errors: result.errors,
+            non2xx,
+          });
+        },
+      );
       instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
         if (count === latencies.length) {
           const grown = new Float64Array(latencies.length * 2);
@@ -275,15 +280,30 @@ export function wrkGenerator(): LoadGenerator | null {
       const scriptFile = path.join(spec.workDir, `${id}.lua`);
       // One thread: on a 2-core machine the second core belongs to the server under test; one wrk thread
       // drives far more requests per second than one Node process can answer.
-      fs.writeFileSync(scriptFile, once ? wrkOnceScript(pathsFile!, Math.max(1, spec.passes ?? 1), 1) : wrkScript(pathsFile));
+      fs.writeFileSync(
+        scriptFile,
+        once ? wrkOnceScript(pathsFile!, Math.max(1, spec.passes ?? 1), 1) : wrkScript(pathsFile),
+      );
       // In 'once' mode the duration is only a cap: the script stops wrk when the last answer is in.
-      const args = ['-t1', `-c${Math.min(spec.connections, once ? spec.paths.length : spec.connections)}`, `-d${Math.max(1, Math.round(spec.seconds))}s`,
-        '--timeout', '30s', '-s', scriptFile, `http://127.0.0.1:${spec.port}${spec.paths[0]}`];
+      const args = [
+        '-t1',
+        `-c${Math.min(spec.connections, once ? spec.paths.length : spec.connections)}`,
+        `-d${Math.max(1, Math.round(spec.seconds))}s`,
+        '--timeout',
+        '30s',
+        '-s',
+        scriptFile,
+        `http://127.0.0.1:${spec.port}${spec.paths[0]}`,
+      ];
       return new Promise((resolve, reject) => {
         const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
         let out = '';
-        child.stdout.on('data', (c: Buffer) => { out += c.toString('utf8'); });
-        child.stderr.on('data', (c: Buffer) => { out += c.toString('utf8'); });
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString('utf8');
+        });
+        child.stderr.on('data', (c: Buffer) => {
+          out += c.toString('utf8');
+        });
         child.on('error', reject);
         child.on('exit', (code) => {
           const line = out.split('\n').find((l) => l.startsWith('BENCHJSON '));
@@ -292,12 +312,22 @@ export function wrkGenerator(): LoadGenerator | null {
             return;
           }
           const r = JSON.parse(line.slice('BENCHJSON '.length)) as {
-            requests: number; duration_us: number; errors: number; status: number; p50_us: number; p99_us: number;
+            requests: number;
+            duration_us: number;
+            errors: number;
+            status: number;
+            p50_us: number;
+            p99_us: number;
           };
           const seconds = r.duration_us / 1e6;
           resolve({
-            requests: r.requests, seconds, rps: r.requests / seconds, p50Ms: r.p50_us / 1000, p99Ms: r.p99_us / 1000,
-            errors: r.errors, non2xx: r.status,
+            requests: r.requests,
+            seconds,
+            rps: r.requests / seconds,
+            p50Ms: r.p50_us / 1000,
+            p99Ms: r.p99_us / 1000,
+            errors: r.errors,
+            non2xx: r.status,
           });
         });
       });
@@ -326,10 +356,15 @@ export function download(port: number, urlPath: string, timeoutMs: number): Prom
         bytes += chunk.length;
         for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines++;
       });
-      res.on('end', () => resolve({
-        status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''),
-        seconds: (performance.now() - started) / 1000, bytes, lines,
-      }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          contentType: String(res.headers['content-type'] ?? ''),
+          seconds: (performance.now() - started) / 1000,
+          bytes,
+          lines,
+        }),
+      );
       res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new Error(`GET ${urlPath} timed out`)));

@@ -8,7 +8,8 @@
 // (the requests a copy makes, read and verified but not stored) and the whole copy, published.
 // With --changes (and BENCH_CKAN_TOKEN), the real CKAN's table is then changed by one record at a time (an append, an
 // edit, a deletion, each put back afterwards) and each refresh timed against the first copy: the incremental refresh.
-//   node dist/bench/mirror.js [--rows 1000000] [--ckan-rows 200000] [--routes dump,pages] [--methods sql,offset] [--pg postgres://…]
+//   node dist/bench/mirror.js [--rows 1000000] [--ckan-rows 200000] [--routes dump,pages] [--methods sql,offset] [--pg
+// postgres://…]
 //     [--changes] [--ckan-dataset NAME]
 
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -43,12 +44,24 @@ interface Options {
 const round = (n: number, places = 1) => Math.round(n * 10 ** places) / 10 ** places;
 
 /** A fresh store of its own: a folder (and, with --pg, the database emptied of Count Centre's schemas). */
-async function freshStore(options: Options, name: string): Promise<{ catalog: string; settings: ReturnType<typeof loadSettings> }> {
+async function freshStore(
+  options: Options,
+  name: string,
+): Promise<{ catalog: string; settings: ReturnType<typeof loadSettings> }> {
   const folder = path.join(options.tmp, name);
   rmSync(folder, { recursive: true, force: true });
   mkdirSync(folder, { recursive: true });
   const catalog = path.join(folder, 'catalog.json');
-  const settings = loadSettings({}, { catalog, sources: folder, databasePath: path.join(folder, 'store.sqlite'), databaseUrl: options.pg ?? null, logLevel: 'silent' });
+  const settings = loadSettings(
+    {},
+    {
+      catalog,
+      sources: folder,
+      databasePath: path.join(folder, 'store.sqlite'),
+      databaseUrl: options.pg ?? null,
+      logLevel: 'silent',
+    },
+  );
   if (options.pg) {
     const client = new pg.Client({ connectionString: options.pg });
     await client.connect();
@@ -61,11 +74,19 @@ async function freshStore(options: Options, name: string): Promise<{ catalog: st
   return { catalog, settings };
 }
 
-async function load(settings: ReturnType<typeof loadSettings>, mirror: Parameters<typeof buildDatabase>[0]['mirror']): Promise<{ result: BuildResult; seconds: number }> {
+async function load(
+  settings: ReturnType<typeof loadSettings>,
+  mirror: Parameters<typeof buildDatabase>[0]['mirror'],
+): Promise<{ result: BuildResult; seconds: number }> {
   const target = storageFor(settings).loadTarget();
   const started = performance.now();
-  const result = await buildDatabase({ catalog: loadCatalogFile(settings.catalog), sources: settings.sources, target, logger: pino({ level: 'warn' }), mirror })
-    .finally(() => target.close());
+  const result = await buildDatabase({
+    catalog: loadCatalogFile(settings.catalog),
+    sources: settings.sources,
+    target,
+    logger: pino({ level: 'warn' }),
+    mirror,
+  }).finally(() => target.close());
   return { result, seconds: (performance.now() - started) / 1000 };
 }
 
@@ -74,7 +95,12 @@ async function load(settings: ReturnType<typeof loadSettings>, mirror: Parameter
  * and the probe after (portalSeconds), then every record read, typed and verified (readSeconds); for pages, every page
  * read and typed, then the probe after.
  */
-async function portalPart(portal: string, resourceId: string, route: CopyRoute, methods: PagingMethod[] | undefined): Promise<Record<string, unknown>> {
+async function portalPart(
+  portal: string,
+  resourceId: string,
+  route: CopyRoute,
+  methods: PagingMethod[] | undefined,
+): Promise<Record<string, unknown>> {
   const client = new CkanClient(portal, { concurrency: 2 });
   const upstream = new UpstreamResource(client, resourceId, methods ? { methods } : {});
   const started = performance.now();
@@ -87,42 +113,81 @@ async function portalPart(portal: string, resourceId: string, route: CopyRoute, 
     for await (const _row of dump.rows()) records += 1;
     const seconds = (performance.now() - started) / 1000;
     return {
-      route, records, bytes: dump.bytes, requests: client.stats.requests, downloadSeconds: round(dump.ms / 1000, 2),
-      portalSeconds: round(portalSeconds, 2), portalRecordsPerSecond: Math.round(records / portalSeconds), readSeconds: round(seconds, 2), readRecordsPerSecond: Math.round(records / seconds),
+      route,
+      records,
+      bytes: dump.bytes,
+      requests: client.stats.requests,
+      downloadSeconds: round(dump.ms / 1000, 2),
+      portalSeconds: round(portalSeconds, 2),
+      portalRecordsPerSecond: Math.round(records / portalSeconds),
+      readSeconds: round(seconds, 2),
+      readRecordsPerSecond: Math.round(records / seconds),
     };
   }
   for await (const _row of upstream.records(fields)) records += 1;
   await upstream.probe();
   const seconds = (performance.now() - started) / 1000;
   return {
-    route: `pages (${upstream.lastMethod})`, records, requests: client.stats.requests, portalSeconds: round(seconds, 2), portalRecordsPerSecond: Math.round(records / seconds),
-    readSeconds: round(seconds, 2), readRecordsPerSecond: Math.round(records / seconds),
+    route: `pages (${upstream.lastMethod})`,
+    records,
+    requests: client.stats.requests,
+    portalSeconds: round(seconds, 2),
+    portalRecordsPerSecond: Math.round(records / seconds),
+    readSeconds: round(seconds, 2),
+    readRecordsPerSecond: Math.round(records / seconds),
   };
 }
 
 /** Mirrors one upstream resource by each route into a fresh store, then times a refresh that finds nothing changed. */
 async function measure(label: string, portal: string, resourceId: string, options: Options): Promise<void> {
   for (const route of options.routes) {
-    console.log(JSON.stringify({ upstream: label, part: 'portal', ...await portalPart(portal, resourceId, route, options.methods) }));
+    console.log(
+      JSON.stringify({
+        upstream: label,
+        part: 'portal',
+        ...(await portalPart(portal, resourceId, route, options.methods)),
+      }),
+    );
     const { catalog, settings } = await freshStore(options, `${label}-${route}`.replace(/\W+/g, '-'));
     const plan = await planMirror({ portal, ids: [resourceId] }, catalog);
     writeFileSync(catalog, plan.catalogText);
-    const mirror = { settleMs: 0, routes: route === 'dump' ? ['dump', 'pages'] as CopyRoute[] : ['pages'] as CopyRoute[], ...(options.methods ? { methods: options.methods } : {}) };
+    const mirror = {
+      settleMs: 0,
+      routes: route === 'dump' ? (['dump', 'pages'] as CopyRoute[]) : (['pages'] as CopyRoute[]),
+      ...(options.methods ? { methods: options.methods } : {}),
+    };
     const copy = await load(settings, mirror);
     const outcome = copy.result.outcomes[0]!;
-    console.log(JSON.stringify({
-      upstream: label, part: 'whole copy, published', store: options.pg ? 'postgres' : 'sqlite', route, method: outcome.method, status: outcome.status, records: outcome.rows,
-      seconds: round(copy.seconds), recordsPerSecond: Math.round((outcome.rows ?? 0) / copy.seconds), ...(outcome.warning ? { warning: outcome.warning } : {}), ...(outcome.error ? { error: outcome.error } : {}),
-    }));
+    console.log(
+      JSON.stringify({
+        upstream: label,
+        part: 'whole copy, published',
+        store: options.pg ? 'postgres' : 'sqlite',
+        route,
+        method: outcome.method,
+        status: outcome.status,
+        records: outcome.rows,
+        seconds: round(copy.seconds),
+        recordsPerSecond: Math.round((outcome.rows ?? 0) / copy.seconds),
+        ...(outcome.warning ? { warning: outcome.warning } : {}),
+        ...(outcome.error ? { error: outcome.error } : {}),
+      }),
+    );
     if (route === options.routes[0]) {
       const refresh = await load(settings, { ...mirror, settleMs: 10_000 });
       const client = new CkanClient(portal);
       const probeStarted = performance.now();
       await new UpstreamResource(client, resourceId).probe();
-      console.log(JSON.stringify({
-        upstream: label, part: 'refresh, nothing changed', status: refresh.result.outcomes[0]!.status, seconds: round(refresh.seconds, 2),
-        probeRequests: client.stats.requests, probeSeconds: round((performance.now() - probeStarted) / 1000, 3),
-      }));
+      console.log(
+        JSON.stringify({
+          upstream: label,
+          part: 'refresh, nothing changed',
+          status: refresh.result.outcomes[0]!.status,
+          seconds: round(refresh.seconds, 2),
+          probeRequests: client.stats.requests,
+          probeSeconds: round((performance.now() - probeStarted) / 1000, 3),
+        }),
+      );
     }
   }
 }
@@ -132,31 +197,59 @@ async function measure(label: string, portal: string, resourceId: string, option
  * one record appended, one edited, one deleted, each followed by a timed refresh (no settle interval, as for the copy),
  * and put back at the end. Needs a token that may write to the table.
  */
-async function measureChanges(portal: string, resourceId: string, rows: number, token: string, options: Options): Promise<void> {
+async function measureChanges(
+  portal: string,
+  resourceId: string,
+  rows: number,
+  token: string,
+  options: Options,
+): Promise<void> {
   const writer = new CkanWriter(portal, token);
   const { catalog, settings } = await freshStore(options, 'changes');
   writeFileSync(catalog, (await planMirror({ portal, ids: [resourceId] }, catalog)).catalogText);
   const mirror = { settleMs: 0 };
   const report = (part: string, run: { result: BuildResult; seconds: number }, first: number) => {
     const outcome = run.result.outcomes[0]!;
-    console.log(JSON.stringify({
-      upstream: 'real CKAN', part, store: options.pg ? 'postgres' : 'sqlite', status: outcome.status, method: outcome.method, records: outcome.rows,
-      seconds: round(run.seconds, 2), ofFirstCopy: round(run.seconds / first, 3), ...(outcome.error ? { error: outcome.error } : {}),
-    }));
+    console.log(
+      JSON.stringify({
+        upstream: 'real CKAN',
+        part,
+        store: options.pg ? 'postgres' : 'sqlite',
+        status: outcome.status,
+        method: outcome.method,
+        records: outcome.rows,
+        seconds: round(run.seconds, 2),
+        ofFirstCopy: round(run.seconds / first, 3),
+        ...(outcome.error ? { error: outcome.error } : {}),
+      }),
+    );
   };
   const first = await load(settings, mirror);
   report('first copy', first, first.seconds);
   const appended = { ...testRecord(rows + 1), name: 'Appended by the bench' };
   await writer.insert(resourceId, [appended]);
-  const maxId = Number((await writer.action('datastore_search', { resource_id: resourceId, sort: '_id desc', limit: 1, fields: ['_id'] })).records[0]._id);
+  const maxId = Number(
+    (await writer.action('datastore_search', { resource_id: resourceId, sort: '_id desc', limit: 1, fields: ['_id'] }))
+      .records[0]._id,
+  );
   try {
     report('refresh, one record appended', await load(settings, mirror), first.seconds);
     const edited = 100_000;
-    await writer.action('datastore_upsert', { resource_id: resourceId, method: 'update', force: true, records: [{ _id: edited, name: 'Edited by the bench' }] });
+    await writer.action('datastore_upsert', {
+      resource_id: resourceId,
+      method: 'update',
+      force: true,
+      records: [{ _id: edited, name: 'Edited by the bench' }],
+    });
     try {
       report('refresh, one record edited', await load(settings, mirror), first.seconds);
     } finally {
-      await writer.action('datastore_upsert', { resource_id: resourceId, method: 'update', force: true, records: [{ _id: edited, name: testRecord(edited).name }] });
+      await writer.action('datastore_upsert', {
+        resource_id: resourceId,
+        method: 'update',
+        force: true,
+        records: [{ _id: edited, name: testRecord(edited).name }],
+      });
     }
     await writer.deleteRecords(resourceId, { _id: maxId });
     report('refresh, one record deleted', await load(settings, mirror), first.seconds);
@@ -168,21 +261,33 @@ async function measureChanges(portal: string, resourceId: string, rows: number, 
 }
 
 /** The real CKAN's bench table, made once (a dataset named after its size) and found again on later runs. */
-async function realCkanTable(url: string, token: string | undefined, rows: number, datasetName?: string): Promise<{ resource: string } | { skipped: string }> {
+async function realCkanTable(
+  url: string,
+  token: string | undefined,
+  rows: number,
+  datasetName?: string,
+): Promise<{ resource: string } | { skipped: string }> {
   const writer = new CkanWriter(url, token ?? '');
-  if (!await writer.reachable()) return { skipped: `no CKAN answers at ${url}` };
+  if (!(await writer.reachable())) return { skipped: `no CKAN answers at ${url}` };
   const name = datasetName ?? `countcentre-bench-${rows}`;
   try {
     const pkg = await writer.action('package_show', { id: name });
     const resource = (pkg.resources as { id: string }[])[0];
-    if (resource && Number((await writer.action('datastore_search', { resource_id: resource.id, limit: 0 })).total) === rows) return { resource: resource.id };
+    if (
+      resource &&
+      Number((await writer.action('datastore_search', { resource_id: resource.id, limit: 0 })).total) === rows
+    )
+      return { resource: resource.id };
   } catch {
     // Not made yet, or not whole: made again below.
   }
-  if (!token) return { skipped: `${url} has no table ${name}; set BENCH_CKAN_TOKEN (a sysadmin's API token) to create it` };
+  if (!token)
+    return { skipped: `${url} has no table ${name}; set BENCH_CKAN_TOKEN (a sysadmin's API token) to create it` };
   console.log(`creating ${rows.toLocaleString('en-IE')} records on ${url} (once)`);
   const dataset = await writer.createDataset(name, 'count-centre-bench');
-  return { resource: await writer.createTable(dataset.id, `Generated ${rows}`, TEST_TABLE_FIELDS, testRecords(rows), 10_000) };
+  return {
+    resource: await writer.createTable(dataset.id, `Generated ${rows}`, TEST_TABLE_FIELDS, testRecords(rows), 10_000),
+  };
 }
 
 async function countCentreUpstream(rows: number, tmp: string): Promise<{ url: string; process: ChildProcess }> {
@@ -191,8 +296,15 @@ async function countCentreUpstream(rows: number, tmp: string): Promise<{ url: st
   console.log('loading them into the upstream');
   const upstream = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'cli', 'count-centre.js'), 'serve'], {
     env: {
-      ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', COUNTCENTRE_LOG_FORMAT: 'json', COUNTCENTRE_REQUEST_LOG_LEVEL: 'debug',
-      COUNTCENTRE_CATALOG: synthetic.catalogPath, COUNTCENTRE_SOURCES: path.dirname(synthetic.csvPath), COUNTCENTRE_DB: path.join(tmp, 'upstream.sqlite'),
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      COUNTCENTRE_LOG_FORMAT: 'json',
+      COUNTCENTRE_REQUEST_LOG_LEVEL: 'debug',
+      COUNTCENTRE_CATALOG: synthetic.catalogPath,
+      COUNTCENTRE_SOURCES: path.dirname(synthetic.csvPath),
+      COUNTCENTRE_DB: path.join(tmp, 'upstream.sqlite'),
       COUNTCENTRE_SQL_TIMEOUT_MS: '10000',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -213,24 +325,52 @@ async function countCentreUpstream(rows: number, tmp: string): Promise<{ url: st
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      rows: { type: 'string', default: '1000000' }, 'ckan-rows': { type: 'string', default: '200000' }, routes: { type: 'string', default: 'dump,pages' },
-      methods: { type: 'string' }, pg: { type: 'string' }, changes: { type: 'boolean', default: false }, 'ckan-dataset': { type: 'string' },
+      rows: { type: 'string', default: '1000000' },
+      'ckan-rows': { type: 'string', default: '200000' },
+      routes: { type: 'string', default: 'dump,pages' },
+      methods: { type: 'string' },
+      pg: { type: 'string' },
+      changes: { type: 'boolean', default: false },
+      'ckan-dataset': { type: 'string' },
     },
   });
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'countcentre-bench-mirror-'));
   const options: Options = {
-    routes: values.routes!.split(',') as CopyRoute[], methods: values.methods ? values.methods.split(',') as PagingMethod[] : undefined, pg: values.pg, tmp,
+    routes: values.routes!.split(',') as CopyRoute[],
+    methods: values.methods ? (values.methods.split(',') as PagingMethod[]) : undefined,
+    pg: values.pg,
+    tmp,
   };
   try {
     const ckanUrl = process.env.BENCH_CKAN_URL;
     if (!ckanUrl) {
-      console.log(JSON.stringify({ upstream: 'real CKAN', skipped: 'set BENCH_CKAN_URL (and BENCH_CKAN_TOKEN to create its table once) to measure against a real CKAN' }));
+      console.log(
+        JSON.stringify({
+          upstream: 'real CKAN',
+          skipped: 'set BENCH_CKAN_URL (and BENCH_CKAN_TOKEN to create its table once) to measure against a real CKAN',
+        }),
+      );
     } else {
-      const table = await realCkanTable(ckanUrl, process.env.BENCH_CKAN_TOKEN, Number(values['ckan-rows']), values['ckan-dataset']);
+      const table = await realCkanTable(
+        ckanUrl,
+        process.env.BENCH_CKAN_TOKEN,
+        Number(values['ckan-rows']),
+        values['ckan-dataset'],
+      );
       if ('skipped' in table) console.log(JSON.stringify({ upstream: 'real CKAN', skipped: table.skipped }));
       else if (values.changes) {
-        if (!process.env.BENCH_CKAN_TOKEN) console.log(JSON.stringify({ upstream: 'real CKAN', skipped: '--changes writes to the table: set BENCH_CKAN_TOKEN' }));
-        else await measureChanges(ckanUrl, table.resource, Number(values['ckan-rows']), process.env.BENCH_CKAN_TOKEN, options);
+        if (!process.env.BENCH_CKAN_TOKEN)
+          console.log(
+            JSON.stringify({ upstream: 'real CKAN', skipped: '--changes writes to the table: set BENCH_CKAN_TOKEN' }),
+          );
+        else
+          await measureChanges(
+            ckanUrl,
+            table.resource,
+            Number(values['ckan-rows']),
+            process.env.BENCH_CKAN_TOKEN,
+            options,
+          );
       } else await measure('real CKAN', ckanUrl, table.resource, options);
     }
     const rows = Number(values.rows);

@@ -18,13 +18,24 @@ export const CEILING_ENTRY = path.join(PROJECT_ROOT, 'dist', 'bench', 'ceiling.j
 
 // Settings a developer may have exported for their own server; the benchmark must never inherit them, so that it
 // cannot touch their database or port by accident, nor measure a configuration it did not choose.
-const SCRUBBED_ENV = ['PORT', 'HOST', 'LOG_LEVEL', 'DATABASE_URL', 'DATABASE_READ_URLS', 'WORKERS', 'SITE_URL', 'CKAN_LOCALE', 'NODE_OPTIONS'];
+const SCRUBBED_ENV = [
+  'PORT',
+  'HOST',
+  'LOG_LEVEL',
+  'DATABASE_URL',
+  'DATABASE_READ_URLS',
+  'WORKERS',
+  'SITE_URL',
+  'CKAN_LOCALE',
+  'NODE_OPTIONS',
+];
 const SCRUBBED_PREFIX = 'COUNTCENTRE_';
 
 /** The harness's environment without the service's settings, plus the given ones: what a child process gets. */
 export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of Object.keys(env)) if (SCRUBBED_ENV.includes(key) || key.startsWith(SCRUBBED_PREFIX)) delete env[key];
+  for (const key of Object.keys(env))
+    if (SCRUBBED_ENV.includes(key) || key.startsWith(SCRUBBED_PREFIX)) delete env[key];
   return Object.assign(env, extra);
 }
 
@@ -91,10 +102,12 @@ export async function startProcess(options: StartOptions): Promise<Proc> {
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   let exitCode: number | null | undefined;
-  const exited = new Promise<void>((resolve) => child.on('exit', (code, signal) => {
-    exitCode = code ?? (signal ? -1 : 0);
-    resolve();
-  }));
+  const exited = new Promise<void>((resolve) =>
+    child.on('exit', (code, signal) => {
+      exitCode = code ?? (signal ? -1 : 0);
+      resolve();
+    }),
+  );
   const pid = child.pid;
   if (pid === undefined) throw new Error(`${options.label}: could not start node`);
 

@@ -25,23 +25,42 @@ export const POPULAR: readonly string[] = [
   searchPath({ resource_id: RESOURCE_A, filters: { 'Party Abbreviation': 'F.F.' } }),
   searchPath({ resource_id: RESOURCE_A, filters: { 'Party Abbreviation': 'S.F.' }, sort: 'Votes desc' }),
   searchPath({ resource_id: RESOURCE_A, filters: { Constituency: 'Dublin Bay South' } }),
-  searchPath({ resource_id: RESOURCE_A, filters: { Constituency: 'Cork South Central', 'Party Abbreviation': ['F.F.', 'F.G.'] }, sort: 'Votes desc' }),
+  searchPath({
+    resource_id: RESOURCE_A,
+    filters: { Constituency: 'Cork South Central', 'Party Abbreviation': ['F.F.', 'F.G.'] },
+    sort: 'Votes desc',
+  }),
   searchPath({ resource_id: RESOURCE_A, sort: 'Votes desc', limit: 20 }),
   searchPath({
-    resource_id: RESOURCE_A, filters: { 'Party Abbreviation': ['F.F.', 'F.G.'], Result: 'Elected' },
-    fields: 'Constituency,Surname,Firstname,Votes', sort: 'Votes desc',
+    resource_id: RESOURCE_A,
+    filters: { 'Party Abbreviation': ['F.F.', 'F.G.'], Result: 'Elected' },
+    fields: 'Constituency,Surname,Firstname,Votes',
+    sort: 'Votes desc',
   }),
   searchPath({ resource_id: RESOURCE_A, q: 'Murphy' }),
   searchPath({ resource_id: RESOURCE_A, q: { Surname: "O'Brien" } }),
   searchPath({ resource_id: RESOURCE_A, records_format: 'csv' }),
   searchPath({ resource_id: RESOURCE_A, fields: 'Party Id', distinct: true }),
-  searchPath({ resource_id: RESOURCE_A, filters: { 'Gender Id': 'F', Result: 'Elected' }, sort: 'Votes desc', limit: 50 }),
+  searchPath({
+    resource_id: RESOURCE_A,
+    filters: { 'Gender Id': 'F', Result: 'Elected' },
+    sort: 'Votes desc',
+    limit: 50,
+  }),
   searchPath({ resource_id: RESOURCE_A, offset: 100, limit: 100 }),
   searchPath({ resource_id: RESOURCE_B }),
   searchPath({ resource_id: RESOURCE_B, records_format: 'csv', limit: 5 }),
-  searchPath({ resource_id: RESOURCE_B, sort: 'Total Electorate desc', fields: 'Constituency Name,Total Electorate,Quota' }),
+  searchPath({
+    resource_id: RESOURCE_B,
+    sort: 'Total Electorate desc',
+    fields: 'Constituency Name,Total Electorate,Quota',
+  }),
   searchPath({ resource_id: RESOURCE_C, filters: { 'Constituency Name': 'Wicklow' } }),
-  searchPath({ resource_id: RESOURCE_C, filters: { 'Constituency Name': 'Wicklow', 'Count Number': 1 }, sort: 'Votes desc' }),
+  searchPath({
+    resource_id: RESOURCE_C,
+    filters: { 'Constituency Name': 'Wicklow', 'Count Number': 1 },
+    sort: 'Votes desc',
+  }),
   searchPath({ resource_id: RESOURCE_C, filters: { 'Constituency Name': 'Dublin Central', 'Count Number': 5 } }),
   searchPath({ resource_id: RESOURCE_C, q: 'Kenny', sort: 'Count Number asc' }),
   searchPath({ resource_id: RESOURCE_C, offset: 2500, limit: 100 }),
@@ -67,7 +86,9 @@ export async function fetchResource(port: number, id: string): Promise<ResourceD
   try {
     const res = await httpGet(port, searchPath({ resource_id: id, limit: 32000 }), agent);
     if (res.status !== 200) throw new Error(`reading resource ${id}: HTTP ${res.status}`);
-    const body = JSON.parse(res.body.toString('utf8')) as { result: { fields: Field[]; records: Record<string, unknown>[] } };
+    const body = JSON.parse(res.body.toString('utf8')) as {
+      result: { fields: Field[]; records: Record<string, unknown>[] };
+    };
     return { id, fields: body.result.fields.filter((f) => f.id !== '_id'), records: body.result.records };
   } finally {
     agent.destroy();
@@ -119,7 +140,9 @@ function randomQuery(rng: Rng, p: Profile): string {
     const pool = rng.chance(0.85) && p.categorical.length > 0 ? p.categorical : data.fields;
     for (const f of rng.sample(pool, nFilters)) {
       if (rng.chance(0.2)) {
-        const values = [...new Set(Array.from({ length: rng.between(2, 3) }, () => existingValue(rng, data, f.id)))].filter((v) => v !== null);
+        const values = [
+          ...new Set(Array.from({ length: rng.between(2, 3) }, () => existingValue(rng, data, f.id))),
+        ].filter((v) => v !== null);
         if (values.length > 0) filters[f.id] = values;
       } else {
         const v = existingValue(rng, data, f.id);
@@ -136,7 +159,10 @@ function randomQuery(rng: Rng, p: Profile): string {
   }
 
   if (rng.chance(0.3)) {
-    params['fields'] = rng.sample(data.fields, rng.between(2, 6)).map((f) => f.id).join(',');
+    params['fields'] = rng
+      .sample(data.fields, rng.between(2, 6))
+      .map((f) => f.id)
+      .join(',');
   }
 
   if (rng.chance(0.6)) {
@@ -157,7 +183,11 @@ function randomQuery(rng: Rng, p: Profile): string {
  * `count` distinct search paths across the resources given (weighted by their share), seeded: the same data and
  * seed give the same stream. Every filter value exists in the data; sort keys, field subsets and `q` words too.
  */
-export function generateStream(resources: readonly { data: ResourceData; share: number }[], count: number, seed: number): string[] {
+export function generateStream(
+  resources: readonly { data: ResourceData; share: number }[],
+  count: number,
+  seed: number,
+): string[] {
   const rng = new Rng(seed);
   const profiles = resources.map((r) => ({ profile: profile(r.data), share: r.share }));
   const total = profiles.reduce((s, p) => s + p.share, 0);
@@ -187,11 +217,18 @@ export function generateStream(resources: readonly { data: ResourceData; share: 
 // ---------------------------------------------------------------------------------------------------------------
 // scenario 4: the synthetic resource
 
-export function syntheticPaths(resourceId: string, rows: number): { filteredSorted: string; deepOffset: string; dump: string; deepOffsetValue: number } {
+export function syntheticPaths(
+  resourceId: string,
+  rows: number,
+): { filteredSorted: string; deepOffset: string; dump: string; deepOffsetValue: number } {
   // 900,000 of a million; scaled down with --rows so a small resource still asks for a page near its end.
   const deepOffsetValue = rows >= 1_000_000 ? 900_000 : Math.floor(rows * 0.9);
   return {
-    filteredSorted: searchPath({ resource_id: resourceId, filters: { 'Party Abbreviation': 'S.F.' }, sort: 'Votes desc' }),
+    filteredSorted: searchPath({
+      resource_id: resourceId,
+      filters: { 'Party Abbreviation': 'S.F.' },
+      sort: 'Votes desc',
+    }),
     deepOffset: searchPath({ resource_id: resourceId, offset: deepOffsetValue }),
     dump: `/datastore/dump/${resourceId}?format=csv`,
     deepOffsetValue,

@@ -25,7 +25,13 @@ export function writeRecording(file: string, entries: Iterable<Recorded>): void 
   const index: IndexEntry[] = [];
   const bodies: Buffer[] = [];
   for (const e of entries) {
-    index.push({ path: e.path, status: e.status, contentType: e.contentType, cacheControl: e.cacheControl, length: e.body.length });
+    index.push({
+      path: e.path,
+      status: e.status,
+      contentType: e.contentType,
+      cacheControl: e.cacheControl,
+      length: e.body.length,
+    });
     bodies.push(e.body);
   }
   const head = Buffer.from(JSON.stringify(index), 'utf8');
@@ -59,13 +65,15 @@ export function httpGet(port: number, path: string, agent: http.Agent, timeoutMs
     const req = http.get({ host: '127.0.0.1', port, path, agent, timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({
-        path,
-        status: res.statusCode ?? 0,
-        contentType: String(res.headers['content-type'] ?? 'application/octet-stream'),
-        cacheControl: res.headers['cache-control'] === undefined ? null : String(res.headers['cache-control']),
-        body: Buffer.concat(chunks),
-      }));
+      res.on('end', () =>
+        resolve({
+          path,
+          status: res.statusCode ?? 0,
+          contentType: String(res.headers['content-type'] ?? 'application/octet-stream'),
+          cacheControl: res.headers['cache-control'] === undefined ? null : String(res.headers['cache-control']),
+          body: Buffer.concat(chunks),
+        }),
+      );
       res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new Error(`GET ${path} timed out`)));

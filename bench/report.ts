@@ -127,9 +127,11 @@ export function evaluate(r: ScenarioResult): TargetCheck[] {
       // A server database answers each query over a socket; the issue sets it half the embedded store's bar.
       const postgres = r.backend === 'postgres';
       const [minRatio, maxP99] = postgres ? [0.15, 20] : [0.3, 10];
-      if (ratio !== undefined) out.push(check(`req/s ≥ ${minRatio.toFixed(2)} × ceiling`, ratio >= minRatio, ratio.toFixed(2)));
+      if (ratio !== undefined)
+        out.push(check(`req/s ≥ ${minRatio.toFixed(2)} × ceiling`, ratio >= minRatio, ratio.toFixed(2)));
       if (p99 !== undefined) out.push(check(`p99 < ${maxP99} ms`, p99 < maxP99, `${fmtMs(p99)} ms`));
-      if (r.servicePeakRss !== undefined) out.push(check('peak RSS < 160 MB', r.servicePeakRss < 160 * MB, fmtMb(r.servicePeakRss)));
+      if (r.servicePeakRss !== undefined)
+        out.push(check('peak RSS < 160 MB', r.servicePeakRss < 160 * MB, fmtMb(r.servicePeakRss)));
       break;
     }
     case '3w': {
@@ -146,7 +148,8 @@ export function evaluate(r: ScenarioResult): TargetCheck[] {
     case '4c': {
       const rows = r.extra?.['serviceRowsPerSecond'];
       if (typeof rows === 'number') out.push(check('≥ 300,000 rows/s', rows >= 300_000, `${fmtInt(rows)} rows/s`));
-      if (r.servicePeakRss !== undefined) out.push(check('peak RSS < 200 MB', r.servicePeakRss < 200 * MB, fmtMb(r.servicePeakRss)));
+      if (r.servicePeakRss !== undefined)
+        out.push(check('peak RSS < 200 MB', r.servicePeakRss < 200 * MB, fmtMb(r.servicePeakRss)));
       break;
     }
     case '5': {
@@ -177,10 +180,18 @@ export function evaluate(r: ScenarioResult): TargetCheck[] {
       for (const page of Object.keys(HTML_PAGES)) {
         for (const mode of ['Served', 'Rendered']) {
           const p95 = r.extra?.[`${page}${mode}TtfbP95Ms`];
-          if (typeof p95 === 'number') out.push(check(`${page} page TTFB p95 < 20 ms (${mode === 'Served' ? 'as served' : 'rendered every time'})`, p95 < 20, `${fmtMs(p95)} ms`));
+          if (typeof p95 === 'number')
+            out.push(
+              check(
+                `${page} page TTFB p95 < 20 ms (${mode === 'Served' ? 'as served' : 'rendered every time'})`,
+                p95 < 20,
+                `${fmtMs(p95)} ms`,
+              ),
+            );
         }
         const weight = r.extra?.[`${page}WeightGzipKB`];
-        if (typeof weight === 'number') out.push(check(`${page} page ≤ 60 KB gzipped`, weight <= 60, `${weight.toFixed(1)} KB`));
+        if (typeof weight === 'number')
+          out.push(check(`${page} page ≤ 60 KB gzipped`, weight <= 60, `${weight.toFixed(1)} KB`));
       }
       const js = r.extra?.['jsGzipKB'];
       if (typeof js === 'number') out.push(check('JS ≤ 10 KB gzipped', js <= 10, `${js.toFixed(1)} KB`));
@@ -198,7 +209,11 @@ export function median(values: readonly number[]): number {
 }
 
 export function medianMetrics(runs: readonly LoadResult[]): Metrics {
-  return { rps: median(runs.map((r) => r.rps)), p50Ms: median(runs.map((r) => r.p50Ms)), p99Ms: median(runs.map((r) => r.p99Ms)) };
+  return {
+    rps: median(runs.map((r) => r.rps)),
+    p50Ms: median(runs.map((r) => r.p50Ms)),
+    p99Ms: median(runs.map((r) => r.p99Ms)),
+  };
 }
 
 export function fmtInt(n: number): string {
@@ -239,7 +254,10 @@ export function machineInfo(): MachineInfo {
 
 /** The commit measured, read without writing anything to the repository. */
 export function gitInfo(root: string): { commit: string | null; modified: boolean | null } {
-  const run = (args: string[]) => execFileSync('git', args, { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).toString('utf8').trim();
+  const run = (args: string[]) =>
+    execFileSync('git', args, { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 })
+      .toString('utf8')
+      .trim();
   let commit: string | null = null;
   let modified: boolean | null = null;
   try {
@@ -248,7 +266,8 @@ export function gitInfo(root: string): { commit: string | null; modified: boolea
     return { commit, modified };
   }
   try {
-    // `git diff --quiet` exits 1 when tracked files differ from HEAD; unlike `git status` it does not refresh the index.
+    // `git diff --quiet` exits 1 when tracked files differ from HEAD; unlike `git status` it does not refresh the
+    // index.
     run(['diff', '--no-ext-diff', '--quiet', 'HEAD', '--']);
     modified = false;
   } catch {
@@ -279,7 +298,16 @@ function targetsCell(r: ScenarioResult): string {
 
 function rowOf(r: ScenarioResult, withBackend: boolean): Row {
   const name = `${r.id} ${TITLES[r.id]}${withBackend ? ` [${r.backend}]` : ''}`;
-  const empty: Row = { scenario: name, service: '–', ceiling: '–', ratio: '–', p50: '–', p99: '–', rss: '–', targets: targetsCell(r) };
+  const empty: Row = {
+    scenario: name,
+    service: '–',
+    ceiling: '–',
+    ratio: '–',
+    p50: '–',
+    p99: '–',
+    rss: '–',
+    targets: targetsCell(r),
+  };
   if (r.status !== 'measured') return empty;
   const rss = r.servicePeakRss !== undefined ? fmtMb(r.servicePeakRss) : '–';
   const e = r.extra ?? {};
@@ -295,8 +323,10 @@ function rowOf(r: ScenarioResult, withBackend: boolean): Row {
       return {
         ...empty,
         service: `add ${fmtInt(Number(e['rowsPerSecond']))} rows/s (${Number(e['seconds']).toFixed(1)} s)`,
-        ceiling: e['peerSeconds'] !== undefined
-          ? `sqlite-utils ${Number(e['peerSeconds']).toFixed(1)} s (${fmtMb(Number(e['peerPeakRssBytes']))})` : '–',
+        ceiling:
+          e['peerSeconds'] !== undefined
+            ? `sqlite-utils ${Number(e['peerSeconds']).toFixed(1)} s (${fmtMb(Number(e['peerPeakRssBytes']))})`
+            : '–',
         ratio: e['speedup'] !== undefined ? Number(e['speedup']).toFixed(2) : '–',
         rss: e['peakRssBytes'] !== undefined ? `${fmtMb(Number(e['peakRssBytes']))} (add)` : '–',
       };
@@ -309,15 +339,20 @@ function rowOf(r: ScenarioResult, withBackend: boolean): Row {
         rss,
       };
     case '5':
-      return { ...empty, service: `first answer ${fmtInt(Number(e['coldStartMs']))} ms`, rss: `${fmtMb(Number(e['idleRssBytes']))} idle` };
+      return {
+        ...empty,
+        service: `first answer ${fmtInt(Number(e['coldStartMs']))} ms`,
+        rss: `${fmtMb(Number(e['idleRssBytes']))} idle`,
+      };
     case '6':
       return {
         ...empty,
-        service: `TTFB p95 ${fmtMs(Number(e['resourceServedTtfbP95Ms']))} / ${fmtMs(Number(e['constituencyServedTtfbP95Ms']))} ms served, `
-          + `${fmtMs(Number(e['resourceRenderedTtfbP95Ms']))} / ${fmtMs(Number(e['constituencyRenderedTtfbP95Ms']))} ms rendered (resource / constituency); `
-          + `${Number(e['resourceWeightGzipKB']).toFixed(1)} / ${Number(e['constituencyWeightGzipKB']).toFixed(1)} KB gzipped; `
-          + `new pages (${NEW_PAGES.join(', ')}): TTFB p95 at most ${fmtMs(Math.max(...NEW_PAGES.map((p) => Number(e[`${p}ServedTtfbP95Ms`]))))} ms served, `
-          + `${fmtMs(Math.max(...NEW_PAGES.map((p) => Number(e[`${p}RenderedTtfbP95Ms`]))))} ms rendered, at most ${Math.max(...NEW_PAGES.map((p) => Number(e[`${p}WeightGzipKB`]))).toFixed(1)} KB gzipped`,
+        service:
+          `TTFB p95 ${fmtMs(Number(e['resourceServedTtfbP95Ms']))} / ${fmtMs(Number(e['constituencyServedTtfbP95Ms']))} ms served, ` +
+          `${fmtMs(Number(e['resourceRenderedTtfbP95Ms']))} / ${fmtMs(Number(e['constituencyRenderedTtfbP95Ms']))} ms rendered (resource / constituency); ` +
+          `${Number(e['resourceWeightGzipKB']).toFixed(1)} / ${Number(e['constituencyWeightGzipKB']).toFixed(1)} KB gzipped; ` +
+          `new pages (${NEW_PAGES.join(', ')}): TTFB p95 at most ${fmtMs(Math.max(...NEW_PAGES.map((p) => Number(e[`${p}ServedTtfbP95Ms`]))))} ms served, ` +
+          `${fmtMs(Math.max(...NEW_PAGES.map((p) => Number(e[`${p}RenderedTtfbP95Ms`]))))} ms rendered, at most ${Math.max(...NEW_PAGES.map((p) => Number(e[`${p}WeightGzipKB`]))).toFixed(1)} KB gzipped`,
       };
     default: {
       const single = r.single ? ` (1 conn: ${fmtMs(r.single.p50Ms)})` : '';
@@ -335,17 +370,37 @@ function rowOf(r: ScenarioResult, withBackend: boolean): Row {
 }
 
 const HEADERS: Row = {
-  scenario: 'Scenario', service: 'Service', ceiling: 'Ceiling', ratio: 'Ratio', p50: 'p50 ms (svc / ceil)',
-  p99: 'p99 ms (svc / ceil)', rss: 'Service peak RSS', targets: 'Targets',
+  scenario: 'Scenario',
+  service: 'Service',
+  ceiling: 'Ceiling',
+  ratio: 'Ratio',
+  p50: 'p50 ms (svc / ceil)',
+  p99: 'p99 ms (svc / ceil)',
+  rss: 'Service peak RSS',
+  targets: 'Targets',
 };
 
 export function markdownTable(report: BenchReport): string {
   const backends = new Set(report.results.map((r) => r.backend));
   const rows = report.results.map((r) => rowOf(r, backends.size > 1));
-  const cells = (row: Row) => [row.scenario, row.service, row.ceiling, row.ratio, row.p50, row.p99, row.rss, row.targets];
-  const line = (row: Row) => `| ${cells(row).map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
+  const cells = (row: Row) => [
+    row.scenario,
+    row.service,
+    row.ceiling,
+    row.ratio,
+    row.p50,
+    row.p99,
+    row.rss,
+    row.targets,
+  ];
+  const line = (row: Row) =>
+    `| ${cells(row)
+      .map((c) => c.replace(/\|/g, '\\|'))
+      .join(' | ')} |`;
   const m = report.machine;
-  const gens = Object.entries(report.loadGenerators).map(([k, v]) => `${k}: ${v}`).join(', ');
+  const gens = Object.entries(report.loadGenerators)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(', ');
   const head = [
     `Run of ${report.startedAt.slice(0, 10)} (${Math.round(report.elapsedSeconds)} s), commit ${report.git.commit?.slice(0, 12) ?? 'unknown'}${report.git.modified ? ' (with uncommitted changes)' : ''};`,
     `${m.cpu}, ${m.cores} cores, ${Math.round(m.memoryBytes / 1024 ** 3)} GiB, Node ${m.node}, ${m.os}; load average at start ${m.loadAverageAtStart.join(' ')}.`,
@@ -356,7 +411,9 @@ export function markdownTable(report: BenchReport): string {
     head.join('\n'),
     '',
     line(HEADERS),
-    `|${cells(HEADERS).map(() => '---').join('|')}|`,
+    `|${cells(HEADERS)
+      .map(() => '---')
+      .join('|')}|`,
     ...rows.map(line),
     ...(report.skipped.length > 0 ? ['', ...report.skipped.map((s) => `Skipped: ${s}.`)] : []),
   ].join('\n');
@@ -365,12 +422,16 @@ export function markdownTable(report: BenchReport): string {
 export function consoleSummary(report: BenchReport): string {
   const backends = new Set(report.results.map((r) => r.backend));
   const rows = [HEADERS, ...report.results.map((r) => rowOf(r, backends.size > 1))];
-  const widths = Object.keys(HEADERS).map((k) => Math.max(...rows.map((row) => (row[k as keyof Row]).length)));
+  const widths = Object.keys(HEADERS).map((k) => Math.max(...rows.map((row) => row[k as keyof Row].length)));
   // The targets column is last and may be long: it is not padded.
-  const table = rows.map((row) => Object.keys(HEADERS).map((k, i) => {
-    const text = row[k as keyof Row];
-    return i === widths.length - 1 ? text : text.padEnd(widths[i] as number);
-  }).join('  '));
+  const table = rows.map((row) =>
+    Object.keys(HEADERS)
+      .map((k, i) => {
+        const text = row[k as keyof Row];
+        return i === widths.length - 1 ? text : text.padEnd(widths[i] as number);
+      })
+      .join('  '),
+  );
   return [...table, ...report.skipped.map((s) => `SKIPPED: ${s}`)].join('\n');
 }
 

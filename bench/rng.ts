@@ -19,7 +19,10 @@ export class Rng {
 
   /** A uniform float in [0, 1). */
   next(): number {
-    this.a >>>= 0; this.b >>>= 0; this.c >>>= 0; this.d >>>= 0;
+    this.a >>>= 0;
+    this.b >>>= 0;
+    this.c >>>= 0;
+    this.d >>>= 0;
     let t = (this.a + this.b) | 0;
     this.a = this.b ^ (this.b >>> 9);
     this.b = (this.c + (this.c << 3)) | 0;
@@ -74,7 +77,10 @@ export class Weighted<T> {
   private readonly cumulative: number[] = [];
   private readonly total: number;
 
-  constructor(private readonly items: readonly T[], weights: readonly number[]) {
+  constructor(
+    private readonly items: readonly T[],
+    weights: readonly number[],
+  ) {
     if (items.length === 0 || items.length !== weights.length) throw new Error('weighted: items and weights differ');
     let sum = 0;
     for (const w of weights) {
@@ -86,7 +92,10 @@ export class Weighted<T> {
 
   /** Zipf-like weights 1/(rank+1)^s, the shape of surname and party popularity. */
   static zipf<T>(items: readonly T[], s = 1): Weighted<T> {
-    return new Weighted(items, items.map((_, i) => 1 / Math.pow(i + 1, s)));
+    return new Weighted(
+      items,
+      items.map((_, i) => 1 / Math.pow(i + 1, s)),
+    );
   }
 
   draw(rng: Rng): T {

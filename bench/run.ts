@@ -7,20 +7,63 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { autocannonGenerator, download, wrkGenerator, type LoadGenerator, type LoadResult, type LoadSpec } from './loadgen.js';
 import {
-  CEILING_ENTRY, PROJECT_ROOT, SERVICE_ENTRY, childEnv, familyMemory, familyTicks, freePort, resetPeak, startProcess, type Proc,
+  autocannonGenerator,
+  download,
+  wrkGenerator,
+  type LoadGenerator,
+  type LoadResult,
+  type LoadSpec,
+} from './loadgen.js';
+import {
+  CEILING_ENTRY,
+  PROJECT_ROOT,
+  SERVICE_ENTRY,
+  childEnv,
+  familyMemory,
+  familyTicks,
+  freePort,
+  resetPeak,
+  startProcess,
+  type Proc,
 } from './procs.js';
 import {
-  DEFAULT_PAGE, POPULAR, RESOURCE_A, RESOURCE_B, RESOURCE_C, fetchResource, generateStream, searchPath, syntheticPaths,
+  DEFAULT_PAGE,
+  POPULAR,
+  RESOURCE_A,
+  RESOURCE_B,
+  RESOURCE_C,
+  fetchResource,
+  generateStream,
+  searchPath,
+  syntheticPaths,
 } from './queries.js';
 import { HTML_PAGES, measureFirstVisits, measureTtfb, measureWeight, type HtmlPage } from './html.js';
 import { httpGet, record, writeRecording, type Recorded } from './recording.js';
 import {
-  README_BEGIN, TITLES, consoleSummary, evaluate, fmtInt, fmtMb, fmtMs, gitInfo, machineInfo, median, medianMetrics,
-  updateReadme, type BenchReport, type ScenarioId, type ScenarioResult,
+  README_BEGIN,
+  TITLES,
+  consoleSummary,
+  evaluate,
+  fmtInt,
+  fmtMb,
+  fmtMs,
+  gitInfo,
+  machineInfo,
+  median,
+  medianMetrics,
+  updateReadme,
+  type BenchReport,
+  type ScenarioId,
+  type ScenarioResult,
 } from './report.js';
-import { DEFAULT_SEED, SYNTHETIC_CATALOG, SYNTHETIC_RESOURCE_ID, SYNTHETIC_SOURCE, writeSynthetic } from './synthetic.js';
+import {
+  DEFAULT_SEED,
+  SYNTHETIC_CATALOG,
+  SYNTHETIC_RESOURCE_ID,
+  SYNTHETIC_SOURCE,
+  writeSynthetic,
+} from './synthetic.js';
 import { writeSampleWithArrow } from '../test/helpers/parquet-files.js';
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -103,8 +146,15 @@ function parseOptions(argv: string[]): Options | null {
     return null;
   }
   const quick = values.quick ?? false;
-  const scenarios = new Set((values.scenarios ?? (quick ? '1,5,6' : '1,2,3,4,5,6')).split(',').map((s) => s.trim()).filter(Boolean));
-  for (const s of scenarios) if (!['1', '2', '3', '4', '5', '6', '7', '8'].includes(s)) throw new UsageError(`unknown scenario ${JSON.stringify(s)} (1 to 8)`);
+  const scenarios = new Set(
+    (values.scenarios ?? (quick ? '1,5,6' : '1,2,3,4,5,6'))
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+  for (const s of scenarios)
+    if (!['1', '2', '3', '4', '5', '6', '7', '8'].includes(s))
+      throw new UsageError(`unknown scenario ${JSON.stringify(s)} (1 to 8)`);
   const loadgen = values.loadgen ?? 'auto';
   if (!['auto', 'wrk', 'autocannon'].includes(loadgen)) throw new UsageError('--loadgen must be wrk or autocannon');
   const duration = positive('--duration', values.duration, quick ? 1 : 10, false);
@@ -161,16 +211,31 @@ function log(ctx: Ctx, message: string): void {
   console.log(`[${t}s] ${message}`);
 }
 
-async function startService(ctx: Ctx, env: Record<string, string>, label: string, probePath = DEFAULT_PAGE, timeoutMs = 600_000): Promise<Proc> {
-  const proc = await startProcess({ label, args: [SERVICE_ENTRY], env: { ...env, PORT: String(ctx.servicePort) }, probePath, timeoutMs });
+async function startService(
+  ctx: Ctx,
+  env: Record<string, string>,
+  label: string,
+  probePath = DEFAULT_PAGE,
+  timeoutMs = 600_000,
+): Promise<Proc> {
+  const proc = await startProcess({
+    label,
+    args: [SERVICE_ENTRY],
+    env: { ...env, PORT: String(ctx.servicePort) },
+    probePath,
+    timeoutMs,
+  });
   ctx.live.add(proc);
   return proc;
 }
 
 async function startCeiling(ctx: Ctx, recordingFile: string): Promise<Proc> {
   const proc = await startProcess({
-    label: 'ceiling', args: [CEILING_ENTRY, '--recording', recordingFile, '--port', String(ctx.ceilingPort)],
-    env: { PORT: String(ctx.ceilingPort) }, probePath: '/__ceiling_ready', timeoutMs: 60_000,
+    label: 'ceiling',
+    args: [CEILING_ENTRY, '--recording', recordingFile, '--port', String(ctx.ceilingPort)],
+    env: { PORT: String(ctx.ceilingPort) },
+    probePath: '/__ceiling_ready',
+    timeoutMs: 60_000,
   });
   ctx.live.add(proc);
   return proc;
@@ -200,7 +265,14 @@ function memorySampler(pid: number): { stop(): { peakAnon: number } } {
   };
 }
 
-function spec(ctx: Ctx, port: number, paths: readonly string[], seconds: number, mode: LoadSpec['mode'] = 'cycle', connections = ctx.opts.connections): LoadSpec {
+function spec(
+  ctx: Ctx,
+  port: number,
+  paths: readonly string[],
+  seconds: number,
+  mode: LoadSpec['mode'] = 'cycle',
+  connections = ctx.opts.connections,
+): LoadSpec {
   return { port, paths, mode, connections, seconds, workDir: ctx.tmp };
 }
 
@@ -214,8 +286,17 @@ function skipped(id: ScenarioId, backend: Backend, reason: string): ScenarioResu
 
 function failed(id: ScenarioId, backend: Backend, err: unknown): ScenarioResult {
   const message = err instanceof Error ? err.message : String(err);
-  const oneLine = message.split('\n').map((l) => l.trim()).filter(Boolean).join(' ');
-  return { ...base(id, backend), status: 'failed', reason: oneLine.length > 300 ? `${oneLine.slice(0, 300)}…` : oneLine, notes: [message] };
+  const oneLine = message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' ');
+  return {
+    ...base(id, backend),
+    status: 'failed',
+    reason: oneLine.length > 300 ? `${oneLine.slice(0, 300)}…` : oneLine,
+    notes: [message],
+  };
 }
 
 function runNotes(label: string, runs: readonly LoadResult[]): string[] {
@@ -228,13 +309,23 @@ function runNotes(label: string, runs: readonly LoadResult[]): string[] {
 }
 
 /** Fills in medians, ratios and notes from service and ceiling runs. */
-function withRuns(r: ScenarioResult, gen: LoadGenerator, connections: number, service: LoadResult[], ceiling: LoadResult[]): ScenarioResult {
+function withRuns(
+  r: ScenarioResult,
+  gen: LoadGenerator,
+  connections: number,
+  service: LoadResult[],
+  ceiling: LoadResult[],
+): ScenarioResult {
   r.generator = `${gen.name} ${gen.version}`;
   r.connections = connections;
   r.runs = { service, ceiling };
   r.service = medianMetrics(service);
   r.ceiling = medianMetrics(ceiling);
-  r.ratio = { rps: r.service.rps / r.ceiling.rps, p50: r.service.p50Ms / r.ceiling.p50Ms, p99: r.service.p99Ms / r.ceiling.p99Ms };
+  r.ratio = {
+    rps: r.service.rps / r.ceiling.rps,
+    p50: r.service.p50Ms / r.ceiling.p50Ms,
+    p99: r.service.p99Ms / r.ceiling.p99Ms,
+  };
   r.notes.push(...runNotes('service', service), ...runNotes('ceiling', ceiling));
   return r;
 }
@@ -256,12 +347,19 @@ function printScenario(ctx: Ctx, r: ScenarioResult): void {
   }
   const parts: string[] = [];
   if (r.service && r.ceiling && r.ratio) {
-    parts.push(`service ${fmtInt(r.service.rps)} req/s p50 ${fmtMs(r.service.p50Ms)} ms p99 ${fmtMs(r.service.p99Ms)} ms`);
-    parts.push(`ceiling ${fmtInt(r.ceiling.rps)} req/s p50 ${fmtMs(r.ceiling.p50Ms)} ms p99 ${fmtMs(r.ceiling.p99Ms)} ms`);
+    parts.push(
+      `service ${fmtInt(r.service.rps)} req/s p50 ${fmtMs(r.service.p50Ms)} ms p99 ${fmtMs(r.service.p99Ms)} ms`,
+    );
+    parts.push(
+      `ceiling ${fmtInt(r.ceiling.rps)} req/s p50 ${fmtMs(r.ceiling.p50Ms)} ms p99 ${fmtMs(r.ceiling.p99Ms)} ms`,
+    );
     parts.push(`ratio ${r.ratio.rps.toFixed(2)}`);
   }
   if (r.single) parts.push(`one connection: p50 ${fmtMs(r.single.p50Ms)} ms p99 ${fmtMs(r.single.p99Ms)} ms`);
-  if (r.servicePeakRss !== undefined) parts.push(`service peak RSS ${fmtMb(r.servicePeakRss)}${r.servicePeakAnon ? ` (anon ${fmtMb(r.servicePeakAnon)})` : ''}`);
+  if (r.servicePeakRss !== undefined)
+    parts.push(
+      `service peak RSS ${fmtMb(r.servicePeakRss)}${r.servicePeakAnon ? ` (anon ${fmtMb(r.servicePeakAnon)})` : ''}`,
+    );
   for (const [k, v] of Object.entries(r.extra ?? {})) parts.push(`${k} ${formatExtra(k, v)}`);
   log(ctx, `${head}\n        ${parts.join('\n        ')}`);
   for (const t of r.targets) log(ctx, `        target ${t.label}: ${t.met ? 'met' : 'MISSED'} (${t.value})`);
@@ -292,11 +390,20 @@ async function coldStart(ctx: Ctx, backend: Backend, env: Record<string, string>
     }
   }
   r.extra = { coldStartMs: median(ready), coldStartRunsMs: ready, idleRssBytes: median(idle) };
-  r.notes.push(`time from spawn to the first 200 answer to the default page, database already built; median of ${ready.length} starts; idle RSS ${ctx.opts.idleSettleMs} ms after that answer`);
+  r.notes.push(
+    `time from spawn to the first 200 answer to the default page, database already built; median of ${ready.length} starts; idle RSS ${ctx.opts.idleSettleMs} ms after that answer`,
+  );
   return r;
 }
 
-async function fixedScenario(ctx: Ctx, id: '1' | '2', backend: Backend, svc: Proc, ceiling: Proc, paths: readonly string[]): Promise<ScenarioResult> {
+async function fixedScenario(
+  ctx: Ctx,
+  id: '1' | '2',
+  backend: Backend,
+  svc: Proc,
+  ceiling: Proc,
+  paths: readonly string[],
+): Promise<ScenarioResult> {
   const { gen, opts } = ctx;
   await gen.run(spec(ctx, svc.port, paths, opts.warmup));
   await gen.run(spec(ctx, ceiling.port, paths, opts.warmup));
@@ -323,7 +430,13 @@ async function fixedScenario(ctx: Ctx, id: '1' | '2', backend: Backend, svc: Pro
  * warmed on a stream of other distinct queries), so no answer can come from a cache of earlier answers.
  */
 async function streamScenario(
-  ctx: Ctx, id: '3' | '3w', backend: Backend, env: Record<string, string>, ceiling: Proc, stream: readonly string[], warmStream: readonly string[],
+  ctx: Ctx,
+  id: '3' | '3w',
+  backend: Backend,
+  env: Record<string, string>,
+  ceiling: Proc,
+  stream: readonly string[],
+  warmStream: readonly string[],
 ): Promise<ScenarioResult> {
   const { onceGen, opts } = ctx;
   const cap = Math.max(opts.duration * 2, 5);
@@ -372,7 +485,12 @@ async function streamScenario(
  * of the medians, both measured alike in the same run.
  */
 async function scalingScenario(
-  ctx: Ctx, backend: Backend, env: Record<string, string>, ceiling: Proc, stream: readonly string[], warmStream: readonly string[],
+  ctx: Ctx,
+  backend: Backend,
+  env: Record<string, string>,
+  ceiling: Proc,
+  stream: readonly string[],
+  warmStream: readonly string[],
 ): Promise<ScenarioResult> {
   const { scaleGen, opts } = ctx;
   const cap = Math.max(opts.duration * 2, 5);
@@ -382,8 +500,15 @@ async function scalingScenario(
   const ceil: LoadResult[] = [];
   let peak = 0;
   for (let i = 0; i < opts.alternations; i++) {
-    for (const [workers, results] of [['1', one], ['2', two]] as const) {
-      const svc = await startService(ctx, { ...env, WORKERS: workers }, workers === '1' ? 'service' : 'service (2 workers)');
+    for (const [workers, results] of [
+      ['1', one],
+      ['2', two],
+    ] as const) {
+      const svc = await startService(
+        ctx,
+        { ...env, WORKERS: workers },
+        workers === '1' ? 'service' : 'service (2 workers)',
+      );
       try {
         await scaleGen.run(spec(ctx, svc.port, warmStream, opts.warmup, 'once'));
         resetPeak(svc.pid);
@@ -399,9 +524,14 @@ async function scalingScenario(
   const single = medianMetrics(one);
   r.servicePeakRss = peak;
   r.extra = {
-    distinctQueries: stream.length, oneProcessRps: single.rps, scaleOverOneProcess: (r.service?.rps ?? NaN) / single.rps, ceilingPasses: passes,
+    distinctQueries: stream.length,
+    oneProcessRps: single.rps,
+    scaleOverOneProcess: (r.service?.rps ?? NaN) / single.rps,
+    ceilingPasses: passes,
   };
-  r.notes.push(`one process and two workers both driven by ${scaleGen.name} in this run (one process: ${fmtInt(single.rps)} req/s)`);
+  r.notes.push(
+    `one process and two workers both driven by ${scaleGen.name} in this run (one process: ${fmtInt(single.rps)} req/s)`,
+  );
   return r;
 }
 
@@ -458,8 +588,14 @@ async function electionScenarios(ctx: Ctx, backend: Backend): Promise<boolean> {
     // The service given DATABASE_URL should not touch COUNTCENTRE_DB; if it built that file, it served SQLite.
     if (backend.name === 'postgres' && fs.existsSync(dbPath)) return false;
     if (want('3')) {
-      const [a, b, c] = await Promise.all([RESOURCE_A, RESOURCE_B, RESOURCE_C].map((id) => fetchResource(recorder.port, id)));
-      const resources = [{ data: a!, share: 0.45 }, { data: b!, share: 0.15 }, { data: c!, share: 0.4 }];
+      const [a, b, c] = await Promise.all(
+        [RESOURCE_A, RESOURCE_B, RESOURCE_C].map((id) => fetchResource(recorder.port, id)),
+      );
+      const resources = [
+        { data: a!, share: 0.45 },
+        { data: b!, share: 0.15 },
+        { data: c!, share: 0.4 },
+      ];
       stream = generateStream(resources, ctx.opts.stream, ctx.opts.seed);
       const measured = new Set(stream);
       warmStream = generateStream(resources, WARM_STREAM, ctx.opts.seed + 1).filter((path) => !measured.has(path));
@@ -490,13 +626,17 @@ async function electionScenarios(ctx: Ctx, backend: Backend): Promise<boolean> {
     if (want('1') || want('2')) {
       const svc = await startService(ctx, env, 'service');
       try {
-        for (const [id, paths] of [['1', [DEFAULT_PAGE]], ['2', POPULAR]] as const) {
+        for (const [id, paths] of [
+          ['1', [DEFAULT_PAGE]],
+          ['2', POPULAR],
+        ] as const) {
           if (!want(id)) continue;
           log(ctx, `[${backend.name}] scenario ${id}: ${TITLES[id]}`);
           try {
             const r = await fixedScenario(ctx, id, backend, svc, ceiling, paths);
             const b = bad(paths);
-            if (b.length > 0) r.notes.push(`${b.length} of its queries did not answer 200 when recorded: ${b.slice(0, 3).join(' ')}`);
+            if (b.length > 0)
+              r.notes.push(`${b.length} of its queries did not answer 200 when recorded: ${b.slice(0, 3).join(' ')}`);
             push(ctx, r);
           } catch (err) {
             push(ctx, failed(id, backend, err));
@@ -507,12 +647,18 @@ async function electionScenarios(ctx: Ctx, backend: Backend): Promise<boolean> {
       }
     }
     if (want('3')) {
-      log(ctx, `[${backend.name}] scenario 3: ${TITLES['3']} (${stream.length} queries, fresh service process per run)`);
+      log(
+        ctx,
+        `[${backend.name}] scenario 3: ${TITLES['3']} (${stream.length} queries, fresh service process per run)`,
+      );
       let single: ScenarioResult | null = null;
       try {
         single = await streamScenario(ctx, '3', backend, env, ceiling, stream, warmStream);
         const b = bad(stream);
-        if (b.length > 0) single.notes.push(`${b.length} of the ${stream.length} queries did not answer 200 when recorded, e.g. ${b[0]}`);
+        if (b.length > 0)
+          single.notes.push(
+            `${b.length} of the ${stream.length} queries did not answer 200 when recorded, e.g. ${b[0]}`,
+          );
         push(ctx, single);
       } catch (err) {
         push(ctx, failed('3', backend, err));
@@ -523,11 +669,15 @@ async function electionScenarios(ctx: Ctx, backend: Backend): Promise<boolean> {
         if (missing !== null) {
           push(ctx, skipped('3w', backend, missing));
         } else {
-          const r = ctx.scaleGen === ctx.onceGen
-            ? await streamScenario(ctx, '3w', backend, { ...env, WORKERS: '2' }, ceiling, stream, warmStream)
-            : await scalingScenario(ctx, backend, env, ceiling, stream, warmStream);
-          if (ctx.scaleGen === ctx.onceGen && single?.service) r.extra = { ...r.extra, scaleOverOneProcess: (r.service?.rps ?? NaN) / single.service.rps };
-          r.notes.push('the 2 workers, the load generator and the harness share the machine\'s cores (see bench/README.md)');
+          const r =
+            ctx.scaleGen === ctx.onceGen
+              ? await streamScenario(ctx, '3w', backend, { ...env, WORKERS: '2' }, ceiling, stream, warmStream)
+              : await scalingScenario(ctx, backend, env, ceiling, stream, warmStream);
+          if (ctx.scaleGen === ctx.onceGen && single?.service)
+            r.extra = { ...r.extra, scaleOverOneProcess: (r.service?.rps ?? NaN) / single.service.rps };
+          r.notes.push(
+            "the 2 workers, the load generator and the harness share the machine's cores (see bench/README.md)",
+          );
           push(ctx, r);
         }
       } catch (err) {
@@ -544,19 +694,33 @@ async function electionScenarios(ctx: Ctx, backend: Backend): Promise<boolean> {
 // scenario 4: the synthetic resource
 
 /** Runs the loader on the synthetic catalogue, timed, with its memory sampled. */
-async function timedLoad(env: Record<string, string>): Promise<{ seconds: number; peakRss: number; output: string; code: number }> {
-  return timedCommand(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'src', 'cli', 'count-centre-load.js'), '--force'], env, PROJECT_ROOT);
+async function timedLoad(
+  env: Record<string, string>,
+): Promise<{ seconds: number; peakRss: number; output: string; code: number }> {
+  return timedCommand(
+    process.execPath,
+    [path.join(PROJECT_ROOT, 'dist', 'src', 'cli', 'count-centre-load.js'), '--force'],
+    env,
+    PROJECT_ROOT,
+  );
 }
 
 /** Runs a command to its end, timed, with the peak RSS of it and its children sampled every 200 ms. */
 async function timedCommand(
-  command: string, args: readonly string[], env: Record<string, string>, cwd: string,
+  command: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  cwd: string,
 ): Promise<{ seconds: number; peakRss: number; output: string; code: number }> {
   const started = performance.now();
   const child = spawn(command, args, { cwd, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout.on('data', (c: Buffer) => { output += c.toString('utf8'); });
-  child.stderr.on('data', (c: Buffer) => { output += c.toString('utf8'); });
+  child.stdout.on('data', (c: Buffer) => {
+    output += c.toString('utf8');
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    output += c.toString('utf8');
+  });
   let peakRss = 0;
   const timer = setInterval(() => {
     const m = child.pid === undefined ? null : familyMemory(child.pid);
@@ -567,7 +731,14 @@ async function timedCommand(
   return { seconds: (performance.now() - started) / 1000, peakRss, output: output.trim(), code };
 }
 
-async function heavyScenario(ctx: Ctx, id: '4a' | '4b', backend: Backend, svc: Proc, ceiling: Proc, urlPath: string): Promise<ScenarioResult> {
+async function heavyScenario(
+  ctx: Ctx,
+  id: '4a' | '4b',
+  backend: Backend,
+  svc: Proc,
+  ceiling: Proc,
+  urlPath: string,
+): Promise<ScenarioResult> {
   const { gen, opts } = ctx;
   const paths = [urlPath];
   await gen.run(spec(ctx, svc.port, paths, opts.warmup));
@@ -593,7 +764,15 @@ async function heavyScenario(ctx: Ctx, id: '4a' | '4b', backend: Backend, svc: P
   return r;
 }
 
-async function dumpScenario(ctx: Ctx, backend: Backend, env: Record<string, string>, ceiling: Proc, dumpPath: string, probe: string, rows: number): Promise<ScenarioResult> {
+async function dumpScenario(
+  ctx: Ctx,
+  backend: Backend,
+  env: Record<string, string>,
+  ceiling: Proc,
+  dumpPath: string,
+  probe: string,
+  rows: number,
+): Promise<ScenarioResult> {
   const r = base('4c', backend);
   const service: { seconds: number; rows: number; peak: number; anon: number }[] = [];
   const ceil: { seconds: number; rows: number }[] = [];
@@ -606,7 +785,12 @@ async function dumpScenario(ctx: Ctx, backend: Backend, env: Record<string, stri
       const d = await download(svc.port, dumpPath, 600_000);
       const anon = sampler.stop().peakAnon;
       if (d.status !== 200) throw new Error(`the dump answered ${d.status}`);
-      service.push({ seconds: d.seconds, rows: Math.max(0, d.lines - 1), peak: familyMemory(svc.pid)?.peak ?? NaN, anon });
+      service.push({
+        seconds: d.seconds,
+        rows: Math.max(0, d.lines - 1),
+        peak: familyMemory(svc.pid)?.peak ?? NaN,
+        anon,
+      });
     } finally {
       await stop(ctx, svc);
     }
@@ -621,10 +805,13 @@ async function dumpScenario(ctx: Ctx, backend: Backend, env: Record<string, stri
   r.servicePeakAnon = Math.max(...service.map((s) => s.anon));
   r.ratio = { rps: sRate / cRate, p50: NaN, p99: NaN };
   r.extra = {
-    serviceRowsPerSecond: sRate, ceilingRowsPerSecond: cRate, serviceSeconds: median(service.map((s) => s.seconds)),
+    serviceRowsPerSecond: sRate,
+    ceilingRowsPerSecond: cRate,
+    serviceSeconds: median(service.map((s) => s.seconds)),
     rowsInDump: service[0]?.rows ?? 0,
   };
-  if (service.some((s) => s.rows !== rows)) r.notes.push(`the dump had ${service.map((s) => s.rows).join('/')} data lines for ${rows} records`);
+  if (service.some((s) => s.rows !== rows))
+    r.notes.push(`the dump had ${service.map((s) => s.rows).join('/')} data lines for ${rows} records`);
   return r;
 }
 
@@ -647,14 +834,19 @@ async function syntheticScenarios(ctx: Ctx, backend: Backend): Promise<boolean> 
   fs.mkdirSync(dbDir, { recursive: true });
   const dbPath = path.join(dbDir, 'synthetic.sqlite');
   const env: Record<string, string> = {
-    HOST: '127.0.0.1', COUNTCENTRE_DB: dbPath, COUNTCENTRE_CATALOG: path.join(dataDir, SYNTHETIC_CATALOG),
-    COUNTCENTRE_SOURCES: dataDir, LOG_LEVEL: 'warn', ...backend.env,
+    HOST: '127.0.0.1',
+    COUNTCENTRE_DB: dbPath,
+    COUNTCENTRE_CATALOG: path.join(dataDir, SYNTHETIC_CATALOG),
+    COUNTCENTRE_SOURCES: dataDir,
+    LOG_LEVEL: 'warn',
+    ...backend.env,
   };
 
   log(ctx, `[${backend.name}] scenario 4: loading the synthetic resource`);
   const load = await timedLoad(env);
   if (load.code !== 0) {
-    for (const id of ids) push(ctx, failed(id, backend, new Error(`the loader exited ${load.code}: ${load.output.slice(-500)}`)));
+    for (const id of ids)
+      push(ctx, failed(id, backend, new Error(`the loader exited ${load.code}: ${load.output.slice(-500)}`)));
     return true;
   }
   if (backend.name === 'postgres' && fs.existsSync(dbPath)) return false;
@@ -667,7 +859,12 @@ async function syntheticScenarios(ctx: Ctx, backend: Backend): Promise<boolean> 
   const urls = syntheticPaths(SYNTHETIC_RESOURCE_ID, rows);
   const probe = searchPath({ resource_id: SYNTHETIC_RESOURCE_ID, limit: 1 });
   // 4a and 4b repeat one URL: with the response cache they would measure the cache, not the query on 1M records.
-  let svc: Proc | null = await startService(ctx, { ...env, COUNTCENTRE_RESPONSE_CACHE_MB: '0' }, 'service (synthetic)', probe);
+  let svc: Proc | null = await startService(
+    ctx,
+    { ...env, COUNTCENTRE_RESPONSE_CACHE_MB: '0' },
+    'service (synthetic)',
+    probe,
+  );
   let ceiling: Proc | null = null;
   try {
     const recordings = await record(svc.port, [urls.filteredSorted, urls.deepOffset]);
@@ -679,7 +876,10 @@ async function syntheticScenarios(ctx: Ctx, backend: Backend): Promise<boolean> 
     writeRecording(recordingFile, dumpExists ? [...recordings, dumpRecording] : recordings);
     ceiling = await startCeiling(ctx, recordingFile);
 
-    for (const [id, urlPath] of [['4a', urls.filteredSorted], ['4b', urls.deepOffset]] as const) {
+    for (const [id, urlPath] of [
+      ['4a', urls.filteredSorted],
+      ['4b', urls.deepOffset],
+    ] as const) {
       log(ctx, `[${backend.name}] scenario ${id}: ${TITLES[id]}`);
       try {
         const r = await heavyScenario(ctx, id, backend, svc, ceiling, urlPath);
@@ -696,7 +896,14 @@ async function syntheticScenarios(ctx: Ctx, backend: Backend): Promise<boolean> 
     svc = null;
 
     if (!dumpExists) {
-      push(ctx, skipped('4c', backend, `GET /datastore/dump/<id>?format=csv answered ${dumpRecording.status}: the dump endpoint does not exist yet`));
+      push(
+        ctx,
+        skipped(
+          '4c',
+          backend,
+          `GET /datastore/dump/<id>?format=csv answered ${dumpRecording.status}: the dump endpoint does not exist yet`,
+        ),
+      );
     } else {
       log(ctx, `[${backend.name}] scenario 4c: ${TITLES['4c']}`);
       try {
@@ -722,8 +929,12 @@ const CLI_ENTRY = path.join(PROJECT_ROOT, 'dist', 'src', 'cli', 'count-centre.js
 /** `count-centre add FILE` into a fresh catalogue and store, timed, with its peak RSS (worker threads included). */
 async function timedAdd(backend: Backend, dir: string, file: string) {
   const env: Record<string, string> = {
-    HOST: '127.0.0.1', COUNTCENTRE_DB: path.join(dir, 'store.sqlite'), COUNTCENTRE_CATALOG: path.join(dir, 'catalog.json'),
-    COUNTCENTRE_SOURCES: path.dirname(file), LOG_LEVEL: 'warn', ...backend.env,
+    HOST: '127.0.0.1',
+    COUNTCENTRE_DB: path.join(dir, 'store.sqlite'),
+    COUNTCENTRE_CATALOG: path.join(dir, 'catalog.json'),
+    COUNTCENTRE_SOURCES: path.dirname(file),
+    LOG_LEVEL: 'warn',
+    ...backend.env,
   };
   return timedCommand(process.execPath, [CLI_ENTRY, 'add', path.basename(file)], env, path.dirname(file));
 }
@@ -761,23 +972,38 @@ async function addCsvScenario(ctx: Ctx, backend: Backend): Promise<void> {
   }
   const r = base('7', backend);
   r.extra = { rows, seconds: ours.seconds, rowsPerSecond: rows / ours.seconds, peakRssBytes: ours.peakRss };
-  r.notes.push('count-centre add: types inferred, every field indexed, whole-row full-text index, JSON and CSV renderings stored');
+  r.notes.push(
+    'count-centre add: types inferred, every field indexed, whole-row full-text index, JSON and CSV renderings stored',
+  );
   if (!onPath('sqlite-utils')) {
     r.notes.push('sqlite-utils is not on PATH (apt-get install sqlite-utils): no peer figure');
   } else {
     const peerDb = path.join(dir, 'peer.db');
     const header = fs.readFileSync(file, 'utf8').slice(0, 4096).split(/\r?\n/)[0]!.split(',');
-    const insert = await timedCommand('sqlite-utils', ['insert', peerDb, 'records', file, '--csv', '--detect-types'], {}, dir);
-    const fts = insert.code === 0 ? await timedCommand('sqlite-utils', ['enable-fts', peerDb, 'records', ...header], {}, dir) : insert;
+    const insert = await timedCommand(
+      'sqlite-utils',
+      ['insert', peerDb, 'records', file, '--csv', '--detect-types'],
+      {},
+      dir,
+    );
+    const fts =
+      insert.code === 0
+        ? await timedCommand('sqlite-utils', ['enable-fts', peerDb, 'records', ...header], {}, dir)
+        : insert;
     if (fts.code !== 0) {
       r.notes.push(`sqlite-utils failed (exit ${fts.code}): ${fts.output.slice(-300)}`);
     } else {
       const peerSeconds = insert.seconds + fts.seconds;
       Object.assign(r.extra, {
-        peerSeconds, peerInsertSeconds: insert.seconds, peerFtsSeconds: fts.seconds, peerPeakRssBytes: Math.max(insert.peakRss, fts.peakRss),
+        peerSeconds,
+        peerInsertSeconds: insert.seconds,
+        peerFtsSeconds: fts.seconds,
+        peerPeakRssBytes: Math.max(insert.peakRss, fts.peakRss),
         speedup: peerSeconds / ours.seconds,
       });
-      r.notes.push(`sqlite-utils ${spawnSync('sqlite-utils', ['--version'], { encoding: 'utf8' }).stdout.trim()}: insert --csv --detect-types, then enable-fts on all ${header.length} columns`);
+      r.notes.push(
+        `sqlite-utils ${spawnSync('sqlite-utils', ['--version'], { encoding: 'utf8' }).stdout.trim()}: insert --csv --detect-types, then enable-fts on all ${header.length} columns`,
+      );
     }
   }
   push(ctx, r);
@@ -802,8 +1028,16 @@ async function addParquetScenario(ctx: Ctx, backend: Backend): Promise<void> {
     return;
   }
   const r = base('8', backend);
-  r.extra = { rows, seconds: ours.seconds, rowsPerSecond: rows / ours.seconds, peakRssBytes: ours.peakRss, fileBytes: fs.statSync(file).size };
-  r.notes.push('Snappy-compressed, written by arrow-rs: an int, a text of 50,000 values, a float, a date and a boolean with nulls');
+  r.extra = {
+    rows,
+    seconds: ours.seconds,
+    rowsPerSecond: rows / ours.seconds,
+    peakRssBytes: ours.peakRss,
+    fileBytes: fs.statSync(file).size,
+  };
+  r.notes.push(
+    'Snappy-compressed, written by arrow-rs: an int, a text of 50,000 values, a float, a date and a boolean with nulls',
+  );
   push(ctx, r);
 }
 
@@ -811,7 +1045,8 @@ async function addParquetScenario(ctx: Ctx, backend: Backend): Promise<void> {
 // scenario 6: the explorer's HTML pages, on the embedded store
 
 /** Datasette's figures from the explorer brief, for comparison in the report. */
-const DATASETTE_NOTE = 'Datasette, for comparison (explorer brief): about 5 ms of Python work per table page plus suggested facets on every first page; 78 KB gzipped of CSS and JavaScript on a read-only table page';
+const DATASETTE_NOTE =
+  'Datasette, for comparison (explorer brief): about 5 ms of Python work per table page plus suggested facets on every first page; 78 KB gzipped of CSS and JavaScript on a read-only table page';
 
 const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
 
@@ -828,11 +1063,18 @@ async function htmlScenario(ctx: Ctx, backend: Backend): Promise<boolean> {
   // As served: a page is rendered once per dataset version, then answered from memory. Rendered: response caches off,
   // so every request runs its searches through the actions and renders the page again (the election model and the
   // charts' images are kept per dataset version); and the first visit of every constituency, charts drawn then.
-  for (const [mode, extraEnv] of [['Served', {}], ['Rendered', { COUNTCENTRE_RESPONSE_CACHE_MB: '0' }]] as const) {
+  for (const [mode, extraEnv] of [
+    ['Served', {}],
+    ['Rendered', { COUNTCENTRE_RESPONSE_CACHE_MB: '0' }],
+  ] as const) {
     const svc = await startService(ctx, { ...env, ...extraEnv }, `service (HTML, ${mode.toLowerCase()})`);
     try {
       if (mode === 'Rendered') {
-        const first = await measureFirstVisits(svc.port, '/election/general-election-2020/constituencies', /href="(\/election\/general-election-2020\/constituencies\/[a-z0-9-]+)"/g);
+        const first = await measureFirstVisits(
+          svc.port,
+          '/election/general-election-2020/constituencies',
+          /href="(\/election\/general-election-2020\/constituencies\/[a-z0-9-]+)"/g,
+        );
         extra.constituencyFirstVisitTtfbP50Ms = first.p50Ms;
         extra.constituencyFirstVisitTtfbP95Ms = first.p95Ms;
       }
@@ -854,9 +1096,15 @@ async function htmlScenario(ctx: Ctx, backend: Backend): Promise<boolean> {
     }
   }
   r.extra = extra;
-  r.notes.push(`pages: ${Object.values(HTML_PAGES).join(', ')}; time to first byte over one keep-alive connection (service time, no queueing)`);
-  r.notes.push('served: rendered pages kept per dataset version; rendered: response caches off, the page made again on every request (election model and chart images kept per version); first visit: each of the 39 constituency pages once, in a fresh process');
-  r.notes.push('weights: the page and every asset it loads (one stylesheet, one script; no images, web fonts or third-party requests), gzipped as served');
+  r.notes.push(
+    `pages: ${Object.values(HTML_PAGES).join(', ')}; time to first byte over one keep-alive connection (service time, no queueing)`,
+  );
+  r.notes.push(
+    'served: rendered pages kept per dataset version; rendered: response caches off, the page made again on every request (election model and chart images kept per version); first visit: each of the 39 constituency pages once, in a fresh process',
+  );
+  r.notes.push(
+    'weights: the page and every asset it loads (one stylesheet, one script; no images, web fonts or third-party requests), gzipped as served',
+  );
   r.notes.push(DATASETTE_NOTE);
   push(ctx, r);
   return true;
@@ -900,8 +1148,18 @@ async function main(): Promise<number> {
   const tmp = fs.mkdtempSync(path.join(tmpRoot, 'run-'));
   const startedAt = new Date();
   const ctx: Ctx = {
-    opts, tmp, gen, onceGen, scaleGen, servicePort: await freePort(), ceilingPort: await freePort(), live: new Set(), results: [], skipped: [],
-    syntheticDir: null, started: performance.now(),
+    opts,
+    tmp,
+    gen,
+    onceGen,
+    scaleGen,
+    servicePort: await freePort(),
+    ceilingPort: await freePort(),
+    live: new Set(),
+    results: [],
+    skipped: [],
+    syntheticDir: null,
+    started: performance.now(),
   };
   const machine = machineInfo();
 
@@ -919,9 +1177,12 @@ async function main(): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  log(ctx, `load generator ${gen.name} ${gen.version}${onceGen !== gen ? ` (scenario 3: ${onceGen.name} ${onceGen.version})` : ''}; `
-    + `${opts.connections} connections, ${opts.duration} s × ${opts.alternations} alternations; scenarios ${[...opts.scenarios].join(',')}; `
-    + `${machine.cores} cores, load average ${machine.loadAverageAtStart.join(' ')}`);
+  log(
+    ctx,
+    `load generator ${gen.name} ${gen.version}${onceGen !== gen ? ` (scenario 3: ${onceGen.name} ${onceGen.version})` : ''}; ` +
+      `${opts.connections} connections, ${opts.duration} s × ${opts.alternations} alternations; scenarios ${[...opts.scenarios].join(',')}; ` +
+      `${machine.cores} cores, load average ${machine.loadAverageAtStart.join(' ')}`,
+  );
   log(ctx, `working folder: ${tmp}${opts.keep ? ' (kept)' : ' (removed at the end)'}`);
 
   const pgUrl = process.env['BENCH_DATABASE_URL'];
@@ -931,7 +1192,11 @@ async function main(): Promise<number> {
   };
   // A backend whose service cannot start (a wrong BENCH_DATABASE_URL, a broken build) fails its own scenarios; the
   // other backend's results are still reported.
-  const guarded = async (backend: Backend, part: () => Promise<boolean>, ids: readonly ScenarioId[]): Promise<boolean> => {
+  const guarded = async (
+    backend: Backend,
+    part: () => Promise<boolean>,
+    ids: readonly ScenarioId[],
+  ): Promise<boolean> => {
     try {
       return await part();
     } catch (err) {
@@ -956,11 +1221,14 @@ async function main(): Promise<number> {
       skipBackend('PostgreSQL: BENCH_DATABASE_URL is not set');
     } else {
       const pg: Backend = { name: 'postgres', env: { DATABASE_URL: pgUrl } };
-      const exists = await guarded(pg, () => electionScenarios(ctx, pg), electionIds)
-        && await guarded(pg, () => syntheticScenarios(ctx, pg), syntheticIds);
+      const exists =
+        (await guarded(pg, () => electionScenarios(ctx, pg), electionIds)) &&
+        (await guarded(pg, () => syntheticScenarios(ctx, pg), syntheticIds));
       if (exists) await guarded(pg, async () => (await addParquetScenario(ctx, pg), true), ['8']);
       if (!exists) {
-        skipBackend('PostgreSQL: the service ignored DATABASE_URL (it built its SQLite file instead); the PostgreSQL backend does not exist yet');
+        skipBackend(
+          'PostgreSQL: the service ignored DATABASE_URL (it built its SQLite file instead); the PostgreSQL backend does not exist yet',
+        );
       }
     }
   } finally {
@@ -968,7 +1236,10 @@ async function main(): Promise<number> {
   }
 
   const finishedAt = new Date();
-  ctx.results.sort((a, b) => (a.backend === b.backend ? 0 : a.backend === 'sqlite' ? -1 : 1) || ORDER.indexOf(a.id) - ORDER.indexOf(b.id));
+  ctx.results.sort(
+    (a, b) =>
+      (a.backend === b.backend ? 0 : a.backend === 'sqlite' ? -1 : 1) || ORDER.indexOf(a.id) - ORDER.indexOf(b.id),
+  );
   const loadGenerators: Record<string, string> = { default: `${gen.name} ${gen.version}` };
   if (onceGen !== gen) loadGenerators['scenario 3'] = `${onceGen.name} ${onceGen.version}`;
   const report: BenchReport = {
@@ -979,8 +1250,16 @@ async function main(): Promise<number> {
     machine,
     git: gitInfo(PROJECT_ROOT),
     options: {
-      quick: opts.quick, scenarios: [...opts.scenarios], duration: opts.duration, alternations: opts.alternations, warmup: opts.warmup,
-      connections: opts.connections, rows: opts.rows, stream: opts.stream, seed: opts.seed, postgres: Boolean(pgUrl),
+      quick: opts.quick,
+      scenarios: [...opts.scenarios],
+      duration: opts.duration,
+      alternations: opts.alternations,
+      warmup: opts.warmup,
+      connections: opts.connections,
+      rows: opts.rows,
+      stream: opts.stream,
+      seed: opts.seed,
+      postgres: Boolean(pgUrl),
     },
     loadGenerators,
     note: opts.note,
@@ -1019,7 +1298,7 @@ function resultsFile(date: string): string {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    console.error(err instanceof Error ? err.stack ?? err.message : err);
+    console.error(err instanceof Error ? (err.stack ?? err.message) : err);
     process.exit(1);
   },
 );

@@ -57,7 +57,11 @@ export async function buildApp(source: ServiceState | Services, logger: Logger):
   const adapterOptions = { logger, bodyLimit: BODY_LIMIT_BYTES, requestLogLevel: settings.requestLogLevel, metrics };
   const api = createNodeAdapter({ ...adapterOptions, core, onCompressed: (entry, bytes) => cache.grew(entry, bytes) });
   // Pages keep their own rendered copies (web/index.ts), so the adapter has nothing remembered to look up for them.
-  const page = createNodeAdapter({ ...adapterOptions, core: Object.assign(pages, { remembered: () => null }), onCompressed: pages.compressed });
+  const page = createNodeAdapter({
+    ...adapterOptions,
+    core: Object.assign(pages, { remembered: () => null }),
+    onCompressed: pages.compressed,
+  });
 
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';
@@ -71,29 +75,31 @@ export async function buildApp(source: ServiceState | Services, logger: Logger):
 
   return {
     server,
-    listen: ({ port, host }) => new Promise((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => {
-        server.off('error', reject);
-        const address = server.address() as AddressInfo;
-        const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-        resolve(`http://${shown}:${address.port}`);
-      });
-    }),
-    close: () => new Promise((resolve) => {
-      if (!server.listening) {
-        resolve();
-        return;
-      }
-      // Idle keep-alive connections are closed now; busy ones once their answer is sent, or after the grace period.
-      const idle = setInterval(() => server.closeIdleConnections(), 100);
-      const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-      server.close(() => {
-        clearInterval(idle);
-        clearTimeout(cut);
-        resolve();
-      });
-      server.closeIdleConnections();
-    }),
+    listen: ({ port, host }) =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          const address = server.address() as AddressInfo;
+          const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+          resolve(`http://${shown}:${address.port}`);
+        });
+      }),
+    close: () =>
+      new Promise((resolve) => {
+        if (!server.listening) {
+          resolve();
+          return;
+        }
+        // Idle keep-alive connections are closed now; busy ones once their answer is sent, or after the grace period.
+        const idle = setInterval(() => server.closeIdleConnections(), 100);
+        const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+        server.close(() => {
+          clearInterval(idle);
+          clearTimeout(cut);
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
   };
 }

@@ -44,21 +44,33 @@ function catalogOf(version: StorageBackend): Catalog {
 /** The resident tables of one version, within the settings' limits (none when they are turned off). */
 function residentTables(settings: Settings): Pick<Services, 'resident'> {
   if (settings.residentMb === 0) return {};
-  return { resident: new ResidentTables({ maxBytes: settings.residentMb * 1024 * 1024, maxRows: settings.residentRows }) };
+  return {
+    resident: new ResidentTables({ maxBytes: settings.residentMb * 1024 * 1024, maxRows: settings.residentRows }),
+  };
 }
 
 /** Services per version of the store, each made once: the catalogue is parsed when the version is opened. */
 class StoreServices implements ServiceState {
   private readonly byVersion = new WeakMap<StorageBackend, Services>();
 
-  constructor(private readonly store: Store, private readonly settings: Settings, private readonly logger: Logger) {
+  constructor(
+    private readonly store: Store,
+    private readonly settings: Settings,
+    private readonly logger: Logger,
+  ) {
     this.servicesOf(store.current);
   }
 
   private servicesOf(version: StorageBackend): Services {
     let services = this.byVersion.get(version);
     if (!services) {
-      services = { settings: this.settings, catalog: catalogOf(version), backend: version, memos: new VersionMemos(), ...residentTables(this.settings) };
+      services = {
+        settings: this.settings,
+        catalog: catalogOf(version),
+        backend: version,
+        memos: new VersionMemos(),
+        ...residentTables(this.settings),
+      };
       this.byVersion.set(version, services);
     }
     return services;
@@ -107,22 +119,34 @@ class StoreServices implements ServiceState {
       });
       return this.running;
     }
-    this.again ??= this.running.catch(() => false).then(() => {
-      this.again = null;
-      return this.refresh();
-    });
+    this.again ??= this.running
+      .catch(() => false)
+      .then(() => {
+        this.again = null;
+        return this.refresh();
+      });
     return this.again;
   }
 }
 
-export async function prepareServices(settings: Settings, logger: Logger, { load = true, mirror }: PrepareOptions = {}): Promise<Prepared> {
+export async function prepareServices(
+  settings: Settings,
+  logger: Logger,
+  { load = true, mirror }: PrepareOptions = {},
+): Promise<Prepared> {
   const storage = storageFor(settings);
   let build: BuildResult | null = null;
   if (load) {
     const definition = loadCatalogFile(settings.catalog);
     const target = storage.loadTarget();
     try {
-      build = await buildDatabase({ catalog: definition, sources: settings.sources, target, logger, mirror: mirror ?? mirrorOptions(settings) });
+      build = await buildDatabase({
+        catalog: definition,
+        sources: settings.sources,
+        target,
+        logger,
+        mirror: mirror ?? mirrorOptions(settings),
+      });
     } finally {
       await target.close();
     }

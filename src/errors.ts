@@ -1,6 +1,7 @@
 // The error catalogue: every error the API answers with, its HTTP status, CKAN `__type` and message wording, and the
 // one mapping of the lower layers' domain errors (domain-errors.ts) onto it, for the API and the pages alike.
-// ApiErrors are raised by the layers that speak the API (actions, the plan) and become CKAN's envelope in http/envelope.ts.
+// ApiErrors are raised by the layers that speak the API (actions, the plan) and become CKAN's envelope in
+// http/envelope.ts.
 
 import { ReadForbidden, StatementRejected, StatementTimeout, StoreBusy, StoreUnavailable } from './domain-errors.js';
 import { pythonRepr } from './serialize/python-json.js';
@@ -14,35 +15,45 @@ export interface ErrorKindSpec {
 
 export const ERROR_KINDS = {
   validation: {
-    status: 409, type: 'Validation Error',
-    description: 'A parameter is missing, has the wrong type, or names a field the resource does not have. `error` maps each parameter to its messages.',
+    status: 409,
+    type: 'Validation Error',
+    description:
+      'A parameter is missing, has the wrong type, or names a field the resource does not have. `error` maps each parameter to its messages.',
   },
   notFound: {
-    status: 404, type: 'Not Found Error',
+    status: 404,
+    type: 'Not Found Error',
     description: 'The resource, action documentation or object named does not exist.',
   },
   authorization: {
-    status: 403, type: 'Authorization Error',
+    status: 403,
+    type: 'Authorization Error',
     description: 'The request asks for something it may not read.',
   },
   badRequest: {
-    status: 400, type: null,
-    description: 'Unknown action, or a body that cannot be decoded. As in CKAN, the body is a bare JSON string, not an envelope.',
+    status: 400,
+    type: null,
+    description:
+      'Unknown action, or a body that cannot be decoded. As in CKAN, the body is a bare JSON string, not an envelope.',
   },
   methodNotAllowed: {
-    status: 405, type: 'Method Not Allowed',
+    status: 405,
+    type: 'Method Not Allowed',
     description: 'The path is served, but not for this HTTP method (actions take GET and POST; dumps GET).',
   },
   payloadTooLarge: {
-    status: 413, type: 'Request Entity Too Large',
+    status: 413,
+    type: 'Request Entity Too Large',
     description: 'The request body is larger than the server accepts, compressed or once decompressed.',
   },
   unavailable: {
-    status: 503, type: 'Service Unavailable',
+    status: 503,
+    type: 'Service Unavailable',
     description: 'The storage backend cannot be reached; retry later.',
   },
   internal: {
-    status: 500, type: 'Internal Server Error',
+    status: 500,
+    type: 'Internal Server Error',
     description: 'An unexpected failure. It is logged; the body never carries internals.',
   },
 } as const satisfies Record<string, ErrorKindSpec>;
@@ -103,7 +114,11 @@ export const errors = {
    * (ckan.js shows that), without the SQL CKAN puts beside it.
    */
   statementRefused(message: string, query: string = message, orig: string | null = message): ApiError {
-    return new ApiError('validation', message, orig === null ? { query: [query] } : { query: [query], info: { orig: [orig] } });
+    return new ApiError(
+      'validation',
+      message,
+      orig === null ? { query: [query] } : { query: [query], info: { orig: [orig] } },
+    );
   },
   queryTimeout(message = 'Search took too long'): ApiError {
     return new ApiError('validation', message, { query: [message] });
@@ -129,7 +144,10 @@ export const errors = {
     return errors.badRequest(`JSON Error: ${detail}`);
   },
   payloadTooLarge(limitBytes: number, decompressed = false): ApiError {
-    return new ApiError('payloadTooLarge', `Request body larger than ${limitBytes} bytes${decompressed ? ' once decompressed' : ''}`);
+    return new ApiError(
+      'payloadTooLarge',
+      `Request body larger than ${limitBytes} bytes${decompressed ? ' once decompressed' : ''}`,
+    );
   },
   methodNotAllowed(method: string, allowed: readonly string[]): ApiError {
     return new ApiError('methodNotAllowed', `Method ${method} not allowed here; use ${allowed.join(', ')}`);
@@ -150,7 +168,8 @@ export const errors = {
  */
 export function toApiError(err: unknown, unexpected: (err: unknown) => void): ApiError {
   if (err instanceof ApiError) return err;
-  if (err instanceof StoreUnavailable) return errors.unavailable('The data store cannot be reached at the moment; please try again shortly.');
+  if (err instanceof StoreUnavailable)
+    return errors.unavailable('The data store cannot be reached at the moment; please try again shortly.');
   if (err instanceof StoreBusy) return errors.unavailable('The data store is busy; please try again shortly.');
   if (err instanceof StatementTimeout) return errors.queryTimeout();
   if (err instanceof StatementRejected) return errors.statementRefused(err.message, err.message, err.orig);

@@ -7,7 +7,12 @@ import { pino, type Logger } from 'pino';
 import type { Settings } from './settings.js';
 
 const LEVELS: Record<number, [string, string]> = {
-  10: ['TRACE', '\x1b[90m'], 20: ['DEBUG', '\x1b[36m'], 30: ['INFO ', '\x1b[32m'], 40: ['WARN ', '\x1b[33m'], 50: ['ERROR', '\x1b[31m'], 60: ['FATAL', '\x1b[35m'],
+  10: ['TRACE', '\x1b[90m'],
+  20: ['DEBUG', '\x1b[36m'],
+  30: ['INFO ', '\x1b[32m'],
+  40: ['WARN ', '\x1b[33m'],
+  50: ['ERROR', '\x1b[31m'],
+  60: ['FATAL', '\x1b[35m'],
 };
 const OMIT = new Set(['level', 'time', 'msg', 'pid', 'hostname', 'v']);
 
@@ -19,7 +24,8 @@ function clock(epochMs: number): string {
 
 function fact(value: unknown): string {
   if (typeof value === 'string') return /[\s"=]/.test(value) || value === '' ? JSON.stringify(value) : value;
-  if (value instanceof Object && 'message' in value && 'stack' in value) return JSON.stringify((value as { message: unknown }).message);
+  if (value instanceof Object && 'message' in value && 'stack' in value)
+    return JSON.stringify((value as { message: unknown }).message);
   return JSON.stringify(value);
 }
 
@@ -40,10 +46,19 @@ export function readableLine(json: string, colour: boolean): string {
   if (message === 'request' && typeof entry.method === 'string') {
     message = `${entry.method} ${String(entry.url)} ${String(entry.status)} ${String(entry.ms)} ms`;
     const shown = new Set(['method', 'url', 'status', 'ms']);
-    const others = rest.filter(([k]) => !shown.has(k)).map(([k, v]) => `${k}=${fact(v)}`).join(' ');
+    const others = rest
+      .filter(([k]) => !shown.has(k))
+      .map(([k, v]) => `${k}=${fact(v)}`)
+      .join(' ');
     return `${time} ${level} ${message}${others ? ` ${colour ? '\x1b[90m' : ''}${others}${colour ? '\x1b[0m' : ''}` : ''}`;
   }
-  const facts = rest.map(([k, v]) => (k === 'err' && v && typeof v === 'object' ? `err=${fact((v as { message?: unknown }).message)}` : `${k}=${fact(v)}`)).join(' ');
+  const facts = rest
+    .map(([k, v]) =>
+      k === 'err' && v && typeof v === 'object'
+        ? `err=${fact((v as { message?: unknown }).message)}`
+        : `${k}=${fact(v)}`,
+    )
+    .join(' ');
   return `${time} ${level} ${message}${facts ? ` ${colour ? '\x1b[90m' : ''}${facts}${colour ? '\x1b[0m' : ''}` : ''}`;
 }
 
@@ -63,12 +78,21 @@ export function readableFor(format: LogFormat, out: { isTTY?: boolean }): boolea
   return format === 'pretty' || (format === 'auto' && out.isTTY === true);
 }
 
-/** The logger for this process, at the settings' level and in the format they choose (auto: by whether stdout is a terminal). */
-export function createLogger(settings: Pick<Settings, 'logLevel' | 'logFormat'>, options: { level?: string; out?: NodeJS.WriteStream } = {}): Logger {
+/**
+ * The logger for this process, at the settings' level and in the format they choose (auto: by whether stdout is a
+ * terminal).
+ */
+export function createLogger(
+  settings: Pick<Settings, 'logLevel' | 'logFormat'>,
+  options: { level?: string; out?: NodeJS.WriteStream } = {},
+): Logger {
   const out = options.out ?? process.stdout;
   const level = options.level ?? settings.logLevel;
   if (readableFor(settings.logFormat as LogFormat, out)) {
-    return pino({ level, base: { pid: process.pid } }, readableDestination(out, out.isTTY === true && !process.env.NO_COLOR));
+    return pino(
+      { level, base: { pid: process.pid } },
+      readableDestination(out, out.isTTY === true && !process.env.NO_COLOR),
+    );
   }
   return pino({ level, base: { pid: process.pid } }, out === process.stdout ? undefined : out);
 }

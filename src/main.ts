@@ -15,6 +15,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof SettingsError || !(err instanceof Error) ? String(err instanceof Error ? err.message : err) : err.message);
+  console.error(
+    err instanceof SettingsError || !(err instanceof Error)
+      ? String(err instanceof Error ? err.message : err)
+      : err.message,
+  );
   process.exit(1);
 });

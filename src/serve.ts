@@ -13,7 +13,10 @@ import type { Settings } from './settings.js';
 import { storageFor } from './stores.js';
 
 /** What one refresh cycle found, in the one line it logs at info. */
-export function refreshSummary(result: BuildResult | null, nextSeconds: number): { message: string; facts: Record<string, unknown> } {
+export function refreshSummary(
+  result: BuildResult | null,
+  nextSeconds: number,
+): { message: string; facts: Record<string, unknown> } {
   const mirrored = (result?.outcomes ?? []).filter((o) => o.checked !== undefined);
   const checked = mirrored.filter((o) => o.checked).length;
   const changed = mirrored.filter((o) => o.status === 'loaded');
@@ -23,15 +26,21 @@ export function refreshSummary(result: BuildResult | null, nextSeconds: number):
   const extra = [
     waiting.length > 0 ? `${waiting.length} waiting for a reload to finish` : '',
     failing.length > 0 ? `${failing.length} could not be checked or copied` : '',
-    paused.length > 0 ? `${paused.length} portal${paused.length > 1 ? 's' : ''} left alone after repeated failures` : '',
+    paused.length > 0
+      ? `${paused.length} portal${paused.length > 1 ? 's' : ''} left alone after repeated failures`
+      : '',
   ].filter(Boolean);
   return {
     message: `mirrors: checked ${checked}, changed ${changed.length}, next in ${nextSeconds} s${extra.length > 0 ? ` (${extra.join('; ')})` : ''}`,
     facts: {
-      checked, changed: changed.map((o) => o.id), mirrored: mirrored.length,
+      checked,
+      changed: changed.map((o) => o.id),
+      mirrored: mirrored.length,
       ...(waiting.length > 0 ? { waiting: waiting.map((o) => o.id) } : {}),
       ...(failing.length > 0 ? { failing: failing.map((o) => o.id) } : {}),
-      ...(paused.length > 0 ? { pausedPortals: paused.map((p) => ({ host: p.host, until: p.until.toISOString() })) } : {}),
+      ...(paused.length > 0
+        ? { pausedPortals: paused.map((p) => ({ host: p.host, until: p.until.toISOString() })) }
+        : {}),
       ...(result?.rebuilt ? { datasetVersion: result.datasetVersion } : {}),
     },
   };
@@ -46,7 +55,9 @@ export function refreshMirrors(settings: Settings, logger: Logger): () => void {
   if (settings.mirrorRefreshSeconds <= 0) return () => {};
   const intervalMs = settings.mirrorRefreshSeconds * 1000;
   // The load's own lines at info would be a second line per cycle; they stay for a logger that asks for debug.
-  const quiet = logger.isLevelEnabled('debug') ? logger : logger.child({}, { level: logger.isLevelEnabled('warn') ? 'warn' : logger.level });
+  const quiet = logger.isLevelEnabled('debug')
+    ? logger
+    : logger.child({}, { level: logger.isLevelEnabled('warn') ? 'warn' : logger.level });
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
   const cycle = async () => {
@@ -58,7 +69,13 @@ export function refreshMirrors(settings: Settings, logger: Logger): () => void {
       mirrored = catalog.resources.some((r) => r.source.kind === 'ckan');
       if (mirrored) {
         const target = storageFor(settings).loadTarget();
-        result = await buildDatabase({ catalog, sources: settings.sources, target, logger: quiet, mirror: mirrorOptions(settings) }).finally(() => target.close());
+        result = await buildDatabase({
+          catalog,
+          sources: settings.sources,
+          target,
+          logger: quiet,
+          mirror: mirrorOptions(settings),
+        }).finally(() => target.close());
       }
     } catch (err) {
       logger.error({ err }, `could not refresh the mirrors: ${(err as Error).message}`);
@@ -104,16 +121,22 @@ async function serveHere(settings: Settings, logger: Logger, load: boolean): Pro
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   const address = await app.listen({ port: settings.port, host: settings.host });
-  logger.info({
-    store: prepared.description,
-    resources: served.map((r) => `${r.id} (${r.total} records)`),
-    datasetVersion: prepared.services.backend.datasetVersion,
-  }, `serving on ${address}`);
+  logger.info(
+    {
+      store: prepared.description,
+      resources: served.map((r) => `${r.id} (${r.total} records)`),
+      datasetVersion: prepared.services.backend.datasetVersion,
+    },
+    `serving on ${address}`,
+  );
 }
 
 /** Loads once, then keeps N workers serving; a worker that dies unexpectedly is replaced. */
 async function supervise(settings: Settings, logger: Logger): Promise<void> {
-  const prepared = await prepareServices(settings, logger, { load: settings.loadOnStart, mirror: mirrorOptions(settings) });
+  const prepared = await prepareServices(settings, logger, {
+    load: settings.loadOnStart,
+    mirror: mirrorOptions(settings),
+  });
   if (prepared.services.catalog.resources.every((r) => r.dataset === null)) {
     logger.fatal('no resource could be loaded; nothing to serve');
     process.exit(1);

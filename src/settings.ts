@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 /** The repository root: relative paths in settings are resolved against it, not the caller's cwd. */
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-type SettingType = 'integer' | 'boolean' | 'string' | 'path' | 'url' | 'path-or-url' | 'enum' | 'postgres-url' | 'postgres-urls';
+type SettingType =
+  'integer' | 'boolean' | 'string' | 'path' | 'url' | 'path-or-url' | 'enum' | 'postgres-url' | 'postgres-urls';
 
 interface SettingSpec<T> {
   env: string;
@@ -25,140 +26,259 @@ function declare<T>(spec: SettingSpec<T>): SettingSpec<T> {
 
 export const SETTING_SPECS = {
   port: declare<number>({
-    env: 'PORT', type: 'integer', default: 5000, min: 0, max: 65535,
+    env: 'PORT',
+    type: 'integer',
+    default: 5000,
+    min: 0,
+    max: 65535,
     description: 'TCP port the HTTP server listens on.',
   }),
   host: declare<string>({
-    env: 'HOST', type: 'string', default: '127.0.0.1',
+    env: 'HOST',
+    type: 'string',
+    default: '127.0.0.1',
     description: 'Interface the HTTP server binds to. Use 0.0.0.0 to accept connections from other machines.',
   }),
   sources: declare<string>({
-    env: 'COUNTCENTRE_SOURCES', type: 'path-or-url', default: '../shared/data',
-    description: 'Folder or base URL the catalogue\'s source files are read from. A relative path is resolved against the repository root.',
+    env: 'COUNTCENTRE_SOURCES',
+    type: 'path-or-url',
+    default: '../shared/data',
+    description:
+      "Folder or base URL the catalogue's source files are read from. A relative path is resolved against the repository root.",
   }),
   catalog: declare<string>({
-    env: 'COUNTCENTRE_CATALOG', type: 'path', default: 'catalog.json',
+    env: 'COUNTCENTRE_CATALOG',
+    type: 'path',
+    default: 'catalog.json',
     description: 'The catalogue file: datasets, resources, source files and field mappings.',
   }),
   databasePath: declare<string>({
-    env: 'COUNTCENTRE_DB', type: 'path', default: 'var/countcentre.sqlite',
-    description: 'Location of the embedded database file. It is rebuilt when missing or when a source file or the catalogue changes.',
+    env: 'COUNTCENTRE_DB',
+    type: 'path',
+    default: 'var/countcentre.sqlite',
+    description:
+      'Location of the embedded database file. It is rebuilt when missing or when a source file or the catalogue changes.',
   }),
   databaseUrl: declare<string | null>({
-    env: 'DATABASE_URL', type: 'postgres-url', default: null,
-    description: 'postgres://user:password@host:port/database selects PostgreSQL as the store; without it the embedded SQLite file is used. The loader writes with this connection.',
+    env: 'DATABASE_URL',
+    type: 'postgres-url',
+    default: null,
+    description:
+      'postgres://user:password@host:port/database selects PostgreSQL as the store; without it the embedded SQLite file is used. The loader writes with this connection.',
   }),
   databaseReadUrls: declare<string[]>({
-    env: 'DATABASE_READ_URLS', type: 'postgres-urls', default: [],
-    description: 'Comma-separated postgres:// URLs of read replicas. Reads are spread across them and fall back to DATABASE_URL when a replica cannot be reached.',
+    env: 'DATABASE_READ_URLS',
+    type: 'postgres-urls',
+    default: [],
+    description:
+      'Comma-separated postgres:// URLs of read replicas. Reads are spread across them and fall back to DATABASE_URL when a replica cannot be reached.',
   }),
   pgSchema: declare<string>({
-    env: 'COUNTCENTRE_PG_SCHEMA', type: 'string', default: 'public',
-    description: 'PostgreSQL schema where each resource appears, by its id, as a view of CKAN\'s columns: what datastore_search_sql reads, as in CKAN\'s DataStore.',
+    env: 'COUNTCENTRE_PG_SCHEMA',
+    type: 'string',
+    default: 'public',
+    description:
+      "PostgreSQL schema where each resource appears, by its id, as a view of CKAN's columns: what datastore_search_sql reads, as in CKAN's DataStore.",
   }),
   pgDataSchema: declare<string>({
-    env: 'COUNTCENTRE_PG_DATA_SCHEMA', type: 'string', default: 'countcentre',
-    description: 'PostgreSQL schema holding the resource tables themselves, with their indexes, and the catalogue tables.',
+    env: 'COUNTCENTRE_PG_DATA_SCHEMA',
+    type: 'string',
+    default: 'countcentre',
+    description:
+      'PostgreSQL schema holding the resource tables themselves, with their indexes, and the catalogue tables.',
   }),
   pgReaderRole: declare<string>({
-    env: 'COUNTCENTRE_PG_READER_ROLE', type: 'string', default: 'countcentre_reader',
-    description: 'Role the loader creates with SELECT on the resource tables only; reads run as it when the login role is a member.',
+    env: 'COUNTCENTRE_PG_READER_ROLE',
+    type: 'string',
+    default: 'countcentre_reader',
+    description:
+      'Role the loader creates with SELECT on the resource tables only; reads run as it when the login role is a member.',
   }),
   pgPoolSize: declare<number>({
-    env: 'COUNTCENTRE_PG_POOL_SIZE', type: 'integer', default: 10, min: 1, max: 1000,
-    description: 'Most connections each API process opens for queries per database (primary or replica); datastore_search_sql has its own pool of at most half as many beside it, and on the primary up to two more serve bookkeeping and one hears of loads.',
+    env: 'COUNTCENTRE_PG_POOL_SIZE',
+    type: 'integer',
+    default: 10,
+    min: 1,
+    max: 1000,
+    description:
+      'Most connections each API process opens for queries per database (primary or replica); datastore_search_sql has its own pool of at most half as many beside it, and on the primary up to two more serve bookkeeping and one hears of loads.',
   }),
   searchTimeoutMs: declare<number>({
-    env: 'COUNTCENTRE_SEARCH_TIMEOUT_MS', type: 'integer', default: 30000, min: 1,
-    description: 'Longest a datastore_search query may run before it is cancelled and answered 409 "Search took too long".',
+    env: 'COUNTCENTRE_SEARCH_TIMEOUT_MS',
+    type: 'integer',
+    default: 30000,
+    min: 1,
+    description:
+      'Longest a datastore_search query may run before it is cancelled and answered 409 "Search took too long".',
   }),
   sqlTimeoutMs: declare<number>({
-    env: 'COUNTCENTRE_SQL_TIMEOUT_MS', type: 'integer', default: 1000, min: 1,
-    description: 'Longest a datastore_search_sql statement may run before it is cancelled and answered 409 "Query took too long".',
+    env: 'COUNTCENTRE_SQL_TIMEOUT_MS',
+    type: 'integer',
+    default: 1000,
+    min: 1,
+    description:
+      'Longest a datastore_search_sql statement may run before it is cancelled and answered 409 "Query took too long".',
   }),
   loadOnStart: declare<boolean>({
-    env: 'COUNTCENTRE_LOAD_ON_START', type: 'boolean', default: true,
-    description: 'Whether `npm start` first brings the store up to date with the catalogue and sources. Set it to false for API processes that only serve a PostgreSQL store loaded elsewhere by `npm run load`; they need no source files and pick up each new load within seconds.',
+    env: 'COUNTCENTRE_LOAD_ON_START',
+    type: 'boolean',
+    default: true,
+    description:
+      'Whether `npm start` first brings the store up to date with the catalogue and sources. Set it to false for API processes that only serve a PostgreSQL store loaded elsewhere by `npm run load`; they need no source files and pick up each new load within seconds.',
   }),
   workers: declare<number>({
-    env: 'WORKERS', type: 'integer', default: 1, min: 1, max: 256,
+    env: 'WORKERS',
+    type: 'integer',
+    default: 1,
+    min: 1,
+    max: 256,
     description: 'Number of API processes on this machine, sharing the port (also `npm start -- --workers N`).',
   }),
   siteUrl: declare<string | null>({
-    env: 'SITE_URL', type: 'url', default: null,
-    description: 'Public base URL used in the `help` link of every response (CKAN\'s ckan.site_url). When unset, it is taken from the request\'s Host header.',
+    env: 'SITE_URL',
+    type: 'url',
+    default: null,
+    description:
+      "Public base URL used in the `help` link of every response (CKAN's ckan.site_url). When unset, it is taken from the request's Host header.",
   }),
   locale: declare<string>({
-    env: 'CKAN_LOCALE', type: 'string', default: 'en',
-    description: 'Locale segment of the `help` link (`{site_url}/{locale}/api/3/action/help_show?...`). Actions are also served under `/{locale}/api/...`.',
+    env: 'CKAN_LOCALE',
+    type: 'string',
+    default: 'en',
+    description:
+      'Locale segment of the `help` link (`{site_url}/{locale}/api/3/action/help_show?...`). Actions are also served under `/{locale}/api/...`.',
   }),
   rowsDefault: declare<number>({
-    env: 'COUNTCENTRE_ROWS_DEFAULT', type: 'integer', default: 100, min: 0,
-    description: 'Page size when a request gives no `limit` (CKAN\'s ckan.datastore.search.rows_default).',
+    env: 'COUNTCENTRE_ROWS_DEFAULT',
+    type: 'integer',
+    default: 100,
+    min: 0,
+    description: "Page size when a request gives no `limit` (CKAN's ckan.datastore.search.rows_default).",
   }),
   rowsMax: declare<number>({
-    env: 'COUNTCENTRE_ROWS_MAX', type: 'integer', default: 32000, min: 1,
-    description: 'Largest page size; a larger `limit` is silently lowered to it (CKAN\'s ckan.datastore.search.rows_max).',
+    env: 'COUNTCENTRE_ROWS_MAX',
+    type: 'integer',
+    default: 32000,
+    min: 1,
+    description:
+      "Largest page size; a larger `limit` is silently lowered to it (CKAN's ckan.datastore.search.rows_max).",
   }),
   ftsLanguage: declare<string>({
-    env: 'COUNTCENTRE_FTS_LANGUAGE', type: 'string', default: 'english',
-    description: 'Text search configuration used for `q` when a request gives no `language` (CKAN\'s ckan.datastore.default_fts_lang).',
+    env: 'COUNTCENTRE_FTS_LANGUAGE',
+    type: 'string',
+    default: 'english',
+    description:
+      "Text search configuration used for `q` when a request gives no `language` (CKAN's ckan.datastore.default_fts_lang).",
   }),
   msInTimestamp: declare<boolean>({
-    env: 'COUNTCENTRE_MS_IN_TIMESTAMP', type: 'boolean', default: false,
-    description: 'Write timestamps in records and dumps with milliseconds (`YYYY-MM-DDTHH:MM:SS.mmm`), as CKAN 2.12 does by default (its ckan.datastore.ms_in_timestamp). The default, false, keeps `YYYY-MM-DDTHH:MM:SS`, as CKAN 2.10/2.11 and the service description give them.',
+    env: 'COUNTCENTRE_MS_IN_TIMESTAMP',
+    type: 'boolean',
+    default: false,
+    description:
+      'Write timestamps in records and dumps with milliseconds (`YYYY-MM-DDTHH:MM:SS.mmm`), as CKAN 2.12 does by default (its ckan.datastore.ms_in_timestamp). The default, false, keeps `YYYY-MM-DDTHH:MM:SS`, as CKAN 2.10/2.11 and the service description give them.',
   }),
   cacheControl: declare<string>({
-    env: 'COUNTCENTRE_CACHE_CONTROL', type: 'string', default: 'public, max-age=0, must-revalidate',
-    description: 'Cache-Control header of every API and dump response (CKAN\'s default). Answers only change when the data is reloaded, and every one carries an ETag, so caches can revalidate cheaply; a CDN may be given a longer max-age.',
+    env: 'COUNTCENTRE_CACHE_CONTROL',
+    type: 'string',
+    default: 'public, max-age=0, must-revalidate',
+    description:
+      "Cache-Control header of every API and dump response (CKAN's default). Answers only change when the data is reloaded, and every one carries an ETag, so caches can revalidate cheaply; a CDN may be given a longer max-age.",
   }),
   responseCacheMb: declare<number>({
-    env: 'COUNTCENTRE_RESPONSE_CACHE_MB', type: 'integer', default: 32, min: 0,
-    description: 'Memory kept for finished answers, by entity tag, so that repeated requests are answered without running again (0 turns it off). Answers larger than a sixteenth of it are not kept. The web explorer keeps its rendered pages in a quarter as much again.',
+    env: 'COUNTCENTRE_RESPONSE_CACHE_MB',
+    type: 'integer',
+    default: 32,
+    min: 0,
+    description:
+      'Memory kept for finished answers, by entity tag, so that repeated requests are answered without running again (0 turns it off). Answers larger than a sixteenth of it are not kept. The web explorer keeps its rendered pages in a quarter as much again.',
   }),
   residentMb: declare<number>({
-    env: 'COUNTCENTRE_RESIDENT_MB', type: 'integer', default: 48, min: 0,
-    description: 'Memory for resident tables: small resources read from the store on their first search and kept in memory with their orders and full-text postings, so that searches on them run no SQL (0 turns them off). The least recently searched go first when it is full. Dumps and datastore_search_sql always read the store.',
+    env: 'COUNTCENTRE_RESIDENT_MB',
+    type: 'integer',
+    default: 48,
+    min: 0,
+    description:
+      'Memory for resident tables: small resources read from the store on their first search and kept in memory with their orders and full-text postings, so that searches on them run no SQL (0 turns them off). The least recently searched go first when it is full. Dumps and datastore_search_sql always read the store.',
   }),
   residentRows: declare<number>({
-    env: 'COUNTCENTRE_RESIDENT_ROWS', type: 'integer', default: 50000, min: 0,
-    description: 'Resources with more records than this are never resident: their searches run on the store, with its indexes.',
+    env: 'COUNTCENTRE_RESIDENT_ROWS',
+    type: 'integer',
+    default: 50000,
+    min: 0,
+    description:
+      'Resources with more records than this are never resident: their searches run on the store, with its indexes.',
   }),
   logLevel: declare<string>({
-    env: 'LOG_LEVEL', type: 'enum', default: 'info', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    env: 'LOG_LEVEL',
+    type: 'enum',
+    default: 'info',
+    choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
     description: 'Log level of the logs written to standard output.',
   }),
   logFormat: declare<string>({
-    env: 'COUNTCENTRE_LOG_FORMAT', type: 'enum', default: 'auto', choices: ['auto', 'pretty', 'json'],
-    description: 'How logs are written: `pretty` is one readable line per entry (local time, level, message, then key=value facts), `json` one JSON object per line (pino\'s, for log collectors); `auto` is pretty on a terminal and JSON otherwise.',
+    env: 'COUNTCENTRE_LOG_FORMAT',
+    type: 'enum',
+    default: 'auto',
+    choices: ['auto', 'pretty', 'json'],
+    description:
+      "How logs are written: `pretty` is one readable line per entry (local time, level, message, then key=value facts), `json` one JSON object per line (pino's, for log collectors); `auto` is pretty on a terminal and JSON otherwise.",
   }),
   mirrorRefreshSeconds: declare<number>({
-    env: 'COUNTCENTRE_MIRROR_REFRESH_SECONDS', type: 'integer', default: 900, min: 0,
-    description: 'How often a serving process that loads (COUNTCENTRE_LOAD_ON_START) checks the portals of mirrored resources for changes and, when one changed, copies and publishes it; 0 turns it off. Checks are cheap (a few small requests per resource); `count-centre load` refreshes them too.',
+    env: 'COUNTCENTRE_MIRROR_REFRESH_SECONDS',
+    type: 'integer',
+    default: 900,
+    min: 0,
+    description:
+      'How often a serving process that loads (COUNTCENTRE_LOAD_ON_START) checks the portals of mirrored resources for changes and, when one changed, copies and publishes it; 0 turns it off. Checks are cheap (a few small requests per resource); `count-centre load` refreshes them too.',
   }),
   mirrorSettleSeconds: declare<number>({
-    env: 'COUNTCENTRE_MIRROR_SETTLE_SECONDS', type: 'integer', default: 10, min: 0,
-    description: 'How long a mirror waits, after it sees a mirrored resource change on its portal, before it looks again: only a change both looks agree on (and that the portal\'s xloader or DataPusher, where it says anything, reports complete) is copied, so that a table being reloaded in chunks is never published half-loaded; the last complete copy serves meanwhile. Make it longer than the longest pause a loader makes between chunks.',
+    env: 'COUNTCENTRE_MIRROR_SETTLE_SECONDS',
+    type: 'integer',
+    default: 10,
+    min: 0,
+    description:
+      "How long a mirror waits, after it sees a mirrored resource change on its portal, before it looks again: only a change both looks agree on (and that the portal's xloader or DataPusher, where it says anything, reports complete) is copied, so that a table being reloaded in chunks is never published half-loaded; the last complete copy serves meanwhile. Make it longer than the longest pause a loader makes between chunks.",
   }),
   mirrorPatchMaxPercent: declare<number>({
-    env: 'COUNTCENTRE_MIRROR_PATCH_MAX_PERCENT', type: 'integer', default: 10, min: 0, max: 100,
-    description: 'When a mirrored resource changes, only the blocks of records that changed are read again and patched into the store (appends, edits, deletions), as long as they hold at most this share of the table\'s records; past it, or when its fields changed, the table is copied whole. 0 always copies whole.',
+    env: 'COUNTCENTRE_MIRROR_PATCH_MAX_PERCENT',
+    type: 'integer',
+    default: 10,
+    min: 0,
+    max: 100,
+    description:
+      "When a mirrored resource changes, only the blocks of records that changed are read again and patched into the store (appends, edits, deletions), as long as they hold at most this share of the table's records; past it, or when its fields changed, the table is copied whole. 0 always copies whole.",
   }),
   mirrorConcurrency: declare<number>({
-    env: 'COUNTCENTRE_MIRROR_CONCURRENCY', type: 'integer', default: 2, min: 1, max: 3,
-    description: 'Requests a mirror sends to one portal at once (at most 3, as portals expect of a well-behaved client): resources are probed side by side within it.',
+    env: 'COUNTCENTRE_MIRROR_CONCURRENCY',
+    type: 'integer',
+    default: 2,
+    min: 1,
+    max: 3,
+    description:
+      'Requests a mirror sends to one portal at once (at most 3, as portals expect of a well-behaved client): resources are probed side by side within it.',
   }),
   mirrorProbeTimeoutSeconds: declare<number>({
-    env: 'COUNTCENTRE_MIRROR_PROBE_TIMEOUT_SECONDS', type: 'integer', default: 60, min: 1,
-    description: 'Longest the check of one mirrored resource may take, retries included; a check that runs out of time counts as a failure of its portal, and the resource keeps its last copy until the next refresh.',
+    env: 'COUNTCENTRE_MIRROR_PROBE_TIMEOUT_SECONDS',
+    type: 'integer',
+    default: 60,
+    min: 1,
+    description:
+      'Longest the check of one mirrored resource may take, retries included; a check that runs out of time counts as a failure of its portal, and the resource keeps its last copy until the next refresh.',
   }),
   mirrorContact: declare<string | null>({
-    env: 'COUNTCENTRE_MIRROR_CONTACT', type: 'string', default: null,
-    description: 'A URL or e-mail address added to the User-Agent of the requests a mirror sends to a portal, so that its operators can reach whoever runs the mirror.',
+    env: 'COUNTCENTRE_MIRROR_CONTACT',
+    type: 'string',
+    default: null,
+    description:
+      'A URL or e-mail address added to the User-Agent of the requests a mirror sends to a portal, so that its operators can reach whoever runs the mirror.',
   }),
   requestLogLevel: declare<string>({
-    env: 'COUNTCENTRE_REQUEST_LOG_LEVEL', type: 'enum', default: 'info', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace'],
-    description: 'Level of the one log line written per API request (method, URL, status, time, bytes, action), errors included. With LOG_LEVEL above it (e.g. LOG_LEVEL=warn and this at info) requests are not logged.',
+    env: 'COUNTCENTRE_REQUEST_LOG_LEVEL',
+    type: 'enum',
+    default: 'info',
+    choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace'],
+    description:
+      'Level of the one log line written per API request (method, URL, status, time, bytes, action), errors included. With LOG_LEVEL above it (e.g. LOG_LEVEL=warn and this at info) requests are not logged.',
   }),
 } as const;
 
@@ -174,14 +294,16 @@ function checkedPostgresUrl(name: string, raw: string): string {
   } catch {
     throw new SettingsError(`${name} must be a postgres:// URL`);
   }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new SettingsError(`${name} must be a postgres:// URL, got ${url.protocol}`);
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
+    throw new SettingsError(`${name} must be a postgres:// URL, got ${url.protocol}`);
   return raw;
 }
 
 function parseValue(name: string, spec: SettingSpec<unknown>, raw: string): unknown {
   switch (spec.type) {
     case 'integer': {
-      if (!/^\s*\d+\s*$/.test(raw)) throw new SettingsError(`${name} must be a whole number, got ${JSON.stringify(raw)}`);
+      if (!/^\s*\d+\s*$/.test(raw))
+        throw new SettingsError(`${name} must be a whole number, got ${JSON.stringify(raw)}`);
       const value = Number(raw);
       if (spec.min !== undefined && value < spec.min) throw new SettingsError(`${name} must be at least ${spec.min}`);
       if (spec.max !== undefined && value > spec.max) throw new SettingsError(`${name} must be at most ${spec.max}`);
@@ -204,7 +326,11 @@ function parseValue(name: string, spec: SettingSpec<unknown>, raw: string): unkn
     case 'postgres-url':
       return checkedPostgresUrl(name, raw);
     case 'postgres-urls':
-      return raw.split(',').map((u) => u.trim()).filter(Boolean).map((u) => checkedPostgresUrl(name, u));
+      return raw
+        .split(',')
+        .map((u) => u.trim())
+        .filter(Boolean)
+        .map((u) => checkedPostgresUrl(name, u));
     case 'path':
       return path.resolve(PROJECT_ROOT, raw);
     case 'path-or-url':
@@ -228,13 +354,17 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env, overrides: Pa
     }
   }
   const result = { ...(settings as Settings), ...overrides };
-  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(result.pgSchema)) throw new SettingsError('COUNTCENTRE_PG_SCHEMA must be a plain identifier');
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(result.pgSchema))
+    throw new SettingsError('COUNTCENTRE_PG_SCHEMA must be a plain identifier');
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(result.pgDataSchema) || result.pgDataSchema === result.pgSchema) {
     throw new SettingsError('COUNTCENTRE_PG_DATA_SCHEMA must be a plain identifier, other than COUNTCENTRE_PG_SCHEMA');
   }
-  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(result.pgReaderRole)) throw new SettingsError('COUNTCENTRE_PG_READER_ROLE must be a plain identifier');
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(result.pgReaderRole))
+    throw new SettingsError('COUNTCENTRE_PG_READER_ROLE must be a plain identifier');
   if (result.rowsDefault > result.rowsMax) {
-    throw new SettingsError(`COUNTCENTRE_ROWS_DEFAULT (${result.rowsDefault}) must not exceed COUNTCENTRE_ROWS_MAX (${result.rowsMax})`);
+    throw new SettingsError(
+      `COUNTCENTRE_ROWS_DEFAULT (${result.rowsDefault}) must not exceed COUNTCENTRE_ROWS_MAX (${result.rowsMax})`,
+    );
   }
   return result;
 }

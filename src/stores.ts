@@ -25,7 +25,9 @@ class PostgresLoadTargetOnDemand implements LoadTarget {
   constructor(private readonly options: PostgresLoadOptions) {}
 
   private get loaded(): Promise<LoadTarget> {
-    this.target ??= import('./storage/postgres/loader.js').then(({ PostgresLoadTarget }) => new PostgresLoadTarget(this.options));
+    this.target ??= import('./storage/postgres/loader.js').then(
+      ({ PostgresLoadTarget }) => new PostgresLoadTarget(this.options),
+    );
     return this.target;
   }
 
@@ -57,16 +59,26 @@ export function storageFor(settings: Settings): StorageChoice {
     return {
       description: `PostgreSQL ${redact(url)} (schemas ${schemas.data}, ${schemas.public}${settings.databaseReadUrls.length > 0 ? `; ${settings.databaseReadUrls.length} replicas` : ''})`,
       loadTarget: () => new PostgresLoadTargetOnDemand({ url, schemas, readerRole }),
-      openStore: async () => (await import('./storage/postgres/backend.js')).PostgresStore.open({
-        url, readUrls: settings.databaseReadUrls, schemas, readerRole, poolSize: settings.pgPoolSize,
-        searchTimeoutMs: settings.searchTimeoutMs, sqlTimeoutMs: settings.sqlTimeoutMs,
-      }),
+      openStore: async () =>
+        (await import('./storage/postgres/backend.js')).PostgresStore.open({
+          url,
+          readUrls: settings.databaseReadUrls,
+          schemas,
+          readerRole,
+          poolSize: settings.pgPoolSize,
+          searchTimeoutMs: settings.searchTimeoutMs,
+          sqlTimeoutMs: settings.sqlTimeoutMs,
+        }),
     };
   }
   return {
     // Named by its file alone: a path on this machine is nobody else's business (logs leave it).
     description: `embedded SQLite (${path.basename(settings.databasePath)})`,
     loadTarget: () => new SqliteLoadTarget(settings.databasePath),
-    openStore: () => SqliteStore.open(settings.databasePath, { extensions: SQLITE_EXTENSIONS, searchTimeoutMs: settings.searchTimeoutMs }),
+    openStore: () =>
+      SqliteStore.open(settings.databasePath, {
+        extensions: SQLITE_EXTENSIONS,
+        searchTimeoutMs: settings.searchTimeoutMs,
+      }),
   };
 }

@@ -15,7 +15,8 @@ import { COUNT_CENTRE_VERSION } from '../version.js';
 export { COUNT_CENTRE_VERSION };
 /**
  * The newest CKAN release whose read API is served (its filters, next_page, datastore_info parameters): clients that
- * branch on versions may use 2.12's features. Everything 2.10 and 2.11 clients read is still there (docs/compatibility.md).
+ * branch on versions may use 2.12's features. Everything 2.10 and 2.11 clients read is still there
+ * (docs/compatibility.md).
  */
 export const CKAN_COMPATIBLE_VERSION = '2.12.0';
 
@@ -78,7 +79,10 @@ function resourceDict(resource: CatalogResource, position: number, siteUrl: stri
  * unofficial), the election's facts, and from the load, the files the data came from, the pages to attribute and
  * the resource holding the consistency checks. docs/api.md lists the keys.
  */
-export function datasetExtras(dataset: DatasetDefinition, resources: readonly CatalogResource[]): { key: string; value: string }[] {
+export function datasetExtras(
+  dataset: DatasetDefinition,
+  resources: readonly CatalogResource[],
+): { key: string; value: string }[] {
   const extras = new Map<string, string>();
   if (dataset.attribution) extras.set('attribution', dataset.attribution);
   for (const extra of dataset.extras) extras.set(extra.key, extra.value);
@@ -86,7 +90,11 @@ export function datasetExtras(dataset: DatasetDefinition, resources: readonly Ca
   if (election) {
     extras.set('election_date', election.date);
     if (election.seats !== null) extras.set('seats', String(election.seats));
-    if (election.ceannComhairle) extras.set('ceann_comhairle', `${election.ceannComhairle.name} (${election.ceannComhairle.constituency}), returned without a contest`);
+    if (election.ceannComhairle)
+      extras.set(
+        'ceann_comhairle',
+        `${election.ceannComhairle.name} (${election.ceannComhairle.constituency}), returned without a contest`,
+      );
   }
   const inputs = resources.flatMap((r) => r.stored.inputs ?? []);
   if (inputs.length > 0) {
@@ -108,7 +116,10 @@ function packageDict(catalog: Catalog, dataset: DatasetDefinition, siteUrl: stri
   const organization = dataset.organization
     ? {
         id: datasetId(`organization ${dataset.organization}`),
-        name: dataset.organization.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, ''),
+        name: dataset.organization
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, '-')
+          .replace(/^-|-$/g, ''),
         title: dataset.organization,
         type: 'organization',
         description: '',
@@ -154,16 +165,31 @@ function packageDict(catalog: Catalog, dataset: DatasetDefinition, siteUrl: stri
 }
 
 const idParam = (description: string, example: string): ParamSpec => ({
-  name: 'id', type: 'string', required: true, coerce: toText, schema: { type: 'string', minLength: 1 }, example, description,
+  name: 'id',
+  type: 'string',
+  required: true,
+  coerce: toText,
+  schema: { type: 'string', minLength: 1 },
+  example,
+  description,
 });
 
 const packageListParams: ParamSpec[] = [
   {
-    name: 'limit', type: 'int', coerce: naturalNumber, schema: { type: 'integer', minimum: 0 }, example: 10,
-    description: 'if given, the list of datasets will be broken into pages of at most limit datasets per page and only one page will be returned at a time',
+    name: 'limit',
+    type: 'int',
+    coerce: naturalNumber,
+    schema: { type: 'integer', minimum: 0 },
+    example: 10,
+    description:
+      'if given, the list of datasets will be broken into pages of at most limit datasets per page and only one page will be returned at a time',
   },
   {
-    name: 'offset', type: 'int', coerce: naturalNumber, schema: { type: 'integer', minimum: 0 }, example: 0,
+    name: 'offset',
+    type: 'int',
+    coerce: naturalNumber,
+    schema: { type: 'integer', minimum: 0 },
+    example: 0,
     description: 'when limit is given, the offset to start returning packages from',
   },
 ];
@@ -173,12 +199,19 @@ const resourceShowParams = [idParam('the id of the resource', '60728fc9-2896-41d
 export const packageListAction: Action = {
   name: 'package_list',
   params: packageListParams,
-  help: renderHelp({ summary: "Return a list of the names of the site's datasets (packages).", params: packageListParams, results: 'A list of dataset names.' }),
+  help: renderHelp({
+    summary: "Return a list of the names of the site's datasets (packages).",
+    params: packageListParams,
+    results: 'A list of dataset names.',
+  }),
   async run({ params }, { catalog }) {
     const values = read(packageListParams, params);
     const limit = (values.get('limit') as number | undefined) ?? null;
     const offset = (values.get('offset') as number | undefined) ?? 0;
-    const names = catalog.definition.datasets.filter((d) => datasetResources(catalog, d).length > 0).map((d) => d.name).sort();
+    const names = catalog.definition.datasets
+      .filter((d) => datasetResources(catalog, d).length > 0)
+      .map((d) => d.name)
+      .sort();
     return names.slice(offset, limit === null ? undefined : offset + limit);
   },
 };
@@ -189,7 +222,8 @@ export const packageShowAction: Action = {
   help: renderHelp({
     summary: 'Return the metadata of a dataset (package) and its resources.',
     params: packageShowParams,
-    results: 'The dataset: name, title, notes, license (license_id, license_title, license_url), organization, extras (with the attribution the licence requires), and its resources as resource_show gives them.',
+    results:
+      'The dataset: name, title, notes, license (license_id, license_title, license_url), organization, extras (with the attribution the licence requires), and its resources as resource_show gives them.',
   }),
   async run({ params, siteUrl }, { catalog }) {
     const id = read(packageShowParams, params).get('id') as string;
@@ -205,7 +239,8 @@ export const resourceShowAction: Action = {
   help: renderHelp({
     summary: 'Return the metadata of a resource.',
     params: resourceShowParams,
-    results: 'The resource: id, name, description, format, url (its full download, /datastore/dump/<id>), datastore_active, package_id, position, timestamps and the checksum of its source.',
+    results:
+      'The resource: id, name, description, format, url (its full download, /datastore/dump/<id>), datastore_active, package_id, position, timestamps and the checksum of its source.',
   }),
   async run({ params, siteUrl }, { catalog }) {
     const id = read(resourceShowParams, params).get('id') as string;
@@ -219,7 +254,12 @@ export const resourceShowAction: Action = {
 export const statusShowAction: Action = {
   name: 'status_show',
   params: [],
-  help: renderHelp({ summary: 'Return a dictionary with information about the site\'s configuration.', params: [], results: 'site_title, site_description, site_url, ckan_version (the newest CKAN release whose read API this service serves; 2.10 and 2.11 clients are answered as before), count_centre_version, locale_default, error_emails_to and extensions.' }),
+  help: renderHelp({
+    summary: "Return a dictionary with information about the site's configuration.",
+    params: [],
+    results:
+      'site_title, site_description, site_url, ckan_version (the newest CKAN release whose read API this service serves; 2.10 and 2.11 clients are answered as before), count_centre_version, locale_default, error_emails_to and extensions.',
+  }),
   async run({ siteUrl }, { settings }) {
     return {
       site_title: 'Count Centre',

@@ -15,23 +15,55 @@ import { dialectFor } from '../sql/dialects.js';
 import type { Services } from './types.js';
 
 /** Parameters a dump takes over from datastore_search; others are ignored, as CKAN ignores them. */
-const SEARCH_PARAMS = ['filters', 'q', 'full_text', 'distinct', 'plain', 'language', 'fields', 'sort', 'limit', 'offset'];
+const SEARCH_PARAMS = [
+  'filters',
+  'q',
+  'full_text',
+  'distinct',
+  'plain',
+  'language',
+  'fields',
+  'sort',
+  'limit',
+  'offset',
+];
 
 /** The dump's parameters, for its documentation: its own two, and those it shares with datastore_search. */
 export function dumpParamSpecs(limits: { rowsDefault: number; rowsMax: number }): ParamSpec[] {
   const shared = searchParamSpecs(limits).filter((spec) => SEARCH_PARAMS.includes(spec.name));
   return [
     {
-      name: 'format', type: 'string', defaultText: 'csv', coerce: toText, schema: { type: 'string', enum: [...DUMP_FORMATS], default: 'csv' }, example: 'json',
-      description: 'csv (a header line, then comma-separated records), tsv, json ({"fields": […], "records": [[…], …]}), xml (<data><row _id="1">…</row></data>) or ndjson (one JSON object per line).',
+      name: 'format',
+      type: 'string',
+      defaultText: 'csv',
+      coerce: toText,
+      schema: { type: 'string', enum: [...DUMP_FORMATS], default: 'csv' },
+      example: 'json',
+      description:
+        'csv (a header line, then comma-separated records), tsv, json ({"fields": […], "records": [[…], …]}), xml (<data><row _id="1">…</row></data>) or ndjson (one JSON object per line).',
     },
     {
-      name: 'bom', type: 'bool', defaultText: 'false', coerce: toBoolean, schema: { type: 'boolean', default: false }, example: true,
-      description: 'start the file with a UTF-8 byte order mark, which some spreadsheet programs need to read accented letters right.',
+      name: 'bom',
+      type: 'bool',
+      defaultText: 'false',
+      coerce: toBoolean,
+      schema: { type: 'boolean', default: false },
+      example: true,
+      description:
+        'start the file with a UTF-8 byte order mark, which some spreadsheet programs need to read accented letters right.',
     },
-    ...shared.map((spec) => (spec.name === 'limit'
-      ? { ...spec, defaultText: 'all records', schema: { type: 'integer', minimum: 0 }, description: 'maximum number of records in the dump (default: all).' }
-      : spec.name === 'sort' ? { ...spec, defaultText: '_id' } : spec)),
+    ...shared.map((spec) =>
+      spec.name === 'limit'
+        ? {
+            ...spec,
+            defaultText: 'all records',
+            schema: { type: 'integer', minimum: 0 },
+            description: 'maximum number of records in the dump (default: all).',
+          }
+        : spec.name === 'sort'
+          ? { ...spec, defaultText: '_id' }
+          : spec,
+    ),
   ];
 }
 
@@ -48,7 +80,11 @@ const KEYSET_BATCH_ROWS = 5000;
  * a load published meanwhile does not change the file; if that version's tables go away under it (a second load), the
  * batch fails and the client sees an incomplete download rather than a file spliced from two versions.
  */
-function batchesOf(plan: SearchPlan, services: Services, idField: Parameters<typeof idWalk>[1]): AsyncGenerator<unknown[][]> {
+function batchesOf(
+  plan: SearchPlan,
+  services: Services,
+  idField: Parameters<typeof idWalk>[1],
+): AsyncGenerator<unknown[][]> {
   const { backend } = services;
   const dialect = dialectFor(backend.compileTarget);
   const walk = idWalk(plan, idField);
@@ -104,13 +140,23 @@ export function prepareDump(resourceId: string, query: Record<string, unknown>, 
 
   const resource = catalog.get(resourceId);
   if (!resource) throw errors.resourceNotFound(resourceId);
-  const plan = planSearch({ ...request, includeTotal: false }, resource, { defaultLanguage: settings.ftsLanguage, timestampMilliseconds: settings.msInTimestamp });
+  const plan = planSearch({ ...request, includeTotal: false }, resource, {
+    defaultLanguage: settings.ftsLanguage,
+    timestampMilliseconds: settings.msInTimestamp,
+  });
   if (plan instanceof ApiError) throw plan;
 
   const idField = resource.fieldById.get('_id')!;
-  const writer = dumpWriter(format, plan.columns.map((c) => (c.kind === 'field'
-    ? { id: c.id, type: c.field.type, info: resource.fieldById.get(c.id)?.info }
-    : { id: c.id, type: 'float' as const })), plan, { timestampMilliseconds: settings.msInTimestamp });
+  const writer = dumpWriter(
+    format,
+    plan.columns.map((c) =>
+      c.kind === 'field'
+        ? { id: c.id, type: c.field.type, info: resource.fieldById.get(c.id)?.info }
+        : { id: c.id, type: 'float' as const },
+    ),
+    plan,
+    { timestampMilliseconds: settings.msInTimestamp },
+  );
   return {
     contentType: writer.contentType,
     filename: `${resource.id}.${writer.extension}`,

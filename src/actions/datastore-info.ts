@@ -11,19 +11,35 @@ const defaultTrue = (value: unknown) => (value === '' ? true : toBoolean(value))
 
 const params: ParamSpec[] = [
   {
-    name: 'resource_id', alias: 'id', type: 'string', required: true, coerce: toText,
-    schema: { type: 'string', minLength: 1 }, example: 'f6a59fec-6f64-48bb-9f65-e6679aa23dba',
+    name: 'resource_id',
+    alias: 'id',
+    type: 'string',
+    required: true,
+    coerce: toText,
+    schema: { type: 'string', minLength: 1 },
+    example: 'f6a59fec-6f64-48bb-9f65-e6679aa23dba',
     description: 'id of the resource. `id` is accepted as a synonym (CKAN 2.10 knew only `id`).',
   },
   {
-    name: 'include_meta', type: 'bool', defaultText: 'true', coerce: defaultTrue, whenMissing: () => true,
-    schema: { type: 'boolean', default: true }, example: false,
+    name: 'include_meta',
+    type: 'bool',
+    defaultText: 'true',
+    coerce: defaultTrue,
+    whenMissing: () => true,
+    schema: { type: 'boolean', default: true },
+    example: false,
     description: 'false to leave out `meta` (record count, sizes, aliases), as CKAN 2.12 allows.',
   },
   {
-    name: 'include_fields_schema', type: 'bool', defaultText: 'true', coerce: defaultTrue, whenMissing: () => true,
-    schema: { type: 'boolean', default: true }, example: false,
-    description: 'false to leave out each field\'s `schema` (native type, index, unique and not-null status), as CKAN 2.12 allows.',
+    name: 'include_fields_schema',
+    type: 'bool',
+    defaultText: 'true',
+    coerce: defaultTrue,
+    whenMissing: () => true,
+    schema: { type: 'boolean', default: true },
+    example: false,
+    description:
+      "false to leave out each field's `schema` (native type, index, unique and not-null status), as CKAN 2.12 allows.",
   },
 ];
 
@@ -33,11 +49,14 @@ export const datastoreInfoAction: Action = {
   help: renderHelp({
     summary: 'Returns detailed metadata about a resource.',
     params,
-    results: 'A dictionary with `meta` (id, count of records, table_type, size and idx_size of the resource in bytes, db_size of the whole store, aliases; unless include_meta is false) and `fields` (each field\'s id, type and, unless include_fields_schema is false, its storage schema; _id is not listed).',
+    results:
+      "A dictionary with `meta` (id, count of records, table_type, size and idx_size of the resource in bytes, db_size of the whole store, aliases; unless include_meta is false) and `fields` (each field's id, type and, unless include_fields_schema is false, its storage schema; _id is not listed).",
   }),
   async run({ params: input }, { catalog, backend }) {
     // CKAN accepts either name; an empty value is as good as none, and the error names resource_id.
-    const given = Object.fromEntries(Object.entries(input).filter(([key, v]) => v !== '' || (key !== 'id' && key !== 'resource_id')));
+    const given = Object.fromEntries(
+      Object.entries(input).filter(([key, v]) => v !== '' || (key !== 'id' && key !== 'resource_id')),
+    );
     let values: Map<string, unknown>;
     try {
       values = validateParams(params, given).values;
@@ -55,15 +74,17 @@ export const datastoreInfoAction: Action = {
       type: field.type,
       // CKAN's data dictionary entry, between type and schema as CKAN 2.10 orders them; absent when not set.
       ...(field.info ? { info: field.info } : {}),
-      ...(withSchema ? {
-        schema: {
-          native_type: FIELD_TYPES[field.type].nativeType,
-          notnull: false,
-          index_name: field.index ? fieldIndexName(resource.id, i + 1) : null,
-          is_index: field.index,
-          uniquekey: false,
-        },
-      } : {}),
+      ...(withSchema
+        ? {
+            schema: {
+              native_type: FIELD_TYPES[field.type].nativeType,
+              notnull: false,
+              index_name: field.index ? fieldIndexName(resource.id, i + 1) : null,
+              is_index: field.index,
+              uniquekey: false,
+            },
+          }
+        : {}),
     }));
     if (!values.get('include_meta')) return { fields };
     return {

@@ -24,9 +24,15 @@ function loadSearchSql(): Promise<typeof import('../sql/search-sql/index.js')> {
 
 const params: ParamSpec[] = [
   {
-    name: 'sql', type: 'string', required: true, coerce: toText, schema: { type: 'string', minLength: 1 },
-    example: 'SELECT "Party Abbreviation", count(*) AS candidates, sum("Votes") AS votes FROM "60728fc9-2896-41d8-a70c-9c01dd3d57ce" GROUP BY 1 ORDER BY 3 DESC',
-    description: 'a single SELECT statement in PostgreSQL\'s dialect, naming resources by their id in double quotes. Joins, WITH, GROUP BY/HAVING, window functions and the usual functions work (docs/sql.md lists the subset the embedded store runs). Statements that would write, read anything but the resources, or call other functions are refused.',
+    name: 'sql',
+    type: 'string',
+    required: true,
+    coerce: toText,
+    schema: { type: 'string', minLength: 1 },
+    example:
+      'SELECT "Party Abbreviation", count(*) AS candidates, sum("Votes") AS votes FROM "60728fc9-2896-41d8-a70c-9c01dd3d57ce" GROUP BY 1 ORDER BY 3 DESC',
+    description:
+      "a single SELECT statement in PostgreSQL's dialect, naming resources by their id in double quotes. Joins, WITH, GROUP BY/HAVING, window functions and the usual functions work (docs/sql.md lists the subset the embedded store runs). Statements that would write, read anything but the resources, or call other functions are refused.",
   },
 ];
 
@@ -48,9 +54,11 @@ export const datastoreSearchSqlAction: Action = {
   params,
   help: renderHelp({
     summary: 'Execute SQL queries on the DataStore.',
-    details: 'The datastore_search_sql action allows a user to search data in a resource or connect multiple resources with join expressions. The underlying SQL engine is PostgreSQL (or an embedded store that answers as PostgreSQL would). Each statement runs under a time limit and returns at most the configured number of rows.',
+    details:
+      'The datastore_search_sql action allows a user to search data in a resource or connect multiple resources with join expressions. The underlying SQL engine is PostgreSQL (or an embedded store that answers as PostgreSQL would). Each statement runs under a time limit and returns at most the configured number of rows.',
     params,
-    results: 'A dictionary with the parameters as given, `records` (a list of {column: value} objects; numeric values as JSON numbers with all their digits, as CKAN 2.11 and later give them), `fields` (each result column\'s id and PostgreSQL type), and `records_truncated: true` when the row cap cut the result.',
+    results:
+      "A dictionary with the parameters as given, `records` (a list of {column: value} objects; numeric values as JSON numbers with all their digits, as CKAN 2.11 and later give them), `fields` (each result column's id and PostgreSQL type), and `records_truncated: true` when the row cap cut the result.",
   }),
   async run({ params: input }, { catalog, backend, settings }) {
     let sql: string;
@@ -70,7 +78,10 @@ export const datastoreSearchSqlAction: Action = {
     let rows: unknown[][];
     let columns = prepared.columns;
     try {
-      const result = await backend.userSql(dialectFor(backend.compileTarget).compileUserSql(prepared, settings.rowsMax), settings.sqlTimeoutMs);
+      const result = await backend.userSql(
+        dialectFor(backend.compileTarget).compileUserSql(prepared, settings.rowsMax),
+        settings.sqlTimeoutMs,
+      );
       rows = result.rows;
       // PostgreSQL reports the result's own column types; the translation knows them beforehand.
       columns = result.columns ?? columns;

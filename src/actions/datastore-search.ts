@@ -12,8 +12,18 @@ import { planSearch } from '../query/search-plan.js';
 import { pageLinks } from '../serialize/links.js';
 import { fixedJson, RawJson } from '../serialize/python-json.js';
 import {
-  delimitedText, delimitedWriter, fieldDescription, jsonArray, listWriter, objectWriter, storedLineWriter, valueReader, wholeRecordWriter, type RecordWriter,
-  type RenderOptions, type ResultColumn,
+  delimitedText,
+  delimitedWriter,
+  fieldDescription,
+  jsonArray,
+  listWriter,
+  objectWriter,
+  storedLineWriter,
+  valueReader,
+  wholeRecordWriter,
+  type RecordWriter,
+  type RenderOptions,
+  type ResultColumn,
 } from '../serialize/records.js';
 import { dialectFor } from '../sql/dialects.js';
 import { BoundedCache } from '../util/bounded-cache.js';
@@ -49,9 +59,11 @@ function shapeOf(plan: SearchPlan, resource: CatalogResource): ResultShape {
     for (const column of planned) key += column.id + '\u0000';
   }
   return known.getOrCreate(key, () => {
-    const columns = plan.columns.map((c): ResultColumn => (c.kind === 'field'
-      ? { id: c.id, type: c.field.type, info: resource.fieldById.get(c.id)?.info }
-      : { id: c.id, type: 'float' }));
+    const columns = plan.columns.map((c): ResultColumn =>
+      c.kind === 'field'
+        ? { id: c.id, type: c.field.type, info: resource.fieldById.get(c.id)?.info }
+        : { id: c.id, type: 'float' },
+    );
     return { columns, fields: fixedJson(columns.map(fieldDescription)), writers: new Map() };
   });
 }
@@ -83,7 +95,9 @@ function writerFor(shape: ResultShape, request: SearchRequest, plan: SearchPlan,
 }
 
 function renderRecords(request: SearchRequest, writer: RecordWriter, rows: unknown[][]): RawJson | string {
-  return request.recordsFormat === 'objects' || request.recordsFormat === 'lists' ? new RawJson(jsonArray(writer, rows)) : delimitedText(writer, rows);
+  return request.recordsFormat === 'objects' || request.recordsFormat === 'lists'
+    ? new RawJson(jsonArray(writer, rows))
+    : delimitedText(writer, rows);
 }
 
 /** A search as run: the request read, its plan, and what the store (or memory) answered, before it is presented. */
@@ -98,7 +112,10 @@ interface SearchOutcome {
 
 /** Reads, plans and runs a search: the stages every presenter of datastore_search shares. */
 async function runSearch(
-  call: Pick<ActionCall, 'params' | 'timing'>, services: Services, specs: ReturnType<typeof searchParamSpecs>, format?: SearchRequest['recordsFormat'],
+  call: Pick<ActionCall, 'params' | 'timing'>,
+  services: Services,
+  specs: ReturnType<typeof searchParamSpecs>,
+  format?: SearchRequest['recordsFormat'],
 ): Promise<SearchOutcome> {
   const { settings, catalog, backend } = services;
   let request: SearchRequest;
@@ -112,7 +129,10 @@ async function runSearch(
   if (format) request = { ...request, recordsFormat: format };
   const resource = catalog.get(request.resourceId);
   if (!resource) throw errors.resourceNotFound(request.resourceId);
-  const plan = planSearch(request, resource, { defaultLanguage: settings.ftsLanguage, timestampMilliseconds: settings.msInTimestamp });
+  const plan = planSearch(request, resource, {
+    defaultLanguage: settings.ftsLanguage,
+    timestampMilliseconds: settings.msInTimestamp,
+  });
   if (plan instanceof ApiError) throw plan;
 
   call.timing?.mark('plan');
@@ -130,12 +150,17 @@ async function runSearch(
       const estimate = (await backend.estimateRows(resource.id)) ?? plan.count.total;
       if (estimate >= threshold) [total, estimated] = [estimate, true];
     }
-  } else if (plan.count.mode === 'exact') total = resident ? resident.matched : await backend.count(dialect.compileCount(plan));
+  } else if (plan.count.mode === 'exact')
+    total = resident ? resident.matched : await backend.count(dialect.compileCount(plan));
   if (plan.count.mode !== 'none') call.timing?.mark('count');
   return { request, resource, plan, rows, total, estimated };
 }
 
-async function search(call: ActionCall, services: Services, specs: ReturnType<typeof searchParamSpecs>): Promise<Record<string, unknown>> {
+async function search(
+  call: ActionCall,
+  services: Services,
+  specs: ReturnType<typeof searchParamSpecs>,
+): Promise<Record<string, unknown>> {
   const { settings } = services;
   const { request, resource, plan, rows, total, estimated } = await runSearch(call, services, specs);
   const shape = shapeOf(plan, resource);
@@ -152,7 +177,11 @@ async function search(call: ActionCall, services: Services, specs: ReturnType<ty
   if (request.fieldsGiven) echoed.push(['fields', fieldList]);
   echoed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const result: Record<string, unknown> = Object.fromEntries(echoed);
-  result.records = renderRecords(request, writerFor(shape, request, plan, { timestampMilliseconds: settings.msInTimestamp }), rows);
+  result.records = renderRecords(
+    request,
+    writerFor(shape, request, plan, { timestampMilliseconds: settings.msInTimestamp }),
+    rows,
+  );
   if (!request.fieldsGiven) result.fields = fieldList;
   result._links = pageLinks(call.path, call.linkQuery, request.offset, plan.limit);
   if (total !== null) {
@@ -200,7 +229,13 @@ export async function searchRecordValues(params: Record<string, unknown>, servic
     for (let i = 0; i < columns.length; i++) record[columns[i]!.id] = read[i]!(row[i]);
     return record;
   });
-  return { fields: columns.map((c) => ({ id: c.id, type: c.type })), records, total, limit: plan.limit, offset: request.offset };
+  return {
+    fields: columns.map((c) => ({ id: c.id, type: c.type })),
+    records,
+    total,
+    limit: plan.limit,
+    offset: request.offset,
+  };
 }
 
 export function datastoreSearchAction(settings: Settings): Action {

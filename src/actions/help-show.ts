@@ -8,7 +8,12 @@ import type { Action } from './types.js';
 
 const params: ParamSpec[] = [
   {
-    name: 'name', type: 'string', required: true, coerce: toText, schema: { type: 'string', minLength: 1 }, example: 'datastore_search',
+    name: 'name',
+    type: 'string',
+    required: true,
+    coerce: toText,
+    schema: { type: 'string', minLength: 1 },
+    example: 'datastore_search',
     description: 'name of the action, e.g. datastore_search.',
   },
 ];
@@ -17,7 +22,11 @@ export function helpShowAction(actions: () => ReadonlyMap<string, Action>): Acti
   return {
     name: 'help_show',
     params,
-    help: renderHelp({ summary: "Return the help string for a particular API action.", params, results: 'The action\'s documentation, as a string.' }),
+    help: renderHelp({
+      summary: 'Return the help string for a particular API action.',
+      params,
+      results: "The action's documentation, as a string.",
+    }),
     async run({ params: input }) {
       let name: string;
       try {

@@ -31,7 +31,11 @@ export function renderHelp({ summary, details, params, results }: HelpSection): 
   const parts = [summary, ''];
   if (details) parts.push(indent + wrap(details, indent), '');
   for (const param of params) {
-    const qualifier = param.required ? '' : param.defaultText !== undefined ? ` (optional, default: ${param.defaultText})` : ' (optional)';
+    const qualifier = param.required
+      ? ''
+      : param.defaultText !== undefined
+        ? ` (optional, default: ${param.defaultText})`
+        : ' (optional)';
     parts.push(`${indent}:param ${param.name}: ${wrap(param.description + qualifier, indent + '    ')}`);
     parts.push(`${indent}:type ${param.name}: ${param.type}`);
   }

@@ -7,7 +7,12 @@ import type { Catalog } from '../catalog/catalog.js';
 import { ApiError } from '../errors.js';
 
 function normalised(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[\s_-]+/g, ' ').trim();
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ')
+    .trim();
 }
 
 /** Damerau–Levenshtein (optimal string alignment) distance, stopping early past `limit`. */
@@ -29,7 +34,10 @@ function distance(a: string, b: string, limit: number): number {
   return rows[a.length]![b.length]!;
 }
 
-/** The choices closest to `word` (a slip of case, accents, spacing, or a typing error or two), best first; none when nothing is close. */
+/**
+ * The choices closest to `word` (a slip of case, accents, spacing, or a typing error or two), best first; none when
+ * nothing is close.
+ */
 export function closest(word: string, choices: Iterable<string>): string[] {
   const target = normalised(word);
   if (target === '') return [];
@@ -42,7 +50,10 @@ export function closest(word: string, choices: Iterable<string>): string[] {
   }
   scored.sort((x, y) => x[1] - y[1] || (x[0] < y[0] ? -1 : 1));
   const best = scored[0]?.[1];
-  return scored.filter(([, d]) => d === best).slice(0, 3).map(([c]) => c);
+  return scored
+    .filter(([, d]) => d === best)
+    .slice(0, 3)
+    .map(([c]) => c);
 }
 
 function didYouMean(candidates: readonly string[]): string {
@@ -75,20 +86,29 @@ function resourcesNamed(catalog: Catalog, text: string): { id: string; name: str
   const served = catalog.resources.filter((r) => r.dataset !== null);
   const exact = served.filter((r) => normalised(r.definition.name) === normalised(text));
   if (exact.length > 0) return exact.map((r) => ({ id: r.id, name: r.definition.name }));
-  const names = closest(text, served.map((r) => r.definition.name));
+  const names = closest(
+    text,
+    served.map((r) => r.definition.name),
+  );
   return served.filter((r) => names.includes(r.definition.name)).map((r) => ({ id: r.id, name: r.definition.name }));
 }
 
 function resourceHint(catalog: Catalog, text: string): string | null {
   const named = resourcesNamed(catalog, text);
   if (named.length > 0) return `resources are named by id: ${named.map((r) => `"${r.name}" is ${r.id}`).join(', ')}`;
-  const ids = closest(text, catalog.resources.filter((r) => r.dataset !== null).map((r) => r.id));
+  const ids = closest(
+    text,
+    catalog.resources.filter((r) => r.dataset !== null).map((r) => r.id),
+  );
   return ids.length > 0 ? didYouMean(ids) : null;
 }
 
 function withInfo(error: ApiError, info: Record<string, unknown>): ApiError {
   if (error.validation) {
-    const existing = error.validation.info && typeof error.validation.info === 'object' ? error.validation.info as Record<string, unknown> : {};
+    const existing =
+      error.validation.info && typeof error.validation.info === 'object'
+        ? (error.validation.info as Record<string, unknown>)
+        : {};
     return new ApiError(error.kind, error.message, { ...error.validation, info: { ...existing, ...info } });
   }
   return new ApiError(error.kind, error.message, null, { ...error.info, ...info });
@@ -100,30 +120,40 @@ export function withHints(error: ApiError, context: HintContext): ApiError {
   if (error.validation) {
     const detail = error.validation;
     const hints: string[] = [];
-    const resourceId = typeof params.resource_id === 'string' ? params.resource_id : typeof params.id === 'string' ? params.id : null;
+    const resourceId =
+      typeof params.resource_id === 'string' ? params.resource_id : typeof params.id === 'string' ? params.id : null;
     const resource = resourceId ? catalog.get(resourceId) : undefined;
     for (const key of ['filters', 'sort', 'fields', 'q']) {
-      const messages = Array.isArray(detail[key]) ? detail[key] as unknown[] : [];
+      const messages = Array.isArray(detail[key]) ? (detail[key] as unknown[]) : [];
       for (const message of messages) {
         const word = invalidValue(message, key);
         if (word === null || !resource) continue;
-        const found = closest(word, resource.fields.map((f) => f.id));
+        const found = closest(
+          word,
+          resource.fields.map((f) => f.id),
+        );
         if (found.length > 0) hints.push(`${key}: "${word}" is not a field; ${didYouMean(found)}`);
       }
     }
-    for (const message of Array.isArray(detail.__extras) ? detail.__extras as unknown[] : []) {
+    for (const message of Array.isArray(detail.__extras) ? (detail.__extras as unknown[]) : []) {
       const word = invalidValue(message, '__extras');
       if (word === null) continue;
       const found = closest(word, context.paramNames);
       if (found.length > 0) hints.push(`"${word}" is not a parameter of ${context.action}; ${didYouMean(found)}`);
     }
     const query = Array.isArray(detail.query) ? detail.query : [];
-    for (const message of [...query, ...(Array.isArray((detail.info as { orig?: unknown })?.orig) ? (detail.info as { orig: unknown[] }).orig : [])]) {
+    for (const message of [
+      ...query,
+      ...(Array.isArray((detail.info as { orig?: unknown })?.orig) ? (detail.info as { orig: unknown[] }).orig : []),
+    ]) {
       const relation = typeof message === 'string' ? /relation "(.+)" does not exist/.exec(message)?.[1] : undefined;
       if (!relation) continue;
       const hint = resourceHint(catalog, relation.replace(/^[^.]*\./, ''));
       const ids = catalog.resources.filter((r) => r.dataset !== null).map((r) => r.id);
-      hints.push(hint ?? `the tables are the resources, named by id in double quotes, e.g. FROM "${ids[0] ?? '<resource id>'}" (package_show lists them)`);
+      hints.push(
+        hint ??
+          `the tables are the resources, named by id in double quotes, e.g. FROM "${ids[0] ?? '<resource id>'}" (package_show lists them)`,
+      );
       break;
     }
     if (context.action === 'help_show' && Array.isArray(detail.name) && detail.name.includes('Missing value')) {

@@ -1,7 +1,13 @@
 // Every action the API serves, by name.
 
 import type { Settings } from '../settings.js';
-import { packageListAction, packageShowAction, resourceShowAction, siteReadAction, statusShowAction } from './catalog-actions.js';
+import {
+  packageListAction,
+  packageShowAction,
+  resourceShowAction,
+  siteReadAction,
+  statusShowAction,
+} from './catalog-actions.js';
 import { datastoreInfoAction } from './datastore-info.js';
 import { datastoreSearchSqlAction } from './datastore-search-sql.js';
 import { datastoreSearchAction } from './datastore-search.js';
@@ -19,7 +25,13 @@ function hinted(action: Action, names: () => string[]): Action {
         return await action.run(call, services);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
-        throw withHints(err, { action: action.name, params: call.params, catalog: services.catalog, paramNames: action.params.map((p) => p.name), actionNames: names() });
+        throw withHints(err, {
+          action: action.name,
+          params: call.params,
+          catalog: services.catalog,
+          paramNames: action.params.map((p) => p.name),
+          actionNames: names(),
+        });
       }
     },
   };
@@ -27,11 +39,16 @@ function hinted(action: Action, names: () => string[]): Action {
 
 export function createActions(settings: Settings): ReadonlyMap<string, Action> {
   const actions = new Map<string, Action>();
-  const add = (action: Action) => actions.set(action.name, hinted(action, () => [...actions.keys()]));
+  const add = (action: Action) =>
+    actions.set(
+      action.name,
+      hinted(action, () => [...actions.keys()]),
+    );
   add(datastoreSearchAction(settings));
   add(datastoreSearchSqlAction);
   add(datastoreInfoAction);
   add(helpShowAction(() => actions));
-  for (const action of [packageListAction, packageShowAction, resourceShowAction, statusShowAction, siteReadAction]) add(action);
+  for (const action of [packageListAction, packageShowAction, resourceShowAction, statusShowAction, siteReadAction])
+    add(action);
   return actions;
 }

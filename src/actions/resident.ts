@@ -3,7 +3,14 @@
 
 import type { CatalogResource } from '../catalog/catalog.js';
 import type { SearchPlan } from '../query/plan.js';
-import { answersPlan, Budget, executeSearch, residentNeeds, ResidentSearchTooLong, type ResidentAnswer } from '../resident/execute.js';
+import {
+  answersPlan,
+  Budget,
+  executeSearch,
+  residentNeeds,
+  ResidentSearchTooLong,
+  type ResidentAnswer,
+} from '../resident/execute.js';
 import type { ResidentReader } from '../resident/tables.js';
 import { dialectFor } from '../sql/dialects.js';
 import type { Services } from './types.js';
@@ -36,7 +43,11 @@ function reader(services: Services, resource: CatalogResource): ResidentReader {
 const EVENT_LOOP_BUDGET_MS = 10;
 
 /** `plan` answered from memory; null when the store is to answer it (not resident, or too long for the event loop). */
-export async function residentAnswer(plan: SearchPlan, resource: CatalogResource, services: Services): Promise<ResidentAnswer | null> {
+export async function residentAnswer(
+  plan: SearchPlan,
+  resource: CatalogResource,
+  services: Services,
+): Promise<ResidentAnswer | null> {
   const { resident, settings } = services;
   if (!resident || !answersPlan(plan)) return null;
   const table = await resident.table(resource, residentNeeds(plan), reader(services, resource));

@@ -9,7 +9,9 @@ import type { VersionMemos } from '../util/version-memos.js';
 import { DataVersionMoved, type StorageBackend } from '../storage/backend.js';
 import type { StageTimings } from '../util/timing.js';
 
-/** What an action reads: one version of the data (its store tables and the catalogue loaded with them), and settings. */
+/**
+ * What an action reads: one version of the data (its store tables and the catalogue loaded with them), and settings.
+ */
 export interface Services {
   catalog: Catalog;
   backend: StorageBackend;
@@ -67,7 +69,11 @@ export function isVersionMoved(err: unknown): boolean {
  * Runs `work` on the lease's version of the data; if that version went away under it (a load published while it ran),
  * once more on the version now served, which the lease then holds instead.
  */
-export async function onCurrentVersion<T>(state: ServiceState, lease: { current: ServiceLease }, work: (services: Services) => Promise<T>): Promise<T> {
+export async function onCurrentVersion<T>(
+  state: ServiceState,
+  lease: { current: ServiceLease },
+  work: (services: Services) => Promise<T>,
+): Promise<T> {
   try {
     return await work(lease.current.services);
   } catch (err) {

@@ -29,7 +29,12 @@ const specsBySettings = new WeakMap<Settings, ReturnType<typeof searchParamSpecs
  * The counts of `field`'s values among the records datastore_search's `params` select (`q`, `filters`, …; paging and
  * sorting do not matter), at most `limit` of them.
  */
-export async function countFieldValues(params: Record<string, unknown>, field: string, limit: number, services: Services): Promise<ValueCounts> {
+export async function countFieldValues(
+  params: Record<string, unknown>,
+  field: string,
+  limit: number,
+  services: Services,
+): Promise<ValueCounts> {
   const { settings, catalog, backend } = services;
   let specs = specsBySettings.get(settings);
   if (!specs) {
@@ -45,7 +50,10 @@ export async function countFieldValues(params: Record<string, unknown>, field: s
   }
   const resource = catalog.get(request.resourceId);
   if (!resource) throw errors.resourceNotFound(request.resourceId);
-  const plan = planValueCounts(request, resource, field, limit + 1, { defaultLanguage: settings.ftsLanguage, timestampMilliseconds: settings.msInTimestamp });
+  const plan = planValueCounts(request, resource, field, limit + 1, {
+    defaultLanguage: settings.ftsLanguage,
+    timestampMilliseconds: settings.msInTimestamp,
+  });
   if (plan instanceof ApiError) throw plan;
   const rows = await backend.rows(dialectFor(backend.compileTarget).compileValueCounts(plan));
   const read = valueReader(plan.field.type, { timestampMilliseconds: settings.msInTimestamp });

@@ -3,7 +3,13 @@
 
 import { createHash } from 'node:crypto';
 import type { LoadedResource } from './stored.js';
-import { TABLE_METADATA, type CatalogDefinition, type DatasetDefinition, type FieldInfo, type ResourceDefinition } from './types.js';
+import {
+  TABLE_METADATA,
+  type CatalogDefinition,
+  type DatasetDefinition,
+  type FieldInfo,
+  type ResourceDefinition,
+} from './types.js';
 
 export interface CatalogResource {
   id: string;
@@ -25,18 +31,30 @@ export const ID_FIELD: FieldInfo = { id: '_id', type: 'int', nullable: false };
 export class Catalog {
   private readonly byId = new Map<string, CatalogResource>();
 
-  constructor(readonly definition: CatalogDefinition, loaded: ReadonlyMap<string, LoadedResource>) {
+  constructor(
+    readonly definition: CatalogDefinition,
+    loaded: ReadonlyMap<string, LoadedResource>,
+  ) {
     const entries: [ResourceDefinition, DatasetDefinition | null][] = [
-      ...definition.datasets.flatMap((dataset) => dataset.resources.map((r): [ResourceDefinition, DatasetDefinition] => [r, dataset])),
+      ...definition.datasets.flatMap((dataset) =>
+        dataset.resources.map((r): [ResourceDefinition, DatasetDefinition] => [r, dataset]),
+      ),
       [TABLE_METADATA, null],
     ];
     for (const [resource, dataset] of entries) {
       const stored = loaded.get(resource.id);
       if (!stored) continue;
       const nullable = new Set(stored.nullFields);
-      const fields: FieldInfo[] = [ID_FIELD, ...resource.fields.map((f): FieldInfo => ({
-        id: f.id, type: f.type, nullable: nullable.has(f.id), indexed: f.index, ...(f.info ? { info: f.info } : {}),
-      }))];
+      const fields: FieldInfo[] = [
+        ID_FIELD,
+        ...resource.fields.map((f): FieldInfo => ({
+          id: f.id,
+          type: f.type,
+          nullable: nullable.has(f.id),
+          indexed: f.index,
+          ...(f.info ? { info: f.info } : {}),
+        })),
+      ];
       this.byId.set(resource.id, {
         id: resource.id,
         definition: resource,

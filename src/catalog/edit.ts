@@ -76,7 +76,11 @@ export const EMPTY_CATALOG = '{\n  "datasets": []\n}\n';
  * the dataset has one, else appended to its resources; a dataset not yet in the catalogue is appended with the
  * other keys of `dataset` and this one resource. Everything else is left as it was, byte for byte.
  */
-export function withResource(text: string, dataset: DatasetEntry, resource: { id: string; [key: string]: unknown }): string {
+export function withResource(
+  text: string,
+  dataset: DatasetEntry,
+  resource: { id: string; [key: string]: unknown },
+): string {
   const root = tree(text);
   const datasets = findNodeAtLocation(root, ['datasets']);
   if (!datasets || datasets.type !== 'array') throw new CatalogEditError('the catalogue has no "datasets" list');
@@ -84,7 +88,8 @@ export function withResource(text: string, dataset: DatasetEntry, resource: { id
   if (position === -1) return appendToArray(text, datasets, { ...dataset, resources: [resource] });
   const node = datasets.children![position]!;
   const resources = findNodeAtLocation(node, ['resources']);
-  if (!resources || resources.type !== 'array') throw new CatalogEditError(`dataset ${dataset.name} has no "resources" list`);
+  if (!resources || resources.type !== 'array')
+    throw new CatalogEditError(`dataset ${dataset.name} has no "resources" list`);
   const existing = (resources.children ?? []).find((r) => findNodeAtLocation(r, ['id'])?.value === resource.id);
   return existing ? replaceNode(text, existing, resource) : appendToArray(text, resources, resource);
 }
@@ -99,7 +104,12 @@ export function withDatasetKeys(text: string, name: string, keys: Record<string,
   if (position === -1) throw new CatalogEditError(`the catalogue has no dataset ${name}`);
   let edited = text;
   for (const [key, value] of Object.entries(keys)) {
-    edited = applyEdits(edited, modify(edited, ['datasets', position, key], value, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } }));
+    edited = applyEdits(
+      edited,
+      modify(edited, ['datasets', position, key], value, {
+        formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' },
+      }),
+    );
   }
   return edited;
 }
@@ -110,7 +120,10 @@ export function resourceWithPath(text: string, sourcePath: string): { dataset: s
   for (const d of datasets?.children ?? []) {
     for (const r of findNodeAtLocation(d, ['resources'])?.children ?? []) {
       if (findNodeAtLocation(r, ['source', 'path'])?.value === sourcePath) {
-        return { dataset: String(findNodeAtLocation(d, ['name'])?.value), id: String(findNodeAtLocation(r, ['id'])?.value) };
+        return {
+          dataset: String(findNodeAtLocation(d, ['name'])?.value),
+          id: String(findNodeAtLocation(r, ['id'])?.value),
+        };
       }
     }
   }

@@ -8,7 +8,8 @@ export type JsonPath = readonly (string | number)[];
 /** `datasets[1].fields[0].type`, as the catalogue's messages name places. */
 export function pathText(path: JsonPath): string {
   let text = '';
-  for (const segment of path) text += typeof segment === 'number' ? `[${segment}]` : text === '' ? segment : `.${segment}`;
+  for (const segment of path)
+    text += typeof segment === 'number' ? `[${segment}]` : text === '' ? segment : `.${segment}`;
   return text === '' ? '(root)' : text;
 }
 
@@ -26,7 +27,8 @@ export function lineOf(text: string, path: JsonPath): number | null {
   for (const segment of path) {
     let next: Node | undefined;
     if (node.type === 'array' && /^\d+$/.test(String(segment))) next = node.children?.[Number(segment)];
-    else if (node.type === 'object') next = node.children?.find((p) => p.children?.[0]?.value === String(segment))?.children?.[1];
+    else if (node.type === 'object')
+      next = node.children?.find((p) => p.children?.[0]?.value === String(segment))?.children?.[1];
     if (!next) break;
     node = next;
   }

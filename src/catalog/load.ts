@@ -6,11 +6,32 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../settings.js';
 import { jsonSyntaxError, lineOf, pathText, type JsonPath } from './json-location.js';
-import { BASE_LAYOUTS, jsonColumnProblem, layoutBase, LAYOUT_PRESETS, TRANSFORM_SPECS, type ColumnKind, type TransformSpec } from './source-kinds.js';
 import {
-  DATE_FORMATS, FIELD_TYPES, isFieldType, NUMBER_FORMATS,
-  type CatalogDefinition, type DatasetDefinition, type DerivedSourceDefinition, type ExtraDefinition,
-  type FieldDefinition, type FieldDictionary, type FieldFormat, type FileSetDefinition, type CkanSourceDefinition, type InputDefinition, type InputReference, type LayoutSourceDefinition,
+  BASE_LAYOUTS,
+  jsonColumnProblem,
+  layoutBase,
+  LAYOUT_PRESETS,
+  TRANSFORM_SPECS,
+  type ColumnKind,
+  type TransformSpec,
+} from './source-kinds.js';
+import {
+  DATE_FORMATS,
+  FIELD_TYPES,
+  isFieldType,
+  NUMBER_FORMATS,
+  type CatalogDefinition,
+  type DatasetDefinition,
+  type DerivedSourceDefinition,
+  type ExtraDefinition,
+  type FieldDefinition,
+  type FieldDictionary,
+  type FieldFormat,
+  type FileSetDefinition,
+  type CkanSourceDefinition,
+  type InputDefinition,
+  type InputReference,
+  type LayoutSourceDefinition,
   type ResourceDefinition,
 } from './types.js';
 import { RESOURCE_ROLES, type ElectionDefinition, type ResourceRole } from '../elections/definition.js';
@@ -65,7 +86,8 @@ class Reader {
 
   /** Only the keys listed: a misspelt key would otherwise be silently ignored. */
   keys(obj: Json, allowed: readonly string[], where: JsonPath): void {
-    for (const key of Object.keys(obj)) if (!allowed.includes(key)) this.fail([...where, key], `is not a known key here (known: ${allowed.join(', ')})`);
+    for (const key of Object.keys(obj))
+      if (!allowed.includes(key)) this.fail([...where, key], `is not a known key here (known: ${allowed.join(', ')})`);
   }
 }
 
@@ -91,10 +113,19 @@ function readInfo(r: Reader, value: unknown, where: JsonPath): FieldDictionary |
   if (value === undefined || value === null) return null;
   const obj = r.object(value, where);
   r.keys(obj, ['label', 'notes', 'type_override'], where);
-  return { label: r.text(obj, 'label', where), notes: r.text(obj, 'notes', where), type_override: r.text(obj, 'type_override', where) };
+  return {
+    label: r.text(obj, 'label', where),
+    notes: r.text(obj, 'notes', where),
+    type_override: r.text(obj, 'type_override', where),
+  };
 }
 
-function readField(r: Reader, value: unknown, where: JsonPath, defaults: { column?: string; type?: string } = {}): FieldDefinition {
+function readField(
+  r: Reader,
+  value: unknown,
+  where: JsonPath,
+  defaults: { column?: string; type?: string } = {},
+): FieldDefinition {
   const obj = r.object(value, where);
   r.keys(obj, FIELD_KEYS, where);
   const id = r.string(obj, 'id', where);
@@ -105,14 +136,21 @@ function readField(r: Reader, value: unknown, where: JsonPath, defaults: { colum
   const format = r.string(obj, 'format', where, 'ISO');
   const isDateFormat = (DATE_FORMATS as readonly string[]).includes(format);
   const isNumberFormat = (NUMBER_FORMATS as readonly string[]).includes(format);
-  if (!isDateFormat && !isNumberFormat) r.fail([...where, 'format'], `must be one of ${[...DATE_FORMATS, ...NUMBER_FORMATS].join(', ')}`);
+  if (!isDateFormat && !isNumberFormat)
+    r.fail([...where, 'format'], `must be one of ${[...DATE_FORMATS, ...NUMBER_FORMATS].join(', ')}`);
   const numeric = type === 'numeric' || type === 'float8' || type === 'int4' || type === 'int8';
-  if (format !== 'ISO' && isDateFormat && type !== 'date' && type !== 'timestamp') r.fail([...where, 'format'], 'only applies to date and timestamp fields');
-  if (isNumberFormat && !numeric) r.fail([...where, 'format'], `"${format}" only applies to number fields (numeric, float8, int4, int8)`);
+  if (format !== 'ISO' && isDateFormat && type !== 'date' && type !== 'timestamp')
+    r.fail([...where, 'format'], 'only applies to date and timestamp fields');
+  if (isNumberFormat && !numeric)
+    r.fail([...where, 'format'], `"${format}" only applies to number fields (numeric, float8, int4, int8)`);
   const index = obj.index ?? true;
   if (typeof index !== 'boolean') r.fail([...where, 'index'], 'must be true or false');
   return {
-    id, type, column: r.string(obj, 'column', where, defaults.column ?? id), format: format as FieldFormat, index,
+    id,
+    type,
+    column: r.string(obj, 'column', where, defaults.column ?? id),
+    format: format as FieldFormat,
+    index,
     info: readInfo(r, obj.info, [...where, 'info']),
   };
 }
@@ -123,7 +161,8 @@ function readFields(r: Reader, obj: Json, where: JsonPath): FieldDefinition[] {
   const seenColumns = new Set<string>();
   fields.forEach((field, i) => {
     if (seenIds.has(field.id)) r.fail([...where, 'fields', i, 'id'], `field "${field.id}" is declared twice`);
-    if (seenColumns.has(field.column)) r.fail([...where, 'fields', i], `source column "${field.column}" is mapped twice`);
+    if (seenColumns.has(field.column))
+      r.fail([...where, 'fields', i], `source column "${field.column}" is mapped twice`);
     seenIds.add(field.id);
     seenColumns.add(field.column);
   });
@@ -132,32 +171,56 @@ function readFields(r: Reader, obj: Json, where: JsonPath): FieldDefinition[] {
 
 function readFileSet(r: Reader, value: unknown, where: JsonPath, base: FileSetDefinition['base']): FileSetDefinition {
   const list = typeof value === 'string' ? [value] : value;
-  if (!Array.isArray(list) || list.length === 0) r.fail(where, 'must be a file path or pattern, or a non-empty list of them');
+  if (!Array.isArray(list) || list.length === 0)
+    r.fail(where, 'must be a file path or pattern, or a non-empty list of them');
   list.forEach((pattern, i) => {
     const at = typeof value === 'string' ? where : [...where, i];
     if (typeof pattern !== 'string' || pattern === '') r.fail(at, 'must be a non-empty string');
-    if (/^https?:\/\//i.test(pattern) && /[*?]/.test(pattern)) r.fail(at, 'a URL cannot hold a pattern: list the files');
+    if (/^https?:\/\//i.test(pattern) && /[*?]/.test(pattern))
+      r.fail(at, 'a URL cannot hold a pattern: list the files');
     if (pattern.split(/[\\/]/).includes('..')) r.fail(at, 'must not climb out of its folder with ".."');
     if (base === 'catalog' && path.isAbsolute(pattern)) r.fail(at, 'must be relative to the catalogue');
   });
   return { patterns: list as string[], base };
 }
 
-const LAYOUT_KEYS = ['path', 'files', 'base', 'layout', 'encoding', 'delimiter', 'repair', 'records', 'corrections', 'extra_columns', 'header_row', 'short_rows', 'sheet', 'id_column'];
+const LAYOUT_KEYS = [
+  'path',
+  'files',
+  'base',
+  'layout',
+  'encoding',
+  'delimiter',
+  'repair',
+  'records',
+  'corrections',
+  'extra_columns',
+  'header_row',
+  'short_rows',
+  'sheet',
+  'id_column',
+];
 
 function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDefinition {
   r.keys(obj, LAYOUT_KEYS, where);
   const layout = r.string(obj, 'layout', where, 'csv');
   const base = layoutBase(layout);
-  if (!base) r.fail([...where, 'layout'], `unknown layout "${layout}" (known: ${[...BASE_LAYOUTS, ...Object.keys(LAYOUT_PRESETS)].join(', ')})`);
+  if (!base)
+    r.fail(
+      [...where, 'layout'],
+      `unknown layout "${layout}" (known: ${[...BASE_LAYOUTS, ...Object.keys(LAYOUT_PRESETS)].join(', ')})`,
+    );
   const fileBase = r.string(obj, 'base', where, 'sources');
   if (fileBase !== 'sources' && fileBase !== 'catalog') r.fail([...where, 'base'], 'must be "sources" or "catalog"');
   if (obj.path !== undefined && obj.files !== undefined) r.fail(where, 'has both "path" and "files": give one');
-  if (obj.path === undefined && obj.files === undefined) r.fail(where, 'needs "path" (one file) or "files" (files or patterns)');
-  const files = obj.path !== undefined
-    ? readFileSet(r, r.string(obj, 'path', where), [...where, 'path'], fileBase)
-    : readFileSet(r, obj.files, [...where, 'files'], fileBase);
-  if (obj.path !== undefined && /[*?]/.test(files.patterns[0]!)) r.fail([...where, 'path'], 'is one file; use "files" for a pattern');
+  if (obj.path === undefined && obj.files === undefined)
+    r.fail(where, 'needs "path" (one file) or "files" (files or patterns)');
+  const files =
+    obj.path !== undefined
+      ? readFileSet(r, r.string(obj, 'path', where), [...where, 'path'], fileBase)
+      : readFileSet(r, obj.files, [...where, 'files'], fileBase);
+  if (obj.path !== undefined && /[*?]/.test(files.patterns[0]!))
+    r.fail([...where, 'path'], 'is one file; use "files" for a pattern');
   const delimiter = r.string(obj, 'delimiter', where, ',');
   if ([...delimiter].length !== 1) r.fail([...where, 'delimiter'], 'must be one character');
   if (base !== 'csv' && obj.delimiter !== undefined) r.fail([...where, 'delimiter'], 'only applies to the csv layout');
@@ -165,38 +228,63 @@ function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDe
   if (repair !== null && repair !== 'windows-1252-c1') r.fail([...where, 'repair'], 'must be "windows-1252-c1"');
   let records: string | null = null;
   if (base === 'ndjson') {
-    if (obj.records !== undefined && obj.records !== '') r.fail([...where, 'records'], 'an ndjson layout reads each line as a record: its fields give paths in the line ("/name")');
+    if (obj.records !== undefined && obj.records !== '')
+      r.fail(
+        [...where, 'records'],
+        'an ndjson layout reads each line as a record: its fields give paths in the line ("/name")',
+      );
     records = '';
   } else if (base === 'json') {
     records = LAYOUT_PRESETS[layout]?.records ?? null;
     if (obj.records !== undefined) {
       if (LAYOUT_PRESETS[layout]) r.fail([...where, 'records'], `is set by the ${layout} layout`);
-      if (typeof obj.records !== 'string') r.fail([...where, 'records'], 'must be a JSON path such as "/items/*" ("" for the whole document)');
+      if (typeof obj.records !== 'string')
+        r.fail([...where, 'records'], 'must be a JSON path such as "/items/*" ("" for the whole document)');
       records = obj.records;
     }
     if (records === null) r.fail(where, 'the json layout needs "records": the path of the records, e.g. "/items/*"');
-    if (!/^(\/[^/]*)*$/.test(records)) r.fail([...where, 'records'], 'must be a JSON path such as "/items/*" ("" for the whole document)');
+    if (!/^(\/[^/]*)*$/.test(records))
+      r.fail([...where, 'records'], 'must be a JSON path such as "/items/*" ("" for the whole document)');
   } else if (obj.records !== undefined) r.fail([...where, 'records'], 'only applies to json layouts');
   const extraColumns = r.string(obj, 'extra_columns', where, 'error');
-  if (extraColumns !== 'error' && extraColumns !== 'ignore') r.fail([...where, 'extra_columns'], 'must be "error" or "ignore"');
-  if (base !== 'csv' && obj.extra_columns !== undefined) r.fail([...where, 'extra_columns'], 'only applies to the csv layout');
+  if (extraColumns !== 'error' && extraColumns !== 'ignore')
+    r.fail([...where, 'extra_columns'], 'must be "error" or "ignore"');
+  if (base !== 'csv' && obj.extra_columns !== undefined)
+    r.fail([...where, 'extra_columns'], 'only applies to the csv layout');
   const headerRow = obj.header_row ?? 1;
-  if (!Number.isInteger(headerRow) || (headerRow as number) < 1) r.fail([...where, 'header_row'], 'must be a line number, 1 or more');
-  if (base !== 'csv' && obj.header_row !== undefined) r.fail([...where, 'header_row'], 'only applies to the csv layout');
+  if (!Number.isInteger(headerRow) || (headerRow as number) < 1)
+    r.fail([...where, 'header_row'], 'must be a line number, 1 or more');
+  if (base !== 'csv' && obj.header_row !== undefined)
+    r.fail([...where, 'header_row'], 'only applies to the csv layout');
   const shortRows = r.string(obj, 'short_rows', where, 'error');
   if (shortRows !== 'error' && shortRows !== 'pad') r.fail([...where, 'short_rows'], 'must be "error" or "pad"');
-  if (base !== 'csv' && obj.short_rows !== undefined) r.fail([...where, 'short_rows'], 'only applies to the csv layout');
+  if (base !== 'csv' && obj.short_rows !== undefined)
+    r.fail([...where, 'short_rows'], 'only applies to the csv layout');
   const sheet = obj.sheet === undefined ? null : r.string(obj, 'sheet', where);
   const idColumn = obj.id_column === undefined ? null : r.string(obj, 'id_column', where);
-  if (idColumn !== null && LAYOUT_PRESETS[layout]) r.fail([...where, 'id_column'], `is not taken by the ${layout} layout`);
+  if (idColumn !== null && LAYOUT_PRESETS[layout])
+    r.fail([...where, 'id_column'], `is not taken by the ${layout} layout`);
   if (base !== 'xlsx' && sheet !== null) r.fail([...where, 'sheet'], 'only applies to the xlsx layout');
-  if ((base === 'xlsx' || base === 'parquet') && obj.encoding !== undefined) r.fail([...where, 'encoding'], `does not apply to the ${base} layout (the format says its own)`);
-  if ((base === 'xlsx' || base === 'parquet') && obj.corrections !== undefined) r.fail([...where, 'corrections'], `are not supported for the ${base} layout`);
+  if ((base === 'xlsx' || base === 'parquet') && obj.encoding !== undefined)
+    r.fail([...where, 'encoding'], `does not apply to the ${base} layout (the format says its own)`);
+  if ((base === 'xlsx' || base === 'parquet') && obj.corrections !== undefined)
+    r.fail([...where, 'corrections'], `are not supported for the ${base} layout`);
   return {
-    kind: 'layout', layout, files, path: files.patterns.join(', '), encoding: r.string(obj, 'encoding', where, 'auto'), delimiter,
-    repair: repair as LayoutSourceDefinition['repair'], records,
-    corrections: obj.corrections === undefined ? null : readFileSet(r, obj.corrections, [...where, 'corrections'], 'catalog'),
-    extraColumns, headerRow: headerRow as number, shortRows: shortRows as LayoutSourceDefinition['shortRows'], sheet, idColumn,
+    kind: 'layout',
+    layout,
+    files,
+    path: files.patterns.join(', '),
+    encoding: r.string(obj, 'encoding', where, 'auto'),
+    delimiter,
+    repair: repair as LayoutSourceDefinition['repair'],
+    records,
+    corrections:
+      obj.corrections === undefined ? null : readFileSet(r, obj.corrections, [...where, 'corrections'], 'catalog'),
+    extraColumns,
+    headerRow: headerRow as number,
+    shortRows: shortRows as LayoutSourceDefinition['shortRows'],
+    sheet,
+    idColumn,
   };
 }
 
@@ -209,10 +297,12 @@ function readCkanSource(r: Reader, obj: Json, where: JsonPath): CkanSourceDefini
   } catch {
     r.fail([...where, 'ckan'], 'must be the portal\'s base URL, e.g. "https://data.example.org/"');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') r.fail([...where, 'ckan'], 'must be an http:// or https:// URL');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    r.fail([...where, 'ckan'], 'must be an http:// or https:// URL');
   const resource = r.string(obj, 'resource', where);
   const tokenEnv = obj.token_env === undefined ? null : r.string(obj, 'token_env', where);
-  if (tokenEnv !== null && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv)) r.fail([...where, 'token_env'], 'must be the name of an environment variable');
+  if (tokenEnv !== null && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv))
+    r.fail([...where, 'token_env'], 'must be the name of an environment variable');
   return { kind: 'ckan', portal: url.href, resource, tokenEnv };
 }
 
@@ -229,12 +319,17 @@ function readOptions(r: Reader, spec: TransformSpec, value: unknown, where: Json
   const obj = r.object(value, where);
   for (const [key, option] of Object.entries(obj)) {
     const optionSpec = spec.options[key];
-    if (!optionSpec) r.fail([...where, key], `is not an option of ${spec.name} (options: ${Object.keys(spec.options).join(', ') || 'none'})`);
+    if (!optionSpec)
+      r.fail(
+        [...where, key],
+        `is not an option of ${spec.name} (options: ${Object.keys(spec.options).join(', ') || 'none'})`,
+      );
     if (optionSpec.type === 'boolean' && typeof option !== 'boolean') r.fail([...where, key], 'must be true or false');
     if (optionSpec.type === 'string' && typeof option !== 'string') r.fail([...where, key], 'must be a string');
     if (optionSpec.type === 'string-map') {
       const map = r.object(option, [...where, key]);
-      for (const [k, v] of Object.entries(map)) if (typeof v !== 'string') r.fail([...where, key, k], 'must be a string');
+      for (const [k, v] of Object.entries(map))
+        if (typeof v !== 'string') r.fail([...where, key, k], 'must be a string');
     }
   }
   return obj;
@@ -244,19 +339,29 @@ function readDerivedSource(r: Reader, obj: Json, where: JsonPath): DerivedSource
   r.keys(obj, ['derive', 'inputs', 'options'], where);
   const name = r.string(obj, 'derive', where);
   const spec = TRANSFORM_SPECS[name];
-  if (!spec) r.fail([...where, 'derive'], `unknown transform "${name}" (known: ${Object.keys(TRANSFORM_SPECS).join(', ')})`);
+  if (!spec)
+    r.fail([...where, 'derive'], `unknown transform "${name}" (known: ${Object.keys(TRANSFORM_SPECS).join(', ')})`);
   const given = r.object(obj.inputs ?? {}, [...where, 'inputs']);
   const inputs: Record<string, InputReference[]> = {};
   for (const [key, value] of Object.entries(given)) {
-    if (!spec.inputs[key]) r.fail([...where, 'inputs', key], `is not an input of ${name} (inputs: ${Object.keys(spec.inputs).join(', ')})`);
+    if (!spec.inputs[key])
+      r.fail([...where, 'inputs', key], `is not an input of ${name} (inputs: ${Object.keys(spec.inputs).join(', ')})`);
     const list = Array.isArray(value) ? value : [value];
     if (list.length === 0) r.fail([...where, 'inputs', key], 'must name at least one table');
-    inputs[key] = list.map((v, i) => readReference(r, v, Array.isArray(value) ? [...where, 'inputs', key, i] : [...where, 'inputs', key]));
+    inputs[key] = list.map((v, i) =>
+      readReference(r, v, Array.isArray(value) ? [...where, 'inputs', key, i] : [...where, 'inputs', key]),
+    );
   }
   for (const [key, input] of Object.entries(spec.inputs)) {
-    if (input.required && !inputs[key]) r.fail([...where, 'inputs'], `${name} needs the input "${key}": ${input.description}`);
+    if (input.required && !inputs[key])
+      r.fail([...where, 'inputs'], `${name} needs the input "${key}": ${input.description}`);
   }
-  return { kind: 'derived', transform: name, inputs, options: readOptions(r, spec, obj.options, [...where, 'options']) };
+  return {
+    kind: 'derived',
+    transform: name,
+    inputs,
+    options: readOptions(r, spec, obj.options, [...where, 'options']),
+  };
 }
 
 /** The fields of a preset layout's table, when the catalogue does not list them: every column the preset offers. */
@@ -264,11 +369,21 @@ function presetFields(layout: string): FieldDefinition[] {
   const preset = LAYOUT_PRESETS[layout];
   if (!preset) return [];
   return Object.entries(preset.columns).map(([id, column]) => ({
-    id, type: column.type, column: id, format: 'ISO', index: false, info: { label: '', notes: column.notes, type_override: '' },
+    id,
+    type: column.type,
+    column: id,
+    format: 'ISO',
+    index: false,
+    info: { label: '', notes: column.notes, type_override: '' },
   }));
 }
 
-function checkLayoutColumns(r: Reader, source: LayoutSourceDefinition, fields: FieldDefinition[], where: JsonPath): void {
+function checkLayoutColumns(
+  r: Reader,
+  source: LayoutSourceDefinition,
+  fields: FieldDefinition[],
+  where: JsonPath,
+): void {
   const base = layoutBase(source.layout);
   if (base !== 'json' && base !== 'ndjson') return;
   const preset = LAYOUT_PRESETS[source.layout];
@@ -277,7 +392,12 @@ function checkLayoutColumns(r: Reader, source: LayoutSourceDefinition, fields: F
     if (presetColumn) return;
     const problem = jsonColumnProblem(source.records ?? '', field.column);
     if (problem) {
-      r.fail([...where, 'fields', i, 'column'], preset ? `is not one of the ${source.layout} layout's columns (${Object.keys(preset.columns).join(', ')}), nor a JSON path: ${problem}` : problem);
+      r.fail(
+        [...where, 'fields', i, 'column'],
+        preset
+          ? `is not one of the ${source.layout} layout's columns (${Object.keys(preset.columns).join(', ')}), nor a JSON path: ${problem}`
+          : problem,
+      );
     }
   });
 }
@@ -287,7 +407,8 @@ function readInput(r: Reader, name: string, value: unknown, where: JsonPath): In
   const obj = r.object(value, where);
   const { fields: _fields, ...sourceKeys } = obj;
   const source = readLayoutSource(r, sourceKeys, where);
-  if (obj.fields === undefined && !LAYOUT_PRESETS[source.layout]) r.fail(where, `needs "fields": the columns to read, with their types`);
+  if (obj.fields === undefined && !LAYOUT_PRESETS[source.layout])
+    r.fail(where, `needs "fields": the columns to read, with their types`);
   const fields = obj.fields === undefined ? presetFields(source.layout) : readFields(r, obj, where);
   checkLayoutColumns(r, source, fields, where);
   return { name, source, fields };
@@ -297,23 +418,32 @@ function readResource(r: Reader, value: unknown, where: JsonPath, datasetName: s
   const obj = r.object(value, where);
   r.keys(obj, ['id', 'name', 'description', 'role', 'source', 'fields', 'indexes'], where);
   const id = r.string(obj, 'id', where);
-  if (!RESOURCE_ID.test(id)) r.fail([...where, 'id'], `"${id}" must be letters, digits, "-" and "_" (a UUID, as CKAN uses)`);
+  if (!RESOURCE_ID.test(id))
+    r.fail([...where, 'id'], `"${id}" must be letters, digits, "-" and "_" (a UUID, as CKAN uses)`);
   const sourceObj = r.object(obj.source, [...where, 'source']);
-  const source = sourceObj.derive !== undefined ? readDerivedSource(r, sourceObj, [...where, 'source'])
-    : sourceObj.ckan !== undefined ? readCkanSource(r, sourceObj, [...where, 'source'])
-    : readLayoutSource(r, sourceObj, [...where, 'source']);
+  const source =
+    sourceObj.derive !== undefined
+      ? readDerivedSource(r, sourceObj, [...where, 'source'])
+      : sourceObj.ckan !== undefined
+        ? readCkanSource(r, sourceObj, [...where, 'source'])
+        : readLayoutSource(r, sourceObj, [...where, 'source']);
   const fields = readFields(r, obj, where);
   if (source.kind === 'derived') {
     const spec = TRANSFORM_SPECS[source.transform]!;
     const outputs = new Map(spec.columns.map((c) => [c.name, c]));
     fields.forEach((field, i) => {
       const column = outputs.get(field.column);
-      if (!column) r.fail([...where, 'fields', i], `${source.transform} yields no column "${field.column}" (it yields: ${spec.columns.map((c) => c.name).join(', ')})`);
+      if (!column)
+        r.fail(
+          [...where, 'fields', i],
+          `${source.transform} yields no column "${field.column}" (it yields: ${spec.columns.map((c) => c.name).join(', ')})`,
+        );
       if (!field.info && column.notes) field.info = { label: '', notes: column.notes, type_override: '' };
     });
     const mapped = new Set(fields.map((f) => f.column));
     const unmapped = spec.columns.find((c) => !mapped.has(c.name));
-    if (unmapped) r.fail([...where, 'fields'], `${source.transform} yields the column "${unmapped.name}", which no field takes`);
+    if (unmapped)
+      r.fail([...where, 'fields'], `${source.transform} yields the column "${unmapped.name}", which no field takes`);
   } else if (source.kind === 'layout') {
     checkLayoutColumns(r, source, fields, where);
   }
@@ -322,11 +452,12 @@ function readResource(r: Reader, value: unknown, where: JsonPath, datasetName: s
   if (!Array.isArray(indexes)) r.fail([...where, 'indexes'], 'must be a list of lists of field ids');
   indexes.forEach((index, i) => {
     if (!Array.isArray(index) || index.length < 2 || !index.every((f) => typeof f === 'string' && seenIds.has(f))) {
-      r.fail([...where, 'indexes', i], 'must list two or more of the resource\'s field ids');
+      r.fail([...where, 'indexes', i], "must list two or more of the resource's field ids");
     }
   });
   const role = obj.role ?? null;
-  if (role !== null && !(RESOURCE_ROLES as readonly unknown[]).includes(role)) r.fail([...where, 'role'], `must be one of ${RESOURCE_ROLES.join(', ')}`);
+  if (role !== null && !(RESOURCE_ROLES as readonly unknown[]).includes(role))
+    r.fail([...where, 'role'], `must be one of ${RESOURCE_ROLES.join(', ')}`);
   return {
     id,
     name: r.string(obj, 'name', where),
@@ -344,9 +475,11 @@ function readElection(r: Reader, value: unknown, where: JsonPath): ElectionDefin
   const obj = r.object(value, where);
   r.keys(obj, ['date', 'body', 'seats', 'ceann_comhairle'], where);
   const date = r.string(obj, 'date', where);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`))) r.fail([...where, 'date'], 'must be a date, YYYY-MM-DD');
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`)))
+    r.fail([...where, 'date'], 'must be a date, YYYY-MM-DD');
   const seats = obj.seats ?? null;
-  if (seats !== null && !(Number.isInteger(seats) && (seats as number) > 0)) r.fail([...where, 'seats'], 'must be a whole number above 0');
+  if (seats !== null && !(Number.isInteger(seats) && (seats as number) > 0))
+    r.fail([...where, 'seats'], 'must be a whole number above 0');
   let ceannComhairle: ElectionDefinition['ceannComhairle'] = null;
   if (obj.ceann_comhairle !== undefined) {
     const cc = r.object(obj.ceann_comhairle, [...where, 'ceann_comhairle']);
@@ -368,7 +501,11 @@ function readExtras(r: Reader, value: unknown, where: JsonPath): ExtraDefinition
   });
 }
 
-const NUMBER_TYPES = new Set(Object.entries(FIELD_TYPES).filter(([, t]) => t.kind === 'number').map(([name]) => name));
+const NUMBER_TYPES = new Set(
+  Object.entries(FIELD_TYPES)
+    .filter(([, t]) => t.kind === 'number')
+    .map(([name]) => name),
+);
 
 function kindMatches(type: string, kind: ColumnKind): boolean {
   return kind === 'text' ? type === 'text' : NUMBER_TYPES.has(type);
@@ -387,19 +524,34 @@ function checkDerivations(r: Reader, dataset: DatasetDefinition, where: JsonPath
         let fields: FieldDefinition[];
         if (ref.kind === 'input') {
           const input = Object.hasOwn(dataset.inputs, ref.name) ? dataset.inputs[ref.name] : undefined;
-          if (!input) r.fail(at, `the dataset has no input "${ref.name}" (inputs: ${Object.keys(dataset.inputs).join(', ') || 'none'})`);
+          if (!input)
+            r.fail(
+              at,
+              `the dataset has no input "${ref.name}" (inputs: ${Object.keys(dataset.inputs).join(', ') || 'none'})`,
+            );
           fields = input.fields;
         } else {
           const found = byIdOrRole(ref.id);
-          if (found.length !== 1) r.fail(at, found.length === 0 ? `the dataset has no resource with id or role "${ref.id}"` : `more than one resource has the role "${ref.id}": name it by id`);
+          if (found.length !== 1)
+            r.fail(
+              at,
+              found.length === 0
+                ? `the dataset has no resource with id or role "${ref.id}"`
+                : `more than one resource has the role "${ref.id}": name it by id`,
+            );
           if (found[0] === resource) r.fail(at, 'a resource cannot be derived from itself');
           ref.id = found[0]!.id;
           fields = found[0]!.fields;
         }
         for (const [column, kind] of Object.entries(spec.inputs[key]!.columns)) {
           const field = fields.find((f) => f.id === column);
-          if (!field) r.fail(at, `${source.transform} reads the column "${column}" of its input "${key}", which this table has no field for`);
-          if (!kindMatches(field.type, kind)) r.fail(at, `${source.transform} reads "${column}" as ${kind}, but the field is ${field.type}`);
+          if (!field)
+            r.fail(
+              at,
+              `${source.transform} reads the column "${column}" of its input "${key}", which this table has no field for`,
+            );
+          if (!kindMatches(field.type, kind))
+            r.fail(at, `${source.transform} reads "${column}" as ${kind}, but the field is ${field.type}`);
         }
       });
     }
@@ -409,7 +561,11 @@ function checkDerivations(r: Reader, dataset: DatasetDefinition, where: JsonPath
   const done = new Set<string>();
   const visit = (resource: ResourceDefinition, i: number) => {
     if (done.has(resource.id)) return;
-    if (visiting.has(resource.id)) r.fail([...where, 'resources', i, 'source', 'inputs'], `resource ${resource.id} is derived, through other resources, from itself`);
+    if (visiting.has(resource.id))
+      r.fail(
+        [...where, 'resources', i, 'source', 'inputs'],
+        `resource ${resource.id} is derived, through other resources, from itself`,
+      );
     visiting.add(resource.id);
     if (resource.source.kind === 'derived') {
       for (const ref of Object.values(resource.source.inputs).flat()) {
@@ -426,12 +582,32 @@ function checkDerivations(r: Reader, dataset: DatasetDefinition, where: JsonPath
 
 function readDataset(r: Reader, value: unknown, where: JsonPath): DatasetDefinition {
   const obj = r.object(value, where);
-  r.keys(obj, ['name', 'title', 'notes', 'url', 'license_id', 'license_title', 'license_url', 'attribution', 'organization', 'election', 'extras', 'inputs', 'resources'], where);
+  r.keys(
+    obj,
+    [
+      'name',
+      'title',
+      'notes',
+      'url',
+      'license_id',
+      'license_title',
+      'license_url',
+      'attribution',
+      'organization',
+      'election',
+      'extras',
+      'inputs',
+      'resources',
+    ],
+    where,
+  );
   const name = r.string(obj, 'name', where);
-  if (!/^[a-z0-9_-]{2,100}$/.test(name)) r.fail([...where, 'name'], 'must be 2-100 lowercase letters, digits, "-" or "_" (CKAN\'s rule for dataset names)');
+  if (!/^[a-z0-9_-]{2,100}$/.test(name))
+    r.fail([...where, 'name'], 'must be 2-100 lowercase letters, digits, "-" or "_" (CKAN\'s rule for dataset names)');
   const inputs: Record<string, InputDefinition> = {};
   if (obj.inputs !== undefined) {
-    for (const [key, input] of Object.entries(r.object(obj.inputs, [...where, 'inputs']))) inputs[key] = readInput(r, key, input, [...where, 'inputs', key]);
+    for (const [key, input] of Object.entries(r.object(obj.inputs, [...where, 'inputs'])))
+      inputs[key] = readInput(r, key, input, [...where, 'inputs', key]);
   }
   const dataset: DatasetDefinition = {
     name,
@@ -462,7 +638,10 @@ export function parseCatalog(json: unknown, options: ParseOptions = {}): Catalog
   resources.forEach((resource) => {
     if (ids.has(resource.id)) {
       const d = datasets.findIndex((ds) => ds.name === resource.datasetName);
-      r.fail(['datasets', d, 'resources', datasets[d]!.resources.lastIndexOf(resource), 'id'], `resource id ${resource.id} is used twice`);
+      r.fail(
+        ['datasets', d, 'resources', datasets[d]!.resources.lastIndexOf(resource), 'id'],
+        `resource id ${resource.id} is used twice`,
+      );
     }
     ids.add(resource.id);
   });
@@ -492,8 +671,9 @@ export function loadCatalogFile(file: string): CatalogDefinition {
     json = JSON.parse(text);
   } catch (err) {
     const where = jsonSyntaxError(text);
-    throw new CatalogError(`catalogue ${file}${where ? `, line ${where.line}, column ${where.column}` : ''} is not valid JSON: ${where?.problem ?? (err as Error).message}`);
+    throw new CatalogError(
+      `catalogue ${file}${where ? `, line ${where.line}, column ${where.column}` : ''} is not valid JSON: ${where?.problem ?? (err as Error).message}`,
+    );
   }
   return parseCatalog(json, { text, name: path.basename(file), baseDir: path.dirname(path.resolve(file)) });
 }
-

@@ -11,7 +11,10 @@ export interface InputRecord {
   url?: string;
   /** For a mirrored resource: what the last probe of the upstream saw, to tell a reload in progress from a change. */
   upstream?: {
-    total: number; maxId: number; fieldsHash: string; modified: string | null;
+    total: number;
+    maxId: number;
+    fieldsHash: string;
+    modified: string | null;
     /** Hashes of the copy's blocks of `_id`s, for a refresh to find what changed (see src/ingest/ckan/changes.ts). */
     blocks?: { method: 'sql' | 'rows'; size: number; blocks: [number, number, string][] };
   };

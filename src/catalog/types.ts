@@ -11,7 +11,11 @@ export const FIELD_TYPES = {
   float8: { kind: 'number', nativeType: 'double precision', description: 'A double-precision floating-point number.' },
   bool: { kind: 'bool', nativeType: 'boolean', description: 'true or false.' },
   date: { kind: 'date', nativeType: 'date', description: 'A calendar date, sent as YYYY-MM-DD.' },
-  timestamp: { kind: 'timestamp', nativeType: 'timestamp without time zone', description: 'A date and time without time zone, sent as YYYY-MM-DDTHH:MM:SS.' },
+  timestamp: {
+    kind: 'timestamp',
+    nativeType: 'timestamp without time zone',
+    description: 'A date and time without time zone, sent as YYYY-MM-DDTHH:MM:SS.',
+  },
 } as const;
 
 export type FieldType = keyof typeof FIELD_TYPES;
@@ -57,10 +61,16 @@ export interface FieldDefinition {
   info?: FieldDictionary | null;
 }
 
-/** Files a source reads: paths or patterns (`*` and `?` within a file or folder name), in the order given, each pattern's matches sorted. */
+/**
+ * Files a source reads: paths or patterns (`*` and `?` within a file or folder name), in the order given, each
+ * pattern's matches sorted.
+ */
 export interface FileSetDefinition {
   patterns: string[];
-  /** `sources`: under the sources setting (a folder or a base URL); `catalog`: beside the catalogue file, in the repository. */
+  /**
+   * `sources`: under the sources setting (a folder or a base URL); `catalog`: beside the catalogue file, in the
+   * repository.
+   */
   base: 'sources' | 'catalog';
 }
 
@@ -74,9 +84,13 @@ export interface LayoutSourceDefinition {
   /** `auto` detects UTF-8 (with or without BOM) and otherwise reads Windows-1252. */
   encoding: string;
   delimiter: string;
-  /** `windows-1252-c1`: C1 control characters left by a wrong conversion are read as the Windows-1252 letters they were. */
+  /**
+   * `windows-1252-c1`: C1 control characters left by a wrong conversion are read as the Windows-1252 letters they were.
+   */
   repair: 'windows-1252-c1' | null;
-  /** For the json layout: the path of the records, `*` standing for every element of an array or member of an object. */
+  /**
+   * For the json layout: the path of the records, `*` standing for every element of an array or member of an object.
+   */
   records: string | null;
   /** A reviewed file of corrections applied to the files before they are read (see docs/configuration.md). */
   corrections: FileSetDefinition | null;
@@ -84,7 +98,10 @@ export interface LayoutSourceDefinition {
   extraColumns: 'error' | 'ignore';
   /** For the csv layout: the header's line (1-based); lines above it (a title, a source note) are not read. */
   headerRow: number;
-  /** For the csv layout: whether a row with fewer cells than the header stops the load (`error`) or is padded with empty cells (`pad`). */
+  /**
+   * For the csv layout: whether a row with fewer cells than the header stops the load (`error`) or is padded with empty
+   * cells (`pad`).
+   */
   shortRows: 'error' | 'pad';
   /** For the xlsx layout: the worksheet to read (null: the first). */
   sheet: string | null;
@@ -117,7 +134,9 @@ export interface CkanSourceDefinition {
   portal: string;
   /** The upstream resource id. */
   resource: string;
-  /** Name of the environment variable holding an API token for the portal (the token itself is never in the catalogue). */
+  /**
+   * Name of the environment variable holding an API token for the portal (the token itself is never in the catalogue).
+   */
   tokenEnv: string | null;
 }
 
@@ -126,8 +145,20 @@ export type SourceDefinition = LayoutSourceDefinition | DerivedSourceDefinition 
 /** A one-file CSV source, as `{"path": …}` in the catalogue declares it. */
 export function csvSource(path: string, encoding = 'auto'): LayoutSourceDefinition {
   return {
-    kind: 'layout', layout: 'csv', files: { patterns: path ? [path] : [], base: 'sources' }, path, encoding, delimiter: ',', repair: null, records: null, corrections: null,
-    extraColumns: 'error', headerRow: 1, shortRows: 'error', sheet: null, idColumn: null,
+    kind: 'layout',
+    layout: 'csv',
+    files: { patterns: path ? [path] : [], base: 'sources' },
+    path,
+    encoding,
+    delimiter: ',',
+    repair: null,
+    records: null,
+    corrections: null,
+    extraColumns: 'error',
+    headerRow: 1,
+    shortRows: 'error',
+    sheet: null,
+    idColumn: null,
   };
 }
 
@@ -217,7 +248,8 @@ export function fieldIndexName(resourceId: string, position: number): string {
 export const TABLE_METADATA: ResourceDefinition = {
   id: '_table_metadata',
   name: 'DataStore tables',
-  description: 'One record per resource held in the DataStore: its id (name), a stable number (oid), and alias_of (always null: there are no aliases).',
+  description:
+    'One record per resource held in the DataStore: its id (name), a stable number (oid), and alias_of (always null: there are no aliases).',
   datasetName: '',
   source: csvSource('', 'utf-8'),
   indexes: [],

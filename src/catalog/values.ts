@@ -31,7 +31,11 @@ export function parseNumber(text: string): number {
 const NUMBER_FORMAT_PATTERNS: Record<NumberFormat, { pattern: RegExp; group: RegExp; decimal: string }> = {
   '1,234.5': { pattern: /^[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$/, group: /,/g, decimal: '.' },
   '1.234,5': { pattern: /^[+-]?(?:\d{1,3}(?:\.\d{3})+|\d+)(?:,\d+)?$/, group: /\./g, decimal: ',' },
-  '1 234,5': { pattern: /^[+-]?(?:\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d+)(?:,\d+)?$/, group: /[ \u00a0\u202f]/g, decimal: ',' },
+  '1 234,5': {
+    pattern: /^[+-]?(?:\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d+)(?:,\d+)?$/,
+    group: /[ \u00a0\u202f]/g,
+    decimal: ',',
+  },
 };
 
 /** Whether a text (trimmed) is a number written in this format. */
@@ -42,7 +46,8 @@ export function fitsNumberFormat(trimmed: string, format: NumberFormat): boolean
 export function plainNumberText(text: string, format: NumberFormat): string {
   const spec = NUMBER_FORMAT_PATTERNS[format];
   const trimmed = text.trim();
-  if (!spec.pattern.test(trimmed)) throw new ValueError(`"${text}" is not a number written ${format === '1,234.5' ? 'as 1,234.5' : `as ${format}`}`);
+  if (!spec.pattern.test(trimmed))
+    throw new ValueError(`"${text}" is not a number written ${format === '1,234.5' ? 'as 1,234.5' : `as ${format}`}`);
   const ungrouped = trimmed.replace(spec.group, '');
   return spec.decimal === ',' ? ungrouped.replace(',', '.') : ungrouped;
 }
@@ -107,7 +112,13 @@ function pad(n: number, width = 2): string {
 
 function checkedDate(year: number, month: number, day: number, original: string): string {
   const date = new Date(Date.UTC(year, month - 1, day));
-  if (month < 1 || month > 12 || date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
+  if (
+    month < 1 ||
+    month > 12 ||
+    date.getUTCFullYear() !== year ||
+    date.getUTCMonth() !== month - 1 ||
+    date.getUTCDate() !== day
+  ) {
     throw new ValueError(`"${original}" is not a valid date`);
   }
   return `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
@@ -119,10 +130,19 @@ function checkedTime(hour: number, minute: number, second: number, fraction: str
   return `${pad(hour)}:${pad(minute)}:${pad(second)}${micros === '.' ? '' : micros}`;
 }
 
-const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/;
+const ISO_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/;
 const SLASHED_DATE_TIME = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?$/;
 
-interface DateTimeParts { year: number; month: number; day: number; hour: number; minute: number; second: number; fraction: string }
+interface DateTimeParts {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  fraction: string;
+}
 
 function dateTimeParts(text: string, format: DateFormat): DateTimeParts {
   const trimmed = text.trim();
@@ -130,13 +150,29 @@ function dateTimeParts(text: string, format: DateFormat): DateTimeParts {
     const m = ISO_DATE_TIME.exec(trimmed);
     if (!m) throw new ValueError(`"${text}" is not a date in ISO 8601 form (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS)`);
     // A zone suffix is accepted and dropped, as PostgreSQL does for `timestamp without time zone`.
-    return { year: +m[1]!, month: +m[2]!, day: +m[3]!, hour: +(m[4] ?? 0), minute: +(m[5] ?? 0), second: +(m[6] ?? 0), fraction: m[7] ?? '' };
+    return {
+      year: +m[1]!,
+      month: +m[2]!,
+      day: +m[3]!,
+      hour: +(m[4] ?? 0),
+      minute: +(m[5] ?? 0),
+      second: +(m[6] ?? 0),
+      fraction: m[7] ?? '',
+    };
   }
   const m = SLASHED_DATE_TIME.exec(trimmed);
   if (!m) throw new ValueError(`"${text}" is not a date in ${format} form`);
   const [first, second] = [+m[1]!, +m[2]!];
   const [day, month] = format === 'DD/MM/YYYY' ? [first, second] : [second, first];
-  return { year: +m[3]!, month, day, hour: +(m[4] ?? 0), minute: +(m[5] ?? 0), second: +(m[6] ?? 0), fraction: m[7] ?? '' };
+  return {
+    year: +m[3]!,
+    month,
+    day,
+    hour: +(m[4] ?? 0),
+    minute: +(m[5] ?? 0),
+    second: +(m[6] ?? 0),
+    fraction: m[7] ?? '',
+  };
 }
 
 /** `YYYY-MM-DDTHH:MM:SS[.ffffff]`. */
@@ -148,7 +184,8 @@ export function parseTimestamp(text: string, format: DateFormat): string {
 /** `YYYY-MM-DD`; a time part, if any, must be midnight. */
 export function parseDate(text: string, format: DateFormat): string {
   const p = dateTimeParts(text, format);
-  if (p.hour || p.minute || p.second || /[1-9]/.test(p.fraction)) throw new ValueError(`"${text}" is a date and time, not a date`);
+  if (p.hour || p.minute || p.second || /[1-9]/.test(p.fraction))
+    throw new ValueError(`"${text}" is a date and time, not a date`);
   return checkedDate(p.year, p.month, p.day, text);
 }
 

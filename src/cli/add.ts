@@ -58,7 +58,13 @@ const isUrl = (text: string) => /^https?:\/\//i.test(text);
 
 /** A dataset name from a file name: CKAN's rules (lowercase letters, digits, - and _, 2 to 100 of them). */
 export function datasetNameFor(stem: string): string {
-  const name = stem.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 100);
+  const name = stem
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 100);
   return name.length >= 2 ? name : `dataset-${name || 'new'}`;
 }
 
@@ -75,7 +81,10 @@ async function localCopy(source: string): Promise<{ file: string; release(): Pro
   try {
     const response = await fetch(source, { signal: AbortSignal.timeout(120_000) });
     if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
-    await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), createWriteStream(file));
+    await pipeline(
+      Readable.fromWeb(response.body as import('node:stream/web').ReadableStream),
+      createWriteStream(file),
+    );
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     throw new Error(`${source}: download failed (${(err as Error).message})`);
@@ -88,12 +97,17 @@ async function localCopy(source: string): Promise<{ file: string; release(): Pro
  * elections' files are), a file beside the catalogue relative to it (`base: catalog`), any other by its absolute path
  * (which the service never shows: it names such a file by its file name alone).
  */
-export function sourcePathFor(source: string, settings: Pick<Settings, 'sources' | 'catalog'>): { path: string; base?: 'catalog' } {
+export function sourcePathFor(
+  source: string,
+  settings: Pick<Settings, 'sources' | 'catalog'>,
+): { path: string; base?: 'catalog' } {
   if (isUrl(source)) return { path: source };
   const absolute = path.resolve(source);
   const within = (root: string) => {
     const relative = path.relative(root, absolute);
-    return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative.split(path.sep).join('/') : null;
+    return relative && !relative.startsWith('..') && !path.isAbsolute(relative)
+      ? relative.split(path.sep).join('/')
+      : null;
   };
   if (!isUrl(settings.sources)) {
     const underSources = within(path.resolve(settings.sources));
@@ -108,7 +122,11 @@ export function sourcePathFor(source: string, settings: Pick<Settings, 'sources'
 const pointerKey = (key: string) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
 /** The catalogue's source entry for a file read as `spec`: only what differs from the defaults is written. */
-function sourceEntry(where: { path: string; base?: 'catalog' }, spec: TableSpec, schema: InferredSchema): Record<string, unknown> {
+function sourceEntry(
+  where: { path: string; base?: 'catalog' },
+  spec: TableSpec,
+  schema: InferredSchema,
+): Record<string, unknown> {
   const source: Record<string, unknown> = { path: where.path };
   if (where.base) source.base = where.base;
   if (schema.idColumn !== null) source.id_column = columnFor(spec, schema.idColumn);
@@ -141,7 +159,10 @@ function sourceEntry(where: { path: string; base?: 'catalog' }, spec: TableSpec,
   return idColumn === undefined ? rest : { ...rest, id_column: idColumn };
 }
 
-/** Where a column's value is, as the layout names it: a header, or a JSON path (a list's position, where records are lists). */
+/**
+ * Where a column's value is, as the layout names it: a header, or a JSON path (a list's position, where records are
+ * lists).
+ */
 function columnFor(spec: TableSpec, header: string): string {
   if (spec.format === 'json') {
     const key = spec.lists && spec.fields ? String(spec.fields.findIndex((f) => f.id === header)) : header;
@@ -163,10 +184,16 @@ export const SAMPLE_ROWS = 100_000;
  * changing nothing.
  */
 export async function planAdd(
-  request: AddRequest, settings: Pick<Settings, 'sources' | 'catalog'>, onRows?: (rows: number) => void, sampleRows = Infinity,
+  request: AddRequest,
+  settings: Pick<Settings, 'sources' | 'catalog'>,
+  onRows?: (rows: number) => void,
+  sampleRows = Infinity,
 ): Promise<AddPlan> {
   const licence = request.license === undefined ? null : licenceById(request.license);
-  if (licence === undefined) throw new AddUsageError(`unknown licence id "${request.license}" (for example cc-by, CC-BY-4.0, CC0-1.0, odc-odbl; see docs/configuration.md)`);
+  if (licence === undefined)
+    throw new AddUsageError(
+      `unknown licence id "${request.license}" (for example cc-by, CC-BY-4.0, CC0-1.0, odc-odbl; see docs/configuration.md)`,
+    );
   const displayName = isUrl(request.source) ? request.source : path.basename(request.source);
   const local = await localCopy(request.source);
   let spec: TableSpec;
@@ -177,10 +204,17 @@ export async function planAdd(
     spec = await tableSpec(local.file, displayName, sniffed, request);
     const reader = await openTable(local.file, displayName, spec);
     try {
-      schema = await inferTable(reader, {
-        name: displayName, ...(request.dateFormat ? { dateFormat: request.dateFormat } : {}), ...(request.decimal ? { decimal: request.decimal } : {}),
-        ...(spec.format === 'csv' ? { delimiter: spec.delimiter } : {}),
-      }, onRows, spec.format === 'json' || spec.format === 'ndjson' ? Infinity : sampleRows);
+      schema = await inferTable(
+        reader,
+        {
+          name: displayName,
+          ...(request.dateFormat ? { dateFormat: request.dateFormat } : {}),
+          ...(request.decimal ? { decimal: request.decimal } : {}),
+          ...(spec.format === 'csv' ? { delimiter: spec.delimiter } : {}),
+        },
+        onRows,
+        spec.format === 'json' || spec.format === 'ndjson' ? Infinity : sampleRows,
+      );
       notes = reader.notes ?? [];
     } finally {
       await reader.close();
@@ -190,7 +224,9 @@ export async function planAdd(
   }
   if (schema.columns.length === 0) throw new NotATableError(displayName, 'no columns');
 
-  const stem = path.basename(isUrl(request.source) ? new URL(request.source).pathname : request.source).replace(/\.[^.]*$/, '');
+  const stem = path
+    .basename(isUrl(request.source) ? new URL(request.source).pathname : request.source)
+    .replace(/\.[^.]*$/, '');
   const previousText = existsSync(settings.catalog) ? readFileSync(settings.catalog, 'utf8') : null;
   let text = previousText ?? EMPTY_CATALOG;
   const where = sourcePathFor(request.source, settings);
@@ -213,13 +249,22 @@ export async function planAdd(
   };
   // A new dataset takes the publisher's statements; an existing one has them set or replaced.
   const statements: Record<string, unknown> = {};
-  if (licence) Object.assign(statements, { license_id: licence.id, license_title: licence.title, license_url: licence.url });
+  if (licence)
+    Object.assign(statements, { license_id: licence.id, license_title: licence.title, license_url: licence.url });
   if (request.attribution) statements.attribution = request.attribution;
   if (request.sourceUrl) statements.url = request.sourceUrl;
-  text = withResource(text, { name: datasetName, title, ...(request.description ? { notes: request.description } : {}), ...statements }, resource);
+  text = withResource(
+    text,
+    { name: datasetName, title, ...(request.description ? { notes: request.description } : {}), ...statements },
+    resource,
+  );
   if (Object.keys(statements).length > 0) text = withDatasetKeys(text, datasetName, statements);
   // The new catalogue must read as one: a mistake is found here, before anything is written.
-  parseCatalog(JSON.parse(text), { text, name: path.basename(settings.catalog), baseDir: path.dirname(settings.catalog) });
+  parseCatalog(JSON.parse(text), {
+    text,
+    name: path.basename(settings.catalog),
+    baseDir: path.dirname(settings.catalog),
+  });
   return { spec, schema, notes, catalogText: text, previousText, datasetName, resource, replaces: existing?.id === id };
 }
 
@@ -230,7 +275,12 @@ export function writeCatalog(file: string, text: string): void {
   renameSync(temporary, file);
 }
 
-const ENCODING_NAMES: Record<string, string> = { 'utf-8': 'UTF-8', 'utf-16le': 'UTF-16 LE', 'utf-16be': 'UTF-16 BE', 'windows-1252': 'Windows-1252' };
+const ENCODING_NAMES: Record<string, string> = {
+  'utf-8': 'UTF-8',
+  'utf-16le': 'UTF-16 LE',
+  'utf-16be': 'UTF-16 BE',
+  'windows-1252': 'Windows-1252',
+};
 
 const count = (n: number) => n.toLocaleString('en-IE');
 const quoted = (text: string) => `"${text.length > 50 ? `${text.slice(0, 50)}…` : text}"`;
@@ -238,20 +288,28 @@ const quoted = (text: string) => `"${text.length > 50 ? `${text.slice(0, 50)}…
 /** How the file was read, in a line or a few. */
 function readingReport(plan: AddPlan): string[] {
   const { spec, schema } = plan;
-  const rows = schema.sampled ? `types from the first ${count(schema.rows)} records (every later one is checked as it loads)` : `${count(schema.rows)} ${schema.rows === 1 ? 'record' : 'records'}`;
+  const rows = schema.sampled
+    ? `types from the first ${count(schema.rows)} records (every later one is checked as it loads)`
+    : `${count(schema.rows)} ${schema.rows === 1 ? 'record' : 'records'}`;
   const lines: string[] = [];
   switch (spec.format) {
     case 'csv': {
       const encoding = `${ENCODING_NAMES[spec.encoding] ?? spec.encoding}${spec.bomLength > 0 ? ' with BOM' : ''}`;
-      lines.push(`${rows}; ${encoding}; ${DELIMITER_NAMES[spec.delimiter] ?? `"${spec.delimiter}"`}-separated; ${spec.quoted ? 'quoted fields' : 'no quoted fields'}`);
+      lines.push(
+        `${rows}; ${encoding}; ${DELIMITER_NAMES[spec.delimiter] ?? `"${spec.delimiter}"`}-separated; ${spec.quoted ? 'quoted fields' : 'no quoted fields'}`,
+      );
       if (spec.headerRow > 1) {
         const titles = spec.titleLines.filter((l) => l.trim() !== '');
-        lines.push(`header on line ${spec.headerRow}${titles.length > 0 ? `; above it, left out: ${titles.map(quoted).join(', ')}` : ''} (--header-row N to choose another)`);
+        lines.push(
+          `header on line ${spec.headerRow}${titles.length > 0 ? `; above it, left out: ${titles.map(quoted).join(', ')}` : ''} (--header-row N to choose another)`,
+        );
       }
       break;
     }
     case 'json':
-      lines.push(`${rows}; JSON, ${ENCODING_NAMES[spec.encoding] ?? spec.encoding}; records ${spec.recordsAt.length === 0 ? 'in the top-level array' : `at ${spec.recordsAt.join('.')}`}${spec.fields ? `, ${spec.lists ? 'lists named' : 'typed'} by the document's "fields"` : ''}`);
+      lines.push(
+        `${rows}; JSON, ${ENCODING_NAMES[spec.encoding] ?? spec.encoding}; records ${spec.recordsAt.length === 0 ? 'in the top-level array' : `at ${spec.recordsAt.join('.')}`}${spec.fields ? `, ${spec.lists ? 'lists named' : 'typed'} by the document's "fields"` : ''}`,
+      );
       break;
     case 'ndjson':
       lines.push(`${rows}; NDJSON (a JSON record per line), ${ENCODING_NAMES[spec.encoding] ?? spec.encoding}`);
@@ -263,16 +321,28 @@ function readingReport(plan: AddPlan): string[] {
       lines.push(`${rows}; Parquet`);
       break;
   }
-  if (schema.shortRows > 0) lines.push(`${count(schema.shortRows)} ${schema.shortRows === 1 ? 'row has' : 'rows have'} fewer cells than the header (the first on line ${count(schema.firstShortRow!)}): padded with empty cells`);
-  if (schema.idColumn !== null) lines.push(`the column "${schema.idColumn}" holds the records' own ids, increasing: kept as their _id`);
-  if (plan.notes.length > 0) lines.push(`below the table, left out as notes: ${plan.notes.map((n) => `line ${count(n.line)} ${quoted(n.text)}`).join(', ')}`);
+  if (schema.shortRows > 0)
+    lines.push(
+      `${count(schema.shortRows)} ${schema.shortRows === 1 ? 'row has' : 'rows have'} fewer cells than the header (the first on line ${count(schema.firstShortRow!)}): padded with empty cells`,
+    );
+  if (schema.idColumn !== null)
+    lines.push(`the column "${schema.idColumn}" holds the records' own ids, increasing: kept as their _id`);
+  if (plan.notes.length > 0)
+    lines.push(
+      `below the table, left out as notes: ${plan.notes.map((n) => `line ${count(n.line)} ${quoted(n.text)}`).join(', ')}`,
+    );
   return lines;
 }
 
 /** What was decided, as people read it: how the file was read, then a row per field with its type and why. */
 export function schemaReport(plan: AddPlan): string {
   const rows = plan.schema.columns.map((c) => [
-    c.id, c.type, c.format === 'ISO' ? '' : c.format, count(c.empty), c.example.length > 24 ? `${c.example.slice(0, 23)}…` : c.example, c.note ?? '',
+    c.id,
+    c.type,
+    c.format === 'ISO' ? '' : c.format,
+    count(c.empty),
+    c.example.length > 24 ? `${c.example.slice(0, 23)}…` : c.example,
+    c.note ?? '',
   ]);
   return `${readingReport(plan).join('\n')}\n\n${textTable(['field', 'type', 'format', 'empty', 'example', 'why'], rows, new Set([3]))}\n`;
 }

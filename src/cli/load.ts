@@ -26,9 +26,17 @@ export interface LoadRunOptions {
 export async function runLoad(settings: Settings, options: LoadRunOptions): Promise<LoadRun> {
   const storage = storageFor(settings);
   const target = storage.loadTarget();
-  const progress = new LoadProgressReporter({ terminal: options.out.isTTY ? options.out : null, logger: options.logger });
+  const progress = new LoadProgressReporter({
+    terminal: options.out.isTTY ? options.out : null,
+    logger: options.logger,
+  });
   const result = await buildDatabase({
-    catalog: loadCatalogFile(settings.catalog), sources: settings.sources, target, logger: options.logger, force: options.force ?? false, progress,
+    catalog: loadCatalogFile(settings.catalog),
+    sources: settings.sources,
+    target,
+    logger: options.logger,
+    force: options.force ?? false,
+    progress,
     mirror: { ...mirrorOptions(settings), ...options.mirror },
   }).finally(() => target.close());
   return { result, description: storage.description };
@@ -36,7 +44,9 @@ export async function runLoad(settings: Settings, options: LoadRunOptions): Prom
 
 /** What `load` prints: whether the store changed, then the table. */
 export function loadReport(run: LoadRun): string {
-  const head = run.result.rebuilt ? `store updated: ${run.description} (dataset version ${run.result.datasetVersion})` : `store up to date: ${run.description}`;
+  const head = run.result.rebuilt
+    ? `store updated: ${run.description} (dataset version ${run.result.datasetVersion})`
+    : `store up to date: ${run.description}`;
   return `${head}\n\n${summaryTable(run.result.outcomes)}\n`;
 }
 
@@ -46,6 +56,9 @@ export function loadReport(run: LoadRun): string {
  * reload, its last complete copy serving, is not a failure.
  */
 export function loadExitCode(result: BuildResult): number {
-  if (result.outcomes.some((o) => o.unreachable && (o.status === 'failed' || o.status === 'kept-previous'))) return EXIT.portal;
-  return result.outcomes.some((o) => o.status === 'failed' || o.status === 'kept-previous') ? EXIT.resourceFailed : EXIT.ok;
+  if (result.outcomes.some((o) => o.unreachable && (o.status === 'failed' || o.status === 'kept-previous')))
+    return EXIT.portal;
+  return result.outcomes.some((o) => o.status === 'failed' || o.status === 'kept-previous')
+    ? EXIT.resourceFailed
+    : EXIT.ok;
 }

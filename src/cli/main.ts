@@ -112,11 +112,23 @@ ${EXIT_CODES}`,
 
 class UsageError extends Error {}
 
-function parse(command: string, args: string[], options: ParseArgsConfig['options']): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+function parse(
+  command: string,
+  args: string[],
+  options: ParseArgsConfig['options'],
+): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
   try {
     return parseArgs({
-      args, allowPositionals: true, strict: true,
-      options: { ...options, catalog: { type: 'string' }, sources: { type: 'string' }, db: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        ...options,
+        catalog: { type: 'string' },
+        sources: { type: 'string' },
+        db: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (err) {
     throw new UsageError(`${(err as Error).message}\nRun count-centre ${command} --help for its options.`);
@@ -138,8 +150,12 @@ const out = process.stdout;
 const say = (text: string) => out.write(text.endsWith('\n') ? text : `${text}\n`);
 
 async function serve(args: string[]): Promise<number | null> {
-  const { values } = parse('serve', args, { workers: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' } });
-  if (values.help) return say(HELP.serve!), EXIT.ok;
+  const { values } = parse('serve', args, {
+    workers: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+  });
+  if (values.help) return (say(HELP.serve!), EXIT.ok);
   const extra: Record<string, string> = {};
   if (typeof values.workers === 'string') extra.WORKERS = values.workers;
   if (typeof values.port === 'string') extra.PORT = values.port;
@@ -156,12 +172,15 @@ async function serve(args: string[]): Promise<number | null> {
  */
 function loadLogger(settings: Settings) {
   const logFormat = settings.logFormat === 'json' ? 'json' : 'pretty';
-  return createLogger({ ...settings, logFormat }, { level: settings.logLevel === 'info' && out.isTTY ? 'warn' : settings.logLevel, out: process.stderr });
+  return createLogger(
+    { ...settings, logFormat },
+    { level: settings.logLevel === 'info' && out.isTTY ? 'warn' : settings.logLevel, out: process.stderr },
+  );
 }
 
 async function load(args: string[]): Promise<number> {
   const { values } = parse('load', args, { force: { type: 'boolean' } });
-  if (values.help) return say(HELP.load!), EXIT.ok;
+  if (values.help) return (say(HELP.load!), EXIT.ok);
   const settings = settingsFrom(values);
   const run = await runLoad(settings, { force: values.force === true, out, logger: loadLogger(settings) });
   say(loadReport(run));
@@ -170,26 +189,50 @@ async function load(args: string[]): Promise<number> {
 
 async function add(args: string[]): Promise<number> {
   const { values, positionals } = parse('add', args, {
-    dataset: { type: 'string' }, title: { type: 'string' }, id: { type: 'string' }, 'date-format': { type: 'string' }, 'dry-run': { type: 'boolean' },
-    description: { type: 'string' }, license: { type: 'string' }, attribution: { type: 'string' }, 'source-url': { type: 'string' },
-    'header-row': { type: 'string' }, delimiter: { type: 'string' }, decimal: { type: 'string' }, sheet: { type: 'string' },
+    dataset: { type: 'string' },
+    title: { type: 'string' },
+    id: { type: 'string' },
+    'date-format': { type: 'string' },
+    'dry-run': { type: 'boolean' },
+    description: { type: 'string' },
+    license: { type: 'string' },
+    attribution: { type: 'string' },
+    'source-url': { type: 'string' },
+    'header-row': { type: 'string' },
+    delimiter: { type: 'string' },
+    decimal: { type: 'string' },
+    sheet: { type: 'string' },
   });
-  if (values.help) return say(HELP.add!), EXIT.ok;
-  if (positionals.length !== 1) throw new UsageError('add takes one FILE or URL\nRun count-centre add --help for its options.');
-  const text = (name: string) => (typeof values[name] === 'string' ? values[name] as string : undefined);
+  if (values.help) return (say(HELP.add!), EXIT.ok);
+  if (positionals.length !== 1)
+    throw new UsageError('add takes one FILE or URL\nRun count-centre add --help for its options.');
+  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
   const dateFormat = text('date-format');
-  if (dateFormat !== undefined && dateFormat !== 'DD/MM/YYYY' && dateFormat !== 'MM/DD/YYYY') throw new UsageError('--date-format must be DD/MM/YYYY or MM/DD/YYYY');
+  if (dateFormat !== undefined && dateFormat !== 'DD/MM/YYYY' && dateFormat !== 'MM/DD/YYYY')
+    throw new UsageError('--date-format must be DD/MM/YYYY or MM/DD/YYYY');
   const decimal = text('decimal');
   if (decimal !== undefined && decimal !== ',' && decimal !== '.') throw new UsageError('--decimal must be , or .');
   const headerRow = text('header-row') === undefined ? undefined : Number(text('header-row'));
-  if (headerRow !== undefined && !(Number.isInteger(headerRow) && headerRow >= 1)) throw new UsageError('--header-row must be a line number, 1 or more');
+  if (headerRow !== undefined && !(Number.isInteger(headerRow) && headerRow >= 1))
+    throw new UsageError('--header-row must be a line number, 1 or more');
   const delimiter = text('delimiter')?.replace(/^\\t$/, '\t');
-  if (delimiter !== undefined && [...delimiter].length !== 1) throw new UsageError('--delimiter must be one character (\\t for tab)');
+  if (delimiter !== undefined && [...delimiter].length !== 1)
+    throw new UsageError('--delimiter must be one character (\\t for tab)');
   const settings = settingsFrom(values);
   const request: AddRequest = {
-    source: positionals[0]!, dataset: text('dataset'), title: text('title'), id: text('id'), description: text('description'),
-    license: text('license'), attribution: text('attribution'), sourceUrl: text('source-url'), sheet: text('sheet'), delimiter, headerRow,
-    dateFormat: dateFormat as AddRequest['dateFormat'], decimal: decimal as AddRequest['decimal'],
+    source: positionals[0]!,
+    dataset: text('dataset'),
+    title: text('title'),
+    id: text('id'),
+    description: text('description'),
+    license: text('license'),
+    attribution: text('attribution'),
+    sourceUrl: text('source-url'),
+    sheet: text('sheet'),
+    delimiter,
+    headerRow,
+    dateFormat: dateFormat as AddRequest['dateFormat'],
+    decimal: decimal as AddRequest['decimal'],
   };
   const plan = async (sampleRows: number) => {
     const progress = new InferenceProgress(out.isTTY ? out : null, path.basename(request.source));
@@ -207,19 +250,25 @@ async function add(args: string[]): Promise<number> {
   let added = await plan(values['dry-run'] ? Infinity : SAMPLE_ROWS);
   say(schemaReport(added));
   if (values['dry-run']) {
-    say(`Catalogue entry (dataset ${added.datasetName}), not written (--dry-run):\n\n${renderCatalogJson(added.resource)}\n`);
+    say(
+      `Catalogue entry (dataset ${added.datasetName}), not written (--dry-run):\n\n${renderCatalogJson(added.resource)}\n`,
+    );
     return EXIT.ok;
   }
   let run: LoadRun;
   for (;;) {
     writeCatalog(settings.catalog, added.catalogText);
-    say(`${added.replaces ? 'Updated' : 'Added'} resource ${added.resource.id} in dataset ${added.datasetName} (${path.basename(settings.catalog)}).\n`);
+    say(
+      `${added.replaces ? 'Updated' : 'Added'} resource ${added.resource.id} in dataset ${added.datasetName} (${path.basename(settings.catalog)}).\n`,
+    );
     run = await runLoad(settings, { out, logger: loadLogger(settings) });
     const outcome = run.result.outcomes.find((o) => o.id === added.resource.id);
     if (outcome?.status === 'failed' && added.schema.sampled) {
-      say(`A record beyond the first ${added.schema.rows.toLocaleString('en-IE')} did not fit the types they gave: ${outcome.error}\nReading the whole file to infer them again.\n`);
+      say(
+        `A record beyond the first ${added.schema.rows.toLocaleString('en-IE')} did not fit the types they gave: ${outcome.error}\nReading the whole file to infer them again.\n`,
+      );
       const previous = added.previousText;
-      added = { ...await plan(Infinity), previousText: previous };
+      added = { ...(await plan(Infinity)), previousText: previous };
       say(schemaReport(added));
       continue;
     }
@@ -238,23 +287,42 @@ async function add(args: string[]): Promise<number> {
 }
 
 async function mirror(args: string[]): Promise<number> {
-  const { values, positionals } = parse('mirror', args, { dataset: { type: 'string' }, 'token-env': { type: 'string' }, 'dry-run': { type: 'boolean' } });
-  if (values.help) return say(HELP.mirror!), EXIT.ok;
-  if (positionals.length < 2) throw new UsageError('mirror takes the portal\'s URL and one or more dataset names or resource ids\nRun count-centre mirror --help for its options.');
+  const { values, positionals } = parse('mirror', args, {
+    dataset: { type: 'string' },
+    'token-env': { type: 'string' },
+    'dry-run': { type: 'boolean' },
+  });
+  if (values.help) return (say(HELP.mirror!), EXIT.ok);
+  if (positionals.length < 2)
+    throw new UsageError(
+      "mirror takes the portal's URL and one or more dataset names or resource ids\nRun count-centre mirror --help for its options.",
+    );
   const settings = settingsFrom(values);
   const [portal, ...ids] = positionals as [string, ...string[]];
-  const plan = await planMirror({
-    portal, ids, contact: settings.mirrorContact, client: { concurrency: settings.mirrorConcurrency },
-    ...(typeof values.dataset === 'string' ? { dataset: values.dataset } : {}), ...(typeof values['token-env'] === 'string' ? { tokenEnv: values['token-env'] } : {}),
-  }, settings.catalog);
+  const plan = await planMirror(
+    {
+      portal,
+      ids,
+      contact: settings.mirrorContact,
+      client: { concurrency: settings.mirrorConcurrency },
+      ...(typeof values.dataset === 'string' ? { dataset: values.dataset } : {}),
+      ...(typeof values['token-env'] === 'string' ? { tokenEnv: values['token-env'] } : {}),
+    },
+    settings.catalog,
+  );
   say(`Portal ${plan.portal}${plan.ckanVersion ? ` (CKAN ${plan.ckanVersion})` : ''}\n`);
-  say(textTable(['dataset', 'resource', 'name', 'fields', 'note'], plan.resources.map((r) => [r.dataset, r.id, r.name, String(r.fields.length), r.notes.join('; ')])));
+  say(
+    textTable(
+      ['dataset', 'resource', 'name', 'fields', 'note'],
+      plan.resources.map((r) => [r.dataset, r.id, r.name, String(r.fields.length), r.notes.join('; ')]),
+    ),
+  );
   for (const s of plan.skipped) say(`  skipped ${s.id} (${s.name}): ${s.why}`);
   if (plan.resources.length === 0) {
     say('Nothing to mirror.');
     return EXIT.portal;
   }
-  if (values['dry-run']) return say('\nNothing written (--dry-run).'), EXIT.ok;
+  if (values['dry-run']) return (say('\nNothing written (--dry-run).'), EXIT.ok);
   writeCatalog(settings.catalog, plan.catalogText);
   say(`\nCatalogue updated (${settings.catalog}); copying.\n`);
   const run = await runLoad(settings, { out, logger: loadLogger(settings) });
@@ -264,24 +332,35 @@ async function mirror(args: string[]): Promise<number> {
 
 export async function main(argv: string[]): Promise<number | null> {
   const [command, ...args] = argv;
-  if (command === '--version' || command === '-v') return say(COUNT_CENTRE_VERSION), EXIT.ok;
+  if (command === '--version' || command === '-v') return (say(COUNT_CENTRE_VERSION), EXIT.ok);
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     say(args[0] && HELP[args[0]] ? HELP[args[0]]! : USAGE);
     return command === undefined ? EXIT.usage : EXIT.ok;
   }
   switch (command) {
-    case 'serve': return serve(args);
-    case 'load': return load(args);
-    case 'add': return add(args);
-    case 'mirror': return mirror(args);
-    default: throw new UsageError(`unknown command "${command}"\n\n${USAGE}`);
+    case 'serve':
+      return serve(args);
+    case 'load':
+      return load(args);
+    case 'add':
+      return add(args);
+    case 'mirror':
+      return mirror(args);
+    default:
+      throw new UsageError(`unknown command "${command}"\n\n${USAGE}`);
   }
 }
 
 /** The exit code for a failure, and its message as people read it. */
 export function failure(err: unknown): { code: number; message: string } {
   if (err instanceof UsageError) return { code: EXIT.usage, message: err.message };
-  if (err instanceof LoadError || err instanceof CatalogError || err instanceof SettingsError || err instanceof NotATableError) return { code: EXIT.badInput, message: err.message };
+  if (
+    err instanceof LoadError ||
+    err instanceof CatalogError ||
+    err instanceof SettingsError ||
+    err instanceof NotATableError
+  )
+    return { code: EXIT.badInput, message: err.message };
   if (err instanceof CkanError) return { code: EXIT.portal, message: `portal: ${err.message}` };
   const message = err instanceof Error ? err.message : String(err);
   // Files that cannot be read are named by their path in the message.

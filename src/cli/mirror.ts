@@ -40,6 +40,7 @@ export interface MirrorPlan {
   skipped: { id: string; name: string; why: string }[];
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a portal's JSON, read field by field and checked as it is used
 type Dict = Record<string, any>;
 
 const plain = (value: unknown): unknown => (isLosslessNumber(value) ? value.value : value);
@@ -54,13 +55,17 @@ function datasetEntry(pkg: Dict, name: string, portal: string): DatasetEntry {
   const organization = text(pkg.organization?.title) || text(pkg.organization?.name);
   if (organization) entry.organization = organization;
   const extras: Record<string, string> = {};
-  for (const extra of Array.isArray(pkg.extras) ? pkg.extras as Dict[] : []) {
+  for (const extra of Array.isArray(pkg.extras) ? (pkg.extras as Dict[]) : []) {
     const value = plain(extra.value);
-    if (typeof extra.key !== 'string' || extra.key === '' || value === '' || value === null || value === undefined) continue;
+    if (typeof extra.key !== 'string' || extra.key === '' || value === '' || value === null || value === undefined)
+      continue;
     if (extra.key === 'attribution') entry.attribution = String(value);
     else extras[extra.key] = typeof value === 'string' ? value : JSON.stringify(value);
   }
-  extras.mirror_of = new URL(`dataset/${encodeURIComponent(text(pkg.name) || name)}`, portal.endsWith('/') ? portal : `${portal}/`).href;
+  extras.mirror_of = new URL(
+    `dataset/${encodeURIComponent(text(pkg.name) || name)}`,
+    portal.endsWith('/') ? portal : `${portal}/`,
+  ).href;
   entry.extras = extras;
   return entry;
 }
@@ -68,7 +73,7 @@ function datasetEntry(pkg: Dict, name: string, portal: string): DatasetEntry {
 /** Finds what to mirror and writes the catalogue text for it (nothing is written to disk here). */
 export async function planMirror(request: MirrorRequest, catalogFile: string): Promise<MirrorPlan> {
   const env = request.env ?? process.env;
-  const token = request.tokenEnv ? env[request.tokenEnv] ?? null : null;
+  const token = request.tokenEnv ? (env[request.tokenEnv] ?? null) : null;
   if (request.tokenEnv && !token) throw new Error(`the environment variable ${request.tokenEnv} is not set`);
   const client = new CkanClient(request.portal, { ...request.client, token, contact: request.contact ?? null });
   let ckanVersion: string | null = null;
@@ -77,7 +82,8 @@ export async function planMirror(request: MirrorRequest, catalogFile: string): P
     ckanVersion = text(status?.ckan_version) || null;
   } catch (err) {
     // status_show may be hidden; the portal is still tried.
-    if (!(err instanceof CkanError) || err.kind === 'network' || err.kind === 'not-json' || err.kind === 'redirect') throw err;
+    if (!(err instanceof CkanError) || err.kind === 'network' || err.kind === 'not-json' || err.kind === 'redirect')
+      throw err;
   }
   let catalogText = existsSync(catalogFile) ? readFileSync(catalogFile, 'utf8') : EMPTY_CATALOG;
   const resources: MirroredResource[] = [];
@@ -95,7 +101,11 @@ export async function planMirror(request: MirrorRequest, catalogFile: string): P
         resource = await client.action('resource_show', { id });
       } catch (inner) {
         if (inner instanceof CkanError && (inner.status === 404 || inner.status === 403)) {
-          throw new CkanError(`${id}: the portal has no public dataset or resource with this name or id (HTTP ${inner.status})`, 'ckan', inner.status);
+          throw new CkanError(
+            `${id}: the portal has no public dataset or resource with this name or id (HTTP ${inner.status})`,
+            'ckan',
+            inner.status,
+          );
         }
         throw inner;
       }
@@ -114,7 +124,11 @@ export async function planMirror(request: MirrorRequest, catalogFile: string): P
         fields = (await new UpstreamResource(client, String(r.id)).schema()).fields;
       } catch (err) {
         if (err instanceof CkanError && (err.status === 404 || err.status === 403)) {
-          skipped.push({ id: String(r.id), name: text(r.name), why: `datastore_search refused it (HTTP ${err.status})` });
+          skipped.push({
+            id: String(r.id),
+            name: text(r.name),
+            why: `datastore_search refused it (HTTP ${err.status})`,
+          });
           continue;
         }
         throw err;
@@ -123,12 +137,24 @@ export async function planMirror(request: MirrorRequest, catalogFile: string): P
         id: String(r.id),
         name: text(r.name) || String(r.id),
         ...(text(r.description) ? { description: r.description } : {}),
-        source: { ckan: client.apiBase.replace(/api\/3\/action\/$/, ''), resource: String(r.id), ...(request.tokenEnv ? { token_env: request.tokenEnv } : {}) },
-        fields: catalogFields(fields).map((f) => ({ id: f.id, type: f.type, ...(f.index ? {} : { index: false }), ...(f.info ? { info: f.info } : {}) })),
+        source: {
+          ckan: client.apiBase.replace(/api\/3\/action\/$/, ''),
+          resource: String(r.id),
+          ...(request.tokenEnv ? { token_env: request.tokenEnv } : {}),
+        },
+        fields: catalogFields(fields).map((f) => ({
+          id: f.id,
+          type: f.type,
+          ...(f.index ? {} : { index: false }),
+          ...(f.info ? { info: f.info } : {}),
+        })),
       };
       catalogText = withResource(catalogText, dataset, entry);
       resources.push({
-        id: entry.id, name: String(entry.name), dataset: datasetName, fields,
+        id: entry.id,
+        name: String(entry.name),
+        dataset: datasetName,
+        fields,
         notes: fields.flatMap((f) => {
           const note = mappedType(f.type).note;
           return note ? [`"${f.id}": ${note}`] : [];
@@ -136,6 +162,10 @@ export async function planMirror(request: MirrorRequest, catalogFile: string): P
       });
     }
   }
-  parseCatalog(JSON.parse(catalogText), { text: catalogText, name: path.basename(catalogFile), baseDir: path.dirname(catalogFile) });
+  parseCatalog(JSON.parse(catalogText), {
+    text: catalogText,
+    name: path.basename(catalogFile),
+    baseDir: path.dirname(catalogFile),
+  });
   return { portal: client.apiBase.replace(/api\/3\/action\/$/, ''), ckanVersion, catalogText, resources, skipped };
 }

@@ -31,12 +31,22 @@ export function formatDuration(ms: number): string {
 export function progressLine(name: string, rows: number, expected: number | null, elapsedMs: number): string {
   const rate = elapsedMs > 0 ? (rows * 1000) / elapsedMs : 0;
   const of = expected !== null && expected >= rows ? ` of ${formatCount(expected)}` : '';
-  const left = expected !== null && rate > 0 && expected >= rows ? `, ${formatDuration(((expected - rows) / rate) * 1000)} left` : '';
+  const left =
+    expected !== null && rate > 0 && expected >= rows
+      ? `, ${formatDuration(((expected - rows) / rate) * 1000)} left`
+      : '';
   return `${name}: ${formatCount(rows)}${of} records, ${formatCount(rate)}/s${left}`;
 }
 
 export class LoadProgressReporter implements LoadProgress {
-  private current: { resource: ResourceDefinition; expected: number | null; started: number; rows: number; shownAt: number; loggedAt: number } | null = null;
+  private current: {
+    resource: ResourceDefinition;
+    expected: number | null;
+    started: number;
+    rows: number;
+    shownAt: number;
+    loggedAt: number;
+  } | null = null;
   private lineShown = false;
   private readonly now: () => number;
   readonly outcomes: ResourceOutcome[] = [];
@@ -64,8 +74,15 @@ export class LoadProgressReporter implements LoadProgress {
       this.lineShown = true;
     } else if (t - c.loggedAt >= (this.options.logEverySeconds ?? 5) * 1000) {
       c.loggedAt = t;
-      this.options.logger.info({ resource: c.resource.id, rows: count, expected: c.expected ?? undefined, perSecond: Math.round((count * 1000) / elapsed) },
-        progressLine(c.resource.name, count, c.expected, elapsed));
+      this.options.logger.info(
+        {
+          resource: c.resource.id,
+          rows: count,
+          expected: c.expected ?? undefined,
+          perSecond: Math.round((count * 1000) / elapsed),
+        },
+        progressLine(c.resource.name, count, c.expected, elapsed),
+      );
     }
   }
 
@@ -92,7 +109,10 @@ export class InferenceProgress {
   private shownAt = 0;
   private shown = false;
 
-  constructor(private readonly terminal: NodeJS.WriteStream | null, private readonly name: string) {}
+  constructor(
+    private readonly terminal: NodeJS.WriteStream | null,
+    private readonly name: string,
+  ) {}
 
   rows(count: number): void {
     if (!this.terminal) return;
@@ -100,7 +120,9 @@ export class InferenceProgress {
     const elapsed = t - this.started;
     if (elapsed < 1000 || t - this.shownAt < 200) return;
     this.shownAt = t;
-    this.terminal.write(`\r\x1b[KReading ${this.name} to infer its schema: ${formatCount(count)} rows, ${formatCount((count * 1000) / elapsed)}/s`);
+    this.terminal.write(
+      `\r\x1b[KReading ${this.name} to infer its schema: ${formatCount(count)} rows, ${formatCount((count * 1000) / elapsed)}/s`,
+    );
     this.shown = true;
   }
 
@@ -111,12 +133,20 @@ export class InferenceProgress {
 }
 
 /** A plain-text table: a header row, a rule, and the rows, each column as wide as its widest cell. */
-export function textTable(header: readonly string[], rows: readonly (readonly string[])[], rightAligned: ReadonlySet<number> = new Set()): string {
+export function textTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  rightAligned: ReadonlySet<number> = new Set(),
+): string {
   const widths = header.map((h, i) => Math.max([...h].length, ...rows.map((r) => [...(r[i] ?? '')].length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => {
-    const pad = ' '.repeat(Math.max(0, widths[i]! - [...c].length));
-    return rightAligned.has(i) ? pad + c : c + pad;
-  }).join('  ').trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => {
+        const pad = ' '.repeat(Math.max(0, widths[i]! - [...c].length));
+        return rightAligned.has(i) ? pad + c : c + pad;
+      })
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -125,7 +155,14 @@ export function summaryTable(outcomes: readonly ResourceOutcome[]): string {
   const rows = outcomes.map((o) => {
     const seconds = (o.ms ?? 0) / 1000;
     const rate = o.status === 'loaded' && o.rows !== null && seconds > 0 ? `${formatCount(o.rows / seconds)}/s` : '';
-    return [o.status, o.id, o.name, o.rows === null ? '' : formatCount(o.rows), o.status === 'loaded' ? formatDuration(o.ms ?? 0) : '', rate];
+    return [
+      o.status,
+      o.id,
+      o.name,
+      o.rows === null ? '' : formatCount(o.rows),
+      o.status === 'loaded' ? formatDuration(o.ms ?? 0) : '',
+      rate,
+    ];
   });
   const table = textTable(['status', 'resource', 'name', 'records', 'time', 'rate'], rows, new Set([3, 4, 5]));
   const notes = outcomes.flatMap((o) => {

@@ -37,7 +37,9 @@ export interface ConstituencyChange {
   /** Whether each election's seats here include a Ceann Comhairle returned automatically. */
   ceannComhairle: [boolean, boolean];
   turnout: [number | null, number | null];
-  /** `same`; `seats` when the seats changed; `only-earlier` / `only-later` when the name appears in one election only. */
+  /**
+   * `same`; `seats` when the seats changed; `only-earlier` / `only-later` when the name appears in one election only.
+   */
   status: 'same' | 'seats' | 'only-earlier' | 'only-later';
 }
 
@@ -49,16 +51,23 @@ export interface Comparison {
   constituencies: ConstituencyChange[];
 }
 
-/** The words of a name in alphabetical order: "People Before Profit–Solidarity" is "Solidarity - People Before Profit". */
+/**
+ * The words of a name in alphabetical order: "People Before Profit–Solidarity" is "Solidarity - People Before Profit".
+ */
 function wordsKey(name: string): string {
   return partyMatchKey(name).split(' ').sort().join(' ');
 }
 
 function constituencyMatchKey(name: string): string {
-  return foldText(name).toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  return foldText(name)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 }
 
-/** A constituency's seats in the Dáil: those contested and the Ceann Comhairle's, where returned there automatically. */
+/**
+ * A constituency's seats in the Dáil: those contested and the Ceann Comhairle's, where returned there automatically.
+ */
 const houseSeatsOf = (c: Constituency) => c.seats + c.returnedAutomatically;
 
 const turnoutOf = (c: Constituency) => (c.electorate && c.totalPoll !== null ? c.totalPoll / c.electorate : null);
@@ -75,13 +84,18 @@ export function compareElections(earlier: ElectionSummary, later: ElectionSummar
   }
   const matched = new Set<PartyTotals>();
   for (const a of earlier.parties) {
-    const b = laterByKey.get(partyMatchKey(a.party)) ?? laterByWords.get(wordsKey(a.party)) ?? laterByAbbreviation.get(a.abbreviation);
+    const b =
+      laterByKey.get(partyMatchKey(a.party)) ??
+      laterByWords.get(wordsKey(a.party)) ??
+      laterByAbbreviation.get(a.abbreviation);
     const usable = b && !matched.has(b) ? b : undefined;
     if (usable) matched.add(usable);
     parties.push(change(a, usable ?? null));
   }
   for (const b of later.parties) if (!matched.has(b)) parties.push(change(null, b));
-  parties.sort((x, y) => (y.voteShare[1] ?? -1) - (x.voteShare[1] ?? -1) || (y.voteShare[0] ?? -1) - (x.voteShare[0] ?? -1));
+  parties.sort(
+    (x, y) => (y.voteShare[1] ?? -1) - (x.voteShare[1] ?? -1) || (y.voteShare[0] ?? -1) - (x.voteShare[0] ?? -1),
+  );
 
   const laterConstituencies = new Map(later.constituencies.map((c) => [constituencyMatchKey(c.name), c]));
   const seen = new Set<string>();
@@ -101,7 +115,14 @@ export function compareElections(earlier: ElectionSummary, later: ElectionSummar
   }
   for (const b of later.constituencies) {
     if (seen.has(constituencyMatchKey(b.name))) continue;
-    constituencies.push({ name: b.name, keys: [null, b.key], seats: [null, houseSeatsOf(b)], ceannComhairle: [false, b.returnedAutomatically > 0], turnout: [null, turnoutOf(b)], status: 'only-later' });
+    constituencies.push({
+      name: b.name,
+      keys: [null, b.key],
+      seats: [null, houseSeatsOf(b)],
+      ceannComhairle: [false, b.returnedAutomatically > 0],
+      turnout: [null, turnoutOf(b)],
+      status: 'only-later',
+    });
   }
   constituencies.sort((x, y) => x.name.localeCompare(y.name, 'en-IE'));
   return { earlier, later, turnout: [earlier.totals.turnout, later.totals.turnout], parties, constituencies };

@@ -2,7 +2,15 @@
 // of the candidates excluded), what each candidate gained or gave, the votes that went no further, who was elected
 // on which count and in what order, and who passed the quarter-quota threshold.
 
-import type { Candidate, Constituency, CountCell, CountRecord, CountSheet, CountStep, SheetCandidate } from './types.js';
+import type {
+  Candidate,
+  Constituency,
+  CountCell,
+  CountRecord,
+  CountSheet,
+  CountStep,
+  SheetCandidate,
+} from './types.js';
 
 const isElected = (result: string) => /^elected$/i.test(result);
 const isExcluded = (result: string) => /^excluded$/i.test(result);
@@ -11,7 +19,11 @@ const isExcluded = (result: string) => /^excluded$/i.test(result);
  * The count sheet of one constituency. `candidates` and `counts` are that constituency's; counts missing for a
  * candidate (a short file) carry the last known total forward.
  */
-export function countSheet(constituency: Constituency, candidates: readonly Candidate[], counts: readonly CountRecord[]): CountSheet {
+export function countSheet(
+  constituency: Constituency,
+  candidates: readonly Candidate[],
+  counts: readonly CountRecord[],
+): CountSheet {
   const byCandidate = new Map<number, CountRecord[]>();
   for (const row of counts) {
     const list = byCandidate.get(row.candidateId) ?? [];
@@ -40,7 +52,8 @@ export function countSheet(constituency: Constituency, candidates: readonly Cand
     const electedRow = rows.find((r) => isElected(r.result));
     const excludedRow = rows.find((r) => isExcluded(r.result));
     // The count a result occurred on, as the file records it; else the first count showing the result.
-    const occurred = (row: CountRecord | undefined) => (row ? (row.occurredOnCount > 0 ? row.occurredOnCount : row.count) : null);
+    const occurred = (row: CountRecord | undefined) =>
+      row ? (row.occurredOnCount > 0 ? row.occurredOnCount : row.count) : null;
     let electedAt = occurred(electedRow);
     if (electedAt === null && isElected(candidate.result)) electedAt = lastCount;
     let excludedAt = occurred(excludedRow);
@@ -54,7 +67,8 @@ export function countSheet(constituency: Constituency, candidates: readonly Cand
   for (let c = 1; c <= lastCount; c++) {
     const change = (w: Working) => (c === 1 ? 0 : w.totals[c - 1]! - w.totals[c - 2]!);
     const givers = working.filter((w) => change(w) < 0);
-    const gains = working.filter((w) => change(w) > 0)
+    const gains = working
+      .filter((w) => change(w) > 0)
       .map((w) => ({ candidate: w.candidate, votes: change(w) }))
       .sort((a, b) => b.votes - a.votes);
     const before = c === 1 ? 0 : working.reduce((sum, w) => sum + w.totals[c - 2]!, 0);
@@ -63,12 +77,27 @@ export function countSheet(constituency: Constituency, candidates: readonly Cand
     nonTransferableSoFar += nonTransferable;
     // A candidate elected before this count gives a surplus; anyone else gives up their votes on exclusion.
     const surplus = givers.length > 0 && givers.every((w) => w.electedAt !== null && w.electedAt < c);
-    const distribution = c === 1 || givers.length === 0
-      ? { kind: 'first' as const }
-      : { kind: surplus ? 'surplus' as const : 'exclusion' as const, from: givers.map((w) => w.candidate), votes: givers.reduce((s, w) => s - change(w), 0) };
-    const electedNow = working.filter((w) => w.electedAt === c)
-      .sort((a, b) => b.totals[c - 1]! - a.totals[c - 1]! || b.candidate.firstPreferences - a.candidate.firstPreferences);
-    steps.push({ count: c, distribution, nonTransferable, nonTransferableSoFar, elected: electedNow.map((w) => w.candidate), gains });
+    const distribution =
+      c === 1 || givers.length === 0
+        ? { kind: 'first' as const }
+        : {
+            kind: surplus ? ('surplus' as const) : ('exclusion' as const),
+            from: givers.map((w) => w.candidate),
+            votes: givers.reduce((s, w) => s - change(w), 0),
+          };
+    const electedNow = working
+      .filter((w) => w.electedAt === c)
+      .sort(
+        (a, b) => b.totals[c - 1]! - a.totals[c - 1]! || b.candidate.firstPreferences - a.candidate.firstPreferences,
+      );
+    steps.push({
+      count: c,
+      distribution,
+      nonTransferable,
+      nonTransferableSoFar,
+      elected: electedNow.map((w) => w.candidate),
+      gains,
+    });
   }
 
   const order = new Map<string, number>();
@@ -97,7 +126,10 @@ export function countSheet(constituency: Constituency, candidates: readonly Cand
       reachedQuarterQuota: highest >= constituency.quarterQuota,
     };
   });
-  sheetCandidates.sort((a, b) => b.candidate.firstPreferences - a.candidate.firstPreferences || a.candidate.candidateId - b.candidate.candidateId);
+  sheetCandidates.sort(
+    (a, b) =>
+      b.candidate.firstPreferences - a.candidate.firstPreferences || a.candidate.candidateId - b.candidate.candidateId,
+  );
   const elected = sheetCandidates.filter((s) => s.elected !== null).sort((a, b) => a.elected!.order - b.elected!.order);
   return { constituency, candidates: sheetCandidates, steps, elected };
 }

@@ -4,22 +4,65 @@
 import { countSheet } from './count.js';
 import { electionTotals, partyTotals } from './parties.js';
 import { readElection, type ElectionRecords } from './read.js';
-import type { Candidate, Constituency, CountRecord, CountSheet, ElectionData, ElectionTotals, House, PartyTotals } from './types.js';
+import type {
+  Candidate,
+  Constituency,
+  CountRecord,
+  CountSheet,
+  ElectionData,
+  ElectionTotals,
+  House,
+  PartyTotals,
+} from './types.js';
 
 export * from './types.js';
-export { compareElections, type Comparison, type ConstituencyChange, type ElectionSummary, type PartyChange } from './compare.js';
+export {
+  compareElections,
+  type Comparison,
+  type ConstituencyChange,
+  type ElectionSummary,
+  type PartyChange,
+} from './compare.js';
 export { countSheet, sheetAfterCount, totalAfter } from './count.js';
 export { compareSurnames, compareText, displayName, partyMatchKey, slugOf, surnameSortKey } from './names.js';
 export { CEANN_COMHAIRLE_ROW, electionTotals, isElectedResult, isWoman, partyTotals } from './parties.js';
 export { partiesOverTime, type ElectionsOverTime, type PartyLine, type PartyLineage } from './over-time.js';
 export {
-  candidacyId, candidaciesOf, findPeople, nameKey, nameWords, peopleOf, type Candidacy, type CandidateMatch, type ElectionCandidacies, type MatchSide, type People, type Person,
+  candidacyId,
+  candidaciesOf,
+  findPeople,
+  nameKey,
+  nameWords,
+  peopleOf,
+  type Candidacy,
+  type CandidateMatch,
+  type ElectionCandidacies,
+  type MatchSide,
+  type People,
+  type Person,
   type PersonMatch,
 } from './people.js';
 export {
-  countFlow, NON_TRANSFERABLE, partyOf, partyTransfers, transferCounts, type FlowLink, type FlowNode, type LeftOutCount, type PartyTransfers, type TransferCount,
+  countFlow,
+  NON_TRANSFERABLE,
+  partyOf,
+  partyTransfers,
+  transferCounts,
+  type FlowLink,
+  type FlowNode,
+  type LeftOutCount,
+  type PartyTransfers,
+  type TransferCount,
 } from './transfers.js';
-export { droopQuota, FIELD_NAMES, quarterQuotaOf, readElection, type ElectionRecords, type RecordObject, type ResourceRecords } from './read.js';
+export {
+  droopQuota,
+  FIELD_NAMES,
+  quarterQuotaOf,
+  readElection,
+  type ElectionRecords,
+  type RecordObject,
+  type ResourceRecords,
+} from './read.js';
 
 export class Election {
   readonly data: ElectionData;

@@ -40,28 +40,50 @@ function wordsKey(name: string): string {
 }
 
 /** The elections' parties as lines across them; `elections` in any order, returned oldest first. */
-export function partiesOverTime(elections: readonly (ElectionSummary & { date: string })[], lineage: readonly PartyLineage[] = []): ElectionsOverTime {
+export function partiesOverTime(
+  elections: readonly (ElectionSummary & { date: string })[],
+  lineage: readonly PartyLineage[] = [],
+): ElectionsOverTime {
   const ordered = [...elections].sort((a, b) => a.date.localeCompare(b.date));
   const lines: PartyLine[] = [];
   const names = (line: PartyLine) => line.totals.filter((t): t is PartyTotals => t !== null).map((t) => t.party);
   ordered.forEach((election, index) => {
     const taken = new Set<PartyLine>();
-    const latest = (line: PartyLine) => line.totals.slice(0, index).reverse().find((t) => t !== null) ?? null;
+    const latest = (line: PartyLine) =>
+      line.totals
+        .slice(0, index)
+        .reverse()
+        .find((t) => t !== null) ?? null;
     const free = (found: PartyLine | undefined) => (found && !taken.has(found) ? found : undefined);
     for (const party of election.parties) {
-      const rule = lineage.find((r) => r.election === election.name && partyMatchKey(r.party) === partyMatchKey(party.party));
+      const rule = lineage.find(
+        (r) => r.election === election.name && partyMatchKey(r.party) === partyMatchKey(party.party),
+      );
       let line: PartyLine | undefined;
       if (rule) {
         // The line the lineage names: a party of another election by that name, earlier or (once made) later.
-        line = free(lines.find((l) => names(l).some((n) => partyMatchKey(n) === partyMatchKey(rule.line)) || partyMatchKey(l.party) === partyMatchKey(rule.line)));
+        line = free(
+          lines.find(
+            (l) =>
+              names(l).some((n) => partyMatchKey(n) === partyMatchKey(rule.line)) ||
+              partyMatchKey(l.party) === partyMatchKey(rule.line),
+          ),
+        );
       } else {
         const candidates = lines.filter((l) => latest(l) !== null);
-        line = free(candidates.find((l) => partyMatchKey(latest(l)!.party) === partyMatchKey(party.party)))
-          ?? free(candidates.find((l) => wordsKey(latest(l)!.party) === wordsKey(party.party)))
-          ?? free(candidates.find((l) => latest(l)!.abbreviation === party.abbreviation && party.abbreviation !== ''));
+        line =
+          free(candidates.find((l) => partyMatchKey(latest(l)!.party) === partyMatchKey(party.party))) ??
+          free(candidates.find((l) => wordsKey(latest(l)!.party) === wordsKey(party.party))) ??
+          free(candidates.find((l) => latest(l)!.abbreviation === party.abbreviation && party.abbreviation !== ''));
       }
       if (!line) {
-        line = { key: '', party: party.party, abbreviation: party.abbreviation, totals: new Array(ordered.length).fill(null), lineage: [] };
+        line = {
+          key: '',
+          party: party.party,
+          abbreviation: party.abbreviation,
+          totals: new Array(ordered.length).fill(null),
+          lineage: [],
+        };
         lines.push(line);
       }
       if (rule) line.lineage.push(rule);
@@ -75,7 +97,9 @@ export function partiesOverTime(elections: readonly (ElectionSummary & { date: s
   // named by a rule's target are merged with the line that holds it, when they never stood in the same election.
   for (const line of [...lines]) {
     for (const rule of line.lineage) {
-      const target = lines.find((l) => l !== line && names(l).some((n) => partyMatchKey(n) === partyMatchKey(rule.line)));
+      const target = lines.find(
+        (l) => l !== line && names(l).some((n) => partyMatchKey(n) === partyMatchKey(rule.line)),
+      );
       if (!target || target.totals.some((t, i) => t !== null && line.totals[i] !== null)) continue;
       target.totals = target.totals.map((t, i) => t ?? line.totals[i] ?? null);
       target.lineage.push(...line.lineage);

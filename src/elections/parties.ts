@@ -12,7 +12,10 @@ export function isWoman(gender: string | null): boolean {
 
 export const isElectedResult = (result: string) => /^elected$/i.test(result);
 
-/** Whether the records say anything about gender (some elections' sources do not): otherwise counts of women are unknown. */
+/**
+ * Whether the records say anything about gender (some elections' sources do not): otherwise counts of women are
+ * unknown.
+ */
 function gendersKnown(candidates: readonly Candidate[]): boolean {
   return candidates.some((c) => c.gender !== null && c.gender.trim() !== '');
 }
@@ -21,7 +24,8 @@ function gendersKnown(candidates: readonly Candidate[]): boolean {
 export const CEANN_COMHAIRLE_ROW = 'The Ceann Comhairle (party not given)';
 
 export function electionTotals(data: ElectionData, house: Pick<House, 'ceannComhairle'>): ElectionTotals {
-  const sum = (values: (number | null)[]) => (values.some((v) => v === null) ? null : values.reduce<number>((s, v) => s + v!, 0));
+  const sum = (values: (number | null)[]) =>
+    values.some((v) => v === null) ? null : values.reduce<number>((s, v) => s + v!, 0);
   const { constituencies, candidates } = data;
   const electorate = sum(constituencies.map((c) => c.electorate));
   const totalPoll = sum(constituencies.map((c) => c.totalPoll));
@@ -40,7 +44,9 @@ export function electionTotals(data: ElectionData, house: Pick<House, 'ceannComh
     turnout: electorate && totalPoll !== null ? totalPoll / electorate : null,
     elected: candidates.filter((c) => isElectedResult(c.result)).length,
     women: gendersKnown(candidates) ? candidates.filter((c) => isWoman(c.gender)).length : null,
-    womenElected: gendersKnown(candidates) ? candidates.filter((c) => isWoman(c.gender) && isElectedResult(c.result)).length : null,
+    womenElected: gendersKnown(candidates)
+      ? candidates.filter((c) => isWoman(c.gender) && isElectedResult(c.result)).length
+      : null,
   };
 }
 
@@ -50,7 +56,11 @@ export function electionTotals(data: ElectionData, house: Pick<House, 'ceannComh
  * seat share is of all those seats. Quarter-quota passes come from the count sheets where there are any, else from
  * first preferences alone (a lower bound).
  */
-export function partyTotals(data: ElectionData, sheets: readonly CountSheet[], house: Pick<House, 'ceannComhairle'>): PartyTotals[] {
+export function partyTotals(
+  data: ElectionData,
+  sheets: readonly CountSheet[],
+  house: Pick<House, 'ceannComhairle'>,
+): PartyTotals[] {
   const reached = new Set<string>();
   const sheeted = new Set<string>();
   for (const sheet of sheets) {
@@ -58,7 +68,10 @@ export function partyTotals(data: ElectionData, sheets: readonly CountSheet[], h
     for (const s of sheet.candidates) if (s.reachedQuarterQuota) reached.add(s.candidate.key);
   }
   const quarterOf = new Map(data.constituencies.map((c) => [c.key, c.quarterQuota]));
-  const passed = (c: Candidate) => (sheeted.has(c.constituencyKey) ? reached.has(c.key) : c.firstPreferences >= (quarterOf.get(c.constituencyKey) ?? Infinity));
+  const passed = (c: Candidate) =>
+    sheeted.has(c.constituencyKey)
+      ? reached.has(c.key)
+      : c.firstPreferences >= (quarterOf.get(c.constituencyKey) ?? Infinity);
 
   const allVotes = data.candidates.reduce((s, c) => s + c.firstPreferences, 0);
   const byParty = new Map<string, PartyTotals>();
@@ -66,8 +79,19 @@ export function partyTotals(data: ElectionData, sheets: readonly CountSheet[], h
     let totals = byParty.get(name);
     if (!totals) {
       totals = {
-        key: '', party: name, abbreviation, candidates: 0, elected: 0, returnedAutomatically: 0, seats: 0, women: 0, womenElected: 0,
-        firstPreferences: 0, voteShare: 0, seatShare: 0, reachedQuarterQuota: 0,
+        key: '',
+        party: name,
+        abbreviation,
+        candidates: 0,
+        elected: 0,
+        returnedAutomatically: 0,
+        seats: 0,
+        women: 0,
+        womenElected: 0,
+        firstPreferences: 0,
+        voteShare: 0,
+        seatShare: 0,
+        reachedQuarterQuota: 0,
       };
       byParty.set(name, totals);
     }
@@ -88,8 +112,9 @@ export function partyTotals(data: ElectionData, sheets: readonly CountSheet[], h
   if (cc) {
     // Matched as the comparison matches parties, so "Fianna Fail" in a description finds "Fianna Fáil" in the records.
     const wanted = cc.party === null ? null : partyMatchKey(cc.party);
-    const row = (wanted === null ? undefined : [...byParty.values()].find((p) => partyMatchKey(p.party) === wanted))
-      ?? rowOf(cc.party ?? CEANN_COMHAIRLE_ROW, cc.party ?? 'CC');
+    const row =
+      (wanted === null ? undefined : [...byParty.values()].find((p) => partyMatchKey(p.party) === wanted)) ??
+      rowOf(cc.party ?? CEANN_COMHAIRLE_ROW, cc.party ?? 'CC');
     row.returnedAutomatically += 1;
   }
   const parties = [...byParty.values()];

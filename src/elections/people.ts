@@ -41,7 +41,10 @@ export interface Candidacy {
 /** A reviewed decision about two candidacies: the same person, or two people the rules would join. */
 export interface CandidateMatch {
   decision: 'same' | 'different';
-  /** Each side: election (dataset name), constituency and name as the records give them, and the party where two namesakes stood in one constituency. */
+  /**
+   * Each side: election (dataset name), constituency and name as the records give them, and the party where two
+   * namesakes stood in one constituency.
+   */
   earlier: MatchSide;
   later: MatchSide;
   evidence: string;
@@ -77,7 +80,8 @@ export interface ElectionCandidacies {
   election: Election;
 }
 
-const fullName = (c: { firstName: string; surname: string }) => `${displayName(c.firstName)} ${displayName(c.surname)}`.trim();
+const fullName = (c: { firstName: string; surname: string }) =>
+  `${displayName(c.firstName)} ${displayName(c.surname)}`.trim();
 
 /** Every candidacy of an election, with the count each candidate was elected or excluded on. */
 export function candidaciesOf(input: ElectionCandidacies): Candidacy[] {
@@ -91,14 +95,22 @@ export function candidaciesOf(input: ElectionCandidacies): Candidacy[] {
       const elected = s ? s.elected !== null : isElectedResult(c.result);
       const excluded = !elected && (s ? s.excludedAt !== null : /^excluded$/i.test(c.result));
       out.push({
-        election: input.name, electionLabel: input.label, date: input.date, official: input.official,
-        constituencyKey: constituency.key, constituencyName: constituency.name, candidateKey: c.key,
-        firstName: c.firstName, surname: c.surname, party: c.party, abbreviation: c.partyAbbreviation,
+        election: input.name,
+        electionLabel: input.label,
+        date: input.date,
+        official: input.official,
+        constituencyKey: constituency.key,
+        constituencyName: constituency.name,
+        candidateKey: c.key,
+        firstName: c.firstName,
+        surname: c.surname,
+        party: c.party,
+        abbreviation: c.partyAbbreviation,
         firstPreferences: c.firstPreferences,
         share: constituency.validPoll ? c.firstPreferences / constituency.validPoll : null,
         quotas: constituency.quota ? c.firstPreferences / constituency.quota : null,
         result: elected ? 'elected' : excluded ? 'excluded' : 'not elected',
-        decidedOn: elected ? s?.elected?.count ?? null : excluded ? s?.excludedAt ?? null : null,
+        decidedOn: elected ? (s?.elected?.count ?? null) : excluded ? (s?.excludedAt ?? null) : null,
         counts: sheet?.steps.length ?? constituency.counts ?? 1,
         recordId: c.recordId,
       });
@@ -112,7 +124,11 @@ const PREFIXES = /\b(o|ni|nic|mac|mc|ui|ua|de|di|du)\s+(?=\p{L})/gu;
 
 /** The words of a name as matching reads them: folded, lower case, apostrophes and full stops gone, prefixes joined. */
 export function nameWords(name: string): string[] {
-  const folded = foldText(name).toLowerCase().replace(/['’.]/g, '').replace(/[^a-z0-9]+/g, ' ').trim();
+  const folded = foldText(name)
+    .toLowerCase()
+    .replace(/['’.]/g, '')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
   return folded.replace(PREFIXES, '$1').split(' ').filter(Boolean);
 }
 
@@ -120,26 +136,50 @@ export function nameKey(c: { firstName: string; surname: string }): string {
   return nameWords(`${c.firstName} ${c.surname}`).join(' ');
 }
 
-const GENERIC_PLACE_WORDS = new Set(['north', 'south', 'east', 'west', 'central', 'mid', 'bay', 'city', 'county', 'and', 'the', 'of']);
+const GENERIC_PLACE_WORDS = new Set([
+  'north',
+  'south',
+  'east',
+  'west',
+  'central',
+  'mid',
+  'bay',
+  'city',
+  'county',
+  'and',
+  'the',
+  'of',
+]);
 
 /** The place words of a constituency's name: its county, town or area, without the directions. */
 function placeWords(name: string): Set<string> {
-  return new Set(foldText(name).toLowerCase().split(/[^a-z]+/).filter((w) => w.length > 1 && !GENERIC_PLACE_WORDS.has(w)));
+  return new Set(
+    foldText(name)
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .filter((w) => w.length > 1 && !GENERIC_PLACE_WORDS.has(w)),
+  );
 }
 
 function sameConstituency(a: string, b: string): boolean {
   return slugOf(a) === slugOf(b);
 }
 
-/** Constituencies redrawn from one another keep a place in their names: Kerry South and Kerry, Laois–Offaly and Offaly. */
+/**
+ * Constituencies redrawn from one another keep a place in their names: Kerry South and Kerry, Laois–Offaly and Offaly.
+ */
 function continuous(a: string, b: string): boolean {
   const words = placeWords(b);
   return [...placeWords(a)].some((w) => words.has(w));
 }
 
 function sideMatches(side: MatchSide, c: Candidacy): boolean {
-  return side.election === c.election && sameConstituency(side.constituency, c.constituencyName) && nameKey({ firstName: '', surname: side.name }) === nameKey(c) &&
-    (!side.party || partyMatchKey(side.party) === partyMatchKey(c.party));
+  return (
+    side.election === c.election &&
+    sameConstituency(side.constituency, c.constituencyName) &&
+    nameKey({ firstName: '', surname: side.name }) === nameKey(c) &&
+    (!side.party || partyMatchKey(side.party) === partyMatchKey(c.party))
+  );
 }
 
 export interface People {
@@ -155,21 +195,40 @@ export const candidacyId = (c: Pick<Candidacy, 'election' | 'candidateKey'>) => 
  * People from the candidacies of several elections. `partyLine` names the line a party of an election belongs to
  * (parties renamed between elections are one line), so that continuity of party survives a rename.
  */
-export function peopleOf(all: readonly Candidacy[], matches: readonly CandidateMatch[], partyLine: (election: string, party: string) => string): People {
-  const elections = [...new Set(all.map((c) => `${c.date} ${c.election}`))].sort().map((e) => e.slice(e.indexOf(' ') + 1));
+export function peopleOf(
+  all: readonly Candidacy[],
+  matches: readonly CandidateMatch[],
+  partyLine: (election: string, party: string) => string,
+): People {
+  const elections = [...new Set(all.map((c) => `${c.date} ${c.election}`))]
+    .sort()
+    .map((e) => e.slice(e.indexOf(' ') + 1));
   const people: Person[] = [];
   const ownerOf = new Map<string, Person>();
   const byName = new Map<string, Person[]>();
   const lineOf = (c: Candidacy) => partyLine(c.election, c.party);
-  const kept = (a: Candidacy, b: Candidacy) => matches.some((m) => m.decision === 'different' &&
-    ((sideMatches(m.earlier, a) && sideMatches(m.later, b)) || (sideMatches(m.earlier, b) && sideMatches(m.later, a))));
+  const kept = (a: Candidacy, b: Candidacy) =>
+    matches.some(
+      (m) =>
+        m.decision === 'different' &&
+        ((sideMatches(m.earlier, a) && sideMatches(m.later, b)) ||
+          (sideMatches(m.earlier, b) && sideMatches(m.later, a))),
+    );
 
   for (const election of elections) {
     const here = all.filter((c) => c.election === election);
-    const proposals = new Map<Candidacy, { person: Person | null; reviewed: CandidateMatch | null; rivals: Person[] }>();
+    const proposals = new Map<
+      Candidacy,
+      { person: Person | null; reviewed: CandidateMatch | null; rivals: Person[] }
+    >();
     for (const c of here) {
       const review = matches.find((m) => m.decision === 'same' && sideMatches(m.later, c));
-      const reviewedOwner = review ? all.filter((o) => sideMatches(review.earlier, o)).map((o) => ownerOf.get(candidacyId(o))).find(Boolean) ?? null : null;
+      const reviewedOwner = review
+        ? (all
+            .filter((o) => sideMatches(review.earlier, o))
+            .map((o) => ownerOf.get(candidacyId(o)))
+            .find(Boolean) ?? null)
+        : null;
       if (reviewedOwner) {
         proposals.set(c, { person: reviewedOwner, reviewed: review!, rivals: [] });
         continue;
@@ -181,10 +240,17 @@ export function peopleOf(all: readonly Candidacy[], matches: readonly CandidateM
       const strong = named.filter((p) => sameConstituency(p.candidacies.at(-1)!.constituencyName, c.constituencyName));
       const likely = named.filter((p) => {
         const last = p.candidacies.at(-1)!;
-        return continuous(last.constituencyName, c.constituencyName) && partyMatchKey(lineOf(last)) === partyMatchKey(lineOf(c));
+        return (
+          continuous(last.constituencyName, c.constituencyName) &&
+          partyMatchKey(lineOf(last)) === partyMatchKey(lineOf(c))
+        );
       });
       const best = strong.length > 0 ? strong : likely;
-      proposals.set(c, { person: best.length === 1 ? best[0]! : null, reviewed: null, rivals: best.length > 1 ? best : [] });
+      proposals.set(c, {
+        person: best.length === 1 ? best[0]! : null,
+        reviewed: null,
+        rivals: best.length > 1 ? best : [],
+      });
     }
     // One person stands once in an election: two candidacies claiming the same person leave it to neither, unless a
     // review gave it to one of them (the others then stay apart, with that review's evidence).
@@ -223,7 +289,8 @@ export function peopleOf(all: readonly Candidacy[], matches: readonly CandidateM
   }
   for (const m of matches) {
     if (m.decision !== 'different') continue;
-    for (const c of all) if (sideMatches(m.earlier, c) || sideMatches(m.later, c)) ownerOf.get(candidacyId(c))?.reviewed.push(m);
+    for (const c of all)
+      if (sideMatches(m.earlier, c) || sideMatches(m.later, c)) ownerOf.get(candidacyId(c))?.reviewed.push(m);
   }
 
   const used = new Set<string>();
@@ -259,7 +326,11 @@ function searchWords(person: Person): string[] {
   for (const c of person.candidacies) {
     const name = `${c.firstName} ${c.surname}`;
     for (const w of nameWords(name)) words.add(w);
-    for (const w of foldText(name).toLowerCase().replace(/['’.]/g, ' ').split(/[^a-z0-9]+/)) if (w) words.add(w);
+    for (const w of foldText(name)
+      .toLowerCase()
+      .replace(/['’.]/g, ' ')
+      .split(/[^a-z0-9]+/))
+      if (w) words.add(w);
   }
   const list = [...words];
   wordsOf.set(person, list);
@@ -276,21 +347,35 @@ export interface PersonMatch {
  * People whose names have a word beginning with each word of `query`, fadas and case ignored ("mich mart" finds
  * Micheál Martin): whole-word matches first, then those elected most often, then the most recent.
  */
-export function findPeople(people: readonly Person[], query: string, limit: number): { matches: PersonMatch[]; total: number } {
+export function findPeople(
+  people: readonly Person[],
+  query: string,
+  limit: number,
+): { matches: PersonMatch[]; total: number } {
   const wanted = nameWords(query);
-  const raw = foldText(query).toLowerCase().replace(/['’.]/g, ' ').split(/[^a-z0-9]+/).filter(Boolean);
+  const raw = foldText(query)
+    .toLowerCase()
+    .replace(/['’.]/g, ' ')
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
   if (wanted.length === 0) return { matches: [], total: 0 };
   const found: PersonMatch[] = [];
   for (const person of people) {
     const words = searchWords(person);
     const hit = (w: string) => words.some((n) => n.startsWith(w));
-    // Either reading of the query may be the one the reader meant: prefixes joined ("oriordain") or apart ("o riordain").
+    // Either reading of the query may be the one the reader meant: prefixes joined ("oriordain") or apart ("o
+    // riordain").
     const reading = [wanted, raw].find((ws) => ws.every(hit));
     if (!reading) continue;
     found.push({ person, whole: reading.filter((w) => words.includes(w)).length });
   }
   const elected = (p: Person) => p.candidacies.filter((c) => c.result === 'elected').length;
-  found.sort((a, b) => b.whole - a.whole || elected(b.person) - elected(a.person) ||
-    b.person.candidacies.at(-1)!.date.localeCompare(a.person.candidacies.at(-1)!.date) || a.person.name.localeCompare(b.person.name));
+  found.sort(
+    (a, b) =>
+      b.whole - a.whole ||
+      elected(b.person) - elected(a.person) ||
+      b.person.candidacies.at(-1)!.date.localeCompare(a.person.candidacies.at(-1)!.date) ||
+      a.person.name.localeCompare(b.person.name),
+  );
   return { matches: found.slice(0, limit), total: found.length };
 }

@@ -62,10 +62,15 @@ export const FIELD_NAMES = {
 type Role = keyof typeof FIELD_NAMES;
 
 /** For each value of a role, the field id the resource has for it, or undefined. */
-function fieldMap<R extends Role>(role: R, fields: readonly string[]): Record<keyof (typeof FIELD_NAMES)[R], string | undefined> {
+function fieldMap<R extends Role>(
+  role: R,
+  fields: readonly string[],
+): Record<keyof (typeof FIELD_NAMES)[R], string | undefined> {
   const have = new Set(fields);
   const names = FIELD_NAMES[role] as Record<string, readonly string[]>;
-  return Object.fromEntries(Object.entries(names).map(([key, spellings]) => [key, spellings.find((s) => have.has(s))])) as never;
+  return Object.fromEntries(
+    Object.entries(names).map(([key, spellings]) => [key, spellings.find((s) => have.has(s))]),
+  ) as never;
 }
 
 function numberOf(value: unknown): number | null {
@@ -128,7 +133,8 @@ export function readElection(input: ElectionRecords, house: House = NO_HOUSE): E
   for (const r of candidateRows) {
     const join = joinOf(r, cf.number, cf.constituency);
     firstPreferencesByJoin.set(join, (firstPreferencesByJoin.get(join) ?? 0) + (numberOf(r[cf.votes!]) ?? 0));
-    if (cf.result && /^elected$/i.test(textOf(r[cf.result]))) electedByJoin.set(join, (electedByJoin.get(join) ?? 0) + 1);
+    if (cf.result && /^elected$/i.test(textOf(r[cf.result])))
+      electedByJoin.set(join, (electedByJoin.get(join) ?? 0) + 1);
   }
 
   if (input.constituencies && kf) {
@@ -143,8 +149,13 @@ export function readElection(input: ElectionRecords, house: House = NO_HOUSE): E
         const key = uniqueKey(name);
         keyByJoin.set(join, key);
         constituencies.push({
-          key, name, number: kf.number ? numberOf(r[kf.number]) : null, nameGa: kf.nameGa ? textOf(r[kf.nameGa]) || null : null,
-          seats, validPoll, quota,
+          key,
+          name,
+          number: kf.number ? numberOf(r[kf.number]) : null,
+          nameGa: kf.nameGa ? textOf(r[kf.nameGa]) || null : null,
+          seats,
+          validPoll,
+          quota,
           electorate: kf.electorate ? numberOf(r[kf.electorate]) : null,
           totalPoll: kf.totalPoll ? numberOf(r[kf.totalPoll]) : null,
           spoiled: kf.spoiled ? numberOf(r[kf.spoiled]) : null,
@@ -176,20 +187,35 @@ export function readElection(input: ElectionRecords, house: House = NO_HOUSE): E
       key = uniqueKey(name);
       keyByJoin.set(join, key);
       constituencies.push({
-        key, name, number: cf.number ? numberOf(r[cf.number]) : null, nameGa: cf.nameGa ? textOf(r[cf.nameGa]) || null : null,
-        seats, validPoll, quota, electorate: null, totalPoll: null, spoiled: null, quarterQuota: quarterQuotaOf(quota), counts: null, recordId: 0,
+        key,
+        name,
+        number: cf.number ? numberOf(r[cf.number]) : null,
+        nameGa: cf.nameGa ? textOf(r[cf.nameGa]) || null : null,
+        seats,
+        validPoll,
+        quota,
+        electorate: null,
+        totalPoll: null,
+        spoiled: null,
+        quarterQuota: quarterQuotaOf(quota),
+        counts: null,
+        recordId: 0,
         returnedAutomatically: 0,
       });
     }
-    const candidateId = cf.candidateId ? numberOf(r[cf.candidateId]) ?? i + 1 : i + 1;
+    const candidateId = cf.candidateId ? (numberOf(r[cf.candidateId]) ?? i + 1) : i + 1;
     const candidateKey = `${key}/${candidateId}`;
     if (candidateKeys.has(candidateKey)) {
-      problems.push(`Candidate ${candidateId} appears twice in ${textOf(r[cf.constituency!])}; the second is left out.`);
+      problems.push(
+        `Candidate ${candidateId} appears twice in ${textOf(r[cf.constituency!])}; the second is left out.`,
+      );
       return;
     }
     candidateKeys.add(candidateKey);
     candidates.push({
-      key: candidateKey, constituencyKey: key, candidateId,
+      key: candidateKey,
+      constituencyKey: key,
+      candidateId,
       surname: textOf(r[cf.surname!]),
       firstName: cf.firstName ? textOf(r[cf.firstName]) : '',
       gender: cf.gender ? textOf(r[cf.gender]) : null,
@@ -203,28 +229,42 @@ export function readElection(input: ElectionRecords, house: House = NO_HOUSE): E
   for (const name of unjoined) problems.push(`Candidates of "${name}" match no constituency record and are left out.`);
   const cc = house.ceannComhairle;
   if (cc) {
-    const seat = constituencies.find((c) => c.key === slugOf(cc.constituency) || slugOf(c.name) === slugOf(cc.constituency));
+    const seat = constituencies.find(
+      (c) => c.key === slugOf(cc.constituency) || slugOf(c.name) === slugOf(cc.constituency),
+    );
     if (seat) seat.returnedAutomatically = 1;
-    else problems.push(`The Ceann Comhairle's constituency, "${cc.constituency}", matches no constituency; their seat is counted nationally only.`);
+    else
+      problems.push(
+        `The Ceann Comhairle's constituency, "${cc.constituency}", matches no constituency; their seat is counted nationally only.`,
+      );
   }
 
   const counts: CountRecord[] = [];
   if (input.counts && nf) {
     const missing = (['candidateId', 'count', 'total'] as const).filter((k) => !nf[k]);
     if (missing.length > 0 || (!nf.number && !nf.constituency)) {
-      problems.push(`The count details resource lacks ${missing.map((k) => FIELD_NAMES.counts[k][0]).join(', ') || 'a constituency field'}; no count sheets.`);
+      problems.push(
+        `The count details resource lacks ${missing.map((k) => FIELD_NAMES.counts[k][0]).join(', ') || 'a constituency field'}; no count sheets.`,
+      );
     } else {
       const unknown = new Set<string>();
       for (const r of input.counts.records) {
         const key = keyByJoin.get(joinOf(r, nf.number, nf.constituency));
         const candidateId = numberOf(r[nf.candidateId!]);
         const count = numberOf(r[nf.count!]);
-        if (key === undefined || candidateId === null || count === null || !candidateKeys.has(`${key}/${candidateId}`)) {
+        if (
+          key === undefined ||
+          candidateId === null ||
+          count === null ||
+          !candidateKeys.has(`${key}/${candidateId}`)
+        ) {
           unknown.add(textOf(r[nf.constituency ?? nf.number!]));
           continue;
         }
         counts.push({
-          constituencyKey: key, candidateId, count,
+          constituencyKey: key,
+          candidateId,
+          count,
           transfers: numberOf(nf.transfers ? r[nf.transfers] : null) ?? 0,
           total: numberOf(r[nf.total!]) ?? 0,
           result: nf.result ? textOf(r[nf.result]) : '',

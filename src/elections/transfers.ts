@@ -59,7 +59,16 @@ export function transferCounts(sheet: CountSheet): { used: TransferCount[]; left
     }
     const toParty = new Map<string, number>();
     for (const g of step.gains) toParty.set(partyOf(g.candidate), (toParty.get(partyOf(g.candidate)) ?? 0) + g.votes);
-    used.push({ ...where, count: step.count, kind: step.distribution.kind, from, party: [...parties][0]!, distributed: votes, toParty, nonTransferable: votes - gained });
+    used.push({
+      ...where,
+      count: step.count,
+      kind: step.distribution.kind,
+      from,
+      party: [...parties][0]!,
+      distributed: votes,
+      toParty,
+      nonTransferable: votes - gained,
+    });
   }
   return { used, left };
 }
@@ -89,13 +98,16 @@ export function partyTransfers(counts: readonly TransferCount[]): PartyTransfers
     for (const [party, votes] of count.toParty) row.to.set(party, (row.to.get(party) ?? 0) + votes);
     row.to.set(NON_TRANSFERABLE, (row.to.get(NON_TRANSFERABLE) ?? 0) + count.nonTransferable);
   }
-  return [...byParty].map(([party, row]) => ({
-    party,
-    distributed: row.distributed,
-    counts: row.counts,
-    to: [...row.to].map(([to, votes]) => ({ party: to, votes, share: row.distributed > 0 ? votes / row.distributed : 0 }))
-      .sort((a, b) => b.votes - a.votes || a.party.localeCompare(b.party)),
-  })).sort((a, b) => b.distributed - a.distributed || a.party.localeCompare(b.party));
+  return [...byParty]
+    .map(([party, row]) => ({
+      party,
+      distributed: row.distributed,
+      counts: row.counts,
+      to: [...row.to]
+        .map(([to, votes]) => ({ party: to, votes, share: row.distributed > 0 ? votes / row.distributed : 0 }))
+        .sort((a, b) => b.votes - a.votes || a.party.localeCompare(b.party)),
+    }))
+    .sort((a, b) => b.distributed - a.distributed || a.party.localeCompare(b.party));
 }
 
 /** A band of the count's flow: votes moving from one node to another. */
@@ -130,9 +142,11 @@ export function countFlow(sheet: CountSheet): { nodes: FlowNode[]; links: FlowLi
   sheet.steps.forEach((step, column) => {
     sheet.candidates.forEach((s, i) => {
       const total = totalAt(i, column);
-      if (total !== null && total > 0) nodes.push({ id: id(s.candidate.key, column), column, who: s.candidate.key, votes: total });
+      if (total !== null && total > 0)
+        nodes.push({ id: id(s.candidate.key, column), column, who: s.candidate.key, votes: total });
     });
-    if (step.nonTransferableSoFar > 0) nodes.push({ id: id(NON_TRANSFERABLE, column), column, who: NON_TRANSFERABLE, votes: step.nonTransferableSoFar });
+    if (step.nonTransferableSoFar > 0)
+      nodes.push({ id: id(NON_TRANSFERABLE, column), column, who: NON_TRANSFERABLE, votes: step.nonTransferableSoFar });
     if (column === 0) return;
     const givers = step.distribution.kind === 'first' ? [] : step.distribution.from.map((c) => c.key);
     const released = new Map<string, number>();
@@ -141,17 +155,41 @@ export function countFlow(sheet: CountSheet): { nodes: FlowNode[]; links: FlowLi
       if (before === null || before <= 0) return;
       const after = totalAt(i, column) ?? 0;
       const kept = Math.min(before, after);
-      if (kept > 0) links.push({ source: id(s.candidate.key, column - 1), target: id(s.candidate.key, column), votes: kept, transfer: false });
+      if (kept > 0)
+        links.push({
+          source: id(s.candidate.key, column - 1),
+          target: id(s.candidate.key, column),
+          votes: kept,
+          transfer: false,
+        });
       if (givers.includes(s.candidate.key) && before > after) released.set(s.candidate.key, before - after);
     });
     const previousNt = sheet.steps[column - 1]!.nonTransferableSoFar;
-    if (previousNt > 0) links.push({ source: id(NON_TRANSFERABLE, column - 1), target: id(NON_TRANSFERABLE, column), votes: previousNt, transfer: false });
+    if (previousNt > 0)
+      links.push({
+        source: id(NON_TRANSFERABLE, column - 1),
+        target: id(NON_TRANSFERABLE, column),
+        votes: previousNt,
+        transfer: false,
+      });
     const allReleased = [...released.values()].reduce((a, b) => a + b, 0);
     if (allReleased === 0) return;
     for (const [giver, gave] of released) {
       const part = gave / allReleased;
-      for (const g of step.gains) links.push({ source: id(giver, column - 1), target: id(g.candidate.key, column), votes: g.votes * part, transfer: true });
-      if (step.nonTransferable > 0) links.push({ source: id(giver, column - 1), target: id(NON_TRANSFERABLE, column), votes: step.nonTransferable * part, transfer: true });
+      for (const g of step.gains)
+        links.push({
+          source: id(giver, column - 1),
+          target: id(g.candidate.key, column),
+          votes: g.votes * part,
+          transfer: true,
+        });
+      if (step.nonTransferable > 0)
+        links.push({
+          source: id(giver, column - 1),
+          target: id(NON_TRANSFERABLE, column),
+          votes: step.nonTransferable * part,
+          transfer: true,
+        });
     }
   });
   return { nodes, links };

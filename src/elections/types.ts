@@ -58,10 +58,14 @@ export interface CountRecord {
 
 /**
  * The house an election filled, as the Dáil counts it: its seats, and the outgoing Ceann Comhairle returned without a
- * contest (so in no count, and in no official results file), whose seat readers count for the party they were elected for.
+ * contest (so in no count, and in no official results file), whose seat readers count for the party they were elected
+ * for.
  */
 export interface House {
-  /** Seats in the house, the Ceann Comhairle's included, as the election's description gives them; null when it does not. */
+  /**
+   * Seats in the house, the Ceann Comhairle's included, as the election's description gives them; null when it does
+   * not.
+   */
   seats: number | null;
   ceannComhairle: { name: string; constituency: string; party: string | null } | null;
 }
@@ -76,9 +80,7 @@ export interface ElectionData {
 }
 
 /** What was distributed at a count. */
-export type Distribution =
-  | { kind: 'first' }
-  | { kind: 'surplus' | 'exclusion'; from: Candidate[]; votes: number };
+export type Distribution = { kind: 'first' } | { kind: 'surplus' | 'exclusion'; from: Candidate[]; votes: number };
 
 export interface CountCell {
   count: number;

@@ -3,7 +3,11 @@
 // decoded leniently, as werkzeug does: a malformed escape is a character that names nothing, never a failure.
 
 export type ApiRoute =
-  | { kind: 'action'; name: string; /** The path without its locale prefix: what `_links` are built on. */ linkPath: string }
+  | {
+      kind: 'action';
+      name: string;
+      /** The path without its locale prefix: what `_links` are built on. */ linkPath: string;
+    }
   | { kind: 'dump'; id: string }
   | { kind: 'version' }
   | { kind: 'openapi' }
@@ -36,8 +40,14 @@ const DUMP = /^\/datastore\/dump\/([^/]+)$/;
 
 /** Whether a path belongs to the API (the request core answers it) rather than to the pages. */
 export function isApiPath(path: string): boolean {
-  return path === '/api' || path.startsWith('/api/') || /^\/[^/]+\/api(?:\/|$)/.test(path) ||
-    path.startsWith('/datastore/') || path === '/healthz' || path === '/metrics';
+  return (
+    path === '/api' ||
+    path.startsWith('/api/') ||
+    /^\/[^/]+\/api(?:\/|$)/.test(path) ||
+    path.startsWith('/datastore/') ||
+    path === '/healthz' ||
+    path === '/metrics'
+  );
 }
 
 export function routeApi(path: string): ApiRoute {

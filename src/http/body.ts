@@ -1,5 +1,6 @@
 // Reads a request body within bounds, before any of it is parsed: a declared length over the limit is refused before a
-// byte is read, a body is read only up to the limit, and a compressed one (gzip, deflate, br) is decompressed only up to
+// byte is read, a body is read only up to the limit, and a compressed one (gzip, deflate, br) is decompressed only up
+// to
 // the limit too, so a small "zip bomb" costs no more than an honest body of the same limit.
 
 import type { IncomingMessage } from 'node:http';
@@ -26,7 +27,11 @@ function decompressorFor(encoding: string): Decompressor | null | undefined {
 }
 
 /** Collects a stream's bytes, failing with `tooLarge` as soon as they pass `limit` (and stopping the stream). */
-function collect(stream: NodeJS.ReadableStream & { destroy(): void }, limit: number, tooLarge: () => Error): Promise<Buffer> {
+function collect(
+  stream: NodeJS.ReadableStream & { destroy(): void },
+  limit: number,
+  tooLarge: () => Error,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -48,10 +53,14 @@ function collect(stream: NodeJS.ReadableStream & { destroy(): void }, limit: num
 export async function readBody(request: IncomingMessage, limit: number): Promise<string> {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) throw errors.payloadTooLarge(limit);
-  const encoding = String(request.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const encoding = String(request.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
   const decompressor = decompressorFor(encoding);
-  if (decompressor === undefined) throw errors.badRequest(`unsupported Content-Encoding "${encoding}"; send gzip, deflate, br or identity`);
-  if (decompressor === null) return (await collect(request, limit, () => errors.payloadTooLarge(limit))).toString('utf8');
+  if (decompressor === undefined)
+    throw errors.badRequest(`unsupported Content-Encoding "${encoding}"; send gzip, deflate, br or identity`);
+  if (decompressor === null)
+    return (await collect(request, limit, () => errors.payloadTooLarge(limit))).toString('utf8');
   let received = 0;
   request.on('data', (chunk: Buffer) => {
     received += chunk.length;

@@ -3,7 +3,14 @@
 // streamed bodies (dumps) go through a compressing stream.
 
 import { promisify } from 'node:util';
-import { brotliCompress, constants as zlib, createBrotliCompress, createGzip, gzip, type BrotliOptions } from 'node:zlib';
+import {
+  brotliCompress,
+  constants as zlib,
+  createBrotliCompress,
+  createGzip,
+  gzip,
+  type BrotliOptions,
+} from 'node:zlib';
 import type { Transform } from 'node:stream';
 import { bodyBytes, type CachedResponse } from './response-cache.js';
 
@@ -59,7 +66,11 @@ export function compressBuffer(body: Buffer | string, encoding: 'br' | 'gzip'): 
  * A remembered answer's compressed form, made on first demand and kept with it (`made` is told its size once, so the
  * cache can count it).
  */
-export function compressedVariant(entry: CachedResponse, encoding: 'br' | 'gzip', made?: (entry: CachedResponse, bytes: number) => void): Promise<Buffer> {
+export function compressedVariant(
+  entry: CachedResponse,
+  encoding: 'br' | 'gzip',
+  made?: (entry: CachedResponse, bytes: number) => void,
+): Promise<Buffer> {
   const variants = (entry.variants ??= {});
   return (variants[encoding] ??= compressBuffer(bodyBytes(entry), encoding).then((body) => {
     (entry.compressed ??= {})[encoding] = body;

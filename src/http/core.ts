@@ -44,7 +44,10 @@ export interface ApiRequest {
 
 /** A response-cache key looked up without finding an answer, and the dataset version it names. */
 export class CacheMiss {
-  constructor(readonly key: string, readonly version: string) {}
+  constructor(
+    readonly key: string,
+    readonly version: string,
+  ) {}
 }
 
 export interface ApiResponse {
@@ -82,7 +85,13 @@ export interface ApiCore {
    * synchronously, since a repeated request needs nothing else (no lease, no routing, no body). Otherwise the request
    * must be answered in full: a CacheMiss to hand back with it, or null when there was nothing to look up.
    */
-  remembered(method: string, url: string, origin: string, headers: IncomingHttpHeaders, started: number): ApiResponse | CacheMiss | null;
+  remembered(
+    method: string,
+    url: string,
+    origin: string,
+    headers: IncomingHttpHeaders,
+    started: number,
+  ): ApiResponse | CacheMiss | null;
 }
 
 /** The routes whose answers are tagged by the data's version and remembered. */
@@ -109,10 +118,19 @@ function allowedMethods(route: ApiRoute): readonly string[] {
 }
 
 /** An answer that holds the version of the data it read until it has been sent (or abandoned), then lets it go once. */
-export function leasedResponse(status: number, headers: Record<string, string>, body: ApiResponse['body'], action: string, lease: ServiceLease | null): ApiResponse {
+export function leasedResponse(
+  status: number,
+  headers: Record<string, string>,
+  body: ApiResponse['body'],
+  action: string,
+  lease: ServiceLease | null,
+): ApiResponse {
   let released = false;
   return {
-    status, headers, body, action,
+    status,
+    headers,
+    body,
+    action,
     done: () => {
       if (released) return;
       released = true;
@@ -126,22 +144,49 @@ export function createApiCore(options: CoreOptions): ApiCore {
   const hostShapesAnswer = settings.siteUrl === null;
 
   // Every API answer may be read from any origin (CKAN's own policy for the read API).
-  const answer = (status: number, headers: Record<string, string>, body: ApiResponse['body'], action: string, lease: ServiceLease | null): ApiResponse =>
-    leasedResponse(status, { 'access-control-allow-origin': '*', ...headers }, body, action, lease);
+  const answer = (
+    status: number,
+    headers: Record<string, string>,
+    body: ApiResponse['body'],
+    action: string,
+    lease: ServiceLease | null,
+  ): ApiResponse => leasedResponse(status, { 'access-control-allow-origin': '*', ...headers }, body, action, lease);
 
-  const envelopeAnswer = (apiError: ApiError, help: string | null, action: string, lease: ServiceLease | null, extra: Record<string, string> = {}) => {
+  const envelopeAnswer = (
+    apiError: ApiError,
+    help: string | null,
+    action: string,
+    lease: ServiceLease | null,
+    extra: Record<string, string> = {},
+  ) => {
     const envelope = errorEnvelope(help, apiError);
-    return answer(envelope.status, { 'content-type': JSON_CONTENT_TYPE, 'cache-control': settings.cacheControl, ...extra }, envelope.body, action, lease);
+    return answer(
+      envelope.status,
+      { 'content-type': JSON_CONTENT_TYPE, 'cache-control': settings.cacheControl, ...extra },
+      envelope.body,
+      action,
+      lease,
+    );
   };
 
   /** Any failure as CKAN's envelope: the store's own failures mapped in one place, anything else a logged 500. */
-  const failure = (err: unknown, request: ApiRequest): ApiError => toApiError(err, (unexpected) => {
-    logger.error({ err: unexpected, method: request.method, url: request.url }, 'unexpected failure');
-  });
+  const failure = (err: unknown, request: ApiRequest): ApiError =>
+    toApiError(err, (unexpected) => {
+      logger.error({ err: unexpected, method: request.method, url: request.url }, 'unexpected failure');
+    });
 
   /** The 304 to a client that holds the answer tagged `tag` already. */
-  const notModified = (tag: string, action: string, timing: StageTimings | undefined, lease: ServiceLease | null): ApiResponse => {
-    const headers: Record<string, string> = { etag: tag, 'cache-control': settings.cacheControl, vary: 'accept-encoding' };
+  const notModified = (
+    tag: string,
+    action: string,
+    timing: StageTimings | undefined,
+    lease: ServiceLease | null,
+  ): ApiResponse => {
+    const headers: Record<string, string> = {
+      etag: tag,
+      'cache-control': settings.cacheControl,
+      vary: 'accept-encoding',
+    };
     if (timing) headers['server-timing'] = timing.header(['cache;desc="revalidated"']);
     return answer(304, headers, null, action, lease);
   };
@@ -150,10 +195,19 @@ export function createApiCore(options: CoreOptions): ApiCore {
    * A remembered answer, or its 304 when the client holds it: the one way a hit is answered, whether found before the
    * request was read or once it was.
    */
-  const rememberedAnswer = (entry: CachedResponse, ifNoneMatch: string | undefined, timing: StageTimings | undefined, lease: ServiceLease | null): ApiResponse => {
+  const rememberedAnswer = (
+    entry: CachedResponse,
+    ifNoneMatch: string | undefined,
+    timing: StageTimings | undefined,
+    lease: ServiceLease | null,
+  ): ApiResponse => {
     const action = entry.action ?? '';
     if (revalidate(ifNoneMatch, entry.tag)) return notModified(entry.tag, action, timing, lease);
-    const headers: Record<string, string> = { etag: entry.tag, 'content-type': entry.contentType, 'cache-control': settings.cacheControl };
+    const headers: Record<string, string> = {
+      etag: entry.tag,
+      'content-type': entry.contentType,
+      'cache-control': settings.cacheControl,
+    };
     if (timing) headers['server-timing'] = timing.header(['cache;desc="hit"']);
     // Sent as the bytes kept on the entry, made once, not encoded again for every request.
     const response = answer(entry.status, headers, bodyBytes(entry), action, lease);
@@ -161,13 +215,24 @@ export function createApiCore(options: CoreOptions): ApiCore {
     return response;
   };
 
-  async function respondToAction(request: ApiRequest, route: Extract<ApiRoute, { kind: 'action' }>, lease: { current: ServiceLease }, siteUrl: string, query: string): Promise<ApiResponse> {
+  async function respondToAction(
+    request: ApiRequest,
+    route: Extract<ApiRoute, { kind: 'action' }>,
+    lease: { current: ServiceLease },
+    siteUrl: string,
+    query: string,
+  ): Promise<ApiResponse> {
     const action = actions.get(route.name);
     const help = helpUrl(siteUrl, settings.locale, route.name);
     let callback: string | null = null;
     try {
       if (!action) throw errors.unknownAction(route.name, unknownActionHint(route.name, actions.keys()));
-      const decoded = decodeRequest(request.method === 'HEAD' ? 'GET' : request.method, query, request.headers['content-type'], request.body);
+      const decoded = decodeRequest(
+        request.method === 'HEAD' ? 'GET' : request.method,
+        query,
+        request.headers['content-type'],
+        request.body,
+      );
       callback = request.method === 'POST' ? null : decoded.callback;
       const { timing } = request;
       timing?.mark('parse');
@@ -179,7 +244,13 @@ export function createApiCore(options: CoreOptions): ApiCore {
       const envelope = successEnvelope(help, result);
       timing?.mark('serialise');
       if (callback !== null) {
-        return answer(200, { 'content-type': JSONP_CONTENT_TYPE }, `${escapeCallback(callback)}(${envelope.body});`, route.name, lease.current);
+        return answer(
+          200,
+          { 'content-type': JSONP_CONTENT_TYPE },
+          `${escapeCallback(callback)}(${envelope.body});`,
+          route.name,
+          lease.current,
+        );
       }
       return answer(200, { 'content-type': JSON_CONTENT_TYPE }, envelope.body, route.name, lease.current);
     } catch (err) {
@@ -189,28 +260,56 @@ export function createApiCore(options: CoreOptions): ApiCore {
     }
   }
 
-  async function respondToDump(request: ApiRequest, route: Extract<ApiRoute, { kind: 'dump' }>, lease: { current: ServiceLease }, siteUrl: string, query: string): Promise<ApiResponse> {
+  async function respondToDump(
+    request: ApiRequest,
+    route: Extract<ApiRoute, { kind: 'dump' }>,
+    lease: { current: ServiceLease },
+    siteUrl: string,
+    query: string,
+  ): Promise<ApiResponse> {
     const help = helpUrl(siteUrl, settings.locale, 'datastore_search');
     try {
       const params = decodeRequest('GET', query, undefined, undefined).params;
-      const [dump, body] = await onCurrentVersion(state, lease, async (services): Promise<[Dump, AsyncGenerator<string> | null]> => {
-        const prepared = prepareDump(route.id, params, services);
-        // HEAD answers with the headers alone, without computing the dump.
-        return [prepared, request.method === 'HEAD' ? null : await prepared.open()];
-      });
-      return answer(200, {
-        'content-type': dump.contentType,
-        'content-disposition': `attachment; filename="${dump.filename}"`,
-        // Said on HEAD too: a GET of the same dump may be compressed.
-        vary: 'accept-encoding',
-      }, body, 'datastore_dump', lease.current);
+      const [dump, body] = await onCurrentVersion(
+        state,
+        lease,
+        async (services): Promise<[Dump, AsyncGenerator<string> | null]> => {
+          const prepared = prepareDump(route.id, params, services);
+          // HEAD answers with the headers alone, without computing the dump.
+          return [prepared, request.method === 'HEAD' ? null : await prepared.open()];
+        },
+      );
+      return answer(
+        200,
+        {
+          'content-type': dump.contentType,
+          'content-disposition': `attachment; filename="${dump.filename}"`,
+          // Said on HEAD too: a GET of the same dump may be compressed.
+          vary: 'accept-encoding',
+        },
+        body,
+        'datastore_dump',
+        lease.current,
+      );
     } catch (err) {
       const envelope = errorEnvelope(help, failure(err, request));
-      return answer(envelope.status, { 'content-type': JSON_CONTENT_TYPE }, envelope.body, 'datastore_dump', lease.current);
+      return answer(
+        envelope.status,
+        { 'content-type': JSON_CONTENT_TYPE },
+        envelope.body,
+        'datastore_dump',
+        lease.current,
+      );
     }
   }
 
-  const remembered = (method: string, url: string, origin: string, headers: IncomingHttpHeaders, started: number): ApiResponse | CacheMiss | null => {
+  const remembered = (
+    method: string,
+    url: string,
+    origin: string,
+    headers: IncomingHttpHeaders,
+    started: number,
+  ): ApiResponse | CacheMiss | null => {
     if (!cache.enabled || (method !== 'GET' && method !== 'HEAD')) return null;
     const version = state.current.backend.datasetVersion;
     const key = cacheKey(version, method, url, hostShapesAnswer ? origin : null);
@@ -220,14 +319,19 @@ export function createApiCore(options: CoreOptions): ApiCore {
     return rememberedAnswer(hit, headers['if-none-match'], new StageTimings(started), null);
   };
 
-  /** What is answered before any route runs: an unknown path, the CORS preflight, a method not served, a refused body. */
+  /**
+   * What is answered before any route runs: an unknown path, the CORS preflight, a method not served, a refused body.
+   */
   const guard = (request: ApiRequest, route: ApiRoute, siteUrl: string): ApiResponse | null => {
     const notFoundHelp = helpUrl(siteUrl, settings.locale, 'help_show');
-    if (route.kind === 'none') return envelopeAnswer(errors.notFound(`No page at ${route.shownPath}`), notFoundHelp, '', null);
+    if (route.kind === 'none')
+      return envelopeAnswer(errors.notFound(`No page at ${route.shownPath}`), notFoundHelp, '', null);
     if (request.method === 'OPTIONS') {
       // The CORS preflight: any origin may call the API from a browser, as from a CKAN portal.
       const headers: Record<string, string> = {
-        'access-control-allow-methods': CORS_METHODS, 'access-control-max-age': '86400', 'cache-control': settings.cacheControl,
+        'access-control-allow-methods': CORS_METHODS,
+        'access-control-max-age': '86400',
+        'cache-control': settings.cacheControl,
       };
       const asked = request.headers['access-control-request-headers'];
       if (asked) {
@@ -239,7 +343,9 @@ export function createApiCore(options: CoreOptions): ApiCore {
     const name = route.kind === 'action' ? route.name : '';
     const allowed = [...allowedMethods(route), 'OPTIONS'];
     if (!allowed.includes(request.method)) {
-      return envelopeAnswer(errors.methodNotAllowed(request.method, allowed), notFoundHelp, name, null, { allow: allowed.join(', ') });
+      return envelopeAnswer(errors.methodNotAllowed(request.method, allowed), notFoundHelp, name, null, {
+        allow: allowed.join(', '),
+      });
     }
     if (request.bodyError) {
       const help = name && actions.has(name) ? helpUrl(siteUrl, settings.locale, name) : notFoundHelp;
@@ -252,23 +358,48 @@ export function createApiCore(options: CoreOptions): ApiCore {
   /** The routes that read no version of the data's answers, and so need no lease of one: metrics and health. */
   const unleased = async (route: ApiRoute): Promise<ApiResponse | null> => {
     if (route.kind === 'metrics') {
-      return answer(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store' }, await metrics.render(), 'metrics', null);
+      return answer(
+        200,
+        { 'content-type': metrics.contentType, 'cache-control': 'no-store' },
+        await metrics.render(),
+        'metrics',
+        null,
+      );
     }
     if (route.kind !== 'health') return null;
     const lease = state.acquire();
     const { backend } = lease.services;
     const health = await backend.health();
-    const body = JSON.stringify({ status: health.ok ? 'ok' : 'unavailable', store: backend.dialect, dataset_version: backend.datasetVersion, detail: health.detail });
-    return answer(health.ok ? 200 : 503, { 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-store' }, body, '', lease);
+    const body = JSON.stringify({
+      status: health.ok ? 'ok' : 'unavailable',
+      store: backend.dialect,
+      dataset_version: backend.datasetVersion,
+      detail: health.detail,
+    });
+    return answer(
+      health.ok ? 200 : 503,
+      { 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-store' },
+      body,
+      '',
+      lease,
+    );
   };
 
   /** The answer made afresh, on the lease's version (or the one a reload put in its place). */
-  const dispatch = (request: ApiRequest, route: CachedRoute, lease: { current: ServiceLease }, siteUrl: string, query: string): Promise<ApiResponse> => {
+  const dispatch = (
+    request: ApiRequest,
+    route: CachedRoute,
+    lease: { current: ServiceLease },
+    siteUrl: string,
+    query: string,
+  ): Promise<ApiResponse> => {
     switch (route.kind) {
       case 'version':
         return Promise.resolve(answer(200, { 'content-type': JSON_CONTENT_TYPE }, '{"version": 3}', '', lease.current));
       case 'openapi':
-        return Promise.resolve(answer(200, { 'content-type': JSON_CONTENT_TYPE }, options.openApi(siteUrl), '', lease.current));
+        return Promise.resolve(
+          answer(200, { 'content-type': JSON_CONTENT_TYPE }, options.openApi(siteUrl), '', lease.current),
+        );
       case 'action':
         return respondToAction(request, route, lease, siteUrl, query);
       case 'dump':
@@ -280,14 +411,30 @@ export function createApiCore(options: CoreOptions): ApiCore {
    * The routes whose answers depend on the data: tagged with its version, revalidated, remembered. A retry on a newer
    * version (a reload while it ran) is that version's answer, and is tagged and kept so.
    */
-  const cachedDispatch = async (request: ApiRequest, route: CachedRoute, siteUrl: string, query: string): Promise<ApiResponse> => {
+  const cachedDispatch = async (
+    request: ApiRequest,
+    route: CachedRoute,
+    siteUrl: string,
+    query: string,
+  ): Promise<ApiResponse> => {
     const lease = { current: state.acquire() };
     const version = () => lease.current.services.backend.datasetVersion;
     const identity = {
-      method: request.method, url: request.url, origin: hostShapesAnswer ? request.origin : null,
-      ...(request.method === 'POST' ? { body: request.body ?? '', contentType: String(request.headers['content-type'] ?? '') } : {}),
+      method: request.method,
+      url: request.url,
+      origin: hostShapesAnswer ? request.origin : null,
+      ...(request.method === 'POST'
+        ? { body: request.body ?? '', contentType: String(request.headers['content-type'] ?? '') }
+        : {}),
     };
-    const keyOf = () => cacheKey(version(), request.method, request.url, identity.origin, identity.body === undefined ? undefined : `${identity.contentType}\n${identity.body}`);
+    const keyOf = () =>
+      cacheKey(
+        version(),
+        request.method,
+        request.url,
+        identity.origin,
+        identity.body === undefined ? undefined : `${identity.contentType}\n${identity.body}`,
+      );
     const actionName = route.kind === 'action' ? route.name : route.kind === 'dump' ? 'datastore_dump' : '';
     const tag = entityTag(version(), identity);
     const ifNoneMatch = request.method === 'POST' ? undefined : request.headers['if-none-match'];
@@ -309,8 +456,18 @@ export function createApiCore(options: CoreOptions): ApiCore {
     response.headers['cache-control'] = settings.cacheControl;
     if (response.status < 500) response.headers.etag = finalTag;
     if (request.timing) response.headers['server-timing'] = request.timing.header();
-    if (response.status === 200 && (typeof response.body === 'string' || Buffer.isBuffer(response.body)) && request.method !== 'HEAD') {
-      response.entry = { status: 200, contentType: response.headers['content-type']!, tag: finalTag, body: response.body, action: actionName };
+    if (
+      response.status === 200 &&
+      (typeof response.body === 'string' || Buffer.isBuffer(response.body)) &&
+      request.method !== 'HEAD'
+    ) {
+      response.entry = {
+        status: 200,
+        contentType: response.headers['content-type']!,
+        tag: finalTag,
+        body: response.body,
+        action: actionName,
+      };
       cache.set(version() === startedOn ? key : keyOf(), response.entry);
     }
     return response;
@@ -320,7 +477,7 @@ export function createApiCore(options: CoreOptions): ApiCore {
     const { path, query } = splitUrl(request.url);
     const route = routeApi(path);
     const siteUrl = settings.siteUrl ?? request.origin;
-    const early = guard(request, route, siteUrl) ?? await unleased(route);
+    const early = guard(request, route, siteUrl) ?? (await unleased(route));
     if (early) return early;
     return cachedDispatch(request, route as CachedRoute, siteUrl, query);
   };

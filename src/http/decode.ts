@@ -59,7 +59,12 @@ function takeCallback(params: Record<string, unknown>): string | null {
   return typeof value === 'string' ? value : Array.isArray(value) ? String(value[value.length - 1]) : null;
 }
 
-export function decodeRequest(method: string, rawQuery: string, contentType: string | undefined, body: string | undefined): DecodedRequest {
+export function decodeRequest(
+  method: string,
+  rawQuery: string,
+  contentType: string | undefined,
+  body: string | undefined,
+): DecodedRequest {
   const queryParams = mixedParams(new URLSearchParams(rawQuery));
   const type = (contentType ?? '').toLowerCase();
   let params: Record<string, unknown>;

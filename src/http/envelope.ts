@@ -27,5 +27,8 @@ export function errorEnvelope(help: string | null, error: ApiError): EnvelopeRes
   const detail = error.validation
     ? { ...error.validation, __type: kind.type }
     : { __type: kind.type, message: error.message, ...(error.info ? { info: error.info } : {}) };
-  return { status: kind.status, body: `{"help": ${pyJsonDumps(help)}, "error": ${pyJsonDumps(detail)}, "success": false}` };
+  return {
+    status: kind.status,
+    body: `{"help": ${pyJsonDumps(help)}, "error": ${pyJsonDumps(detail)}, "success": false}`,
+  };
 }

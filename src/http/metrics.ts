@@ -51,19 +51,26 @@ export class ApiMetrics {
       const { sources } = this;
       const self = this;
       new client.Gauge({
-        name: 'countcentre_response_cache_bytes', help: 'Bytes of finished answers kept in the response cache.', registers,
+        name: 'countcentre_response_cache_bytes',
+        help: 'Bytes of finished answers kept in the response cache.',
+        registers,
         collect() {
           this.set(sources.responseCache().bytes);
         },
       });
       new client.Gauge({
-        name: 'countcentre_response_cache_entries', help: 'Finished answers kept in the response cache.', registers,
+        name: 'countcentre_response_cache_entries',
+        help: 'Finished answers kept in the response cache.',
+        registers,
         collect() {
           this.set(sources.responseCache().entries);
         },
       });
       new client.Gauge({
-        name: 'countcentre_data_version_info', help: 'The dataset version served (the value is always 1).', labelNames: ['version'], registers,
+        name: 'countcentre_data_version_info',
+        help: 'The dataset version served (the value is always 1).',
+        labelNames: ['version'],
+        registers,
         collect() {
           this.reset();
           const version = sources.datasetVersion();
@@ -72,8 +79,10 @@ export class ApiMetrics {
         },
       });
       new client.Gauge({
-        name: 'countcentre_store', help: 'The store\'s own figures: connections in use, idle and waited for (PostgreSQL), query workers busy and queued (embedded).',
-        labelNames: ['figure'], registers,
+        name: 'countcentre_store',
+        help: "The store's own figures: connections in use, idle and waited for (PostgreSQL), query workers busy and queued (embedded).",
+        labelNames: ['figure'],
+        registers,
         collect() {
           this.reset();
           for (const [figure, value] of Object.entries(sources.storeStats())) this.set({ figure }, value);
@@ -123,10 +132,11 @@ export class ApiMetrics {
       '# TYPE countcentre_requests_total counter',
     ];
     for (const [action, figures] of this.actions) {
-      for (const [status, count] of figures.byStatus) lines.push(`countcentre_requests_total{action="${label(action)}",status="${status}"} ${count}`);
+      for (const [status, count] of figures.byStatus)
+        lines.push(`countcentre_requests_total{action="${label(action)}",status="${status}"} ${count}`);
     }
     lines.push(
-      '# HELP countcentre_request_duration_seconds Time from a request\'s arrival to its answer being handed to the socket, by action.',
+      "# HELP countcentre_request_duration_seconds Time from a request's arrival to its answer being handed to the socket, by action.",
       '# TYPE countcentre_request_duration_seconds histogram',
     );
     for (const [action, figures] of this.actions) {

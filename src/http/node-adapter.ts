@@ -10,7 +10,14 @@ import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import { ApiError, errors } from '../errors.js';
 import { readBody } from './body.js';
-import { COMPRESSION_THRESHOLD, compressBuffer, compressedVariant, compressible, compressingStream, negotiateEncoding } from './compression.js';
+import {
+  COMPRESSION_THRESHOLD,
+  compressBuffer,
+  compressedVariant,
+  compressible,
+  compressingStream,
+  negotiateEncoding,
+} from './compression.js';
 import { StageTimings } from '../util/timing.js';
 import { CacheMiss, JSON_CONTENT_TYPE, type ApiCore, type ApiResponse } from './core.js';
 import { byteLength, type CachedResponse } from './response-cache.js';
@@ -37,7 +44,11 @@ export function createNodeAdapter(options: NodeAdapterOptions): (req: IncomingMe
   const logLine = (method: string, url: string, status: number, started: number, bytes: number, action: string) => {
     const ms = performance.now() - started;
     metrics.observe(action, status, ms / 1000);
-    if (logging) logger[level]({ method, url, status, ms: Math.round(ms * 10) / 10, bytes, action: action || undefined }, 'request');
+    if (logging)
+      logger[level](
+        { method, url, status, ms: Math.round(ms * 10) / 10, bytes, action: action || undefined },
+        'request',
+      );
   };
 
   /**
@@ -45,7 +56,12 @@ export function createNodeAdapter(options: NodeAdapterOptions): (req: IncomingMe
    * and kept on its entry, and is what a HEAD of it announces too. Returns the bytes sent, or a promise of them when a
    * compressed form has first to be made.
    */
-  function writeWhole(req: IncomingMessage, res: ServerResponse, response: ApiResponse, body: string | Buffer): number | Promise<number> {
+  function writeWhole(
+    req: IncomingMessage,
+    res: ServerResponse,
+    response: ApiResponse,
+    body: string | Buffer,
+  ): number | Promise<number> {
     const head = req.method === 'HEAD';
     const { entry } = response;
     const length = byteLength(body);
@@ -109,13 +125,17 @@ export function createNodeAdapter(options: NodeAdapterOptions): (req: IncomingMe
     const origin = `${(req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${req.headers.host ?? ''}`;
     const found = core.remembered(method, url, origin, req.headers, started);
     if (found !== null && !(found instanceof CacheMiss)) {
-      const sent = found.body === null ? write(req, res, found) : writeWhole(req, res, found, found.body as string | Buffer);
+      const sent =
+        found.body === null ? write(req, res, found) : writeWhole(req, res, found, found.body as string | Buffer);
       if (typeof sent === 'number') logLine(method, url, found.status, started, sent, found.action);
       else {
-        sent.then((bytes) => logLine(method, url, found.status, started, bytes, found.action), (err: unknown) => {
-          logger.error({ err, method, url }, 'could not send the answer');
-          res.destroy();
-        });
+        sent.then(
+          (bytes) => logLine(method, url, found.status, started, bytes, found.action),
+          (err: unknown) => {
+            logger.error({ err, method, url }, 'could not send the answer');
+            res.destroy();
+          },
+        );
       }
       return;
     }
@@ -159,9 +179,15 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): v
   }
   const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
   const status = tooLarge ? 431 : 400;
-  const body = JSON.stringify(tooLarge ? 'Bad request - the request line and headers are larger than 16 KB' : 'Bad request - malformed HTTP request');
+  const body = JSON.stringify(
+    tooLarge
+      ? 'Bad request - the request line and headers are larger than 16 KB'
+      : 'Bad request - malformed HTTP request',
+  );
   // An answer to HEAD has no body, and its client would read one as the start of a broken next answer.
   const head = (err as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
-  socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
-    `Content-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${head ? '' : body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      `Content-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${head ? '' : body}`,
+  );
 }

@@ -22,7 +22,13 @@ function describe(spec: ParamSpec): string {
 /** A query-string parameter: JSON-valued ones are described as JSON text, as clients must send them. */
 function queryParameter(spec: ParamSpec): Record<string, unknown> {
   const base = { name: spec.name, in: 'query', required: spec.required ?? false, description: describe(spec) };
-  if (spec.jsonInQuery) return { ...base, content: { 'application/json': { schema: spec.schema, ...(spec.example !== undefined ? { example: spec.example } : {}) } } };
+  if (spec.jsonInQuery)
+    return {
+      ...base,
+      content: {
+        'application/json': { schema: spec.schema, ...(spec.example !== undefined ? { example: spec.example } : {}) },
+      },
+    };
   return { ...base, schema: spec.schema, ...(spec.example !== undefined ? { example: spec.example } : {}) };
 }
 
@@ -36,11 +42,22 @@ function bodySchema(specs: readonly ParamSpec[]): JsonSchema {
 const errorResponses = {
   '400': {
     description: ERROR_KINDS.badRequest.description,
-    content: { 'application/json': { schema: { type: 'string', examples: ['Bad request - Action name not known: foo'] } } },
+    content: {
+      'application/json': { schema: { type: 'string', examples: ['Bad request - Action name not known: foo'] } },
+    },
   },
-  '404': { description: ERROR_KINDS.notFound.description, content: { 'application/json': { schema: ref('ErrorEnvelope') } } },
-  '409': { description: ERROR_KINDS.validation.description, content: { 'application/json': { schema: ref('ValidationErrorEnvelope') } } },
-  '413': { description: ERROR_KINDS.payloadTooLarge.description, content: { 'application/json': { schema: ref('ErrorEnvelope') } } },
+  '404': {
+    description: ERROR_KINDS.notFound.description,
+    content: { 'application/json': { schema: ref('ErrorEnvelope') } },
+  },
+  '409': {
+    description: ERROR_KINDS.validation.description,
+    content: { 'application/json': { schema: ref('ValidationErrorEnvelope') } },
+  },
+  '413': {
+    description: ERROR_KINDS.payloadTooLarge.description,
+    content: { 'application/json': { schema: ref('ErrorEnvelope') } },
+  },
 };
 
 function actionPath(action: Action): Record<string, unknown> {
@@ -57,7 +74,13 @@ function actionPath(action: Action): Record<string, unknown> {
       description: action.help,
       parameters: [
         ...action.params.map(queryParameter),
-        { name: 'callback', in: 'query', required: false, description: 'JSONP: wrap a successful answer as callback(…);', schema: { type: 'string' } },
+        {
+          name: 'callback',
+          in: 'query',
+          required: false,
+          description: 'JSONP: wrap a successful answer as callback(…);',
+          schema: { type: 'string' },
+        },
       ],
       responses: success,
     },
@@ -82,10 +105,17 @@ export function openApiDocument({ siteUrl, version, actions, dumpParams }: OpenA
   paths['/datastore/dump/{resource_id}'] = {
     get: {
       operationId: 'datastore_dump',
-      summary: 'Download a resource\'s records as a file.',
-      description: 'The records a datastore_search with the same parameters would select (all of them by default), streamed.',
+      summary: "Download a resource's records as a file.",
+      description:
+        'The records a datastore_search with the same parameters would select (all of them by default), streamed.',
       parameters: [
-        { name: 'resource_id', in: 'path', required: true, schema: { type: 'string' }, example: '60728fc9-2896-41d8-a70c-9c01dd3d57ce' },
+        {
+          name: 'resource_id',
+          in: 'path',
+          required: true,
+          schema: { type: 'string' },
+          example: '60728fc9-2896-41d8-a70c-9c01dd3d57ce',
+        },
         ...dumpParams.map(queryParameter),
       ],
       responses: {
@@ -105,14 +135,24 @@ export function openApiDocument({ siteUrl, version, actions, dumpParams }: OpenA
     },
   };
   paths['/api/3'] = {
-    get: { operationId: 'api_version', summary: 'The API version.', responses: { '200': { description: 'The version', content: { 'application/json': { schema: { type: 'object', properties: { version: { const: 3 } } } } } } } },
+    get: {
+      operationId: 'api_version',
+      summary: 'The API version.',
+      responses: {
+        '200': {
+          description: 'The version',
+          content: { 'application/json': { schema: { type: 'object', properties: { version: { const: 3 } } } } },
+        },
+      },
+    },
   };
   return {
     openapi: '3.1.0',
     info: {
       title: 'Count Centre',
       version,
-      description: 'A read-only DataStore query service that answers as CKAN\'s action API does. Every action answers GET (parameters in the query string) and POST (a JSON or form body).',
+      description:
+        "A read-only DataStore query service that answers as CKAN's action API does. Every action answers GET (parameters in the query string) and POST (a JSON or form body).",
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: siteUrl }],
@@ -134,7 +174,11 @@ export function openApiDocument({ siteUrl, version, actions, dumpParams }: OpenA
               type: 'object',
               required: ['__type'],
               properties: {
-                __type: { enum: Object.values(ERROR_KINDS).map((k) => k.type).filter((t) => t !== null) },
+                __type: {
+                  enum: Object.values(ERROR_KINDS)
+                    .map((k) => k.type)
+                    .filter((t) => t !== null),
+                },
                 message: { type: 'string' },
               },
             },

@@ -37,7 +37,13 @@ export function byteLength(body: string | Buffer): number {
  * What names an answer: the dataset version, the method (HEAD is GET), the URL, the host when `help` links are built
  * from it, and a POST's body.
  */
-export function cacheKey(datasetVersion: string, method: string, url: string, origin: string | null, body?: string): string {
+export function cacheKey(
+  datasetVersion: string,
+  method: string,
+  url: string,
+  origin: string | null,
+  body?: string,
+): string {
   const line = `${datasetVersion} ${method === 'HEAD' ? 'GET' : method} ${url}${origin ? ` ${origin}` : ''}`;
   return body === undefined ? line : `${line}\n${body}`;
 }

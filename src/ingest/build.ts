@@ -7,7 +7,14 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { TABLE_METADATA, type CatalogDefinition, type ResourceDefinition } from '../catalog/types.js';
 import type { Settings } from '../settings.js';
-import type { InputRecord, LoadSession, LoadTarget, ResourceLoadRecord, ResourceSink, StoreMeta } from '../storage/load-target.js';
+import type {
+  InputRecord,
+  LoadSession,
+  LoadTarget,
+  ResourceLoadRecord,
+  ResourceSink,
+  StoreMeta,
+} from '../storage/load-target.js';
 import { CkanError } from './ckan/client.js';
 import { DumpUnusable } from './ckan/dump.js';
 import { MirrorMismatch, UpstreamReloading } from './ckan/mirror.js';
@@ -40,7 +47,9 @@ export interface ResourceOutcome {
 
 /** What a load tells as it goes, for a progress display or log lines. */
 export interface LoadProgress {
-  /** A resource starts loading; `expected` is its record count when known beforehand (a mirror's, or the last load's). */
+  /**
+   * A resource starts loading; `expected` is its record count when known beforehand (a mirror's, or the last load's).
+   */
   start(resource: ResourceDefinition, expected: number | null): void;
   /** Records stored so far for the resource loading now. */
   rows(count: number): void;
@@ -75,7 +84,14 @@ export interface BuildOptions {
 
 /** How mirrored resources are read and refreshed, from the settings. */
 export function mirrorOptions(
-  settings: Pick<Settings, 'mirrorContact' | 'mirrorConcurrency' | 'mirrorSettleSeconds' | 'mirrorProbeTimeoutSeconds' | 'mirrorPatchMaxPercent'>,
+  settings: Pick<
+    Settings,
+    | 'mirrorContact'
+    | 'mirrorConcurrency'
+    | 'mirrorSettleSeconds'
+    | 'mirrorProbeTimeoutSeconds'
+    | 'mirrorPatchMaxPercent'
+  >,
 ): NonNullable<BuildOptions['mirror']> {
   return {
     client: { contact: settings.mirrorContact, concurrency: settings.mirrorConcurrency },
@@ -104,13 +120,20 @@ type CatalogDocument = { datasets?: { resources?: { id?: unknown }[] }[] };
  * The catalogue a load publishes with its data: the catalogue file's, except that a resource still served from an
  * earlier load (its new source failed) keeps the entry it was loaded with, so that its fields describe its tables.
  */
-export function publishedCatalog(document: unknown, previous: string | null, keptFromEarlier: ReadonlySet<string>): string {
+export function publishedCatalog(
+  document: unknown,
+  previous: string | null,
+  keptFromEarlier: ReadonlySet<string>,
+): string {
   if (keptFromEarlier.size === 0 || !previous) return JSON.stringify(document);
   const earlier = new Map<unknown, unknown>();
-  for (const dataset of (JSON.parse(previous) as CatalogDocument).datasets ?? []) for (const r of dataset.resources ?? []) earlier.set(r.id, r);
+  for (const dataset of (JSON.parse(previous) as CatalogDocument).datasets ?? [])
+    for (const r of dataset.resources ?? []) earlier.set(r.id, r);
   const copy = structuredClone(document) as CatalogDocument;
   for (const dataset of copy.datasets ?? []) {
-    dataset.resources = dataset.resources?.map((r) => (keptFromEarlier.has(String(r.id)) && earlier.has(r.id) ? earlier.get(r.id) as { id: unknown } : r));
+    dataset.resources = dataset.resources?.map((r) =>
+      keptFromEarlier.has(String(r.id)) && earlier.has(r.id) ? (earlier.get(r.id) as { id: unknown }) : r,
+    );
   }
   return JSON.stringify(copy);
 }
@@ -141,7 +164,11 @@ function problemText(resource: ResourceDefinition, err: unknown): string {
   return message.startsWith(name) || resource.source.kind === 'derived' ? message : `${name}: ${message}`;
 }
 
-async function prepare(resource: ResourceDefinition, sources: LoadSources, previous: ResourceLoadRecord | null): Promise<Prepared> {
+async function prepare(
+  resource: ResourceDefinition,
+  sources: LoadSources,
+  previous: ResourceLoadRecord | null,
+): Promise<Prepared> {
   let specHash = '';
   try {
     specHash = sources.specHash(resource);
@@ -150,7 +177,13 @@ async function prepare(resource: ResourceDefinition, sources: LoadSources, previ
   } catch (err) {
     const problem = problemText(resource, err);
     return {
-      resource, specHash, sha256: null, inputs: [], problem, waiting: err instanceof UpstreamReloading ? problem : null, unreachable: err instanceof CkanError && err.unreachable,
+      resource,
+      specHash,
+      sha256: null,
+      inputs: [],
+      problem,
+      waiting: err instanceof UpstreamReloading ? problem : null,
+      unreachable: err instanceof CkanError && err.unreachable,
     };
   }
 }
@@ -159,31 +192,59 @@ async function prepare(resource: ResourceDefinition, sources: LoadSources, previ
  * Mirrored resources that changed are looked at again a settle interval later (once for them all): a change the two
  * probes do not agree on, or that the portal's loader says is still being loaded, is not copied now.
  */
-async function settle(prepared: readonly Prepared[], previous: StoreMeta | null, sources: LoadSources, options: BuildOptions): Promise<void> {
-  const changed = prepared.filter((p) => p.resource.source.kind === 'ckan' && p.sha256 !== null && !isUnchanged(p, previous));
+async function settle(
+  prepared: readonly Prepared[],
+  previous: StoreMeta | null,
+  sources: LoadSources,
+  options: BuildOptions,
+): Promise<void> {
+  const changed = prepared.filter(
+    (p) => p.resource.source.kind === 'ckan' && p.sha256 !== null && !isUnchanged(p, previous),
+  );
   if (changed.length === 0) return;
   const settleMs = options.mirror?.settleMs ?? 10_000;
   options.progress?.settling?.(changed.length, settleMs);
   if (settleMs > 0) await sleep(settleMs);
-  await Promise.all(changed.map(async (p) => {
-    try {
-      const why = await sources.unsettled(p.resource, settleMs);
-      if (why) Object.assign(p, { sha256: null, problem: `${sourceName(p.resource)}: ${why}`, waiting: `${sourceName(p.resource)}: ${why}` });
-    } catch (err) {
-      Object.assign(p, { sha256: null, problem: problemText(p.resource, err), unreachable: err instanceof CkanError && err.unreachable });
-    }
-  }));
+  await Promise.all(
+    changed.map(async (p) => {
+      try {
+        const why = await sources.unsettled(p.resource, settleMs);
+        if (why)
+          Object.assign(p, {
+            sha256: null,
+            problem: `${sourceName(p.resource)}: ${why}`,
+            waiting: `${sourceName(p.resource)}: ${why}`,
+          });
+      } catch (err) {
+        Object.assign(p, {
+          sha256: null,
+          problem: problemText(p.resource, err),
+          unreachable: err instanceof CkanError && err.unreachable,
+        });
+      }
+    }),
+  );
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function isUnchanged(prepared: Prepared, previous: StoreMeta | null): boolean {
   const record = previous?.resources.get(prepared.resource.id);
-  return !!record && prepared.sha256 !== null && record.sourceSha256 === prepared.sha256 && record.specHash === prepared.specHash;
+  return (
+    !!record &&
+    prepared.sha256 !== null &&
+    record.sourceSha256 === prepared.sha256 &&
+    record.specHash === prepared.specHash
+  );
 }
 
 /** Reads (or derives) a resource's checked rows into the sink, in order: `_id` 1…N, or the source's own `_id`s. */
-export async function loadRecords(resource: ResourceDefinition, sources: LoadSources, sink: ResourceSink, progress?: LoadProgress): Promise<void> {
+export async function loadRecords(
+  resource: ResourceDefinition,
+  sources: LoadSources,
+  sink: ResourceSink,
+  progress?: LoadProgress,
+): Promise<void> {
   let next = 0;
   for await (const row of sources.rows(resource)) {
     const wait = sink.insert(row.values, row.id);
@@ -202,10 +263,15 @@ export async function loadRecords(resource: ResourceDefinition, sources: LoadSou
  * records the checksum of the probe it was verified against: what the published data matches.
  */
 async function loadWithRetries(
-  session: LoadSession, resource: ResourceDefinition, base: Parameters<LoadSession['load']>[1], sources: LoadSources, options: BuildOptions, previous: ResourceLoadRecord | null,
+  session: LoadSession,
+  resource: ResourceDefinition,
+  base: Parameters<LoadSession['load']>[1],
+  sources: LoadSources,
+  options: BuildOptions,
+  previous: ResourceLoadRecord | null,
 ): Promise<ResourceLoadRecord> {
   const source = resource.source;
-  const attempts = source.kind === 'ckan' ? options.mirror?.attempts ?? 3 : 1;
+  const attempts = source.kind === 'ckan' ? (options.mirror?.attempts ?? 3) : 1;
   for (let attempt = 1; ; attempt++) {
     try {
       const current = { ...base };
@@ -220,9 +286,13 @@ async function loadWithRetries(
         attempt -= 1;
         continue;
       }
-      if (!(err instanceof MirrorMismatch) || !err.retryable || attempt >= attempts || source.kind !== 'ckan') throw err;
+      if (!(err instanceof MirrorMismatch) || !err.retryable || attempt >= attempts || source.kind !== 'ckan')
+        throw err;
       const wait = options.mirror?.retryWaitMs ?? 30_000;
-      options.logger.warn({ resource: resource.id, attempt, waitMs: wait }, `copy not published: ${err.message}; trying again in ${Math.round(wait / 1000)} s`);
+      options.logger.warn(
+        { resource: resource.id, attempt, waitMs: wait },
+        `copy not published: ${err.message}; trying again in ${Math.round(wait / 1000)} s`,
+      );
       await sleep(wait);
       await sources.reprobe(source);
       const settleMs = options.mirror?.settleMs ?? 10_000;
@@ -242,43 +312,63 @@ async function loadWithRetries(
  * up (the upstream changed meanwhile; said at warn).
  */
 async function patchMirror(
-  session: LoadSession, resource: ResourceDefinition, base: Parameters<LoadSession['load']>[1], old: ResourceLoadRecord, sources: LoadSources, options: BuildOptions,
+  session: LoadSession,
+  resource: ResourceDefinition,
+  base: Parameters<LoadSession['load']>[1],
+  old: ResourceLoadRecord,
+  sources: LoadSources,
+  options: BuildOptions,
 ): Promise<{ record: ResourceLoadRecord; method: string } | null> {
   const plan = await sources.changesSince(resource, old);
   if (plan.kind === 'full') {
-    options.logger.debug({ resource: resource.id, reason: plan.reason }, `copying ${resource.name} whole: ${plan.reason}`);
+    options.logger.debug(
+      { resource: resource.id, reason: plan.reason },
+      `copying ${resource.name} whole: ${plan.reason}`,
+    );
     return null;
   }
   const method = `patch (${plan.viaSql ? 'datastore_search_sql hashes' : 'sampled blocks'})`;
   const input = base.inputs?.find((i) => i.upstream);
-  const inputs = (base.inputs ?? []).map((i) => (i === input && i.upstream ? { ...i, upstream: { ...i.upstream, blocks: plan.hashes } } : i));
+  const inputs = (base.inputs ?? []).map((i) =>
+    i === input && i.upstream ? { ...i, upstream: { ...i.upstream, blocks: plan.hashes } } : i,
+  );
   const patched = { ...base, inputs, sourceSha256: sources.patchedChecksum(inputs, plan.hashes) };
   try {
-    const record = plan.ranges.length === 0
-      ? await keepAs(session, resource, { ...old, ...patched })
-      : await session.patch(resource, patched, old, plan.ranges, async (sink) => {
-        let next = 0;
-        for await (const row of sources.patchRows(resource, plan)) {
-          const wait = sink.insert(row.values, row.id);
-          if (wait) await wait;
-          if (options.progress && sink.count >= next) {
-            options.progress.rows(sink.count);
-            next = sink.count + 1000;
-          }
-        }
-      });
-    options.logger.debug({ resource: resource.id, blocks: plan.changedBlocks, ranges: plan.ranges.length, rows: record.total },
-      `patched ${resource.name}: ${plan.changedBlocks} changed blocks of ${plan.hashes.size} _ids read again`);
+    const record =
+      plan.ranges.length === 0
+        ? await keepAs(session, resource, { ...old, ...patched })
+        : await session.patch(resource, patched, old, plan.ranges, async (sink) => {
+            let next = 0;
+            for await (const row of sources.patchRows(resource, plan)) {
+              const wait = sink.insert(row.values, row.id);
+              if (wait) await wait;
+              if (options.progress && sink.count >= next) {
+                options.progress.rows(sink.count);
+                next = sink.count + 1000;
+              }
+            }
+          });
+    options.logger.debug(
+      { resource: resource.id, blocks: plan.changedBlocks, ranges: plan.ranges.length, rows: record.total },
+      `patched ${resource.name}: ${plan.changedBlocks} changed blocks of ${plan.hashes.size} _ids read again`,
+    );
     return { record, method };
   } catch (err) {
     if (!(err instanceof MirrorMismatch)) throw err;
-    options.logger.warn({ resource: resource.id }, `patch not published: ${err.message}; copying the table whole instead`);
+    options.logger.warn(
+      { resource: resource.id },
+      `patch not published: ${err.message}; copying the table whole instead`,
+    );
     return null;
   }
 }
 
 /** The published table, under a new record (its data unchanged upstream, only its fingerprint moved). */
-async function keepAs(session: LoadSession, resource: ResourceDefinition, record: ResourceLoadRecord): Promise<ResourceLoadRecord> {
+async function keepAs(
+  session: LoadSession,
+  resource: ResourceDefinition,
+  record: ResourceLoadRecord,
+): Promise<ResourceLoadRecord> {
   await session.keep(resource, record);
   return record;
 }
@@ -286,7 +376,10 @@ async function keepAs(session: LoadSession, resource: ResourceDefinition, record
 /** What a mirrored resource's outcome says of its portal. */
 function mirrorFacts(p: Prepared): Pick<ResourceOutcome, 'checked' | 'unreachable'> {
   if (p.resource.source.kind !== 'ckan') return {};
-  return { checked: !p.unreachable && (p.problem === null || p.waiting !== null), ...(p.unreachable ? { unreachable: true } : {}) };
+  return {
+    checked: !p.unreachable && (p.problem === null || p.waiting !== null),
+    ...(p.unreachable ? { unreachable: true } : {}),
+  };
 }
 
 /**
@@ -297,7 +390,10 @@ function notLoaded(p: Prepared, old: ResourceLoadRecord | null, logger: Logger):
   const { resource, problem } = p;
   const base = { id: resource.id, name: resource.name, error: problem, ...mirrorFacts(p) };
   if (p.waiting && old) {
-    logger.warn({ resource: resource.id }, `not copied now: ${p.waiting}; still serving the last complete copy (${old.total} records, loaded ${old.loadedAt})`);
+    logger.warn(
+      { resource: resource.id },
+      `not copied now: ${p.waiting}; still serving the last complete copy (${old.total} records, loaded ${old.loadedAt})`,
+    );
     return { ...base, status: 'waiting', rows: old.total };
   }
   if (old) {
@@ -325,20 +421,35 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
   const previous = await target.readMeta();
   const usablePrevious = previous && previous.fullTextLanguage === catalog.fullTextLanguage ? previous : null;
   const sources = new LoadSources(catalog, options.sources, { ...options.mirror, logger });
-  const prepared = await Promise.all(catalog.resources.map((resource) => prepare(resource, sources, usablePrevious?.resources.get(resource.id) ?? null)));
+  const prepared = await Promise.all(
+    catalog.resources.map((resource) => prepare(resource, sources, usablePrevious?.resources.get(resource.id) ?? null)),
+  );
   try {
     await settle(prepared, usablePrevious, sources, options);
     const catalogIds = new Set(catalog.resources.map((r) => r.id));
-    const staleTables = usablePrevious ? [...usablePrevious.resources.keys()].some((id) => id !== TABLE_METADATA.id && !catalogIds.has(id)) : false;
+    const staleTables = usablePrevious
+      ? [...usablePrevious.resources.keys()].some((id) => id !== TABLE_METADATA.id && !catalogIds.has(id))
+      : false;
     const catalogChanged = usablePrevious ? usablePrevious.catalog !== JSON.stringify(catalog.document) : false;
-    const needsBuild = options.force || !usablePrevious || staleTables || catalogChanged ||
+    const needsBuild =
+      options.force ||
+      !usablePrevious ||
+      staleTables ||
+      catalogChanged ||
       prepared.some((p) => p.sha256 !== null && !isUnchanged(p, usablePrevious));
 
     if (!needsBuild) {
       const outcomes = prepared.map((p): ResourceOutcome => {
         const record = usablePrevious.resources.get(p.resource.id) ?? null;
         if (p.problem) return notLoaded(p, record, logger);
-        return { id: p.resource.id, name: p.resource.name, status: 'unchanged', rows: record?.total ?? null, error: null, ...mirrorFacts(p) };
+        return {
+          id: p.resource.id,
+          name: p.resource.name,
+          status: 'unchanged',
+          rows: record?.total ?? null,
+          error: null,
+          ...mirrorFacts(p),
+        };
       });
       return { rebuilt: false, datasetVersion: usablePrevious.datasetVersion, outcomes };
     }
@@ -358,21 +469,45 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
         if (!options.force && old && isUnchanged(p, usablePrevious)) {
           await session.keep(resource, old);
           records.push(old);
-          done({ id: resource.id, name: resource.name, status: 'unchanged', rows: old.total, error: null, ms: 0, ...mirrorFacts(p) });
+          done({
+            id: resource.id,
+            name: resource.name,
+            status: 'unchanged',
+            rows: old.total,
+            error: null,
+            ms: 0,
+            ...mirrorFacts(p),
+          });
           continue;
         }
         if (!p.problem && p.sha256 !== null) {
-          const base = { id: resource.id, sourceSha256: p.sha256, specHash: p.specHash, source: sourceName(resource), inputs: p.inputs };
+          const base = {
+            id: resource.id,
+            sourceSha256: p.sha256,
+            specHash: p.specHash,
+            source: sourceName(resource),
+            inputs: p.inputs,
+          };
           options.progress?.start(resource, (await sources.expectedRows(resource)) ?? old?.total ?? null);
           try {
             const upstreamId = resource.source.kind === 'ckan' ? resource.source.resource : '';
-            const patched = resource.source.kind === 'ckan' && old && !options.force && old.specHash === p.specHash
-              ? await patchMirror(session, resource, base, old, sources, options) : null;
+            const patched =
+              resource.source.kind === 'ckan' && old && !options.force && old.specHash === p.specHash
+                ? await patchMirror(session, resource, base, old, sources, options)
+                : null;
             if (patched) sources.mirrorMethods.set(upstreamId, patched.method);
-            const record = patched?.record ?? await loadWithRetries(session, resource, base, sources, options, old);
+            const record = patched?.record ?? (await loadWithRetries(session, resource, base, sources, options, old));
             const rows = record.total;
             records.push(record);
-            const outcome: ResourceOutcome = { id: resource.id, name: resource.name, status: 'loaded', rows, error: null, ms: Date.now() - started, ...mirrorFacts(p) };
+            const outcome: ResourceOutcome = {
+              id: resource.id,
+              name: resource.name,
+              status: 'loaded',
+              rows,
+              error: null,
+              ms: Date.now() - started,
+              ...mirrorFacts(p),
+            };
             const method = sources.mirrorMethods.get(upstreamId);
             if (method) outcome.method = method;
             const note = patched ? undefined : sources.mirrorNotes.get(upstreamId);
@@ -382,11 +517,24 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
               logger.warn({ resource: resource.id }, outcome.warning);
             }
             done(outcome);
-            logger.info({ resource: resource.id, rows, files: p.inputs.length, ms: Date.now() - started, ...(method ? { method } : {}) }, `loaded ${resource.name} from ${sourceName(resource)}`);
+            logger.info(
+              {
+                resource: resource.id,
+                rows,
+                files: p.inputs.length,
+                ms: Date.now() - started,
+                ...(method ? { method } : {}),
+              },
+              `loaded ${resource.name} from ${sourceName(resource)}`,
+            );
             continue;
           } catch (err) {
             const problem = (err as Error).message;
-            Object.assign(p, { problem, waiting: err instanceof UpstreamReloading ? problem : null, unreachable: err instanceof CkanError && err.unreachable });
+            Object.assign(p, {
+              problem,
+              waiting: err instanceof UpstreamReloading ? problem : null,
+              unreachable: err instanceof CkanError && err.unreachable,
+            });
           }
         }
         if (old) {
@@ -398,8 +546,14 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
       }
       // Nothing new to publish (every resource kept, its new source failing): the store is left as it is, rather than
       // rewritten and reopened by every serving process for the same data.
-      if (!options.force && usablePrevious && !staleTables && !catalogChanged && !outcomes.some((o) => o.status === 'loaded')
-        && outcomes.every((o) => o.status !== 'failed' || !usablePrevious.resources.has(o.id))) {
+      if (
+        !options.force &&
+        usablePrevious &&
+        !staleTables &&
+        !catalogChanged &&
+        !outcomes.some((o) => o.status === 'loaded') &&
+        outcomes.every((o) => o.status !== 'failed' || !usablePrevious.resources.has(o.id))
+      ) {
         await session.abort();
         return { rebuilt: false, datasetVersion: usablePrevious.datasetVersion, outcomes };
       }

@@ -28,23 +28,40 @@ export async function readCorrections(files: readonly ResolvedFile[]): Promise<C
   const corrections: Correction[] = [];
   for (const file of files) {
     let positions: Record<(typeof REQUIRED)[number], number> | null = null;
-    for await (const { cells, line } of readCsvRecords(file.located.file, file.name, { encoding: file.scan.encoding, bomLength: file.scan.bomLength, delimiter: ',', headerRow: 1 })) {
+    for await (const { cells, line } of readCsvRecords(file.located.file, file.name, {
+      encoding: file.scan.encoding,
+      bomLength: file.scan.bomLength,
+      delimiter: ',',
+      headerRow: 1,
+    })) {
       if (!positions) {
         const header = cells.map((c) => c.trim());
-        positions = Object.fromEntries(REQUIRED.map((name) => {
-          const at = header.indexOf(name);
-          if (at === -1) throw loadError(origin(file.name, { line }), `a corrections file needs the columns ${REQUIRED.join(', ')}; "${name}" is missing`);
-          return [name, at];
-        })) as Record<(typeof REQUIRED)[number], number>;
+        positions = Object.fromEntries(
+          REQUIRED.map((name) => {
+            const at = header.indexOf(name);
+            if (at === -1)
+              throw loadError(
+                origin(file.name, { line }),
+                `a corrections file needs the columns ${REQUIRED.join(', ')}; "${name}" is missing`,
+              );
+            return [name, at];
+          }),
+        ) as Record<(typeof REQUIRED)[number], number>;
         continue;
       }
       const cell = (name: (typeof REQUIRED)[number]) => cells[positions![name]] ?? '';
       const at = origin(file.name, { line });
-      if (!cell('file') || !cell('location').startsWith('/')) throw loadError(at, 'a correction needs a file and a location beginning with "/"');
+      if (!cell('file') || !cell('location').startsWith('/'))
+        throw loadError(at, 'a correction needs a file and a location beginning with "/"');
       if (!cell('evidence').trim()) throw loadError(at, 'a correction needs its evidence');
       corrections.push({
-        file: cell('file'), location: cell('location'), published: cell('published'), corrected: cell('corrected'), evidence: cell('evidence'),
-        origin: at, used: false,
+        file: cell('file'),
+        location: cell('location'),
+        published: cell('published'),
+        corrected: cell('corrected'),
+        evidence: cell('evidence'),
+        origin: at,
+        used: false,
       });
     }
   }
@@ -59,7 +76,8 @@ export function correctionsFor(corrections: readonly Correction[], file: string)
 /** Fails the load on a correction that names a file the source does not read, or that found nothing to correct. */
 export function checkAllUsed(corrections: readonly Correction[], files: readonly string[]): void {
   for (const c of corrections) {
-    if (!files.includes(c.file)) throw loadError(c.origin, `the correction is for ${c.file}, which this source does not read`);
+    if (!files.includes(c.file))
+      throw loadError(c.origin, `the correction is for ${c.file}, which this source does not read`);
     if (!c.used) throw loadError(c.origin, `the correction found no ${c.location} in ${c.file}`);
   }
 }
@@ -69,6 +87,9 @@ export function correctionJson(c: Correction, which: 'published' | 'corrected'):
   try {
     return JSON.parse(c[which]);
   } catch {
-    throw loadError(c.origin, `the ${which} value ${c[which]} is not JSON text (a JSON file's corrections give values as JSON: 9035, "text", null)`);
+    throw loadError(
+      c.origin,
+      `the ${which} value ${c[which]} is not JSON text (a JSON file's corrections give values as JSON: 9035, "text", null)`,
+    );
   }
 }

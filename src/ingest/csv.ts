@@ -12,7 +12,9 @@ export class LoadError extends Error {
     readonly pointer: string | null = null,
     readonly unit: 'line' | 'row' | 'record' = 'line',
   ) {
-    const where = [line !== null ? `${unit} ${line}` : null, column !== null ? `column ${column}` : null, pointer].filter(Boolean).join(', ');
+    const where = [line !== null ? `${unit} ${line}` : null, column !== null ? `column ${column}` : null, pointer]
+      .filter(Boolean)
+      .join(', ');
     super(`${source}${where ? `, ${where}` : ''}: ${problem}`);
     this.name = 'LoadError';
   }
@@ -23,7 +25,10 @@ export class LoadError extends Error {
  * it begins (1-based), read with CSV's own quoting rules (a quote opens a field only at its start; "" inside a quoted
  * field is a quote). Null when every quote closes.
  */
-export async function findUnclosedQuote(text: AsyncIterable<string | Buffer>, delimiter: string): Promise<{ line: number; field: number } | null> {
+export async function findUnclosedQuote(
+  text: AsyncIterable<string | Buffer>,
+  delimiter: string,
+): Promise<{ line: number; field: number } | null> {
   let line = 1;
   let field = 1;
   let atFieldStart = true;

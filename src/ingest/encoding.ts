@@ -61,7 +61,8 @@ export async function scanSource(file: string, declared: string): Promise<Source
   } else {
     if (!iconv.encodingExists(normalised)) throw new Error(`unknown encoding "${declared}"`);
     encoding = normalised === 'utf8' ? 'utf-8' : normalised;
-    if (encoding === 'utf-8' && !validUtf8) throw new Error('is declared UTF-8 but contains bytes that are not valid UTF-8');
+    if (encoding === 'utf-8' && !validUtf8)
+      throw new Error('is declared UTF-8 but contains bytes that are not valid UTF-8');
     // A BOM is skipped only when it is the declared encoding's own.
     if (!(sniffed && sniffed.bomLength > 0 && sniffed.encoding === encoding)) bomLength = 0;
   }
@@ -83,21 +84,31 @@ export function repairC1(text: string): string {
 }
 
 /** The file's text as a stream of strings, BOM removed; with `repair`, C1 controls read as Windows-1252 letters. */
-export function decodedStream(file: string, scan: SourceScan, repair: 'windows-1252-c1' | null = null): NodeJS.ReadableStream {
+export function decodedStream(
+  file: string,
+  scan: SourceScan,
+  repair: 'windows-1252-c1' | null = null,
+): NodeJS.ReadableStream {
   const raw = createReadStream(file, { start: scan.bomLength });
   const decoded = raw.pipe(iconv.decodeStream(scan.encoding));
   if (!repair) return decoded;
-  return decoded.pipe(new Transform({
-    decodeStrings: false,
-    encoding: 'utf8',
-    transform(chunk: string | Buffer, _enc, done) {
-      done(null, repairC1(chunk.toString()));
-    },
-  }));
+  return decoded.pipe(
+    new Transform({
+      decodeStrings: false,
+      encoding: 'utf8',
+      transform(chunk: string | Buffer, _enc, done) {
+        done(null, repairC1(chunk.toString()));
+      },
+    }),
+  );
 }
 
 /** The whole file's text (BOM removed), for layouts that read a document at once. */
-export async function decodedText(file: string, scan: SourceScan, repair: 'windows-1252-c1' | null = null): Promise<string> {
+export async function decodedText(
+  file: string,
+  scan: SourceScan,
+  repair: 'windows-1252-c1' | null = null,
+): Promise<string> {
   let text = '';
   for await (const chunk of decodedStream(file, scan, repair)) text += chunk.toString();
   return text;

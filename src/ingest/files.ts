@@ -20,7 +20,10 @@ const isUrl = (text: string) => /^https?:\/\//i.test(text);
 
 function segmentPattern(segment: string): RegExp | null {
   if (!/[*?]/.test(segment)) return null;
-  const body = segment.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]');
+  const body = segment
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '[^/]*')
+    .replace(/\?/g, '[^/]');
   return new RegExp(`^${body}$`);
 }
 
@@ -47,7 +50,9 @@ export async function expandPattern(root: string, pattern: string): Promise<stri
       } catch {
         continue;
       }
-      const names = entries.filter((e) => matcher.test(e.name) && (last ? e.isFile() : e.isDirectory())).map((e) => e.name);
+      const names = entries
+        .filter((e) => matcher.test(e.name) && (last ? e.isFile() : e.isDirectory()))
+        .map((e) => e.name);
       names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       for (const name of names) next.push(prefix ? `${prefix}/${name}` : name);
     }
@@ -78,7 +83,8 @@ export class FileCache {
         names.push(pattern);
         continue;
       }
-      if (isUrl(root)) throw new Error(`${pattern}: a pattern needs a folder of sources, not the URL ${root}; list the files`);
+      if (isUrl(root))
+        throw new Error(`${pattern}: a pattern needs a folder of sources, not the URL ${root}; list the files`);
       const matched = await expandPattern(root, pattern);
       if (matched.length === 0) throw new Error(`${pattern}: no file matches (looked in ${path.basename(root)})`);
       names.push(...matched);
@@ -123,6 +129,9 @@ export class FileCache {
  */
 export function combinedChecksum(files: readonly { name: string; scan: SourceScan }[]): string {
   if (files.length === 1) return files[0]!.scan.sha256;
-  const list = files.map((f) => `${f.name}\t${f.scan.sha256}`).sort().join('\n');
+  const list = files
+    .map((f) => `${f.name}\t${f.scan.sha256}`)
+    .sort()
+    .join('\n');
   return createHash('sha256').update(list).digest('hex');
 }

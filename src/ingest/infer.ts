@@ -73,7 +73,8 @@ function daysIn(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
-const validDay = (year: number, month: number, day: number) => month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month);
+const validDay = (year: number, month: number, day: number) =>
+  month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month);
 const validTime = (hour: number, minute: number, second: number) => hour <= 23 && minute <= 59 && second <= 59;
 
 /** A cell as the text the rules below read: numbers, dates and booleans of typed formats as they would be written. */
@@ -84,7 +85,9 @@ function textOf(cell: RawCell): string | null {
   if (typeof cell === 'bigint') return String(cell);
   if (cell instanceof Date) {
     const iso = cell.toISOString();
-    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.slice(0, 19) + (iso.slice(19, 23) === '.000' ? '' : iso.slice(19, 23));
+    return iso.endsWith('T00:00:00.000Z')
+      ? iso.slice(0, 10)
+      : iso.slice(0, 19) + (iso.slice(19, 23) === '.000' ? '' : iso.slice(19, 23));
   }
   return null;
 }
@@ -127,7 +130,10 @@ class ColumnEvidence {
   beyondExact: Seen | null = null;
   /** Per number format (ISO first, then NUMBER_FORMATS): the first cell it cannot read. */
   numberMisfit: (Seen | null)[] = [null, null, null, null];
-  /** A cell that only formats with a decimal point read ("1.5", "1,234,567"), and one that only decimal-comma formats read ("62,5"). */
+  /**
+   * A cell that only formats with a decimal point read ("1.5", "1,234,567"), and one that only decimal-comma formats
+   * read ("62,5").
+   */
   pointOnly: Seen | null = null;
   commaOnly: Seen | null = null;
   /** A cell such as "1.234" or "1,234", which the two kinds of format read as different numbers. */
@@ -146,7 +152,10 @@ class ColumnEvidence {
   invalidDayFirst: Seen | null = null;
   invalidMonthFirst: Seen | null = null;
 
-  constructor(watchIds = false, private readonly stringsAreText = false) {
+  constructor(
+    watchIds = false,
+    private readonly stringsAreText = false,
+  ) {
     this.increasing = watchIds;
   }
 
@@ -209,7 +218,12 @@ class ColumnEvidence {
   }
 
   private seeNumber(value: string, line: number): boolean {
-    const fits = [POINT_NUMBER.test(value), fitsNumberFormat(value, '1,234.5'), fitsNumberFormat(value, '1.234,5'), fitsNumberFormat(value, '1 234,5')];
+    const fits = [
+      POINT_NUMBER.test(value),
+      fitsNumberFormat(value, '1,234.5'),
+      fitsNumberFormat(value, '1.234,5'),
+      fitsNumberFormat(value, '1 234,5'),
+    ];
     if (!fits.some(Boolean)) return false;
     this.numberLike += 1;
     fits.forEach((fit, i) => {
@@ -248,7 +262,8 @@ class ColumnEvidence {
     if (m) {
       this.dateLike += 1;
       this.isoTimes ??= { value, line };
-      if (!validDay(+m[1]!, +m[2]!, +m[3]!) || !validTime(+m[4]!, +m[5]!, +(m[6] ?? 0))) this.invalidIso ??= { value, line };
+      if (!validDay(+m[1]!, +m[2]!, +m[3]!) || !validTime(+m[4]!, +m[5]!, +(m[6] ?? 0)))
+        this.invalidIso ??= { value, line };
       this.notSlashed ??= { value, line };
       return true;
     }
@@ -286,12 +301,23 @@ interface NumberLocale {
   why: string;
 }
 
-const FORMAT_INDEX: Record<FieldFormat, number> = { ISO: 0, '1,234.5': 1, '1.234,5': 2, '1 234,5': 3, 'DD/MM/YYYY': -1, 'MM/DD/YYYY': -1, 'YYYY-MM-DD': -1 };
+const FORMAT_INDEX: Record<FieldFormat, number> = {
+  ISO: 0,
+  '1,234.5': 1,
+  '1.234,5': 2,
+  '1 234,5': 3,
+  'DD/MM/YYYY': -1,
+  'MM/DD/YYYY': -1,
+  'YYYY-MM-DD': -1,
+};
 
 function numberDecision(e: ColumnEvidence, unit: string, locale: NumberLocale, options: InferOptions): Decision | null {
   if (e.numberLike !== e.filled) return null;
   const text = (note: string): Decision => ({ type: 'text', format: 'ISO', note });
-  if (e.leadingZero) return text(`whole numbers, but ${at(e.leadingZero, unit)}: its leading zero would be lost as a number (a code, not a quantity)`);
+  if (e.leadingZero)
+    return text(
+      `whole numbers, but ${at(e.leadingZero, unit)}: its leading zero would be lost as a number (a code, not a quantity)`,
+    );
   const fits = (format: FieldFormat) => e.numberMisfit[FORMAT_INDEX[format]] === null;
   const decimal = options.decimal ?? (e.commaOnly ? ',' : e.pointOnly ? '.' : locale.decimal);
   const why = options.decimal ? `--decimal ${options.decimal}` : locale.why;
@@ -300,19 +326,30 @@ function numberDecision(e: ColumnEvidence, unit: string, locale: NumberLocale, o
   if (fits('ISO') && !(decimal === ',' && e.ambiguous && !e.pointOnly && fits('1.234,5'))) {
     format = 'ISO';
   } else {
-    const order: FieldFormat[] = decimal === ',' ? ['1.234,5', '1 234,5', '1,234.5'] : ['1,234.5', '1.234,5', '1 234,5'];
+    const order: FieldFormat[] =
+      decimal === ',' ? ['1.234,5', '1 234,5', '1,234.5'] : ['1,234.5', '1.234,5', '1 234,5'];
     const found = order.find(fits);
-    if (!found) return text(`numbers written in more than one way: ${at(e.numberMisfit[1]!, unit)}; ${at(e.numberMisfit[2]!, unit)}`);
+    if (!found)
+      return text(
+        `numbers written in more than one way: ${at(e.numberMisfit[1]!, unit)}; ${at(e.numberMisfit[2]!, unit)}`,
+      );
     format = found;
     const evidence = format === '1,234.5' ? e.pointOnly : e.commaOnly;
-    const kind = format === '1,234.5' ? 'thousands separators' : format === '1.234,5' ? 'a decimal comma' : 'spaces between thousands and a decimal comma';
+    const kind =
+      format === '1,234.5'
+        ? 'thousands separators'
+        : format === '1.234,5'
+          ? 'a decimal comma'
+          : 'spaces between thousands and a decimal comma';
     if (evidence) how = `written with ${kind}: ${at(evidence, unit)}`;
-    else if (e.ambiguous) how = `written with ${kind}: ${describe(e.ambiguous.value)} (${unit} ${e.ambiguous.line.toLocaleString('en-IE')}) reads both ways, taken as ${format} (${why}); --decimal ${format === '1,234.5' ? ',' : '.'} reads it the other way`;
+    else if (e.ambiguous)
+      how = `written with ${kind}: ${describe(e.ambiguous.value)} (${unit} ${e.ambiguous.line.toLocaleString('en-IE')}) reads both ways, taken as ${format} (${why}); --decimal ${format === '1,234.5' ? ',' : '.'} reads it the other way`;
     else how = `written with ${kind}: ${at(e.numberMisfit[0] ?? e.fraction ?? { value: '', line: 0 }, unit)}`;
   }
   if (e.fraction) return { type: 'numeric', format, note: how ?? `decimals: ${at(e.fraction, unit)}` };
   if (e.beyondExact) return text(`whole numbers, but ${at(e.beyondExact, unit)}, beyond what is held exactly (2^53)`);
-  if (e.beyondInt4) return { type: 'int8', format, note: how ?? `whole numbers beyond int4: ${at(e.beyondInt4, unit)}` };
+  if (e.beyondInt4)
+    return { type: 'int8', format, note: how ?? `whole numbers beyond int4: ${at(e.beyondInt4, unit)}` };
   return { type: 'int4', format, note: how };
 }
 
@@ -324,18 +361,38 @@ function dateDecision(e: ColumnEvidence, unit: string, options: InferOptions): D
     if (e.isoTimes) return { type: 'timestamp', format: 'ISO', note: `dates and times: ${at(e.isoTimes, unit)}` };
     return { type: 'date', format: 'ISO', note: null };
   }
-  if (e.isoDates > 0 || e.isoTimes) return text(`dates written two ways: ${at(e.notSlashed!, unit)} and ${at(e.notIsoDate!, unit)}`);
+  if (e.isoDates > 0 || e.isoTimes)
+    return text(`dates written two ways: ${at(e.notSlashed!, unit)} and ${at(e.notIsoDate!, unit)}`);
   const type: FieldType = e.slashedTimes ? 'timestamp' : 'date';
   const timed = e.slashedTimes ? `; with times: ${at(e.slashedTimes, unit)}` : '';
   const dayFirst = !e.invalidDayFirst;
   const monthFirst = !e.invalidMonthFirst;
   if (dayFirst && monthFirst) {
-    if (options.dateFormat) return { type, format: options.dateFormat, note: `every date reads both ways; ${options.dateFormat} as asked${timed}` };
-    return text('dates that read both as DD/MM/YYYY and MM/DD/YYYY (no day above 12): give --date-format DD/MM/YYYY or MM/DD/YYYY');
+    if (options.dateFormat)
+      return {
+        type,
+        format: options.dateFormat,
+        note: `every date reads both ways; ${options.dateFormat} as asked${timed}`,
+      };
+    return text(
+      'dates that read both as DD/MM/YYYY and MM/DD/YYYY (no day above 12): give --date-format DD/MM/YYYY or MM/DD/YYYY',
+    );
   }
-  if (dayFirst) return { type, format: 'DD/MM/YYYY', note: `day first: ${at(e.dayFirstOnly ?? e.invalidMonthFirst!, unit)}${timed}` };
-  if (monthFirst) return { type, format: 'MM/DD/YYYY', note: `month first: ${at(e.monthFirstOnly ?? e.invalidDayFirst!, unit)}${timed}` };
-  return text(`dates, but neither day-first nor month-first reads them all (${at(e.invalidDayFirst!, unit)}, ${at(e.invalidMonthFirst!, unit)})`);
+  if (dayFirst)
+    return {
+      type,
+      format: 'DD/MM/YYYY',
+      note: `day first: ${at(e.dayFirstOnly ?? e.invalidMonthFirst!, unit)}${timed}`,
+    };
+  if (monthFirst)
+    return {
+      type,
+      format: 'MM/DD/YYYY',
+      note: `month first: ${at(e.monthFirstOnly ?? e.invalidDayFirst!, unit)}${timed}`,
+    };
+  return text(
+    `dates, but neither day-first nor month-first reads them all (${at(e.invalidDayFirst!, unit)}, ${at(e.invalidMonthFirst!, unit)})`,
+  );
 }
 
 function decide(e: ColumnEvidence, unit: string, locale: NumberLocale, options: InferOptions): Decision {
@@ -352,20 +409,36 @@ function decide(e: ColumnEvidence, unit: string, locale: NumberLocale, options: 
   }
   if (e.other) {
     // Cells are no longer looked at once one fits nothing: what came before it is the evidence.
-    const kind = e.numberLike > 0 && e.dateLike > 0 ? 'numbers and dates' : e.numberLike > 0 ? 'numbers' : e.dateLike > 0 ? 'dates' : null;
+    const kind =
+      e.numberLike > 0 && e.dateLike > 0
+        ? 'numbers and dates'
+        : e.numberLike > 0
+          ? 'numbers'
+          : e.dateLike > 0
+            ? 'dates'
+            : null;
     if (kind === null) return text(null);
     const before = e.numberLike + e.dateLike;
-    return text(`${at(e.other, unit)}, after ${before.toLocaleString('en-IE')} ${before === 1 ? kind.replace(/s\b/g, '') : kind}`);
+    return text(
+      `${at(e.other, unit)}, after ${before.toLocaleString('en-IE')} ${before === 1 ? kind.replace(/s\b/g, '') : kind}`,
+    );
   }
-  return numberDecision(e, unit, locale, options) ?? dateDecision(e, unit, options)
-    ?? text(`numbers and dates mixed: ${at(e.other ?? e.notIsoDate ?? e.numberMisfit[0]!, unit)}`);
+  return (
+    numberDecision(e, unit, locale, options) ??
+    dateDecision(e, unit, options) ??
+    text(`numbers and dates mixed: ${at(e.other ?? e.notIsoDate ?? e.numberMisfit[0]!, unit)}`)
+  );
 }
 
 /** A header made a valid field id (CKAN's rules), and unique among the columns. */
 export function fieldIds(headers: readonly string[]): string[] {
   const used = new Set<string>();
   return headers.map((header, i) => {
-    let id = header.replace(/"/g, "'").replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/^_+/, '').trim();
+    let id = header
+      .replace(/"/g, "'")
+      .replace(/[\u0000-\u001f\u007f]/g, ' ')
+      .replace(/^_+/, '')
+      .trim();
     if (id === '' || fieldNameProblem(id)) id = `Column ${i + 1}`;
     let unique = id;
     for (let n = 2; used.has(unique); n++) unique = `${id} (${n})`;
@@ -381,7 +454,8 @@ function numberLocale(evidence: readonly ColumnEvidence[], options: InferOptions
   if (comma) return { decimal: ',', why: `the file writes ${describe(comma.commaOnly!.value)} elsewhere` };
   const point = numbers.find((e) => e.pointOnly);
   if (point) return { decimal: '.', why: `the file writes ${describe(point.pointOnly!.value)} elsewhere` };
-  if (options.delimiter === ';') return { decimal: ',', why: 'semicolon-separated, as decimal-comma locales write CSV' };
+  if (options.delimiter === ';')
+    return { decimal: ',', why: 'semicolon-separated, as decimal-comma locales write CSV' };
   return { decimal: '.', why: 'no cell says otherwise' };
 }
 
@@ -390,7 +464,10 @@ function numberLocale(evidence: readonly ColumnEvidence[], options: InferOptions
  * kept per column (a few flags and first sightings, never the cells). Columns the file declares types for keep them.
  */
 export async function inferTable(
-  reader: TableReader, options: InferOptions = {}, onRows?: (count: number) => void, sampleRows = Infinity,
+  reader: TableReader,
+  options: InferOptions = {},
+  onRows?: (count: number) => void,
+  sampleRows = Infinity,
 ): Promise<InferredSchema> {
   const typed = reader.typed === true;
   const evidence: ColumnEvidence[] = reader.columns.map((c) => new ColumnEvidence(c === '_id', typed));
@@ -417,7 +494,12 @@ export async function inferTable(
       const n = Math.min(cells.length, width);
       for (let i = 0; i < n; i++) evidence[i]!.see(cells[i]!, line);
       if (cells.length > width && reader.unit === 'line') {
-        throw new LoadError(options.name ?? 'the file', line, width + 1, `row has ${cells.length} cells, the header has ${width}`);
+        throw new LoadError(
+          options.name ?? 'the file',
+          line,
+          width + 1,
+          `row has ${cells.length} cells, the header has ${width}`,
+        );
       }
       if (cells.length < width) {
         for (let i = cells.length; i < width; i++) evidence[i]!.empty += 1;
@@ -443,9 +525,22 @@ export async function inferTable(
       : decide(e, reader.unit, locale, options);
     const renamed = ids[k] !== header ? `field id "${ids[k]}" (the name "${header}" is not a valid field name)` : null;
     return {
-      header, id: ids[k]!, type: decision.type, format: decision.format, empty: e.empty, example: e.example,
+      header,
+      id: ids[k]!,
+      type: decision.type,
+      format: decision.format,
+      empty: e.empty,
+      example: e.example,
       note: [decision.note, renamed].filter(Boolean).join('; ') || null,
     };
   });
-  return { columns, idColumn: idIndex === -1 ? null : reader.columns[idIndex]!, rows, shortRows, firstShortRow, unit: reader.unit, sampled };
+  return {
+    columns,
+    idColumn: idIndex === -1 ? null : reader.columns[idIndex]!,
+    rows,
+    shortRows,
+    firstShortRow,
+    unit: reader.unit,
+    sampled,
+  };
 }

@@ -32,8 +32,20 @@ export function readLayout(read: LayoutRead): AsyncGenerator<TableRow> {
   if (base === 'json' || base === 'ndjson') {
     const streamed = streamedPlans(read.source, read.fields, base);
     if (streamed) return readJsonRecords(read, base, streamed);
-    if (base === 'ndjson') throw new LoadError(publicName(read.source.path), null, null, 'an ndjson layout\'s fields (and id_column) read keys of each line\'s object ("/name", "/address/city"), $file or $stem');
-    if (read.source.idColumn !== null) throw new LoadError(publicName(read.source.path), null, null, 'id_column needs records that are the elements of one array ("/items/*") and an id read from each ("/items/*/id")');
+    if (base === 'ndjson')
+      throw new LoadError(
+        publicName(read.source.path),
+        null,
+        null,
+        'an ndjson layout\'s fields (and id_column) read keys of each line\'s object ("/name", "/address/city"), $file or $stem',
+      );
+    if (read.source.idColumn !== null)
+      throw new LoadError(
+        publicName(read.source.path),
+        null,
+        null,
+        'id_column needs records that are the elements of one array ("/items/*") and an id read from each ("/items/*/id")',
+      );
     return readJson(read);
   }
   if (base === 'csv') return readCsv(read);
@@ -47,7 +59,8 @@ function csvCorrections(corrections: Correction[]): Map<number, Map<string, Corr
   const byLine = new Map<number, Map<string, Correction>>();
   for (const c of corrections) {
     const match = /^\/(\d+)\/(.+)$/.exec(c.location);
-    if (!match) throw loadError(c.origin, `a CSV file's correction is located as /<line>/<column header>, not ${c.location}`);
+    if (!match)
+      throw loadError(c.origin, `a CSV file's correction is located as /<line>/<column header>, not ${c.location}`);
     const line = Number(match[1]);
     if (!byLine.has(line)) byLine.set(line, new Map());
     byLine.get(line)!.set(match[2]!.replace(/~1/g, '/').replace(/~0/g, '~'), c);
@@ -70,11 +83,16 @@ interface CellPlan {
  * source says) and corrected where a reviewed correction names their line.
  */
 async function* readTable(
-  reader: TableReader, name: string, fields: readonly FieldDefinition[], fieldPlans: readonly CellPlan[],
+  reader: TableReader,
+  name: string,
+  fields: readonly FieldDefinition[],
+  fieldPlans: readonly CellPlan[],
   options: {
     /** Where each record's own `_id` is, when the source has one. */
     idPlan: CellPlan | null;
-    extraColumns: 'error' | 'ignore'; shortRows: 'error' | 'pad'; corrections: Map<number, Map<string, Correction>> | null;
+    extraColumns: 'error' | 'ignore';
+    shortRows: 'error' | 'pad';
+    corrections: Map<number, Map<string, Correction>> | null;
     /** The header's line, for messages about it. */
     headerLine: number | null;
     /** Delimited text: cells are text, rows are checked for width and corrected by line. */
@@ -103,15 +121,28 @@ async function* readTable(
     });
   };
   let at = positions();
-  const forWhat = (i: number) => (i === idAt ? 'for the records\' _id' : `for field "${fields[i]!.id}"`);
+  const forWhat = (i: number) => (i === idAt ? "for the records' _id" : `for field "${fields[i]!.id}"`);
   const missing = at.findIndex((p, i) => p === -1 && plans[i]!.constant === null);
   const growing = options.columnsGrow === true;
   if (missing !== -1 && !growing) {
-    throw new LoadError(name, options.headerLine, null, `header has no column "${plans[missing]!.column}" (${forWhat(missing)}); found: ${header.map((h) => `"${h}"`).join(', ')}`, null, unit);
+    throw new LoadError(
+      name,
+      options.headerLine,
+      null,
+      `header has no column "${plans[missing]!.column}" (${forWhat(missing)}); found: ${header.map((h) => `"${h}"`).join(', ')}`,
+      null,
+      unit,
+    );
   }
   if (options.extraColumns === 'error') {
     const unexpected = header.findIndex((_, i) => !at.includes(i));
-    if (unexpected !== -1) throw new LoadError(name, options.headerLine, unexpected + 1, `header has column "${header[unexpected]}", which the catalogue does not declare`);
+    if (unexpected !== -1)
+      throw new LoadError(
+        name,
+        options.headerLine,
+        unexpected + 1,
+        `header has column "${header[unexpected]}", which the catalogue does not declare`,
+      );
   }
   let width = header.length;
   let seen = new Set(at.filter((p) => p !== -1));
@@ -129,14 +160,23 @@ async function* readTable(
           throw new LoadError(name, line, width + 1, `row has ${cells.length} cells, the header has ${width}`);
         }
         if (cells.length < width && options.shortRows === 'error') {
-          throw new LoadError(name, line, cells.length + 1, `row has ${cells.length} cells, the header has ${width} (the source's short_rows: "pad" fills the rest with empty cells)`);
+          throw new LoadError(
+            name,
+            line,
+            cells.length + 1,
+            `row has ${cells.length} cells, the header has ${width} (the source's short_rows: "pad" fills the rest with empty cells)`,
+          );
         }
         const fix = options.corrections?.get(line);
         if (fix) {
           for (const [column, c] of fix) {
             const i = header.indexOf(column);
             if (i === -1) continue;
-            if (cells[i] !== c.published) throw loadError(c.origin, `${name} line ${line} column "${column}" holds "${cells[i]}", not the published "${c.published}" the correction expects: review it`);
+            if (cells[i] !== c.published)
+              throw loadError(
+                c.origin,
+                `${name} line ${line} column "${column}" holds "${cells[i]}", not the published "${c.published}" the correction expects: review it`,
+              );
             cells[i] = c.corrected;
             c.used = true;
           }
@@ -149,12 +189,25 @@ async function* readTable(
         const position = at[i]!;
         let raw: unknown = plan.constant ?? (position === -1 ? null : cells[position]);
         if (raw === undefined) raw = text ? '' : null;
-        for (let j = 0; j < plan.within.length && raw !== null && raw !== undefined; j++) raw = child(raw, plan.within[j]!);
+        for (let j = 0; j < plan.within.length && raw !== null && raw !== undefined; j++)
+          raw = child(raw, plan.within[j]!);
         try {
-          values[i] = typeof raw === 'string' ? parseCell(raw, field.type, field.format) : raw === null && options.keepNulls ? null : typedValue(raw ?? null, field);
+          values[i] =
+            typeof raw === 'string'
+              ? parseCell(raw, field.type, field.format)
+              : raw === null && options.keepNulls
+                ? null
+                : typedValue(raw ?? null, field);
         } catch (err) {
           if (!(err instanceof ValueError)) throw err;
-          throw new LoadError(name, line, text ? position + 1 : null, `field "${field.id}" (${field.type}): ${err.message}`, options.pointerOf?.(row) ?? null, unit);
+          throw new LoadError(
+            name,
+            line,
+            text ? position + 1 : null,
+            `field "${field.id}" (${field.type}): ${err.message}`,
+            options.pointerOf?.(row) ?? null,
+            unit,
+          );
         }
       }
       const where = origin(name, { line, ...(options.pointerOf ? { pointer: options.pointerOf(row) } : {}) });
@@ -163,16 +216,37 @@ async function* readTable(
         continue;
       }
       const raw = at[idAt] === -1 ? null : cells[at[idAt]!];
-      const id = typeof raw === 'number' ? raw : typeof raw === 'bigint' ? Number(raw) : typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
+      const id =
+        typeof raw === 'number'
+          ? raw
+          : typeof raw === 'bigint'
+            ? Number(raw)
+            : typeof raw === 'string' && /^\s*\d+\s*$/.test(raw)
+              ? Number(raw)
+              : NaN;
       if (!Number.isSafeInteger(id) || id < 1) {
-        throw new LoadError(name, line, text ? at[idAt]! + 1 : null, `the _id column "${options.idPlan!.column}" holds ${JSON.stringify(raw ?? null)}, not a whole number of 1 or more`, options.pointerOf?.(row) ?? null, unit);
+        throw new LoadError(
+          name,
+          line,
+          text ? at[idAt]! + 1 : null,
+          `the _id column "${options.idPlan!.column}" holds ${JSON.stringify(raw ?? null)}, not a whole number of 1 or more`,
+          options.pointerOf?.(row) ?? null,
+          unit,
+        );
       }
       yield { values, origin: where, id };
     }
   }
   const never = plans.findIndex((plan, i) => plan.constant === null && !seen.has(at[i]!));
   if (growing && never !== -1) {
-    throw new LoadError(name, null, null, `no ${unit} has "${plans[never]!.column}" (${forWhat(never)}); found: ${header.map((h) => `"${h}"`).join(', ')}`, null, unit);
+    throw new LoadError(
+      name,
+      null,
+      null,
+      `no ${unit} has "${plans[never]!.column}" (${forWhat(never)}); found: ${header.map((h) => `"${h}"`).join(', ')}`,
+      null,
+      unit,
+    );
   }
 }
 
@@ -182,24 +256,46 @@ async function* readTable(
  * other column. With `keepNulls`, a null cell (from a reader that tells NULL from "") stays null in a text field.
  */
 export function readDelimitedRows(
-  reader: TableReader, name: string, fields: readonly FieldDefinition[], options: { idColumn: string | null; keepNulls?: boolean },
+  reader: TableReader,
+  name: string,
+  fields: readonly FieldDefinition[],
+  options: { idColumn: string | null; keepNulls?: boolean },
 ): AsyncGenerator<TableRow> {
-  return readTable(reader, name, fields, fields.map((f): CellPlan => ({ column: f.column, within: [], constant: null })), {
-    idPlan: options.idColumn === null ? null : { column: options.idColumn, within: [], constant: null },
-    extraColumns: 'error', shortRows: 'error', corrections: null, headerLine: 1, delimited: true, keepNulls: options.keepNulls === true,
-  });
+  return readTable(
+    reader,
+    name,
+    fields,
+    fields.map((f): CellPlan => ({ column: f.column, within: [], constant: null })),
+    {
+      idPlan: options.idColumn === null ? null : { column: options.idColumn, within: [], constant: null },
+      extraColumns: 'error',
+      shortRows: 'error',
+      corrections: null,
+      headerLine: 1,
+      delimited: true,
+      keepNulls: options.keepNulls === true,
+    },
+  );
 }
 
 async function* readCsv({ source, fields, files, corrections }: LayoutRead): AsyncGenerator<TableRow> {
   const plans = fields.map((f): CellPlan => ({ column: f.column, within: [], constant: null }));
   for (const file of files) {
     const reader = await openDelimited(file.located.file, file.name, {
-      encoding: file.scan.encoding, bomLength: file.scan.bomLength, delimiter: source.delimiter, headerRow: source.headerRow, repair: source.repair,
+      encoding: file.scan.encoding,
+      bomLength: file.scan.bomLength,
+      delimiter: source.delimiter,
+      headerRow: source.headerRow,
+      repair: source.repair,
     });
     try {
       yield* readTable(reader, file.name, fields, plans, {
         idPlan: source.idColumn === null ? null : { column: source.idColumn, within: [], constant: null },
-        extraColumns: source.extraColumns, shortRows: source.shortRows, corrections: csvCorrections(correctionsFor(corrections, file.name)), headerLine: source.headerRow, delimited: true,
+        extraColumns: source.extraColumns,
+        shortRows: source.shortRows,
+        corrections: csvCorrections(correctionsFor(corrections, file.name)),
+        headerLine: source.headerRow,
+        delimited: true,
       });
     } finally {
       await reader.close();
@@ -208,19 +304,29 @@ async function* readCsv({ source, fields, files, corrections }: LayoutRead): Asy
 }
 
 /** Workbooks' sheets and Parquet files: each field takes the column its `column` names. */
-async function* readTypedFiles({ source, fields, files }: LayoutRead, format: 'xlsx' | 'parquet'): AsyncGenerator<TableRow> {
+async function* readTypedFiles(
+  { source, fields, files }: LayoutRead,
+  format: 'xlsx' | 'parquet',
+): AsyncGenerator<TableRow> {
   const plans = fields.map((f): CellPlan => ({ column: f.column, within: [], constant: null }));
   for (const file of files) {
     let reader: TableReader;
     try {
-      reader = await openTypedFile(file.located.file, file.name, format === 'xlsx' ? { format, sheet: source.sheet } : { format });
+      reader = await openTypedFile(
+        file.located.file,
+        file.name,
+        format === 'xlsx' ? { format, sheet: source.sheet } : { format },
+      );
     } catch (err) {
       throw new LoadError(file.name, null, null, (err as Error).message.replace(`${file.name}: `, ''));
     }
     try {
       yield* readTable(reader, file.name, fields, plans, {
         idPlan: source.idColumn === null ? null : { column: source.idColumn, within: [], constant: null },
-        extraColumns: 'ignore', shortRows: 'pad', corrections: null, headerLine: null,
+        extraColumns: 'ignore',
+        shortRows: 'pad',
+        corrections: null,
+        headerLine: null,
       });
     } finally {
       await reader.close();
@@ -234,7 +340,11 @@ async function* readTypedFiles({ source, fields, files }: LayoutRead, format: 'x
  * NDJSON's records are its lines. Null when the layout needs the whole document (a preset, corrections, paths that
  * reach outside the record).
  */
-function streamedPlans(source: LayoutSourceDefinition, fields: readonly FieldDefinition[], base: 'json' | 'ndjson'): { recordsAt: string[]; plans: CellPlan[]; idPlan: CellPlan | null } | null {
+function streamedPlans(
+  source: LayoutSourceDefinition,
+  fields: readonly FieldDefinition[],
+  base: 'json' | 'ndjson',
+): { recordsAt: string[]; plans: CellPlan[]; idPlan: CellPlan | null } | null {
   if (LAYOUT_PRESETS[source.layout] || source.corrections) return null;
   const records = parsePath(source.records ?? '');
   const recordsAt = base === 'ndjson' ? [] : records.slice(0, -1);
@@ -244,7 +354,12 @@ function streamedPlans(source: LayoutSourceDefinition, fields: readonly FieldDef
     if (column === '$file' || column === '$stem') return { column, within: [], constant: '' };
     const segments = parsePath(column);
     const own = segments.slice(prefix.length);
-    if (segments.length <= prefix.length || prefix.some((s, i) => segments[i] !== s) || own.some((s) => s === '*' || s === '#')) return null;
+    if (
+      segments.length <= prefix.length ||
+      prefix.some((s, i) => segments[i] !== s) ||
+      own.some((s) => s === '*' || s === '#')
+    )
+      return null;
     return { column: own[0]!, within: own.slice(1), constant: null };
   };
   const plans: CellPlan[] = [];
@@ -258,17 +373,34 @@ function streamedPlans(source: LayoutSourceDefinition, fields: readonly FieldDef
   return { recordsAt, plans, idPlan };
 }
 
-async function* readJsonRecords(read: LayoutRead, base: 'json' | 'ndjson', streamed: NonNullable<ReturnType<typeof streamedPlans>>): AsyncGenerator<TableRow> {
+async function* readJsonRecords(
+  read: LayoutRead,
+  base: 'json' | 'ndjson',
+  streamed: NonNullable<ReturnType<typeof streamedPlans>>,
+): AsyncGenerator<TableRow> {
   const { fields, files } = read;
   for (const file of files) {
-    const plans = streamed.plans.map((plan, i) => (plan.constant === null ? plan : { ...plan, constant: fields[i]!.column === '$file' ? file.name : stemOf(file.name) }));
+    const plans = streamed.plans.map((plan, i) =>
+      plan.constant === null
+        ? plan
+        : { ...plan, constant: fields[i]!.column === '$file' ? file.name : stemOf(file.name) },
+    );
     const reader = await openJson(file.located.file, file.name, {
-      encoding: file.scan.encoding, bomLength: file.scan.bomLength, lines: base === 'ndjson', recordsAt: streamed.recordsAt,
+      encoding: file.scan.encoding,
+      bomLength: file.scan.bomLength,
+      lines: base === 'ndjson',
+      recordsAt: streamed.recordsAt,
     });
-    const prefix = base === 'json' ? streamed.recordsAt.map((k) => `/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('') : '';
+    const prefix =
+      base === 'json' ? streamed.recordsAt.map((k) => `/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('') : '';
     try {
       yield* readTable(reader, file.name, fields, plans, {
-        idPlan: streamed.idPlan, extraColumns: 'ignore', shortRows: 'pad', corrections: null, headerLine: null, columnsGrow: true,
+        idPlan: streamed.idPlan,
+        extraColumns: 'ignore',
+        shortRows: 'pad',
+        corrections: null,
+        headerLine: null,
+        columnsGrow: true,
         pointerOf: base === 'json' ? (row) => `${prefix}/${row.line - 1}` : () => null,
       });
     } finally {
@@ -285,7 +417,11 @@ const parsePath = parseJsonPath;
 /** How a field's value is found: the file's name, or a path whose `*` and `#` are bound by the records path. */
 type ColumnPlan = { kind: 'file' } | { kind: 'stem' } | { kind: 'path'; segments: Segment[] };
 
-function columnPlan(field: FieldDefinition, records: string, presetColumns: Record<string, { path: string }> | null): ColumnPlan {
+function columnPlan(
+  field: FieldDefinition,
+  records: string,
+  presetColumns: Record<string, { path: string }> | null,
+): ColumnPlan {
   const column = presetColumns?.[field.column]?.path ?? field.column;
   if (column === '$file') return { kind: 'file' };
   if (column === '$stem') return { kind: 'stem' };
@@ -296,7 +432,8 @@ function columnPlan(field: FieldDefinition, records: string, presetColumns: Reco
 
 function child(value: unknown, segment: string): unknown {
   if (Array.isArray(value)) return /^\d+$/.test(segment) ? value[Number(segment)] : undefined;
-  if (value !== null && typeof value === 'object') return Object.hasOwn(value, segment) ? (value as Record<string, unknown>)[segment] : undefined;
+  if (value !== null && typeof value === 'object')
+    return Object.hasOwn(value, segment) ? (value as Record<string, unknown>)[segment] : undefined;
   return undefined;
 }
 
@@ -313,7 +450,8 @@ function* matches(value: unknown, segments: Segment[], at: string[] = []): Gener
     return;
   }
   if (Array.isArray(value)) for (let i = 0; i < value.length; i++) yield* matches(value[i], rest, [...at, String(i)]);
-  else if (value !== null && typeof value === 'object') for (const key of Object.keys(value)) yield* matches((value as Record<string, unknown>)[key], rest, [...at, key]);
+  else if (value !== null && typeof value === 'object')
+    for (const key of Object.keys(value)) yield* matches((value as Record<string, unknown>)[key], rest, [...at, key]);
 }
 
 function applyJsonCorrections(document: unknown, fixes: readonly Correction[], name: string): unknown {
@@ -327,7 +465,10 @@ function applyJsonCorrections(document: unknown, fixes: readonly Correction[], n
     const current = key === undefined ? root : child(parent, key);
     if (current === undefined) throw loadError(c.origin, `${name} has no ${c.location}`);
     if (JSON.stringify(current) !== JSON.stringify(published)) {
-      throw loadError(c.origin, `${name} ${c.location} holds ${JSON.stringify(current)}, not the published ${c.published} the correction expects: review it`);
+      throw loadError(
+        c.origin,
+        `${name} ${c.location} holds ${JSON.stringify(current)}, not the published ${c.published} the correction expects: review it`,
+      );
     }
     if (key === undefined) root = corrected;
     else if (Array.isArray(parent)) parent[Number(key)] = corrected;
@@ -361,7 +502,12 @@ async function* readJson({ source, fields, files, corrections }: LayoutRead): As
       document = JSON.parse(text);
     } catch (err) {
       const where = jsonSyntaxError(text);
-      throw new LoadError(name, where?.line ?? null, where?.column ?? null, `not valid JSON: ${where?.problem ?? (err as Error).message}`);
+      throw new LoadError(
+        name,
+        where?.line ?? null,
+        where?.column ?? null,
+        `not valid JSON: ${where?.problem ?? (err as Error).message}`,
+      );
     }
     document = applyJsonCorrections(document, correctionsFor(corrections, name), name);
     let any = false;
@@ -380,7 +526,8 @@ async function* readJson({ source, fields, files, corrections }: LayoutRead): As
           raw = /^\d+$/.test(position) ? Number(position) + 1 : position;
         } else {
           raw = document;
-          for (let j = 0; j < plan.segments.length && raw !== undefined; j++) raw = child(raw, bound(j, plan.segments[j]!));
+          for (let j = 0; j < plan.segments.length && raw !== undefined; j++)
+            raw = child(raw, bound(j, plan.segments[j]!));
         }
         try {
           values[i] = typedValue(raw, fields[i]!);
@@ -388,7 +535,13 @@ async function* readJson({ source, fields, files, corrections }: LayoutRead): As
           if (!(err instanceof ValueError)) throw err;
           // The place is worked out only for a message.
           const where = plan.kind === 'path' ? plan.segments.map((s, j) => bound(j, s)) : at;
-          throw new LoadError(name, lineOf(text, where), null, `field "${fields[i]!.id}" (${fields[i]!.type}): ${err.message}`, pointerText(where));
+          throw new LoadError(
+            name,
+            lineOf(text, where),
+            null,
+            `field "${fields[i]!.id}" (${fields[i]!.type}): ${err.message}`,
+            pointerText(where),
+          );
         }
       }
       yield { values, origin: origin(name, { pointer: pointerText(at) }) };

@@ -37,7 +37,9 @@ export async function locateSource(sources: string, sourcePath: string, timeoutM
       if (!info.isFile()) throw new Error('is not a file');
     } catch (err) {
       const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (err as Error).message;
-      throw new Error(`${publicName(sourcePath)}: ${reason} (looked in ${isUrl(sources) ? sources : `the sources folder, ${path.basename(sources)}`})`);
+      throw new Error(
+        `${publicName(sourcePath)}: ${reason} (looked in ${isUrl(sources) ? sources : `the sources folder, ${path.basename(sources)}`})`,
+      );
     }
     // A file outside the sources and the catalogue's folder is named by its file name alone: a path on the
     // publisher's machine is nobody else's business, and never leaves it (messages, package_show, logs).
@@ -48,7 +50,10 @@ export async function locateSource(sources: string, sourcePath: string, timeoutM
   try {
     const response = await fetch(location, { signal: AbortSignal.timeout(timeoutMs) });
     if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
-    await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), createWriteStream(file));
+    await pipeline(
+      Readable.fromWeb(response.body as import('node:stream/web').ReadableStream),
+      createWriteStream(file),
+    );
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     throw new Error(`${location}: download failed (${(err as Error).message})`);

@@ -8,15 +8,39 @@
 import { createHash } from 'node:crypto';
 import { LAYOUT_PRESETS, TRANSFORM_SPECS } from '../catalog/source-kinds.js';
 import type {
-  CatalogDefinition, CkanSourceDefinition, DatasetDefinition, DerivedSourceDefinition, FieldDefinition, InputReference, LayoutSourceDefinition, ResourceDefinition,
+  CatalogDefinition,
+  CkanSourceDefinition,
+  DatasetDefinition,
+  DerivedSourceDefinition,
+  FieldDefinition,
+  InputReference,
+  LayoutSourceDefinition,
+  ResourceDefinition,
   SourceDefinition,
 } from '../catalog/types.js';
 import type { Logger } from 'pino';
 import { CkanClient, Slots, type CkanClientOptions } from './ckan/client.js';
-import { BlockHasher, planChanges, portalBlockHashes, recordsIn, withBlocks, type BlockHashes, type ChangePlan } from './ckan/changes.js';
+import {
+  BlockHasher,
+  planChanges,
+  portalBlockHashes,
+  recordsIn,
+  withBlocks,
+  type BlockHashes,
+  type ChangePlan,
+} from './ckan/changes.js';
 import { DumpUnusable, openDump, type DumpOptions } from './ckan/dump.js';
 import {
-  loaderVeto, looksMidReload, MirrorMismatch, probeDifference, schemaDifference, UpstreamReloading, UpstreamResource, verifyCopy, type MirrorOptions, type Probe,
+  loaderVeto,
+  looksMidReload,
+  MirrorMismatch,
+  probeDifference,
+  schemaDifference,
+  UpstreamReloading,
+  UpstreamResource,
+  verifyCopy,
+  type MirrorOptions,
+  type Probe,
 } from './ckan/mirror.js';
 import type { StoredValue } from '../catalog/values.js';
 import type { InputRecord, ResourceLoadRecord } from '../storage/load-target.js';
@@ -66,7 +90,10 @@ export class LoadSources {
   private readonly cache: FileCache;
   private readonly clients = new Map<string, CkanClient>();
   private readonly probes = new Map<string, Promise<Probe>>();
-  /** Per portal, probes running at once: as many as its requests in flight, so that each probe's time runs from its start. */
+  /**
+   * Per portal, probes running at once: as many as its requests in flight, so that each probe's time runs from its
+   * start.
+   */
   private readonly probeSlots = new Map<string, Slots>();
   /** Portals found to have no dump route this load. */
   private readonly dumpMissing = new Set<string>();
@@ -85,7 +112,11 @@ export class LoadSources {
   private readonly tables = new Map<string, Promise<Table>>();
   private readonly abouts = new Map<string, Promise<{ title?: string; url?: string }>>();
 
-  constructor(private readonly catalog: CatalogDefinition, sources: string, private readonly mirror: MirrorReadOptions = {}) {
+  constructor(
+    private readonly catalog: CatalogDefinition,
+    sources: string,
+    private readonly mirror: MirrorReadOptions = {},
+  ) {
     this.cache = new FileCache(sources, catalog.baseDir);
     this.datasets = new Map(catalog.datasets.map((d) => [d.name, d]));
     this.resources = new Map(catalog.resources.map((r) => [r.id, r]));
@@ -97,7 +128,10 @@ export class LoadSources {
     return dataset;
   }
 
-  private input(dataset: DatasetDefinition, ref: InputReference): { source: SourceDefinition; fields: FieldDefinition[]; key: string; resource?: ResourceDefinition } {
+  private input(
+    dataset: DatasetDefinition,
+    ref: InputReference,
+  ): { source: SourceDefinition; fields: FieldDefinition[]; key: string; resource?: ResourceDefinition } {
     if (ref.kind === 'input') {
       const input = Object.hasOwn(dataset.inputs, ref.name) ? dataset.inputs[ref.name] : undefined;
       if (!input) throw new Error(`the dataset ${dataset.name} has no input "${ref.name}"`);
@@ -108,7 +142,9 @@ export class LoadSources {
     return { source: resource.source, fields: resource.fields, key: `resource:${resource.id}`, resource };
   }
 
-  private async layoutFiles(source: LayoutSourceDefinition): Promise<{ files: ResolvedFile[]; corrections: ResolvedFile[] }> {
+  private async layoutFiles(
+    source: LayoutSourceDefinition,
+  ): Promise<{ files: ResolvedFile[]; corrections: ResolvedFile[] }> {
     const [files, corrections] = await Promise.all([
       this.cache.resolve(source.files, source.encoding),
       source.corrections ? this.cache.resolve(source.corrections, 'auto') : Promise.resolve([]),
@@ -117,7 +153,11 @@ export class LoadSources {
   }
 
   /** Every file a source depends on (a derivation's, through its inputs), each once, in a stable order. */
-  private async sourceFiles(dataset: DatasetDefinition, source: SourceDefinition, seen = new Set<string>()): Promise<{ file: ResolvedFile; source: LayoutSourceDefinition }[]> {
+  private async sourceFiles(
+    dataset: DatasetDefinition,
+    source: SourceDefinition,
+    seen = new Set<string>(),
+  ): Promise<{ file: ResolvedFile; source: LayoutSourceDefinition }[]> {
     if (source.kind === 'ckan') return [];
     if (source.kind === 'layout') {
       const { files, corrections } = await this.layoutFiles(source);
@@ -128,7 +168,7 @@ export class LoadSources {
       const input = this.input(dataset, ref);
       if (seen.has(input.key)) continue;
       seen.add(input.key);
-      all.push(...await this.sourceFiles(dataset, input.source, seen));
+      all.push(...(await this.sourceFiles(dataset, input.source, seen)));
     }
     const unique = new Map(all.map((entry) => [`${entry.file.located.file}\u0000${entry.file.name}`, entry]));
     return [...unique.values()];
@@ -139,9 +179,14 @@ export class LoadSources {
     let client = this.clients.get(source.portal);
     if (!client) {
       const env = this.mirror.env ?? process.env;
-      const token = source.tokenEnv ? env[source.tokenEnv] ?? null : null;
-      if (source.tokenEnv && !token) throw new Error(`the environment variable ${source.tokenEnv}, which holds the portal's API token, is not set`);
-      client = new CkanClient(source.portal, { ...this.mirror.client, token, ...(this.mirror.logger ? { logger: this.mirror.logger } : {}) });
+      const token = source.tokenEnv ? (env[source.tokenEnv] ?? null) : null;
+      if (source.tokenEnv && !token)
+        throw new Error(`the environment variable ${source.tokenEnv}, which holds the portal's API token, is not set`);
+      client = new CkanClient(source.portal, {
+        ...this.mirror.client,
+        token,
+        ...(this.mirror.logger ? { logger: this.mirror.logger } : {}),
+      });
       this.clients.set(source.portal, client);
     }
     return client;
@@ -193,7 +238,8 @@ export class LoadSources {
     const first = await this.probeOf(source);
     const second = await this.reprobe(source);
     const difference = probeDifference(first, second);
-    if (difference) return `the upstream is still changing (${difference}, within ${formatSeconds(settleMs)}): most likely a reload in progress`;
+    if (difference)
+      return `the upstream is still changing (${difference}, within ${formatSeconds(settleMs)}): most likely a reload in progress`;
     const timeout = this.mirror.probeTimeoutMs ?? 60_000;
     return loaderVeto(await this.upstream(source).loaderWord(Date.now() + timeout));
   }
@@ -209,18 +255,26 @@ export class LoadSources {
    * looks mid-reload, whose fields no longer match the catalogue's, or that cannot be read, is a problem, so the last
    * good copy keeps serving.
    */
-  private async mirrorInputs(resource: ResourceDefinition, source: CkanSourceDefinition, previous: ResourceLoadRecord | null): Promise<{ sha256: string; inputs: InputRecord[]; files: ResolvedFile[] }> {
+  private async mirrorInputs(
+    resource: ResourceDefinition,
+    source: CkanSourceDefinition,
+    previous: ResourceLoadRecord | null,
+  ): Promise<{ sha256: string; inputs: InputRecord[]; files: ResolvedFile[] }> {
     const probe = await this.probeOf(source);
     const seen = previous?.inputs?.find((i) => i.upstream)?.upstream ?? (previous ? { total: previous.total } : null);
     const reloading = looksMidReload(probe, seen);
     if (reloading) throw new UpstreamReloading(`${source.portal} resource ${source.resource}: ${reloading}`);
     const difference = schemaDifference(probe.fields, resource.fields);
     if (difference) {
-      throw new Error(`${source.portal} resource ${source.resource}: the upstream fields changed (${difference}); run \`count-centre mirror\` again to take the new fields`);
+      throw new Error(
+        `${source.portal} resource ${source.resource}: the upstream fields changed (${difference}); run \`count-centre mirror\` again to take the new fields`,
+      );
     }
     const client = this.client(source);
     const input: InputRecord = {
-      path: `${client.apiBase}datastore_search?resource_id=${encodeURIComponent(source.resource)}`, sha256: probe.fingerprint, bytes: 0,
+      path: `${client.apiBase}datastore_search?resource_id=${encodeURIComponent(source.resource)}`,
+      sha256: probe.fingerprint,
+      bytes: 0,
       upstream: { total: probe.total, maxId: probe.maxId, fieldsHash: probe.fieldsHash, modified: probe.modified },
     };
     // The probe does not see an edit in the middle of a table; where the copy's blocks were hashed by the portal, their
@@ -231,12 +285,20 @@ export class LoadSources {
   }
 
   /** The files of a resource, its combined checksum, and what each file says of its origin. */
-  async inputsOf(resource: ResourceDefinition, previous: ResourceLoadRecord | null = null): Promise<{ sha256: string; inputs: InputRecord[]; files: ResolvedFile[] }> {
+  async inputsOf(
+    resource: ResourceDefinition,
+    previous: ResourceLoadRecord | null = null,
+  ): Promise<{ sha256: string; inputs: InputRecord[]; files: ResolvedFile[] }> {
     if (resource.source.kind === 'ckan') return this.mirrorInputs(resource, resource.source, previous);
     const entries = await this.sourceFiles(this.dataset(resource), resource.source);
-    const inputs = await Promise.all(entries.map(async ({ file, source }): Promise<InputRecord> => ({
-      path: file.name, sha256: file.scan.sha256, bytes: file.scan.bytes, ...await this.about(file, source),
-    })));
+    const inputs = await Promise.all(
+      entries.map(async ({ file, source }): Promise<InputRecord> => ({
+        path: file.name,
+        sha256: file.scan.sha256,
+        bytes: file.scan.bytes,
+        ...(await this.about(file, source)),
+      })),
+    );
     return { sha256: combinedChecksum(entries.map((e) => e.file)), inputs, files: entries.map((e) => e.file) };
   }
 
@@ -254,7 +316,14 @@ export class LoadSources {
         } catch {
           return {};
         }
-        const at = (pointer: string) => pointer.slice(1).split('/').reduce<unknown>((v, s) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[s] : undefined), document);
+        const at = (pointer: string) =>
+          pointer
+            .slice(1)
+            .split('/')
+            .reduce<unknown>(
+              (v, s) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[s] : undefined),
+              document,
+            );
         const title = at(preset.about!.title);
         const url = at(preset.about!.url);
         return { ...(typeof title === 'string' ? { title } : {}), ...(typeof url === 'string' ? { url } : {}) };
@@ -272,17 +341,35 @@ export class LoadSources {
     const dataset = this.dataset(resource);
     const describe = (source: SourceDefinition, fields: FieldDefinition[], seen: Set<string>): unknown => {
       if (source.kind === 'layout' || source.kind === 'ckan') return { source, fields };
-      const inputs = Object.fromEntries(Object.entries(source.inputs).map(([name, refs]) => [name, refs.map((ref) => {
-        const input = this.input(dataset, ref);
-        if (seen.has(input.key)) return input.key;
-        return describe(input.source, input.fields, new Set([...seen, input.key]));
-      })]));
-      return { transform: source.transform, version: TRANSFORM_SPECS[source.transform]?.version, options: source.options, inputs, election: dataset.election, fields };
+      const inputs = Object.fromEntries(
+        Object.entries(source.inputs).map(([name, refs]) => [
+          name,
+          refs.map((ref) => {
+            const input = this.input(dataset, ref);
+            if (seen.has(input.key)) return input.key;
+            return describe(input.source, input.fields, new Set([...seen, input.key]));
+          }),
+        ]),
+      );
+      return {
+        transform: source.transform,
+        version: TRANSFORM_SPECS[source.transform]?.version,
+        options: source.options,
+        inputs,
+        election: dataset.election,
+        fields,
+      };
     };
     const { fields, indexes } = resource;
-    return sha256(JSON.stringify({
-      fields, indexes, source: describe(resource.source, fields, new Set([`resource:${resource.id}`])), fullTextLanguage: this.catalog.fullTextLanguage, LOADER_VERSION,
-    }));
+    return sha256(
+      JSON.stringify({
+        fields,
+        indexes,
+        source: describe(resource.source, fields, new Set([`resource:${resource.id}`])),
+        fullTextLanguage: this.catalog.fullTextLanguage,
+        LOADER_VERSION,
+      }),
+    );
   }
 
   /** A resource's rows, checked against its fields: streamed from a layout source, or derived. */
@@ -298,17 +385,25 @@ export class LoadSources {
     for (const row of (await this.derived(resource, resource.source)).rows) yield row;
   }
 
-  private async *readLayoutSource(source: LayoutSourceDefinition, fields: readonly FieldDefinition[]): AsyncGenerator<TableRow> {
+  private async *readLayoutSource(
+    source: LayoutSourceDefinition,
+    fields: readonly FieldDefinition[],
+  ): AsyncGenerator<TableRow> {
     const { files, corrections: correctionFiles } = await this.layoutFiles(source);
     const corrections = await readCorrections(correctionFiles);
     yield* readLayout({ source, fields, files, corrections });
-    checkAllUsed(corrections, files.map((f) => f.name));
+    checkAllUsed(
+      corrections,
+      files.map((f) => f.name),
+    );
   }
 
   /** The route a mirrored resource is copied by this time: the dump, unless ruled out (the portal has none, tests). */
   private copyRoute(source: CkanSourceDefinition): CopyRoute {
     const routes = this.mirror.routes ?? ['dump', 'pages'];
-    return routes[0] === 'dump' && !this.dumpMissing.has(source.portal) && !this.pagesOnly.has(source.resource) ? 'dump' : 'pages';
+    return routes[0] === 'dump' && !this.dumpMissing.has(source.portal) && !this.pagesOnly.has(source.resource)
+      ? 'dump'
+      : 'pages';
   }
 
   /** The resource's dump could not be used: it is copied page by page from now on this load, and the reason told. */
@@ -317,7 +412,10 @@ export class LoadSources {
     this.pagesOnly.add(source.resource);
     const note = `the dump was not used (${err.message}); copied page by page`;
     this.mirrorNotes.set(source.resource, note);
-    this.mirror.logger?.warn({ resource: source.resource, portal: source.portal }, `${source.portal} resource ${source.resource}: ${note}`);
+    this.mirror.logger?.warn(
+      { resource: source.resource, portal: source.portal },
+      `${source.portal} resource ${source.resource}: ${note}`,
+    );
   }
 
   /**
@@ -327,11 +425,17 @@ export class LoadSources {
    * session discards it and the previous copy keeps serving. A dump the portal will not give is replaced by pages at
    * once; one found unusable part way throws DumpUnusable, for the load to copy the resource again by pages.
    */
-  private async *readMirror(source: CkanSourceDefinition, fields: readonly FieldDefinition[]): AsyncGenerator<TableRow> {
+  private async *readMirror(
+    source: CkanSourceDefinition,
+    fields: readonly FieldDefinition[],
+  ): AsyncGenerator<TableRow> {
     const upstream = this.upstream(source);
     const before = await this.probeOf(source);
     const difference = schemaDifference(before.fields, fields);
-    if (difference) throw new Error(`${source.portal} resource ${source.resource}: the upstream fields changed (${difference}); run \`count-centre mirror\` again to take the new fields`);
+    if (difference)
+      throw new Error(
+        `${source.portal} resource ${source.resource}: the upstream fields changed (${difference}); run \`count-centre mirror\` again to take the new fields`,
+      );
     if (!this.pagesOnly.has(source.resource)) this.mirrorNotes.delete(source.resource);
     const hasher = new BlockHasher(this.mirror.blockSize ?? 1000);
     this.copyHashes.set(source.resource, hasher);
@@ -365,7 +469,11 @@ export class LoadSources {
   }
 
   /** The portal's block hashes of a mirrored resource, asked for once per load (null: it does not answer them). */
-  private portalHashes(source: CkanSourceDefinition, fields: readonly FieldDefinition[], size: number): Promise<BlockHashes | null> {
+  private portalHashes(
+    source: CkanSourceDefinition,
+    fields: readonly FieldDefinition[],
+    size: number,
+  ): Promise<BlockHashes | null> {
     let found = this.blockHashes.get(source.resource);
     if (!found) {
       found = portalBlockHashes(this.upstream(source), fields, size);
@@ -380,7 +488,10 @@ export class LoadSources {
    * (datastore_search_sql), when it offers them and has not changed since the copy was verified, else those of the
    * records as copied (always those of the published data).
    */
-  async recordBlocks(resource: ResourceDefinition, base: { sourceSha256: string; inputs?: InputRecord[] }): Promise<void> {
+  async recordBlocks(
+    resource: ResourceDefinition,
+    base: { sourceSha256: string; inputs?: InputRecord[] },
+  ): Promise<void> {
     if (resource.source.kind !== 'ckan') return;
     const source = resource.source;
     const input = base.inputs?.find((i) => i.upstream);
@@ -415,17 +526,30 @@ export class LoadSources {
     const recorded = previous.inputs?.find((i) => i.upstream)?.upstream;
     if (!recorded?.blocks || !previous.table) return { kind: 'full', reason: 'its copy recorded no block hashes' };
     if (recorded.fieldsHash !== probe.fieldsHash) return { kind: 'full', reason: 'its fields changed' };
-    const theirs = recorded.blocks.method === 'sql' ? await this.portalHashes(source, resource.fields, recorded.blocks.size) : null;
-    return planChanges(this.upstream(source), resource.fields, recorded.blocks, theirs, { total: previous.total, maxId: previous.maxId }, probe, {
-      maxShare: this.mirror.patchMaxShare ?? 0.1, sampleBlocks: this.mirror.sampleBlocks ?? 8,
-    });
+    const theirs =
+      recorded.blocks.method === 'sql' ? await this.portalHashes(source, resource.fields, recorded.blocks.size) : null;
+    return planChanges(
+      this.upstream(source),
+      resource.fields,
+      recorded.blocks,
+      theirs,
+      { total: previous.total, maxId: previous.maxId },
+      probe,
+      {
+        maxShare: this.mirror.patchMaxShare ?? 0.1,
+        sampleBlocks: this.mirror.sampleBlocks ?? 8,
+      },
+    );
   }
 
   /**
    * The records a patch replaces the plan's ranges with, then a check that the portal is as the plan found it (the same
    * fingerprint): a patch of a table that changed meanwhile throws MirrorMismatch, and is not published.
    */
-  async *patchRows(resource: ResourceDefinition, plan: Extract<ChangePlan, { kind: 'patch' }>): AsyncGenerator<TableRow & { id: number }> {
+  async *patchRows(
+    resource: ResourceDefinition,
+    plan: Extract<ChangePlan, { kind: 'patch' }>,
+  ): AsyncGenerator<TableRow & { id: number }> {
     if (resource.source.kind !== 'ckan') return;
     const source = resource.source;
     const before = await this.probeOf(source);
@@ -446,7 +570,8 @@ export class LoadSources {
     if (!found) {
       found = (async (): Promise<Table> => {
         const rows: TableRow[] = [];
-        const read = source.kind === 'ckan' ? this.readMirror(source, input.fields) : this.readLayoutSource(source, input.fields);
+        const read =
+          source.kind === 'ckan' ? this.readMirror(source, input.fields) : this.readLayoutSource(source, input.fields);
         for await (const row of read) rows.push(row);
         return { fields: input.fields, rows };
       })();
@@ -456,7 +581,11 @@ export class LoadSources {
   }
 
   /** One table from several: each projected onto the columns the transform reads of it. */
-  private async inputTable(dataset: DatasetDefinition, refs: readonly InputReference[], columns: readonly string[]): Promise<Table> {
+  private async inputTable(
+    dataset: DatasetDefinition,
+    refs: readonly InputReference[],
+    columns: readonly string[],
+  ): Promise<Table> {
     const tables = await Promise.all(refs.map((ref) => this.table(dataset, ref)));
     if (tables.length === 1) return tables[0]!;
     const fields = columns.map((id) => tables[0]!.fields.find((f) => f.id === id)!);
@@ -498,7 +627,8 @@ export class LoadSources {
       const values: StoredValue[] = new Array(resource.fields.length);
       for (let i = 0; i < resource.fields.length; i++) {
         const field = resource.fields[i]!;
-        if (!(field.column in row.values)) throw new LoadError(source.transform, null, null, `yielded no column "${field.column}"`);
+        if (!(field.column in row.values))
+          throw new LoadError(source.transform, null, null, `yielded no column "${field.column}"`);
         try {
           values[i] = checkedValue(row.values[field.column], field, row.origin);
         } catch (err) {

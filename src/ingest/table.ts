@@ -25,7 +25,9 @@ export interface TableRow {
   /** In the order of the table's fields. */
   values: StoredValue[];
   origin: Origin;
-  /** The record's `_id` where the source has its own (a mirrored resource keeps the upstream's); otherwise its position. */
+  /**
+   * The record's `_id` where the source has its own (a mirrored resource keeps the upstream's); otherwise its position.
+   */
   id?: number;
 }
 
@@ -46,7 +48,7 @@ export interface DerivedRow {
  * they do not republish a numeric's text).
  */
 export function computedValue(value: StoredValue | undefined, type: FieldType): StoredValue {
-  return type === 'numeric' && typeof value === 'string' ? Number(value) : value ?? null;
+  return type === 'numeric' && typeof value === 'string' ? Number(value) : (value ?? null);
 }
 
 /** Reads a table's values by field id, as transforms compute with them (computedValue). */
@@ -89,7 +91,8 @@ export function typedValue(value: unknown, field: FieldDefinition): StoredValue 
     if (type === 'text') return String(value);
     if (type === 'numeric') return String(value);
     if (INTEGER_TYPES.has(type) || NUMBER_TYPES.has(type)) {
-      if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) throw new ValueError(`${value} is beyond what is held exactly (2^53)`);
+      if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER))
+        throw new ValueError(`${value} is beyond what is held exactly (2^53)`);
       return INTEGER_TYPES.has(type) ? parseInteger(String(value), type as 'int4' | 'int8') : Number(value);
     }
     throw new ValueError(`${value} is a number, not a ${type}`);

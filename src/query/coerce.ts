@@ -64,7 +64,8 @@ export function toTextOrObject(value: unknown): string | Record<string, unknown>
   if (typeof value === 'string' && /^\s*\{/.test(value)) {
     try {
       const parsed: unknown = parseJsonText(value);
-      if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+      if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed))
+        return parsed as Record<string, unknown>;
     } catch {
       // Not JSON: a plain search string.
     }
@@ -93,6 +94,8 @@ export function splitList(value: string | unknown[], { stripQuotes }: { stripQuo
   if (value === '') return [];
   return value.split(',').map((piece) => {
     const trimmed = piece.trim();
-    return stripQuotes && trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"') ? trimmed.slice(1, -1) : trimmed;
+    return stripQuotes && trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"')
+      ? trimmed.slice(1, -1)
+      : trimmed;
   });
 }

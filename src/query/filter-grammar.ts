@@ -22,7 +22,9 @@ export const FILTER_MESSAGES = {
 
 export type Combinator = '$and' | '$or';
 
-/** One field's condition: `op` is what the request named (eq, in, gt, gte, lt, lte, or anything else, refused later). */
+/**
+ * One field's condition: `op` is what the request named (eq, in, gt, gte, lt, lte, or anything else, refused later).
+ */
 export interface FieldOperation {
   op: string;
   field: string;
@@ -45,8 +47,7 @@ export function filterOpRepr(op: FieldOperation): string {
 }
 
 export type FilterGrammarResult =
-  | { ok: true; root: FilterOperation | null; operations: number }
-  | { ok: false; messages: string[] };
+  { ok: true; root: FilterOperation | null; operations: number } | { ok: false; messages: string[] };
 
 type Dict = Record<string, unknown>;
 
@@ -169,7 +170,9 @@ class FilterReader {
       // CKAN fails on an empty operator dict; it asks for no condition.
       if (entries.length === 0) return null;
       if (entries.length === 1) return this.operation(name, entries[0]![0], entries[0]![1]);
-      const children = entries.map(([op, operand]) => this.field(name, { [op]: operand }, true)).filter((c) => c !== null);
+      const children = entries
+        .map(([op, operand]) => this.field(name, { [op]: operand }, true))
+        .filter((c) => c !== null);
       return children.length > 0 ? this.made({ op: '$and', members: children }) : null;
     }
     if (!Array.isArray(value)) return this.operation(name, 'eq', value);

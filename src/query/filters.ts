@@ -3,17 +3,38 @@
 // (CKAN never matches), a value no stored value can reach matches nothing instead of failing in the database, and
 // ranges on whole-number fields compare as numbers whatever the bound.
 
-import { parseBoolean, parseDate, parseNumber, parseTimestamp, ValueError, type StoredValue } from '../catalog/values.js';
+import {
+  parseBoolean,
+  parseDate,
+  parseNumber,
+  parseTimestamp,
+  ValueError,
+  type StoredValue,
+} from '../catalog/values.js';
 import { pythonStr } from '../serialize/python-json.js';
-import { FILTER_MESSAGES, filterOpRepr, isCombination, readFilterGrammar, type FieldOperation, type FilterOperation } from './filter-grammar.js';
+import {
+  FILTER_MESSAGES,
+  filterOpRepr,
+  isCombination,
+  readFilterGrammar,
+  type FieldOperation,
+  type FilterOperation,
+} from './filter-grammar.js';
 import type { ComparisonOperator, Condition, PlanField } from './plan.js';
 import { QUERY_LIMITS, type PlanProblems } from './problems.js';
 
 type Scalar = Exclude<StoredValue, null>;
 
 const TYPE_NAMES: Record<PlanField['type'], string> = {
-  int: 'integer', int4: 'integer', int8: 'bigint', numeric: 'numeric', float8: 'double precision',
-  text: 'text', bool: 'boolean', date: 'date', timestamp: 'timestamp',
+  int: 'integer',
+  int4: 'integer',
+  int8: 'bigint',
+  numeric: 'numeric',
+  float8: 'double precision',
+  text: 'text',
+  bool: 'boolean',
+  date: 'date',
+  timestamp: 'timestamp',
 };
 
 /**
@@ -68,7 +89,10 @@ export function coerceFilterValue(value: unknown, field: PlanField): Coerced {
     const text = pythonStr(value);
     return text.includes('\u0000') ? MATCHES_NOTHING : text;
   }
-  if (value !== null && typeof value === 'object') return { problem: `a filter value for "${field.id}" must be a single value or a list of values, got ${pythonStr(value)}` };
+  if (value !== null && typeof value === 'object')
+    return {
+      problem: `a filter value for "${field.id}" must be a single value or a list of values, got ${pythonStr(value)}`,
+    };
   if (isIntegerField(field)) {
     const number = integerOperand(value, field);
     if (typeof number !== 'number') return number;
@@ -137,7 +161,11 @@ function notNull(field: PlanField): Built {
  * PostgreSQL's numeric comparison gives); a bound beyond the column's range matches nothing or every value, so
  * that it never reaches the store as a value out of range.
  */
-function integerComparison(field: PlanField & { type: 'int' | 'int4' | 'int8' }, operator: ComparisonOperator, bound: number): Built {
+function integerComparison(
+  field: PlanField & { type: 'int' | 'int4' | 'int8' },
+  operator: ComparisonOperator,
+  bound: number,
+): Built {
   const [min, max] = STORABLE_INTEGERS[field.type];
   // Every stored value v satisfies `v > lower` exactly when v ≥ lower + 1; work with inclusive bounds throughout.
   if (operator === 'gt' || operator === 'gte') {
@@ -153,7 +181,12 @@ function integerComparison(field: PlanField & { type: 'int' | 'int4' | 'int8' },
 }
 
 /** `field <operator> value`, with the value read as the field's type; null compares with nothing (SQL's rule). */
-export function comparison(field: PlanField, operator: ComparisonOperator, value: unknown, problems: PlanProblems): Built {
+export function comparison(
+  field: PlanField,
+  operator: ComparisonOperator,
+  value: unknown,
+  problems: PlanProblems,
+): Built {
   if (value === null) return NEVER;
   if (typeof value === 'object' && field.type !== 'text') {
     problems.invalidQuery(`a filter value for "${field.id}" must be a single value, got ${pythonStr(value)}`);
@@ -200,9 +233,12 @@ function membership(field: PlanField, values: readonly unknown[], asList: boolea
     if (typeof result === 'object') problems.invalidQuery(result.problem);
     else coerced.push(result);
   }
-  const valueCondition: Built = coerced.length === 0 ? NEVER
-    : coerced.length === 1 && !asList ? { kind: 'equals', field, value: coerced[0]! }
-    : { kind: 'in', field, values: coerced };
+  const valueCondition: Built =
+    coerced.length === 0
+      ? NEVER
+      : coerced.length === 1 && !asList
+        ? { kind: 'equals', field, value: coerced[0]! }
+        : { kind: 'in', field, values: coerced };
   return matchesNull ? anyOf([valueCondition, { kind: 'is-null', field }]) : valueCondition;
 }
 
@@ -258,7 +294,11 @@ function unknownListField(op: FilterOperation, fields: ReadonlyMap<string, PlanF
 }
 
 /** The condition a `filters` value asks for (null: no condition); problems are recorded, not thrown. */
-export function planFilters(filters: unknown, fields: ReadonlyMap<string, PlanField>, problems: PlanProblems): Condition | null {
+export function planFilters(
+  filters: unknown,
+  fields: ReadonlyMap<string, PlanField>,
+  problems: PlanProblems,
+): Condition | null {
   if (filters === undefined || filters === null) return null;
   const grammar = readFilterGrammar(filters, (name) => fields.has(name));
   if (!grammar.ok) {

@@ -3,7 +3,14 @@
 // Query text is accent-folded as the stores fold what they index, so "sinn fein" finds "Sinn Féin".
 
 import {
-  candidateFilter, candidatesAreExact, foldText, isTextSearchConfig, plainToTsquery, toTsquery, tsqueryToString, TsQuerySyntaxError,
+  candidateFilter,
+  candidatesAreExact,
+  foldText,
+  isTextSearchConfig,
+  plainToTsquery,
+  toTsquery,
+  tsqueryToString,
+  TsQuerySyntaxError,
 } from '../text-search/index.js';
 import { BoundedCache } from '../util/bounded-cache.js';
 import type { PlanField, TextMatch, TextQuery } from './plan.js';
@@ -37,7 +44,13 @@ function parseTextQuery(config: string, text: string, plain: boolean, problems: 
     try {
       const folded = foldText(text);
       const query = plain ? plainToTsquery(config, folded) : toTsquery(config, folded);
-      return { config, query, text: tsqueryToString(query), candidates: candidateFilter(query), candidatesExact: candidatesAreExact(query) };
+      return {
+        config,
+        query,
+        text: tsqueryToString(query),
+        candidates: candidateFilter(query),
+        candidatesExact: candidatesAreExact(query),
+      };
     } catch (err) {
       if (err instanceof TsQuerySyntaxError) return { syntaxError: err.message };
       throw err;
@@ -51,7 +64,11 @@ function parseTextQuery(config: string, text: string, plain: boolean, problems: 
 }
 
 /** The matches a request asks for, in CKAN's rank-column order; problems are recorded, not thrown. */
-export function planFullText(request: FullTextRequest, fields: ReadonlyMap<string, PlanField>, problems: PlanProblems): RankedMatch[] {
+export function planFullText(
+  request: FullTextRequest,
+  fields: ReadonlyMap<string, PlanField>,
+  problems: PlanProblems,
+): RankedMatch[] {
   const { q, fullText, plain, language } = request;
   const hasQ = typeof q === 'string' ? q !== '' : q !== undefined && Object.keys(q).length > 0;
   if (!hasQ && !fullText) return [];

@@ -69,12 +69,23 @@ function equalTo(key: KeysetKey, value: StoredValue): Condition {
  * from there in that key's index instead of testing every record.
  */
 export function afterCondition(keys: readonly KeysetKey[], values: readonly StoredValue[]): Condition | null {
-  const alternatives = keys.map((key, i) => allOf([...keys.slice(0, i).map((k, j) => equalTo(k, values[j]!)), beyond(key, values[i]!)]));
+  const alternatives = keys.map((key, i) =>
+    allOf([...keys.slice(0, i).map((k, j) => equalTo(k, values[j]!)), beyond(key, values[i]!)]),
+  );
   const after = anyOf(alternatives);
   const [first] = keys;
   const firstValue = values[0];
-  if (keys.length > 1 && first && firstValue !== null && firstValue !== undefined && (first.nullsFirst || !mayBeNull(first.field))) {
-    return allOf([{ kind: 'compare', field: first.field, operator: first.descending ? 'lte' : 'gte', value: firstValue }, after]);
+  if (
+    keys.length > 1 &&
+    first &&
+    firstValue !== null &&
+    firstValue !== undefined &&
+    (first.nullsFirst || !mayBeNull(first.field))
+  ) {
+    return allOf([
+      { kind: 'compare', field: first.field, operator: first.descending ? 'lte' : 'gte', value: firstValue },
+      after,
+    ]);
   }
   return after;
 }
@@ -82,12 +93,18 @@ export function afterCondition(keys: readonly KeysetKey[], values: readonly Stor
 /** Reads `count_centre_after` against the order's keys; problems are recorded under its name. */
 export function planAfter(input: unknown, keys: readonly KeysetKey[] | null, problems: PlanProblems): Condition | null {
   if (!keys) {
-    problems.message(AFTER_PARAMETER, 'Keyset paging needs records sorted by fields: not by rank (a full-text query without sort) and not distinct');
+    problems.message(
+      AFTER_PARAMETER,
+      'Keyset paging needs records sorted by fields: not by rank (a full-text query without sort) and not distinct',
+    );
     return null;
   }
   const names = keys.map((k) => k.field.id);
   if (!Array.isArray(input) || input.length !== keys.length) {
-    problems.message(AFTER_PARAMETER, `Must be a list of ${keys.length} value${keys.length === 1 ? '' : 's'}, the last record's ${pythonRepr(names)}`);
+    problems.message(
+      AFTER_PARAMETER,
+      `Must be a list of ${keys.length} value${keys.length === 1 ? '' : 's'}, the last record's ${pythonRepr(names)}`,
+    );
     return null;
   }
   const values: StoredValue[] = [];
@@ -117,7 +134,10 @@ export function rowCursor(row: readonly unknown[], keys: readonly KeysetKey[]): 
  * previous batch's last record: no statement stays open for the whole walk, and batch N costs what batch 1 does.
  * Null when the plan is not in `_id` order (or is distinct).
  */
-export function idWalk(plan: SearchPlan, idField: PlanField): { first(limit: number): SearchPlan; after(lastId: number, limit: number): SearchPlan } | null {
+export function idWalk(
+  plan: SearchPlan,
+  idField: PlanField,
+): { first(limit: number): SearchPlan; after(lastId: number, limit: number): SearchPlan } | null {
   const keys = keysetKeys(plan.orderBy, idField, plan.distinct);
   const order = idOnlyOrder(keys, plan.orderBy);
   if (!keys || !order) return null;
@@ -126,7 +146,11 @@ export function idWalk(plan: SearchPlan, idField: PlanField): { first(limit: num
     first: (limit) => ({ ...withKeys, limit }),
     after: (lastId, limit) => ({
       ...withKeys,
-      where: allOf([plan.where, { kind: 'compare', field: idField, operator: order === 'asc' ? 'gt' : 'lt', value: lastId }]) ?? null,
+      where:
+        allOf([
+          plan.where,
+          { kind: 'compare', field: idField, operator: order === 'asc' ? 'gt' : 'lt', value: lastId },
+        ]) ?? null,
       offset: 0,
       limit,
     }),

@@ -61,8 +61,7 @@ export type Condition =
   | { kind: 'never' };
 
 export type OutputColumn =
-  | { kind: 'field'; id: string; field: PlanField }
-  | { kind: 'rank'; id: string; match: TextMatch };
+  { kind: 'field'; id: string; field: PlanField } | { kind: 'rank'; id: string; match: TextMatch };
 
 export type SortTarget = { kind: 'field'; field: PlanField } | { kind: 'rank'; match: TextMatch };
 

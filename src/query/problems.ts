@@ -45,7 +45,8 @@ export class PlanProblems {
   }
 
   toError(): ApiError | null {
-    if (this.grammarProblem) return errors.validation({ [this.grammarProblem.parameter]: this.grammarProblem.messages });
+    if (this.grammarProblem)
+      return errors.validation({ [this.grammarProblem.parameter]: this.grammarProblem.messages });
     if (this.byParameter.size > 0) {
       const first = [...this.byParameter.keys()].sort()[0]!;
       return errors.validation({ [first]: [this.byParameter.get(first)!] });

@@ -31,7 +31,12 @@ export interface PlanOptions {
   timestampMilliseconds?: boolean;
 }
 
-function outputColumns(request: SearchRequest, resource: PlanResource, ranks: RankedMatch[], problems: PlanProblems): OutputColumn[] {
+function outputColumns(
+  request: SearchRequest,
+  resource: PlanResource,
+  ranks: RankedMatch[],
+  problems: PlanProblems,
+): OutputColumn[] {
   const rankById = new Map(ranks.map((r) => [r.rankId, r]));
   if (request.fields === undefined) {
     return [
@@ -55,7 +60,12 @@ function outputColumns(request: SearchRequest, resource: PlanResource, ranks: Ra
   return columns;
 }
 
-function sortKeys(request: SearchRequest, resource: PlanResource, ranks: RankedMatch[], problems: PlanProblems): SortKey[] {
+function sortKeys(
+  request: SearchRequest,
+  resource: PlanResource,
+  ranks: RankedMatch[],
+  problems: PlanProblems,
+): SortKey[] {
   if (request.sort === undefined) {
     // CKAN orders full-text results by each rank, best first.
     return ranks.map((r) => ({ target: { kind: 'rank', match: r.match }, descending: true, nullsFirst: false }));
@@ -88,21 +98,36 @@ function countPlan(request: SearchRequest, resource: PlanResource, where: Condit
 }
 
 /** Validates `request` against `resource`; returns the plan or the error CKAN would answer with. */
-export function planSearch(request: SearchRequest, resource: PlanResource, options: PlanOptions): SearchPlan | ApiError {
+export function planSearch(
+  request: SearchRequest,
+  resource: PlanResource,
+  options: PlanOptions,
+): SearchPlan | ApiError {
   const problems = new PlanProblems();
   if (request.unknown.length > 0) problems.invalidValue('__extras', request.unknown[0]);
 
   const filterCondition = planFilters(request.filters, resource.fieldById, problems);
-  const ranks = planFullText({
-    q: request.q, fullText: request.fullText, plain: request.plain, language: request.language ?? options.defaultLanguage,
-  }, resource.fieldById, problems);
+  const ranks = planFullText(
+    {
+      q: request.q,
+      fullText: request.fullText,
+      plain: request.plain,
+      language: request.language ?? options.defaultLanguage,
+    },
+    resource.fieldById,
+    problems,
+  );
   const columns = outputColumns(request, resource, ranks, problems);
   let orderBy = sortKeys(request, resource, ranks, problems);
   if (request.offset < 0) problems.invalidValue('offset', String(request.offset));
 
   if (request.distinct) {
-    const selected = (key: SortKey) => columns.some((c) =>
-      key.target.kind === 'field' ? c.kind === 'field' && sameField(c.field, key.target.field) : c.kind === 'rank' && c.match === key.target.match);
+    const selected = (key: SortKey) =>
+      columns.some((c) =>
+        key.target.kind === 'field'
+          ? c.kind === 'field' && sameField(c.field, key.target.field)
+          : c.kind === 'rank' && c.match === key.target.match,
+      );
     if (request.sort === undefined) {
       // Rank order only applies when the rank is among the distinct columns.
       orderBy = orderBy.filter(selected);
@@ -121,7 +146,8 @@ export function planSearch(request: SearchRequest, resource: PlanResource, optio
   if (filterCondition) conditions.push(filterCondition);
   for (const rank of ranks) conditions.push({ kind: 'text-match', match: rank.match });
   if (afterCondition) conditions.push(afterCondition);
-  const where: Condition | null = conditions.length === 0 ? null : conditions.length === 1 ? conditions[0]! : { kind: 'and', of: conditions };
+  const where: Condition | null =
+    conditions.length === 0 ? null : conditions.length === 1 ? conditions[0]! : { kind: 'and', of: conditions };
   const count = countPlan(request, resource, where);
 
   // Records read from files are numbered 1..total in load order, without gaps, so a page of the whole resource in _id
@@ -129,20 +155,36 @@ export function planSearch(request: SearchRequest, resource: PlanResource, optio
   // _ids, gaps and all; its pages are found by offset.
   let seek: Condition | null = null;
   let offset = request.offset;
-  const idOrder = orderBy.length === 0 ? 'asc' : orderBy.length === 1 && orderBy[0]!.target.kind === 'field' && orderBy[0]!.target.field.id === '_id'
-    ? (orderBy[0]!.descending ? 'desc' : 'asc') : null;
+  const idOrder =
+    orderBy.length === 0
+      ? 'asc'
+      : orderBy.length === 1 && orderBy[0]!.target.kind === 'field' && orderBy[0]!.target.field.id === '_id'
+        ? orderBy[0]!.descending
+          ? 'desc'
+          : 'asc'
+        : null;
   if (where === null && !request.distinct && idOrder !== null && offset > 0 && resource.denseIds !== false) {
     // Past the end the page is empty; saying so keeps an offset beyond any _id (2^31 and up) away from the store.
-    seek = offset >= resource.total ? { kind: 'never' }
-      : idOrder === 'asc' ? { kind: 'id-range', after: offset } : { kind: 'id-range', atMost: resource.total - offset };
+    seek =
+      offset >= resource.total
+        ? { kind: 'never' }
+        : idOrder === 'asc'
+          ? { kind: 'id-range', after: offset }
+          : { kind: 'id-range', atMost: resource.total - offset };
     offset = 0;
   }
 
   const fieldColumns = columns.filter((c) => c.kind === 'field');
   const storedTextFits = !(options.timestampMilliseconds && fieldColumns.some((c) => c.field.type === 'timestamp'));
-  const everyField = storedTextFits && !request.distinct &&
-    fieldColumns.length === resource.fields.length && fieldColumns.every((c, i) => c.id === resource.fields[i]!.id);
-  const wholeRecords = everyField && request.recordsFormat === 'objects' && columns.slice(fieldColumns.length).every((c) => c.kind === 'rank');
+  const everyField =
+    storedTextFits &&
+    !request.distinct &&
+    fieldColumns.length === resource.fields.length &&
+    fieldColumns.every((c, i) => c.id === resource.fields[i]!.id);
+  const wholeRecords =
+    everyField &&
+    request.recordsFormat === 'objects' &&
+    columns.slice(fieldColumns.length).every((c) => c.kind === 'rank');
   const csvLines = everyField && request.recordsFormat === 'csv' && columns.length === fieldColumns.length;
 
   return {
@@ -165,8 +207,26 @@ export function planSearch(request: SearchRequest, resource: PlanResource, optio
  * The counts of `fieldId`'s values in the view `request` selects, validated as the view's search is (a field the
  * resource lacks is CKAN's invalid `fields` value); at most `limit` values, most frequent first.
  */
-export function planValueCounts(request: SearchRequest, resource: PlanResource, fieldId: string, limit: number, options: PlanOptions): ValueCountPlan | ApiError {
-  const view = planSearch({ ...request, fields: [fieldId], sort: undefined, distinct: false, offset: 0, after: undefined, includeNextPage: false }, resource, options);
+export function planValueCounts(
+  request: SearchRequest,
+  resource: PlanResource,
+  fieldId: string,
+  limit: number,
+  options: PlanOptions,
+): ValueCountPlan | ApiError {
+  const view = planSearch(
+    {
+      ...request,
+      fields: [fieldId],
+      sort: undefined,
+      distinct: false,
+      offset: 0,
+      after: undefined,
+      includeNextPage: false,
+    },
+    resource,
+    options,
+  );
   if (!('columns' in view)) return view;
   const column = view.columns[0];
   // A rank is not a field of the records: there is nothing to count by.

@@ -3,9 +3,23 @@
 // are slices of each field's precomputed order, sorts are counting sorts on ranks that stop at the page, and full-text
 // queries go through postings, so a search costs in proportion to the page and the records matched, not the table.
 
-import { CSV_LINE_COLUMN, RANK_NORMALIZATION, type Condition, type SearchPlan, type SortKey, type TextMatch } from '../query/plan.js';
+import {
+  CSV_LINE_COLUMN,
+  RANK_NORMALIZATION,
+  type Condition,
+  type SearchPlan,
+  type SortKey,
+  type TextMatch,
+} from '../query/plan.js';
 import { ascending, complement, intersect, NO_ROWS, rowCount, span, union, type RowSet } from './rows.js';
-import { boundIn, comparatorFor, type Comparable, type ExtraColumn, type ResidentColumn, type ResidentTable } from './table.js';
+import {
+  boundIn,
+  comparatorFor,
+  type Comparable,
+  type ExtraColumn,
+  type ResidentColumn,
+  type ResidentTable,
+} from './table.js';
 import { storedValue } from '../catalog/values.js';
 
 export interface ResidentAnswer {
@@ -77,16 +91,21 @@ export function answersPlan(plan: SearchPlan): boolean {
 class Ranks {
   private readonly known = new Map<number, number>();
 
-  constructor(private readonly table: ResidentTable, private readonly match: TextMatch, private readonly budget: Budget) {}
+  constructor(
+    private readonly table: ResidentTable,
+    private readonly match: TextMatch,
+    private readonly budget: Budget,
+  ) {}
 
   of(row: number): number {
     let rank = this.known.get(row);
     if (rank === undefined) {
       this.budget.step();
       const { query, target } = this.match;
-      rank = target.kind === 'row'
-        ? this.table.text.rank(row, query, RANK_NORMALIZATION)
-        : this.table.fieldText(target.field.id, query.config).rank(row, query, RANK_NORMALIZATION);
+      rank =
+        target.kind === 'row'
+          ? this.table.text.rank(row, query, RANK_NORMALIZATION)
+          : this.table.fieldText(target.field.id, query.config).rank(row, query, RANK_NORMALIZATION);
       this.known.set(row, rank);
     }
     return rank;
@@ -96,7 +115,10 @@ class Ranks {
 class Search {
   private readonly ranks = new Map<TextMatch, Ranks>();
 
-  constructor(readonly table: ResidentTable, private readonly budget: Budget) {}
+  constructor(
+    readonly table: ResidentTable,
+    private readonly budget: Budget,
+  ) {}
 
   ranksOf(match: TextMatch): Ranks {
     let ranks = this.ranks.get(match);
@@ -141,7 +163,9 @@ class Search {
         const { query, target } = condition.match;
         if (query.candidates.kind === 'none') return NO_ROWS;
         const step = () => this.budget.step();
-        return target.kind === 'row' ? table.text.matches(query, step) : table.fieldText(target.field.id, query.config).matches(query, step);
+        return target.kind === 'row'
+          ? table.text.matches(query, step)
+          : table.fieldText(target.field.id, query.config).matches(query, step);
       }
       case 'and':
         return intersect(condition.of.map((c) => this.rows(c)));
@@ -257,7 +281,14 @@ function sortedByKeys(rows: Int32Array, keys: readonly Buckets[], k: number): Ar
  * Appends to `out` the records at positions [from, to) of `rows` ordered by `keys` (ties keeping the order of `rows`,
  * which is record order): a counting sort on the first key, and only the buckets the window reaches sorted further.
  */
-function sortedWindow(rows: Int32Array, keys: readonly Buckets[], k: number, from: number, to: number, out: number[]): void {
+function sortedWindow(
+  rows: Int32Array,
+  keys: readonly Buckets[],
+  k: number,
+  from: number,
+  to: number,
+  out: number[],
+): void {
   if (from >= to) return;
   const key = keys[k];
   if (!key || rows.length <= 1) {
@@ -296,7 +327,8 @@ function sortedWindowOfAll(first: Buckets, keys: readonly Buckets[], from: numbe
   for (let b = 0; b < first.count && position < to; b++) {
     const group = first.groups!(b);
     const end = position + group.length;
-    if (end > from && group.length > 0) sortedWindow(group, keys, 1, Math.max(from, position) - position, Math.min(to, end) - position, out);
+    if (end > from && group.length > 0)
+      sortedWindow(group, keys, 1, Math.max(from, position) - position, Math.min(to, end) - position, out);
     position = end;
   }
 }
@@ -326,9 +358,11 @@ function page(search: Search, plan: SearchPlan, matched: RowSet): number[] {
     return out;
   }
   const rows = matched ?? null;
-  const buckets = keys.map((key): Buckets => (key.target.kind === 'field'
-    ? fieldBuckets(table.column(key.target.field.id), key)
-    : rankBuckets(search.ranksOf(key.target.match), rows ?? allRows(table.size), key.descending)));
+  const buckets = keys.map((key): Buckets =>
+    key.target.kind === 'field'
+      ? fieldBuckets(table.column(key.target.field.id), key)
+      : rankBuckets(search.ranksOf(key.target.match), rows ?? allRows(table.size), key.descending),
+  );
   if (rows === null && buckets[0]!.groups) sortedWindowOfAll(buckets[0]!, buckets, from, to, out);
   else sortedWindow(rows ?? allRows(table.size), buckets, 0, from, to, out);
   return out;
@@ -340,15 +374,16 @@ function selectRows(search: Search, plan: SearchPlan, records: readonly number[]
   const rankColumns = plan.columns.filter((c) => c.kind === 'rank').map((c) => search.ranksOf(c.match));
   const cells: ((row: number) => unknown)[] = plan.wholeRecords
     ? [(row) => table.records[row], ...rankColumns.map((ranks) => (row: number) => ranks.of(row))]
-    : plan.csvLines ? [(row) => table.csv[row]]
+    : plan.csvLines
+      ? [(row) => table.csv[row]]
       : plan.columns.map((c) => {
-        if (c.kind === 'rank') {
-          const ranks = search.ranksOf(c.match);
-          return (row: number) => ranks.of(row);
-        }
-        const { shown } = table.column(c.field.id);
-        return (row: number) => shown[row];
-      });
+          if (c.kind === 'rank') {
+            const ranks = search.ranksOf(c.match);
+            return (row: number) => ranks.of(row);
+          }
+          const { shown } = table.column(c.field.id);
+          return (row: number) => shown[row];
+        });
   if (plan.keyset && !plan.distinct) {
     for (const key of plan.keyset) {
       const { values } = table.column(key.field.id);
@@ -359,7 +394,8 @@ function selectRows(search: Search, plan: SearchPlan, records: readonly number[]
 }
 
 /**
- * Answers `plan` from `table`, which must hold the plan's extra columns (see extraColumns); throws ResidentSearchTooLong
+ * Answers `plan` from `table`, which must hold the plan's extra columns (see extraColumns); throws
+ * ResidentSearchTooLong
  * when the budget runs out first.
  */
 export function executeSearch(table: ResidentTable, plan: SearchPlan, budget: Budget): ResidentAnswer {

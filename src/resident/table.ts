@@ -73,11 +73,20 @@ export class ResidentColumn {
   get indexBytes(): number {
     const built = this.built;
     if (!built) return 0;
-    return built.rank.byteLength + built.order.byteLength + built.start.byteLength + built.nulls.byteLength + built.distinct.length * 48;
+    return (
+      built.rank.byteLength +
+      built.order.byteLength +
+      built.start.byteLength +
+      built.nulls.byteLength +
+      built.distinct.length * 48
+    );
   }
 }
 
-function buildIndex(values: readonly (Comparable | null)[], compare: (a: Comparable, b: Comparable) => number): ColumnIndex {
+function buildIndex(
+  values: readonly (Comparable | null)[],
+  compare: (a: Comparable, b: Comparable) => number,
+): ColumnIndex {
   const n = values.length;
   const firstSeen = new Map<Comparable, number>();
   let nullCount = 0;
@@ -121,7 +130,12 @@ function buildIndex(values: readonly (Comparable | null)[], compare: (a: Compara
 }
 
 /** The first index in `distinct` whose value is not below `value` (`strict`: above it). */
-export function boundIn(distinct: readonly Comparable[], value: Comparable, strict: boolean, compare: (a: Comparable, b: Comparable) => number): number {
+export function boundIn(
+  distinct: readonly Comparable[],
+  value: Comparable,
+  strict: boolean,
+  compare: (a: Comparable, b: Comparable) => number,
+): number {
   let lo = 0;
   let hi = distinct.length;
   while (lo < hi) {
@@ -175,7 +189,8 @@ export class ResidentTable {
       });
       bytes += rows.length * 8;
       // PostgreSQL gives every numeric as text; only texts that are more than their double's digits need keeping.
-      const exact = field.type === 'numeric' &&
+      const exact =
+        field.type === 'numeric' &&
         rows.some((row) => typeof row[i] === 'string' && numberText(Number(row[i]), 'numeric') !== row[i]);
       if (exact) bytes += rows.length * 32;
       columns.set(field.id, new ResidentColumn(field, values, exact ? rows.map((row) => row[i] ?? null) : values));
@@ -221,7 +236,10 @@ export class ResidentTable {
 
   /** Adds a column read later, one value per record in `_id` order, indexing it a few hundred records per turn. */
   async add(extra: ExtraColumn, values: readonly unknown[]): Promise<void> {
-    if (values.length !== this.size) throw new Error(`resident table ${this.resourceId}: ${extra} has ${values.length} values for ${this.size} records`);
+    if (values.length !== this.size)
+      throw new Error(
+        `resident table ${this.resourceId}: ${extra} has ${values.length} values for ${this.size} records`,
+      );
     if (extra === CSV_LINE_COLUMN) {
       this.csvLines = values.map(String);
       for (const line of this.csvLines) this.csvBytes += line.length + 24;

@@ -58,15 +58,24 @@ export class ResidentTables {
       held.used = ++this.clock;
       // Most searches find their table read and prepared: they wait for nothing.
       const { ready } = held;
-      if (ready && this.fitted.has(ready) && needs.columns.every((c) => ready.has(c)) && needs.fieldTexts.every((t) => ready.hasFieldText(t.fieldId, t.config))) return ready;
+      if (
+        ready &&
+        this.fitted.has(ready) &&
+        needs.columns.every((c) => ready.has(c)) &&
+        needs.fieldTexts.every((t) => ready.hasFieldText(t.fieldId, t.config))
+      )
+        return ready;
     } else {
       const reading = this.readTable(resource, read);
       const fresh: Held = { table: reading, ready: null, preparing: new Map(), used: ++this.clock };
-      reading.then((table) => {
-        fresh.ready = table;
-      }, () => {
-        if (this.held.get(resource.id) === fresh) this.held.delete(resource.id);
-      });
+      reading.then(
+        (table) => {
+          fresh.ready = table;
+        },
+        () => {
+          if (this.held.get(resource.id) === fresh) this.held.delete(resource.id);
+        },
+      );
       held = fresh;
       this.held.set(resource.id, held);
     }
@@ -74,7 +83,12 @@ export class ResidentTables {
     let grown = !this.fitted.has(table);
     for (const column of needs.columns) {
       if (table.has(column)) continue;
-      await this.prepare(held, column, async () => table.add(column, (await read([column])).map((row) => row[0])));
+      await this.prepare(held, column, async () =>
+        table.add(
+          column,
+          (await read([column])).map((row) => row[0]),
+        ),
+      );
       grown = true;
     }
     for (const { fieldId, config } of needs.fieldTexts) {
@@ -141,4 +155,3 @@ export class ResidentTables {
     }
   }
 }
-

@@ -5,18 +5,30 @@
 import { searchableText } from '../catalog/values.js';
 import type { TextQuery } from '../query/plan.js';
 import {
-  compareLexemes, parseTsvector, toTsvector, tsMatches, tsRank, tsRankText, type CandidateFilter, type TsVector,
+  compareLexemes,
+  parseTsvector,
+  toTsvector,
+  tsMatches,
+  tsRank,
+  tsRankText,
+  type CandidateFilter,
+  type TsVector,
 } from '../text-search/index.js';
 import { intersect, union, type RowSet } from './rows.js';
 import { nextTurn, type ResidentColumn } from './table.js';
 
-/** Lexeme → the members (records, or a field's distinct values) whose vector holds it, ascending; `size` members in all. */
+/**
+ * Lexeme → the members (records, or a field's distinct values) whose vector holds it, ascending; `size` members in all.
+ */
 class Postings {
   private readonly lists = new Map<string, Int32Array>();
   /** Every lexeme, in PostgreSQL's lexeme order: those sharing a prefix are neighbours. */
   private readonly lexemes: string[];
 
-  constructor(build: Map<string, number[]>, readonly size: number) {
+  constructor(
+    build: Map<string, number[]>,
+    readonly size: number,
+  ) {
     for (const [lexeme, members] of build) this.lists.set(lexeme, Int32Array.from(members));
     this.lexemes = [...build.keys()].sort(compareLexemes);
   }
@@ -32,7 +44,8 @@ class Postings {
       else hi = mid;
     }
     const found: Int32Array[] = [];
-    for (let i = lo; i < this.lexemes.length && this.lexemes[i]!.startsWith(lexeme); i++) found.push(this.lists.get(this.lexemes[i]!)!);
+    for (let i = lo; i < this.lexemes.length && this.lexemes[i]!.startsWith(lexeme); i++)
+      found.push(this.lists.get(this.lexemes[i]!)!);
     return union(found, this.size);
   }
 
@@ -58,7 +71,12 @@ class Postings {
    * The postings of each item's vector (item i is member i), made a few hundred items per turn of the event loop;
    * `kept` receives the vectors, for an index that needs them again.
    */
-  static async build<T>(items: readonly T[], vector: (item: T) => TsVector, perTurn: number, kept?: TsVector[]): Promise<Postings> {
+  static async build<T>(
+    items: readonly T[],
+    vector: (item: T) => TsVector,
+    perTurn: number,
+    kept?: TsVector[],
+  ): Promise<Postings> {
     const build = new Map<string, number[]>();
     for (let member = 0; member < items.length; member++) {
       const made = vector(items[member]!);
@@ -88,7 +106,10 @@ export class RecordText {
   /** The texts, and about as much again for the postings of their lexemes. */
   readonly bytes: number;
 
-  private constructor(private readonly texts: readonly string[], private readonly postings: Postings) {
+  private constructor(
+    private readonly texts: readonly string[],
+    private readonly postings: Postings,
+  ) {
     let chars = 0;
     for (const text of texts) chars += text.length + 24;
     this.bytes = chars * 2;
@@ -125,13 +146,22 @@ export class RecordText {
 
 /** One field's values as documents of one text search configuration: each distinct value's vector, made once. */
 export class FieldText {
-  private constructor(private readonly column: ResidentColumn, private readonly vectors: readonly TsVector[], private readonly postings: Postings) {}
+  private constructor(
+    private readonly column: ResidentColumn,
+    private readonly vectors: readonly TsVector[],
+    private readonly postings: Postings,
+  ) {}
 
   static async build(column: ResidentColumn, config: string): Promise<FieldText> {
     const { distinct } = column.index;
     const vectors: TsVector[] = [];
     // A distinct value is never null, nor is its text.
-    const postings = await Postings.build(distinct, (value) => toTsvector(config, searchableText(value, column.field.type)!), VALUES_PER_TURN, vectors);
+    const postings = await Postings.build(
+      distinct,
+      (value) => toTsvector(config, searchableText(value, column.field.type)!),
+      VALUES_PER_TURN,
+      vectors,
+    );
     return new FieldText(column, vectors, postings);
   }
 
@@ -146,7 +176,8 @@ export class FieldText {
     const groups: Int32Array[] = [];
     const take = (member: number) => {
       step();
-      if (query.candidatesExact || tsMatches(this.vectors[member]!, query.query)) groups.push(order.subarray(start[member + 1]!, start[member + 2]!));
+      if (query.candidatesExact || tsMatches(this.vectors[member]!, query.query))
+        groups.push(order.subarray(start[member + 1]!, start[member + 2]!));
     };
     if (candidates === null) for (let member = 0; member < this.vectors.length; member++) take(member);
     else for (const member of candidates) take(member);

@@ -3,7 +3,19 @@
 
 import { numberText } from '../catalog/values.js';
 import { formatFloat4 } from '../text-search/index.js';
-import { delimitedWriter, fieldDescription, pythonNumericText, listWriter, objectWriter, storedLineWriter, timestampText, wholeRecordWriter, type RecordWriter, type RenderOptions, type ResultColumn } from './records.js';
+import {
+  delimitedWriter,
+  fieldDescription,
+  pythonNumericText,
+  listWriter,
+  objectWriter,
+  storedLineWriter,
+  timestampText,
+  wholeRecordWriter,
+  type RecordWriter,
+  type RenderOptions,
+  type ResultColumn,
+} from './records.js';
 
 export const DUMP_FORMATS = ['csv', 'tsv', 'json', 'xml', 'ndjson'] as const;
 export type DumpFormat = (typeof DUMP_FORMATS)[number];
@@ -19,17 +31,31 @@ export interface DumpWriter {
 /** Python's csv module (excel dialects): quote only what needs it, end lines with \r\n. */
 function pythonCsvLine(cells: readonly string[], delimiter: string): string {
   const quoted = cells.map((cell) =>
-    cell.includes(delimiter) || cell.includes('"') || cell.includes('\n') || cell.includes('\r') ? `"${cell.replace(/"/g, '""')}"` : cell,
+    cell.includes(delimiter) || cell.includes('"') || cell.includes('\n') || cell.includes('\r')
+      ? `"${cell.replace(/"/g, '""')}"`
+      : cell,
   );
   return quoted.join(delimiter) + '\r\n';
 }
 
-function delimited(columns: readonly ResultColumn[], delimiter: ',' | '\t', contentType: string, extension: string, options: RenderOptions, storedLines = false): DumpWriter {
+function delimited(
+  columns: readonly ResultColumn[],
+  delimiter: ',' | '\t',
+  contentType: string,
+  extension: string,
+  options: RenderOptions,
+  storedLines = false,
+): DumpWriter {
   // CKAN writes the header with Python's csv module (\r\n) and the rows with PostgreSQL's COPY (\n).
   const rows: RecordWriter = storedLines ? storedLineWriter : delimitedWriter(columns, delimiter, options);
   return {
-    contentType, extension,
-    start: () => pythonCsvLine(columns.map((c) => c.id), delimiter),
+    contentType,
+    extension,
+    start: () =>
+      pythonCsvLine(
+        columns.map((c) => c.id),
+        delimiter,
+      ),
     row: (row) => rows.record(row),
     end: () => '',
   };
@@ -52,7 +78,9 @@ function json(columns: readonly ResultColumn[], options: RenderOptions): DumpWri
 }
 
 function ndjson(columns: readonly ResultColumn[], wholeRecords: boolean, options: RenderOptions): DumpWriter {
-  const rows = wholeRecords ? wholeRecordWriter(columns.filter((c) => c.type === 'float')) : objectWriter(columns, options);
+  const rows = wholeRecords
+    ? wholeRecordWriter(columns.filter((c) => c.type === 'float'))
+    : objectWriter(columns, options);
   return {
     contentType: 'application/x-ndjson; charset=utf-8',
     extension: 'ndjson',
@@ -77,7 +105,12 @@ function xmlText(text: string): string {
 export function xmlElementNames(ids: readonly string[]): string[] {
   const used = new Set<string>(['row']);
   return ids.map((id) => {
-    let name = id.normalize('NFC').replace(/^xml/i, '').replace(/\s/gu, '_').replace(/[^\p{L}\p{N}_.-]/gu, '').replace(/^[\p{N}.-]+/u, '');
+    let name = id
+      .normalize('NFC')
+      .replace(/^xml/i, '')
+      .replace(/\s/gu, '_')
+      .replace(/[^\p{L}\p{N}_.-]/gu, '')
+      .replace(/^[\p{N}.-]+/u, '');
     if (name === '') name = 'field';
     const base = name;
     for (let n = 0; used.has(name); n++) name = `${base}_${n}`;
@@ -127,7 +160,12 @@ export interface StoredText {
   csvLines: boolean;
 }
 
-export function dumpWriter(format: DumpFormat, columns: readonly ResultColumn[], stored: StoredText, options: RenderOptions = {}): DumpWriter {
+export function dumpWriter(
+  format: DumpFormat,
+  columns: readonly ResultColumn[],
+  stored: StoredText,
+  options: RenderOptions = {},
+): DumpWriter {
   switch (format) {
     case 'csv':
       return delimited(columns, ',', 'text/csv; charset=utf-8', 'csv', options, stored.csvLines);

@@ -17,7 +17,9 @@ const ALL_UNRESERVED = /^[A-Za-z0-9_.~-]*$/;
  */
 function quotePlus(text: string): string {
   if (ALL_UNRESERVED.test(text)) return text;
-  return encodeURIComponent(text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'))
+  return encodeURIComponent(
+    text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'),
+  )
     .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
     .replace(/%20/g, '+');
 }
@@ -64,7 +66,8 @@ function rawParameters(rawQuery: string): [string, string][] {
  */
 export function parseQueryForLinks(rawQuery: string): Map<string, string> {
   const args = new Map<string, string>();
-  for (const [name, value] of rawParameters(rawQuery)) args.set(decodeComponent(name).text, decodeComponent(value).text);
+  for (const [name, value] of rawParameters(rawQuery))
+    args.set(decodeComponent(name).text, decodeComponent(value).text);
   return args;
 }
 
@@ -118,7 +121,8 @@ export function pageLinks(path: string, rawQuery: string, offset: number, limit:
     else before += `${pair}&`;
   }
   const link = (at: number | null) => {
-    const query = at !== null ? `${before}offset=${at}${after}` : after === '' ? before.slice(0, -1) : before + after.slice(1);
+    const query =
+      at !== null ? `${before}offset=${at}${after}` : after === '' ? before.slice(0, -1) : before + after.slice(1);
     return query === '' ? path : `${path}?${query}`;
   };
   const links: PageLinks = { start: link(null), next: link(offset + limit) };

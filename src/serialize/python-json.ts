@@ -8,7 +8,13 @@ export class RawJson {
 }
 
 const SHORT_ESCAPES: Record<string, string> = {
-  '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f',
+  '"': '\\"',
+  '\\': '\\\\',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\b': '\\b',
+  '\f': '\\f',
 };
 
 // Python's ensure_ascii escapes everything outside the printable ASCII range, DEL included.
@@ -125,7 +131,9 @@ export function pythonRepr(value: unknown): string {
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : pythonNumber(value);
   if (Array.isArray(value)) return '[' + value.map(pythonRepr).join(', ') + ']';
   if (typeof value === 'object') {
-    const parts = Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pythonStringRepr(k)}: ${pythonRepr(v)}`);
+    const parts = Object.entries(value as Record<string, unknown>).map(
+      ([k, v]) => `${pythonStringRepr(k)}: ${pythonRepr(v)}`,
+    );
     return '{' + parts.join(', ') + '}';
   }
   return String(value);

@@ -82,7 +82,8 @@ function jsonRenderer(type: ResultColumn['type'], options: RenderOptions = {}): 
 
 /**
  * A stored value as the JSON of a record holds it, as a value rather than text: what a presenter reading records
- * itself sees where a client parsing the API's JSON would see the same (numbers as numbers, timestamps as CKAN writes them).
+ * itself sees where a client parsing the API's JSON would see the same (numbers as numbers, timestamps as CKAN writes
+ * them).
  */
 export function valueReader(type: ResultColumn['type'], options: RenderOptions = {}): (value: unknown) => unknown {
   switch (type) {
@@ -172,7 +173,11 @@ export function listWriter(columns: readonly ResultColumn[], options: RenderOpti
   };
 }
 
-export function delimitedWriter(columns: readonly ResultColumn[], delimiter: ',' | '\t', options: RenderOptions = {}): RecordWriter {
+export function delimitedWriter(
+  columns: readonly ResultColumn[],
+  delimiter: ',' | '\t',
+  options: RenderOptions = {},
+): RecordWriter {
   const renders = columns.map((c) => csvRenderer(c.type, delimiter, options));
   return {
     record(row) {

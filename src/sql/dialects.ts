@@ -25,7 +25,10 @@ export interface Dialect {
    * the `numeric` fields among them with every digit.
    */
   compileColumns(
-    resourceId: string, columns: readonly string[], afterId: number | null, limit: number,
+    resourceId: string,
+    columns: readonly string[],
+    afterId: number | null,
+    limit: number,
     numeric?: ReadonlySet<string>,
   ): CompiledQuery;
   /**
@@ -50,7 +53,8 @@ export function dialectFor(target: CompileTarget): Dialect {
     compileSearch: (plan) => postgres.compileSearch(plan, target),
     compileCount: (plan) => postgres.compileCount(plan, target),
     compileValueCounts: (plan) => postgres.compileValueCounts(plan, target),
-    compileColumns: (resourceId, columns, afterId, limit) => postgres.compileColumns(resourceId, columns, afterId, limit, target),
+    compileColumns: (resourceId, columns, afterId, limit) =>
+      postgres.compileColumns(resourceId, columns, afterId, limit, target),
     compileUserSql: (prepared, maxRows) => wrapUserSql(prepared.statement, maxRows),
   };
 }

@@ -3,7 +3,15 @@
 // sort expressions), in the manner of Kysely's query compilers.
 
 import {
-  CSV_LINE_COLUMN, RECORD_COLUMN, type ComparisonOperator, type Condition, type OutputColumn, type PlanField, type SearchPlan, type SortKey, type TextMatch,
+  CSV_LINE_COLUMN,
+  RECORD_COLUMN,
+  type ComparisonOperator,
+  type Condition,
+  type OutputColumn,
+  type PlanField,
+  type SearchPlan,
+  type SortKey,
+  type TextMatch,
   type ValueCountPlan,
 } from '../query/plan.js';
 import type { CompiledQuery } from './compiled.js';
@@ -166,7 +174,9 @@ export function compileSearchWith(h: SearchDialectHooks, plan: SearchPlan): Comp
   // Whole records come as their stored JSON text (then any ranks) or CSV line: one value per row, not one per field.
   const select = plan.wholeRecords
     ? [h.quoteIdent(RECORD_COLUMN), ...plan.columns.filter((c) => c.kind === 'rank').map((c) => columnSql(h, p, c))]
-    : plan.csvLines ? [h.quoteIdent(CSV_LINE_COLUMN)] : plan.columns.map((c) => columnSql(h, p, c));
+    : plan.csvLines
+      ? [h.quoteIdent(CSV_LINE_COLUMN)]
+      : plan.columns.map((c) => columnSql(h, p, c));
   // The keyset's values come last in each row, after whatever the writers read.
   const keyColumns = plan.distinct || !plan.keyset ? [] : plan.keyset.map((k) => h.quoteIdent(k.field.id));
   const selectList = [...select, ...keyColumns].join(', ') || 'NULL';
@@ -189,11 +199,21 @@ export function compileSearchWith(h: SearchDialectHooks, plan: SearchPlan): Comp
     const sortsById = plan.orderBy.some((k) => k.target.kind === 'field' && k.target.field.id === '_id');
     const byId = sortsById ? [] : [h.quoteIdent('_id')];
     const idOrderOnly = plan.orderBy.every((k) => k.target.kind === 'field' && k.target.field.id === '_id');
-    if (h.unwalkedIdOrder && idOrderOnly && plan.limit <= PAGE_THEN_FETCH_MAX_ROWS && rangeOnIndex(plan.where) && !boundsId(plan.where)) {
+    if (
+      h.unwalkedIdOrder &&
+      idOrderOnly &&
+      plan.limit <= PAGE_THEN_FETCH_MAX_ROWS &&
+      rangeOnIndex(plan.where) &&
+      !boundsId(plan.where)
+    ) {
       const id = h.quoteIdent('_id');
       const direction = plan.orderBy[0]?.descending ? ' DESC' : '';
       const page = `SELECT ${id} ${from} ORDER BY ${h.unwalkedIdOrder(id)}${direction} LIMIT ${p.bind(plan.limit)} OFFSET ${p.bind(plan.offset)}`;
-      return { sql: `SELECT ${selectList} FROM ${h.table(plan.resourceId)} WHERE ${id} IN (${page}) ORDER BY ${id}${direction}`, params: p.values, ...interruptible(h, plan) };
+      return {
+        sql: `SELECT ${selectList} FROM ${h.table(plan.resourceId)} WHERE ${id} IN (${page}) ORDER BY ${id}${direction}`,
+        params: p.values,
+        ...interruptible(h, plan),
+      };
     }
     if (h.pageThenFetch && plan.limit <= PAGE_THEN_FETCH_MAX_ROWS && !idOrderOnly) {
       // Parameters bind in the order they appear: the select list's, the page's, then the outer order's.
@@ -202,7 +222,8 @@ export function compileSearchWith(h: SearchDialectHooks, plan: SearchPlan): Comp
       const outerOrder = plan.orderBy.map((k) => orderSql(h, p, k));
       return {
         sql: `SELECT ${selectList} FROM ${h.table(plan.resourceId)} WHERE ${id} IN (${page}) ORDER BY ${[...outerOrder, ...byId].join(', ')}`,
-        params: p.values, ...interruptible(h, plan),
+        params: p.values,
+        ...interruptible(h, plan),
       };
     }
     sql = `SELECT ${selectList} ${from} ORDER BY ${[...order, ...byId].join(', ')}`;
@@ -216,7 +237,11 @@ export function compileCountWith(h: SearchDialectHooks, plan: SearchPlan): Compi
   if (plan.distinct) {
     const select = plan.columns.map((c) => columnSql(h, p, c));
     const from = fromWhere(h, p, plan);
-    return { sql: `SELECT count(*) FROM (SELECT DISTINCT ${select.join(', ') || 'NULL'} ${from}) AS counted`, params: p.values, ...interruptible(h, plan) };
+    return {
+      sql: `SELECT count(*) FROM (SELECT DISTINCT ${select.join(', ') || 'NULL'} ${from}) AS counted`,
+      params: p.values,
+      ...interruptible(h, plan),
+    };
   }
   return { sql: `SELECT count(*) ${fromWhere(h, p, plan)}`, params: p.values, ...interruptible(h, plan) };
 }
@@ -238,7 +263,11 @@ export function compileValueCountsWith(h: SearchDialectHooks, plan: ValueCountPl
  * then each after the last `_id` of the one before.
  */
 export function compileColumnsWith(
-  h: SearchDialectHooks, resourceId: string, columns: readonly string[], afterId: number | null, limit: number,
+  h: SearchDialectHooks,
+  resourceId: string,
+  columns: readonly string[],
+  afterId: number | null,
+  limit: number,
   numeric: ReadonlySet<string> = new Set(),
 ): CompiledQuery {
   const p = new ParamList(h.placeholder);
@@ -246,5 +275,8 @@ export function compileColumnsWith(
   const where = afterId === null ? '' : ` WHERE ${id} > ${p.bind(afterId)}`;
   const value = (c: string) => (numeric.has(c) && h.exactValue ? h.exactValue(c) : h.quoteIdent(c));
   const select = [id, ...columns.map(value)].join(', ');
-  return { sql: `SELECT ${select} FROM ${h.table(resourceId)}${where} ORDER BY ${id} LIMIT ${p.bind(limit)}`, params: p.values };
+  return {
+    sql: `SELECT ${select} FROM ${h.table(resourceId)}${where} ORDER BY ${id} LIMIT ${p.bind(limit)}`,
+    params: p.values,
+  };
 }

@@ -12,7 +12,13 @@ import type { LoadedResource } from '../catalog/stored.js';
 
 export type { LoadedResource };
 
-export { DataVersionMoved, StatementRejected, StatementTimeout, StoreBusy, StoreUnavailable } from '../domain-errors.js';
+export {
+  DataVersionMoved,
+  StatementRejected,
+  StatementTimeout,
+  StoreBusy,
+  StoreUnavailable,
+} from '../domain-errors.js';
 
 export interface UserSqlResult {
   rows: unknown[][];

@@ -60,7 +60,14 @@ export class RowVectorizer {
         builder.add(String(value), offset);
         continue;
       }
-      const text = typeof value === 'string' ? value : typeof value === 'number' ? numberText(value, this.fields[i]!.type) : value ? 'true' : 'false';
+      const text =
+        typeof value === 'string'
+          ? value
+          : typeof value === 'number'
+            ? numberText(value, this.fields[i]!.type)
+            : value
+              ? 'true'
+              : 'false';
       const words = this.lexemesOf(text);
       if (words.markup) return toTsvector(this.language, foldText(rowDocument(this.fields, values)));
       for (let j = 0; j < words.lexemes.length; j++) builder.add(words.lexemes[j]!, offset + words.positions[j]!);

@@ -74,17 +74,23 @@ export interface ResourceSink {
   readonly count: number;
 }
 
-/** The `_id` of the next record: the one given (checked to be a positive whole number above the last), or its position. */
+/**
+ * The `_id` of the next record: the one given (checked to be a positive whole number above the last), or its position.
+ */
 export function checkedId(id: number | undefined, position: number, lastId: number): number {
   if (id === undefined) return position;
-  if (!Number.isSafeInteger(id) || id <= lastId) throw new Error(`record _id ${id} is not a whole number above the previous one (${lastId})`);
+  if (!Number.isSafeInteger(id) || id <= lastId)
+    throw new Error(`record _id ${id} is not a whole number above the previous one (${lastId})`);
   return id;
 }
 
 export type LoadBase = Pick<ResourceLoadRecord, 'id' | 'sourceSha256' | 'specHash' | 'source' | 'inputs'>;
 
 /** Notes which fields receive a null while records are loaded. */
-export function nullTracker(fieldIds: readonly string[]): { see(values: readonly StoredValue[]): void; fields(): string[] } {
+export function nullTracker(fieldIds: readonly string[]): {
+  see(values: readonly StoredValue[]): void;
+  fields(): string[];
+} {
   const seen = new Array<boolean>(fieldIds.length).fill(false);
   return {
     see(values) {
@@ -98,14 +104,22 @@ export interface LoadSession {
   /** Keeps a resource as the store holds it (its source is unchanged, or its new source failed to load). */
   keep(resource: ResourceDefinition, record: ResourceLoadRecord): Promise<void>;
   /** Loads a resource through `fill`; if `fill` throws, nothing of the attempt remains and the error is rethrown. */
-  load(resource: ResourceDefinition, base: LoadBase, fill: (sink: ResourceSink) => Promise<void>): Promise<ResourceLoadRecord>;
+  load(
+    resource: ResourceDefinition,
+    base: LoadBase,
+    fill: (sink: ResourceSink) => Promise<void>,
+  ): Promise<ResourceLoadRecord>;
   /**
    * Makes a resource's next version from its published one (`previous`): the records with `_id`s in `ranges` are
    * removed, then `fill` adds their replacements (increasing `_id`s, inside the ranges). As `load`, all or nothing:
    * if `fill` throws, nothing of the attempt remains; readers see the patched table only once `commit` publishes it.
    */
   patch(
-    resource: ResourceDefinition, base: LoadBase, previous: ResourceLoadRecord, ranges: readonly IdRange[], fill: (sink: ResourceSink) => Promise<void>,
+    resource: ResourceDefinition,
+    base: LoadBase,
+    previous: ResourceLoadRecord,
+    ranges: readonly IdRange[],
+    fill: (sink: ResourceSink) => Promise<void>,
   ): Promise<ResourceLoadRecord>;
   /**
    * Publishes everything kept or loaded, with the catalogue that describes it, at once; resources neither kept nor

@@ -40,7 +40,10 @@ export class ServedVersions<V extends ClosableVersion> {
   private readonly retired = new Set<V>();
   private readonly closing: Promise<void>[] = [];
 
-  constructor(first: V, private readonly onCloseError: (err: unknown) => void = () => {}) {
+  constructor(
+    first: V,
+    private readonly onCloseError: (err: unknown) => void = () => {},
+  ) {
     this.served = first;
   }
 

@@ -53,7 +53,8 @@ export function charFlags(cp: number): number {
 }
 
 const lowerExceptions = new Map<number, number>();
-for (let i = 0; i < LOWER_EXCEPTIONS.length; i += 2) lowerExceptions.set(LOWER_EXCEPTIONS[i]!, LOWER_EXCEPTIONS[i + 1]!);
+for (let i = 0; i < LOWER_EXCEPTIONS.length; i += 2)
+  lowerExceptions.set(LOWER_EXCEPTIONS[i]!, LOWER_EXCEPTIONS[i + 1]!);
 
 const lowerCache = new Map<number, string>();
 
@@ -63,14 +64,20 @@ export function lowerText(s: string): string {
   let upper = false;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c >= 128) { ascii = false; break; }
+    if (c >= 128) {
+      ascii = false;
+      break;
+    }
     if (c >= 65 && c <= 90) upper = true;
   }
   if (ascii) return upper ? s.toLowerCase() : s;
   let out = '';
   for (const ch of s) {
     const cp = ch.codePointAt(0)!;
-    if (cp < 128) { out += cp >= 65 && cp <= 90 ? String.fromCharCode(cp + 32) : ch; continue; }
+    if (cp < 128) {
+      out += cp >= 65 && cp <= 90 ? String.fromCharCode(cp + 32) : ch;
+      continue;
+    }
     let low = lowerCache.get(cp);
     if (low === undefined) {
       const ex = lowerExceptions.get(cp);

@@ -9,8 +9,13 @@ import { STOP_WORDS } from './stopwords.js';
 /** Result of a dictionary: the lexemes (empty for a stop word). */
 export type Lexize = (token: string) => readonly string[];
 
-interface SnowballStemmer { stem(word: string): string }
-interface SnowballModule { newStemmer(language: string): SnowballStemmer; algorithms(): string[] }
+interface SnowballStemmer {
+  stem(word: string): string;
+}
+interface SnowballModule {
+  newStemmer(language: string): SnowballStemmer;
+  algorithms(): string[];
+}
 
 const require = createRequire(import.meta.url);
 let snowball: SnowballModule | undefined;
@@ -32,7 +37,10 @@ export function utf8Length(s: string): number {
     const c = s.charCodeAt(i);
     if (c < 0x80) continue;
     if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c <= 0xdbff) { n += 2; i++; } // surrogate pair: 4 bytes for 2 units
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 2;
+      i++;
+    } // surrogate pair: 4 bytes for 2 units
     else n += 2;
   }
   return n;
@@ -67,17 +75,48 @@ export interface TextSearchConfig {
 }
 
 const WORD_TYPES = [Tok.AsciiWord, Tok.Word, Tok.AsciiHWord, Tok.HWord, Tok.HWordAsciiPart, Tok.HWordPart];
-const SIMPLE_TYPES = [Tok.NumWord, Tok.NumHWord, Tok.HWordNumPart, Tok.Email, Tok.Url, Tok.Host, Tok.UrlPath,
-  Tok.File, Tok.SFloat, Tok.Float, Tok.Int, Tok.UInt, Tok.Version];
+const SIMPLE_TYPES = [
+  Tok.NumWord,
+  Tok.NumHWord,
+  Tok.HWordNumPart,
+  Tok.Email,
+  Tok.Url,
+  Tok.Host,
+  Tok.UrlPath,
+  Tok.File,
+  Tok.SFloat,
+  Tok.Float,
+  Tok.Int,
+  Tok.UInt,
+  Tok.Version,
+];
 
 /**
  * Snowball languages whose stemmer in `snowball-stemmers` agrees with PostgreSQL 15's (checked by
  * test/unit/text-search-differential.test.ts). French and Russian are left out: PostgreSQL ships a
  * newer Snowball release that treats 'ë' (French) and 'ё' (Russian) differently.
  */
-const SNOWBALL_LANGUAGES = ['arabic', 'armenian', 'basque', 'catalan', 'danish', 'dutch', 'english', 'finnish',
-  'german', 'hungarian', 'irish', 'italian', 'norwegian', 'portuguese', 'romanian', 'spanish', 'swedish',
-  'tamil', 'turkish'];
+const SNOWBALL_LANGUAGES = [
+  'arabic',
+  'armenian',
+  'basque',
+  'catalan',
+  'danish',
+  'dutch',
+  'english',
+  'finnish',
+  'german',
+  'hungarian',
+  'irish',
+  'italian',
+  'norwegian',
+  'portuguese',
+  'romanian',
+  'spanish',
+  'swedish',
+  'tamil',
+  'turkish',
+];
 
 const configs = new Map<string, TextSearchConfig>();
 

@@ -14,8 +14,30 @@ const MARKS_AFTER_ASCII_SQL = '([\\u0001-\\u007f])[\\u0300-\\u036f]+';
  * the election files are encoded) and a few of Latin Extended-A's.
  */
 const EXTRA_FOLDS: Readonly<Record<string, string>> = {
-  'Æ': 'AE', 'æ': 'ae', 'Œ': 'OE', 'œ': 'oe', 'ß': 'ss', 'ẞ': 'SS', 'Ø': 'O', 'ø': 'o', 'Ð': 'D', 'ð': 'd', 'Þ': 'TH', 'þ': 'th',
-  'ƒ': 'f', 'Đ': 'D', 'đ': 'd', 'Ħ': 'H', 'ħ': 'h', 'ı': 'i', 'Ł': 'L', 'ł': 'l', 'Ŧ': 'T', 'ŧ': 't', 'Ŀ': 'L', 'ŀ': 'l',
+  Æ: 'AE',
+  æ: 'ae',
+  Œ: 'OE',
+  œ: 'oe',
+  ß: 'ss',
+  ẞ: 'SS',
+  Ø: 'O',
+  ø: 'o',
+  Ð: 'D',
+  ð: 'd',
+  Þ: 'TH',
+  þ: 'th',
+  ƒ: 'f',
+  Đ: 'D',
+  đ: 'd',
+  Ħ: 'H',
+  ħ: 'h',
+  ı: 'i',
+  Ł: 'L',
+  ł: 'l',
+  Ŧ: 'T',
+  ŧ: 't',
+  Ŀ: 'L',
+  ŀ: 'l',
 };
 const EXTRA = new RegExp(`[${Object.keys(EXTRA_FOLDS).join('')}]`, 'g');
 
@@ -25,7 +47,11 @@ const NON_ASCII = /[^\x00-\x7f]/;
 /** The text with its accented Latin letters folded to their base letters; ASCII text is returned unchanged. */
 export function foldText(text: string): string {
   if (!NON_ASCII.test(text)) return text;
-  return text.normalize('NFD').replace(MARKS_AFTER_ASCII, '$1').normalize('NFC').replace(EXTRA, (c) => EXTRA_FOLDS[c]!);
+  return text
+    .normalize('NFD')
+    .replace(MARKS_AFTER_ASCII, '$1')
+    .normalize('NFC')
+    .replace(EXTRA, (c) => EXTRA_FOLDS[c]!);
 }
 
 /**
@@ -35,7 +61,10 @@ export function foldText(text: string): string {
  */
 export const FOLDED_LETTERS: readonly string[] = (() => {
   const letters: string[] = [];
-  for (const [from, to] of [[0x00c0, 0x024f], [0x1e00, 0x1eff]] as const) {
+  for (const [from, to] of [
+    [0x00c0, 0x024f],
+    [0x1e00, 0x1eff],
+  ] as const) {
     for (let code = from; code <= to; code++) {
       const letter = String.fromCodePoint(code);
       if (foldText(letter) !== letter) letters.push(letter);
@@ -53,7 +82,8 @@ export function foldSqlBody(quote: (text: string) => string): string {
   const marks = `normalize(regexp_replace(normalize($1, NFD), ${quote(MARKS_AFTER_ASCII_SQL)}, '\\1', 'g'), NFC)`;
   const single = Object.entries(EXTRA_FOLDS).filter(([, to]) => to.length === 1);
   let extras = marks;
-  for (const [from, to] of Object.entries(EXTRA_FOLDS).filter(([, t]) => t.length > 1)) extras = `replace(${extras}, ${quote(from)}, ${quote(to)})`;
+  for (const [from, to] of Object.entries(EXTRA_FOLDS).filter(([, t]) => t.length > 1))
+    extras = `replace(${extras}, ${quote(from)}, ${quote(to)})`;
   extras = `translate(${extras}, ${quote(single.map(([f]) => f).join(''))}, ${quote(single.map(([, t]) => t).join(''))})`;
   // The letters without a decomposition are rare: their replacements run only on text that holds one.
   const hasExtra = `$1 ~ ${quote(`[${Object.keys(EXTRA_FOLDS).join('')}]`)}`;

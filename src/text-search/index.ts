@@ -3,7 +3,11 @@
 
 import { findConfig, getConfig, supportedConfigNames } from './dictionaries.js';
 import { formatFloat4 as formatFloat4Impl } from './float4.js';
-import { candidateFilter as candidateFilterImpl, candidatesAreExact as candidatesAreExactImpl, matches } from './match.js';
+import {
+  candidateFilter as candidateFilterImpl,
+  candidatesAreExact as candidatesAreExactImpl,
+  matches,
+} from './match.js';
 import type { CandidateFilter } from './match.js';
 import { rank } from './rank.js';
 import { formatTsquery, parseTsqueryText, plainToTsqueryWith, toTsqueryWith } from './tsquery.js';
@@ -94,12 +98,15 @@ function exactOperands(q: TsQuery): readonly string[] | null {
   const found = new Set<string>();
   const walk = (n: TsQuery): boolean => {
     switch (n.type) {
-      case 'empty': return true;
+      case 'empty':
+        return true;
       case 'lexeme':
         found.add(n.lexeme);
         return !n.prefix && !n.weights;
-      case 'not': return walk(n.arg);
-      default: return walk(n.left) && walk(n.right);
+      case 'not':
+        return walk(n.arg);
+      default:
+        return walk(n.left) && walk(n.right);
     }
   };
   known = walk(q) ? [...found] : null;
@@ -112,7 +119,12 @@ function exactOperands(q: TsQuery): readonly string[] | null {
  * entries of the query's lexemes (normalisations 0 and 32 need nothing else), so when each lexeme names exactly one
  * entry only those are read from the text; otherwise it is parsed whole, with `parse` (which may cache).
  */
-export function tsRankText(text: string, q: TsQuery, normalization: number, parse: (text: string) => TsVector = parseTsvectorText): number {
+export function tsRankText(
+  text: string,
+  q: TsQuery,
+  normalization: number,
+  parse: (text: string) => TsVector = parseTsvectorText,
+): number {
   const lexemes = (normalization & ~32) === 0 ? exactOperands(q) : null;
   const some = lexemes ? entriesInText(text, lexemes) : null;
   return rank(some && some.entries.length > 0 ? some : parse(text), q, normalization);

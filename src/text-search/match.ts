@@ -38,7 +38,9 @@ function weightMask(weights: string | undefined): number {
 }
 
 // Three-valued logic: a phrase over lexemes stored without positions can be neither proven nor refuted.
-const NO = 0, YES = 1, MAYBE = 2;
+const NO = 0,
+  YES = 1,
+  MAYBE = 2;
 type Tri = 0 | 1 | 2;
 
 function operandMatches(v: TsVector, q: TsQueryLexeme): Tri {
@@ -58,7 +60,11 @@ function operandMatches(v: TsVector, q: TsQueryLexeme): Tri {
 }
 
 /** Positions where a phrase sub-expression matches (its rightmost position), or everywhere but them. */
-interface PhraseData { pos: number[]; negate: boolean; width: number }
+interface PhraseData {
+  pos: number[];
+  negate: boolean;
+  width: number;
+}
 
 function operandPositions(v: TsVector, q: TsQueryLexeme, out: PhraseData): Tri {
   const [first, end] = matchingRange(v.entries, q);
@@ -86,7 +92,9 @@ function operandPositions(v: TsVector, q: TsQueryLexeme, out: PhraseData): Tri {
   return YES;
 }
 
-const EMIT_BOTH = 1, EMIT_LEFT_ONLY = 2, EMIT_RIGHT_ONLY = 4;
+const EMIT_BOTH = 1,
+  EMIT_LEFT_ONLY = 2,
+  EMIT_RIGHT_ONLY = 4;
 
 /**
  * Merges two position lists shifted by their offsets: positions present in both (EMIT_BOTH),
@@ -94,14 +102,24 @@ const EMIT_BOTH = 1, EMIT_LEFT_ONLY = 2, EMIT_RIGHT_ONLY = 4;
  */
 function mergePositions(out: PhraseData, L: PhraseData, R: PhraseData, emit: number, lOff: number, rOff: number): Tri {
   const res: number[] = [];
-  let i = 0, j = 0;
-  const lp = L.pos, rp = R.pos;
+  let i = 0,
+    j = 0;
+  const lp = L.pos,
+    rp = R.pos;
   while (i < lp.length || j < rp.length) {
     const a = i < lp.length ? lp[i]! + lOff : Infinity;
     const b = j < rp.length ? rp[j]! + rOff : Infinity;
-    if (a < b) { if (emit & EMIT_LEFT_ONLY) res.push(a); i++; }
-    else if (a > b) { if (emit & EMIT_RIGHT_ONLY) res.push(b); j++; }
-    else { if (emit & EMIT_BOTH) res.push(a); i++; j++; }
+    if (a < b) {
+      if (emit & EMIT_LEFT_ONLY) res.push(a);
+      i++;
+    } else if (a > b) {
+      if (emit & EMIT_RIGHT_ONLY) res.push(b);
+      j++;
+    } else {
+      if (emit & EMIT_BOTH) res.push(a);
+      i++;
+      j++;
+    }
     if (!(emit & EMIT_LEFT_ONLY) && j >= rp.length) break;
     if (!(emit & EMIT_RIGHT_ONLY) && i >= lp.length) break;
   }
@@ -116,10 +134,20 @@ function phraseExec(v: TsVector, n: TsQueryNode, out: PhraseData): Tri {
       return operandPositions(v, n, out);
     case 'not': {
       const r = phraseExec(v, n.arg, out);
-      if (r === NO) { out.pos = []; out.negate = true; return YES; }  // nowhere -> everywhere
+      if (r === NO) {
+        out.pos = [];
+        out.negate = true;
+        return YES;
+      } // nowhere -> everywhere
       if (r === MAYBE) return MAYBE;
-      if (out.pos.length > 0) { out.negate = !out.negate; return YES; }
-      if (out.negate) { out.negate = false; return NO; }                // everywhere -> nowhere
+      if (out.pos.length > 0) {
+        out.negate = !out.negate;
+        return YES;
+      }
+      if (out.negate) {
+        out.negate = false;
+        return NO;
+      } // everywhere -> nowhere
       return NO;
     }
     case 'phrase':
@@ -159,8 +187,16 @@ function phraseExec(v: TsVector, n: TsQueryNode, out: PhraseData): Tri {
       if (lm === NO && rm === NO) return NO;
       if (lm === MAYBE || rm === MAYBE) return MAYBE;
       // a side that matched nowhere contributes nothing, not even its width
-      if (lm === NO) { L.pos = []; L.negate = false; L.width = 0; }
-      if (rm === NO) { R.pos = []; R.negate = false; R.width = 0; }
+      if (lm === NO) {
+        L.pos = [];
+        L.negate = false;
+        L.width = 0;
+      }
+      if (rm === NO) {
+        R.pos = [];
+        R.negate = false;
+        R.width = 0;
+      }
       const w = Math.max(L.width, R.width);
       const lOff = w - L.width;
       const rOff = w - R.width;
@@ -224,25 +260,30 @@ export function matches(v: TsVector, q: TsQuery): boolean {
 }
 
 export type CandidateFilter =
-  | { kind: 'all' } | { kind: 'none' }
+  | { kind: 'all' }
+  | { kind: 'none' }
   | { kind: 'term'; lexeme: string; prefix: boolean }
-  | { kind: 'and'; of: CandidateFilter[] } | { kind: 'or'; of: CandidateFilter[] };
+  | { kind: 'and'; of: CandidateFilter[] }
+  | { kind: 'or'; of: CandidateFilter[] };
 
 const ALL: CandidateFilter = { kind: 'all' };
 const NONE: CandidateFilter = { kind: 'none' };
 
 function filterOf(n: TsQueryNode): CandidateFilter {
   switch (n.type) {
-    case 'lexeme': return { kind: 'term', lexeme: n.lexeme, prefix: n.prefix };
+    case 'lexeme':
+      return { kind: 'term', lexeme: n.lexeme, prefix: n.prefix };
     // a negated sub-query can be satisfied by a row without any particular lexeme
-    case 'not': return ALL;
+    case 'not':
+      return ALL;
     case 'and':
     case 'phrase': {
       const of: CandidateFilter[] = [];
       for (const c of [filterOf(n.left), filterOf(n.right)]) {
         if (c.kind === 'none') return NONE;
         if (c.kind === 'all') continue;
-        if (c.kind === 'and') of.push(...c.of); else of.push(c);
+        if (c.kind === 'and') of.push(...c.of);
+        else of.push(c);
       }
       return of.length === 0 ? ALL : of.length === 1 ? of[0]! : { kind: 'and', of };
     }
@@ -251,7 +292,8 @@ function filterOf(n: TsQueryNode): CandidateFilter {
       for (const c of [filterOf(n.left), filterOf(n.right)]) {
         if (c.kind === 'all') return ALL;
         if (c.kind === 'none') continue;
-        if (c.kind === 'or') of.push(...c.of); else of.push(c);
+        if (c.kind === 'or') of.push(...c.of);
+        else of.push(c);
       }
       return of.length === 0 ? NONE : of.length === 1 ? of[0]! : { kind: 'or', of };
     }

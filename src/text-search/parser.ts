@@ -6,46 +6,173 @@ import { C_ALPHA, C_ASCLET, C_DIGIT, C_SPACE, C_SPECIAL, C_URLCHAR, C_XDIGIT, ch
 
 /** Token type ids as PostgreSQL numbers them (ts_token_type('default')). */
 export const enum Tok {
-  AsciiWord = 1, Word, NumWord, AsciiHWord, HWord, NumHWord, HWordAsciiPart, HWordPart, HWordNumPart,
-  Email, Protocol, Url, Host, UrlPath, File, SFloat, Float, Int, UInt, Version, Tag, Entity, Blank,
+  AsciiWord = 1,
+  Word,
+  NumWord,
+  AsciiHWord,
+  HWord,
+  NumHWord,
+  HWordAsciiPart,
+  HWordPart,
+  HWordNumPart,
+  Email,
+  Protocol,
+  Url,
+  Host,
+  UrlPath,
+  File,
+  SFloat,
+  Float,
+  Int,
+  UInt,
+  Version,
+  Tag,
+  Entity,
+  Blank,
 }
 
 export const TOKEN_TYPE_NAMES: readonly string[] = [
-  '', 'asciiword', 'word', 'numword', 'asciihword', 'hword', 'numhword', 'hword_asciipart', 'hword_part',
-  'hword_numpart', 'email', 'protocol', 'url', 'host', 'url_path', 'file', 'sfloat', 'float', 'int', 'uint',
-  'version', 'tag', 'entity', 'blank',
+  '',
+  'asciiword',
+  'word',
+  'numword',
+  'asciihword',
+  'hword',
+  'numhword',
+  'hword_asciipart',
+  'hword_part',
+  'hword_numpart',
+  'email',
+  'protocol',
+  'url',
+  'host',
+  'url_path',
+  'file',
+  'sfloat',
+  'float',
+  'int',
+  'uint',
+  'version',
+  'tag',
+  'entity',
+  'blank',
 ];
 
 // ---- rule encoding -------------------------------------------------------------------------------
 // Each state is an ordered list of rules; the first whose test holds fires. Tests:
-const T_ANY = 0, T_EOF = 1, T_CHAR = 2, T_CLASS = 3, T_NOTALNUM = 4, T_IGNORE = 5, T_STOPHOST = 6,
-  T_ISHOST = 7, T_ISURLPATH = 8;
+const T_ANY = 0,
+  T_EOF = 1,
+  T_CHAR = 2,
+  T_CLASS = 3,
+  T_NOTALNUM = 4,
+  T_IGNORE = 5,
+  T_STOPHOST = 6,
+  T_ISHOST = 7,
+  T_ISURLPATH = 8;
 // Actions (bit flags):
-const NEXT = 1;    // consume the character, go to `to`
-const PUSH = 2;    // remember this state/rule/position to come back to, then as NEXT
-const POP = 4;     // give up: return to the last remembered point and try the rules after it
-const EMIT = 8;    // the token ends before the current character
-const RERUN = 16;  // go to `to` without consuming
-const CLEAR = 32;  // forget the last remembered point (commit)
+const NEXT = 1; // consume the character, go to `to`
+const PUSH = 2; // remember this state/rule/position to come back to, then as NEXT
+const POP = 4; // give up: return to the last remembered point and try the rules after it
+const EMIT = 8; // the token ends before the current character
+const RERUN = 16; // go to `to` without consuming
+const CLEAR = 32; // forget the last remembered point (commit)
 const CLRALL = 64; // forget all remembered points
 
 // Side effects run when a rule fires.
-const X_NONE = 0, X_TAGNAME = 1, X_URL = 2, X_HYPHEN = 3, X_SIGNED_VERSION = 4, X_ESCAPED = 5;
+const X_NONE = 0,
+  X_TAGNAME = 1,
+  X_URL = 2,
+  X_HYPHEN = 3,
+  X_SIGNED_VERSION = 4,
+  X_ESCAPED = 5;
 
-interface Rule { test: number; arg: number; act: number; to: number; type: number; fx: number }
+interface Rule {
+  test: number;
+  arg: number;
+  act: number;
+  to: number;
+  type: number;
+  fx: number;
+}
 
 const S = {
-  Base: 0, AsciiWord: 1, Word: 2, NumWord: 3, UInt: 4, SIntFirst: 5, SInt: 6, Space: 7, UDecFirst: 8, UDec: 9,
-  DecFirst: 10, Dec: 11, SignedVersion: 12, VersionFirst: 13, Version: 14, MantFirst: 15, MantSign: 16, Mant: 17,
-  EntFirst: 18, Ent: 19, EntNumFirst: 20, EntNum: 21, EntHexFirst: 22, EntHex: 23, EntEnd: 24,
-  TagFirst: 25, XmlBegin: 26, TagCloseFirst: 27, TagName: 28, TagBeginEnd: 29, Tag: 30, TagQ1: 31, TagQ2: 32,
-  TagQ1Esc: 33, TagQ2Esc: 34, TagEnd: 35, ComFirst: 36, ComLast: 37, Com: 38, ComCloseFirst: 39,
-  ComCloseLast: 40, ComEnd: 41, HostFirstDomain: 42, HostDomainSecond: 43, HostDomain: 44, PortFirst: 45,
-  Port: 46, HostFirstAN: 47, Host: 48, Email: 49, FileFirst: 50, FileTwiddle: 51, PathFirst: 52,
-  PathFirstFirst: 53, PathSecond: 54, File: 55, FileNext: 56, UrlPathFirst: 57, UrlPathStart: 58, UrlPath: 59,
-  FUrl: 60, ProtoFirst: 61, ProtoSecond: 62, ProtoEnd: 63, HypAsciiFirst: 64, HypAscii: 65, HypWordFirst: 66,
-  HypWord: 67, HypNumFirst: 68, HypNum: 69, HypDigitLook: 70, ParseHyp: 71, ParseHypHyp: 72, HypWordPart: 73,
-  HypAsciiPart: 74, HypNumPart: 75, HypUInt: 76,
+  Base: 0,
+  AsciiWord: 1,
+  Word: 2,
+  NumWord: 3,
+  UInt: 4,
+  SIntFirst: 5,
+  SInt: 6,
+  Space: 7,
+  UDecFirst: 8,
+  UDec: 9,
+  DecFirst: 10,
+  Dec: 11,
+  SignedVersion: 12,
+  VersionFirst: 13,
+  Version: 14,
+  MantFirst: 15,
+  MantSign: 16,
+  Mant: 17,
+  EntFirst: 18,
+  Ent: 19,
+  EntNumFirst: 20,
+  EntNum: 21,
+  EntHexFirst: 22,
+  EntHex: 23,
+  EntEnd: 24,
+  TagFirst: 25,
+  XmlBegin: 26,
+  TagCloseFirst: 27,
+  TagName: 28,
+  TagBeginEnd: 29,
+  Tag: 30,
+  TagQ1: 31,
+  TagQ2: 32,
+  TagQ1Esc: 33,
+  TagQ2Esc: 34,
+  TagEnd: 35,
+  ComFirst: 36,
+  ComLast: 37,
+  Com: 38,
+  ComCloseFirst: 39,
+  ComCloseLast: 40,
+  ComEnd: 41,
+  HostFirstDomain: 42,
+  HostDomainSecond: 43,
+  HostDomain: 44,
+  PortFirst: 45,
+  Port: 46,
+  HostFirstAN: 47,
+  Host: 48,
+  Email: 49,
+  FileFirst: 50,
+  FileTwiddle: 51,
+  PathFirst: 52,
+  PathFirstFirst: 53,
+  PathSecond: 54,
+  File: 55,
+  FileNext: 56,
+  UrlPathFirst: 57,
+  UrlPathStart: 58,
+  UrlPath: 59,
+  FUrl: 60,
+  ProtoFirst: 61,
+  ProtoSecond: 62,
+  ProtoEnd: 63,
+  HypAsciiFirst: 64,
+  HypAscii: 65,
+  HypWordFirst: 66,
+  HypWord: 67,
+  HypNumFirst: 68,
+  HypNum: 69,
+  HypDigitLook: 70,
+  ParseHyp: 71,
+  ParseHypHyp: 72,
+  HypWordPart: 73,
+  HypAsciiPart: 74,
+  HypNumPart: 75,
+  HypUInt: 76,
 } as const;
 const STATE_COUNT = 77;
 const SAME = -1;
@@ -54,7 +181,11 @@ type RuleSpec = [test: string | number, act: number, to?: number, type?: number,
 
 // Test shorthands in the specs: 'EOF', 'ANY', a one-character string, or a class mask number;
 // named tests for the few context checks.
-const NOTALNUM = 'NOTALNUM', IGNORE = 'IGNORE', STOPHOST = 'STOPHOST', ISHOST = 'ISHOST', ISURLPATH = 'ISURLPATH';
+const NOTALNUM = 'NOTALNUM',
+  IGNORE = 'IGNORE',
+  STOPHOST = 'STOPHOST',
+  ISHOST = 'ISHOST',
+  ISURLPATH = 'ISURLPATH';
 const ALNUM = C_ALPHA | C_DIGIT;
 
 const SPECS: Record<number, RuleSpec[]> = {
@@ -250,9 +381,7 @@ const SPECS: Record<number, RuleSpec[]> = {
     [';', NEXT, S.EntEnd],
     ['ANY', POP],
   ],
-  [S.EntEnd]: [
-    ['ANY', EMIT | CLEAR, S.Base, Tok.Entity],
-  ],
+  [S.EntEnd]: [['ANY', EMIT | CLEAR, S.Base, Tok.Entity]],
   [S.TagFirst]: [
     ['EOF', POP],
     ['/', PUSH, S.TagCloseFirst],
@@ -331,9 +460,7 @@ const SPECS: Record<number, RuleSpec[]> = {
     ['EOF', POP],
     ['ANY', NEXT, S.TagQ2, 0, X_ESCAPED],
   ],
-  [S.TagEnd]: [
-    ['ANY', EMIT | CLRALL, S.Base, Tok.Tag],
-  ],
+  [S.TagEnd]: [['ANY', EMIT | CLRALL, S.Base, Tok.Tag]],
   [S.ComFirst]: [
     ['EOF', POP],
     ['-', NEXT, S.ComLast],
@@ -362,9 +489,7 @@ const SPECS: Record<number, RuleSpec[]> = {
     ['>', NEXT, S.ComEnd],
     ['ANY', POP],
   ],
-  [S.ComEnd]: [
-    ['ANY', EMIT | CLRALL, S.Base, Tok.Tag],
-  ],
+  [S.ComEnd]: [['ANY', EMIT | CLRALL, S.Base, Tok.Tag]],
   [S.HostFirstDomain]: [
     ['EOF', POP],
     [C_ASCLET, NEXT, S.HostDomainSecond],
@@ -489,9 +614,7 @@ const SPECS: Record<number, RuleSpec[]> = {
     [C_URLCHAR, NEXT, S.UrlPath],
     ['ANY', POP],
   ],
-  [S.UrlPathStart]: [
-    ['ANY', NEXT, S.UrlPath],
-  ],
+  [S.UrlPathStart]: [['ANY', NEXT, S.UrlPath]],
   [S.UrlPath]: [
     ['EOF', EMIT, S.Base, Tok.UrlPath],
     [C_URLCHAR, NEXT, SAME],
@@ -511,9 +634,7 @@ const SPECS: Record<number, RuleSpec[]> = {
     ['/', NEXT, S.ProtoEnd],
     ['ANY', POP],
   ],
-  [S.ProtoEnd]: [
-    ['ANY', EMIT | CLRALL, S.Base, Tok.Protocol],
-  ],
+  [S.ProtoEnd]: [['ANY', EMIT | CLRALL, S.Base, Tok.Protocol]],
   [S.HypAsciiFirst]: [
     ['EOF', POP],
     [C_ASCLET, NEXT, S.HypAscii],
@@ -612,19 +733,27 @@ const TABLE: Rule[][] = [];
 for (let s = 0; s < STATE_COUNT; s++) {
   const specs = SPECS[s];
   if (!specs) throw new Error(`text-search parser: state ${s} has no rules`);
-  TABLE.push(specs.map(([t, act, to = SAME, type = 0, fx = X_NONE]) => {
-    let test: number, arg = 0;
-    if (typeof t === 'number') { test = T_CLASS; arg = t; }
-    else if (t === 'EOF') test = T_EOF;
-    else if (t === 'ANY') test = T_ANY;
-    else if (t === NOTALNUM) test = T_NOTALNUM;
-    else if (t === IGNORE) test = T_IGNORE;
-    else if (t === STOPHOST) test = T_STOPHOST;
-    else if (t === ISHOST) test = T_ISHOST;
-    else if (t === ISURLPATH) test = T_ISURLPATH;
-    else { test = T_CHAR; arg = t.charCodeAt(0); }
-    return { test, arg, act, to: to === SAME ? s : to, type, fx };
-  }));
+  TABLE.push(
+    specs.map(([t, act, to = SAME, type = 0, fx = X_NONE]) => {
+      let test: number,
+        arg = 0;
+      if (typeof t === 'number') {
+        test = T_CLASS;
+        arg = t;
+      } else if (t === 'EOF') test = T_EOF;
+      else if (t === 'ANY') test = T_ANY;
+      else if (t === NOTALNUM) test = T_NOTALNUM;
+      else if (t === IGNORE) test = T_IGNORE;
+      else if (t === STOPHOST) test = T_STOPHOST;
+      else if (t === ISHOST) test = T_ISHOST;
+      else if (t === ISURLPATH) test = T_ISURLPATH;
+      else {
+        test = T_CHAR;
+        arg = t.charCodeAt(0);
+      }
+      return { test, arg, act, to: to === SAME ? s : to, type, fx };
+    }),
+  );
 }
 
 // ---- the machine ----------------------------------------------------------------------------------
@@ -648,11 +777,18 @@ export function tokenize(text: string, onToken: (type: number, start: number, en
 /** Convenience for tests and debugging: the ts_debug()-like list of [alias, token]. */
 export function debugTokens(text: string): Array<[string, string]> {
   const out: Array<[string, string]> = [];
-  tokenize(text, (type, start, end) => { out.push([TOKEN_TYPE_NAMES[type]!, text.slice(start, end)]); });
+  tokenize(text, (type, start, end) => {
+    out.push([TOKEN_TYPE_NAMES[type]!, text.slice(start, end)]);
+  });
   return out;
 }
 
-interface Decoded { cp: Int32Array; cls: Uint8Array; off: Int32Array; n: number }
+interface Decoded {
+  cp: Int32Array;
+  cls: Uint8Array;
+  off: Int32Array;
+  n: number;
+}
 
 function decode(text: string): Decoded {
   const len = text.length;
@@ -665,7 +801,10 @@ function decode(text: string): Decoded {
     off[n] = i;
     if (c >= 0xd800 && c <= 0xdbff && i + 1 < len) {
       const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) { c = ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000; i++; }
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        c = ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
+        i++;
+      }
     }
     cp[n] = c;
     cls[n] = charFlags(c);
@@ -675,7 +814,11 @@ function decode(text: string): Decoded {
   return { cp, cls, off, n };
 }
 
-interface Checkpoint { state: number; pos: number; rule: number }
+interface Checkpoint {
+  state: number;
+  pos: number;
+  rule: number;
+}
 
 class Machine {
   state: number = S.Base;
@@ -711,23 +854,46 @@ class Machine {
         r = rules[k]!;
         let ok: boolean;
         switch (r.test) {
-          case T_ANY: ok = true; break;
-          case T_EOF: ok = eof; break;
-          case T_CHAR: ok = c === r.arg; break;
-          case T_CLASS: ok = (f & r.arg) !== 0; break;
-          case T_NOTALNUM: ok = !eof && (f & (C_ALPHA | C_DIGIT)) === 0; break;
-          case T_IGNORE: ok = !eof && this.ignore; break;
-          case T_STOPHOST: ok = this.wanthost; if (ok) this.wanthost = false; break;
-          case T_ISHOST: ok = !eof && this.isHost(); break;
-          case T_ISURLPATH: ok = !eof && this.isUrlPath(); break;
-          default: ok = false;
+          case T_ANY:
+            ok = true;
+            break;
+          case T_EOF:
+            ok = eof;
+            break;
+          case T_CHAR:
+            ok = c === r.arg;
+            break;
+          case T_CLASS:
+            ok = (f & r.arg) !== 0;
+            break;
+          case T_NOTALNUM:
+            ok = !eof && (f & (C_ALPHA | C_DIGIT)) === 0;
+            break;
+          case T_IGNORE:
+            ok = !eof && this.ignore;
+            break;
+          case T_STOPHOST:
+            ok = this.wanthost;
+            if (ok) this.wanthost = false;
+            break;
+          case T_ISHOST:
+            ok = !eof && this.isHost();
+            break;
+          case T_ISURLPATH:
+            ok = !eof && this.isUrlPath();
+            break;
+          default:
+            ok = false;
         }
         if (ok) break;
       }
       const act = r.act;
       if (act & POP) {
         const cpt = stack.pop();
-        if (!cpt) { this.state = S.Space; continue; }
+        if (!cpt) {
+          this.state = S.Space;
+          continue;
+        }
         this.state = cpt.state;
         this.pos = cpt.pos;
         from = cpt.rule + 1;
@@ -735,11 +901,14 @@ class Machine {
       }
       if (act & PUSH) stack.push({ state: this.state, pos: p, rule: k });
       if (act & CLRALL) stack.length = 0;
-      else if (act & CLEAR) stack.splice(stack.length - ((act & PUSH) ? 2 : 1), 1);
+      else if (act & CLEAR) stack.splice(stack.length - (act & PUSH ? 2 : 1), 1);
       if (r.fx === X_TAGNAME) this.tagName();
       // PostgreSQL stops tokenising altogether when a backslash-escaped character inside a quoted
       // attribute of a would-be tag is the last character of the text (observed, mimicked).
-      else if (r.fx === X_ESCAPED && p + 1 >= n) { this.halted = true; return -1; }
+      else if (r.fx === X_ESCAPED && p + 1 >= n) {
+        this.halted = true;
+        return -1;
+      }
       this.state = r.to;
       if (act & EMIT) {
         stack.length = 0;
@@ -753,7 +922,11 @@ class Machine {
           this.pos = this.tokStart;
         }
         if (r.type === 0 && eof) return -1;
-        if (this.tokEnd === this.tokStart) { this.tokStart = this.pos; from = 0; continue; }
+        if (this.tokEnd === this.tokStart) {
+          this.tokStart = this.pos;
+          from = 0;
+          continue;
+        }
         return r.type === 0 ? Tok.Blank : r.type;
       }
       if (r.fx === X_SIGNED_VERSION) {
@@ -763,7 +936,10 @@ class Machine {
         return Tok.Blank;
       }
       if (act & RERUN) continue;
-      if (eof) { this.tokEnd = this.pos; return this.tokEnd > this.tokStart ? Tok.Blank : -1; }
+      if (eof) {
+        this.tokEnd = this.pos;
+        return this.tokEnd > this.tokStart ? Tok.Blank : -1;
+      }
       this.pos = p + 1;
     }
   }

@@ -32,9 +32,15 @@ function distinctOperands(q: TsQueryNode): TsQueryLexeme[] {
   const all: TsQueryLexeme[] = [];
   const walk = (n: TsQueryNode): void => {
     switch (n.type) {
-      case 'lexeme': all.push(n); break;
-      case 'not': walk(n.arg); break;
-      default: walk(n.right); walk(n.left);
+      case 'lexeme':
+        all.push(n);
+        break;
+      case 'not':
+        walk(n.arg);
+        break;
+      default:
+        walk(n.right);
+        walk(n.left);
     }
   };
   walk(q);
@@ -47,11 +53,17 @@ function distinctOperands(q: TsQueryNode): TsQueryLexeme[] {
 
 /** Bentley & McIlroy's "engineered" quicksort in its BSD form (insertion sort below 7 items). */
 export function bsdQuicksort<T>(arr: T[], cmp: (a: T, b: T) => number): void {
-  const swap = (i: number, j: number): void => { const t = arr[i]!; arr[i] = arr[j]!; arr[j] = t; };
-  const swapn = (i: number, j: number, n: number): void => { for (let k = 0; k < n; k++) swap(i + k, j + k); };
+  const swap = (i: number, j: number): void => {
+    const t = arr[i]!;
+    arr[i] = arr[j]!;
+    arr[j] = t;
+  };
+  const swapn = (i: number, j: number, n: number): void => {
+    for (let k = 0; k < n; k++) swap(i + k, j + k);
+  };
   const c = (i: number, j: number): number => cmp(arr[i]!, arr[j]!);
   const med3 = (x: number, y: number, z: number): number =>
-    c(x, y) < 0 ? (c(y, z) < 0 ? y : c(x, z) < 0 ? z : x) : (c(y, z) > 0 ? y : c(x, z) < 0 ? x : z);
+    c(x, y) < 0 ? (c(y, z) < 0 ? y : c(x, z) < 0 ? z : x) : c(y, z) > 0 ? y : c(x, z) < 0 ? x : z;
   const sort = (a: number, n: number): void => {
     for (;;) {
       if (n < 7) {
@@ -59,7 +71,11 @@ export function bsdQuicksort<T>(arr: T[], cmp: (a: T, b: T) => number): void {
         return;
       }
       let presorted = true;
-      for (let pm = a + 1; pm < a + n; pm++) if (c(pm - 1, pm) > 0) { presorted = false; break; }
+      for (let pm = a + 1; pm < a + n; pm++)
+        if (c(pm - 1, pm) > 0) {
+          presorted = false;
+          break;
+        }
       if (presorted) return;
       let pm = a + (n >> 1);
       if (n > 7) {
@@ -74,14 +90,30 @@ export function bsdQuicksort<T>(arr: T[], cmp: (a: T, b: T) => number): void {
         pm = med3(pl, pm, pn);
       }
       swap(a, pm);
-      let pa = a + 1, pb = pa;
-      let pc = a + n - 1, pd = pc;
+      let pa = a + 1,
+        pb = pa;
+      let pc = a + n - 1,
+        pd = pc;
       for (;;) {
         let r: number;
-        while (pb <= pc && (r = c(pb, a)) <= 0) { if (r === 0) { swap(pa, pb); pa++; } pb++; }
-        while (pb <= pc && (r = c(pc, a)) >= 0) { if (r === 0) { swap(pc, pd); pd--; } pc--; }
+        while (pb <= pc && (r = c(pb, a)) <= 0) {
+          if (r === 0) {
+            swap(pa, pb);
+            pa++;
+          }
+          pb++;
+        }
+        while (pb <= pc && (r = c(pc, a)) >= 0) {
+          if (r === 0) {
+            swap(pc, pd);
+            pd--;
+          }
+          pc--;
+        }
         if (pb > pc) break;
-        swap(pb, pc); pb++; pc--;
+        swap(pb, pc);
+        pb++;
+        pc--;
       }
       const pn = a + n;
       let d1 = Math.min(pa - a, pb - pa);
@@ -92,10 +124,17 @@ export function bsdQuicksort<T>(arr: T[], cmp: (a: T, b: T) => number): void {
       const d2 = pd - pc;
       if (d1 <= d2) {
         if (d1 > 1) sort(a, d1);
-        if (d2 > 1) { a = pn - d2; n = d2; continue; }
+        if (d2 > 1) {
+          a = pn - d2;
+          n = d2;
+          continue;
+        }
       } else {
         if (d2 > 1) sort(pn - d2, d2);
-        if (d1 > 1) { n = d1; continue; }
+        if (d1 > 1) {
+          n = d1;
+          continue;
+        }
       }
       return;
     }
@@ -121,7 +160,10 @@ function rankOr(v: TsVector, items: TsQueryLexeme[]): number {
       for (let j = 0; j < n; j++) {
         const w = DEFAULT_WEIGHTS[e.weights && e.positions.length ? e.weights[j]! : 0]!;
         resj = f(resj + f(w / ((j + 1) * (j + 1))));
-        if (w > wjm) { wjm = w; jm = j; }
+        if (w > wjm) {
+          wjm = w;
+          jm = j;
+        }
       }
       const sum = f(f(wjm + resj) - f(wjm / ((jm + 1) * (jm + 1))));
       res = f(res + sum / ZETA2);
@@ -139,7 +181,8 @@ function wordDistance(d: number): number {
 function rankAnd(v: TsVector, items: TsQueryLexeme[]): number {
   if (items.length < 2) return rankOr(v, items);
   let res = -1;
-  const seen: Array<{ pos: readonly number[]; w: readonly number[] | undefined; none: boolean } | undefined> = new Array(items.length);
+  const seen: Array<{ pos: readonly number[]; w: readonly number[] | undefined; none: boolean } | undefined> =
+    new Array(items.length);
   for (let i = 0; i < items.length; i++) {
     const [first, end] = matchingRange(v.entries, items[i]!);
     // every matching entry is paired with the earlier items, but only the last one is kept for later items

@@ -11,9 +11,21 @@ export interface TsQueryLexeme {
   /** Restricts matches to positions with these weights: a subset of 'ABCD' in that order. */
   weights?: string;
 }
-export interface TsQueryNot { type: 'not'; arg: TsQueryNode }
-export interface TsQueryBinary { type: 'and' | 'or'; left: TsQueryNode; right: TsQueryNode }
-export interface TsQueryPhrase { type: 'phrase'; left: TsQueryNode; right: TsQueryNode; distance: number }
+export interface TsQueryNot {
+  type: 'not';
+  arg: TsQueryNode;
+}
+export interface TsQueryBinary {
+  type: 'and' | 'or';
+  left: TsQueryNode;
+  right: TsQueryNode;
+}
+export interface TsQueryPhrase {
+  type: 'phrase';
+  left: TsQueryNode;
+  right: TsQueryNode;
+  distance: number;
+}
 export type TsQueryNode = TsQueryLexeme | TsQueryNot | TsQueryBinary | TsQueryPhrase;
 /** `{ type: 'empty' }` is the query without lexemes (''::tsquery, or only stop words). */
 export type TsQuery = TsQueryNode | { type: 'empty' };
@@ -31,8 +43,12 @@ export const MAX_PHRASE_DISTANCE = 16384;
 
 type QToken =
   | { kind: 'operand'; text: string; prefix: boolean; weights: string }
-  | { kind: 'not' } | { kind: 'open' } | { kind: 'close' }
-  | { kind: 'and' } | { kind: 'or' } | { kind: 'phrase'; distance: number };
+  | { kind: 'not' }
+  | { kind: 'open' }
+  | { kind: 'close' }
+  | { kind: 'and' }
+  | { kind: 'or' }
+  | { kind: 'phrase'; distance: number };
 
 function isSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13);
@@ -40,8 +56,16 @@ function isSpace(c: number): boolean {
 
 /** Characters that end an unquoted operand. */
 function endsOperand(c: number): boolean {
-  return isSpace(c) || c === 38 /* & */ || c === 124 /* | */ || c === 33 /* ! */ || c === 40 /* ( */
-    || c === 41 /* ) */ || c === 60 /* < */ || c === 58 /* : */;
+  return (
+    isSpace(c) ||
+    c === 38 /* & */ ||
+    c === 124 /* | */ ||
+    c === 33 /* ! */ ||
+    c === 40 /* ( */ ||
+    c === 41 /* ) */ ||
+    c === 60 /* < */ ||
+    c === 58
+  ); /* : */
 }
 
 /**
@@ -54,8 +78,12 @@ function scanQuery(text: string): QToken[] {
   let i = 0;
   let waitOperand = true;
   let depth = 0;
-  const syntax = (): never => { throw new TsQuerySyntaxError(`syntax error in tsquery: "${text}"`); };
-  const noEscaped = (): never => { throw new TsQuerySyntaxError(`there is no escaped character: "${text}"`); };
+  const syntax = (): never => {
+    throw new TsQuerySyntaxError(`syntax error in tsquery: "${text}"`);
+  };
+  const noEscaped = (): never => {
+    throw new TsQuerySyntaxError(`there is no escaped character: "${text}"`);
+  };
   for (;;) {
     while (i < n && isSpace(text.charCodeAt(i))) i++;
     if (i >= n) {
@@ -68,8 +96,17 @@ function scanQuery(text: string): QToken[] {
     }
     const c = text.charCodeAt(i);
     if (waitOperand) {
-      if (c === 33) { out.push({ kind: 'not' }); i++; continue; }
-      if (c === 40) { out.push({ kind: 'open' }); depth++; i++; continue; }
+      if (c === 33) {
+        out.push({ kind: 'not' });
+        i++;
+        continue;
+      }
+      if (c === 40) {
+        out.push({ kind: 'open' });
+        depth++;
+        i++;
+        continue;
+      }
       if (c === 58 || c === 38 || c === 124 || c === 41 || c === 60) syntax();
       let word = '';
       // A backslash takes the next character literally, in quoted and unquoted operands alike.
@@ -85,14 +122,21 @@ function scanQuery(text: string): QToken[] {
         while (i < n) {
           const d = text.charCodeAt(i);
           if (d === 39) {
-            if (text.charCodeAt(i + 1) === 39) { word += "'"; i += 2; continue; }
-            i++; closed = true; break;
+            if (text.charCodeAt(i + 1) === 39) {
+              word += "'";
+              i += 2;
+              continue;
+            }
+            i++;
+            closed = true;
+            break;
           }
           if (d === 92) {
             readEscaped();
             continue;
           }
-          word += text[i]; i++;
+          word += text[i];
+          i++;
         }
         if (!closed || word.length === 0) syntax();
       } else {
@@ -103,7 +147,8 @@ function scanQuery(text: string): QToken[] {
             readEscaped();
             continue;
           }
-          word += text[i]; i++;
+          word += text[i];
+          i++;
         }
       }
       let prefix = false;
@@ -130,30 +175,49 @@ function scanQuery(text: string): QToken[] {
       continue;
     }
     // waiting for an operator or ')'
-    if (c === 38) { out.push({ kind: 'and' }); i++; waitOperand = true; continue; }
-    if (c === 124) { out.push({ kind: 'or' }); i++; waitOperand = true; continue; }
+    if (c === 38) {
+      out.push({ kind: 'and' });
+      i++;
+      waitOperand = true;
+      continue;
+    }
+    if (c === 124) {
+      out.push({ kind: 'or' });
+      i++;
+      waitOperand = true;
+      continue;
+    }
     if (c === 41) {
       if (depth === 0) syntax();
-      depth--; out.push({ kind: 'close' }); i++; continue;
+      depth--;
+      out.push({ kind: 'close' });
+      i++;
+      continue;
     }
     if (c === 60) {
       let j = i + 1;
       let distance: number;
-      if (text.charCodeAt(j) === 45 && text.charCodeAt(j + 1) === 62) { distance = 1; j += 2; }
-      else {
+      if (text.charCodeAt(j) === 45 && text.charCodeAt(j + 1) === 62) {
+        distance = 1;
+        j += 2;
+      } else {
         const ds = j;
         while (j < n && text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57) j++;
         if (j === ds || text.charCodeAt(j) !== 62) syntax();
         distance = Number(text.slice(ds, j));
         j++;
         if (distance > MAX_PHRASE_DISTANCE) {
-          throw new TsQuerySyntaxError('distance in phrase operator must be an integer value between zero and 16384 inclusive');
+          throw new TsQuerySyntaxError(
+            'distance in phrase operator must be an integer value between zero and 16384 inclusive',
+          );
         }
       }
       // a phrase operator that ends the text is a syntax error (with text after it: no operand)
       if (j >= n) syntax();
       out.push({ kind: 'phrase', distance });
-      i = j; waitOperand = true; continue;
+      i = j;
+      waitOperand = true;
+      continue;
     }
     syntax();
   }
@@ -164,8 +228,16 @@ function scanQuery(text: string): QToken[] {
 // While the tree is built, an operand that normalised to nothing (a stop word) and anything
 // left without operands by its removal is a Gap: it still occupies positions, so phrase
 // distances across it grow by its width. Surviving subtrees carry the gap widths next to them.
-interface Gap { gap: true; width: number }
-interface Padded { gap: false; node: TsQueryNode; left: number; right: number }
+interface Gap {
+  gap: true;
+  width: number;
+}
+interface Padded {
+  gap: false;
+  node: TsQueryNode;
+  left: number;
+  right: number;
+}
 type Part = Gap | Padded;
 
 const PRIORITY = { or: 1, and: 2, phrase: 3, not: 4 } as const;
@@ -208,9 +280,15 @@ function buildTree(tokens: QToken[], operand: (t: Extract<QToken, { kind: 'opera
   const prio = (k: Op['kind']): number => (k === 'open' ? 0 : PRIORITY[k]);
   for (const t of tokens) {
     switch (t.kind) {
-      case 'operand': values.push(operand(t)); break;
-      case 'not': ops.push({ kind: 'not', distance: 0 }); break;
-      case 'open': ops.push({ kind: 'open', distance: 0 }); break;
+      case 'operand':
+        values.push(operand(t));
+        break;
+      case 'not':
+        ops.push({ kind: 'not', distance: 0 });
+        break;
+      case 'open':
+        ops.push({ kind: 'open', distance: 0 });
+        break;
       case 'close': {
         while (ops.length && ops[ops.length - 1]!.kind !== 'open') apply(ops.pop()!);
         ops.pop();
@@ -218,7 +296,8 @@ function buildTree(tokens: QToken[], operand: (t: Extract<QToken, { kind: 'opera
       }
       default: {
         const p = prio(t.kind);
-        while (ops.length && ops[ops.length - 1]!.kind !== 'open' && prio(ops[ops.length - 1]!.kind) >= p) apply(ops.pop()!);
+        while (ops.length && ops[ops.length - 1]!.kind !== 'open' && prio(ops[ops.length - 1]!.kind) >= p)
+          apply(ops.pop()!);
         ops.push({ kind: t.kind, distance: t.kind === 'phrase' ? t.distance : 0 });
       }
     }
@@ -241,7 +320,10 @@ function lexemeNode(lexeme: string, prefix: boolean, weights: string): TsQueryLe
 function morph(cfg: TextSearchConfig, text: string, prefix: boolean, weights: string): Part {
   const lex: string[] = [];
   const pos: number[] = [];
-  lexize(cfg, text, (lexeme, p) => { lex.push(lexeme); pos.push(p); });
+  lexize(cfg, text, (lexeme, p) => {
+    lex.push(lexeme);
+    pos.push(p);
+  });
   if (lex.length === 0) return GAP;
   let acc: TsQueryNode | null = null;
   let accPos = 0;
@@ -254,7 +336,10 @@ function morph(cfg: TextSearchConfig, text: string, prefix: boolean, weights: st
       group = { type: 'or', left: group, right: lexemeNode(lex[k]!, prefix, weights) };
       k++;
     }
-    acc = acc === null ? group : { type: 'phrase', left: acc, right: group, distance: Math.min(p - accPos, MAX_PHRASE_DISTANCE) };
+    acc =
+      acc === null
+        ? group
+        : { type: 'phrase', left: acc, right: group, distance: Math.min(p - accPos, MAX_PHRASE_DISTANCE) };
     accPos = p;
   }
   return padded(acc!);

@@ -13,7 +13,9 @@ export interface TsVectorEntry {
   weights?: number[];
 }
 
-export interface TsVector { entries: TsVectorEntry[] }
+export interface TsVector {
+  entries: TsVectorEntry[];
+}
 
 /** Positions above this are stored as this (PostgreSQL's MAXENTRYPOS - 1). */
 export const MAX_POSITION = 16383;
@@ -187,7 +189,9 @@ export function parseTsvectorText(text: string): TsVector {
   const raw: TsVectorEntry[] = [];
   const n = text.length;
   let i = 0;
-  const fail = (): never => { throw new TsVectorSyntaxError(`syntax error in tsvector: "${text}"`); };
+  const fail = (): never => {
+    throw new TsVectorSyntaxError(`syntax error in tsvector: "${text}"`);
+  };
   for (;;) {
     while (i < n && isSpace(text.charCodeAt(i))) i++;
     if (i >= n) break;
@@ -199,14 +203,23 @@ export function parseTsvectorText(text: string): TsVector {
       while (i < n) {
         c = text.charCodeAt(i);
         if (c === 39) {
-          if (text.charCodeAt(i + 1) === 39) { lexeme += "'"; i += 2; continue; }
-          i++; closed = true; break;
+          if (text.charCodeAt(i + 1) === 39) {
+            lexeme += "'";
+            i += 2;
+            continue;
+          }
+          i++;
+          closed = true;
+          break;
         }
         if (c === 92 /* \ */) {
           if (i + 1 >= n) fail();
-          lexeme += text[i + 1]; i += 2; continue;
+          lexeme += text[i + 1];
+          i += 2;
+          continue;
         }
-        lexeme += text[i]; i++;
+        lexeme += text[i];
+        i++;
       }
       if (!closed || lexeme.length === 0) fail();
     } else {
@@ -216,7 +229,12 @@ export function parseTsvectorText(text: string): TsVector {
       for (let first = true; i < n; first = false) {
         c = text.charCodeAt(i);
         if (isSpace(c) || (c === 58 /* : */ && !first)) break;
-        if (c === 92) { simple = false; if (i + 1 >= n) fail(); i += 2; continue; }
+        if (c === 92) {
+          simple = false;
+          if (i + 1 >= n) fail();
+          i += 2;
+          continue;
+        }
         i++;
       }
       lexeme = simple ? text.slice(start, i) : text.slice(start, i).replace(/\\(.)/gsu, '$1');
@@ -239,9 +257,14 @@ export function parseTsvectorText(text: string): TsVector {
           const d = text.charCodeAt(i);
           if (isSpace(d)) break;
           i++;
-          if (d === 44 /* , */) { more = true; break; }
+          if (d === 44 /* , */) {
+            more = true;
+            break;
+          }
           const lc = d | 0x20;
-          if ((lc >= 97 && lc <= 100) || d === 42) { if (w !== 0) fail(); }
+          if ((lc >= 97 && lc <= 100) || d === 42) {
+            if (w !== 0) fail();
+          }
           if (lc === 97 || d === 42) w = 3;
           else if (lc === 98) w = 2;
           else if (lc === 99) w = 1;
@@ -264,7 +287,11 @@ export function parseTsvectorText(text: string): TsVector {
 /** Sorts lexemes, merges duplicates, sorts and de-duplicates positions as tsvector input does. */
 function normaliseEntries(raw: TsVectorEntry[]): TsVector {
   let sorted = true;
-  for (let k = 1; k < raw.length; k++) if (compareLexemes(raw[k - 1]!.lexeme, raw[k]!.lexeme) >= 0) { sorted = false; break; }
+  for (let k = 1; k < raw.length; k++)
+    if (compareLexemes(raw[k - 1]!.lexeme, raw[k]!.lexeme) >= 0) {
+      sorted = false;
+      break;
+    }
   if (sorted) {
     for (const e of raw) if (!positionsClean(e)) cleanPositions(e);
     return { entries: raw };

@@ -44,7 +44,11 @@ export function loadAssets(): Assets {
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** The answer to a request for an asset's URL (its 304 when the client holds it), or null for any other path. */
-export function assetAnswer(assets: Assets, path: string, ifNoneMatch: string | undefined): { status: number; headers: Record<string, string>; body: Buffer | null; entry?: CachedResponse } | null {
+export function assetAnswer(
+  assets: Assets,
+  path: string,
+  ifNoneMatch: string | undefined,
+): { status: number; headers: Record<string, string>; body: Buffer | null; entry?: CachedResponse } | null {
   const item = path === assets.css.url ? assets.css : path === assets.js.url ? assets.js : null;
   if (!item) return null;
   const tag = `"${item.hash}"`;

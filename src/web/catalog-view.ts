@@ -45,7 +45,9 @@ export function elections(client: ActionClient): ElectionView[] {
       for (const r of d.resources) if (r.definition.role && !roles[r.definition.role]) roles[r.definition.role] = r;
       return { ...d, election: d.definition.election, roles };
     })
-    .sort((a, b) => b.election.date.localeCompare(a.election.date) || a.definition.name.localeCompare(b.definition.name));
+    .sort(
+      (a, b) => b.election.date.localeCompare(a.election.date) || a.definition.name.localeCompare(b.definition.name),
+    );
 }
 
 export function electionByName(client: ActionClient, name: string): ElectionView | undefined {
@@ -80,7 +82,11 @@ async function loadElection(client: ActionClient, view: ElectionView): Promise<E
     const result = await client.searchAll({ resource_id: resource.id, sort: '_id' });
     return { fields: resource.fields.map((f) => f.id), records: result.records };
   };
-  const [candidates, constituencies, counts] = await Promise.all([read('candidates'), read('constituencies'), read('counts')]);
+  const [candidates, constituencies, counts] = await Promise.all([
+    read('candidates'),
+    read('constituencies'),
+    read('counts'),
+  ]);
   const records: ElectionRecords = { candidates, constituencies, counts };
   return new Election(records, { seats: view.election.seats, ceannComhairle: view.election.ceannComhairle });
 }

@@ -35,7 +35,11 @@ export interface ChartSvg {
 }
 
 /** Renders a Plot specification to SVG markup described by `label` (what a screen reader announces). */
-export function renderChart(label: string, options: PlotModule.PlotOptions, { narrow = false }: { narrow?: boolean } = {}): ChartSvg {
+export function renderChart(
+  label: string,
+  options: PlotModule.PlotOptions,
+  { narrow = false }: { narrow?: boolean } = {},
+): ChartSvg {
   const { Plot, document } = loaded();
   const node = Plot.plot({ ...options, document }) as unknown as Element;
   const svg = node.tagName.toLowerCase() === 'svg' ? node : node.querySelector('svg');
@@ -53,7 +57,9 @@ export function renderChart(label: string, options: PlotModule.PlotOptions, { na
 }
 
 /** Plot's marks (barX, ruleX, text, …), from the loaded engine. */
-export const Marks = new Proxy({} as typeof PlotModule, { get: (_target, name) => (loaded().Plot as unknown as Record<string | symbol, unknown>)[name] });
+export const Marks = new Proxy({} as typeof PlotModule, {
+  get: (_target, name) => (loaded().Plot as unknown as Record<string | symbol, unknown>)[name],
+});
 
 /**
  * Chart images, kept with the version of the data: a chart depends only on the data, and drawing one with Plot costs

@@ -25,7 +25,11 @@ export interface SearchResult {
 
 /** A failure a page shows to its reader: its HTTP status and what to say. */
 export class PageFailure extends Error {
-  constructor(readonly status: number, message: string, readonly detail: Record<string, unknown> | null = null) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly detail: Record<string, unknown> | null = null,
+  ) {
     super(message);
   }
 }

@@ -1,7 +1,13 @@
 // The election views' charts: first preferences against the quota, the race to the quota count by count, where a
 // count's votes went, and party vote and seat shares. Each returns SVG for a <figure> that also carries the data.
 
-import { displayName, type CountSheet, type CountStep, type PartyChange, type PartyTotals } from '../elections/index.js';
+import {
+  displayName,
+  type CountSheet,
+  type CountStep,
+  type PartyChange,
+  type PartyTotals,
+} from '../elections/index.js';
 import { Marks, renderChart } from './charts.js';
 import { formatNumber, formatShare } from './format.js';
 import { NEUTRAL_COLOUR, partyColour } from './party-colours.js';
@@ -9,7 +15,9 @@ import { NEUTRAL_COLOUR, partyColour } from './party-colours.js';
 const WIDTH = 720;
 const ROW = 26;
 
-export function candidateLabel(s: { candidate: { surname: string; firstName: string; party: string; partyAbbreviation: string } }): string {
+export function candidateLabel(s: {
+  candidate: { surname: string; firstName: string; party: string; partyAbbreviation: string };
+}): string {
   const c = s.candidate;
   return `${displayName(c.firstName)} ${displayName(c.surname)} (${c.partyAbbreviation || c.party || 'no party given'})`.trim();
 }
@@ -29,19 +37,51 @@ export function firstPreferencesChart(sheet: CountSheet): string {
   }));
   const labels = rows.map((r) => r.label);
   const max = Math.max(quota, ...rows.map((r) => r.votes));
-  return renderChart(`First preferences in ${sheet.constituency.name}, against the quota of ${formatNumber(quota)} and a quarter quota of ${formatNumber(quarterQuota)}.`, {
-    width: WIDTH, height: 54 + rows.length * ROW, marginTop: 24, marginLeft: marginFor(labels), marginRight: 150,
-    x: { label: 'First-preference votes', grid: true, domain: [0, max * 1.02] },
-    y: { label: null, domain: labels },
-    marks: [
-      Marks.barX(rows, { x: 'votes', y: 'label', fill: 'colour', stroke: '#222', strokeWidth: 0.5 }),
-      Marks.text(rows, { x: 'votes', y: 'label', text: 'text', textAnchor: 'start', dx: 4, fill: '#222', stroke: 'white', strokeWidth: 3 }),
-      Marks.ruleX([quota], { stroke: '#111', strokeWidth: 2 }),
-      Marks.ruleX([quarterQuota], { stroke: '#111', strokeDasharray: '2 3' }),
-      Marks.text([quota], { x: (d: number) => d, frameAnchor: 'top', text: () => 'quota', dy: -14, textAnchor: 'start', dx: 3, fill: '#111' }),
-      Marks.text([quarterQuota], { x: (d: number) => d, frameAnchor: 'top', text: () => '¼ quota', dy: -14, textAnchor: 'start', dx: 3, fill: '#111' }),
-    ],
-  }).svg;
+  return renderChart(
+    `First preferences in ${sheet.constituency.name}, against the quota of ${formatNumber(quota)} and a quarter quota of ${formatNumber(quarterQuota)}.`,
+    {
+      width: WIDTH,
+      height: 54 + rows.length * ROW,
+      marginTop: 24,
+      marginLeft: marginFor(labels),
+      marginRight: 150,
+      x: { label: 'First-preference votes', grid: true, domain: [0, max * 1.02] },
+      y: { label: null, domain: labels },
+      marks: [
+        Marks.barX(rows, { x: 'votes', y: 'label', fill: 'colour', stroke: '#222', strokeWidth: 0.5 }),
+        Marks.text(rows, {
+          x: 'votes',
+          y: 'label',
+          text: 'text',
+          textAnchor: 'start',
+          dx: 4,
+          fill: '#222',
+          stroke: 'white',
+          strokeWidth: 3,
+        }),
+        Marks.ruleX([quota], { stroke: '#111', strokeWidth: 2 }),
+        Marks.ruleX([quarterQuota], { stroke: '#111', strokeDasharray: '2 3' }),
+        Marks.text([quota], {
+          x: (d: number) => d,
+          frameAnchor: 'top',
+          text: () => 'quota',
+          dy: -14,
+          textAnchor: 'start',
+          dx: 3,
+          fill: '#111',
+        }),
+        Marks.text([quarterQuota], {
+          x: (d: number) => d,
+          frameAnchor: 'top',
+          text: () => '¼ quota',
+          dy: -14,
+          textAnchor: 'start',
+          dx: 3,
+          fill: '#111',
+        }),
+      ],
+    },
+  ).svg;
 }
 
 /** Blues from light to dark, one per count: the order of the segments reads left to right as the count went. */
@@ -67,33 +107,63 @@ export function raceToQuotaChart(sheet: CountSheet, upTo: number): string {
   }
   const labels = sheet.candidates.map(candidateLabel);
   const quota = sheet.constituency.quota;
-  const totals = sheet.candidates.map((s) => s.cells.slice(0, upTo).reduce((sum, c, i) => sum + (i === 0 ? s.candidate.firstPreferences : Math.max(0, c.transfer ?? 0)), 0));
-  return renderChart(`Votes gained by each candidate in ${sheet.constituency.name} up to count ${upTo}, count by count, against the quota of ${formatNumber(quota)}.`, {
-    width: WIDTH, height: 40 + labels.length * ROW, marginLeft: marginFor(labels), marginRight: 24,
-    x: { label: 'Votes gained (first preferences, then transfers)', grid: true, domain: [0, Math.max(quota, ...totals) * 1.02] },
-    y: { label: null, domain: labels },
-    color: { domain: colours.map((_, i) => `Count ${i + 1}`), range: colours },
-    marks: [
-      Marks.barX(segments, Marks.stackX({ x: 'votes', y: 'label', fill: 'count', order: null, stroke: 'white', strokeWidth: 0.5 })),
-      Marks.ruleX([quota], { stroke: '#111', strokeWidth: 2, strokeDasharray: '6 3' }),
-    ],
-  }).svg;
+  const totals = sheet.candidates.map((s) =>
+    s.cells
+      .slice(0, upTo)
+      .reduce((sum, c, i) => sum + (i === 0 ? s.candidate.firstPreferences : Math.max(0, c.transfer ?? 0)), 0),
+  );
+  return renderChart(
+    `Votes gained by each candidate in ${sheet.constituency.name} up to count ${upTo}, count by count, against the quota of ${formatNumber(quota)}.`,
+    {
+      width: WIDTH,
+      height: 40 + labels.length * ROW,
+      marginLeft: marginFor(labels),
+      marginRight: 24,
+      x: {
+        label: 'Votes gained (first preferences, then transfers)',
+        grid: true,
+        domain: [0, Math.max(quota, ...totals) * 1.02],
+      },
+      y: { label: null, domain: labels },
+      color: { domain: colours.map((_, i) => `Count ${i + 1}`), range: colours },
+      marks: [
+        Marks.barX(
+          segments,
+          Marks.stackX({ x: 'votes', y: 'label', fill: 'count', order: null, stroke: 'white', strokeWidth: 0.5 }),
+        ),
+        Marks.ruleX([quota], { stroke: '#111', strokeWidth: 2, strokeDasharray: '6 3' }),
+      ],
+    },
+  ).svg;
 }
 
 /** Where a count's votes went: each candidate's gain, and the votes that went no further. */
 export function transfersChart(sheet: CountSheet, step: CountStep): string {
   const rows = step.gains.map((g) => ({
-    label: candidateLabel({ candidate: g.candidate }), votes: g.votes, colour: partyColour(g.candidate.party),
+    label: candidateLabel({ candidate: g.candidate }),
+    votes: g.votes,
+    colour: partyColour(g.candidate.party),
   }));
-  if (step.nonTransferable > 0) rows.push({ label: 'Non-transferable', votes: step.nonTransferable, colour: NEUTRAL_COLOUR });
+  if (step.nonTransferable > 0)
+    rows.push({ label: 'Non-transferable', votes: step.nonTransferable, colour: NEUTRAL_COLOUR });
   const labels = rows.map((r) => r.label);
   return renderChart(`Where the votes distributed at count ${step.count} in ${sheet.constituency.name} went.`, {
-    width: WIDTH, height: 40 + Math.max(1, rows.length) * ROW, marginLeft: marginFor(labels), marginRight: 70,
+    width: WIDTH,
+    height: 40 + Math.max(1, rows.length) * ROW,
+    marginLeft: marginFor(labels),
+    marginRight: 70,
     x: { label: 'Votes received at this count', grid: true },
     y: { label: null, domain: labels },
     marks: [
       Marks.barX(rows, { x: 'votes', y: 'label', fill: 'colour', stroke: '#222', strokeWidth: 0.5 }),
-      Marks.text(rows, { x: 'votes', y: 'label', text: (d: { votes: number }) => formatNumber(d.votes), textAnchor: 'start', dx: 4, fill: '#222' }),
+      Marks.text(rows, {
+        x: 'votes',
+        y: 'label',
+        text: (d: { votes: number }) => formatNumber(d.votes),
+        textAnchor: 'start',
+        dx: 4,
+        fill: '#222',
+      }),
     ],
   }).svg;
 }
@@ -106,12 +176,18 @@ export function sharesChart(parties: readonly PartyTotals[], electionLabel: stri
   ]);
   const labels = parties.map((p) => p.abbreviation);
   return renderChart(`Share of first-preference votes and share of seats by party, ${electionLabel}.`, {
-    width: WIDTH, height: 40 + labels.length * ROW, marginLeft: marginFor(labels), marginRight: 24,
+    width: WIDTH,
+    height: 40 + labels.length * ROW,
+    marginLeft: marginFor(labels),
+    marginRight: 24,
     x: { label: 'Share (%)', grid: true, domain: [0, Math.max(5, ...rows.map((r) => r.share)) * 1.05] },
     y: { label: null, domain: labels },
     symbol: { domain: ['Vote share', 'Seat share'], range: ['circle', 'diamond'] },
     marks: [
-      Marks.ruleY(parties.map((p) => p.abbreviation), { stroke: '#ddd' }),
+      Marks.ruleY(
+        parties.map((p) => p.abbreviation),
+        { stroke: '#ddd' },
+      ),
       Marks.dot(rows, { x: 'share', y: 'party', symbol: 'measure', fill: 'colour', stroke: '#222', r: 5 }),
     ],
   }).svg;
@@ -119,10 +195,15 @@ export function sharesChart(parties: readonly PartyTotals[], electionLabel: stri
 
 /** Change in vote share between two elections, by party, in percentage points. */
 export function shareChangeChart(parties: readonly PartyChange[], label: string): string {
-  const rows = parties.filter((p) => p.shareChange !== null).map((p) => ({ party: p.abbreviation, change: p.shareChange!, colour: partyColour(p.party) }));
+  const rows = parties
+    .filter((p) => p.shareChange !== null)
+    .map((p) => ({ party: p.abbreviation, change: p.shareChange!, colour: partyColour(p.party) }));
   const labels = rows.map((r) => r.party);
   return renderChart(`Change in first-preference vote share by party, ${label}, in percentage points.`, {
-    width: WIDTH, height: 40 + Math.max(1, rows.length) * ROW, marginLeft: marginFor(labels), marginRight: 40,
+    width: WIDTH,
+    height: 40 + Math.max(1, rows.length) * ROW,
+    marginLeft: marginFor(labels),
+    marginRight: 40,
     x: { label: 'Change in vote share (percentage points)', grid: true },
     y: { label: null, domain: labels },
     marks: [
@@ -147,7 +228,13 @@ interface NarrowBar {
  * Bars for a narrow screen: each row's name above its bar, the whole width for the bars, the value after each bar,
  * and vertical lines (quota) labelled at the top. Nothing is clipped: the scale leaves room for the longest value.
  */
-function narrowBars(label: string, rows: NarrowBar[], rules: { at: number; label: string; dash?: string }[], axisLabel: string, colours?: { domain: string[]; range: string[] }): string {
+function narrowBars(
+  label: string,
+  rows: NarrowBar[],
+  rules: { at: number; label: string; dash?: string }[],
+  axisLabel: string,
+  colours?: { domain: string[]; range: string[] },
+): string {
   const max = Math.max(1, ...rules.map((r) => r.at), ...rows.map((r) => r.segments.reduce((s, g) => s + g.value, 0)));
   const segments = rows.flatMap((r) => {
     let start = 0;
@@ -158,23 +245,66 @@ function narrowBars(label: string, rows: NarrowBar[], rules: { at: number; label
     });
   });
   const ends = rows.map((r) => ({ label: r.label, x: r.segments.reduce((s, g) => s + g.value, 0), text: r.text }));
-  // The longest value text takes about 6 px a character at 11 px: the domain leaves that much room after the longest bar.
+  // The longest value text takes about 6 px a character at 11 px: the domain leaves that much room after the longest
+  // bar.
   const textRoom = Math.max(...rows.map((r) => r.text.length), 4) * 6.2 + 8;
   const plotWidth = NARROW - 8 - 8;
   const domainMax = (max * plotWidth) / Math.max(60, plotWidth - textRoom);
-  return renderChart(label, {
-    width: NARROW, height: 44 + rows.length * NARROW_ROW, marginLeft: 8, marginRight: 8, marginTop: 28, marginBottom: 34,
-    x: { label: axisLabel, grid: true, domain: [0, domainMax], ticks: 3 },
-    y: { domain: rows.map((r) => r.label), axis: null, paddingInner: 0.1 },
-    ...(colours ? { color: colours } : {}),
-    marks: [
-      Marks.barX(segments, { x1: 'x1', x2: 'x2', y: 'label', fill: colours ? 'key' : 'fill', stroke: '#222', strokeWidth: 0.5, insetTop: 15, insetBottom: 1 }),
-      Marks.text(rows, { x: 0, y: 'label', text: 'label', textAnchor: 'start', dy: -9, fill: '#111', fontWeight: 600 }),
-      Marks.text(ends, { x: 'x', y: 'label', text: 'text', textAnchor: 'start', dx: 4, dy: 7, fill: '#222' }),
-      ...rules.map((r) => Marks.ruleX([r.at], { stroke: '#111', strokeWidth: r.dash ? 1 : 2, ...(r.dash ? { strokeDasharray: r.dash } : {}) })),
-      ...rules.map((r, i) => Marks.text([r.at], { x: (d: number) => d, frameAnchor: 'top', text: () => r.label, dy: -16 + i * 0, dx: i === 0 ? 3 : -3, textAnchor: i === 0 ? 'start' : 'end', fill: '#111' })),
-    ],
-  }, { narrow: true }).svg;
+  return renderChart(
+    label,
+    {
+      width: NARROW,
+      height: 44 + rows.length * NARROW_ROW,
+      marginLeft: 8,
+      marginRight: 8,
+      marginTop: 28,
+      marginBottom: 34,
+      x: { label: axisLabel, grid: true, domain: [0, domainMax], ticks: 3 },
+      y: { domain: rows.map((r) => r.label), axis: null, paddingInner: 0.1 },
+      ...(colours ? { color: colours } : {}),
+      marks: [
+        Marks.barX(segments, {
+          x1: 'x1',
+          x2: 'x2',
+          y: 'label',
+          fill: colours ? 'key' : 'fill',
+          stroke: '#222',
+          strokeWidth: 0.5,
+          insetTop: 15,
+          insetBottom: 1,
+        }),
+        Marks.text(rows, {
+          x: 0,
+          y: 'label',
+          text: 'label',
+          textAnchor: 'start',
+          dy: -9,
+          fill: '#111',
+          fontWeight: 600,
+        }),
+        Marks.text(ends, { x: 'x', y: 'label', text: 'text', textAnchor: 'start', dx: 4, dy: 7, fill: '#222' }),
+        ...rules.map((r) =>
+          Marks.ruleX([r.at], {
+            stroke: '#111',
+            strokeWidth: r.dash ? 1 : 2,
+            ...(r.dash ? { strokeDasharray: r.dash } : {}),
+          }),
+        ),
+        ...rules.map((r, i) =>
+          Marks.text([r.at], {
+            x: (d: number) => d,
+            frameAnchor: 'top',
+            text: () => r.label,
+            dy: -16 + i * 0,
+            dx: i === 0 ? 3 : -3,
+            textAnchor: i === 0 ? 'start' : 'end',
+            fill: '#111',
+          }),
+        ),
+      ],
+    },
+    { narrow: true },
+  ).svg;
 }
 
 /** First preferences against the quota, for a phone. */
@@ -185,38 +315,76 @@ export function firstPreferencesNarrowChart(sheet: CountSheet): string {
     segments: [{ value: s.candidate.firstPreferences, fill: partyColour(s.candidate.party), key: '' }],
     text: `${formatNumber(s.candidate.firstPreferences)} · ${formatShare(validPoll ? s.candidate.firstPreferences / validPoll : 0)}`,
   }));
-  return narrowBars(`First preferences in ${sheet.constituency.name}, against the quota of ${formatNumber(quota)} and a quarter quota of ${formatNumber(quarterQuota)}.`,
-    rows, [{ at: quota, label: 'quota' }, { at: quarterQuota, label: '¼ quota', dash: '2 3' }], 'First-preference votes');
+  return narrowBars(
+    `First preferences in ${sheet.constituency.name}, against the quota of ${formatNumber(quota)} and a quarter quota of ${formatNumber(quarterQuota)}.`,
+    rows,
+    [
+      { at: quota, label: 'quota' },
+      { at: quarterQuota, label: '¼ quota', dash: '2 3' },
+    ],
+    'First-preference votes',
+  );
 }
 
 /** The race to the quota, for a phone. */
 export function raceToQuotaNarrowChart(sheet: CountSheet, upTo: number): string {
   const colours = countColours(upTo);
   const rows = sheet.candidates.map((s) => {
-    const segments = s.cells.slice(0, upTo).map((cell, i) => ({
-      value: i === 0 ? s.candidate.firstPreferences : Math.max(0, cell.transfer ?? 0), fill: colours[i]!, key: `Count ${i + 1}`,
-    })).filter((g) => g.value > 0);
+    const segments = s.cells
+      .slice(0, upTo)
+      .map((cell, i) => ({
+        value: i === 0 ? s.candidate.firstPreferences : Math.max(0, cell.transfer ?? 0),
+        fill: colours[i]!,
+        key: `Count ${i + 1}`,
+      }))
+      .filter((g) => g.value > 0);
     return { label: candidateLabel(s), segments, text: formatNumber(segments.reduce((a, g) => a + g.value, 0)) };
   });
-  return narrowBars(`Votes gained by each candidate in ${sheet.constituency.name} up to count ${upTo}, count by count, against the quota of ${formatNumber(sheet.constituency.quota)}.`,
-    rows, [{ at: sheet.constituency.quota, label: 'quota', dash: '6 3' }], 'Votes gained', { domain: colours.map((_, i) => `Count ${i + 1}`), range: colours });
+  return narrowBars(
+    `Votes gained by each candidate in ${sheet.constituency.name} up to count ${upTo}, count by count, against the quota of ${formatNumber(sheet.constituency.quota)}.`,
+    rows,
+    [{ at: sheet.constituency.quota, label: 'quota', dash: '6 3' }],
+    'Votes gained',
+    { domain: colours.map((_, i) => `Count ${i + 1}`), range: colours },
+  );
 }
 
 /** Where a count's votes went, for a phone. */
 export function transfersNarrowChart(sheet: CountSheet, step: CountStep): string {
-  const rows = step.gains.map((g) => ({ label: candidateLabel({ candidate: g.candidate }), segments: [{ value: g.votes, fill: partyColour(g.candidate.party), key: '' }], text: formatNumber(g.votes) }));
-  if (step.nonTransferable > 0) rows.push({ label: 'Non-transferable', segments: [{ value: step.nonTransferable, fill: NEUTRAL_COLOUR, key: '' }], text: formatNumber(step.nonTransferable) });
-  return narrowBars(`Where the votes distributed at count ${step.count} in ${sheet.constituency.name} went.`, rows, [], 'Votes received at this count');
+  const rows = step.gains.map((g) => ({
+    label: candidateLabel({ candidate: g.candidate }),
+    segments: [{ value: g.votes, fill: partyColour(g.candidate.party), key: '' }],
+    text: formatNumber(g.votes),
+  }));
+  if (step.nonTransferable > 0)
+    rows.push({
+      label: 'Non-transferable',
+      segments: [{ value: step.nonTransferable, fill: NEUTRAL_COLOUR, key: '' }],
+      text: formatNumber(step.nonTransferable),
+    });
+  return narrowBars(
+    `Where the votes distributed at count ${step.count} in ${sheet.constituency.name} went.`,
+    rows,
+    [],
+    'Votes received at this count',
+  );
 }
 
 /** Vote and seat shares by party, for a phone. */
 export function sharesNarrowChart(parties: readonly PartyTotals[], electionLabel: string): string {
-  const rows = parties.filter((p) => p.seats > 0 || p.voteShare >= 0.01).map((p) => ({
-    label: `${p.abbreviation} · votes ${formatShare(p.voteShare)}, seats ${formatShare(p.seatShare)}`,
-    segments: [{ value: p.voteShare * 100, fill: partyColour(p.party), key: '' }],
-    text: formatShare(p.seatShare),
-  }));
-  return narrowBars(`Share of first-preference votes by party (bars) and of seats (after each bar), ${electionLabel}; parties with a seat or 1% of the vote.`, rows, [], 'Vote share (%)');
+  const rows = parties
+    .filter((p) => p.seats > 0 || p.voteShare >= 0.01)
+    .map((p) => ({
+      label: `${p.abbreviation} · votes ${formatShare(p.voteShare)}, seats ${formatShare(p.seatShare)}`,
+      segments: [{ value: p.voteShare * 100, fill: partyColour(p.party), key: '' }],
+      text: formatShare(p.seatShare),
+    }));
+  return narrowBars(
+    `Share of first-preference votes by party (bars) and of seats (after each bar), ${electionLabel}; parties with a seat or 1% of the vote.`,
+    rows,
+    [],
+    'Vote share (%)',
+  );
 }
 
 export interface SeriesLine {
@@ -230,28 +398,50 @@ export interface SeriesLine {
  * Lines across elections, labelled at their right end (labels nudged apart so that close values stay readable).
  * `narrow` draws it for a phone's width.
  */
-export function overTimeChart(label: string, years: string[], lines: SeriesLine[], axisLabel: string, narrow: boolean): string {
+export function overTimeChart(
+  label: string,
+  years: string[],
+  lines: SeriesLine[],
+  axisLabel: string,
+  narrow: boolean,
+): string {
   const width = narrow ? NARROW : WIDTH;
   const height = narrow ? 300 : 380;
   const marginTop = 16;
   const marginBottom = 34;
-  const points = lines.flatMap((l) => l.values.map((v, i) => (v === null ? null : { label: l.label, year: years[i]!, value: v, colour: l.colour })).filter((p) => p !== null));
+  const points = lines.flatMap((l) =>
+    l.values
+      .map((v, i) => (v === null ? null : { label: l.label, year: years[i]!, value: v, colour: l.colour }))
+      .filter((p) => p !== null),
+  );
   const max = Math.max(1, ...points.map((p) => p!.value)) * 1.05;
   // End labels at least 13 px apart, in data units.
   const gap = (13 * max) / (height - marginTop - marginBottom);
-  const ends = lines.map((l) => {
-    const i = l.values.findLastIndex((v) => v !== null);
-    return { label: l.label, year: years[i]!, value: l.values[i]!, y: l.values[i]!, colour: l.colour };
-  }).filter((e) => e.year === years.at(-1)).sort((a, b) => a.value - b.value);
+  const ends = lines
+    .map((l) => {
+      const i = l.values.findLastIndex((v) => v !== null);
+      return { label: l.label, year: years[i]!, value: l.values[i]!, y: l.values[i]!, colour: l.colour };
+    })
+    .filter((e) => e.year === years.at(-1))
+    .sort((a, b) => a.value - b.value);
   for (let i = 1; i < ends.length; i++) if (ends[i]!.y - ends[i - 1]!.y < gap) ends[i]!.y = ends[i - 1]!.y + gap;
-  return renderChart(label, {
-    width, height, marginTop, marginBottom, marginLeft: narrow ? 34 : 44, marginRight: narrow ? 58 : 90,
-    x: { type: 'point', domain: years, label: null, padding: 0.1 },
-    y: { label: axisLabel, grid: true, domain: [0, max], ticks: narrow ? 5 : 8 },
-    marks: [
-      Marks.lineY(points, { x: 'year', y: 'value', z: 'label', stroke: 'colour', strokeWidth: 2.5 }),
-      Marks.dot(points, { x: 'year', y: 'value', fill: 'colour', stroke: '#222', r: 3.5 }),
-      Marks.text(ends, { x: 'year', y: 'y', text: 'label', textAnchor: 'start', dx: 8, fill: '#111' }),
-    ],
-  }, { narrow }).svg;
+  return renderChart(
+    label,
+    {
+      width,
+      height,
+      marginTop,
+      marginBottom,
+      marginLeft: narrow ? 34 : 44,
+      marginRight: narrow ? 58 : 90,
+      x: { type: 'point', domain: years, label: null, padding: 0.1 },
+      y: { label: axisLabel, grid: true, domain: [0, max], ticks: narrow ? 5 : 8 },
+      marks: [
+        Marks.lineY(points, { x: 'year', y: 'value', z: 'label', stroke: 'colour', strokeWidth: 2.5 }),
+        Marks.dot(points, { x: 'year', y: 'value', fill: 'colour', stroke: '#222', r: 3.5 }),
+        Marks.text(ends, { x: 'year', y: 'y', text: 'label', textAnchor: 'start', dx: 8, fill: '#111' }),
+      ],
+    },
+    { narrow },
+  ).svg;
 }

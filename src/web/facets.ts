@@ -48,13 +48,19 @@ const DEFAULTS = memoKey<Map<string, Promise<string[]>>>('web: default facets by
  * The facet of `field` in the view `search` selects. Counted without the field's own filter, so that every value
  * stays on offer (selecting another adds it to the filter's list: records with any of them).
  */
-export async function facetOf(client: ActionClient, resource: CatalogResource, search: URLSearchParams, field: string): Promise<Facet> {
+export async function facetOf(
+  client: ActionClient,
+  resource: CatalogResource,
+  search: URLSearchParams,
+  field: string,
+): Promise<Facet> {
   const base = new URLSearchParams(search);
   for (const name of ['sort', 'fields', 'limit', 'offset', 'distinct']) base.delete(name);
   for (const name of [...base.keys()]) if (name.startsWith('_')) base.delete(name);
   const { filters, complex } = readFilters(search);
   const selected = new Set<string>();
-  for (const clause of filterClauses(filters)) if (clause.field === field && clause.op === 'eq') selected.add(valueKey(clause.value));
+  for (const clause of filterClauses(filters))
+    if (clause.field === field && clause.op === 'eq') selected.add(valueKey(clause.value));
   if (!complex) {
     const others: Record<string, FilterValue> = { ...filters };
     delete others[field];
@@ -68,11 +74,18 @@ export async function facetOf(client: ActionClient, resource: CatalogResource, s
     found = { values: answer.values as Counted['values'], more: answer.more };
     counted.set(memoKeyText, found);
   }
-  const counts = new Map<string, FacetValue>(found.values.map((v) => [valueKey(v.value), { ...v, selected: selected.has(valueKey(v.value)) }]));
+  const counts = new Map<string, FacetValue>(
+    found.values.map((v) => [valueKey(v.value), { ...v, selected: selected.has(valueKey(v.value)) }]),
+  );
   // Selected values stay listed even when the other filters leave none of them.
-  for (const key of selected) if (!counts.has(key)) counts.set(key, { value: JSON.parse(key) as FacetValue['value'], count: 0, selected: true });
-  const values = [...counts.values()].sort((a, b) => b.count - a.count || String(a.value).localeCompare(String(b.value), 'en-IE'));
-  const note = found.more ? `More than ${VALUES_MAX} different values in this view: the ${VALUES_MAX} most frequent are listed.` : null;
+  for (const key of selected)
+    if (!counts.has(key)) counts.set(key, { value: JSON.parse(key) as FacetValue['value'], count: 0, selected: true });
+  const values = [...counts.values()].sort(
+    (a, b) => b.count - a.count || String(a.value).localeCompare(String(b.value), 'en-IE'),
+  );
+  const note = found.more
+    ? `More than ${VALUES_MAX} different values in this view: the ${VALUES_MAX} most frequent are listed.`
+    : null;
   return { field, values, note };
 }
 
@@ -100,5 +113,8 @@ async function findDefaultFacets(client: ActionClient, resource: CatalogResource
     const n = values.length;
     if (!more && n >= 2 && n * 2 <= resource.total) found.push({ field: field.id, distinct: n });
   }
-  return found.sort((a, b) => a.distinct - b.distinct).slice(0, DEFAULT_FACETS).map((f) => f.field);
+  return found
+    .sort((a, b) => a.distinct - b.distinct)
+    .slice(0, DEFAULT_FACETS)
+    .map((f) => f.field);
 }

@@ -8,7 +8,8 @@ import { countFlow, displayName, NON_TRANSFERABLE, type CountSheet } from '../el
 import { formatNumber } from './format.js';
 import { NEUTRAL_COLOUR, partyColour } from './party-colours.js';
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escape = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const round = (n: number) => Math.round(n * 10) / 10;
 
 export function countFlowChart(sheet: CountSheet): string {
@@ -21,7 +22,8 @@ export function countFlowChart(sheet: CountSheet): string {
     const c = byKey.get(who)!.candidate;
     return `${displayName(c.surname)} (${c.partyAbbreviation || c.party || '–'})`;
   };
-  const colourOf = (who: string) => (who === NON_TRANSFERABLE ? NEUTRAL_COLOUR : partyColour(byKey.get(who)!.candidate.party));
+  const colourOf = (who: string) =>
+    who === NON_TRANSFERABLE ? NEUTRAL_COLOUR : partyColour(byKey.get(who)!.candidate.party);
 
   const marginLeft = 170;
   const marginRight = 235;
@@ -30,7 +32,9 @@ export function countFlowChart(sheet: CountSheet): string {
   const nodeWidth = 10;
   const width = Math.max(760, marginLeft + marginRight + (columns - 1) * 96 + nodeWidth);
   const height = Math.max(420, 30 * order.length);
-  const columnTotals = Array.from({ length: columns }, (_, i) => nodes.filter((n) => n.column === i).reduce((s, n) => s + n.votes, 0));
+  const columnTotals = Array.from({ length: columns }, (_, i) =>
+    nodes.filter((n) => n.column === i).reduce((s, n) => s + n.votes, 0),
+  );
   const maxNodes = Math.max(...Array.from({ length: columns }, (_, i) => nodes.filter((n) => n.column === i).length));
   const scale = (height - top - 10 - gap * maxNodes) / Math.max(1, ...columnTotals);
   const step = columns > 1 ? (width - marginLeft - marginRight - nodeWidth) / (columns - 1) : 0;
@@ -74,7 +78,9 @@ export function countFlowChart(sheet: CountSheet): string {
   const labels: string[] = [];
   for (const node of nodes) {
     const p = place.get(node.id)!;
-    bars.push(`<rect x="${round(p.x)}" y="${round(p.y)}" width="${nodeWidth}" height="${round(p.h)}" fill="${colourOf(node.who)}" stroke="#222" stroke-width="0.5"/>`);
+    bars.push(
+      `<rect x="${round(p.x)}" y="${round(p.y)}" width="${nodeWidth}" height="${round(p.h)}" fill="${colourOf(node.who)}" stroke="#222" stroke-width="0.5"/>`,
+    );
   }
   // Labels beside the first and last columns, nudged apart where small candidates' bars sit close together.
   const spread = (items: { y: number; text: string; x: number; anchor: 'start' | 'end' }[]) => {
@@ -95,15 +101,28 @@ export function countFlowChart(sheet: CountSheet): string {
     const p = place.get(lastNode.id)!;
     const s = byKey.get(who);
     const fate = s?.elected ? ', elected' : '';
-    right.push({ x: p.x + nodeWidth + 6, y: p.y + p.h / 2, text: `${labelOf(who)} ${formatNumber(lastNode.votes)}${fate}`, anchor: 'start' });
+    right.push({
+      x: p.x + nodeWidth + 6,
+      y: p.y + p.h / 2,
+      text: `${labelOf(who)} ${formatNumber(lastNode.votes)}${fate}`,
+      anchor: 'start',
+    });
   }
   let bottom = height;
   for (const l of [...spread(left), ...spread(right)]) {
-    labels.push(`<text x="${round(l.x)}" y="${round(l.y)}" dy="0.32em"${l.anchor === 'end' ? ' text-anchor="end"' : ''}>${escape(l.text)}</text>`);
+    labels.push(
+      `<text x="${round(l.x)}" y="${round(l.y)}" dy="0.32em"${l.anchor === 'end' ? ' text-anchor="end"' : ''}>${escape(l.text)}</text>`,
+    );
     bottom = Math.max(bottom, l.y + 12);
   }
-  const heads = Array.from({ length: columns }, (_, i) => `<text x="${round(marginLeft + i * step + nodeWidth / 2)}" y="16" text-anchor="middle" font-weight="600">${i === 0 ? 'Count 1' : i + 1}</text>`);
+  const heads = Array.from(
+    { length: columns },
+    (_, i) =>
+      `<text x="${round(marginLeft + i * step + nodeWidth / 2)}" y="16" text-anchor="middle" font-weight="600">${i === 0 ? 'Count 1' : i + 1}</text>`,
+  );
   const label = `The count in ${sheet.constituency.name} as a flow: a column per count, each candidate's running total as a bar, bands carrying their votes to the next count and each count's distributed votes to those who gained them; the table beside it gives every figure.`;
-  return `<svg class="chart flow" role="img" aria-label="${escape(label)}" viewBox="0 0 ${width} ${round(bottom)}" width="${width}" height="${round(bottom)}" xmlns="http://www.w3.org/2000/svg">`
-    + `<g>${bands.join('')}</g><g>${bars.join('')}</g><g font-size="12.5" fill="#111">${heads.join('')}${labels.join('')}</g></svg>`;
+  return (
+    `<svg class="chart flow" role="img" aria-label="${escape(label)}" viewBox="0 0 ${width} ${round(bottom)}" width="${width}" height="${round(bottom)}" xmlns="http://www.w3.org/2000/svg">` +
+    `<g>${bands.join('')}</g><g>${bars.join('')}</g><g font-size="12.5" fill="#111">${heads.join('')}${labels.join('')}</g></svg>`
+  );
 }

@@ -31,7 +31,20 @@ export function formatSigned(value: number | null | undefined, digits = 0, suffi
   return `${rounded > 0 ? '+' : rounded < 0 ? '−' : ''}${text}${suffix}`;
 }
 
-const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const months = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /** 2020-02-08 → "8 February 2020". */
 export function formatDate(iso: string): string {
@@ -55,7 +68,10 @@ export function isNumericType(type: string): boolean {
  * field's name, the same on every page of the resource (a rule by the values on a page would change from page to page).
  */
 export function isLabelNumber(fieldId: string): boolean {
-  return /(^|[\s_-])(year|yr|id|code|number|no|num|postcode|zip)([\s_.-]|$)/i.test(fieldId) || /(Id|ID|[Cc]ode|Year)$/.test(fieldId);
+  return (
+    /(^|[\s_-])(year|yr|id|code|number|no|num|postcode|zip)([\s_.-]|$)/i.test(fieldId) ||
+    /(Id|ID|[Cc]ode|Year)$/.test(fieldId)
+  );
 }
 
 /**

@@ -26,12 +26,17 @@ import { pageHandlers } from './routes.js';
  * third-party requests, no framing. Forms submit only to this site.
  */
 export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
-  "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'",
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 const HTML = 'text/html; charset=utf-8';
-
 
 type PageHandler = (ctx: PageContext) => Promise<PageResult>;
 
@@ -42,7 +47,10 @@ interface PageRoute {
 }
 
 /** The matched page and its parameters (decoded); null when no page has this path; 'malformed' for bad encoding. */
-function matchRoute(routes: readonly PageRoute[], path: string): { handler: PageHandler; params: Record<string, string> } | null | 'malformed' {
+function matchRoute(
+  routes: readonly PageRoute[],
+  path: string,
+): { handler: PageHandler; params: Record<string, string> } | null | 'malformed' {
   const parts = path === '/' ? [''] : path.slice(1).split('/');
   for (const route of routes) {
     if (route.segments.length !== parts.length) continue;
@@ -100,7 +108,13 @@ export function createPageCore(state: ServiceState, logger: Logger): PageCore {
     'cache-control': settings.cacheControl,
   });
 
-  const answer = (status: number, headers: Record<string, string>, body: string | Buffer | null, lease: ServiceLease | null, entry?: CachedResponse): ApiResponse => {
+  const answer = (
+    status: number,
+    headers: Record<string, string>,
+    body: string | Buffer | null,
+    lease: ServiceLease | null,
+    entry?: CachedResponse,
+  ): ApiResponse => {
     const response = leasedResponse(status, headers, body, 'explorer', lease);
     if (entry) response.entry = entry;
     return response;
@@ -134,7 +148,10 @@ export function createPageCore(state: ServiceState, logger: Logger): PageCore {
       // A page is kept, and tagged, by the version of the data it was made from.
       const identity = (services: Services) => {
         const key = `${services.backend.datasetVersion} ${assets.version} ${reviewed.version} ${request.url}${hostShapesPages ? ` ${siteUrl}` : ''}`;
-        return { key, tag: `W/"${services.backend.datasetVersion}-${createHash('sha1').update(key).digest('base64url').slice(0, 20)}"` };
+        return {
+          key,
+          tag: `W/"${services.backend.datasetVersion}-${createHash('sha1').update(key).digest('base64url').slice(0, 20)}"`,
+        };
       };
       const contextOf = (services: Services): PageContext => {
         const client = new ActionClient(services);
@@ -174,7 +191,12 @@ export function createPageCore(state: ServiceState, logger: Logger): PageCore {
         rendered.set(key, entry);
         return answer(200, { ...pageHeaders(), etag: tag, 'content-type': HTML }, entry.body, lease.current, entry);
       }
-      return answer(result.status, { ...pageHeaders(), 'cache-control': 'no-store', 'content-type': HTML }, result.html, lease.current);
+      return answer(
+        result.status,
+        { ...pageHeaders(), 'cache-control': 'no-store', 'content-type': HTML },
+        result.html,
+        lease.current,
+      );
     } catch (err) {
       lease.current.release();
       throw err;

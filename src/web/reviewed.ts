@@ -1,6 +1,7 @@
 // Reviewed inputs the explorer reads beside the data, from the repository's data/ folder, with their evidence: which
 // party a renamed party continues (party-lineage.csv) and decisions on candidates the matching rules cannot make
-// (candidate-matches.csv; a side's party is given only where two namesakes stood in one constituency). Read once when the explorer starts; their hash is part of every page's key and tag.
+// (candidate-matches.csv; a side's party is given only where two namesakes stood in one constituency). Read once when
+// the explorer starts; their hash is part of every page's key and tag.
 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -22,7 +23,10 @@ function rowsOf(file: string, columns: readonly string[]): { rows: Record<string
   const rows = parse(text, { columns: true, skip_empty_lines: true }) as Record<string, string>[];
   rows.forEach((row, i) => {
     for (const column of columns) {
-      if (!row[column]?.trim()) throw new Error(`${file}, row ${i + 2}: ${column} is empty; every reviewed row needs it, its evidence included`);
+      if (!row[column]?.trim())
+        throw new Error(
+          `${file}, row ${i + 2}: ${column} is empty; every reviewed row needs it, its evidence included`,
+        );
     }
   });
   return { rows, text };
@@ -30,16 +34,41 @@ function rowsOf(file: string, columns: readonly string[]): { rows: Record<string
 
 export function loadReviewed(): Reviewed {
   const lineage = rowsOf('party-lineage.csv', ['election', 'party', 'line', 'evidence']);
-  const matches = rowsOf('candidate-matches.csv', ['decision', 'earlier_election', 'earlier_constituency', 'earlier_name', 'later_election', 'later_constituency', 'later_name', 'evidence']);
+  const matches = rowsOf('candidate-matches.csv', [
+    'decision',
+    'earlier_election',
+    'earlier_constituency',
+    'earlier_name',
+    'later_election',
+    'later_constituency',
+    'later_name',
+    'evidence',
+  ]);
   for (const row of matches.rows) {
-    if (row.decision !== 'same' && row.decision !== 'different') throw new Error(`candidate-matches.csv: decision "${row.decision}" is neither same nor different`);
+    if (row.decision !== 'same' && row.decision !== 'different')
+      throw new Error(`candidate-matches.csv: decision "${row.decision}" is neither same nor different`);
   }
   return {
-    lineage: lineage.rows.map((r) => ({ election: r.election!, party: r.party!, line: r.line!, evidence: r.evidence! })),
+    lineage: lineage.rows.map((r) => ({
+      election: r.election!,
+      party: r.party!,
+      line: r.line!,
+      evidence: r.evidence!,
+    })),
     matches: matches.rows.map((r) => ({
       decision: r.decision as 'same' | 'different',
-      earlier: { election: r.earlier_election!, constituency: r.earlier_constituency!, name: r.earlier_name!, ...(r.earlier_party ? { party: r.earlier_party } : {}) },
-      later: { election: r.later_election!, constituency: r.later_constituency!, name: r.later_name!, ...(r.later_party ? { party: r.later_party } : {}) },
+      earlier: {
+        election: r.earlier_election!,
+        constituency: r.earlier_constituency!,
+        name: r.earlier_name!,
+        ...(r.earlier_party ? { party: r.earlier_party } : {}),
+      },
+      later: {
+        election: r.later_election!,
+        constituency: r.later_constituency!,
+        name: r.later_name!,
+        ...(r.later_party ? { party: r.later_party } : {}),
+      },
       evidence: r.evidence!,
     })),
     version: createHash('sha256').update(lineage.text).update(matches.text).digest('hex').slice(0, 12),

@@ -19,26 +19,69 @@ export async function overTimePage(ctx: PageContext): Promise<PageResult> {
   if (views.length === 0) notFound('No election is loaded.');
   const years = overTime.elections.map((e) => e.label.replace(/^General Election /, ''));
   const shown = overTime.parties.filter((l) => l.totals.some((t) => t !== null && t.seats >= 5));
-  const series = (value: (seats: number, share: number) => number) => shown.map((l) => ({
-    label: l.abbreviation, colour: partyColour(l.party), values: l.totals.map((t) => (t ? value(t.seats, t.voteShare) : null)),
-  }));
+  const series = (value: (seats: number, share: number) => number) =>
+    shown.map((l) => ({
+      label: l.abbreviation,
+      colour: partyColour(l.party),
+      values: l.totals.map((t) => (t ? value(t.seats, t.voteShare) : null)),
+    }));
   const span = `${years[0]} to ${years.at(-1)}`;
-  const draw = (measure: 'seats' | 'shares', narrow: boolean) => chartOf(ctx.client, `over-time ${measure} ${narrow ? 'narrow' : 'wide'} ${ctx.reviewed.version}`, () => (measure === 'seats'
-    ? overTimeChart(`Seats by party, ${span}, for the parties that won five seats or more in an election.`, years, series((seats) => seats), 'Seats', narrow)
-    : overTimeChart(`First-preference share by party, ${span}, in percent, for the parties that won five seats or more in an election.`, years, series((_, share) => share * 100), 'Share of first preferences (%)', narrow)));
+  const draw = (measure: 'seats' | 'shares', narrow: boolean) =>
+    chartOf(ctx.client, `over-time ${measure} ${narrow ? 'narrow' : 'wide'} ${ctx.reviewed.version}`, () =>
+      measure === 'seats'
+        ? overTimeChart(
+            `Seats by party, ${span}, for the parties that won five seats or more in an election.`,
+            years,
+            series((seats) => seats),
+            'Seats',
+            narrow,
+          )
+        : overTimeChart(
+            `First-preference share by party, ${span}, in percent, for the parties that won five seats or more in an election.`,
+            years,
+            series((_, share) => share * 100),
+            'Share of first preferences (%)',
+            narrow,
+          ),
+    );
   const shortfalls = overTime.elections.flatMap((e, i) => {
     const firstPreferences = e.parties.reduce((s, p) => s + p.firstPreferences, 0);
-    return firstPreferences === e.totals.validPoll ? [] : [{ label: e.label, firstPreferences, validPoll: e.totals.validPoll, checks: checksHref(views[i]!, { Check: 'first-preferences', Status: 'failed' }) }];
+    return firstPreferences === e.totals.validPoll
+      ? []
+      : [
+          {
+            label: e.label,
+            firstPreferences,
+            validPoll: e.totals.validPoll,
+            checks: checksHref(views[i]!, { Check: 'first-preferences', Status: 'failed' }),
+          },
+        ];
   });
   const latest = views.at(-1)!;
-  const api = latest.roles.candidates ? apiSearchUrl('', latest.roles.candidates.id, new URLSearchParams({ limit: String(ctx.client.settings.rowsMax) })) : '/api/3/action/package_list';
-  return ok(page(ctx, { title: 'Elections over time', crumbs: [{ label: 'Home', href: '/' }, { label: 'Elections over time' }], alternate: api },
-    <OverTimePage
-      overTime={overTime} api={api} shortfalls={shortfalls}
-      electionHref={views.map((v) => urls.election(v.definition.name))}
-      partyHref={(i, key) => urls.party(views[i]!.definition.name, key)}
-      charts={{ seats: { wide: draw('seats', false), narrow: draw('seats', true) }, shares: { wide: draw('shares', false), narrow: draw('shares', true) } }}
-    />));
+  const api = latest.roles.candidates
+    ? apiSearchUrl('', latest.roles.candidates.id, new URLSearchParams({ limit: String(ctx.client.settings.rowsMax) }))
+    : '/api/3/action/package_list';
+  return ok(
+    page(
+      ctx,
+      {
+        title: 'Elections over time',
+        crumbs: [{ label: 'Home', href: '/' }, { label: 'Elections over time' }],
+        alternate: api,
+      },
+      <OverTimePage
+        overTime={overTime}
+        api={api}
+        shortfalls={shortfalls}
+        electionHref={views.map((v) => urls.election(v.definition.name))}
+        partyHref={(i, key) => urls.party(views[i]!.definition.name, key)}
+        charts={{
+          seats: { wide: draw('seats', false), narrow: draw('seats', true) },
+          shares: { wide: draw('shares', false), narrow: draw('shares', true) },
+        }}
+      />,
+    ),
+  );
 }
 
 /** The most people a search lists. */
@@ -49,8 +92,17 @@ export async function searchPage(ctx: PageContext): Promise<PageResult> {
   if (q.length > 200) throw new PageFailure(400, 'A search is at most 200 characters: a name or the start of one.');
   const together = await electionsTogether(ctx.client, ctx.reviewed);
   const found = q ? findPeople(together.people.people, q, SEARCH_LIMIT) : { matches: [], total: 0 };
-  return ok(page(ctx, { title: q ? `Candidates matching “${q}”` : 'Find a candidate', crumbs: [{ label: 'Home', href: '/' }, { label: 'Find a candidate' }], alternate: null },
-    <SearchPage q={q} matches={found.matches} total={found.total} limit={SEARCH_LIMIT} links={linksOf(together)} />));
+  return ok(
+    page(
+      ctx,
+      {
+        title: q ? `Candidates matching “${q}”` : 'Find a candidate',
+        crumbs: [{ label: 'Home', href: '/' }, { label: 'Find a candidate' }],
+        alternate: null,
+      },
+      <SearchPage q={q} matches={found.matches} total={found.total} limit={SEARCH_LIMIT} links={linksOf(together)} />,
+    ),
+  );
 }
 
 export async function personPage(ctx: PageContext): Promise<PageResult> {
@@ -58,9 +110,18 @@ export async function personPage(ctx: PageContext): Promise<PageResult> {
   const person = together.people.byKey.get(ctx.params.key ?? '');
   if (!person) notFound(`There is no candidate "${ctx.params.key}": search for a name instead.`);
   const drawn = [...new Set(person.candidacies.map((c) => c.election))];
-  return ok(page(ctx, {
-    title: person.name, crumbs: [{ label: 'Home', href: '/' }, { label: 'Candidates', href: '/search' }, { label: person.name }], alternate: null, datasets: drawn,
-  }, <PersonPage person={person} links={linksOf(together)} />));
+  return ok(
+    page(
+      ctx,
+      {
+        title: person.name,
+        crumbs: [{ label: 'Home', href: '/' }, { label: 'Candidates', href: '/search' }, { label: person.name }],
+        alternate: null,
+        datasets: drawn,
+      },
+      <PersonPage person={person} links={linksOf(together)} />,
+    ),
+  );
 }
 
 export interface CandidacyLinks {
@@ -82,7 +143,10 @@ function linksOf(together: Awaited<ReturnType<typeof electionsTogether>>): Candi
     person: urls.person,
     election: urls.election,
     constituency: urls.constituency,
-    count: (election, key, count, counts) => (count === null || count >= counts ? urls.constituency(election, key) : `${urls.constituency(election, key)}?count=${count}`),
+    count: (election, key, count, counts) =>
+      count === null || count >= counts
+        ? urls.constituency(election, key)
+        : `${urls.constituency(election, key)}?count=${count}`,
     party: (election, party) => {
       const key = byName.get(election)?.model.parties.find((p) => p.party === (party || 'No party given'))?.key;
       return key ? urls.party(election, key) : null;

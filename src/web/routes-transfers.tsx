@@ -1,6 +1,14 @@
-// The transfer pages: an election's party-to-party transfers nationally, and one constituency's, with its count as a flow.
+// The transfer pages: an election's party-to-party transfers nationally, and one constituency's, with its count as a
+// flow.
 
-import { NON_TRANSFERABLE, partyTransfers, transferCounts, type Election, type PartyTransfers, type TransferCount } from '../elections/index.js';
+import {
+  NON_TRANSFERABLE,
+  partyTransfers,
+  transferCounts,
+  type Election,
+  type PartyTransfers,
+  type TransferCount,
+} from '../elections/index.js';
 import { memoKey } from '../util/version-memos.js';
 import { chartOf } from './charts.js';
 import type { ElectionView } from './catalog-view.js';
@@ -8,25 +16,40 @@ import { candidateLabel } from './election-charts.js';
 import { countFlowChart } from './flow-chart.js';
 import { electionOf, notFound, ok, page, type PageContext, type PageResult } from './page-context.js';
 import { distributionText } from './pages/constituency.js';
-import { ConstituencyTransfersPage, ElectionTransfersPage, type FlowRow, type TransferPageBase } from './pages/transfers.js';
+import {
+  ConstituencyTransfersPage,
+  ElectionTransfersPage,
+  type FlowRow,
+  type TransferPageBase,
+} from './pages/transfers.js';
 import { apiSearchUrl, urls } from './urls.js';
 
 function baseOf(
-  ctx: PageContext, view: ElectionView, election: Election, label: string, used: TransferCount[], left: ReturnType<typeof transferCounts>['left'],
+  ctx: PageContext,
+  view: ElectionView,
+  election: Election,
+  label: string,
+  used: TransferCount[],
+  left: ReturnType<typeof transferCounts>['left'],
   transfers: PartyTransfers[] = partyTransfers(used),
 ): TransferPageBase {
   const name = view.definition.name;
   const byParty = new Map(election.parties.map((p) => [p.party, p]));
   const counts = view.roles.counts;
   return {
-    electionLabel: label, used, left, transfers,
+    electionLabel: label,
+    used,
+    left,
+    transfers,
     abbreviation: (party) => byParty.get(party)?.abbreviation ?? (party === 'Non-Party' ? 'NON-P.' : ''),
     partyHref: (party) => {
       const key = byParty.get(party)?.key;
       return key ? urls.party(name, key) : null;
     },
     countHref: (key, count) => `${urls.constituency(name, key)}?count=${count}`,
-    api: counts ? apiSearchUrl('', counts.id, new URLSearchParams({ limit: String(ctx.client.settings.rowsMax) })) : '/api/3/action/package_list',
+    api: counts
+      ? apiSearchUrl('', counts.id, new URLSearchParams({ limit: String(ctx.client.settings.rowsMax) }))
+      : '/api/3/action/package_list',
   };
 }
 
@@ -51,11 +74,23 @@ export async function electionTransfers(ctx: PageContext): Promise<PageResult> {
   if (!election.hasCounts) notFound(`The ${base.label} has no count details, so no transfers.`);
   const name = view.definition.name;
   const { used, left, transfers } = nationalCounts(ctx, name, election);
-  return ok(page(ctx, { title: `Transfers, ${base.label}`, crumbs: [...crumbs, { label: 'Transfers' }], alternate: null, datasets: [name] },
-    <ElectionTransfersPage
-      base={baseOf(ctx, view, election, base.label, used, left, transfers)}
-      constituencies={election.constituencies.map((c) => ({ name: c.name, href: urls.constituencyTransfers(name, c.key) })).sort((a, b) => a.name.localeCompare(b.name, 'en-IE'))}
-    />));
+  return ok(
+    page(
+      ctx,
+      {
+        title: `Transfers, ${base.label}`,
+        crumbs: [...crumbs, { label: 'Transfers' }],
+        alternate: null,
+        datasets: [name],
+      },
+      <ElectionTransfersPage
+        base={baseOf(ctx, view, election, base.label, used, left, transfers)}
+        constituencies={election.constituencies
+          .map((c) => ({ name: c.name, href: urls.constituencyTransfers(name, c.key) }))
+          .sort((a, b) => a.name.localeCompare(b.name, 'en-IE'))}
+      />,
+    ),
+  );
 }
 
 export async function constituencyTransfers(ctx: PageContext): Promise<PageResult> {
@@ -66,17 +101,45 @@ export async function constituencyTransfers(ctx: PageContext): Promise<PageResul
   const sheet = election.sheet(constituency.key)!;
   const { used, left } = transferCounts(sheet);
   const name = view.definition.name;
-  const flowRows: FlowRow[] = sheet.steps.filter((s) => s.count > 1).flatMap((s) => [
-    ...s.gains.map((g) => ({ count: s.count, what: distributionText(s.distribution), to: candidateLabel({ candidate: g.candidate }), votes: g.votes })),
-    ...(s.nonTransferable > 0 ? [{ count: s.count, what: distributionText(s.distribution), to: NON_TRANSFERABLE, votes: s.nonTransferable }] : []),
-  ]);
+  const flowRows: FlowRow[] = sheet.steps
+    .filter((s) => s.count > 1)
+    .flatMap((s) => [
+      ...s.gains.map((g) => ({
+        count: s.count,
+        what: distributionText(s.distribution),
+        to: candidateLabel({ candidate: g.candidate }),
+        votes: g.votes,
+      })),
+      ...(s.nonTransferable > 0
+        ? [{ count: s.count, what: distributionText(s.distribution), to: NON_TRANSFERABLE, votes: s.nonTransferable }]
+        : []),
+    ]);
   const flowSvg = chartOf(ctx.client, `flow ${name}/${constituency.key}`, () => countFlowChart(sheet));
   const transferBase = baseOf(ctx, view, election, base.label, used, left);
-  return ok(page(ctx, {
-    title: `Transfers in ${constituency.name}, ${base.label}`,
-    crumbs: [...crumbs, { label: 'Constituencies', href: base.links.constituencies }, { label: constituency.name, href: urls.constituency(name, constituency.key) }, { label: 'Transfers' }],
-    alternate: null, datasets: [name],
-  }, <ConstituencyTransfersPage base={transferBase} name={constituency.name} flowSvg={flowSvg} flowRows={flowRows} constituencyHref={urls.constituency(name, constituency.key)} electionTransfersHref={urls.transfers(name)} />));
+  return ok(
+    page(
+      ctx,
+      {
+        title: `Transfers in ${constituency.name}, ${base.label}`,
+        crumbs: [
+          ...crumbs,
+          { label: 'Constituencies', href: base.links.constituencies },
+          { label: constituency.name, href: urls.constituency(name, constituency.key) },
+          { label: 'Transfers' },
+        ],
+        alternate: null,
+        datasets: [name],
+      },
+      <ConstituencyTransfersPage
+        base={transferBase}
+        name={constituency.name}
+        flowSvg={flowSvg}
+        flowRows={flowRows}
+        constituencyHref={urls.constituency(name, constituency.key)}
+        electionTransfersHref={urls.transfers(name)}
+      />,
+    ),
+  );
 }
 
 export const transferHandlers = {

@@ -3,23 +3,53 @@
 // The pages of several elections at once (over time, people, transfers) have handlers of their own modules.
 
 import type { CatalogResource } from '../catalog/catalog.js';
-import { candidacyId, compareElections, FIELD_NAMES, sheetAfterCount, slugOf, type Election } from '../elections/index.js';
+import {
+  candidacyId,
+  compareElections,
+  FIELD_NAMES,
+  sheetAfterCount,
+  slugOf,
+  type Election,
+} from '../elections/index.js';
 import { chartOf, loadCharts } from './charts.js';
 import { datasets, electionLabel, electionModel, elections, type ElectionView } from './catalog-view.js';
 import { PageFailure, pageFailureOf, type SearchResult } from './data.js';
 import { defaultFacets, facetOf, type Facet } from './facets.js';
 import {
-  firstPreferencesChart, firstPreferencesNarrowChart, raceToQuotaChart, raceToQuotaNarrowChart, shareChangeChart, sharesChart, sharesNarrowChart, transfersChart,
+  firstPreferencesChart,
+  firstPreferencesNarrowChart,
+  raceToQuotaChart,
+  raceToQuotaNarrowChart,
+  shareChangeChart,
+  sharesChart,
+  sharesNarrowChart,
+  transfersChart,
   transfersNarrowChart,
 } from './election-charts.js';
 import { formatNumber } from './format.js';
 import { ComparePage } from './pages/compare.js';
 import { ConstituencyPage } from './pages/constituency.js';
-import { ConstituencyList, CONSTITUENCY_SORTS, ElectionOverview, PartyPage, PartyTotalsPage } from './pages/election.js';
+import {
+  ConstituencyList,
+  CONSTITUENCY_SORTS,
+  ElectionOverview,
+  PartyPage,
+  PartyTotalsPage,
+} from './pages/election.js';
 import { ErrorPage } from './pages/error.js';
 import { HomePage, type DatasetCard, type ElectionCard } from './pages/home.js';
 import type { Crumb } from './pages/layout.js';
-import { checksHref, constituencyFilters, electionOf, fieldOf, notFound, ok, page, type PageContext, type PageResult } from './page-context.js';
+import {
+  checksHref,
+  constituencyFilters,
+  electionOf,
+  fieldOf,
+  notFound,
+  ok,
+  page,
+  type PageContext,
+  type PageResult,
+} from './page-context.js';
 import { RecordPage, type RelatedLink } from './pages/record.js';
 import { ResourcePage } from './pages/resource.js';
 import { togetherHandlers } from './routes-together.js';
@@ -30,29 +60,46 @@ import { apiSearchUrl, dumpUrl, filteredQuery, urls } from './urls.js';
 
 async function home(ctx: PageContext): Promise<PageResult> {
   const all = elections(ctx.client);
-  const cards: ElectionCard[] = await Promise.all(all.map(async (view) => {
-    const name = view.definition.name;
-    let totals = null;
-    let problem: string | null = null;
-    try {
-      totals = (await electionModel(ctx.client, view)).totals;
-    } catch (err) {
-      const failure = pageFailureOf(err);
-      if (!failure) throw err;
-      problem = failure.message;
-    }
-    return {
-      name, label: electionLabel(view), title: view.definition.title, date: view.election.date, body: view.election.body, totals, problem,
-      href: urls.election(name), constituencies: urls.constituencies(name), parties: urls.parties(name),
-      transfers: view.roles.counts ? urls.transfers(name) : null,
-      candidatesResource: view.roles.candidates ?? null, resources: view.resources,
-      seats: totals?.houseSeats ?? view.election.seats,
-    };
-  }));
-  const others: DatasetCard[] = datasets(ctx.client).filter((d) => d.definition.election === null)
+  const cards: ElectionCard[] = await Promise.all(
+    all.map(async (view) => {
+      const name = view.definition.name;
+      let totals = null;
+      let problem: string | null = null;
+      try {
+        totals = (await electionModel(ctx.client, view)).totals;
+      } catch (err) {
+        const failure = pageFailureOf(err);
+        if (!failure) throw err;
+        problem = failure.message;
+      }
+      return {
+        name,
+        label: electionLabel(view),
+        title: view.definition.title,
+        date: view.election.date,
+        body: view.election.body,
+        totals,
+        problem,
+        href: urls.election(name),
+        constituencies: urls.constituencies(name),
+        parties: urls.parties(name),
+        transfers: view.roles.counts ? urls.transfers(name) : null,
+        candidatesResource: view.roles.candidates ?? null,
+        resources: view.resources,
+        seats: totals?.houseSeats ?? view.election.seats,
+      };
+    }),
+  );
+  const others: DatasetCard[] = datasets(ctx.client)
+    .filter((d) => d.definition.election === null)
     .map((d) => ({ title: d.definition.title, notes: d.definition.notes, resources: d.resources }));
-  return ok(page(ctx, { title: 'Elections and data', crumbs: [], alternate: '/api/3/action/package_list' },
-    <HomePage elections={cards} datasets={others} compare={all.length > 1} resourceHref={urls.resource} />));
+  return ok(
+    page(
+      ctx,
+      { title: 'Elections and data', crumbs: [], alternate: '/api/3/action/package_list' },
+      <HomePage elections={cards} datasets={others} compare={all.length > 1} resourceHref={urls.resource} />,
+    ),
+  );
 }
 
 /** The most rows a resource page shows; the downloads have every record of the view. */
@@ -88,9 +135,12 @@ async function resourcePage(ctx: PageContext): Promise<PageResult> {
 
   const textFields = resource.fields.filter((f) => f.type === 'text').map((f) => f.id);
   let facetFields: string[];
-  if (search.has('_facet')) facetFields = search.getAll('_facet').filter((f) => textFields.includes(f) || resource.fieldById.has(f));
+  if (search.has('_facet'))
+    facetFields = search.getAll('_facet').filter((f) => textFields.includes(f) || resource.fieldById.has(f));
   else facetFields = await defaultFacets(ctx.client, resource);
-  const facets: Facet[] = failure ? [] : await Promise.all(facetFields.map((f) => facetOf(ctx.client, resource, search, f)));
+  const facets: Facet[] = failure
+    ? []
+    : await Promise.all(facetFields.map((f) => facetOf(ctx.client, resource, search, f)));
 
   const dumpBase = new URLSearchParams();
   for (const name of DUMP_PARAMS) for (const v of api.getAll(name)) dumpBase.append(name, v);
@@ -105,20 +155,44 @@ async function resourcePage(ctx: PageContext): Promise<PageResult> {
     { label: 'TSV', href: dumpOf({ format: 'tsv' }), note: 'tab-separated' },
     { label: 'JSON', href: dumpOf({ format: 'json' }), note: 'fields and records as lists' },
     { label: 'NDJSON', href: dumpOf({ format: 'ndjson' }), note: 'one JSON object per line' },
-    { label: `The whole resource (CSV, ${formatNumber(resource.total)} records)`, href: dumpUrl(id, new URLSearchParams()), note: 'every record, ignoring this view' },
+    {
+      label: `The whole resource (CSV, ${formatNumber(resource.total)} records)`,
+      href: dumpUrl(id, new URLSearchParams()),
+      note: 'every record, ignoring this view',
+    },
   ];
 
   const election = elections(ctx.client).find((e) => e.definition.name === resource.dataset!.name);
-  const datasetLink = election ? { label: electionLabel(election), href: urls.election(election.definition.name) } : null;
+  const datasetLink = election
+    ? { label: electionLabel(election), href: urls.election(election.definition.name) }
+    : null;
   const apiUrl = apiSearchUrl(ctx.siteUrl, id, api);
   const crumbs: Crumb[] = [{ label: 'Home', href: '/' }];
   if (datasetLink) crumbs.push(datasetLink);
   crumbs.push({ label: resource.definition.name, href: urls.resource(id) });
-  const html = page(ctx, { title: resource.definition.name, crumbs, alternate: apiSearchUrl('', id, api), datasets: [resource.dataset!.name] },
+  const html = page(
+    ctx,
+    {
+      title: resource.definition.name,
+      crumbs,
+      alternate: apiSearchUrl('', id, api),
+      datasets: [resource.dataset!.name],
+    },
     <ResourcePage
-      resource={resource} search={search} result={result} failure={failure} facets={facets} facetChoices={textFields.filter((f) => !facetFields.includes(f))}
-      siteUrl={ctx.siteUrl} rowsDefault={ctx.client.settings.rowsDefault} pagePath={urls.resource(id)} apiUrl={apiUrl} downloads={downloads} dataset={datasetLink}
-    />);
+      resource={resource}
+      search={search}
+      result={result}
+      failure={failure}
+      facets={facets}
+      facetChoices={textFields.filter((f) => !facetFields.includes(f))}
+      siteUrl={ctx.siteUrl}
+      rowsDefault={ctx.client.settings.rowsDefault}
+      pagePath={urls.resource(id)}
+      apiUrl={apiUrl}
+      downloads={downloads}
+      dataset={datasetLink}
+    />,
+  );
   return { status: failure ? failure.status : 200, html };
 }
 
@@ -127,7 +201,8 @@ async function recordPage(ctx: PageContext): Promise<PageResult> {
   const resource = ctx.client.catalog.get(id);
   if (!resource || !resource.dataset) notFound(`There is no resource with the id "${id}".`);
   const recordId = Number(ctx.params.record);
-  if (!Number.isSafeInteger(recordId) || recordId < 1) notFound(`There is no record "${ctx.params.record}" in ${resource.definition.name}.`);
+  if (!Number.isSafeInteger(recordId) || recordId < 1)
+    notFound(`There is no record "${ctx.params.record}" in ${resource.definition.name}.`);
   const filters = { _id: recordId };
   const result = await ctx.client.search({ resource_id: id, filters: JSON.stringify(filters) });
   const record = result.records[0];
@@ -136,15 +211,43 @@ async function recordPage(ctx: PageContext): Promise<PageResult> {
   const outcome = await candidateOutcome(ctx, resource, record, related);
   const title = recordTitle(resource, record);
   const apiUrl = apiSearchUrl('', id, new URLSearchParams({ filters: JSON.stringify(filters) }));
-  return ok(page(ctx, { title, crumbs: [{ label: 'Home', href: '/' }, { label: resource.definition.name, href: urls.resource(id) }, { label: `Record ${recordId}` }], alternate: apiUrl, datasets: [resource.dataset.name] },
-    <RecordPage resource={resource} record={record} fields={result.fields} related={related} apiUrl={apiUrl} tableHref={urls.resource(id)} title={title} outcome={outcome} />));
+  return ok(
+    page(
+      ctx,
+      {
+        title,
+        crumbs: [
+          { label: 'Home', href: '/' },
+          { label: resource.definition.name, href: urls.resource(id) },
+          { label: `Record ${recordId}` },
+        ],
+        alternate: apiUrl,
+        datasets: [resource.dataset.name],
+      },
+      <RecordPage
+        resource={resource}
+        record={record}
+        fields={result.fields}
+        related={related}
+        apiUrl={apiUrl}
+        tableHref={urls.resource(id)}
+        title={title}
+        outcome={outcome}
+      />,
+    ),
+  );
 }
 
 /**
  * A candidate record's result as the count details have it ("Elected on count 6 of 8"), which its own Count Number (the
  * constituency's number of counts) is easily mistaken for; and a link to the person across elections.
  */
-async function candidateOutcome(ctx: PageContext, resource: CatalogResource, record: Record<string, unknown>, related: RelatedLink[]): Promise<{ text: string; href: string } | null> {
+async function candidateOutcome(
+  ctx: PageContext,
+  resource: CatalogResource,
+  record: Record<string, unknown>,
+  related: RelatedLink[],
+): Promise<{ text: string; href: string } | null> {
   if (resource.definition.role !== 'candidates') return null;
   const view = elections(ctx.client).find((e) => e.definition.name === resource.dataset?.name);
   if (!view) return null;
@@ -152,7 +255,9 @@ async function candidateOutcome(ctx: PageContext, resource: CatalogResource, rec
   const candidate = election.data.candidates.find((c) => c.recordId === record._id);
   if (!candidate) return null;
   const together = await electionsTogether(ctx.client, ctx.reviewed);
-  const person = together.people.byCandidacy.get(candidacyId({ election: view.definition.name, candidateKey: candidate.key }));
+  const person = together.people.byCandidacy.get(
+    candidacyId({ election: view.definition.name, candidateKey: candidate.key }),
+  );
   if (person) related.unshift({ label: `${person.name} in every election`, href: urls.person(person.key) });
   if (!election.hasCounts) return null;
   const sheet = election.sheet(candidate.constituencyKey)!;
@@ -162,7 +267,10 @@ async function candidateOutcome(ctx: PageContext, resource: CatalogResource, rec
   const at = s.elected?.count ?? s.excludedAt;
   const href = urls.constituency(view.definition.name, candidate.constituencyKey);
   if (at === null || at === undefined) return { text: `Not elected: in the count to its end (count ${last})`, href };
-  return { text: `${s.elected ? 'Elected' : 'Excluded'} on count ${at} of ${last}`, href: at >= last ? href : `${href}?count=${at}` };
+  return {
+    text: `${s.elected ? 'Elected' : 'Excluded'} on count ${at} of ${last}`,
+    href: at >= last ? href : `${href}?count=${at}`,
+  };
 }
 
 function recordTitle(resource: CatalogResource, record: Record<string, unknown>): string {
@@ -171,15 +279,23 @@ function recordTitle(resource: CatalogResource, record: Record<string, unknown>)
     return field ? String(record[field] ?? '') : '';
   };
   switch (resource.definition.role) {
-    case 'candidates': return `${text(FIELD_NAMES.candidates.firstName)} ${text(FIELD_NAMES.candidates.surname)}, ${text(FIELD_NAMES.candidates.constituency)}`.trim();
-    case 'counts': return `${text(['Candidate First Name'])} ${text(['Candidate surname'])}, count ${text(FIELD_NAMES.counts.count)}`.trim();
-    case 'constituencies': return text(FIELD_NAMES.constituencies.name) || `Record ${String(record._id)}`;
-    default: return `${resource.definition.name}, record ${String(record._id)}`;
+    case 'candidates':
+      return `${text(FIELD_NAMES.candidates.firstName)} ${text(FIELD_NAMES.candidates.surname)}, ${text(FIELD_NAMES.candidates.constituency)}`.trim();
+    case 'counts':
+      return `${text(['Candidate First Name'])} ${text(['Candidate surname'])}, count ${text(FIELD_NAMES.counts.count)}`.trim();
+    case 'constituencies':
+      return text(FIELD_NAMES.constituencies.name) || `Record ${String(record._id)}`;
+    default:
+      return `${resource.definition.name}, record ${String(record._id)}`;
   }
 }
 
 /** Links from a record of an election resource to the pages and records it relates to. */
-async function relatedLinks(ctx: PageContext, resource: CatalogResource, record: Record<string, unknown>): Promise<RelatedLink[]> {
+async function relatedLinks(
+  ctx: PageContext,
+  resource: CatalogResource,
+  record: Record<string, unknown>,
+): Promise<RelatedLink[]> {
   const role = resource.definition.role;
   const view = elections(ctx.client).find((e) => e.definition.name === resource.dataset?.name);
   if ((role !== 'candidates' && role !== 'counts' && role !== 'constituencies') || !view) return [];
@@ -187,9 +303,11 @@ async function relatedLinks(ctx: PageContext, resource: CatalogResource, record:
   const names = FIELD_NAMES[role] as Record<string, readonly string[]>;
   const numberField = fieldOf(resource, names.number!);
   const nameField = fieldOf(resource, role === 'constituencies' ? names.name! : names.constituency!);
-  const constituency = election.constituencies.find((c) => (numberField && c.number !== null
-    ? c.number === record[numberField]
-    : nameField !== undefined && slugOf(String(record[nameField] ?? '')) === c.key));
+  const constituency = election.constituencies.find((c) =>
+    numberField && c.number !== null
+      ? c.number === record[numberField]
+      : nameField !== undefined && slugOf(String(record[nameField] ?? '')) === c.key,
+  );
   const links: RelatedLink[] = [];
   const name = view.definition.name;
   if (!constituency) return links;
@@ -198,33 +316,51 @@ async function relatedLinks(ctx: PageContext, resource: CatalogResource, record:
   if (role === 'counts') {
     const count = fieldOf(resource, FIELD_NAMES.counts.count);
     const n = count ? Number(record[count]) : NaN;
-    links.push({ label: `${constituency.name}, the count as it stood after count ${n}`, href: `${urls.constituency(name, constituency.key)}${Number.isInteger(n) ? `?count=${n}` : ''}` });
+    links.push({
+      label: `${constituency.name}, the count as it stood after count ${n}`,
+      href: `${urls.constituency(name, constituency.key)}${Number.isInteger(n) ? `?count=${n}` : ''}`,
+    });
   } else {
-    links.push({ label: `${constituency.name}: the count, transfer by transfer`, href: urls.constituency(name, constituency.key) });
+    links.push({
+      label: `${constituency.name}: the count, transfer by transfer`,
+      href: urls.constituency(name, constituency.key),
+    });
   }
   const byConstituency = (target: 'candidates' | 'counts') => constituencyFilters(view, target, constituency);
   if (role === 'candidates' && candidateField) {
     const party = fieldOf(resource, FIELD_NAMES.candidates.party);
     const partyKey = party ? election.parties.find((p) => p.party === record[party])?.key : undefined;
-    if (partyKey) links.push({ label: `${String(record[party!])}: party totals and candidates`, href: urls.party(name, partyKey) });
+    if (partyKey)
+      links.push({ label: `${String(record[party!])}: party totals and candidates`, href: urls.party(name, partyKey) });
     const counts = view.roles.counts;
     const countFilters = byConstituency('counts');
     const countsCandidate = fieldOf(counts, FIELD_NAMES.counts.candidateId);
     if (counts && countFilters && countsCandidate) {
       const countField = fieldOf(counts, FIELD_NAMES.counts.count);
-      links.push({ label: 'This candidate at every count (count details)', href: `${urls.resource(counts.id)}${filteredQuery({ ...countFilters, [countsCandidate]: candidateId }, countField ? { sort: `"${countField}"` } : {})}` });
+      links.push({
+        label: 'This candidate at every count (count details)',
+        href: `${urls.resource(counts.id)}${filteredQuery({ ...countFilters, [countsCandidate]: candidateId }, countField ? { sort: `"${countField}"` } : {})}`,
+      });
     }
   }
   if (role === 'counts' && candidateField) {
     const candidates = view.roles.candidates;
     const filters = byConstituency('candidates');
     const field = fieldOf(candidates, FIELD_NAMES.candidates.candidateId);
-    if (candidates && filters && field) links.push({ label: 'This candidate in the candidates table', href: `${urls.resource(candidates.id)}${filteredQuery({ ...filters, [field]: candidateId })}` });
+    if (candidates && filters && field)
+      links.push({
+        label: 'This candidate in the candidates table',
+        href: `${urls.resource(candidates.id)}${filteredQuery({ ...filters, [field]: candidateId })}`,
+      });
   }
   if (role === 'constituencies') {
     const candidates = view.roles.candidates;
     const filters = byConstituency('candidates');
-    if (candidates && filters) links.push({ label: `The candidates of ${constituency.name}`, href: `${urls.resource(candidates.id)}${filteredQuery(filters)}` });
+    if (candidates && filters)
+      links.push({
+        label: `The candidates of ${constituency.name}`,
+        href: `${urls.resource(candidates.id)}${filteredQuery(filters)}`,
+      });
   }
   return links;
 }
@@ -232,7 +368,18 @@ async function relatedLinks(ctx: PageContext, resource: CatalogResource, record:
 async function electionOverview(ctx: PageContext): Promise<PageResult> {
   const { base, crumbs, view } = await electionOf(ctx);
   const candidates = view.roles.candidates;
-  return ok(page(ctx, { title: base.label, crumbs, alternate: candidates ? apiSearchUrl('', candidates.id) : null, datasets: [view.definition.name] }, <ElectionOverview {...base} />));
+  return ok(
+    page(
+      ctx,
+      {
+        title: base.label,
+        crumbs,
+        alternate: candidates ? apiSearchUrl('', candidates.id) : null,
+        datasets: [view.definition.name],
+      },
+      <ElectionOverview {...base} />,
+    ),
+  );
 }
 
 async function constituencyList(ctx: PageContext): Promise<PageResult> {
@@ -240,11 +387,22 @@ async function constituencyList(ctx: PageContext): Promise<PageResult> {
   const raw = ctx.search.get('sort') ?? 'name';
   const descending = raw.startsWith('-');
   const key = raw.replace(/^-/, '');
-  if (!CONSTITUENCY_SORTS[key]) throw new PageFailure(400, `The constituencies cannot be sorted by "${key}"; choose a column heading.`);
+  if (!CONSTITUENCY_SORTS[key])
+    throw new PageFailure(400, `The constituencies cannot be sorted by "${key}"; choose a column heading.`);
   const resource = view.roles.constituencies;
   const api = resource ? apiSearchUrl('', resource.id) : null;
-  return ok(page(ctx, { title: `Constituencies, ${base.label}`, crumbs: [...crumbs, { label: 'Constituencies' }], alternate: api, datasets: [view.definition.name] },
-    <ConstituencyList {...base} sortKey={key} descending={descending} api={api} />));
+  return ok(
+    page(
+      ctx,
+      {
+        title: `Constituencies, ${base.label}`,
+        crumbs: [...crumbs, { label: 'Constituencies' }],
+        alternate: api,
+        datasets: [view.definition.name],
+      },
+      <ConstituencyList {...base} sortKey={key} descending={descending} api={api} />,
+    ),
+  );
 }
 
 async function constituencyPage(ctx: PageContext): Promise<PageResult> {
@@ -258,15 +416,21 @@ async function constituencyPage(ctx: PageContext): Promise<PageResult> {
   let count = last;
   if (countParam !== null) {
     count = Number(countParam);
-    if (!Number.isInteger(count) || count < 1 || count > last) throw new PageFailure(404, `${constituency.name} had ${last} counts; there is no count "${countParam}".`);
+    if (!Number.isInteger(count) || count < 1 || count > last)
+      throw new PageFailure(404, `${constituency.name} had ${last} counts; there is no count "${countParam}".`);
   }
   const shown = count < last ? sheetAfterCount(sheet, count) : sheet;
-  const filtersFor = (role: 'candidates' | 'counts' | 'constituencies') => constituencyFilters(view, role, constituency);
+  const filtersFor = (role: 'candidates' | 'counts' | 'constituencies') =>
+    constituencyFilters(view, role, constituency);
   const candidates = view.roles.candidates!;
   const counts = view.roles.counts;
   const countsFilters = filtersFor('counts');
   const countField = fieldOf(counts, FIELD_NAMES.counts.count);
-  const apiOf = (resource: CatalogResource, filters: Record<string, unknown> | null, extra: Record<string, string> = {}) => {
+  const apiOf = (
+    resource: CatalogResource,
+    filters: Record<string, unknown> | null,
+    extra: Record<string, string> = {},
+  ) => {
     const p = new URLSearchParams(extra);
     if (filters) p.set('filters', JSON.stringify(filters));
     return apiSearchUrl('', resource.id, p);
@@ -274,10 +438,17 @@ async function constituencyPage(ctx: PageContext): Promise<PageResult> {
   const constituencies = view.roles.constituencies;
   const sizeLimit = String(ctx.client.settings.rowsMax);
   const props = {
-    constituency, sheet, shown, count, electionLabel: base.label, pagePath: urls.constituency(view.definition.name, constituency.key),
-    candidateCount: election.candidates(constituency.key).length, hasCounts: election.hasCounts && Boolean(counts),
-    ceannComhairle: constituency.returnedAutomatically ? election.house.ceannComhairle?.name ?? null : null,
-    transfersHref: election.hasCounts && counts ? urls.constituencyTransfers(view.definition.name, constituency.key) : null,
+    constituency,
+    sheet,
+    shown,
+    count,
+    electionLabel: base.label,
+    pagePath: urls.constituency(view.definition.name, constituency.key),
+    candidateCount: election.candidates(constituency.key).length,
+    hasCounts: election.hasCounts && Boolean(counts),
+    ceannComhairle: constituency.returnedAutomatically ? (election.house.ceannComhairle?.name ?? null) : null,
+    transfersHref:
+      election.hasCounts && counts ? urls.constituencyTransfers(view.definition.name, constituency.key) : null,
     checks: checksHref(view, { Check: 'first-preferences', Constituency: constituency.name, Status: 'failed' }),
     partyHref: (party: string) => {
       const key = election.parties.find((p) => p.party === party)?.key;
@@ -285,8 +456,17 @@ async function constituencyPage(ctx: PageContext): Promise<PageResult> {
     },
     api: {
       candidates: apiOf(candidates, filtersFor('candidates'), { sort: '"Votes" desc' }),
-      counts: counts ? apiOf(counts, countsFilters, { limit: sizeLimit, ...(countField ? { sort: `"${countField}"` } : {}) }) : null,
-      constituency: constituencies && constituency.recordId ? apiSearchUrl('', constituencies.id, new URLSearchParams({ filters: JSON.stringify({ _id: constituency.recordId }) })) : null,
+      counts: counts
+        ? apiOf(counts, countsFilters, { limit: sizeLimit, ...(countField ? { sort: `"${countField}"` } : {}) })
+        : null,
+      constituency:
+        constituencies && constituency.recordId
+          ? apiSearchUrl(
+              '',
+              constituencies.id,
+              new URLSearchParams({ filters: JSON.stringify({ _id: constituency.recordId }) }),
+            )
+          : null,
     },
     tables: {
       candidates: `${urls.resource(candidates.id)}${filteredQuery(filtersFor('candidates') ?? {})}`,
@@ -299,20 +479,37 @@ async function constituencyPage(ctx: PageContext): Promise<PageResult> {
   const charts = {
     firstPreferences: chartOf(ctx.client, `first ${chartKey}`, () => firstPreferencesChart(sheet)),
     race: hasCounts ? chartOf(ctx.client, `race ${chartKey} ${count}`, () => raceToQuotaChart(shown, count)) : null,
-    transfers: hasCounts && count >= 2 ? chartOf(ctx.client, `transfers ${chartKey} ${count}`, () => transfersChart(sheet, sheet.steps[count - 1]!)) : null,
+    transfers:
+      hasCounts && count >= 2
+        ? chartOf(ctx.client, `transfers ${chartKey} ${count}`, () => transfersChart(sheet, sheet.steps[count - 1]!))
+        : null,
   };
   const narrowCharts = {
     firstPreferences: chartOf(ctx.client, `first narrow ${chartKey}`, () => firstPreferencesNarrowChart(sheet)),
-    race: hasCounts ? chartOf(ctx.client, `race narrow ${chartKey} ${count}`, () => raceToQuotaNarrowChart(shown, count)) : null,
-    transfers: hasCounts && count >= 2 ? chartOf(ctx.client, `transfers narrow ${chartKey} ${count}`, () => transfersNarrowChart(sheet, sheet.steps[count - 1]!)) : null,
+    race: hasCounts
+      ? chartOf(ctx.client, `race narrow ${chartKey} ${count}`, () => raceToQuotaNarrowChart(shown, count))
+      : null,
+    transfers:
+      hasCounts && count >= 2
+        ? chartOf(ctx.client, `transfers narrow ${chartKey} ${count}`, () =>
+            transfersNarrowChart(sheet, sheet.steps[count - 1]!),
+          )
+        : null,
   };
-  const title = count < last ? `${constituency.name} after count ${count}, ${base.label}` : `${constituency.name}, ${base.label}`;
-  return ok(page(ctx, {
-    title,
-    crumbs: [...crumbs, { label: 'Constituencies', href: base.links.constituencies }, { label: constituency.name }],
-    alternate: props.api.counts ?? props.api.candidates,
-    datasets: [view.definition.name],
-  }, <ConstituencyPage {...props} charts={charts} narrowCharts={narrowCharts} />));
+  const title =
+    count < last ? `${constituency.name} after count ${count}, ${base.label}` : `${constituency.name}, ${base.label}`;
+  return ok(
+    page(
+      ctx,
+      {
+        title,
+        crumbs: [...crumbs, { label: 'Constituencies', href: base.links.constituencies }, { label: constituency.name }],
+        alternate: props.api.counts ?? props.api.candidates,
+        datasets: [view.definition.name],
+      },
+      <ConstituencyPage {...props} charts={charts} narrowCharts={narrowCharts} />,
+    ),
+  );
 }
 
 async function partyTotals(ctx: PageContext): Promise<PageResult> {
@@ -320,9 +517,30 @@ async function partyTotals(ctx: PageContext): Promise<PageResult> {
   const { base, crumbs, view } = await electionOf(ctx);
   const candidates = view.roles.candidates!;
   const api = apiSearchUrl('', candidates.id, new URLSearchParams({ limit: String(ctx.client.settings.rowsMax) }));
-  const chart = chartOf(ctx.client, `shares ${view.definition.name}`, () => sharesChart(base.election.parties, base.label));
-  const narrowChart = chartOf(ctx.client, `shares narrow ${view.definition.name}`, () => sharesNarrowChart(base.election.parties, base.label));
-  return ok(page(ctx, { title: `Party totals, ${base.label}`, crumbs: [...crumbs, { label: 'Party totals' }], alternate: api, datasets: [view.definition.name] }, <PartyTotalsPage {...base} api={api} chart={chart} narrowChart={narrowChart} candidatesHref={urls.resource(candidates.id)} />));
+  const chart = chartOf(ctx.client, `shares ${view.definition.name}`, () =>
+    sharesChart(base.election.parties, base.label),
+  );
+  const narrowChart = chartOf(ctx.client, `shares narrow ${view.definition.name}`, () =>
+    sharesNarrowChart(base.election.parties, base.label),
+  );
+  return ok(
+    page(
+      ctx,
+      {
+        title: `Party totals, ${base.label}`,
+        crumbs: [...crumbs, { label: 'Party totals' }],
+        alternate: api,
+        datasets: [view.definition.name],
+      },
+      <PartyTotalsPage
+        {...base}
+        api={api}
+        chart={chart}
+        narrowChart={narrowChart}
+        candidatesHref={urls.resource(candidates.id)}
+      />,
+    ),
+  );
 }
 
 async function partyPage(ctx: PageContext): Promise<PageResult> {
@@ -334,8 +552,18 @@ async function partyPage(ctx: PageContext): Promise<PageResult> {
   const filters = partyField ? { [partyField]: party.party } : {};
   const api = apiSearchUrl('', candidates.id, new URLSearchParams({ filters: JSON.stringify(filters) }));
   const table = `${urls.resource(candidates.id)}${filteredQuery(filters)}`;
-  return ok(page(ctx, { title: `${party.party}, ${base.label}`, crumbs: [...crumbs, { label: 'Party totals', href: base.links.parties }, { label: party.party }], alternate: api, datasets: [view.definition.name] },
-    <PartyPage {...base} party={party} api={api} table={table} />));
+  return ok(
+    page(
+      ctx,
+      {
+        title: `${party.party}, ${base.label}`,
+        crumbs: [...crumbs, { label: 'Party totals', href: base.links.parties }, { label: party.party }],
+        alternate: api,
+        datasets: [view.definition.name],
+      },
+      <PartyPage {...base} party={party} api={api} table={table} />,
+    ),
+  );
 }
 
 async function comparePage(ctx: PageContext): Promise<PageResult> {
@@ -343,7 +571,14 @@ async function comparePage(ctx: PageContext): Promise<PageResult> {
   const all = elections(ctx.client);
   const crumbs: Crumb[] = [{ label: 'Home', href: '/' }, { label: 'Compare elections' }];
   if (all.length < 2) {
-    return { status: 404, html: page(ctx, { title: 'Compare elections', crumbs, alternate: null, datasets: [] }, <ErrorPage status={404} message="Comparing needs two elections, and only one is loaded." />) };
+    return {
+      status: 404,
+      html: page(
+        ctx,
+        { title: 'Compare elections', crumbs, alternate: null, datasets: [] },
+        <ErrorPage status={404} message="Comparing needs two elections, and only one is loaded." />,
+      ),
+    };
   }
   // Latest first in `all`: by default the latest election against the one before it.
   const byName = new Map(all.map((e) => [e.definition.name, e]));
@@ -353,20 +588,47 @@ async function comparePage(ctx: PageContext): Promise<PageResult> {
   const later = byName.get(laterName);
   if (!earlier || !later) notFound(`There is no election called "${!earlier ? earlierName : laterName}".`);
   const [a, b] = await Promise.all([electionModel(ctx.client, earlier), electionModel(ctx.client, later)]);
-  const summary = (view: ElectionView, e: Election) => ({ name: view.definition.name, label: electionLabel(view), house: e.house, totals: e.totals, parties: e.parties, constituencies: e.constituencies });
+  const summary = (view: ElectionView, e: Election) => ({
+    name: view.definition.name,
+    label: electionLabel(view),
+    house: e.house,
+    totals: e.totals,
+    parties: e.parties,
+    constituencies: e.constituencies,
+  });
   const comparison = earlier === later ? null : compareElections(summary(earlier, a), summary(later, b));
   const label = comparison ? `${comparison.earlier.label} to ${comparison.later.label}` : '';
-  const chart = comparison ? chartOf(ctx.client, `compare ${earlier.definition.name} ${later.definition.name}`, () => shareChangeChart(comparison.parties, label)) : null;
+  const chart = comparison
+    ? chartOf(ctx.client, `compare ${earlier.definition.name} ${later.definition.name}`, () =>
+        shareChangeChart(comparison.parties, label),
+      )
+    : null;
   const views = [earlier, later] as const;
   const candidates = later.roles.candidates;
-  const api = candidates ? apiSearchUrl('', candidates.id, new URLSearchParams({ limit: String(ctx.client.settings.rowsMax) })) : '/api/3/action/package_list';
-  return ok(page(ctx, { title: 'Compare elections', crumbs, alternate: api, datasets: earlier === later ? [earlier.definition.name] : [earlier.definition.name, later.definition.name] },
-    <ComparePage
-      choices={all.map((e) => ({ name: e.definition.name, label: electionLabel(e) }))} earlier={earlier.definition.name} later={later.definition.name}
-      comparison={comparison} api={api} chart={chart}
-      constituencyHref={(i, key) => urls.constituency(views[i].definition.name, key)}
-      partyHref={(i, key) => urls.party(views[i].definition.name, key)}
-    />));
+  const api = candidates
+    ? apiSearchUrl('', candidates.id, new URLSearchParams({ limit: String(ctx.client.settings.rowsMax) }))
+    : '/api/3/action/package_list';
+  return ok(
+    page(
+      ctx,
+      {
+        title: 'Compare elections',
+        crumbs,
+        alternate: api,
+        datasets: earlier === later ? [earlier.definition.name] : [earlier.definition.name, later.definition.name],
+      },
+      <ComparePage
+        choices={all.map((e) => ({ name: e.definition.name, label: electionLabel(e) }))}
+        earlier={earlier.definition.name}
+        later={later.definition.name}
+        comparison={comparison}
+        api={api}
+        chart={chart}
+        constituencyHref={(i, key) => urls.constituency(views[i].definition.name, key)}
+        partyHref={(i, key) => urls.party(views[i].definition.name, key)}
+      />,
+    ),
+  );
 }
 
 export const pageHandlers: Record<string, (ctx: PageContext) => Promise<PageResult>> = {

@@ -6,7 +6,19 @@
 import { mixedParams } from '../http/decode.js';
 
 /** The order parameters take in canonical URLs, so that one view has one address. */
-const CANONICAL_ORDER = ['q', 'full_text', 'filters', 'sort', 'fields', 'distinct', 'plain', 'language', 'limit', 'offset', '_facet'];
+const CANONICAL_ORDER = [
+  'q',
+  'full_text',
+  'filters',
+  'sort',
+  'fields',
+  'distinct',
+  'plain',
+  'language',
+  'limit',
+  'offset',
+  '_facet',
+];
 
 /**
  * Filter operators the form offers: equality (CKAN 2.10/2.11 filters) and CKAN 2.12's comparisons, which the
@@ -51,7 +63,10 @@ export function apiQuery(search: URLSearchParams): URLSearchParams {
 /** A query string's parameters as the API decodes them: one value a string, repeats a list. */
 export const decodedParams = mixedParams;
 
-/** The `filters` parameter as a dictionary; `complex` when it is something the form cannot show (a list of them, bad JSON). */
+/**
+ * The `filters` parameter as a dictionary; `complex` when it is something the form cannot show (a list of them, bad
+ * JSON).
+ */
 export function readFilters(search: URLSearchParams): { filters: Record<string, FilterValue>; complex: boolean } {
   const text = search.get('filters');
   if (text === null || text.trim() === '') return { filters: {}, complex: false };
@@ -61,10 +76,21 @@ export function readFilters(search: URLSearchParams): { filters: Record<string, 
       const values = Object.values(parsed as Record<string, unknown>);
       const scalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
       // The operator dictionaries the form writes (comparisons, eq, in); $or, $and and the rest are shown as they are.
-      const operators = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0 &&
-        Object.entries(v).every(([op, x]) => (op === 'eq' || RANGE_OPERATORS.includes(op) ? scalar(x) : op === 'in' && Array.isArray(x) && x.every(scalar)));
+      const operators = (v: unknown) =>
+        v !== null &&
+        typeof v === 'object' &&
+        !Array.isArray(v) &&
+        Object.keys(v).length > 0 &&
+        Object.entries(v).every(([op, x]) =>
+          op === 'eq' || RANGE_OPERATORS.includes(op) ? scalar(x) : op === 'in' && Array.isArray(x) && x.every(scalar),
+        );
       const keysPlain = Object.keys(parsed as object).every((k) => !k.startsWith('$'));
-      if (keysPlain && values.every((v) => scalar(v) || operators(v) || (Array.isArray(v) && v.every((x) => scalar(x) || operators(x))))) {
+      if (
+        keysPlain &&
+        values.every(
+          (v) => scalar(v) || operators(v) || (Array.isArray(v) && v.every((x) => scalar(x) || operators(x))),
+        )
+      ) {
         return { filters: parsed as Record<string, FilterValue>, complex: false };
       }
     }
@@ -75,13 +101,15 @@ export function readFilters(search: URLSearchParams): { filters: Record<string, 
 }
 
 export function filterClauses(filters: Record<string, FilterValue>): FilterClause[] {
-  return Object.entries(filters).flatMap(([field, value]) => (Array.isArray(value) ? value : [value]).flatMap((v): FilterClause[] => {
-    if (v === null || typeof v !== 'object') return [{ field, op: 'eq', value: v }];
-    return Object.entries(v as Record<string, unknown>).flatMap(([op, x]): FilterClause[] => {
-      if (op === 'in') return (x as Scalar[]).map((item) => ({ field, op: 'eq', value: item }));
-      return [{ field, op: op as FilterOperator, value: x as Scalar }];
-    });
-  }));
+  return Object.entries(filters).flatMap(([field, value]) =>
+    (Array.isArray(value) ? value : [value]).flatMap((v): FilterClause[] => {
+      if (v === null || typeof v !== 'object') return [{ field, op: 'eq', value: v }];
+      return Object.entries(v as Record<string, unknown>).flatMap(([op, x]): FilterClause[] => {
+        if (op === 'in') return (x as Scalar[]).map((item) => ({ field, op: 'eq', value: item }));
+        return [{ field, op: op as FilterOperator, value: x as Scalar }];
+      });
+    }),
+  );
 }
 
 /**
@@ -187,7 +215,22 @@ export function queryString(search: URLSearchParams): string {
 }
 
 /** Names of the flat form fields that fold into the canonical parameters. */
-const FLAT_FIELDS = ['_ff', '_fo', '_fv', '_col', '_cols', '_s1', '_d1', '_s2', '_d2', '_s3', '_d3', '_sorting', '_facet_add', '_go'];
+const FLAT_FIELDS = [
+  '_ff',
+  '_fo',
+  '_fv',
+  '_col',
+  '_cols',
+  '_s1',
+  '_d1',
+  '_s2',
+  '_d2',
+  '_s3',
+  '_d3',
+  '_sorting',
+  '_facet_add',
+  '_go',
+];
 
 /**
  * A form's flat fields folded into datastore_search's parameters: the canonical query the browser is redirected to,
@@ -220,7 +263,8 @@ export function foldForm(search: URLSearchParams, fieldIds: readonly string[]): 
     const clauses: SortClause[] = [];
     for (const level of ['1', '2', '3']) {
       const field = search.get(`_s${level}`) ?? '';
-      if (field !== '' && !clauses.some((c) => c.field === field)) clauses.push({ field, descending: search.get(`_d${level}`) === 'desc' });
+      if (field !== '' && !clauses.some((c) => c.field === field))
+        clauses.push({ field, descending: search.get(`_d${level}`) === 'desc' });
     }
     setSort(out, clauses);
   }

@@ -8,7 +8,8 @@ export const urls = {
   home: '/',
   compare: '/compare',
   resource: (id: string) => `/resource/${enc(id)}`,
-  record: (resourceId: string, recordId: number | string) => `/resource/${enc(resourceId)}/record/${enc(String(recordId))}`,
+  record: (resourceId: string, recordId: number | string) =>
+    `/resource/${enc(resourceId)}/record/${enc(String(recordId))}`,
   election: (name: string) => `/election/${enc(name)}`,
   constituencies: (name: string) => `/election/${enc(name)}/constituencies`,
   constituency: (name: string, key: string) => `/election/${enc(name)}/constituencies/${enc(key)}`,
@@ -31,7 +32,11 @@ export function filteredQuery(filters: Record<string, unknown>, extra: Record<st
 }
 
 /** datastore_search for a resource with the given parameters, absolute when `siteUrl` is given. */
-export function apiSearchUrl(siteUrl: string, resourceId: string, params: URLSearchParams = new URLSearchParams()): string {
+export function apiSearchUrl(
+  siteUrl: string,
+  resourceId: string,
+  params: URLSearchParams = new URLSearchParams(),
+): string {
   const search = new URLSearchParams({ resource_id: resourceId });
   for (const [k, v] of params) if (k !== 'resource_id') search.append(k, v);
   return `${siteUrl}${SEARCH_PATH}?${search.toString()}`;

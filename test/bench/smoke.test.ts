@@ -22,14 +22,18 @@ const positiveNumber = (value: unknown, what: string) => {
   assert.ok(Number.isFinite(value as number) && (value as number) > 0, `${what} > 0, got ${String(value)}`);
 };
 
-test('the quick benchmark measures the service against the ceiling, a cold start, and the explorer\'s pages', async () => {
+test("the quick benchmark measures the service against the ceiling, a cold start, and the explorer's pages", async () => {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'countcentre-bench-smoke-'));
   const jsonFile = path.join(out, 'quick.json');
   const env = { ...process.env };
   // The PostgreSQL variant is not for CI: it depends on a server being there.
   delete env['BENCH_DATABASE_URL'];
   try {
-    const { stdout } = await run(process.execPath, [RUNNER, '--quick', '--json', jsonFile], { env, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await run(process.execPath, [RUNNER, '--quick', '--json', jsonFile], {
+      env,
+      timeout: 180_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     assert.match(stdout, /SKIPPED: PostgreSQL/, 'the report says the PostgreSQL variant was skipped and why');
 
     const report = JSON.parse(fs.readFileSync(jsonFile, 'utf8'));
@@ -37,7 +41,9 @@ test('the quick benchmark measures the service against the ceiling, a cold start
     assert.equal(report.options.quick, true);
     assert.ok(report.machine.cores >= 1);
     assert.match(report.machine.node, /^v\d+/);
-    assert.ok(report.loadGenerators.default.startsWith('wrk') || report.loadGenerators.default.startsWith('autocannon'));
+    assert.ok(
+      report.loadGenerators.default.startsWith('wrk') || report.loadGenerators.default.startsWith('autocannon'),
+    );
     assert.deepEqual(report.results.map((r: { id: string }) => r.id).sort(), ['1', '5', '6']);
     for (const r of report.results) assert.equal(r.status, 'measured', `${r.id}: ${r.reason ?? ''}`);
 
@@ -48,8 +54,14 @@ test('the quick benchmark measures the service against the ceiling, a cold start
     positiveNumber(s1.service.p50Ms, 'service p50');
     assert.ok(s1.service.p99Ms >= s1.service.p50Ms, 'p99 is not below p50');
     positiveNumber(s1.servicePeakRss, 'service peak RSS');
-    assert.ok(s1.runs.service.every((x: { non2xx: number }) => x.non2xx === 0), 'the service answered every request with 2xx');
-    assert.ok(s1.runs.ceiling.every((x: { non2xx: number }) => x.non2xx === 0), 'the ceiling answered every request with 2xx');
+    assert.ok(
+      s1.runs.service.every((x: { non2xx: number }) => x.non2xx === 0),
+      'the service answered every request with 2xx',
+    );
+    assert.ok(
+      s1.runs.ceiling.every((x: { non2xx: number }) => x.non2xx === 0),
+      'the ceiling answered every request with 2xx',
+    );
     assert.ok(Array.isArray(s1.targets) && s1.targets.length === 2, 'scenario 1 is judged against its two targets');
 
     const s5 = report.results.find((r: { id: string }) => r.id === '5');
@@ -58,7 +70,8 @@ test('the quick benchmark measures the service against the ceiling, a cold start
 
     const s6 = report.results.find((r: { id: string }) => r.id === '6');
     for (const page of Object.keys(HTML_PAGES)) {
-      for (const mode of ['Served', 'Rendered']) positiveNumber(s6.extra[`${page}${mode}TtfbP95Ms`], `${page} page TTFB p95 (${mode})`);
+      for (const mode of ['Served', 'Rendered'])
+        positiveNumber(s6.extra[`${page}${mode}TtfbP95Ms`], `${page} page TTFB p95 (${mode})`);
       positiveNumber(s6.extra[`${page}WeightGzipKB`], `${page} page weight`);
       assert.equal(s6.extra[`${page}Requests`], 3, 'a page loads one stylesheet and one script');
     }

@@ -11,13 +11,21 @@ import { startService, type TestBackend, type TestService } from './service.js';
 export const CHROMIUM = process.env.COUNTCENTRE_CHROMIUM ?? '/usr/bin/chromium';
 
 const HEADLESS_FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
 ];
 
 export async function launchBrowser(executable = CHROMIUM): Promise<Browser> {
   if (!fs.existsSync(executable)) {
-    throw new Error(`The browser tests need Chromium at ${executable}, which is missing. Install it with \`apt-get install -y chromium\` ` +
-      '(the README\'s install command), or set COUNTCENTRE_CHROMIUM to another Chromium binary.');
+    throw new Error(
+      `The browser tests need Chromium at ${executable}, which is missing. Install it with \`apt-get install -y chromium\` ` +
+        "(the README's install command), or set COUNTCENTRE_CHROMIUM to another Chromium binary.",
+    );
   }
   return chromium.launch({ executablePath: executable, args: HEADLESS_FLAGS });
 }
@@ -42,7 +50,10 @@ export interface Tab {
   close(): Promise<void>;
 }
 
-export async function openTab(browser: Browser, options: { javaScript: boolean; width?: number; height?: number }): Promise<Tab> {
+export async function openTab(
+  browser: Browser,
+  options: { javaScript: boolean; width?: number; height?: number },
+): Promise<Tab> {
   const context = await browser.newContext({
     javaScriptEnabled: options.javaScript,
     viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
@@ -75,8 +86,20 @@ export interface AxeViolation {
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(AXE_SOURCE);
   const result = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run(
+            context: unknown,
+            options: unknown,
+          ): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
+    return axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      resultTypes: ['violations'],
+    });
   });
   return result.violations.map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
 }

@@ -41,7 +41,9 @@ export function election2020Records(): ElectionRecords {
   };
 }
 
-/** The 2020 house as the catalogue describes it: 160 seats, the Ceann Comhairle returned automatically in Kildare South. */
+/**
+ * The 2020 house as the catalogue describes it: 160 seats, the Ceann Comhairle returned automatically in Kildare South.
+ */
 export function house2020(): House {
   const election = datasetOf('general-election-2020').election!;
   return { seats: election.seats, ceannComhairle: election.ceannComhairle };

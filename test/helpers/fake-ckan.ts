@@ -20,7 +20,10 @@ export interface FakeField {
 export type FakeRecord = Record<string, unknown> & { _id: number };
 
 export interface FakeOptions {
-  /** 2.9 and 2.10 page by offset only; 2.12 takes `{"_id": {"gt": N}}`. Before 2.11, SQL sends numeric values as strings. */
+  /**
+   * 2.9 and 2.10 page by offset only; 2.12 takes `{"_id": {"gt": N}}`. Before 2.11, SQL sends numeric values as
+   * strings.
+   */
   version: '2.9' | '2.10' | '2.11' | '2.12';
   /** Whether datastore_search_sql is on (CKAN 2.9's default; off from 2.10). */
   sql: boolean;
@@ -59,10 +62,17 @@ export interface SeenRequest {
 }
 
 /** What the portal does to a request: answer it (undefined), or a fault of its own ('hang': never answer). */
-export type Fault = (request: SeenRequest, portal: FakeCkan) => { status: number; body: string; headers?: Record<string, string> } | 'cut' | 'hang' | undefined;
+export type Fault = (
+  request: SeenRequest,
+  portal: FakeCkan,
+) => { status: number; body: string; headers?: Record<string, string> } | 'cut' | 'hang' | undefined;
 
-const envelope = (result: unknown) => stringifyLossless({ help: 'http://portal/api/3/action/help_show', success: true, result })!;
-const failure = (status: number, error: Record<string, unknown>) => ({ status, body: JSON.stringify({ help: 'http://portal/api/3/action/help_show', success: false, error }) });
+const envelope = (result: unknown) =>
+  stringifyLossless({ help: 'http://portal/api/3/action/help_show', success: true, result })!;
+const failure = (status: number, error: Record<string, unknown>) => ({
+  status,
+  body: JSON.stringify({ help: 'http://portal/api/3/action/help_show', success: false, error }),
+});
 
 export class FakeCkan {
   readonly datasetName: string;
@@ -72,7 +82,10 @@ export class FakeCkan {
   maxInFlight = 0;
   /** Faults consulted for every request, in order; the first that answers wins. */
   faults: Fault[] = [];
-  /** Called after each data page (datastore_search or SQL with records) is answered: where tests change the data mid-copy. */
+  /**
+   * Called after each data page (datastore_search or SQL with records) is answered: where tests change the data
+   * mid-copy.
+   */
   afterPage: ((pages: number) => void) | null = null;
   private pages = 0;
   private inFlight = 0;
@@ -81,26 +94,59 @@ export class FakeCkan {
 
   constructor(readonly options: FakeOptions) {
     this.datasetName = options.datasetName ?? 'fake-dataset';
-    this.tables = [{
-      id: options.resourceId ?? '7a1e0000-0000-4000-8000-00000000cafe', name: 'Fake counts', fields: options.fields, records: options.records,
-      oid: 16401, modified: '2026-11-01T10:00:00.000000', loaderStatus: options.loader ? { status: 'complete', last_updated: '2026-11-01T10:00:00.000000' } : null,
-    }];
+    this.tables = [
+      {
+        id: options.resourceId ?? '7a1e0000-0000-4000-8000-00000000cafe',
+        name: 'Fake counts',
+        fields: options.fields,
+        records: options.records,
+        oid: 16401,
+        modified: '2026-11-01T10:00:00.000000',
+        loaderStatus: options.loader ? { status: 'complete', last_updated: '2026-11-01T10:00:00.000000' } : null,
+      },
+    ];
   }
 
   // The first table, as most tests have only one.
-  get resourceId(): string { return this.tables[0]!.id; }
-  get fields(): FakeField[] { return this.tables[0]!.fields; }
-  set fields(fields: FakeField[]) { this.tables[0]!.fields = fields; }
-  get records(): FakeRecord[] { return this.tables[0]!.records; }
-  set records(records: FakeRecord[]) { this.tables[0]!.records = records; }
-  get oid(): number { return this.tables[0]!.oid; }
-  set oid(oid: number) { this.tables[0]!.oid = oid; }
-  get modified(): string { return this.tables[0]!.modified; }
-  set modified(modified: string) { this.tables[0]!.modified = modified; }
+  get resourceId(): string {
+    return this.tables[0]!.id;
+  }
+  get fields(): FakeField[] {
+    return this.tables[0]!.fields;
+  }
+  set fields(fields: FakeField[]) {
+    this.tables[0]!.fields = fields;
+  }
+  get records(): FakeRecord[] {
+    return this.tables[0]!.records;
+  }
+  set records(records: FakeRecord[]) {
+    this.tables[0]!.records = records;
+  }
+  get oid(): number {
+    return this.tables[0]!.oid;
+  }
+  set oid(oid: number) {
+    this.tables[0]!.oid = oid;
+  }
+  get modified(): string {
+    return this.tables[0]!.modified;
+  }
+  set modified(modified: string) {
+    this.tables[0]!.modified = modified;
+  }
 
   /** Another resource of the dataset, with a table of its own. */
   addTable(id: string, name: string, fields: FakeField[], records: FakeRecord[]): FakeTable {
-    const table: FakeTable = { id, name, fields, records, oid: 16401 + this.tables.length, modified: '2026-11-01T10:00:00.000000', loaderStatus: null };
+    const table: FakeTable = {
+      id,
+      name,
+      fields,
+      records,
+      oid: 16401 + this.tables.length,
+      modified: '2026-11-01T10:00:00.000000',
+      loaderStatus: null,
+    };
     this.tables.push(table);
     return table;
   }
@@ -122,12 +168,23 @@ export class FakeCkan {
         const action = dump ? 'dump' : decodeURIComponent(pathname.replace(/^.*\/api\/3\/action\//, ''));
         let params: Record<string, any> = {};
         try {
-          params = dump ? { ...Object.fromEntries(new URLSearchParams(query)), resource_id: decodeURIComponent(dump[1]!) }
-            : chunks.length > 0 ? parseLossless(Buffer.concat(chunks).toString('utf8'), null, (t) => new LosslessNumber(t)) as Record<string, any> : {};
+          params = dump
+            ? { ...Object.fromEntries(new URLSearchParams(query)), resource_id: decodeURIComponent(dump[1]!) }
+            : chunks.length > 0
+              ? (parseLossless(Buffer.concat(chunks).toString('utf8'), null, (t) => new LosslessNumber(t)) as Record<
+                  string,
+                  any
+                >)
+              : {};
         } catch {
           params = {};
         }
-        const request: SeenRequest = { action, params: dump ? params : plain(params) as Record<string, any>, headers: req.headers, inFlight: this.inFlight - 1 };
+        const request: SeenRequest = {
+          action,
+          params: dump ? params : (plain(params) as Record<string, any>),
+          headers: req.headers,
+          inFlight: this.inFlight - 1,
+        };
         this.seen.push(request);
         // Answers come a moment later, so that requests sent at once would overlap here.
         setTimeout(() => {
@@ -137,14 +194,20 @@ export class FakeCkan {
             if (answer) break;
           }
           if (answer === 'hang') return;
-          const given: { status: number; body: string; headers?: Record<string, string> } = answer === 'cut' ? this.cut(this.answer(request)) : answer ?? this.answer(request);
+          const given: { status: number; body: string; headers?: Record<string, string> } =
+            answer === 'cut' ? this.cut(this.answer(request)) : (answer ?? this.answer(request));
           const { status, body, headers = {} } = given;
-          res.writeHead(status, { 'content-type': headers['content-type'] ?? 'application/json;charset=utf-8', ...headers });
+          res.writeHead(status, {
+            'content-type': headers['content-type'] ?? 'application/json;charset=utf-8',
+            ...headers,
+          });
           res.end(body);
           this.inFlight -= 1;
-          // A page of the copy: not a probe (the last records, the table's oid, a one-record try of a paging method, the
+          // A page of the copy: not a probe (the last records, the table's oid, a one-record try of a paging method,
+          // the
           // block hashes).
-          const copyPage = (action === 'datastore_search' && request.params.sort === '_id' && Number(request.params.limit) > 1) ||
+          const copyPage =
+            (action === 'datastore_search' && request.params.sort === '_id' && Number(request.params.limit) > 1) ||
             (action === 'datastore_search_sql' && !/LIMIT 1$|GROUP BY/.test(String(request.params.sql)));
           if (status === 200 && (action === 'dump' || (copyPage && /"records": ?\[\s*[[{]/.test(body)))) {
             this.pages += 1;
@@ -174,14 +237,25 @@ export class FakeCkan {
   }
 
   /** A 200 whose body stops half way, as a dump or an answer cut off by a proxy. */
-  private cut(answer: { status: number; body: string; headers?: Record<string, string> }): { status: number; body: string; headers?: Record<string, string> } {
+  private cut(answer: { status: number; body: string; headers?: Record<string, string> }): {
+    status: number;
+    body: string;
+    headers?: Record<string, string>;
+  } {
     return { ...answer, body: answer.body.slice(0, Math.floor(answer.body.length / 2)) };
   }
 
   private resourceDict(table: FakeTable) {
     return {
-      id: table.id, package_id: `pkg-${this.datasetName}`, name: table.name, description: 'Counts kept by a fake portal.', datastore_active: true,
-      metadata_modified: table.modified, last_modified: table.modified, url_type: 'datastore', format: 'CSV',
+      id: table.id,
+      package_id: `pkg-${this.datasetName}`,
+      name: table.name,
+      description: 'Counts kept by a fake portal.',
+      datastore_active: true,
+      metadata_modified: table.modified,
+      last_modified: table.modified,
+      url_type: 'datastore',
+      format: 'CSV',
     };
   }
 
@@ -190,7 +264,11 @@ export class FakeCkan {
    * oid), then sends the records in chunks, `pauseMs` apart, its loader saying "running" until the last. Resolves
    * when the reload is over.
    */
-  async reloadInChunks(table: FakeTable, records: FakeRecord[], options: { chunk: number; pauseMs: number }): Promise<void> {
+  async reloadInChunks(
+    table: FakeTable,
+    records: FakeRecord[],
+    options: { chunk: number; pauseMs: number },
+  ): Promise<void> {
     table.records = [];
     table.oid += 100;
     if (table.loaderStatus) table.loaderStatus = { status: 'running', last_updated: new Date().toISOString() };
@@ -208,12 +286,19 @@ export class FakeCkan {
       case 'status_show':
         return { status: 200, body: envelope({ ckan_version: `${version}.0`, extensions: ['datastore'] }) };
       case 'package_show':
-        if (params.id !== this.datasetName && params.id !== `pkg-${this.datasetName}`) return failure(404, { __type: 'Not Found Error', message: 'Not found' });
+        if (params.id !== this.datasetName && params.id !== `pkg-${this.datasetName}`)
+          return failure(404, { __type: 'Not Found Error', message: 'Not found' });
         return {
           status: 200,
           body: envelope({
-            name: this.datasetName, title: 'A fake dataset', notes: 'Served by the tests.', license_id: 'CC-BY-4.0', license_title: 'Creative Commons Attribution 4.0',
-            organization: { name: 'fake-org', title: 'Fake Organisation' }, extras: [{ key: 'frequency', value: 'daily' }], resources: this.tables.map((t) => this.resourceDict(t)),
+            name: this.datasetName,
+            title: 'A fake dataset',
+            notes: 'Served by the tests.',
+            license_id: 'CC-BY-4.0',
+            license_title: 'Creative Commons Attribution 4.0',
+            organization: { name: 'fake-org', title: 'Fake Organisation' },
+            extras: [{ key: 'frequency', value: 'daily' }],
+            resources: this.tables.map((t) => this.resourceDict(t)),
           }),
         };
       case 'resource_show': {
@@ -224,13 +309,16 @@ export class FakeCkan {
       case 'datastore_search':
         return this.search(params);
       case 'datastore_search_sql':
-        if (!this.options.sql) return { status: 400, body: JSON.stringify('Bad request - Action name not known: datastore_search_sql') };
+        if (!this.options.sql)
+          return { status: 400, body: JSON.stringify('Bad request - Action name not known: datastore_search_sql') };
         return this.sql(String(params.sql ?? ''));
       case 'xloader_status':
       case 'datapusher_status': {
-        if (action !== `${this.options.loader}_status`) return { status: 400, body: JSON.stringify(`Bad request - Action name not known: ${action}`) };
+        if (action !== `${this.options.loader}_status`)
+          return { status: 400, body: JSON.stringify(`Bad request - Action name not known: ${action}`) };
         const table = this.table(params.resource_id);
-        if (!table?.loaderStatus) return failure(404, { __type: 'Not Found Error', message: 'Not found: Task was not found.' });
+        if (!table?.loaderStatus)
+          return failure(404, { __type: 'Not Found Error', message: 'Not found: Task was not found.' });
         return { status: 200, body: envelope({ ...table.loaderStatus, job_id: null, task_info: null, error: {} }) };
       }
       case 'dump':
@@ -246,7 +334,11 @@ export class FakeCkan {
    * written; JSON and arrays as JSON text, a null one as `null`).
    */
   dumpAnswer(params: Record<string, any>): { status: number; body: string; headers?: Record<string, string> } {
-    const html = (status: number, text: string) => ({ status, body: `<!doctype html><html><body>${text}</body></html>`, headers: { 'content-type': 'text/html; charset=utf-8' } });
+    const html = (status: number, text: string) => ({
+      status,
+      body: `<!doctype html><html><body>${text}</body></html>`,
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+    });
     if (this.options.dump === false) return html(404, 'Not Found');
     const table = this.table(params.resource_id);
     if (!table) return html(404, 'DataStore resource not found');
@@ -265,20 +357,42 @@ export class FakeCkan {
     const ids = ['_id', ...table.fields.map((f) => f.id)];
     const rows = [...table.records].sort((a, b) => a._id - b._id);
     const body = `${ids.map(quoteHeader).join(',')}\r\n${rows.map((r) => `${ids.map((id) => text(id, r[id])).join(',')}\n`).join('')}`;
-    return { status: 200, body, headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${table.id}.csv"` } };
+    return {
+      status: 200,
+      body,
+      headers: {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="${table.id}.csv"`,
+      },
+    };
   }
 
   private search(params: Record<string, any>): { status: number; body: string } {
-    const known = new Set(['resource_id', 'limit', 'offset', 'sort', 'filters', 'fields', 'records_format', 'include_total', 'q']);
+    const known = new Set([
+      'resource_id',
+      'limit',
+      'offset',
+      'sort',
+      'filters',
+      'fields',
+      'records_format',
+      'include_total',
+      'q',
+    ]);
     const unknown = Object.keys(params).filter((k) => !known.has(k));
-    if (unknown.length > 0) return failure(409, { __extras: unknown.map((k) => `invalid value "${k}"`), __type: 'Validation Error' });
+    if (unknown.length > 0)
+      return failure(409, { __extras: unknown.map((k) => `invalid value "${k}"`), __type: 'Validation Error' });
     if (params.resource_id === '_table_metadata') {
       const found = this.table(params.filters?.name);
       const records = found ? [{ _id: 1, name: found.id, oid: found.oid, alias_of: null }] : [];
       return { status: 200, body: envelope({ records, fields: [], total: records.length }) };
     }
     const table = this.table(params.resource_id);
-    if (!table) return failure(404, { __type: 'Not Found Error', message: `Not found: Resource "${params.resource_id}" was not found.` });
+    if (!table)
+      return failure(404, {
+        __type: 'Not Found Error',
+        message: `Not found: Resource "${params.resource_id}" was not found.`,
+      });
     let rows = [...table.records].sort((a, b) => a._id - b._id);
     const filters = params.filters ?? {};
     for (const [key, value] of Object.entries(filters)) {
@@ -298,21 +412,41 @@ export class FakeCkan {
     const offset = Number(params.offset ?? 0);
     const total = rows.length;
     const page = rows.slice(offset, offset + limit);
-    const ids: string[] = params.fields ? (Array.isArray(params.fields) ? params.fields : String(params.fields).split(',')) : ['_id', ...table.fields.map((f) => f.id)];
-    const records = params.records_format === 'lists' ? page.map((r) => ids.map((id) => r[id] ?? null)) : page.map((r) => Object.fromEntries(ids.map((id) => [id, r[id] ?? null])));
+    const ids: string[] = params.fields
+      ? Array.isArray(params.fields)
+        ? params.fields
+        : String(params.fields).split(',')
+      : ['_id', ...table.fields.map((f) => f.id)];
+    const records =
+      params.records_format === 'lists'
+        ? page.map((r) => ids.map((id) => r[id] ?? null))
+        : page.map((r) => Object.fromEntries(ids.map((id) => [id, r[id] ?? null])));
     const result: Record<string, unknown> = {
-      resource_id: table.id, fields: [{ id: '_id', type: 'int' }, ...table.fields], records, limit,
+      resource_id: table.id,
+      fields: [{ id: '_id', type: 'int' }, ...table.fields],
+      records,
+      limit,
       ...(offset ? { offset } : {}),
     };
     if (params.include_total !== false) result.total = total;
-    if (this.options.version !== '2.9') result._links = { start: '/api/3/action/datastore_search', next: '/api/3/action/datastore_search?offset=' + (offset + limit) };
+    if (this.options.version !== '2.9')
+      result._links = {
+        start: '/api/3/action/datastore_search',
+        next: '/api/3/action/datastore_search?offset=' + (offset + limit),
+      };
     return { status: 200, body: envelope(result) };
   }
 
   private sql(statement: string): { status: number; body: string } {
-    const hashes = /^SELECT \("_id" - 1\) \/ (\d+) AS "b", count\(\*\) AS "n", md5\(string_agg\(json_build_array\((.+)\)::text, ',' ORDER BY "_id"\)\) AS "h" FROM "((?:[^"]|"")+)" GROUP BY 1 ORDER BY 1$/.exec(statement);
+    const hashes =
+      /^SELECT \("_id" - 1\) \/ (\d+) AS "b", count\(\*\) AS "n", md5\(string_agg\(json_build_array\((.+)\)::text, ',' ORDER BY "_id"\)\) AS "h" FROM "((?:[^"]|"")+)" GROUP BY 1 ORDER BY 1$/.exec(
+        statement,
+      );
     if (hashes) return this.blockHashes(Number(hashes[1]), hashes[2]!, hashes[3]!, statement);
-    const match = /^SELECT (.+) FROM "((?:[^"]|"")+)" WHERE "_id" > (\d+)(?: AND "_id" <= (\d+))? ORDER BY "_id" LIMIT (\d+)$/.exec(statement);
+    const match =
+      /^SELECT (.+) FROM "((?:[^"]|"")+)" WHERE "_id" > (\d+)(?: AND "_id" <= (\d+))? ORDER BY "_id" LIMIT (\d+)$/.exec(
+        statement,
+      );
     if (!match) return failure(409, { query: ['Invalid query'], __type: 'Validation Error' });
     const table = this.table(match[2]);
     if (!table) return failure(409, { query: [`relation "${match[2]}" does not exist`], __type: 'Validation Error' });
@@ -324,15 +458,27 @@ export class FakeCkan {
     const page = rows.slice(0, Math.min(limit, this.options.rowsMax));
     const types = new Map(table.fields.map((f) => [f.id, f.type]));
     // Before 2.11 the DataStore's SQL sent numeric values as strings.
-    const asSent = (id: string, value: unknown) => (value !== null && types.get(id) === 'numeric' && Number(this.options.version.split('.')[1]) < 11 ? String(value instanceof LosslessNumber ? value.value : value) : value);
+    const asSent = (id: string, value: unknown) =>
+      value !== null && types.get(id) === 'numeric' && Number(this.options.version.split('.')[1]) < 11
+        ? String(value instanceof LosslessNumber ? value.value : value)
+        : value;
     const records = page.map((r) => Object.fromEntries(columns.map((id) => [id, asSent(id, r[id] ?? null)])));
-    const result: Record<string, unknown> = { records, fields: columns.map((id) => ({ id, type: id === '_id' ? 'int4' : types.get(id) })), sql: statement };
+    const result: Record<string, unknown> = {
+      records,
+      fields: columns.map((id) => ({ id, type: id === '_id' ? 'int4' : types.get(id) })),
+      sql: statement,
+    };
     if (limit > this.options.rowsMax && rows.length > page.length) result.records_truncated = true;
     return { status: 200, body: envelope(result) };
   }
 
   /** Per block of `size` _ids, its count and a hash of its records (the portal's own text of them, here their JSON). */
-  private blockHashes(size: number, columnList: string, resourceId: string, statement: string): { status: number; body: string } {
+  private blockHashes(
+    size: number,
+    columnList: string,
+    resourceId: string,
+    statement: string,
+  ): { status: number; body: string } {
     const table = this.table(resourceId.replace(/""/g, '"'));
     if (!table) return failure(409, { query: [`relation "${resourceId}" does not exist`], __type: 'Validation Error' });
     const columns = [...columnList.matchAll(/"((?:[^"]|"")+)"/g)].map((m) => m[1]!.replace(/""/g, '"'));
@@ -343,8 +489,18 @@ export class FakeCkan {
       texts.push(stringifyLossless(columns.map((id) => r[id] ?? null)) ?? '');
       blocks.set(b, texts);
     }
-    const records = [...blocks].sort((x, y) => x[0] - y[0]).map(([b, texts]) => ({ b, n: texts.length, h: createHash('md5').update(texts.join(',')).digest('hex') }));
-    const result = { records, fields: [{ id: 'b', type: 'int4' }, { id: 'n', type: 'int8' }, { id: 'h', type: 'text' }], sql: statement };
+    const records = [...blocks]
+      .sort((x, y) => x[0] - y[0])
+      .map(([b, texts]) => ({ b, n: texts.length, h: createHash('md5').update(texts.join(',')).digest('hex') }));
+    const result = {
+      records,
+      fields: [
+        { id: 'b', type: 'int4' },
+        { id: 'n', type: 'int8' },
+        { id: 'h', type: 'text' },
+      ],
+      sql: statement,
+    };
     return { status: 200, body: envelope(result) };
   }
 }
@@ -352,7 +508,8 @@ export class FakeCkan {
 function plain(value: unknown): unknown {
   if (value instanceof LosslessNumber) return Number(value.value);
   if (Array.isArray(value)) return value.map(plain);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
   return value;
 }
 
@@ -361,13 +518,21 @@ function plain(value: unknown): unknown {
 /** The first `count` requests are refused with 429 and a Retry-After. */
 export function tooManyRequests(count: number, retryAfterSeconds = 2): Fault {
   let left = count;
-  return () => (left-- > 0 ? { ...failure(429, { message: 'Too Many Requests' }), headers: { 'retry-after': String(retryAfterSeconds) } } : undefined);
+  return () =>
+    left-- > 0
+      ? { ...failure(429, { message: 'Too Many Requests' }), headers: { 'retry-after': String(retryAfterSeconds) } }
+      : undefined;
 }
 
 /** datastore_search pages larger than `limit` take too long (CKAN's 409 after its statement timeout). */
 export function tooLongAbove(limit: number): Fault {
-  return ({ action, params }) => (action === 'datastore_search' && Number(params.limit) > limit && params.limit !== undefined && Number(params.limit) > 1
-    ? failure(409, { query: ['Search took too long'], __type: 'Validation Error' }) : undefined);
+  return ({ action, params }) =>
+    action === 'datastore_search' &&
+    Number(params.limit) > limit &&
+    params.limit !== undefined &&
+    Number(params.limit) > 1
+      ? failure(409, { query: ['Search took too long'], __type: 'Validation Error' })
+      : undefined;
 }
 
 /** Every request is left unanswered, as by a portal that accepts connections and is stuck. */
@@ -377,7 +542,14 @@ export function hanging(): Fault {
 
 /** Every request fails as a portal that is down behind its proxy does (503, with a Retry-After when given). */
 export function unavailable(retryAfterSeconds: number | null = null): Fault {
-  return () => ({ status: 503, body: '<html><body>Service Unavailable</body></html>', headers: { 'content-type': 'text/html', ...(retryAfterSeconds !== null ? { 'retry-after': String(retryAfterSeconds) } : {}) } });
+  return () => ({
+    status: 503,
+    body: '<html><body>Service Unavailable</body></html>',
+    headers: {
+      'content-type': 'text/html',
+      ...(retryAfterSeconds !== null ? { 'retry-after': String(retryAfterSeconds) } : {}),
+    },
+  });
 }
 
 /** The dump stops after `records` records, with a 200 and nothing to say so (as older CKANs end a failed dump). */
@@ -400,7 +572,13 @@ export function dumpCutAfter(records: number): Fault {
 export function cutOffPage(nth: number): Fault {
   let pages = 0;
   return ({ action, params }) => {
-    if (action !== 'datastore_search' || Number(params.limit) <= 1 || params.sort === '_id desc' || params.resource_id === '_table_metadata') return undefined;
+    if (
+      action !== 'datastore_search' ||
+      Number(params.limit) <= 1 ||
+      params.sort === '_id desc' ||
+      params.resource_id === '_table_metadata'
+    )
+      return undefined;
     pages += 1;
     return pages === nth ? 'cut' : undefined;
   };
@@ -408,23 +586,35 @@ export function cutOffPage(nth: number): Fault {
 
 /** Every request about the resource is refused, as for a dataset gone private. */
 export function gonePrivate(): Fault {
-  return () => failure(403, { __type: 'Authorization Error', message: 'Access denied: User not authorized to read resource' });
+  return () =>
+    failure(403, { __type: 'Authorization Error', message: 'Access denied: User not authorized to read resource' });
 }
 
 /** An HTML page instead of JSON (a login page, a bot challenge). */
 export function htmlInstead(): Fault {
-  return () => ({ status: 200, body: '<!doctype html><html><body>Checking your browser…</body></html>', headers: { 'content-type': 'text/html' } });
+  return () => ({
+    status: 200,
+    body: '<!doctype html><html><body>Checking your browser…</body></html>',
+    headers: { 'content-type': 'text/html' },
+  });
 }
 
-/** Records `first`…`first + count - 1`, with the fields every test uses; _ids skip every fifth number (deleted rows). */
+/**
+ * Records `first`…`first + count - 1`, with the fields every test uses; _ids skip every fifth number (deleted rows).
+ */
 export function sampleRecords(count: number, first = 1): FakeRecord[] {
   const records: FakeRecord[] = [];
   let id = first;
   for (let i = 0; i < count; i++) {
     if (id % 5 === 0) id += 1;
     records.push({
-      _id: id, Name: `Name ${id} Ó Súilleabháin`, Votes: id * 10, Share: new LosslessNumber(`${id}.125`), Big: new LosslessNumber(String(9007199254700000 + id)),
-      Seen: `2020-02-${String((id % 28) + 1).padStart(2, '0')}T10:00:00`, Notes: id % 3 === 0 ? null : '',
+      _id: id,
+      Name: `Name ${id} Ó Súilleabháin`,
+      Votes: id * 10,
+      Share: new LosslessNumber(`${id}.125`),
+      Big: new LosslessNumber(String(9007199254700000 + id)),
+      Seen: `2020-02-${String((id % 28) + 1).padStart(2, '0')}T10:00:00`,
+      Notes: id % 3 === 0 ? null : '',
     });
     id += 1;
   }

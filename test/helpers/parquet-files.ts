@@ -28,7 +28,14 @@ export function writeWithSchema(
   columnData: ColumnSource[],
   options: { codec?: (typeof HYPARQUET_WRITER_CODECS)[number]; rowGroupSize?: number } = {},
 ): void {
-  parquetWriteFile({ filename: file, schema, columnData, codec: options.codec ?? 'SNAPPY', compressors: ZLIB_COMPRESSORS, rowGroupSize: options.rowGroupSize });
+  parquetWriteFile({
+    filename: file,
+    schema,
+    columnData,
+    codec: options.codec ?? 'SNAPPY',
+    compressors: ZLIB_COMPRESSORS,
+    rowGroupSize: options.rowGroupSize,
+  });
 }
 
 /**
@@ -36,7 +43,13 @@ export function writeWithSchema(
  * eighths, a date, and a flag that is null every seventh row. Tests check any row against `sampleRow`.
  */
 export function sampleRow(k: number): [number, string, number, Date, boolean | null] {
-  return [k + 1, `name ${k % 50_000}`, (k % 1000) / 8, new Date((18_000 + (k % 3650)) * 86_400_000), k % 7 === 6 ? null : k % 3 === 0];
+  return [
+    k + 1,
+    `name ${k % 50_000}`,
+    (k % 1000) / 8,
+    new Date((18_000 + (k % 3650)) * 86_400_000),
+    k % 7 === 6 ? null : k % 3 === 0,
+  ];
 }
 
 export const SAMPLE_COLUMNS = ['id', 'name', 'amount', 'day', 'flag'];
@@ -67,7 +80,12 @@ export function writeSampleWithArrow(file: string, rows: number, codec: ArrowCod
   writeArrowTable(file, table, codec, maxRowGroupSize);
 }
 
-export function writeArrowTable(file: string, table: arrow.Table, codec: ArrowCodec = 'SNAPPY', maxRowGroupSize?: number): void {
+export function writeArrowTable(
+  file: string,
+  table: arrow.Table,
+  codec: ArrowCodec = 'SNAPPY',
+  maxRowGroupSize?: number,
+): void {
   let builder = new wasm.WriterPropertiesBuilder().setCompression(wasm.Compression[codec]);
   if (maxRowGroupSize) builder = builder.setMaxRowGroupSize(maxRowGroupSize);
   const bytes = wasm.writeParquet(wasm.Table.fromIPCStream(arrow.tableToIPC(table, 'stream')), builder.build());
@@ -98,7 +116,8 @@ export function writeInt96(file: string, moments: (Date | null)[]): void {
   const writer = new ParquetWriter({ writer: output, schema, statistics: false });
   writer.write({ columnData: [{ name: 'at', data: values, encoding: 'PLAIN' }] });
   schema[1] = { name: 'at', type: 'INT96', repetition_type: 'OPTIONAL' };
-  for (const group of writer.row_groups) for (const chunk of group.columns) if (chunk.meta_data) chunk.meta_data.type = 'INT96';
+  for (const group of writer.row_groups)
+    for (const chunk of group.columns) if (chunk.meta_data) chunk.meta_data.type = 'INT96';
   writer.finish();
   writeFileSync(file, new Uint8Array(output.getBuffer()));
 }

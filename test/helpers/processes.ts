@@ -19,7 +19,15 @@ export interface ServerProcess {
 /** Starts `count-centre serve` on a free port of 127.0.0.1 and waits until it listens (JSON logs, to find the port). */
 export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
   const child = spawn(process.execPath, [CLI, 'serve'], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', COUNTCENTRE_LOG_FORMAT: 'json', COUNTCENTRE_REQUEST_LOG_LEVEL: 'debug', ...env },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      COUNTCENTRE_LOG_FORMAT: 'json',
+      COUNTCENTRE_REQUEST_LOG_LEVEL: 'debug',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -28,7 +36,10 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
     errors += String(chunk);
   });
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start within ${timeoutMs} ms:\n${output}${errors}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`the server did not start within ${timeoutMs} ms:\n${output}${errors}`)),
+      timeoutMs,
+    );
     child.stdout!.on('data', (chunk) => {
       output += String(chunk);
       const match = /"msg":"serving on http:\/\/127\.0\.0\.1:(\d+)"/.exec(output);
@@ -43,7 +54,10 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
     });
   });
   return {
-    process: child, port, url: `http://127.0.0.1:${port}/`, output: () => output,
+    process: child,
+    port,
+    url: `http://127.0.0.1:${port}/`,
+    output: () => output,
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -54,13 +68,25 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
 }
 
 /** Runs a `count-centre` command to its end: exit code, standard output and error. */
-export function runCli(args: string[], env: Record<string, string> = {}, cwd = PROJECT_ROOT): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  cwd = PROJECT_ROOT,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, COUNTCENTRE_LOG_FORMAT: 'json', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd,
+      env: { ...process.env, COUNTCENTRE_LOG_FORMAT: 'json', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c) => { stdout += String(c); });
-    child.stderr.on('data', (c) => { stderr += String(c); });
+    child.stdout.on('data', (c) => {
+      stdout += String(c);
+    });
+    child.stderr.on('data', (c) => {
+      stderr += String(c);
+    });
     child.once('error', reject);
     child.once('exit', (code) => resolve({ code, stdout, stderr }));
   });

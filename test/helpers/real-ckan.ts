@@ -17,12 +17,17 @@ export interface TableField {
 }
 
 export class CkanWriter {
-  constructor(readonly url: string, private readonly token: string) {}
+  constructor(
+    readonly url: string,
+    private readonly token: string,
+  ) {}
 
   /** Calls an action; numbers in the result keep their digits (LosslessNumber). */
   async action(name: string, params: Record<string, unknown>): Promise<any> {
     const response = await fetch(new URL(`api/3/action/${name}`, this.url), {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: this.token }, body: stringifyLossless(params) ?? '{}',
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: this.token },
+      body: stringifyLossless(params) ?? '{}',
     });
     const text = await response.text();
     let body: { success?: boolean; result?: unknown; error?: unknown };
@@ -31,14 +36,19 @@ export class CkanWriter {
     } catch {
       throw new Error(`${name}: HTTP ${response.status}, not JSON: ${text.slice(0, 200)}`);
     }
-    if (!body.success) throw new Error(`${name}: HTTP ${response.status}: ${JSON.stringify(body.error, (_k, v: unknown) => (isLosslessNumber(v) ? v.value : v))}`);
+    if (!body.success)
+      throw new Error(
+        `${name}: HTTP ${response.status}: ${JSON.stringify(body.error, (_k, v: unknown) => (isLosslessNumber(v) ? v.value : v))}`,
+      );
     return body.result;
   }
 
   /** Whether the portal answers at all (status_show), within a few seconds. */
   async reachable(): Promise<boolean> {
     try {
-      const response = await fetch(new URL('api/3/action/status_show', this.url), { signal: AbortSignal.timeout(5000) });
+      const response = await fetch(new URL('api/3/action/status_show', this.url), {
+        signal: AbortSignal.timeout(5000),
+      });
       return response.ok;
     } catch {
       return false;
@@ -57,7 +67,12 @@ export class CkanWriter {
   async createDataset(name: string, organization: string): Promise<{ id: string; name: string }> {
     await this.purgeDataset(name);
     const owner = await this.ensureOrganization(organization);
-    const pkg = await this.action('package_create', { name, title: `Count Centre test ${name}`, owner_org: owner, notes: 'Made by Count Centre\'s tests; removed after them.' });
+    const pkg = await this.action('package_create', {
+      name,
+      title: `Count Centre test ${name}`,
+      owner_org: owner,
+      notes: "Made by Count Centre's tests; removed after them.",
+    });
     return { id: pkg.id as string, name: pkg.name as string };
   }
 
@@ -70,8 +85,18 @@ export class CkanWriter {
   }
 
   /** A new resource with a DataStore table of these fields, filled from `records` in chunks. Returns its id. */
-  async createTable(datasetId: string, name: string, fields: readonly TableField[], records: Iterable<Record<string, unknown>>, chunk = 10_000): Promise<string> {
-    const created = await this.action('datastore_create', { resource: { package_id: datasetId, name, format: 'CSV' }, fields, records: [] });
+  async createTable(
+    datasetId: string,
+    name: string,
+    fields: readonly TableField[],
+    records: Iterable<Record<string, unknown>>,
+    chunk = 10_000,
+  ): Promise<string> {
+    const created = await this.action('datastore_create', {
+      resource: { package_id: datasetId, name, format: 'CSV' },
+      fields,
+      records: [],
+    });
     const id = created.resource_id as string;
     await this.insert(id, records, chunk);
     return id;
@@ -83,11 +108,17 @@ export class CkanWriter {
     for (const record of records) {
       batch.push(record);
       if (batch.length >= chunk) {
-        await this.action('datastore_upsert', { resource_id: resourceId, method: 'insert', records: batch, force: true });
+        await this.action('datastore_upsert', {
+          resource_id: resourceId,
+          method: 'insert',
+          records: batch,
+          force: true,
+        });
         batch = [];
       }
     }
-    if (batch.length > 0) await this.action('datastore_upsert', { resource_id: resourceId, method: 'insert', records: batch, force: true });
+    if (batch.length > 0)
+      await this.action('datastore_upsert', { resource_id: resourceId, method: 'insert', records: batch, force: true });
   }
 
   /** Drops the table (datastore_delete without filters) or deletes the records the filters match. */
@@ -97,7 +128,9 @@ export class CkanWriter {
 
   /** The portal's own CSV dump of a table, as bytes. */
   async dump(resourceId: string, format: 'csv' | 'tsv' | 'json' | 'xml' = 'csv'): Promise<Buffer> {
-    const response = await fetch(new URL(`datastore/dump/${resourceId}?format=${format}`, this.url), { headers: { authorization: this.token } });
+    const response = await fetch(new URL(`datastore/dump/${resourceId}?format=${format}`, this.url), {
+      headers: { authorization: this.token },
+    });
     if (!response.ok) throw new Error(`dump of ${resourceId}: HTTP ${response.status}`);
     return Buffer.from(await response.arrayBuffer());
   }
@@ -116,7 +149,17 @@ export const TEST_TABLE_FIELDS: TableField[] = [
   { id: 'note', type: 'text' },
 ];
 
-const NAMES = ['Ó Súilleabháin', 'Nic Giolla Phádraig', 'Zoë Ní Bhriain', 'Łukasz Nowak', 'Müller, Jürgen', 'O\'Brien "Dubh"', 'Ñúñez', '東京 Tōkyō', 'Smith'];
+const NAMES = [
+  'Ó Súilleabháin',
+  'Nic Giolla Phádraig',
+  'Zoë Ní Bhriain',
+  'Łukasz Nowak',
+  'Müller, Jürgen',
+  'O\'Brien "Dubh"',
+  'Ñúñez',
+  '東京 Tōkyō',
+  'Smith',
+];
 const NOTES = ['', 'a note, with a comma', 'two\nlines', 'says "hello"', 'plain', 'trailing space '];
 
 /**
@@ -126,7 +169,7 @@ const NOTES = ['', 'a note, with a comma', 'two\nlines', 'says "hello"', 'plain'
 export function testRecord(i: number): Record<string, unknown> {
   // A small multiplicative hash stands in for randomness: reproducible, and varied enough for sorting and indexes.
   const h = (i * 2654435761) >>> 0;
-  const nullHere = (salt: number) => ((h >>> salt) % 7) === 0;
+  const nullHere = (salt: number) => (h >>> salt) % 7 === 0;
   const cents = (h % 9_000_000) - 4_500_000;
   const amount = `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
   return {
@@ -136,8 +179,12 @@ export function testRecord(i: number): Record<string, unknown> {
     ratio: nullHere(7) ? null : (h % 10_000) / 64,
     big: nullHere(9) ? null : `${9_000_000_000 + i}`,
     flag: nullHere(11) ? null : (h & 1) === 1,
-    day: nullHere(13) ? null : `20${String(10 + (h % 15)).padStart(2, '0')}-${String(1 + (h % 12)).padStart(2, '0')}-${String(1 + (h % 28)).padStart(2, '0')}`,
-    at: nullHere(15) ? null : `2020-02-${String(1 + (h % 28)).padStart(2, '0')}T${String(h % 24).padStart(2, '0')}:${String(h % 60).padStart(2, '0')}:${String((h >>> 4) % 60).padStart(2, '0')}`,
+    day: nullHere(13)
+      ? null
+      : `20${String(10 + (h % 15)).padStart(2, '0')}-${String(1 + (h % 12)).padStart(2, '0')}-${String(1 + (h % 28)).padStart(2, '0')}`,
+    at: nullHere(15)
+      ? null
+      : `2020-02-${String(1 + (h % 28)).padStart(2, '0')}T${String(h % 24).padStart(2, '0')}:${String(h % 60).padStart(2, '0')}:${String((h >>> 4) % 60).padStart(2, '0')}`,
     note: nullHere(17) ? null : NOTES[(h >>> 2) % NOTES.length],
   };
 }

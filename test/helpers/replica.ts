@@ -17,8 +17,11 @@ const run = promisify(execFile);
 function binaries(): string | null {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return null;
-  const versions = readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
-  for (const v of versions) if (existsSync(path.join(root, v, 'bin', 'pg_basebackup'))) return path.join(root, v, 'bin');
+  const versions = readdirSync(root)
+    .filter((v) => /^\d+$/.test(v))
+    .sort((a, b) => Number(b) - Number(a));
+  for (const v of versions)
+    if (existsSync(path.join(root, v, 'bin', 'pg_basebackup'))) return path.join(root, v, 'bin');
   return null;
 }
 
@@ -42,7 +45,9 @@ async function freePort(): Promise<number> {
 async function pgRun(program: string, args: string[]): Promise<string> {
   const bin = path.join(binaries()!, program);
   const asRoot = process.getuid?.() === 0;
-  const { stdout } = await run(asRoot ? 'runuser' : bin, asRoot ? ['-u', 'postgres', '--', bin, ...args] : args, { timeout: 60_000 });
+  const { stdout } = await run(asRoot ? 'runuser' : bin, asRoot ? ['-u', 'postgres', '--', bin, ...args] : args, {
+    timeout: 60_000,
+  });
   return stdout;
 }
 
@@ -60,7 +65,11 @@ export interface Cluster {
   /** Stops the server (fast shutdown), keeping its files. */
   stop(): Promise<void>;
   start(): Promise<void>;
-  query<T extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params?: unknown[], database?: string): Promise<T[]>;
+  query<T extends pg.QueryResultRow = pg.QueryResultRow>(
+    sql: string,
+    params?: unknown[],
+    database?: string,
+  ): Promise<T[]>;
 }
 
 export interface ReplicaPair {
@@ -71,27 +80,31 @@ export interface ReplicaPair {
   close(): Promise<void>;
 }
 
-const SETTINGS = (port: number, dir: string) => [
-  `port = ${port}`,
-  `listen_addresses = '127.0.0.1'`,
-  `unix_socket_directories = '${dir}'`,
-  'max_connections = 60',
-  'shared_buffers = 16MB',
-  'fsync = off',
-  'full_page_writes = off',
-  'wal_level = replica',
-  'max_wal_senders = 4',
-  'max_replication_slots = 4',
-  'hot_standby = on',
-  "logging_collector = off",
-].join('\n') + '\n';
+const SETTINGS = (port: number, dir: string) =>
+  [
+    `port = ${port}`,
+    `listen_addresses = '127.0.0.1'`,
+    `unix_socket_directories = '${dir}'`,
+    'max_connections = 60',
+    'shared_buffers = 16MB',
+    'fsync = off',
+    'full_page_writes = off',
+    'wal_level = replica',
+    'max_wal_senders = 4',
+    'max_replication_slots = 4',
+    'hot_standby = on',
+    'logging_collector = off',
+  ].join('\n') + '\n';
 
-const HBA = 'local all all trust\nhost all all 127.0.0.1/32 trust\nlocal replication all trust\nhost replication all 127.0.0.1/32 trust\n';
+const HBA =
+  'local all all trust\nhost all all 127.0.0.1/32 trust\nlocal replication all trust\nhost replication all 127.0.0.1/32 trust\n';
 
 function cluster(dir: string, port: number): Cluster {
   const url = (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`;
   return {
-    port, dir, url,
+    port,
+    dir,
+    url,
     async stop() {
       await pgRun('pg_ctl', ['-D', dir, '-m', 'fast', '-w', 'stop']).catch(() => {});
     },
@@ -120,29 +133,65 @@ export async function startReplicaPair(): Promise<ReplicaPair> {
   const replicaDir = path.join(base, 'replica');
   if (ids) chownSync(base, ids.uid, ids.gid);
   const [primaryPort, replicaPort] = [await freePort(), await freePort()];
-  await pgRun('initdb', ['-D', primaryDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8', '--no-sync']);
+  await pgRun('initdb', [
+    '-D',
+    primaryDir,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '--encoding=UTF8',
+    '--locale=C.UTF-8',
+    '--no-sync',
+  ]);
   writeFileSync(path.join(primaryDir, 'postgresql.auto.conf'), SETTINGS(primaryPort, primaryDir));
   writeFileSync(path.join(primaryDir, 'pg_hba.conf'), HBA);
-  if (ids) for (const file of ['postgresql.auto.conf', 'pg_hba.conf']) chownSync(path.join(primaryDir, file), ids.uid, ids.gid);
+  if (ids)
+    for (const file of ['postgresql.auto.conf', 'pg_hba.conf'])
+      chownSync(path.join(primaryDir, file), ids.uid, ids.gid);
   const primary = cluster(primaryDir, primaryPort);
   await primary.start();
   await primary.query(`SELECT pg_create_physical_replication_slot('countcentre_test')`);
-  await pgRun('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres', '-D', replicaDir, '-R', '-X', 'stream', '-S', 'countcentre_test', '--checkpoint=fast', '--no-sync']);
+  await pgRun('pg_basebackup', [
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(primaryPort),
+    '-U',
+    'postgres',
+    '-D',
+    replicaDir,
+    '-R',
+    '-X',
+    'stream',
+    '-S',
+    'countcentre_test',
+    '--checkpoint=fast',
+    '--no-sync',
+  ]);
   // The copy carries the primary's settings; the replica gets its own port and socket folder.
-  writeFileSync(path.join(replicaDir, 'postgresql.auto.conf'), SETTINGS(replicaPort, replicaDir)
-    + `primary_conninfo = 'host=127.0.0.1 port=${primaryPort} user=postgres application_name=countcentre_replica'\nprimary_slot_name = 'countcentre_test'\n`);
+  writeFileSync(
+    path.join(replicaDir, 'postgresql.auto.conf'),
+    SETTINGS(replicaPort, replicaDir) +
+      `primary_conninfo = 'host=127.0.0.1 port=${primaryPort} user=postgres application_name=countcentre_replica'\nprimary_slot_name = 'countcentre_test'\n`,
+  );
   if (ids) chownSync(path.join(replicaDir, 'postgresql.auto.conf'), ids.uid, ids.gid);
   const replica = cluster(replicaDir, replicaPort);
   await replica.start();
   const pair: ReplicaPair = {
-    primary, replica,
+    primary,
+    replica,
     async caughtUp(timeoutMs = 20_000) {
-      const [{ lsn }] = (await primary.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn')) as [{ lsn: string }];
+      const [{ lsn }] = (await primary.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn')) as [
+        { lsn: string },
+      ];
       const started = Date.now();
       for (;;) {
-        const [row] = await replica.query<{ caught: boolean }>('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS caught', [lsn]).catch(() => [{ caught: false }]);
+        const [row] = await replica
+          .query<{ caught: boolean }>('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS caught', [lsn])
+          .catch(() => [{ caught: false }]);
         if (row?.caught) return;
-        if (Date.now() - started > timeoutMs) throw new Error(`the replica did not replay ${lsn} within ${timeoutMs} ms`);
+        if (Date.now() - started > timeoutMs)
+          throw new Error(`the replica did not replay ${lsn} within ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },
@@ -154,4 +203,3 @@ export async function startReplicaPair(): Promise<ReplicaPair> {
   };
   return pair;
 }
-

@@ -18,7 +18,10 @@ export const SHARED_DIR = path.resolve(PROJECT_ROOT, '..', 'shared');
 export const DATA_DIR = path.join(SHARED_DIR, 'data');
 export const EXAMPLES_DIR = path.join(SHARED_DIR, 'reference', 'ckan-examples');
 /** Per checkout, so that test runs in two clones side by side never rebuild each other's database files. */
-export const TEST_TMP = path.join(os.tmpdir(), `countcentre-test-${createHash('sha1').update(PROJECT_ROOT).digest('hex').slice(0, 8)}`);
+export const TEST_TMP = path.join(
+  os.tmpdir(),
+  `countcentre-test-${createHash('sha1').update(PROJECT_ROOT).digest('hex').slice(0, 8)}`,
+);
 
 export const RESOURCE_A = '60728fc9-2896-41d8-a70c-9c01dd3d57ce';
 export const RESOURCE_B = 'f6a59fec-6f64-48bb-9f65-e6679aa23dba';
@@ -33,7 +36,9 @@ export type TestBackend = 'sqlite' | 'postgres';
  * on a machine without PostgreSQL). CI runs both.
  */
 export const TEST_BACKENDS: TestBackend[] = (process.env.COUNTCENTRE_TEST_BACKENDS ?? 'sqlite,postgres')
-  .split(',').map((b) => b.trim()).filter((b): b is TestBackend => b === 'sqlite' || b === 'postgres');
+  .split(',')
+  .map((b) => b.trim())
+  .filter((b): b is TestBackend => b === 'sqlite' || b === 'postgres');
 
 /** The PostgreSQL the tests create their databases in (each test suite its own, dropped afterwards). */
 export const TEST_PG_ADMIN_URL = process.env.COUNTCENTRE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -51,8 +56,10 @@ async function connectAdmin(): Promise<pg.Client> {
   try {
     await admin.connect();
   } catch (err) {
-    throw new Error(`PostgreSQL is needed for the postgres backend tests (${TEST_PG_ADMIN_URL}): ${(err as Error).message}. ` +
-      'Start it, or set COUNTCENTRE_TEST_BACKENDS=sqlite to run the embedded store only.');
+    throw new Error(
+      `PostgreSQL is needed for the postgres backend tests (${TEST_PG_ADMIN_URL}): ${(err as Error).message}. ` +
+        'Start it, or set COUNTCENTRE_TEST_BACKENDS=sqlite to run the embedded store only.',
+    );
   }
   return admin;
 }
@@ -64,7 +71,14 @@ async function connectAdmin(): Promise<pg.Client> {
  * two suites from loading it, or copying it while it loads, at once.
  */
 function templateName(settings: Settings): string {
-  const key = JSON.stringify([PROJECT_ROOT, settings.catalog, settings.sources, settings.pgSchema, settings.pgDataSchema, settings.pgReaderRole]);
+  const key = JSON.stringify([
+    PROJECT_ROOT,
+    settings.catalog,
+    settings.sources,
+    settings.pgSchema,
+    settings.pgDataSchema,
+    settings.pgReaderRole,
+  ]);
   return `countcentre_template_${createHash('sha1').update(key).digest('hex').slice(0, 12)}`;
 }
 
@@ -72,9 +86,16 @@ async function loadTemplate(admin: pg.Client, name: string, settings: Settings):
   const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
   if (exists.rowCount === 0) await admin.query(`CREATE DATABASE "${name}"`);
   const target = new PostgresLoadTarget({
-    url: databaseUrl(name), schemas: { data: settings.pgDataSchema, public: settings.pgSchema }, readerRole: settings.pgReaderRole,
+    url: databaseUrl(name),
+    schemas: { data: settings.pgDataSchema, public: settings.pgSchema },
+    readerRole: settings.pgReaderRole,
   });
-  await buildDatabase({ catalog: loadCatalogFile(settings.catalog), sources: settings.sources, target, logger: silentLogger }).finally(() => target.close());
+  await buildDatabase({
+    catalog: loadCatalogFile(settings.catalog),
+    sources: settings.sources,
+    target,
+    logger: silentLogger,
+  }).finally(() => target.close());
 }
 
 /**
@@ -161,27 +182,33 @@ export function httpCall(port: number, options: RequestOptions | string): Promis
   // As a browser or curl would send it: spaces and other characters a request line cannot hold, percent-encoded.
   const path = wellFormed(url).replace(/[^\u0021-\u007e]/gu, (c) => encodeURIComponent(c));
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, agent, headers: { host: 'localhost:80', ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const rawPayload = Buffer.concat(chunks);
-        resolve({ statusCode: res.statusCode!, headers: res.headers, body: rawPayload.toString('utf8'), rawPayload });
-      });
-      res.on('error', reject);
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port, method, path, agent, headers: { host: 'localhost:80', ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const rawPayload = Buffer.concat(chunks);
+          resolve({ statusCode: res.statusCode!, headers: res.headers, body: rawPayload.toString('utf8'), rawPayload });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
 }
 
 export function testSettings(overrides: Partial<Settings> = {}): Settings {
-  return loadSettings({}, {
-    sources: DATA_DIR,
-    databasePath: path.join(TEST_TMP, 'election.sqlite'),
-    logLevel: 'silent',
-    ...overrides,
-  });
+  return loadSettings(
+    {},
+    {
+      sources: DATA_DIR,
+      databasePath: path.join(TEST_TMP, 'election.sqlite'),
+      logLevel: 'silent',
+      ...overrides,
+    },
+  );
 }
 
 /**
@@ -189,7 +216,10 @@ export function testSettings(overrides: Partial<Settings> = {}): Settings {
  * changed since the last run; a PostgreSQL database is copied for the service from the checkout's loaded template
  * (so the service finds it up to date) and dropped when it closes.
  */
-export async function startService(overrides: Partial<Settings> = {}, backend: TestBackend = 'sqlite'): Promise<TestService> {
+export async function startService(
+  overrides: Partial<Settings> = {},
+  backend: TestBackend = 'sqlite',
+): Promise<TestService> {
   const wanted = testSettings(overrides);
   // Only the checkout's own elections have a template; a suite with sources of its own loads them itself.
   const elections = wanted.catalog === testSettings().catalog && wanted.sources === DATA_DIR;
@@ -219,8 +249,14 @@ export async function startService(overrides: Partial<Settings> = {}, backend: T
   };
 }
 
-/** datastore_search on a resource with the given parameters (objects sent as JSON); asserts a 200 and gives `result`. */
-export async function searchResult(service: TestService, params: Record<string, string | number | boolean | object>, resourceId = RESOURCE_A): Promise<any> {
+/**
+ * datastore_search on a resource with the given parameters (objects sent as JSON); asserts a 200 and gives `result`.
+ */
+export async function searchResult(
+  service: TestService,
+  params: Record<string, string | number | boolean | object>,
+  resourceId = RESOURCE_A,
+): Promise<any> {
   const query = new URLSearchParams({ resource_id: resourceId });
   for (const [k, v] of Object.entries(params)) query.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v));
   const { status, body } = await service.getJson(`/api/3/action/datastore_search?${query}`);

@@ -57,22 +57,61 @@ const numeric = (id: string) => ({ id, type: 'numeric' as const });
 export const SOURCES: Record<string, SourceSpec> = {
   [RESOURCE_A]: {
     file: '2020/candidates_info.csv',
-    fields: [text('Constituency'), text('Surname'), text('Firstname'), text('Gender Id'), text('Party Id'), text('Party Abbreviation'),
-      numeric('Count Number'), numeric('Required To Reach Quota'), numeric('Required To Save Deposit'), numeric('Votes'), text('Result'),
-      numeric('Candidate Id'), numeric('Constituency Number'), text('Constituency Ainm')],
+    fields: [
+      text('Constituency'),
+      text('Surname'),
+      text('Firstname'),
+      text('Gender Id'),
+      text('Party Id'),
+      text('Party Abbreviation'),
+      numeric('Count Number'),
+      numeric('Required To Reach Quota'),
+      numeric('Required To Save Deposit'),
+      numeric('Votes'),
+      text('Result'),
+      numeric('Candidate Id'),
+      numeric('Constituency Number'),
+      text('Constituency Ainm'),
+    ],
   },
   [RESOURCE_B]: {
     file: '2020/constituencies.csv',
-    fields: [text('Constituency Name'), text('Constituency Ainm'), numeric('Count Number'), { id: 'Date Of Election', type: 'timestamp' },
-      numeric('Number Of Candidates'), numeric('Number of Seats'), numeric('Quota'), numeric('Required Save Deposit'), numeric('Seats Filled'),
-      { id: 'Seats in Constituency', type: 'numeric', column: 'SeatsinConstit' }, numeric('Spoiled'), numeric('Total Electorate'),
-      numeric('Total Poll'), numeric('Valid Poll'), numeric('Constituency Number')],
+    fields: [
+      text('Constituency Name'),
+      text('Constituency Ainm'),
+      numeric('Count Number'),
+      { id: 'Date Of Election', type: 'timestamp' },
+      numeric('Number Of Candidates'),
+      numeric('Number of Seats'),
+      numeric('Quota'),
+      numeric('Required Save Deposit'),
+      numeric('Seats Filled'),
+      { id: 'Seats in Constituency', type: 'numeric', column: 'SeatsinConstit' },
+      numeric('Spoiled'),
+      numeric('Total Electorate'),
+      numeric('Total Poll'),
+      numeric('Valid Poll'),
+      numeric('Constituency Number'),
+    ],
   },
   [RESOURCE_C]: {
     file: '2020/elections2.csv',
-    fields: [text('Constituency Name'), text('Candidate surname'), text('Candidate First Name'), text('Result'), numeric('Count Number'),
-      numeric('Non-Transferable'), numeric('Occurred On Count'), numeric('Required To Reach Quota'), numeric('Required To Save Deposit'),
-      numeric('Transfers'), numeric('Votes'), numeric('Total Votes'), numeric('Constituency Number'), numeric('Candidate Id')],
+    fields: [
+      text('Constituency Name'),
+      text('Candidate surname'),
+      text('Candidate First Name'),
+      text('Result'),
+      numeric('Count Number'),
+      numeric('Non-Transferable'),
+      numeric('Occurred On Count'),
+      numeric('Required To Reach Quota'),
+      numeric('Required To Save Deposit'),
+      numeric('Transfers'),
+      numeric('Votes'),
+      numeric('Total Votes'),
+      numeric('Constituency Number'),
+      numeric('Candidate Id'),
+    ],
   },
 };
 
@@ -91,10 +130,14 @@ export function sourceRecords(resourceId: string): SourceRecord[] {
     const record: SourceRecord = { _id: i + 1 };
     for (const field of spec.fields) {
       const cell = row[header.indexOf(field.column ?? field.id)]!;
-      record[field.id] = field.type === 'text' ? cell
-        : cell.trim() === '' ? null
-        : field.type === 'numeric' ? Number(cell)
-        : cell.replace(/^(\d\d)\/(\d\d)\/(\d{4})$/, '$3-$2-$1T00:00:00');
+      record[field.id] =
+        field.type === 'text'
+          ? cell
+          : cell.trim() === ''
+            ? null
+            : field.type === 'numeric'
+              ? Number(cell)
+              : cell.replace(/^(\d\d)\/(\d\d)\/(\d{4})$/, '$3-$2-$1T00:00:00');
     }
     return record;
   });

@@ -7,6 +7,9 @@ import type { Table } from '../../src/ingest/table.js';
 export function table(columns: [string, FieldType][], rows: unknown[][], file = 'fixture'): Table {
   return {
     fields: columns.map(([id, type]) => ({ id, type, column: id, format: 'ISO', index: false })),
-    rows: rows.map((values, i) => ({ values: values as Table['rows'][number]['values'], origin: { file, line: i + 2, column: null, pointer: null } })),
+    rows: rows.map((values, i) => ({
+      values: values as Table['rows'][number]['values'],
+      origin: { file, line: i + 2, column: null, pointer: null },
+    })),
   };
 }

@@ -7,10 +7,57 @@ import path from 'node:path';
 import type { Settings } from '../../src/settings.js';
 import { TEST_TMP } from './service.js';
 
-const CONSTITUENCY_FIELDS = ['Constituency Name', 'Constituency Ainm', 'Constituency Number', 'Number of Seats', 'Quota', 'Total Electorate', 'Total Poll', 'Spoiled', 'Valid Poll', 'Count Number'];
-const CANDIDATE_FIELDS = ['Constituency', 'Surname', 'Firstname', 'Gender Id', 'Party Id', 'Party Abbreviation', 'Votes', 'Result', 'Candidate Id', 'Constituency Number'];
-const COUNT_FIELDS = ['Constituency Name', 'Candidate surname', 'Candidate First Name', 'Result', 'Count Number', 'Transfers', 'Total Votes', 'Occurred On Count', 'Constituency Number', 'Candidate Id'];
-const NUMERIC = new Set(['Constituency Number', 'Number of Seats', 'Quota', 'Total Electorate', 'Total Poll', 'Spoiled', 'Valid Poll', 'Count Number', 'Votes', 'Candidate Id', 'Transfers', 'Total Votes', 'Occurred On Count']);
+const CONSTITUENCY_FIELDS = [
+  'Constituency Name',
+  'Constituency Ainm',
+  'Constituency Number',
+  'Number of Seats',
+  'Quota',
+  'Total Electorate',
+  'Total Poll',
+  'Spoiled',
+  'Valid Poll',
+  'Count Number',
+];
+const CANDIDATE_FIELDS = [
+  'Constituency',
+  'Surname',
+  'Firstname',
+  'Gender Id',
+  'Party Id',
+  'Party Abbreviation',
+  'Votes',
+  'Result',
+  'Candidate Id',
+  'Constituency Number',
+];
+const COUNT_FIELDS = [
+  'Constituency Name',
+  'Candidate surname',
+  'Candidate First Name',
+  'Result',
+  'Count Number',
+  'Transfers',
+  'Total Votes',
+  'Occurred On Count',
+  'Constituency Number',
+  'Candidate Id',
+];
+const NUMERIC = new Set([
+  'Constituency Number',
+  'Number of Seats',
+  'Quota',
+  'Total Electorate',
+  'Total Poll',
+  'Spoiled',
+  'Valid Poll',
+  'Count Number',
+  'Votes',
+  'Candidate Id',
+  'Transfers',
+  'Total Votes',
+  'Occurred On Count',
+]);
 
 type Row = (string | number)[];
 
@@ -70,7 +117,8 @@ const LATER = {
 };
 
 function csv(header: string[], rows: Row[]): string {
-  const cell = (v: string | number) => (typeof v === 'string' && /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : String(v));
+  const cell = (v: string | number) =>
+    typeof v === 'string' && /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : String(v);
   return [header, ...rows].map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
 }
 
@@ -80,33 +128,73 @@ function fields(ids: string[]) {
 
 /** Resource ids of the fixture, by election and role. */
 export const TWO_ELECTIONS = {
-  earlier: { name: 'test-election-2016', candidates: 'aaaaaaaa-0000-4000-8000-000000000001', constituencies: 'aaaaaaaa-0000-4000-8000-000000000002', counts: 'aaaaaaaa-0000-4000-8000-000000000003' },
-  later: { name: 'test-election-2020', candidates: 'bbbbbbbb-0000-4000-8000-000000000001', constituencies: 'bbbbbbbb-0000-4000-8000-000000000002', counts: 'bbbbbbbb-0000-4000-8000-000000000003' },
+  earlier: {
+    name: 'test-election-2016',
+    candidates: 'aaaaaaaa-0000-4000-8000-000000000001',
+    constituencies: 'aaaaaaaa-0000-4000-8000-000000000002',
+    counts: 'aaaaaaaa-0000-4000-8000-000000000003',
+  },
+  later: {
+    name: 'test-election-2020',
+    candidates: 'bbbbbbbb-0000-4000-8000-000000000001',
+    constituencies: 'bbbbbbbb-0000-4000-8000-000000000002',
+    counts: 'bbbbbbbb-0000-4000-8000-000000000003',
+  },
 };
 
-/** Writes the fixture's files and returns the settings that serve it instead of the real data; `only` keeps one election. */
+/**
+ * Writes the fixture's files and returns the settings that serve it instead of the real data; `only` keeps one
+ * election.
+ */
 export function twoElectionSettings(only?: 'earlier' | 'later'): Partial<Settings> {
   const dir = path.join(TEST_TMP, only ? `one-election-${only}` : 'two-elections');
   fs.mkdirSync(path.join(dir, 'data'), { recursive: true });
-  const all = [['earlier', EARLIER, '2016-02-26', '32nd Dáil'], ['later', LATER, '2020-02-08', '33rd Dáil']] as const;
-  const datasets = all.filter(([which]) => !only || which === only).map(([which, data, date, body]) => {
-    const ids = TWO_ELECTIONS[which];
-    const files = { constituencies: `${which}-constituencies.csv`, candidates: `${which}-candidates.csv`, counts: `${which}-counts.csv` };
-    fs.writeFileSync(path.join(dir, 'data', files.constituencies), csv(CONSTITUENCY_FIELDS, data.constituencies));
-    fs.writeFileSync(path.join(dir, 'data', files.candidates), csv(CANDIDATE_FIELDS, data.candidates));
-    fs.writeFileSync(path.join(dir, 'data', files.counts), csv(COUNT_FIELDS, data.counts));
-    return {
-      name: ids.name,
-      title: `Test Election ${date.slice(0, 4)}: made-up results`,
-      attribution: 'Made-up figures for tests.',
-      election: { date, body },
-      resources: [
-        { id: ids.candidates, name: `Candidates ${date.slice(0, 4)}`, role: 'candidates', source: { path: files.candidates }, fields: fields(CANDIDATE_FIELDS) },
-        { id: ids.constituencies, name: `Constituencies ${date.slice(0, 4)}`, role: 'constituencies', source: { path: files.constituencies }, fields: fields(CONSTITUENCY_FIELDS) },
-        { id: ids.counts, name: `Counts ${date.slice(0, 4)}`, role: 'counts', source: { path: files.counts }, fields: fields(COUNT_FIELDS) },
-      ],
-    };
-  });
+  const all = [
+    ['earlier', EARLIER, '2016-02-26', '32nd Dáil'],
+    ['later', LATER, '2020-02-08', '33rd Dáil'],
+  ] as const;
+  const datasets = all
+    .filter(([which]) => !only || which === only)
+    .map(([which, data, date, body]) => {
+      const ids = TWO_ELECTIONS[which];
+      const files = {
+        constituencies: `${which}-constituencies.csv`,
+        candidates: `${which}-candidates.csv`,
+        counts: `${which}-counts.csv`,
+      };
+      fs.writeFileSync(path.join(dir, 'data', files.constituencies), csv(CONSTITUENCY_FIELDS, data.constituencies));
+      fs.writeFileSync(path.join(dir, 'data', files.candidates), csv(CANDIDATE_FIELDS, data.candidates));
+      fs.writeFileSync(path.join(dir, 'data', files.counts), csv(COUNT_FIELDS, data.counts));
+      return {
+        name: ids.name,
+        title: `Test Election ${date.slice(0, 4)}: made-up results`,
+        attribution: 'Made-up figures for tests.',
+        election: { date, body },
+        resources: [
+          {
+            id: ids.candidates,
+            name: `Candidates ${date.slice(0, 4)}`,
+            role: 'candidates',
+            source: { path: files.candidates },
+            fields: fields(CANDIDATE_FIELDS),
+          },
+          {
+            id: ids.constituencies,
+            name: `Constituencies ${date.slice(0, 4)}`,
+            role: 'constituencies',
+            source: { path: files.constituencies },
+            fields: fields(CONSTITUENCY_FIELDS),
+          },
+          {
+            id: ids.counts,
+            name: `Counts ${date.slice(0, 4)}`,
+            role: 'counts',
+            source: { path: files.counts },
+            fields: fields(COUNT_FIELDS),
+          },
+        ],
+      };
+    });
   const catalog = path.join(dir, 'catalog.json');
   fs.writeFileSync(catalog, JSON.stringify({ datasets }, null, 1));
   return { catalog, sources: path.join(dir, 'data'), databasePath: path.join(dir, 'two-elections.sqlite') };

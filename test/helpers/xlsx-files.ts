@@ -8,7 +8,15 @@ import { writeFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { strToU8, zipSync } from 'fflate';
 
-export type Cell = string | number | boolean | Date | null | { formula: string; result: string | number | boolean } | { error: string } | { richText: string[] };
+export type Cell =
+  | string
+  | number
+  | boolean
+  | Date
+  | null
+  | { formula: string; result: string | number | boolean }
+  | { error: string }
+  | { richText: string[] };
 
 /** A workbook with ExcelJS: each sheet's rows from row 1, date cells formatted as given (a date format by default). */
 export async function writeWithExcelJs(
@@ -22,7 +30,8 @@ export async function writeWithExcelJs(
       cells.forEach((value, c) => {
         if (value === null) return;
         const cell = worksheet.getCell(r + 1, c + 1);
-        if (typeof value === 'object' && 'richText' in value) cell.value = { richText: value.richText.map((text, i) => ({ text, font: { bold: i === 0 } })) };
+        if (typeof value === 'object' && 'richText' in value)
+          cell.value = { richText: value.richText.map((text, i) => ({ text, font: { bold: i === 0 } })) };
         else cell.value = value as ExcelJS.CellValue;
         if (value instanceof Date) cell.numFmt = sheet.dateFormat ?? 'yyyy-mm-dd';
       });
@@ -33,7 +42,12 @@ export async function writeWithExcelJs(
 }
 
 /** A large sheet through ExcelJS's streaming writer (inline strings), one row at a time, as a large export is made. */
-export async function writeLargeWithExcelJs(file: string, header: string[], rows: number, row: (k: number) => (string | number | boolean | Date | null)[]): Promise<void> {
+export async function writeLargeWithExcelJs(
+  file: string,
+  header: string[],
+  rows: number,
+  row: (k: number) => (string | number | boolean | Date | null)[],
+): Promise<void> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: false, useStyles: true });
   const worksheet = workbook.addWorksheet('Large');
   worksheet.addRow(header).commit();
@@ -50,7 +64,9 @@ export async function writeLargeWithExcelJs(file: string, header: string[], rows
 
 /** Zips parts (name → XML text or bytes) into a package, deflated as Excel does. */
 export function writeParts(file: string, parts: Record<string, string | Uint8Array>): void {
-  const entries = Object.fromEntries(Object.entries(parts).map(([name, content]) => [name, typeof content === 'string' ? strToU8(content) : content]));
+  const entries = Object.fromEntries(
+    Object.entries(parts).map(([name, content]) => [name, typeof content === 'string' ? strToU8(content) : content]),
+  );
   writeFileSync(file, zipSync(entries, { level: 6 }));
 }
 
@@ -70,7 +86,13 @@ export function escapeXml(text: string): string {
  */
 export function workbookParts(
   sheets: { name: string; sheetData: string; part?: number }[],
-  options: { prefix?: string; absoluteTargets?: boolean; date1904?: boolean; formats?: (string | number)[]; sharedStrings?: string[] } = {},
+  options: {
+    prefix?: string;
+    absoluteTargets?: boolean;
+    date1904?: boolean;
+    formats?: (string | number)[];
+    sharedStrings?: string[];
+  } = {},
 ): Record<string, string> {
   const p = options.prefix ? `${options.prefix}:` : '';
   const ns = options.prefix ? `xmlns:${options.prefix}="${MAIN}"` : `xmlns="${MAIN}"`;
@@ -79,46 +101,77 @@ export function workbookParts(
   const formats = options.formats ?? [];
   const formatId = (format: string | number, i: number) => (typeof format === 'number' ? format : 164 + i);
   const parts: Record<string, string> = {
-    '[Content_Types].xml': '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
-      + '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>'
-      + '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>',
-    '_rels/.rels': `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="${PACKAGE_REL}">`
-      + `<Relationship Id="rId1" Type="${REL}/officeDocument" Target="${options.absoluteTargets ? '/xl/workbook.xml' : 'xl/workbook.xml'}"/></Relationships>`,
-    'xl/workbook.xml': `<?xml version="1.0" encoding="UTF-8"?><${p}workbook ${ns} xmlns:r="${REL}">`
-      + `<${p}workbookPr${options.date1904 ? ' date1904="1"' : ''}/><${p}sheets>`
-      + numbered.map((sheet) => `<${p}sheet name="${escapeXml(sheet.name)}" sheetId="${sheet.part}" r:id="rIdSheet${sheet.part}"/>`).join('')
-      + `</${p}sheets></${p}workbook>`,
-    'xl/_rels/workbook.xml.rels': `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="${PACKAGE_REL}">`
-      + numbered.map((sheet) => `<Relationship Id="rIdSheet${sheet.part}" Type="${REL}/worksheet" Target="${target(`worksheets/sheet${sheet.part}.xml`)}"/>`).join('')
-      + `<Relationship Id="rIdStyles" Type="${REL}/styles" Target="${target('styles.xml')}"/>`
-      + (options.sharedStrings ? `<Relationship Id="rIdStrings" Type="${REL}/sharedStrings" Target="${target('sharedStrings.xml')}"/>` : '')
-      + '</Relationships>',
-    'xl/styles.xml': `<?xml version="1.0" encoding="UTF-8"?><${p}styleSheet ${ns}>`
-      + `<${p}numFmts>${formats.map((code, i) => (typeof code === 'number' ? '' : `<${p}numFmt numFmtId="${164 + i}" formatCode="${escapeXml(code)}"/>`)).join('')}</${p}numFmts>`
-      + `<${p}cellStyleXfs count="1"><${p}xf numFmtId="14"/></${p}cellStyleXfs>`
-      + `<${p}cellXfs count="${formats.length + 1}"><${p}xf numFmtId="0"/>${formats.map((format, i) => `<${p}xf numFmtId="${formatId(format, i)}" applyNumberFormat="1"/>`).join('')}</${p}cellXfs>`
-      + `</${p}styleSheet>`,
+    '[Content_Types].xml':
+      '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+      '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>' +
+      '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>',
+    '_rels/.rels':
+      `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="${PACKAGE_REL}">` +
+      `<Relationship Id="rId1" Type="${REL}/officeDocument" Target="${options.absoluteTargets ? '/xl/workbook.xml' : 'xl/workbook.xml'}"/></Relationships>`,
+    'xl/workbook.xml':
+      `<?xml version="1.0" encoding="UTF-8"?><${p}workbook ${ns} xmlns:r="${REL}">` +
+      `<${p}workbookPr${options.date1904 ? ' date1904="1"' : ''}/><${p}sheets>` +
+      numbered
+        .map(
+          (sheet) =>
+            `<${p}sheet name="${escapeXml(sheet.name)}" sheetId="${sheet.part}" r:id="rIdSheet${sheet.part}"/>`,
+        )
+        .join('') +
+      `</${p}sheets></${p}workbook>`,
+    'xl/_rels/workbook.xml.rels':
+      `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="${PACKAGE_REL}">` +
+      numbered
+        .map(
+          (sheet) =>
+            `<Relationship Id="rIdSheet${sheet.part}" Type="${REL}/worksheet" Target="${target(`worksheets/sheet${sheet.part}.xml`)}"/>`,
+        )
+        .join('') +
+      `<Relationship Id="rIdStyles" Type="${REL}/styles" Target="${target('styles.xml')}"/>` +
+      (options.sharedStrings
+        ? `<Relationship Id="rIdStrings" Type="${REL}/sharedStrings" Target="${target('sharedStrings.xml')}"/>`
+        : '') +
+      '</Relationships>',
+    'xl/styles.xml':
+      `<?xml version="1.0" encoding="UTF-8"?><${p}styleSheet ${ns}>` +
+      `<${p}numFmts>${formats.map((code, i) => (typeof code === 'number' ? '' : `<${p}numFmt numFmtId="${164 + i}" formatCode="${escapeXml(code)}"/>`)).join('')}</${p}numFmts>` +
+      `<${p}cellStyleXfs count="1"><${p}xf numFmtId="14"/></${p}cellStyleXfs>` +
+      `<${p}cellXfs count="${formats.length + 1}"><${p}xf numFmtId="0"/>${formats.map((format, i) => `<${p}xf numFmtId="${formatId(format, i)}" applyNumberFormat="1"/>`).join('')}</${p}cellXfs>` +
+      `</${p}styleSheet>`,
   };
   if (options.sharedStrings) {
-    parts['xl/sharedStrings.xml'] = `<?xml version="1.0" encoding="UTF-8"?><${p}sst ${ns} count="${options.sharedStrings.length}">`
-      + options.sharedStrings.map((text) => (text.startsWith('<') ? `<${p}si>${text}</${p}si>` : `<${p}si><${p}t>${escapeXml(text)}</${p}t></${p}si>`)).join('')
-      + `</${p}sst>`;
+    parts['xl/sharedStrings.xml'] =
+      `<?xml version="1.0" encoding="UTF-8"?><${p}sst ${ns} count="${options.sharedStrings.length}">` +
+      options.sharedStrings
+        .map((text) =>
+          text.startsWith('<') ? `<${p}si>${text}</${p}si>` : `<${p}si><${p}t>${escapeXml(text)}</${p}t></${p}si>`,
+        )
+        .join('') +
+      `</${p}sst>`;
   }
   for (const sheet of numbered) {
-    parts[`xl/worksheets/sheet${sheet.part}.xml`] = `<?xml version="1.0" encoding="UTF-8"?><${p}worksheet ${ns}><${p}sheetData>${sheet.sheetData}</${p}sheetData></${p}worksheet>`;
+    parts[`xl/worksheets/sheet${sheet.part}.xml`] =
+      `<?xml version="1.0" encoding="UTF-8"?><${p}worksheet ${ns}><${p}sheetData>${sheet.sheetData}</${p}sheetData></${p}worksheet>`;
   }
   return parts;
 }
 
 /** <sheetData> rows from values, from row 1 and column A: inline strings, numbers, booleans; null leaves a cell out. */
 export function rowsXml(rows: (string | number | boolean | null)[][]): string {
-  return rows.map((cells, r) => `<row r="${r + 1}">${cells.map((value, c) => {
-    const ref = `${columnName(c)}${r + 1}`;
-    if (value === null) return '';
-    if (typeof value === 'string') return `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${escapeXml(value)}</t></is></c>`;
-    if (typeof value === 'boolean') return `<c r="${ref}" t="b"><v>${value ? 1 : 0}</v></c>`;
-    return `<c r="${ref}"><v>${value}</v></c>`;
-  }).join('')}</row>`).join('');
+  return rows
+    .map(
+      (cells, r) =>
+        `<row r="${r + 1}">${cells
+          .map((value, c) => {
+            const ref = `${columnName(c)}${r + 1}`;
+            if (value === null) return '';
+            if (typeof value === 'string')
+              return `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${escapeXml(value)}</t></is></c>`;
+            if (typeof value === 'boolean') return `<c r="${ref}" t="b"><v>${value ? 1 : 0}</v></c>`;
+            return `<c r="${ref}"><v>${value}</v></c>`;
+          })
+          .join('')}</row>`,
+    )
+    .join('');
 }
 
 export function columnName(index: number): string {

@@ -15,104 +15,203 @@ import { runCli, startServerProcess, type ServerProcess } from '../helpers/proce
 
 const RESOURCE = '3c0ffee0-1111-4222-8333-444455556666';
 
-const CSV = [
-  'Constituency;Polling day;Turnout %;Votes;Seats;Note',
-  'Dún Laoghaire;08/02/2020;62,5;;4;Fáilte',
-  'Cork South-Central;13/02/2020;59.25;12345;4;"quoted; with a semicolon"',
-  'Galway West;;61.0;9876;5;',
-  'Kerry;29/11/2024;;10001;5;Ciarraí',
-].join('\r\n').replace('62,5', '62.5') + '\r\n';
+const CSV =
+  [
+    'Constituency;Polling day;Turnout %;Votes;Seats;Note',
+    'Dún Laoghaire;08/02/2020;62,5;;4;Fáilte',
+    'Cork South-Central;13/02/2020;59.25;12345;4;"quoted; with a semicolon"',
+    'Galway West;;61.0;9876;5;',
+    'Kerry;29/11/2024;;10001;5;Ciarraí',
+  ]
+    .join('\r\n')
+    .replace('62,5', '62.5') + '\r\n';
 
-for (const backend of TEST_BACKENDS) describe(`count-centre add, beside a running server [${backend}]`, () => {
-  let dir: string;
-  let server: ServerProcess;
-  let env: Record<string, string>;
-  let database: { url: string; drop(): Promise<void> } | null = null;
+for (const backend of TEST_BACKENDS)
+  describe(`count-centre add, beside a running server [${backend}]`, () => {
+    let dir: string;
+    let server: ServerProcess;
+    let env: Record<string, string>;
+    let database: { url: string; drop(): Promise<void> } | null = null;
 
-  before(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-add-'));
-    writeFileSync(path.join(dir, 'seed.csv'), 'Name,Value\nA,1\n');
-    writeFileSync(path.join(dir, 'catalog.json'), '{\n  "datasets": [\n    {\n      "name": "seed",\n      "resources": [\n        {"id": "seed-1", "name": "Seed", "source": {"path": "seed.csv"}, "fields": [{"id": "Name", "type": "text"}, {"id": "Value", "type": "int4"}]}\n      ]\n    }\n  ]\n}\n');
-    writeFileSync(path.join(dir, 'turnout.csv'), iconv.encode(CSV, 'windows-1252'));
-    env = { COUNTCENTRE_CATALOG: path.join(dir, 'catalog.json'), COUNTCENTRE_SOURCES: dir, COUNTCENTRE_DB: path.join(dir, 'store.sqlite') };
-    if (backend === 'postgres') {
-      database = await createTestDatabase();
-      env.DATABASE_URL = database.url;
-    }
-    server = await startServerProcess(env);
-  });
-  after(async () => {
-    await server?.stop();
-    await database?.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+    before(async () => {
+      dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-add-'));
+      writeFileSync(path.join(dir, 'seed.csv'), 'Name,Value\nA,1\n');
+      writeFileSync(
+        path.join(dir, 'catalog.json'),
+        '{\n  "datasets": [\n    {\n      "name": "seed",\n      "resources": [\n        {"id": "seed-1", "name": "Seed", "source": {"path": "seed.csv"}, "fields": [{"id": "Name", "type": "text"}, {"id": "Value", "type": "int4"}]}\n      ]\n    }\n  ]\n}\n',
+      );
+      writeFileSync(path.join(dir, 'turnout.csv'), iconv.encode(CSV, 'windows-1252'));
+      env = {
+        COUNTCENTRE_CATALOG: path.join(dir, 'catalog.json'),
+        COUNTCENTRE_SOURCES: dir,
+        COUNTCENTRE_DB: path.join(dir, 'store.sqlite'),
+      };
+      if (backend === 'postgres') {
+        database = await createTestDatabase();
+        env.DATABASE_URL = database.url;
+      }
+      server = await startServerProcess(env);
+    });
+    after(async () => {
+      await server?.stop();
+      await database?.drop();
+      rmSync(dir, { recursive: true, force: true });
+    });
 
-  test('--dry-run prints the schema and the entry, and writes nothing', async () => {
-    const catalogBefore = readFileSync(env.COUNTCENTRE_CATALOG!, 'utf8');
-    const storeBefore = backend === 'sqlite' ? statSync(env.COUNTCENTRE_DB!).mtimeMs : 0;
-    const run = await runCli(['add', path.join(dir, 'turnout.csv'), '--id', RESOURCE, '--dataset', 'turnout', '--dry-run'], env);
-    assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /4 records; Windows-1252; semicolon-separated; quoted fields/);
-    assert.match(run.stdout, /Polling day\s+date\s+DD\/MM\/YYYY\s+1\s+08\/02\/2020\s+day first: line 3 has "13\/02\/2020"/);
-    assert.match(run.stdout, /not written \(--dry-run\)/);
-    assert.equal(readFileSync(env.COUNTCENTRE_CATALOG!, 'utf8'), catalogBefore);
-    if (backend === 'sqlite') assert.equal(statSync(env.COUNTCENTRE_DB!).mtimeMs, storeBefore);
-    assert.equal((await httpCall(server.port, `/api/3/action/datastore_search?resource_id=${RESOURCE}`)).statusCode, 404);
-  });
+    test('--dry-run prints the schema and the entry, and writes nothing', async () => {
+      const catalogBefore = readFileSync(env.COUNTCENTRE_CATALOG!, 'utf8');
+      const storeBefore = backend === 'sqlite' ? statSync(env.COUNTCENTRE_DB!).mtimeMs : 0;
+      const run = await runCli(
+        ['add', path.join(dir, 'turnout.csv'), '--id', RESOURCE, '--dataset', 'turnout', '--dry-run'],
+        env,
+      );
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /4 records; Windows-1252; semicolon-separated; quoted fields/);
+      assert.match(
+        run.stdout,
+        /Polling day\s+date\s+DD\/MM\/YYYY\s+1\s+08\/02\/2020\s+day first: line 3 has "13\/02\/2020"/,
+      );
+      assert.match(run.stdout, /not written \(--dry-run\)/);
+      assert.equal(readFileSync(env.COUNTCENTRE_CATALOG!, 'utf8'), catalogBefore);
+      if (backend === 'sqlite') assert.equal(statSync(env.COUNTCENTRE_DB!).mtimeMs, storeBefore);
+      assert.equal(
+        (await httpCall(server.port, `/api/3/action/datastore_search?resource_id=${RESOURCE}`)).statusCode,
+        404,
+      );
+    });
 
-  test('the file is published, typed, and served by the running server within seconds', async () => {
-    const started = Date.now();
-    const run = await runCli(['add', path.join(dir, 'turnout.csv'), '--id', RESOURCE, '--dataset', 'turnout', '--title', 'Turnout by constituency'], env);
-    assert.equal(run.code, 0, run.stdout + run.stderr);
-    const table = run.stdout.split('\n');
-    const row = (field: string) => table.find((l) => l.startsWith(field))?.split(/\s{2,}/).slice(0, 2);
-    assert.deepEqual([row('Constituency'), row('Polling day'), row('Turnout %'), row('Votes'), row('Seats'), row('Note')],
-      [['Constituency', 'text'], ['Polling day', 'date'], ['Turnout %', 'numeric'], ['Votes', 'int4'], ['Seats', 'int4'], ['Note', 'text']]);
-    let answer;
-    for (;;) {
-      answer = await httpCall(server.port, `/api/3/action/datastore_search?resource_id=${RESOURCE}`);
-      if (answer.statusCode === 200 || Date.now() - started > 15_000) break;
-      await delay(50);
-    }
-    assert.equal(answer.statusCode, 200, 'served without a restart');
-    const { result } = JSON.parse(answer.body);
-    assert.deepEqual(result.fields, [
-      { id: '_id', type: 'int' }, { id: 'Constituency', type: 'text' }, { id: 'Polling day', type: 'date' }, { id: 'Turnout %', type: 'numeric' },
-      { id: 'Votes', type: 'int4' }, { id: 'Seats', type: 'int4' }, { id: 'Note', type: 'text' },
-    ]);
-    assert.deepEqual(result.records, [
-      { _id: 1, Constituency: 'Dún Laoghaire', 'Polling day': '2020-02-08', 'Turnout %': 62.5, Votes: null, Seats: 4, Note: 'Fáilte' },
-      { _id: 2, Constituency: 'Cork South-Central', 'Polling day': '2020-02-13', 'Turnout %': 59.25, Votes: 12345, Seats: 4, Note: 'quoted; with a semicolon' },
-      { _id: 3, Constituency: 'Galway West', 'Polling day': null, 'Turnout %': 61, Votes: 9876, Seats: 5, Note: '' },
-      { _id: 4, Constituency: 'Kerry', 'Polling day': '2024-11-29', 'Turnout %': null, Votes: 10001, Seats: 5, Note: 'Ciarraí' },
-    ]);
-    // A numeric keeps the digits the file gave it: "61.0" is served as 61.0, in JSON and in CSV.
-    assert.match(answer.body, /"records": \[\{"_id":1,.*"Turnout %":62\.5,.*\{"_id":3,"Constituency":"Galway West","Polling day":null,"Turnout %":61\.0,/);
-    const csvRecords = JSON.parse((await httpCall(server.port, `/api/3/action/datastore_search?resource_id=${RESOURCE}&fields=${encodeURIComponent('Turnout %')}&records_format=csv`)).body);
-    assert.equal(csvRecords.result.records, '62.5\n59.25\n61.0\n\n');
-    const filtered = JSON.parse((await httpCall(server.port, `/api/3/action/datastore_search?resource_id=${RESOURCE}&filters=${encodeURIComponent('{"Seats": 5}')}&sort=Votes%20desc`)).body);
-    assert.deepEqual(filtered.result.records.map((r: { Constituency: string }) => r.Constituency), ['Kerry', 'Galway West']);
-    const catalogue = readFileSync(env.COUNTCENTRE_CATALOG!, 'utf8');
-    assert.ok(catalogue.startsWith('{\n  "datasets": [\n    {\n      "name": "seed",\n      "resources": [\n        {"id": "seed-1"'), 'the entries already there are as they were');
-    assert.match(catalogue, /"source": \{"path": "turnout.csv", "encoding": "windows-1252", "delimiter": ";"\},\n/);
-    assert.match(catalogue, /\{"id": "Polling day", "type": "date", "format": "DD\/MM\/YYYY"\},\n/);
-  });
+    test('the file is published, typed, and served by the running server within seconds', async () => {
+      const started = Date.now();
+      const run = await runCli(
+        [
+          'add',
+          path.join(dir, 'turnout.csv'),
+          '--id',
+          RESOURCE,
+          '--dataset',
+          'turnout',
+          '--title',
+          'Turnout by constituency',
+        ],
+        env,
+      );
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      const table = run.stdout.split('\n');
+      const row = (field: string) =>
+        table
+          .find((l) => l.startsWith(field))
+          ?.split(/\s{2,}/)
+          .slice(0, 2);
+      assert.deepEqual(
+        [row('Constituency'), row('Polling day'), row('Turnout %'), row('Votes'), row('Seats'), row('Note')],
+        [
+          ['Constituency', 'text'],
+          ['Polling day', 'date'],
+          ['Turnout %', 'numeric'],
+          ['Votes', 'int4'],
+          ['Seats', 'int4'],
+          ['Note', 'text'],
+        ],
+      );
+      let answer;
+      for (;;) {
+        answer = await httpCall(server.port, `/api/3/action/datastore_search?resource_id=${RESOURCE}`);
+        if (answer.statusCode === 200 || Date.now() - started > 15_000) break;
+        await delay(50);
+      }
+      assert.equal(answer.statusCode, 200, 'served without a restart');
+      const { result } = JSON.parse(answer.body);
+      assert.deepEqual(result.fields, [
+        { id: '_id', type: 'int' },
+        { id: 'Constituency', type: 'text' },
+        { id: 'Polling day', type: 'date' },
+        { id: 'Turnout %', type: 'numeric' },
+        { id: 'Votes', type: 'int4' },
+        { id: 'Seats', type: 'int4' },
+        { id: 'Note', type: 'text' },
+      ]);
+      assert.deepEqual(result.records, [
+        {
+          _id: 1,
+          Constituency: 'Dún Laoghaire',
+          'Polling day': '2020-02-08',
+          'Turnout %': 62.5,
+          Votes: null,
+          Seats: 4,
+          Note: 'Fáilte',
+        },
+        {
+          _id: 2,
+          Constituency: 'Cork South-Central',
+          'Polling day': '2020-02-13',
+          'Turnout %': 59.25,
+          Votes: 12345,
+          Seats: 4,
+          Note: 'quoted; with a semicolon',
+        },
+        { _id: 3, Constituency: 'Galway West', 'Polling day': null, 'Turnout %': 61, Votes: 9876, Seats: 5, Note: '' },
+        {
+          _id: 4,
+          Constituency: 'Kerry',
+          'Polling day': '2024-11-29',
+          'Turnout %': null,
+          Votes: 10001,
+          Seats: 5,
+          Note: 'Ciarraí',
+        },
+      ]);
+      // A numeric keeps the digits the file gave it: "61.0" is served as 61.0, in JSON and in CSV.
+      assert.match(
+        answer.body,
+        /"records": \[\{"_id":1,.*"Turnout %":62\.5,.*\{"_id":3,"Constituency":"Galway West","Polling day":null,"Turnout %":61\.0,/,
+      );
+      const csvRecords = JSON.parse(
+        (
+          await httpCall(
+            server.port,
+            `/api/3/action/datastore_search?resource_id=${RESOURCE}&fields=${encodeURIComponent('Turnout %')}&records_format=csv`,
+          )
+        ).body,
+      );
+      assert.equal(csvRecords.result.records, '62.5\n59.25\n61.0\n\n');
+      const filtered = JSON.parse(
+        (
+          await httpCall(
+            server.port,
+            `/api/3/action/datastore_search?resource_id=${RESOURCE}&filters=${encodeURIComponent('{"Seats": 5}')}&sort=Votes%20desc`,
+          )
+        ).body,
+      );
+      assert.deepEqual(
+        filtered.result.records.map((r: { Constituency: string }) => r.Constituency),
+        ['Kerry', 'Galway West'],
+      );
+      const catalogue = readFileSync(env.COUNTCENTRE_CATALOG!, 'utf8');
+      assert.ok(
+        catalogue.startsWith(
+          '{\n  "datasets": [\n    {\n      "name": "seed",\n      "resources": [\n        {"id": "seed-1"',
+        ),
+        'the entries already there are as they were',
+      );
+      assert.match(catalogue, /"source": \{"path": "turnout.csv", "encoding": "windows-1252", "delimiter": ";"\},\n/);
+      assert.match(catalogue, /\{"id": "Polling day", "type": "date", "format": "DD\/MM\/YYYY"\},\n/);
+    });
 
-  test('a file the loader cannot read: the line and column are named, exit code 3, nothing written', async () => {
-    writeFileSync(path.join(dir, 'broken.csv'), 'a,b\n1,2\n3,4,5\n');
-    const catalogBefore = readFileSync(env.COUNTCENTRE_CATALOG!, 'utf8');
-    const run = await runCli(['add', path.join(dir, 'broken.csv')], env);
-    assert.equal(run.code, 3);
-    assert.match(run.stderr, /broken\.csv, line 3, column 3: row has 3 cells, the header has 2/);
-    assert.equal(readFileSync(env.COUNTCENTRE_CATALOG!, 'utf8'), catalogBefore);
-  });
+    test('a file the loader cannot read: the line and column are named, exit code 3, nothing written', async () => {
+      writeFileSync(path.join(dir, 'broken.csv'), 'a,b\n1,2\n3,4,5\n');
+      const catalogBefore = readFileSync(env.COUNTCENTRE_CATALOG!, 'utf8');
+      const run = await runCli(['add', path.join(dir, 'broken.csv')], env);
+      assert.equal(run.code, 3);
+      assert.match(run.stderr, /broken\.csv, line 3, column 3: row has 3 cells, the header has 2/);
+      assert.equal(readFileSync(env.COUNTCENTRE_CATALOG!, 'utf8'), catalogBefore);
+    });
 
-  test('usage mistakes exit 2, with the command\'s help pointed to', async () => {
-    const run = await runCli(['add'], env);
-    assert.equal(run.code, 2);
-    assert.match(run.stderr, /add takes one FILE or URL\nRun count-centre add --help/);
-    const unknown = await runCli(['publish'], env);
-    assert.equal(unknown.code, 2);
-    assert.match(unknown.stderr, /unknown command "publish"/);
+    test("usage mistakes exit 2, with the command's help pointed to", async () => {
+      const run = await runCli(['add'], env);
+      assert.equal(run.code, 2);
+      assert.match(run.stderr, /add takes one FILE or URL\nRun count-centre add --help/);
+      const unknown = await runCli(['publish'], env);
+      assert.equal(unknown.code, 2);
+      assert.match(unknown.stderr, /unknown command "publish"/);
+    });
   });
-});

@@ -68,60 +68,87 @@ out['dump'] = {'rows': len(rows), 'first': rows[0]['Surname'], 'party': rows[0][
 print(json.dumps(out))
 `;
 
-for (const backend of TEST_BACKENDS) describe(`CKAN clients [${backend}]`, () => {
-  let service: TestService;
-  let address: string;
-  before(async () => {
-    service = await startService({}, backend);
-    address = service.address;
-  });
-  after(() => service.close());
-
-  test('ckan.js (Node): action() posts JSON and gets the result', async () => {
-    const client = new CKAN.Client(address);
-    const body = await new Promise<any>((resolve, reject) =>
-      client.action('datastore_search', { resource_id: RESOURCE_A, filters: { 'Constituency Number': 1 }, fields: ['Surname', 'Votes'], limit: 2 }, (err, b) => (err ? reject(err) : resolve(b))));
-    assert.equal(body.success, true);
-    assert.equal(body.result.total, 14);
-    assert.deepEqual(body.result.records, [{ Surname: 'AYLWARD', Votes: 7550 }, { Surname: 'BYRNE', Votes: 992 }]);
-  });
-
-  test('ckan.js (Node): datastoreQuery() with Recline-style sort, term filters and paging', async () => {
-    const client = new CKAN.Client(address);
-    const out = await new Promise<any>((resolve, reject) => client.datastoreQuery({
-      resource_id: RESOURCE_A, size: 3, from: 1, sort: [{ field: 'Votes', order: 'desc' }], filters: [{ type: 'term', field: 'Gender Id', term: 'F' }],
-    }, (err, o) => (err ? reject(err) : resolve(o))));
-    assert.equal(out.total, 161);
-    assert.equal(out.hits.length, 3);
-    assert.ok(out.hits[0].Votes >= out.hits[1].Votes && out.hits.every((h: any) => h['Gender Id'] === 'F'));
-    assert.equal(out.fields.find((f: any) => f.id === 'Surname').type, 'string', 'ckan.js maps text to string');
-  });
-
-  test('ckan.js (Node): an error reaches the callback', async () => {
-    const client = new CKAN.Client(address);
-    const err = await new Promise<unknown>((resolve) => client.action('datastore_search', { resource_id: 'nope' }, (e) => resolve(e)));
-    assert.match(String(err), /HTTP code 404/);
-    assert.match(String(err), /"__type": "Not Found Error"/);
-  });
-
-  test('ckan.js (browser): jQuery posts JSON text as a form body; CKAN reads it as JSON', async () => {
-    const response = await fetch(`${address}/api/3/action/datastore_search`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8', 'X-Requested-With': 'XMLHttpRequest' },
-      body: JSON.stringify({ resource_id: RESOURCE_B, q: 'Galway', limit: 5 }),
+for (const backend of TEST_BACKENDS)
+  describe(`CKAN clients [${backend}]`, () => {
+    let service: TestService;
+    let address: string;
+    before(async () => {
+      service = await startService({}, backend);
+      address = service.address;
     });
-    assert.equal(response.status, 200);
-    const body = await response.json() as any;
-    assert.deepEqual(body.result.records.map((r: any) => r['Constituency Name']).sort(), ['Galway East', 'Galway West', 'Roscommon Galway']);
-  });
+    after(() => service.close());
 
-  test('ckanapi (Python, RemoteCKAN.call_action as it is written): results, NotFound, ValidationError, and the dump URL', async () => {
-    const { stdout } = await promisify(execFile)('python3', ['-c', CKANAPI_REPLICA, address, RESOURCE_A]);
-    const out = JSON.parse(stdout);
-    assert.deepEqual(out.search, { total: 84, surnames: ['Martin', 'McGUINNESS'] });
-    assert.equal(out.package, 'CC-BY-SA-4.0');
-    assert.equal(out.not_found, 'Resource "nope" was not found.');
-    assert.deepEqual(out.validation, ['Invalid integer', 'Please enter an integer value']);
-    assert.deepEqual(out.dump, { rows: 531, first: 'AYLWARD', party: 'Fianna Fáil' });
+    test('ckan.js (Node): action() posts JSON and gets the result', async () => {
+      const client = new CKAN.Client(address);
+      const body = await new Promise<any>((resolve, reject) =>
+        client.action(
+          'datastore_search',
+          { resource_id: RESOURCE_A, filters: { 'Constituency Number': 1 }, fields: ['Surname', 'Votes'], limit: 2 },
+          (err, b) => (err ? reject(err) : resolve(b)),
+        ),
+      );
+      assert.equal(body.success, true);
+      assert.equal(body.result.total, 14);
+      assert.deepEqual(body.result.records, [
+        { Surname: 'AYLWARD', Votes: 7550 },
+        { Surname: 'BYRNE', Votes: 992 },
+      ]);
+    });
+
+    test('ckan.js (Node): datastoreQuery() with Recline-style sort, term filters and paging', async () => {
+      const client = new CKAN.Client(address);
+      const out = await new Promise<any>((resolve, reject) =>
+        client.datastoreQuery(
+          {
+            resource_id: RESOURCE_A,
+            size: 3,
+            from: 1,
+            sort: [{ field: 'Votes', order: 'desc' }],
+            filters: [{ type: 'term', field: 'Gender Id', term: 'F' }],
+          },
+          (err, o) => (err ? reject(err) : resolve(o)),
+        ),
+      );
+      assert.equal(out.total, 161);
+      assert.equal(out.hits.length, 3);
+      assert.ok(out.hits[0].Votes >= out.hits[1].Votes && out.hits.every((h: any) => h['Gender Id'] === 'F'));
+      assert.equal(out.fields.find((f: any) => f.id === 'Surname').type, 'string', 'ckan.js maps text to string');
+    });
+
+    test('ckan.js (Node): an error reaches the callback', async () => {
+      const client = new CKAN.Client(address);
+      const err = await new Promise<unknown>((resolve) =>
+        client.action('datastore_search', { resource_id: 'nope' }, (e) => resolve(e)),
+      );
+      assert.match(String(err), /HTTP code 404/);
+      assert.match(String(err), /"__type": "Not Found Error"/);
+    });
+
+    test('ckan.js (browser): jQuery posts JSON text as a form body; CKAN reads it as JSON', async () => {
+      const response = await fetch(`${address}/api/3/action/datastore_search`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8',
+          'X-Requested-With': 'XMLHttpRequest',
+        },
+        body: JSON.stringify({ resource_id: RESOURCE_B, q: 'Galway', limit: 5 }),
+      });
+      assert.equal(response.status, 200);
+      const body = (await response.json()) as any;
+      assert.deepEqual(body.result.records.map((r: any) => r['Constituency Name']).sort(), [
+        'Galway East',
+        'Galway West',
+        'Roscommon Galway',
+      ]);
+    });
+
+    test('ckanapi (Python, RemoteCKAN.call_action as it is written): results, NotFound, ValidationError, and the dump URL', async () => {
+      const { stdout } = await promisify(execFile)('python3', ['-c', CKANAPI_REPLICA, address, RESOURCE_A]);
+      const out = JSON.parse(stdout);
+      assert.deepEqual(out.search, { total: 84, surnames: ['Martin', 'McGUINNESS'] });
+      assert.equal(out.package, 'CC-BY-SA-4.0');
+      assert.equal(out.not_found, 'Resource "nope" was not found.');
+      assert.deepEqual(out.validation, ['Invalid integer', 'Please enter an integer value']);
+      assert.deepEqual(out.dump, { rows: 531, first: 'AYLWARD', party: 'Fianna Fáil' });
+    });
   });
-});

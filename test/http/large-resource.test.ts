@@ -13,7 +13,13 @@ import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { CANDIDATE_FIELDS, SYNTHETIC_CATALOG, SYNTHETIC_RESOURCE_ID as RESOURCE, syntheticCatalog, writeSynthetic } from '../../bench/synthetic.js';
+import {
+  CANDIDATE_FIELDS,
+  SYNTHETIC_CATALOG,
+  SYNTHETIC_RESOURCE_ID as RESOURCE,
+  syntheticCatalog,
+  writeSynthetic,
+} from '../../bench/synthetic.js';
 import { parseCatalog } from '../../src/catalog/load.js';
 import { ApiError } from '../../src/errors.js';
 import { buildDatabase } from '../../src/ingest/build.js';
@@ -66,12 +72,26 @@ function resetPeak(pid: number): void {
 /** The resource as the planner sees it: every number known to be full (the generator fills them all). */
 const FIELDS: PlanField[] = [
   { id: '_id', type: 'int', nullable: false },
-  ...CANDIDATE_FIELDS.map((f): PlanField => ({ id: f.id, type: f.type, ...(f.type === 'text' ? {} : { nullable: false }), indexed: INDEXED.has(f.id) })),
+  ...CANDIDATE_FIELDS.map((f): PlanField => ({
+    id: f.id,
+    type: f.type,
+    ...(f.type === 'text' ? {} : { nullable: false }),
+    indexed: INDEXED.has(f.id),
+  })),
 ];
-const PLAN_RESOURCE: PlanResource = { id: RESOURCE, fields: FIELDS, fieldById: new Map(FIELDS.map((f) => [f.id, f])), total: ROWS };
+const PLAN_RESOURCE: PlanResource = {
+  id: RESOURCE,
+  fields: FIELDS,
+  fieldById: new Map(FIELDS.map((f) => [f.id, f])),
+  total: ROWS,
+};
 
 function plan(input: Record<string, unknown>): SearchPlan {
-  const result = planSearch(readSearchRequest({ resource_id: RESOURCE, ...input }, { rowsDefault: 100, rowsMax: 32000 }), PLAN_RESOURCE, { defaultLanguage: 'english' });
+  const result = planSearch(
+    readSearchRequest({ resource_id: RESOURCE, ...input }, { rowsDefault: 100, rowsMax: 32000 }),
+    PLAN_RESOURCE,
+    { defaultLanguage: 'english' },
+  );
   if (result instanceof ApiError) assert.fail(JSON.stringify(result.validation));
   return result;
 }
@@ -95,221 +115,300 @@ const RANGES: [Record<string, unknown>, boolean][] = [
 before(() => {
   // Seeded: the same records on every run, so the embedded store is rebuilt only when the generator changes.
   writeSynthetic({ rows: ROWS, outDir: dir });
-  const catalog = syntheticCatalog(ROWS) as { datasets: { resources: { fields: { id: string; index: boolean }[]; indexes: string[][] }[] }[] };
+  const catalog = syntheticCatalog(ROWS) as {
+    datasets: { resources: { fields: { id: string; index: boolean }[]; indexes: string[][] }[] }[];
+  };
   const resource = catalog.datasets[0]!.resources[0]!;
   resource.fields = resource.fields.map((f) => ({ ...f, index: INDEXED.has(f.id) }));
   resource.indexes = [];
   writeFileSync(path.join(dir, SYNTHETIC_CATALOG), JSON.stringify(catalog));
 });
 
-for (const backend of TEST_BACKENDS) describe(`the 1,000,000-record resource [${backend}]`, { timeout: 600_000 }, () => {
-  let server: ChildProcess;
-  let port: number;
-  let database: Awaited<ReturnType<typeof createTestDatabase>> | null = null;
-  const storePath = path.join(dir, 'store.sqlite');
+for (const backend of TEST_BACKENDS)
+  describe(`the 1,000,000-record resource [${backend}]`, { timeout: 600_000 }, () => {
+    let server: ChildProcess;
+    let port: number;
+    let database: Awaited<ReturnType<typeof createTestDatabase>> | null = null;
+    const storePath = path.join(dir, 'store.sqlite');
 
-  before(async () => {
-    database = backend === 'postgres' ? await createTestDatabase() : null;
-    const settings = testSettings({ databasePath: storePath, ...(database ? { databaseUrl: database.url } : {}) });
-    // Loaded here, so that the server process only ever reads: its memory is then the serving's alone.
-    const target = storageFor(settings).loadTarget();
-    const catalog = parseCatalog(JSON.parse(readFileSync(path.join(dir, SYNTHETIC_CATALOG), 'utf8')));
-    await buildDatabase({ catalog, sources: dir, target, logger: silentLogger }).finally(() => target.close());
-    // A small heap: a dump or a walk that kept what it has sent (a million records are some 400 MB of text) would run
-    // out of it and fail, rather than only show up as growth that the garbage collector may or may not have undone.
-    server = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, path.join(PROJECT_ROOT, 'dist', 'src', 'main.js')], {
-      env: {
-        ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', COUNTCENTRE_LOAD_ON_START: 'false',
-        COUNTCENTRE_CATALOG: path.join(dir, SYNTHETIC_CATALOG), COUNTCENTRE_SOURCES: dir, COUNTCENTRE_DB: storePath,
-        // Pages of a walk are not kept as finished answers: the memory measured is the walk's own.
-        COUNTCENTRE_RESPONSE_CACHE_MB: '0',
-        ...(database ? { DATABASE_URL: database.url } : {}),
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let output = '';
-    for await (const chunk of server.stdout!) {
-      output += String(chunk);
-      const match = /"msg":"serving on http:\/\/127\.0\.0\.1:(\d+)"/.exec(output);
-      if (match) {
-        port = Number(match[1]);
-        break;
+    before(async () => {
+      database = backend === 'postgres' ? await createTestDatabase() : null;
+      const settings = testSettings({ databasePath: storePath, ...(database ? { databaseUrl: database.url } : {}) });
+      // Loaded here, so that the server process only ever reads: its memory is then the serving's alone.
+      const target = storageFor(settings).loadTarget();
+      const catalog = parseCatalog(JSON.parse(readFileSync(path.join(dir, SYNTHETIC_CATALOG), 'utf8')));
+      await buildDatabase({ catalog, sources: dir, target, logger: silentLogger }).finally(() => target.close());
+      // A small heap: a dump or a walk that kept what it has sent (a million records are some 400 MB of text) would run
+      // out of it and fail, rather than only show up as growth that the garbage collector may or may not have undone.
+      server = spawn(
+        process.execPath,
+        [`--max-old-space-size=${HEAP_MB}`, path.join(PROJECT_ROOT, 'dist', 'src', 'main.js')],
+        {
+          env: {
+            ...process.env,
+            PORT: '0',
+            HOST: '127.0.0.1',
+            LOG_LEVEL: 'info',
+            COUNTCENTRE_LOAD_ON_START: 'false',
+            COUNTCENTRE_CATALOG: path.join(dir, SYNTHETIC_CATALOG),
+            COUNTCENTRE_SOURCES: dir,
+            COUNTCENTRE_DB: storePath,
+            // Pages of a walk are not kept as finished answers: the memory measured is the walk's own.
+            COUNTCENTRE_RESPONSE_CACHE_MB: '0',
+            ...(database ? { DATABASE_URL: database.url } : {}),
+          },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
+      let output = '';
+      for await (const chunk of server.stdout!) {
+        output += String(chunk);
+        const match = /"msg":"serving on http:\/\/127\.0\.0\.1:(\d+)"/.exec(output);
+        if (match) {
+          port = Number(match[1]);
+          break;
+        }
       }
-    }
-    assert.ok(port, 'the server started');
-  });
-
-  after(async () => {
-    if (server && server.exitCode === null) {
-      server.kill();
-      await once(server, 'exit');
-    }
-    await database?.drop();
-  });
-
-  const get = async (query: Record<string, unknown>) => {
-    const params = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
-    const response = await fetch(`http://127.0.0.1:${port}/api/3/action/datastore_search?${params}`, { headers: { 'accept-encoding': 'identity' } });
-    assert.equal(response.status, 200);
-    return (await response.json() as { result: Record<string, any> }).result;
-  };
-
-  test('the dump streams every record while the server\'s memory grows by less than 50 MB', async () => {
-    // A first dump, read and dropped, lets the process reach its working size (V8's young generation grows to its
-    // full 32 MB under a stream of allocations, whatever holds them): what is measured is then the dump's own memory.
-    const warmUp = await fetch(`http://127.0.0.1:${port}/datastore/dump/${RESOURCE}`, { headers: { 'accept-encoding': 'identity' } });
-    assert.equal(warmUp.status, 200);
-    for await (const _chunk of warmUp.body as AsyncIterable<Uint8Array>) { /* read to the end */ }
-    resetPeak(server.pid!);
-    const before = processStats(server.pid!);
-    const started = performance.now();
-    const response = await fetch(`http://127.0.0.1:${port}/datastore/dump/${RESOURCE}`, { headers: { 'accept-encoding': 'identity' } });
-    assert.equal(response.status, 200);
-    let lines = 0;
-    let tail = '';
-    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-      for (const byte of chunk) if (byte === 10) lines++;
-      tail = (tail + Buffer.from(chunk).toString('latin1')).slice(-1000);
-    }
-    const seconds = (performance.now() - started) / 1000;
-    const end = processStats(server.pid!);
-    const growth = end.peak - before.rss;
-    assert.equal(lines, ROWS + 1, 'a header line and one line per record');
-    assert.match(tail, /\n1000000,[^\n]+,1000000,\d+,[^\n]+\n$/, 'the last record last (its Candidate Id is its _id)');
-    assert.ok(growth < 50 * MB, `RSS grew by ${(growth / MB).toFixed(1)} MB`);
-    // Reported, not asserted: speed depends on the machine.
-    console.log(`# dump [${backend}]: ${ROWS} records in ${seconds.toFixed(2)} s (${Math.round(ROWS / seconds)} records/s), ` +
-      `peak RSS +${(growth / MB).toFixed(1)} MB, heap ${end.anon >= before.anon ? '+' : ''}${((end.anon - before.anon) / MB).toFixed(1)} MB after`);
-  });
-
-  test('a client that leaves a dump stops the work', async () => {
-    const cpuBefore = processStats(server.pid!).cpuTicks;
-    await new Promise<void>((resolve, reject) => {
-      const req = request(`http://127.0.0.1:${port}/datastore/dump/${RESOURCE}?format=json`, (res) => {
-        res.once('data', () => {
-          req.destroy();
-          resolve();
-        });
-      });
-      req.on('error', (err) => ((err as NodeJS.ErrnoException).code === 'ECONNRESET' ? resolve() : reject(err)));
-      req.end();
+      assert.ok(port, 'the server started');
     });
-    await new Promise((r) => setTimeout(r, 300));
-    const settled = processStats(server.pid!).cpuTicks;
-    await new Promise((r) => setTimeout(r, 1000));
-    const later = processStats(server.pid!).cpuTicks;
-    // A dump that kept running would take several seconds of CPU here (1,000,000 records as JSON).
-    assert.ok(later - settled < 15, `the server used ${later - settled} ticks of CPU after the client left`);
-    assert.ok(settled - cpuBefore < 100, 'and little before it noticed');
-    const still = await fetch(`http://127.0.0.1:${port}/api/3/action/datastore_search?resource_id=${RESOURCE}&limit=1`);
-    assert.equal(still.status, 200, 'and it serves on');
-  });
 
-  // Ascending as JSON objects, descending as CSV text (cheaper for the test to read; CKAN gives next_page in every format).
-  for (const [direction, format] of [['ascending', 'objects'], ['descending', 'csv']] as const) {
-    test(`next_page walks every record once, in order, ${direction}, with flat memory (${format})`, async () => {
-      const descending = direction === 'descending';
-      const first = await get({ resource_id: RESOURCE, limit: 0, include_next_page: true });
-      assert.equal(first.total, ROWS);
-      assert.equal(first.next_page, undefined, 'a page without records has no next_page');
+    after(async () => {
+      if (server && server.exitCode === null) {
+        server.kill();
+        await once(server, 'exit');
+      }
+      await database?.drop();
+    });
+
+    const get = async (query: Record<string, unknown>) => {
+      const params = new URLSearchParams(
+        Object.entries(query).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+      );
+      const response = await fetch(`http://127.0.0.1:${port}/api/3/action/datastore_search?${params}`, {
+        headers: { 'accept-encoding': 'identity' },
+      });
+      assert.equal(response.status, 200);
+      return ((await response.json()) as { result: Record<string, any> }).result;
+    };
+
+    test("the dump streams every record while the server's memory grows by less than 50 MB", async () => {
+      // A first dump, read and dropped, lets the process reach its working size (V8's young generation grows to its
+      // full 32 MB under a stream of allocations, whatever holds them): what is measured is then the dump's own memory.
+      const warmUp = await fetch(`http://127.0.0.1:${port}/datastore/dump/${RESOURCE}`, {
+        headers: { 'accept-encoding': 'identity' },
+      });
+      assert.equal(warmUp.status, 200);
+      for await (const _chunk of warmUp.body as AsyncIterable<Uint8Array>) {
+        /* read to the end */
+      }
       resetPeak(server.pid!);
       const before = processStats(server.pid!);
       const started = performance.now();
-      let expected = descending ? ROWS : 1;
-      let next: unknown;
-      let pages = 0;
-      let settled = 0;
-      let highest = before.anon;
-      for (;;) {
-        const result = await get({
-          resource_id: RESOURCE, limit: PAGE, include_next_page: true, include_total: false, records_format: format,
-          ...(descending ? { sort: '_id desc' } : {}), ...(next ? { filters: next } : {}),
-        });
-        pages += 1;
-        // [_id, Candidate Id] of each record: the generator numbers candidates as it writes records, so they agree.
-        const keys: [number, number][] = format === 'csv'
-          ? (result.records as string).split('\n').filter(Boolean).map((line) => { const cells = line.split(','); return [Number(cells[0]), Number(cells[12])]; })
-          : (result.records as Record<string, number>[]).map((r) => [r._id!, r['Candidate Id']!]);
-        let wrong = 0;
-        for (const [id, candidate] of keys) {
-          if (id !== expected || candidate !== id) wrong += 1;
-          expected += descending ? -1 : 1;
-        }
-        assert.equal(wrong, 0, `page ${pages}: every record once, in order, itself`);
-        if (keys.length === 0) {
-          assert.equal(result.next_page, undefined);
-          break;
-        }
-        assert.deepEqual(result.next_page, { _id: { [descending ? 'lt' : 'gt']: keys.at(-1)![0] } });
-        next = result.next_page;
-        const now = processStats(server.pid!).anon;
-        highest = Math.max(highest, now);
-        if (pages === SETTLED_AFTER) settled = now;
-        assert.ok(pages <= ROWS / PAGE + 1, 'the walk ends');
+      const response = await fetch(`http://127.0.0.1:${port}/datastore/dump/${RESOURCE}`, {
+        headers: { 'accept-encoding': 'identity' },
+      });
+      assert.equal(response.status, 200);
+      let lines = 0;
+      let tail = '';
+      for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+        for (const byte of chunk) if (byte === 10) lines++;
+        tail = (tail + Buffer.from(chunk).toString('latin1')).slice(-1000);
       }
       const seconds = (performance.now() - started) / 1000;
       const end = processStats(server.pid!);
-      assert.equal(expected, descending ? 0 : ROWS + 1, 'every record was seen');
-      assert.equal(pages, ROWS / PAGE + 1, 'the full pages, then one without records');
-      // The heap (capped, see HEAP_MB) may hold a few 3 MB pages while they are written, and the embedded store's
-      // connections fill their page caches once the walk passes the part of the file they map into memory; beyond
-      // that, memory must not grow with the walk. Mapped pages of the database file are the OS's cache, not the
-      // process's own memory, and are left out (RssAnon).
-      const cache = backend === 'sqlite' ? SQLITE_PAGE_CACHES_MB * MB : 0;
-      const growth = highest - before.anon;
-      const drift = end.anon - settled;
-      assert.ok(growth < cache + 60 * MB, `memory grew by ${(growth / MB).toFixed(1)} MB`);
-      assert.ok(drift < cache + 30 * MB, `memory grew by ${(drift / MB).toFixed(1)} MB between page ${SETTLED_AFTER} and page ${pages}`);
-      console.log(`# next_page walk [${backend}, ${direction}]: ${ROWS} records in ${pages} pages, ${seconds.toFixed(2)} s, ` +
-        `heap +${(growth / MB).toFixed(1)} MB (${drift >= 0 ? '+' : ''}${(drift / MB).toFixed(1)} MB after page ${SETTLED_AFTER}), peak RSS +${((end.peak - before.rss) / MB).toFixed(1)} MB`);
+      const growth = end.peak - before.rss;
+      assert.equal(lines, ROWS + 1, 'a header line and one line per record');
+      assert.match(
+        tail,
+        /\n1000000,[^\n]+,1000000,\d+,[^\n]+\n$/,
+        'the last record last (its Candidate Id is its _id)',
+      );
+      assert.ok(growth < 50 * MB, `RSS grew by ${(growth / MB).toFixed(1)} MB`);
+      // Reported, not asserted: speed depends on the machine.
+      console.log(
+        `# dump [${backend}]: ${ROWS} records in ${seconds.toFixed(2)} s (${Math.round(ROWS / seconds)} records/s), ` +
+          `peak RSS +${(growth / MB).toFixed(1)} MB, heap ${end.anon >= before.anon ? '+' : ''}${((end.anon - before.anon) / MB).toFixed(1)} MB after`,
+      );
     });
-  }
 
-  test('ranges on indexed fields are found through the indexes (EXPLAIN), never by reading the table', async () => {
-    const explained: string[] = [];
-    if (backend === 'sqlite') {
-      const dialect = dialectFor({ dialect: 'sqlite', indexLanguage: 'english' });
-      const db = new Database(storePath, { readonly: true });
-      // The compiled statements call the store's deadline guard on each row; here there is no deadline to keep.
-      db.function(SQLITE_FUNCTIONS.deadline, (_row: unknown) => 1);
-      try {
-        for (const [input] of RANGES) {
-          const query = dialect.compileSearch(plan(input));
-          explained.push((db.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...(query.params as (string | number)[])) as { detail: string }[]).map((r) => r.detail).join('\n'));
-        }
-      } finally {
-        db.close();
-      }
-    } else {
-      const client = new pg.Client({ connectionString: database!.url });
-      await client.connect();
-      try {
-        // The resource's rows live in the table of the generation the load published.
-        const table = (await readPostgresMeta(client, 'countcentre'))!.resources.get(RESOURCE)!.table;
-        const dialect = dialectFor({ dialect: 'postgres', schema: 'countcentre', tables: new Map([[RESOURCE, table]]) });
-        for (const [input] of RANGES) {
-          const query = dialect.compileSearch(plan(input));
-          const result = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${query.sql}`, query.params as unknown[]);
-          explained.push(result.rows.map((r) => r['QUERY PLAN']).join('\n'));
-        }
-      } finally {
-        await client.end();
-      }
-    }
-    RANGES.forEach(([input, selective], i) => {
-      const text = explained[i]!;
-      const field = Object.keys((input.filters ?? { Votes: 0 }) as object)[0]!;
-      const position = CANDIDATE_FIELDS.findIndex((f) => f.id === field) + 1;
-      // The stores name a field's index by its position: "<resource>__10" in the file, "cc_<digest>_10" in PostgreSQL.
-      const index = backend === 'sqlite' ? new RegExp(`${RESOURCE}__${position}\\b`) : new RegExp(`cc_[0-9a-f]{20}_${position}\\b`);
-      if (selective || backend === 'sqlite') assert.match(text, index, `${JSON.stringify(input)} uses the index of ${field}`);
-      if (backend === 'sqlite') assert.doesNotMatch(text, new RegExp(`^SCAN "?${RESOURCE}"?$`, 'm'), `${JSON.stringify(input)} reads no table in full:\n${text}`);
-      else assert.doesNotMatch(text, /Seq Scan/, `${JSON.stringify(input)} reads no table in full:\n${text}`);
+    test('a client that leaves a dump stops the work', async () => {
+      const cpuBefore = processStats(server.pid!).cpuTicks;
+      await new Promise<void>((resolve, reject) => {
+        const req = request(`http://127.0.0.1:${port}/datastore/dump/${RESOURCE}?format=json`, (res) => {
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          });
+        });
+        req.on('error', (err) => ((err as NodeJS.ErrnoException).code === 'ECONNRESET' ? resolve() : reject(err)));
+        req.end();
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      const settled = processStats(server.pid!).cpuTicks;
+      await new Promise((r) => setTimeout(r, 1000));
+      const later = processStats(server.pid!).cpuTicks;
+      // A dump that kept running would take several seconds of CPU here (1,000,000 records as JSON).
+      assert.ok(later - settled < 15, `the server used ${later - settled} ticks of CPU after the client left`);
+      assert.ok(settled - cpuBefore < 100, 'and little before it noticed');
+      const still = await fetch(
+        `http://127.0.0.1:${port}/api/3/action/datastore_search?resource_id=${RESOURCE}&limit=1`,
+      );
+      assert.equal(still.status, 200, 'and it serves on');
     });
-    // Reported, not asserted: the time of the first, selective range over HTTP, and what it found.
-    const started = performance.now();
-    const result = await get({ resource_id: RESOURCE, filters: { Votes: { gte: 40000 } } });
-    console.log(`# range [${backend}]: ${result.total} of ${ROWS} records matched in ${(performance.now() - started).toFixed(1)} ms`);
-    assert.ok(result.records.length === 100 && result.records.every((r: { Votes: number }) => r.Votes >= 40000));
+
+    // Ascending as JSON objects, descending as CSV text (cheaper for the test to read; CKAN gives next_page in every
+    // format).
+    for (const [direction, format] of [
+      ['ascending', 'objects'],
+      ['descending', 'csv'],
+    ] as const) {
+      test(`next_page walks every record once, in order, ${direction}, with flat memory (${format})`, async () => {
+        const descending = direction === 'descending';
+        const first = await get({ resource_id: RESOURCE, limit: 0, include_next_page: true });
+        assert.equal(first.total, ROWS);
+        assert.equal(first.next_page, undefined, 'a page without records has no next_page');
+        resetPeak(server.pid!);
+        const before = processStats(server.pid!);
+        const started = performance.now();
+        let expected = descending ? ROWS : 1;
+        let next: unknown;
+        let pages = 0;
+        let settled = 0;
+        let highest = before.anon;
+        for (;;) {
+          const result = await get({
+            resource_id: RESOURCE,
+            limit: PAGE,
+            include_next_page: true,
+            include_total: false,
+            records_format: format,
+            ...(descending ? { sort: '_id desc' } : {}),
+            ...(next ? { filters: next } : {}),
+          });
+          pages += 1;
+          // [_id, Candidate Id] of each record: the generator numbers candidates as it writes records, so they agree.
+          const keys: [number, number][] =
+            format === 'csv'
+              ? (result.records as string)
+                  .split('\n')
+                  .filter(Boolean)
+                  .map((line) => {
+                    const cells = line.split(',');
+                    return [Number(cells[0]), Number(cells[12])];
+                  })
+              : (result.records as Record<string, number>[]).map((r) => [r._id!, r['Candidate Id']!]);
+          let wrong = 0;
+          for (const [id, candidate] of keys) {
+            if (id !== expected || candidate !== id) wrong += 1;
+            expected += descending ? -1 : 1;
+          }
+          assert.equal(wrong, 0, `page ${pages}: every record once, in order, itself`);
+          if (keys.length === 0) {
+            assert.equal(result.next_page, undefined);
+            break;
+          }
+          assert.deepEqual(result.next_page, { _id: { [descending ? 'lt' : 'gt']: keys.at(-1)![0] } });
+          next = result.next_page;
+          const now = processStats(server.pid!).anon;
+          highest = Math.max(highest, now);
+          if (pages === SETTLED_AFTER) settled = now;
+          assert.ok(pages <= ROWS / PAGE + 1, 'the walk ends');
+        }
+        const seconds = (performance.now() - started) / 1000;
+        const end = processStats(server.pid!);
+        assert.equal(expected, descending ? 0 : ROWS + 1, 'every record was seen');
+        assert.equal(pages, ROWS / PAGE + 1, 'the full pages, then one without records');
+        // The heap (capped, see HEAP_MB) may hold a few 3 MB pages while they are written, and the embedded store's
+        // connections fill their page caches once the walk passes the part of the file they map into memory; beyond
+        // that, memory must not grow with the walk. Mapped pages of the database file are the OS's cache, not the
+        // process's own memory, and are left out (RssAnon).
+        const cache = backend === 'sqlite' ? SQLITE_PAGE_CACHES_MB * MB : 0;
+        const growth = highest - before.anon;
+        const drift = end.anon - settled;
+        assert.ok(growth < cache + 60 * MB, `memory grew by ${(growth / MB).toFixed(1)} MB`);
+        assert.ok(
+          drift < cache + 30 * MB,
+          `memory grew by ${(drift / MB).toFixed(1)} MB between page ${SETTLED_AFTER} and page ${pages}`,
+        );
+        console.log(
+          `# next_page walk [${backend}, ${direction}]: ${ROWS} records in ${pages} pages, ${seconds.toFixed(2)} s, ` +
+            `heap +${(growth / MB).toFixed(1)} MB (${drift >= 0 ? '+' : ''}${(drift / MB).toFixed(1)} MB after page ${SETTLED_AFTER}), peak RSS +${((end.peak - before.rss) / MB).toFixed(1)} MB`,
+        );
+      });
+    }
+
+    test('ranges on indexed fields are found through the indexes (EXPLAIN), never by reading the table', async () => {
+      const explained: string[] = [];
+      if (backend === 'sqlite') {
+        const dialect = dialectFor({ dialect: 'sqlite', indexLanguage: 'english' });
+        const db = new Database(storePath, { readonly: true });
+        // The compiled statements call the store's deadline guard on each row; here there is no deadline to keep.
+        db.function(SQLITE_FUNCTIONS.deadline, (_row: unknown) => 1);
+        try {
+          for (const [input] of RANGES) {
+            const query = dialect.compileSearch(plan(input));
+            explained.push(
+              (
+                db.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...(query.params as (string | number)[])) as {
+                  detail: string;
+                }[]
+              )
+                .map((r) => r.detail)
+                .join('\n'),
+            );
+          }
+        } finally {
+          db.close();
+        }
+      } else {
+        const client = new pg.Client({ connectionString: database!.url });
+        await client.connect();
+        try {
+          // The resource's rows live in the table of the generation the load published.
+          const table = (await readPostgresMeta(client, 'countcentre'))!.resources.get(RESOURCE)!.table;
+          const dialect = dialectFor({
+            dialect: 'postgres',
+            schema: 'countcentre',
+            tables: new Map([[RESOURCE, table]]),
+          });
+          for (const [input] of RANGES) {
+            const query = dialect.compileSearch(plan(input));
+            const result = await client.query<{ 'QUERY PLAN': string }>(
+              `EXPLAIN ${query.sql}`,
+              query.params as unknown[],
+            );
+            explained.push(result.rows.map((r) => r['QUERY PLAN']).join('\n'));
+          }
+        } finally {
+          await client.end();
+        }
+      }
+      RANGES.forEach(([input, selective], i) => {
+        const text = explained[i]!;
+        const field = Object.keys((input.filters ?? { Votes: 0 }) as object)[0]!;
+        const position = CANDIDATE_FIELDS.findIndex((f) => f.id === field) + 1;
+        // The stores name a field's index by its position: "<resource>__10" in the file, "cc_<digest>_10" in
+        // PostgreSQL.
+        const index =
+          backend === 'sqlite'
+            ? new RegExp(`${RESOURCE}__${position}\\b`)
+            : new RegExp(`cc_[0-9a-f]{20}_${position}\\b`);
+        if (selective || backend === 'sqlite')
+          assert.match(text, index, `${JSON.stringify(input)} uses the index of ${field}`);
+        if (backend === 'sqlite')
+          assert.doesNotMatch(
+            text,
+            new RegExp(`^SCAN "?${RESOURCE}"?$`, 'm'),
+            `${JSON.stringify(input)} reads no table in full:\n${text}`,
+          );
+        else assert.doesNotMatch(text, /Seq Scan/, `${JSON.stringify(input)} reads no table in full:\n${text}`);
+      });
+      // Reported, not asserted: the time of the first, selective range over HTTP, and what it found.
+      const started = performance.now();
+      const result = await get({ resource_id: RESOURCE, filters: { Votes: { gte: 40000 } } });
+      console.log(
+        `# range [${backend}]: ${result.total} of ${ROWS} records matched in ${(performance.now() - started).toFixed(1)} ms`,
+      );
+      assert.ok(result.records.length === 100 && result.records.every((r: { Votes: number }) => r.Votes >= 40000));
+    });
   });
-});

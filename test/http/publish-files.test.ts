@@ -1,7 +1,8 @@
 // `count-centre add FILE`, with no options, on the table files people actually have: files shaped like the ones that
 // were refused or misread (short rows, mixed line endings, Excel's "Unicode text", title lines above the header,
 // pipes and spaces, decimal commas and thousands separators, Windows-1252, leading zeros, JSON in its common shapes,
-// NDJSON), an Excel workbook and Parquet files, and real files from Debian's and npm's packages. The catalogue `add` writes is then served by each store,
+// NDJSON), an Excel workbook and Parquet files, and real files from Debian's and npm's packages. The catalogue `add`
+// writes is then served by each store,
 // and every table is checked through the API: totals, field types and values. Files nothing reads exit 3 in a sentence.
 
 import assert from 'node:assert/strict';
@@ -28,59 +29,112 @@ const id = (n: number) => `0000f11e-0000-4000-8000-${String(n).padStart(12, '0')
 const CORPUS: CorpusFile[] = [
   {
     // Debian's distro-info layout: rows leave out their trailing empty cells.
-    name: 'releases.csv', id: id(1),
-    bytes: 'version,codename,series,created,release,eol,eol-lts,eol-elts\n1.1,Buzz,buzz,1993-08-16,1996-06-17,1997-06-05\n'
-      + '7,Wheezy,wheezy,2011-02-06,2013-05-04,2016-04-25,2018-05-31,2020-06-30\n14,Forky,forky,2025-08-09\n',
+    name: 'releases.csv',
+    id: id(1),
+    bytes:
+      'version,codename,series,created,release,eol,eol-lts,eol-elts\n1.1,Buzz,buzz,1993-08-16,1996-06-17,1997-06-05\n' +
+      '7,Wheezy,wheezy,2011-02-06,2013-05-04,2016-04-25,2018-05-31,2020-06-30\n14,Forky,forky,2025-08-09\n',
   },
   {
     // A DataStore dump's bytes: CRLF after the header, LF after each record, a quoted line break, its own _ids.
-    name: 'dump.csv', id: id(2),
+    name: 'dump.csv',
+    id: id(2),
     bytes: '_id,Name,Votes\r\n5,"Ó Sé, Máire",1200\n9,"two\nlines",7\n12,Ann,\n',
   },
   {
     // Excel's "Unicode text": UTF-16 LE with a BOM, tab-separated, CRLF.
-    name: 'unicode-text.txt', id: id(3),
-    bytes: Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode('Constituency\tSeats\tTurnout\r\nDún Laoghaire\t4\t62.5\r\nCork South-Central\t4\t59.25\r\n', 'utf16le')]),
+    name: 'unicode-text.txt',
+    id: id(3),
+    bytes: Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      iconv.encode(
+        'Constituency\tSeats\tTurnout\r\nDún Laoghaire\t4\t62.5\r\nCork South-Central\t4\t59.25\r\n',
+        'utf16le',
+      ),
+    ]),
   },
   {
     // A statistics office's export: title lines above the header, a note below the table.
-    name: 'population.csv', id: id(4),
-    bytes: 'Table 1: Population by county, 2022\r\nSource: Census of Population\r\n\r\nCounty,Males,Females\r\nCork,288513,295515\r\nKerry,77143,78115\r\nNote: provisional figures\r\n',
+    name: 'population.csv',
+    id: id(4),
+    bytes:
+      'Table 1: Population by county, 2022\r\nSource: Census of Population\r\n\r\nCounty,Males,Females\r\nCork,288513,295515\r\nKerry,77143,78115\r\nNote: provisional figures\r\n',
   },
   { name: 'pipes.psv', id: id(5), bytes: 'id|name|city\n1|Ann Lee|Cork\n2|Bo|Tralee, Kerry\n' },
   { name: 'spaces.txt', id: id(6), bytes: 'station rain_mm days\nValentia 1557.6 231\nDublin 758.1 190\n' },
   {
     // European Excel: semicolons, decimal commas, thousands points, day-first dates, Windows-1252.
-    name: 'european.csv', id: id(7),
-    bytes: iconv.encode('Région;Taux;Population;Date\r\nÎle-de-France;62,5;12.317.279;08/02/2020\r\nBretagne;59,25;3.402.932;13/02/2020\r\n', 'windows-1252'),
+    name: 'european.csv',
+    id: id(7),
+    bytes: iconv.encode(
+      'Région;Taux;Population;Date\r\nÎle-de-France;62,5;12.317.279;08/02/2020\r\nBretagne;59,25;3.402.932;13/02/2020\r\n',
+      'windows-1252',
+    ),
   },
   { name: 'thousands.csv', id: id(8), bytes: 'Item,Amount,Count\nA,"1,234,567.5","2,000"\nB,"12.25",7\n' },
   { name: 'zips.csv', id: id(9), bytes: 'zip,city\n00501,Holtsville\n90210,Beverly Hills\n' },
   {
-    name: 'records.json', id: id(10),
-    bytes: JSON.stringify([
-      { name: 'Ann', age: 41, member: true, address: { city: 'Cork' }, joined: '2020-02-08' },
-      { name: 'Bo', age: null, member: false, address: null, joined: '2021-11-29' },
-      { name: 'Cy', age: 7, member: true, address: { city: 'Sligo' }, joined: '2024-01-31', note: 'a key first seen here' },
-    ], null, 2),
+    name: 'records.json',
+    id: id(10),
+    bytes: JSON.stringify(
+      [
+        { name: 'Ann', age: 41, member: true, address: { city: 'Cork' }, joined: '2020-02-08' },
+        { name: 'Bo', age: null, member: false, address: null, joined: '2021-11-29' },
+        {
+          name: 'Cy',
+          age: 7,
+          member: true,
+          address: { city: 'Sligo' },
+          joined: '2024-01-31',
+          note: 'a key first seen here',
+        },
+      ],
+      null,
+      2,
+    ),
   },
   {
-    name: 'wrapped.json', id: id(11),
-    bytes: JSON.stringify({ meta: { source: 'x', generated: '2026-11-25' }, data: [{ code: 'IE', value: 1.5 }, { code: 'FR', value: 2 }] }),
+    name: 'wrapped.json',
+    id: id(11),
+    bytes: JSON.stringify({
+      meta: { source: 'x', generated: '2026-11-25' },
+      data: [
+        { code: 'IE', value: 1.5 },
+        { code: 'FR', value: 2 },
+      ],
+    }),
   },
   {
     // CKAN's own answer to datastore_search: records beside typed fields.
-    name: 'ckan-answer.json', id: id(12),
+    name: 'ckan-answer.json',
+    id: id(12),
     bytes: JSON.stringify({
-      help: 'https://example.org/api/3/action/help_show?name=datastore_search', success: true,
+      help: 'https://example.org/api/3/action/help_show?name=datastore_search',
+      success: true,
       result: {
-        records: [{ _id: 1, Party: 'Fianna Fáil', Seats: 38 }, { _id: 2, Party: 'Sinn Féin', Seats: 37 }],
-        fields: [{ id: '_id', type: 'int' }, { id: 'Party', type: 'text' }, { id: 'Seats', type: 'numeric' }], total: 2,
+        records: [
+          { _id: 1, Party: 'Fianna Fáil', Seats: 38 },
+          { _id: 2, Party: 'Sinn Féin', Seats: 37 },
+        ],
+        fields: [
+          { id: '_id', type: 'int' },
+          { id: 'Party', type: 'text' },
+          { id: 'Seats', type: 'numeric' },
+        ],
+        total: 2,
       },
     }),
   },
-  { name: 'events.ndjson', id: id(13), bytes: '{"at":"2020-02-08T09:15:00","kind":"open","n":1}\n{"at":"2020-02-08T22:00:00","kind":"close","n":2}\n' },
-  { name: 'latin.csv', id: id(14), bytes: iconv.encode('Name,Note\nMurnane O’Connor,Fáilte\nÓ Ríordáin,€5\n', 'windows-1252') },
+  {
+    name: 'events.ndjson',
+    id: id(13),
+    bytes: '{"at":"2020-02-08T09:15:00","kind":"open","n":1}\n{"at":"2020-02-08T22:00:00","kind":"close","n":2}\n',
+  },
+  {
+    name: 'latin.csv',
+    id: id(14),
+    bytes: iconv.encode('Name,Note\nMurnane O’Connor,Fáilte\nÓ Ríordáin,€5\n', 'windows-1252'),
+  },
 ];
 
 /** Real files from packages the install command brings: Debian's distro-info-data, and an npm package's example. */
@@ -95,7 +149,11 @@ describe('count-centre add on the files people have', () => {
   before(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-publish-'));
     writeFileSync(path.join(dir, 'catalog.json'), '{\n  "datasets": []\n}\n');
-    env = { COUNTCENTRE_CATALOG: path.join(dir, 'catalog.json'), COUNTCENTRE_SOURCES: dir, COUNTCENTRE_DB: path.join(dir, 'store.sqlite') };
+    env = {
+      COUNTCENTRE_CATALOG: path.join(dir, 'catalog.json'),
+      COUNTCENTRE_SOURCES: dir,
+      COUNTCENTRE_DB: path.join(dir, 'store.sqlite'),
+    };
     for (const file of CORPUS) {
       writeFileSync(path.join(dir, file.name), file.bytes);
       runs.set(file.name, await runCli(['add', path.join(dir, file.name), '--id', file.id], env));
@@ -105,7 +163,8 @@ describe('count-centre add on the files people have', () => {
       {
         name: 'Counties',
         rows: [
-          ['Census 2022: population by county'], [],
+          ['Census 2022: population by county'],
+          [],
           ['County', 'Population', 'Counted on', 'Coastal', 'Per cent'],
           ['Cork', 584156, new Date('2022-04-03T00:00:00Z'), true, { formula: 'B4/5149139*100', result: 11.34 }],
           ['Offaly', 83150, new Date('2022-04-03T00:00:00Z'), false, { formula: 'B5/5149139*100', result: 1.61 }],
@@ -119,7 +178,10 @@ describe('count-centre add on the files people have', () => {
     writeSampleWithArrow(path.join(dir, 'sample-gzip.parquet'), 1000, 'GZIP');
     runs.set('sample-zstd.parquet', await runCli(['add', path.join(dir, 'sample-zstd.parquet'), '--id', id(21)], env));
     runs.set('sample-gzip.parquet', await runCli(['add', path.join(dir, 'sample-gzip.parquet'), '--id', id(22)], env));
-    for (const [name, file] of [['debian.csv', DEBIAN_RELEASES], ['bond-prices.csv', NPM_BOND_PRICES]] as const) {
+    for (const [name, file] of [
+      ['debian.csv', DEBIAN_RELEASES],
+      ['bond-prices.csv', NPM_BOND_PRICES],
+    ] as const) {
       runs.set(name, await runCli(['add', file, '--id', name === 'debian.csv' ? id(90) : id(91)], env));
     }
   });
@@ -128,174 +190,359 @@ describe('count-centre add on the files people have', () => {
   test('every file publishes with no options, and says how it was read', () => {
     for (const [name, run] of runs) assert.equal(run.code, 0, `${name}: ${run.stdout}${run.stderr}`);
     const said = (name: string) => runs.get(name)!.stdout.split('\n\n')[0];
-    assert.equal(said('releases.csv'), '3 records; UTF-8; comma-separated; no quoted fields\n2 rows have fewer cells than the header (the first on line 2): padded with empty cells');
-    assert.equal(said('dump.csv'), '3 records; UTF-8; comma-separated; quoted fields\nthe column "_id" holds the records\' own ids, increasing: kept as their _id');
+    assert.equal(
+      said('releases.csv'),
+      '3 records; UTF-8; comma-separated; no quoted fields\n2 rows have fewer cells than the header (the first on line 2): padded with empty cells',
+    );
+    assert.equal(
+      said('dump.csv'),
+      '3 records; UTF-8; comma-separated; quoted fields\nthe column "_id" holds the records\' own ids, increasing: kept as their _id',
+    );
     assert.equal(said('unicode-text.txt'), '2 records; UTF-16 LE with BOM; tab-separated; no quoted fields');
-    assert.equal(said('population.csv'), '2 records; UTF-8; comma-separated; no quoted fields\n'
-      + 'header on line 4; above it, left out: "Table 1: Population by county, 2022", "Source: Census of Population" (--header-row N to choose another)\n'
-      + 'below the table, left out as notes: line 7 "Note: provisional figures"');
+    assert.equal(
+      said('population.csv'),
+      '2 records; UTF-8; comma-separated; no quoted fields\n' +
+        'header on line 4; above it, left out: "Table 1: Population by county, 2022", "Source: Census of Population" (--header-row N to choose another)\n' +
+        'below the table, left out as notes: line 7 "Note: provisional figures"',
+    );
     assert.equal(said('pipes.psv'), '2 records; UTF-8; pipe-separated; no quoted fields');
     assert.equal(said('spaces.txt'), '2 records; UTF-8; space-separated; no quoted fields');
     assert.equal(said('european.csv'), '2 records; Windows-1252; semicolon-separated; no quoted fields');
     assert.equal(said('records.json'), '3 records; JSON, UTF-8; records in the top-level array');
     assert.equal(said('wrapped.json'), '2 records; JSON, UTF-8; records at data');
-    assert.equal(said('ckan-answer.json'), '2 records; JSON, UTF-8; records at result.records, typed by the document\'s "fields"\nthe column "_id" holds the records\' own ids, increasing: kept as their _id');
+    assert.equal(
+      said('ckan-answer.json'),
+      '2 records; JSON, UTF-8; records at result.records, typed by the document\'s "fields"\nthe column "_id" holds the records\' own ids, increasing: kept as their _id',
+    );
     assert.equal(said('events.ndjson'), '2 records; NDJSON (a JSON record per line), UTF-8');
     assert.equal(said('census.xlsx'), '2 records; Excel workbook, first sheet');
     assert.equal(said('sample-zstd.parquet'), '1,000 records; Parquet');
-    assert.match(runs.get('sample-gzip.parquet')!.stdout, /amount\s+float8\s+0\s+0\s+float8, as the file's schema declares/);
-    assert.match(runs.get('european.csv')!.stdout, /Taux\s+numeric\s+1\.234,5\s+0\s+62,5\s+written with a decimal comma: line 2 has "62,5"/);
-    assert.match(runs.get('zips.csv')!.stdout, /zip\s+text\s+0\s+00501\s+whole numbers, but line 2 has "00501": its leading zero would be lost as a number/);
+    assert.match(
+      runs.get('sample-gzip.parquet')!.stdout,
+      /amount\s+float8\s+0\s+0\s+float8, as the file's schema declares/,
+    );
+    assert.match(
+      runs.get('european.csv')!.stdout,
+      /Taux\s+numeric\s+1\.234,5\s+0\s+62,5\s+written with a decimal comma: line 2 has "62,5"/,
+    );
+    assert.match(
+      runs.get('zips.csv')!.stdout,
+      /zip\s+text\s+0\s+00501\s+whole numbers, but line 2 has "00501": its leading zero would be lost as a number/,
+    );
   });
 
-  test('no path of the publisher\'s machine is in what the catalogue describes to readers, nor in the messages', () => {
-    for (const [name, run] of runs) assert.doesNotMatch(run.stdout + run.stderr, new RegExp(dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), name);
+  test("no path of the publisher's machine is in what the catalogue describes to readers, nor in the messages", () => {
+    for (const [name, run] of runs)
+      assert.doesNotMatch(run.stdout + run.stderr, new RegExp(dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), name);
   });
 
-  for (const backend of TEST_BACKENDS) describe(`served [${backend}]`, () => {
-    let service: TestService;
-    before(async () => {
-      service = await startService({ catalog: path.join(dir, 'catalog.json'), sources: dir, databasePath: path.join(dir, `${backend}.sqlite`) }, backend);
-    });
-    after(() => service?.close());
-
-    const search = async (resource: string, extra = '') => {
-      const answer = await service.getJson(`/api/3/action/datastore_search?resource_id=${resource}${extra}`);
-      assert.equal(answer.status, 200, JSON.stringify(answer.body));
-      const { result } = answer.body;
-      return { total: result.total, fields: result.fields.map((f: { id: string; type: string }) => `${f.id}:${f.type}`), records: result.records };
-    };
-
-    test('short rows padded; dates are dates', async () => {
-      assert.deepEqual(await search(id(1)), {
-        total: 3,
-        fields: ['_id:int', 'version:numeric', 'codename:text', 'series:text', 'created:date', 'release:date', 'eol:date', 'eol-lts:date', 'eol-elts:date'],
-        records: [
-          { _id: 1, version: 1.1, codename: 'Buzz', series: 'buzz', created: '1993-08-16', release: '1996-06-17', eol: '1997-06-05', 'eol-lts': null, 'eol-elts': null },
-          { _id: 2, version: 7, codename: 'Wheezy', series: 'wheezy', created: '2011-02-06', release: '2013-05-04', eol: '2016-04-25', 'eol-lts': '2018-05-31', 'eol-elts': '2020-06-30' },
-          { _id: 3, version: 14, codename: 'Forky', series: 'forky', created: '2025-08-09', release: null, eol: null, 'eol-lts': null, 'eol-elts': null },
-        ],
+  for (const backend of TEST_BACKENDS)
+    describe(`served [${backend}]`, () => {
+      let service: TestService;
+      before(async () => {
+        service = await startService(
+          { catalog: path.join(dir, 'catalog.json'), sources: dir, databasePath: path.join(dir, `${backend}.sqlite`) },
+          backend,
+        );
       });
-    });
+      after(() => service?.close());
 
-    test('a dump re-published: mixed line endings, a quoted line break, the records\' own _ids', async () => {
-      assert.deepEqual(await search(id(2)), {
-        total: 3, fields: ['_id:int', 'Name:text', 'Votes:int4'],
-        records: [{ _id: 5, Name: 'Ó Sé, Máire', Votes: 1200 }, { _id: 9, Name: 'two\nlines', Votes: 7 }, { _id: 12, Name: 'Ann', Votes: null }],
-      });
-      assert.deepEqual((await search(id(2), '&filters={"_id":9}')).records, [{ _id: 9, Name: 'two\nlines', Votes: 7 }]);
-    });
+      const search = async (resource: string, extra = '') => {
+        const answer = await service.getJson(`/api/3/action/datastore_search?resource_id=${resource}${extra}`);
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+        const { result } = answer.body;
+        return {
+          total: result.total,
+          fields: result.fields.map((f: { id: string; type: string }) => `${f.id}:${f.type}`),
+          records: result.records,
+        };
+      };
 
-    test('UTF-16 "Unicode text" from Excel', async () => {
-      assert.deepEqual(await search(id(3)), {
-        total: 2, fields: ['_id:int', 'Constituency:text', 'Seats:int4', 'Turnout:numeric'],
-        records: [{ _id: 1, Constituency: 'Dún Laoghaire', Seats: 4, Turnout: 62.5 }, { _id: 2, Constituency: 'Cork South-Central', Seats: 4, Turnout: 59.25 }],
-      });
-    });
-
-    test('title lines and notes left out', async () => {
-      assert.deepEqual(await search(id(4)), {
-        total: 2, fields: ['_id:int', 'County:text', 'Males:int4', 'Females:int4'],
-        records: [{ _id: 1, County: 'Cork', Males: 288513, Females: 295515 }, { _id: 2, County: 'Kerry', Males: 77143, Females: 78115 }],
-      });
-    });
-
-    test('pipes and spaces as delimiters', async () => {
-      assert.deepEqual((await search(id(5))).records, [{ _id: 1, id: 1, name: 'Ann Lee', city: 'Cork' }, { _id: 2, id: 2, name: 'Bo', city: 'Tralee, Kerry' }]);
-      assert.deepEqual(await search(id(6)), {
-        total: 2, fields: ['_id:int', 'station:text', 'rain_mm:numeric', 'days:int4'],
-        records: [{ _id: 1, station: 'Valentia', rain_mm: 1557.6, days: 231 }, { _id: 2, station: 'Dublin', rain_mm: 758.1, days: 190 }],
-      });
-    });
-
-    test('decimal commas, thousands points and separators are numbers that filter and sort as numbers', async () => {
-      assert.deepEqual(await search(id(7)), {
-        total: 2, fields: ['_id:int', 'Région:text', 'Taux:numeric', 'Population:int4', 'Date:date'],
-        records: [
-          { _id: 1, Région: 'Île-de-France', Taux: 62.5, Population: 12317279, Date: '2020-02-08' },
-          { _id: 2, Région: 'Bretagne', Taux: 59.25, Population: 3402932, Date: '2020-02-13' },
-        ],
-      });
-      assert.deepEqual((await search(id(7), '&sort=Population%20asc')).records.map((r: { Région: string }) => r.Région), ['Bretagne', 'Île-de-France']);
-      assert.deepEqual(await search(id(8)), {
-        total: 2, fields: ['_id:int', 'Item:text', 'Amount:numeric', 'Count:int4'],
-        records: [{ _id: 1, Item: 'A', Amount: 1234567.5, Count: 2000 }, { _id: 2, Item: 'B', Amount: 12.25, Count: 7 }],
-      });
-    });
-
-    test('leading zeros kept; Windows-1252 read as it was written', async () => {
-      assert.deepEqual((await search(id(9))).records, [{ _id: 1, zip: '00501', city: 'Holtsville' }, { _id: 2, zip: '90210', city: 'Beverly Hills' }]);
-      assert.deepEqual((await search(id(14))).records, [{ _id: 1, Name: 'Murnane O’Connor', Note: 'Fáilte' }, { _id: 2, Name: 'Ó Ríordáin', Note: '€5' }]);
-    });
-
-    test('JSON: an array of objects (nested values as JSON text, a key first seen late), one inside an object, CKAN\'s own answer', async () => {
-      assert.deepEqual(await search(id(10)), {
-        total: 3, fields: ['_id:int', 'name:text', 'age:int4', 'member:bool', 'address:text', 'joined:date', 'note:text'],
-        records: [
-          { _id: 1, name: 'Ann', age: 41, member: true, address: '{"city":"Cork"}', joined: '2020-02-08', note: '' },
-          { _id: 2, name: 'Bo', age: null, member: false, address: '', joined: '2021-11-29', note: '' },
-          { _id: 3, name: 'Cy', age: 7, member: true, address: '{"city":"Sligo"}', joined: '2024-01-31', note: 'a key first seen here' },
-        ],
-      });
-      assert.deepEqual((await search(id(11))).records, [{ _id: 1, code: 'IE', value: 1.5 }, { _id: 2, code: 'FR', value: 2 }]);
-      assert.deepEqual(await search(id(12)), {
-        total: 2, fields: ['_id:int', 'Party:text', 'Seats:numeric'],
-        records: [{ _id: 1, Party: 'Fianna Fáil', Seats: 38 }, { _id: 2, Party: 'Sinn Féin', Seats: 37 }],
-      });
-    });
-
-    test('NDJSON, with timestamps', async () => {
-      assert.deepEqual(await search(id(13)), {
-        total: 2, fields: ['_id:int', 'at:timestamp', 'kind:text', 'n:int4'],
-        records: [{ _id: 1, at: '2020-02-08T09:15:00', kind: 'open', n: 1 }, { _id: 2, at: '2020-02-08T22:00:00', kind: 'close', n: 2 }],
-      });
-    });
-
-    test('an Excel workbook: the header under its title, dates, booleans, formulas by their values', async () => {
-      assert.deepEqual(await search(id(20)), {
-        total: 2, fields: ['_id:int', 'County:text', 'Population:int4', 'Counted on:date', 'Coastal:bool', 'Per cent:numeric'],
-        records: [
-          { _id: 1, County: 'Cork', Population: 584156, 'Counted on': '2022-04-03', Coastal: true, 'Per cent': 11.34 },
-          { _id: 2, County: 'Offaly', Population: 83150, 'Counted on': '2022-04-03', Coastal: false, 'Per cent': 1.61 },
-        ],
-      });
-    });
-
-    test('Parquet, ZSTD and GZIP: the schema\'s types, every row', async () => {
-      for (const resource of [id(21), id(22)]) {
-        const table = await search(resource, '&limit=1000');
-        assert.deepEqual([table.total, table.fields], [1000, ['_id:int', 'id:int4', 'name:text', 'amount:float8', 'day:date', 'flag:bool']]);
-        table.records.forEach((record: Record<string, unknown>, k: number) => {
-          const [rowId, name, amount, day, flag] = sampleRow(k);
-          assert.deepEqual(record, { _id: k + 1, id: rowId, name, amount, day: day.toISOString().slice(0, 10), flag });
+      test('short rows padded; dates are dates', async () => {
+        assert.deepEqual(await search(id(1)), {
+          total: 3,
+          fields: [
+            '_id:int',
+            'version:numeric',
+            'codename:text',
+            'series:text',
+            'created:date',
+            'release:date',
+            'eol:date',
+            'eol-lts:date',
+            'eol-elts:date',
+          ],
+          records: [
+            {
+              _id: 1,
+              version: 1.1,
+              codename: 'Buzz',
+              series: 'buzz',
+              created: '1993-08-16',
+              release: '1996-06-17',
+              eol: '1997-06-05',
+              'eol-lts': null,
+              'eol-elts': null,
+            },
+            {
+              _id: 2,
+              version: 7,
+              codename: 'Wheezy',
+              series: 'wheezy',
+              created: '2011-02-06',
+              release: '2013-05-04',
+              eol: '2016-04-25',
+              'eol-lts': '2018-05-31',
+              'eol-elts': '2020-06-30',
+            },
+            {
+              _id: 3,
+              version: 14,
+              codename: 'Forky',
+              series: 'forky',
+              created: '2025-08-09',
+              release: null,
+              eol: null,
+              'eol-lts': null,
+              'eol-elts': null,
+            },
+          ],
         });
-      }
-    });
-
-    test('package_show names a file outside the sources by its file name alone, and says the licence is not specified', async () => {
-      const shown = await service.getJson('/api/3/action/package_show?id=debian');
-      assert.equal(shown.status, 200);
-      const extras = Object.fromEntries(shown.body.result.extras.map((e: { key: string; value: string }) => [e.key, e.value]));
-      assert.deepEqual(JSON.parse(extras.source_files).map((f: { path: string }) => f.path), ['debian.csv']);
-      assert.doesNotMatch(JSON.stringify(shown.body), /distro-info|\/usr\/share/);
-      assert.deepEqual([shown.body.result.license_id, shown.body.result.license_title], ['notspecified', 'License not specified']);
-    });
-
-    test('real files from packages: Debian\'s releases and an npm package\'s example', async () => {
-      const debian = readFileSync(DEBIAN_RELEASES, 'utf8').trim().split('\n');
-      const releases = await search(id(90), '&limit=1000');
-      assert.equal(releases.total, debian.length - 1);
-      assert.deepEqual(releases.fields, ['_id:int', 'version:numeric', 'codename:text', 'series:text', 'created:date', 'release:date', 'eol:date', 'eol-lts:date', 'eol-elts:date']);
-      const buzz = debian[1]!.split(',');
-      assert.deepEqual(releases.records[0], {
-        _id: 1, version: Number(buzz[0]), codename: buzz[1], series: buzz[2], created: buzz[3], release: buzz[4] || null, eol: buzz[5] || null, 'eol-lts': null, 'eol-elts': null,
       });
-      const bonds = readFileSync(NPM_BOND_PRICES, 'utf8').trim().split(/\r?\n/);
-      const prices = await search(id(91), '&limit=1000');
-      assert.deepEqual([prices.total, prices.fields], [bonds.length - 1, ['_id:int', 'Year:int4', 'Rate:numeric']]);
-      assert.deepEqual(prices.records.map((r: { Year: number; Rate: number }) => `${r.Year},${r.Rate}`), bonds.slice(1).map((l) => l.trim().replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '')));
+
+      test("a dump re-published: mixed line endings, a quoted line break, the records' own _ids", async () => {
+        assert.deepEqual(await search(id(2)), {
+          total: 3,
+          fields: ['_id:int', 'Name:text', 'Votes:int4'],
+          records: [
+            { _id: 5, Name: 'Ó Sé, Máire', Votes: 1200 },
+            { _id: 9, Name: 'two\nlines', Votes: 7 },
+            { _id: 12, Name: 'Ann', Votes: null },
+          ],
+        });
+        assert.deepEqual((await search(id(2), '&filters={"_id":9}')).records, [
+          { _id: 9, Name: 'two\nlines', Votes: 7 },
+        ]);
+      });
+
+      test('UTF-16 "Unicode text" from Excel', async () => {
+        assert.deepEqual(await search(id(3)), {
+          total: 2,
+          fields: ['_id:int', 'Constituency:text', 'Seats:int4', 'Turnout:numeric'],
+          records: [
+            { _id: 1, Constituency: 'Dún Laoghaire', Seats: 4, Turnout: 62.5 },
+            { _id: 2, Constituency: 'Cork South-Central', Seats: 4, Turnout: 59.25 },
+          ],
+        });
+      });
+
+      test('title lines and notes left out', async () => {
+        assert.deepEqual(await search(id(4)), {
+          total: 2,
+          fields: ['_id:int', 'County:text', 'Males:int4', 'Females:int4'],
+          records: [
+            { _id: 1, County: 'Cork', Males: 288513, Females: 295515 },
+            { _id: 2, County: 'Kerry', Males: 77143, Females: 78115 },
+          ],
+        });
+      });
+
+      test('pipes and spaces as delimiters', async () => {
+        assert.deepEqual((await search(id(5))).records, [
+          { _id: 1, id: 1, name: 'Ann Lee', city: 'Cork' },
+          { _id: 2, id: 2, name: 'Bo', city: 'Tralee, Kerry' },
+        ]);
+        assert.deepEqual(await search(id(6)), {
+          total: 2,
+          fields: ['_id:int', 'station:text', 'rain_mm:numeric', 'days:int4'],
+          records: [
+            { _id: 1, station: 'Valentia', rain_mm: 1557.6, days: 231 },
+            { _id: 2, station: 'Dublin', rain_mm: 758.1, days: 190 },
+          ],
+        });
+      });
+
+      test('decimal commas, thousands points and separators are numbers that filter and sort as numbers', async () => {
+        assert.deepEqual(await search(id(7)), {
+          total: 2,
+          fields: ['_id:int', 'Région:text', 'Taux:numeric', 'Population:int4', 'Date:date'],
+          records: [
+            { _id: 1, Région: 'Île-de-France', Taux: 62.5, Population: 12317279, Date: '2020-02-08' },
+            { _id: 2, Région: 'Bretagne', Taux: 59.25, Population: 3402932, Date: '2020-02-13' },
+          ],
+        });
+        assert.deepEqual(
+          (await search(id(7), '&sort=Population%20asc')).records.map((r: { Région: string }) => r.Région),
+          ['Bretagne', 'Île-de-France'],
+        );
+        assert.deepEqual(await search(id(8)), {
+          total: 2,
+          fields: ['_id:int', 'Item:text', 'Amount:numeric', 'Count:int4'],
+          records: [
+            { _id: 1, Item: 'A', Amount: 1234567.5, Count: 2000 },
+            { _id: 2, Item: 'B', Amount: 12.25, Count: 7 },
+          ],
+        });
+      });
+
+      test('leading zeros kept; Windows-1252 read as it was written', async () => {
+        assert.deepEqual((await search(id(9))).records, [
+          { _id: 1, zip: '00501', city: 'Holtsville' },
+          { _id: 2, zip: '90210', city: 'Beverly Hills' },
+        ]);
+        assert.deepEqual((await search(id(14))).records, [
+          { _id: 1, Name: 'Murnane O’Connor', Note: 'Fáilte' },
+          { _id: 2, Name: 'Ó Ríordáin', Note: '€5' },
+        ]);
+      });
+
+      test("JSON: an array of objects (nested values as JSON text, a key first seen late), one inside an object, CKAN's own answer", async () => {
+        assert.deepEqual(await search(id(10)), {
+          total: 3,
+          fields: ['_id:int', 'name:text', 'age:int4', 'member:bool', 'address:text', 'joined:date', 'note:text'],
+          records: [
+            { _id: 1, name: 'Ann', age: 41, member: true, address: '{"city":"Cork"}', joined: '2020-02-08', note: '' },
+            { _id: 2, name: 'Bo', age: null, member: false, address: '', joined: '2021-11-29', note: '' },
+            {
+              _id: 3,
+              name: 'Cy',
+              age: 7,
+              member: true,
+              address: '{"city":"Sligo"}',
+              joined: '2024-01-31',
+              note: 'a key first seen here',
+            },
+          ],
+        });
+        assert.deepEqual((await search(id(11))).records, [
+          { _id: 1, code: 'IE', value: 1.5 },
+          { _id: 2, code: 'FR', value: 2 },
+        ]);
+        assert.deepEqual(await search(id(12)), {
+          total: 2,
+          fields: ['_id:int', 'Party:text', 'Seats:numeric'],
+          records: [
+            { _id: 1, Party: 'Fianna Fáil', Seats: 38 },
+            { _id: 2, Party: 'Sinn Féin', Seats: 37 },
+          ],
+        });
+      });
+
+      test('NDJSON, with timestamps', async () => {
+        assert.deepEqual(await search(id(13)), {
+          total: 2,
+          fields: ['_id:int', 'at:timestamp', 'kind:text', 'n:int4'],
+          records: [
+            { _id: 1, at: '2020-02-08T09:15:00', kind: 'open', n: 1 },
+            { _id: 2, at: '2020-02-08T22:00:00', kind: 'close', n: 2 },
+          ],
+        });
+      });
+
+      test('an Excel workbook: the header under its title, dates, booleans, formulas by their values', async () => {
+        assert.deepEqual(await search(id(20)), {
+          total: 2,
+          fields: ['_id:int', 'County:text', 'Population:int4', 'Counted on:date', 'Coastal:bool', 'Per cent:numeric'],
+          records: [
+            {
+              _id: 1,
+              County: 'Cork',
+              Population: 584156,
+              'Counted on': '2022-04-03',
+              Coastal: true,
+              'Per cent': 11.34,
+            },
+            {
+              _id: 2,
+              County: 'Offaly',
+              Population: 83150,
+              'Counted on': '2022-04-03',
+              Coastal: false,
+              'Per cent': 1.61,
+            },
+          ],
+        });
+      });
+
+      test("Parquet, ZSTD and GZIP: the schema's types, every row", async () => {
+        for (const resource of [id(21), id(22)]) {
+          const table = await search(resource, '&limit=1000');
+          assert.deepEqual(
+            [table.total, table.fields],
+            [1000, ['_id:int', 'id:int4', 'name:text', 'amount:float8', 'day:date', 'flag:bool']],
+          );
+          table.records.forEach((record: Record<string, unknown>, k: number) => {
+            const [rowId, name, amount, day, flag] = sampleRow(k);
+            assert.deepEqual(record, {
+              _id: k + 1,
+              id: rowId,
+              name,
+              amount,
+              day: day.toISOString().slice(0, 10),
+              flag,
+            });
+          });
+        }
+      });
+
+      test('package_show names a file outside the sources by its file name alone, and says the licence is not specified', async () => {
+        const shown = await service.getJson('/api/3/action/package_show?id=debian');
+        assert.equal(shown.status, 200);
+        const extras = Object.fromEntries(
+          shown.body.result.extras.map((e: { key: string; value: string }) => [e.key, e.value]),
+        );
+        assert.deepEqual(
+          JSON.parse(extras.source_files).map((f: { path: string }) => f.path),
+          ['debian.csv'],
+        );
+        assert.doesNotMatch(JSON.stringify(shown.body), /distro-info|\/usr\/share/);
+        assert.deepEqual(
+          [shown.body.result.license_id, shown.body.result.license_title],
+          ['notspecified', 'License not specified'],
+        );
+      });
+
+      test("real files from packages: Debian's releases and an npm package's example", async () => {
+        const debian = readFileSync(DEBIAN_RELEASES, 'utf8').trim().split('\n');
+        const releases = await search(id(90), '&limit=1000');
+        assert.equal(releases.total, debian.length - 1);
+        assert.deepEqual(releases.fields, [
+          '_id:int',
+          'version:numeric',
+          'codename:text',
+          'series:text',
+          'created:date',
+          'release:date',
+          'eol:date',
+          'eol-lts:date',
+          'eol-elts:date',
+        ]);
+        const buzz = debian[1]!.split(',');
+        assert.deepEqual(releases.records[0], {
+          _id: 1,
+          version: Number(buzz[0]),
+          codename: buzz[1],
+          series: buzz[2],
+          created: buzz[3],
+          release: buzz[4] || null,
+          eol: buzz[5] || null,
+          'eol-lts': null,
+          'eol-elts': null,
+        });
+        const bonds = readFileSync(NPM_BOND_PRICES, 'utf8').trim().split(/\r?\n/);
+        const prices = await search(id(91), '&limit=1000');
+        assert.deepEqual([prices.total, prices.fields], [bonds.length - 1, ['_id:int', 'Year:int4', 'Rate:numeric']]);
+        assert.deepEqual(
+          prices.records.map((r: { Year: number; Rate: number }) => `${r.Year},${r.Rate}`),
+          bonds.slice(1).map((l) =>
+            l
+              .trim()
+              .replace(/(\.\d*?)0+$/, '$1')
+              .replace(/\.$/, ''),
+          ),
+        );
+      });
     });
-  });
 });
 
 describe('count-centre add on what is not a table', () => {
@@ -304,7 +551,11 @@ describe('count-centre add on what is not a table', () => {
   before(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-refuse-'));
     writeFileSync(path.join(dir, 'catalog.json'), '{\n  "datasets": []\n}\n');
-    env = { COUNTCENTRE_CATALOG: path.join(dir, 'catalog.json'), COUNTCENTRE_SOURCES: dir, COUNTCENTRE_DB: path.join(dir, 'store.sqlite') };
+    env = {
+      COUNTCENTRE_CATALOG: path.join(dir, 'catalog.json'),
+      COUNTCENTRE_SOURCES: dir,
+      COUNTCENTRE_DB: path.join(dir, 'store.sqlite'),
+    };
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -322,36 +573,88 @@ describe('count-centre add on what is not a table', () => {
   test('a folder, an empty file, a binary, a compressed file', async () => {
     await refused('a-folder', null, /^count-centre: a-folder: is a folder, not a file\n$/);
     await refused('empty.csv', '', /^count-centre: empty\.csv: the file is empty\n$/);
-    await refused('picture.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]), /^count-centre: picture\.png: binary content, not a table file Count Centre reads/);
-    await refused('table.csv.gz', Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00]), /^count-centre: table\.csv\.gz: gzip-compressed: decompress it \(gunzip\) and publish the file inside\n$/);
+    await refused(
+      'picture.png',
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]),
+      /^count-centre: picture\.png: binary content, not a table file Count Centre reads/,
+    );
+    await refused(
+      'table.csv.gz',
+      Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00]),
+      /^count-centre: table\.csv\.gz: gzip-compressed: decompress it \(gunzip\) and publish the file inside\n$/,
+    );
     assert.equal(existsSync(path.join(dir, 'store.sqlite')), false);
   });
 
   test('a row longer than the header is named by line and column', async () => {
-    await refused('long-row.csv', 'a,b\n1,2\n3,4,5\n', /^count-centre: long-row\.csv, line 3, column 3: row has 3 cells, the header has 2\n$/);
+    await refused(
+      'long-row.csv',
+      'a,b\n1,2\n3,4,5\n',
+      /^count-centre: long-row\.csv, line 3, column 3: row has 3 cells, the header has 2\n$/,
+    );
   });
 });
 
-describe('count-centre add with a publisher\'s statements', () => {
+describe("count-centre add with a publisher's statements", () => {
   test('licence, attribution, source and description reach package_show; an unknown licence id is a usage error', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-licence-'));
     try {
       writeFileSync(path.join(dir, 'catalog.json'), '{\n  "datasets": []\n}\n');
       writeFileSync(path.join(dir, 'rain.csv'), 'station,mm\nValentia,1557.6\n');
-      const env = { COUNTCENTRE_CATALOG: path.join(dir, 'catalog.json'), COUNTCENTRE_SOURCES: dir, COUNTCENTRE_DB: path.join(dir, 'store.sqlite') };
+      const env = {
+        COUNTCENTRE_CATALOG: path.join(dir, 'catalog.json'),
+        COUNTCENTRE_SOURCES: dir,
+        COUNTCENTRE_DB: path.join(dir, 'store.sqlite'),
+      };
       const wrong = await runCli(['add', path.join(dir, 'rain.csv'), '--license', 'cc-by-5.0'], env);
       assert.equal(wrong.code, 2);
-      assert.match(wrong.stderr, /^count-centre: unknown licence id "cc-by-5\.0" \(for example cc-by, CC-BY-4\.0, CC0-1\.0, odc-odbl; see docs\/configuration\.md\)\n/);
-      const run = await runCli(['add', path.join(dir, 'rain.csv'), '--id', 'rain-1', '--dataset', 'rain', '--license', 'cc-by-4.0',
-        '--attribution', 'Source: Met Éireann', '--source-url', 'https://www.met.ie/climate', '--description', 'Yearly rainfall by station'], env);
+      assert.match(
+        wrong.stderr,
+        /^count-centre: unknown licence id "cc-by-5\.0" \(for example cc-by, CC-BY-4\.0, CC0-1\.0, odc-odbl; see docs\/configuration\.md\)\n/,
+      );
+      const run = await runCli(
+        [
+          'add',
+          path.join(dir, 'rain.csv'),
+          '--id',
+          'rain-1',
+          '--dataset',
+          'rain',
+          '--license',
+          'cc-by-4.0',
+          '--attribution',
+          'Source: Met Éireann',
+          '--source-url',
+          'https://www.met.ie/climate',
+          '--description',
+          'Yearly rainfall by station',
+        ],
+        env,
+      );
       assert.equal(run.code, 0, run.stdout + run.stderr);
-      const service = await startService({ catalog: env.COUNTCENTRE_CATALOG, sources: dir, databasePath: path.join(dir, 'served.sqlite') });
+      const service = await startService({
+        catalog: env.COUNTCENTRE_CATALOG,
+        sources: dir,
+        databasePath: path.join(dir, 'served.sqlite'),
+      });
       try {
         const { body } = await service.getJson('/api/3/action/package_show?id=rain');
         const { result } = body;
-        assert.deepEqual([result.license_id, result.license_title, result.license_url, result.isopen, result.url, result.notes],
-          ['CC-BY-4.0', 'Creative Commons Attribution 4.0', 'https://creativecommons.org/licenses/by/4.0/', true, 'https://www.met.ie/climate', 'Yearly rainfall by station']);
-        assert.deepEqual(result.extras.find((e: { key: string }) => e.key === 'attribution'), { key: 'attribution', value: 'Source: Met Éireann' });
+        assert.deepEqual(
+          [result.license_id, result.license_title, result.license_url, result.isopen, result.url, result.notes],
+          [
+            'CC-BY-4.0',
+            'Creative Commons Attribution 4.0',
+            'https://creativecommons.org/licenses/by/4.0/',
+            true,
+            'https://www.met.ie/climate',
+            'Yearly rainfall by station',
+          ],
+        );
+        assert.deepEqual(
+          result.extras.find((e: { key: string }) => e.key === 'attribution'),
+          { key: 'attribution', value: 'Source: Met Éireann' },
+        );
         assert.equal(result.resources[0].description, 'Yearly rainfall by station');
       } finally {
         await service.close();

@@ -18,7 +18,9 @@ import { replicaUnavailable, startReplicaPair, type ReplicaPair } from '../helpe
 import { httpCall, silentLogger, TEST_BACKENDS, testSettings } from '../helpers/service.js';
 
 const TALLY = '33333333-0000-4000-8000-0000000000aa';
-const skip = !TEST_BACKENDS.includes('postgres') ? 'PostgreSQL is not among the backends tested' : replicaUnavailable() ?? false;
+const skip = !TEST_BACKENDS.includes('postgres')
+  ? 'PostgreSQL is not among the backends tested'
+  : (replicaUnavailable() ?? false);
 
 function tallyCsv(rows: number): string {
   return 'Name,Votes\r\n' + Array.from({ length: rows }, (_, i) => `Candidate ${i + 1},${1000 + i}\r\n`).join('');
@@ -35,9 +37,18 @@ describe('a real streaming replica [postgres]', { skip }, () => {
   /** Loads the tally with `rows` records into the primary, as `count-centre load` would. */
   async function load(rows: number) {
     writeFileSync(path.join(dir, 'tally.csv'), tallyCsv(rows));
-    const settings = testSettings({ catalog: path.join(dir, 'catalog.json'), sources: dir, databaseUrl: pair.primary.url(database) });
+    const settings = testSettings({
+      catalog: path.join(dir, 'catalog.json'),
+      sources: dir,
+      databaseUrl: pair.primary.url(database),
+    });
     const target = storageFor(settings).loadTarget();
-    await buildDatabase({ catalog: loadCatalogFile(settings.catalog), sources: dir, target, logger: silentLogger }).finally(() => target.close());
+    await buildDatabase({
+      catalog: loadCatalogFile(settings.catalog),
+      sources: dir,
+      target,
+      logger: silentLogger,
+    }).finally(() => target.close());
   }
 
   /**
@@ -46,14 +57,16 @@ describe('a real streaming replica [postgres]', { skip }, () => {
    */
   const lastSearch = async (cluster: ReplicaPair['primary']) => {
     const [row] = await cluster.query<{ at: Date | null }>(
-      `SELECT max(query_start) AS at FROM pg_stat_activity WHERE datname = $1 AND application_name = 'count-centre'`, [database]);
+      `SELECT max(query_start) AS at FROM pg_stat_activity WHERE datname = $1 AND application_name = 'count-centre'`,
+      [database],
+    );
     return row?.at?.getTime() ?? 0;
   };
   /** Which servers ran the searches `work` asks for. */
   const ranOn = async (work: () => Promise<void>) => {
     const [primary, replica] = [await lastSearch(pair.primary), await lastSearch(pair.replica)];
     await work();
-    return { primary: await lastSearch(pair.primary) > primary, replica: await lastSearch(pair.replica) > replica };
+    return { primary: (await lastSearch(pair.primary)) > primary, replica: (await lastSearch(pair.replica)) > replica };
   };
   const health = async () => {
     const answer = await httpCall(port, '/healthz');
@@ -63,24 +76,50 @@ describe('a real streaming replica [postgres]', { skip }, () => {
   let asked = 0;
   const page = async () => {
     asked += 1;
-    const answer = await httpCall(port, `/api/3/action/datastore_search?resource_id=${TALLY}&limit=${asked}&sort=Votes%20desc`);
+    const answer = await httpCall(
+      port,
+      `/api/3/action/datastore_search?resource_id=${TALLY}&limit=${asked}&sort=Votes%20desc`,
+    );
     assert.equal(answer.statusCode, 200, answer.body);
     return JSON.parse(answer.body).result as { total: number; records: unknown[] };
   };
 
   before(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-real-replica-'));
-    writeFileSync(path.join(dir, 'catalog.json'), JSON.stringify({
-      datasets: [{ name: 'tally', resources: [{ id: TALLY, name: 'Tally', source: { path: 'tally.csv' }, fields: [{ id: 'Name', type: 'text' }, { id: 'Votes', type: 'numeric' }] }] }],
-    }));
+    writeFileSync(
+      path.join(dir, 'catalog.json'),
+      JSON.stringify({
+        datasets: [
+          {
+            name: 'tally',
+            resources: [
+              {
+                id: TALLY,
+                name: 'Tally',
+                source: { path: 'tally.csv' },
+                fields: [
+                  { id: 'Name', type: 'text' },
+                  { id: 'Votes', type: 'numeric' },
+                ],
+              },
+            ],
+          },
+        ],
+      }),
+    );
     pair = await startReplicaPair();
     await pair.primary.query(`CREATE DATABASE ${database}`);
     await load(3);
     await pair.caughtUp();
     const settings = testSettings({
-      catalog: path.join(dir, 'catalog.json'), sources: dir, databaseUrl: pair.primary.url(database), databaseReadUrls: [pair.replica.url(database)],
+      catalog: path.join(dir, 'catalog.json'),
+      sources: dir,
+      databaseUrl: pair.primary.url(database),
+      databaseReadUrls: [pair.replica.url(database)],
       // Every search reaches a store: no answers remembered, no table kept in memory.
-      loadOnStart: false, responseCacheMb: 0, residentMb: 0,
+      loadOnStart: false,
+      responseCacheMb: 0,
+      residentMb: 0,
     });
     prepared = await prepareServices(settings, silentLogger, { load: false });
     app = await buildApp(prepared.state, silentLogger);
@@ -95,9 +134,12 @@ describe('a real streaming replica [postgres]', { skip }, () => {
 
   test('reads go to the replica', async () => {
     assert.deepEqual(await health(), { status: 200, detail: 'database reachable' });
-    assert.deepEqual(await ranOn(async () => {
-      for (let i = 0; i < 10; i++) assert.equal((await page()).total, 3);
-    }), { primary: false, replica: true });
+    assert.deepEqual(
+      await ranOn(async () => {
+        for (let i = 0; i < 10; i++) assert.equal((await page()).total, 3);
+      }),
+      { primary: false, replica: true },
+    );
   });
 
   test('a load on the primary is read from the primary until the replica has replayed it, then from the replica', async () => {
@@ -106,22 +148,28 @@ describe('a real streaming replica [postgres]', { skip }, () => {
       await load(4);
       await prepared.refresh();
       assert.deepEqual(await health(), { status: 200, detail: 'primary reachable; replica 1 behind' });
-      assert.deepEqual(await ranOn(async () => {
-        for (let i = 0; i < 3; i++) {
-          const result = await page();
-          assert.equal(result.total, 4, 'the new version, from the primary');
-          assert.equal(result.records.length, Math.min(asked, 4), 'records of the same version as the total');
-        }
-      }), { primary: true, replica: false });
+      assert.deepEqual(
+        await ranOn(async () => {
+          for (let i = 0; i < 3; i++) {
+            const result = await page();
+            assert.equal(result.total, 4, 'the new version, from the primary');
+            assert.equal(result.records.length, Math.min(asked, 4), 'records of the same version as the total');
+          }
+        }),
+        { primary: true, replica: false },
+      );
     } finally {
       await pair.replica.query('SELECT pg_wal_replay_resume()');
     }
     await pair.caughtUp();
     await prepared.refresh();
     assert.deepEqual(await health(), { status: 200, detail: 'database reachable' });
-    assert.deepEqual(await ranOn(async () => {
-      for (let i = 0; i < 5; i++) assert.equal((await page()).total, 4);
-    }), { primary: false, replica: true });
+    assert.deepEqual(
+      await ranOn(async () => {
+        for (let i = 0; i < 5; i++) assert.equal((await page()).total, 4);
+      }),
+      { primary: false, replica: true },
+    );
   });
 
   test('with the replica stopped, answers keep coming from the primary and /healthz names it; started again, it is read again', async () => {
@@ -147,8 +195,11 @@ describe('a real streaming replica [postgres]', { skip }, () => {
       await delay(250);
     }
     assert.equal(detail, 'database reachable');
-    assert.deepEqual(await ranOn(async () => {
-      for (let i = 0; i < 5; i++) assert.equal((await page()).total, 4);
-    }), { primary: false, replica: true });
+    assert.deepEqual(
+      await ranOn(async () => {
+        for (let i = 0; i < 5; i++) assert.equal((await page()).total, 4);
+      }),
+      { primary: false, replica: true },
+    );
   });
 });

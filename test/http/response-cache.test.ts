@@ -15,7 +15,13 @@ interface Raw {
   body: Buffer;
 }
 
-function get(port: number, path: string, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<Raw> {
+function get(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+  body?: string,
+): Promise<Raw> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, path, method, headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -32,14 +38,27 @@ function get(port: number, path: string, headers: Record<string, string> = {}, m
  * Server-Timing says how this answer was made: computed, or from memory).
  */
 function stable(headers: Raw['headers']): Record<string, unknown> {
-  const { date: _date, connection: _connection, 'keep-alive': _keepAlive, 'transfer-encoding': _te, 'content-length': _length, 'server-timing': _timing, ...rest } = headers;
+  const {
+    date: _date,
+    connection: _connection,
+    'keep-alive': _keepAlive,
+    'transfer-encoding': _te,
+    'content-length': _length,
+    'server-timing': _timing,
+    ...rest
+  } = headers;
   return rest;
 }
 
 describe('ResponseCache and encoding negotiation', () => {
   test('bounded by bytes, least recently used first out; large answers are not kept', () => {
     const cache = new ResponseCache(300, 150);
-    const entry = (key: string, n: number) => ({ status: 200, contentType: 't', tag: `W/"${key}"`, body: Buffer.alloc(n) });
+    const entry = (key: string, n: number) => ({
+      status: 200,
+      contentType: 't',
+      tag: `W/"${key}"`,
+      body: Buffer.alloc(n),
+    });
     // Each answer is offered twice: the first time it is only noted.
     const keep = (key: string, n: number) => {
       cache.set(key, entry(key, n));
@@ -65,12 +84,21 @@ describe('ResponseCache and encoding negotiation', () => {
     cache.set('d', entry('d'));
     assert.ok(cache.get('d'), 'made twice: kept');
     cache.set('a', entry('a'));
-    assert.equal(cache.get('a'), undefined, 'a was forgotten among the answers made once (3 remembered): noted again, not kept');
+    assert.equal(
+      cache.get('a'),
+      undefined,
+      'a was forgotten among the answers made once (3 remembered): noted again, not kept',
+    );
   });
 
   test('through thousands of evictions, an answer asked for between them stays, and the newest are kept', () => {
     const cache = new ResponseCache(1_000, 200);
-    const entry = (key: string) => ({ status: 200, contentType: 't', tag: `W/"${key}"`, body: Buffer.alloc(100 - key.length) });
+    const entry = (key: string) => ({
+      status: 200,
+      contentType: 't',
+      tag: `W/"${key}"`,
+      body: Buffer.alloc(100 - key.length),
+    });
     const keep = (key: string) => {
       cache.set(key, entry(key));
       cache.set(key, entry(key));
@@ -120,106 +148,131 @@ describe('ResponseCache and encoding negotiation', () => {
     assert.equal(negotiateEncoding('*'), 'br');
     assert.equal(negotiateEncoding('*;q=0.5, br;q=0'), 'gzip');
     assert.equal(negotiateEncoding('gzip;q=0, identity'), 'identity');
-    assert.equal(negotiateEncoding('identity;q=0, deflate'), 'identity', 'nothing acceptable is compressed: sent as it is');
+    assert.equal(
+      negotiateEncoding('identity;q=0, deflate'),
+      'identity',
+      'nothing acceptable is compressed: sent as it is',
+    );
   });
 });
 
-for (const backend of TEST_BACKENDS) describe(`repeated requests [${backend}]`, () => {
-  let service: TestService;
-  let port: number;
-  before(async () => {
-    service = await startService({}, backend);
-    port = service.port;
-  });
-  after(() => service.close());
+for (const backend of TEST_BACKENDS)
+  describe(`repeated requests [${backend}]`, () => {
+    let service: TestService;
+    let port: number;
+    before(async () => {
+      service = await startService({}, backend);
+      port = service.port;
+    });
+    after(() => service.close());
 
-  const SEARCH = `/api/3/action/datastore_search?resource_id=${RESOURCE_A}&limit=20`;
+    const SEARCH = `/api/3/action/datastore_search?resource_id=${RESOURCE_A}&limit=20`;
 
-  test('an answer from memory is the same answer: status, headers, bytes', async () => {
-    const first = await get(port, SEARCH);
-    const second = await get(port, SEARCH);
-    assert.equal(first.status, 200);
-    assert.equal(second.status, 200);
-    assert.deepEqual(stable(second.headers), stable(first.headers));
-    assert.ok(second.body.equals(first.body));
-    assert.equal(second.headers['content-length'], String(second.body.length));
-    assert.equal(second.headers.vary, 'accept-encoding');
-  });
+    test('an answer from memory is the same answer: status, headers, bytes', async () => {
+      const first = await get(port, SEARCH);
+      const second = await get(port, SEARCH);
+      assert.equal(first.status, 200);
+      assert.equal(second.status, 200);
+      assert.deepEqual(stable(second.headers), stable(first.headers));
+      assert.ok(second.body.equals(first.body));
+      assert.equal(second.headers['content-length'], String(second.body.length));
+      assert.equal(second.headers.vary, 'accept-encoding');
+    });
 
-  // Bytes fewer than the Content-Length promises would leave the client waiting: the time limit makes that a failure.
-  test('a computed answer is sent as UTF-8 whatever its text: all ASCII, accented, or beyond Latin-1', { timeout: 15_000 }, async () => {
-    const cases = [
-      { path: `/api/3/action/datastore_search?resource_id=${RESOURCE_B}&limit=0`, holds: null },
-      { path: `/api/3/action/datastore_search?resource_id=${RESOURCE_A}&q=Fianna&limit=3&fields=Party Id`, holds: 'Fianna Fáil' },
-      { path: `/api/3/action/datastore_search?resource_id=${RESOURCE_A}&q=MURNANE&fields=Surname`, holds: 'MURNANE O’CONNOR' },
-    ];
-    for (const { path, holds } of cases) {
-      // Asked once: the answer as made, not one from memory.
-      const answer = await get(port, encodeURI(path));
-      assert.match(String(answer.headers['server-timing']), /serialise;dur=/, path);
-      assert.equal(answer.status, 200, path);
-      assert.equal(answer.headers['content-length'], String(answer.body.length), path);
-      const text = answer.body.toString('utf8');
-      assert.ok(Buffer.from(text, 'utf8').equals(answer.body), `${path}: valid UTF-8`);
-      const ascii = answer.body.every((byte) => byte < 0x80);
-      if (holds === null) assert.ok(ascii, `${path}: expected an all-ASCII answer`);
-      else {
-        assert.equal(ascii, false, path);
-        assert.ok(text.includes(JSON.stringify(holds).slice(1, -1)), `${path}: ${holds}`);
+    // Bytes fewer than the Content-Length promises would leave the client waiting: the time limit makes that a failure.
+    test(
+      'a computed answer is sent as UTF-8 whatever its text: all ASCII, accented, or beyond Latin-1',
+      { timeout: 15_000 },
+      async () => {
+        const cases = [
+          { path: `/api/3/action/datastore_search?resource_id=${RESOURCE_B}&limit=0`, holds: null },
+          {
+            path: `/api/3/action/datastore_search?resource_id=${RESOURCE_A}&q=Fianna&limit=3&fields=Party Id`,
+            holds: 'Fianna Fáil',
+          },
+          {
+            path: `/api/3/action/datastore_search?resource_id=${RESOURCE_A}&q=MURNANE&fields=Surname`,
+            holds: 'MURNANE O’CONNOR',
+          },
+        ];
+        for (const { path, holds } of cases) {
+          // Asked once: the answer as made, not one from memory.
+          const answer = await get(port, encodeURI(path));
+          assert.match(String(answer.headers['server-timing']), /serialise;dur=/, path);
+          assert.equal(answer.status, 200, path);
+          assert.equal(answer.headers['content-length'], String(answer.body.length), path);
+          const text = answer.body.toString('utf8');
+          assert.ok(Buffer.from(text, 'utf8').equals(answer.body), `${path}: valid UTF-8`);
+          const ascii = answer.body.every((byte) => byte < 0x80);
+          if (holds === null) assert.ok(ascii, `${path}: expected an all-ASCII answer`);
+          else {
+            assert.equal(ascii, false, path);
+            assert.ok(text.includes(JSON.stringify(holds).slice(1, -1)), `${path}: ${holds}`);
+          }
+        }
+      },
+    );
+
+    test('compressed forms of a remembered answer decode to the same bytes', async () => {
+      const plain = await get(port, SEARCH);
+      for (const [encoding, decode] of [
+        ['br', brotliDecompressSync],
+        ['gzip', gunzipSync],
+      ] as const) {
+        for (let i = 0; i < 2; i++) {
+          const compressed = await get(port, SEARCH, { 'accept-encoding': encoding });
+          assert.equal(compressed.headers['content-encoding'], encoding);
+          assert.ok(decode(compressed.body).equals(plain.body), `${encoding} #${i + 1}`);
+          assert.equal(compressed.headers.etag, plain.headers.etag);
+        }
       }
-    }
-  });
+    });
 
-  test('compressed forms of a remembered answer decode to the same bytes', async () => {
-    const plain = await get(port, SEARCH);
-    for (const [encoding, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
-      for (let i = 0; i < 2; i++) {
-        const compressed = await get(port, SEARCH, { 'accept-encoding': encoding });
-        assert.equal(compressed.headers['content-encoding'], encoding);
-        assert.ok(decode(compressed.body).equals(plain.body), `${encoding} #${i + 1}`);
-        assert.equal(compressed.headers.etag, plain.headers.etag);
-      }
-    }
-  });
+    test('If-None-Match and HEAD on a remembered answer', async () => {
+      const first = await get(port, SEARCH);
+      const notModified = await get(port, SEARCH, { 'if-none-match': String(first.headers.etag) });
+      assert.equal(notModified.status, 304);
+      assert.equal(notModified.body.length, 0);
+      assert.equal(notModified.headers.etag, first.headers.etag);
+      const head = await get(port, SEARCH, {}, 'HEAD');
+      assert.equal(head.status, 200);
+      assert.equal(head.body.length, 0);
+      assert.equal(head.headers['content-length'], String(first.body.length));
+    });
 
-  test('If-None-Match and HEAD on a remembered answer', async () => {
-    const first = await get(port, SEARCH);
-    const notModified = await get(port, SEARCH, { 'if-none-match': String(first.headers.etag) });
-    assert.equal(notModified.status, 304);
-    assert.equal(notModified.body.length, 0);
-    assert.equal(notModified.headers.etag, first.headers.etag);
-    const head = await get(port, SEARCH, {}, 'HEAD');
-    assert.equal(head.status, 200);
-    assert.equal(head.body.length, 0);
-    assert.equal(head.headers['content-length'], String(first.body.length));
-  });
+    test('POSTs are remembered by their body', async () => {
+      const post = (body: object) =>
+        get(
+          port,
+          '/api/3/action/datastore_search',
+          { 'content-type': 'application/json' },
+          'POST',
+          JSON.stringify(body),
+        );
+      const a1 = await post({ resource_id: RESOURCE_B, limit: 1 });
+      const a2 = await post({ resource_id: RESOURCE_B, limit: 1 });
+      const b = await post({ resource_id: RESOURCE_B, limit: 2 });
+      assert.ok(a1.body.equals(a2.body));
+      assert.equal(JSON.parse(b.body.toString()).result.records.length, 2);
+    });
 
-  test('POSTs are remembered by their body', async () => {
-    const post = (body: object) => get(port, '/api/3/action/datastore_search', { 'content-type': 'application/json' }, 'POST', JSON.stringify(body));
-    const a1 = await post({ resource_id: RESOURCE_B, limit: 1 });
-    const a2 = await post({ resource_id: RESOURCE_B, limit: 1 });
-    const b = await post({ resource_id: RESOURCE_B, limit: 2 });
-    assert.ok(a1.body.equals(a2.body));
-    assert.equal(JSON.parse(b.body.toString()).result.records.length, 2);
-  });
+    test('answers built from the Host header are kept per host', async () => {
+      const url = `/api/3/action/datastore_search?resource_id=${RESOURCE_B}&limit=0`;
+      const one = JSON.parse((await get(port, url, { host: 'one.example' })).body.toString());
+      const two = JSON.parse((await get(port, url, { host: 'two.example' })).body.toString());
+      assert.match(one.help, /^http:\/\/one\.example\//);
+      assert.match(two.help, /^http:\/\/two\.example\//);
+    });
 
-  test('answers built from the Host header are kept per host', async () => {
-    const url = `/api/3/action/datastore_search?resource_id=${RESOURCE_B}&limit=0`;
-    const one = JSON.parse((await get(port, url, { host: 'one.example' })).body.toString());
-    const two = JSON.parse((await get(port, url, { host: 'two.example' })).body.toString());
-    assert.match(one.help, /^http:\/\/one\.example\//);
-    assert.match(two.help, /^http:\/\/two\.example\//);
+    test('errors and dumps are not remembered, and stay correct', async () => {
+      const bad = `/api/3/action/datastore_search?resource_id=${RESOURCE_A}&sort=Nope`;
+      for (let i = 0; i < 2; i++) assert.equal((await get(port, bad)).status, 409);
+      const dump = `/datastore/dump/${RESOURCE_B}`;
+      const d1 = await get(port, dump);
+      const d2 = await get(port, dump);
+      assert.ok(d1.body.equals(d2.body));
+    });
   });
-
-  test('errors and dumps are not remembered, and stay correct', async () => {
-    const bad = `/api/3/action/datastore_search?resource_id=${RESOURCE_A}&sort=Nope`;
-    for (let i = 0; i < 2; i++) assert.equal((await get(port, bad)).status, 409);
-    const dump = `/datastore/dump/${RESOURCE_B}`;
-    const d1 = await get(port, dump);
-    const d2 = await get(port, dump);
-    assert.ok(d1.body.equals(d2.body));
-  });
-});
 
 describe('with the response cache turned off', () => {
   test('answers are the same, computed every time', async () => {

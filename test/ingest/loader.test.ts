@@ -22,27 +22,37 @@ const PLACES = '11111111-0000-4000-8000-000000000002';
 
 function catalogJson(overrides: { peopleSource?: string; placesSource?: string } = {}) {
   return {
-    datasets: [{
-      name: 'fixture',
-      resources: [
-        {
-          id: PEOPLE, name: 'People', source: { path: overrides.peopleSource ?? 'people.csv' },
-          fields: [
-            { id: 'Name', type: 'text' },
-            { id: 'Votes', type: 'numeric' },
-            { id: 'Born', type: 'date', column: 'Birth Date', format: 'DD/MM/YYYY' },
-          ],
-        },
-        {
-          id: PLACES, name: 'Places', source: { path: overrides.placesSource ?? 'places.csv' },
-          fields: [{ id: 'Place', type: 'text' }, { id: 'Seats', type: 'int4' }],
-        },
-      ],
-    }],
+    datasets: [
+      {
+        name: 'fixture',
+        resources: [
+          {
+            id: PEOPLE,
+            name: 'People',
+            source: { path: overrides.peopleSource ?? 'people.csv' },
+            fields: [
+              { id: 'Name', type: 'text' },
+              { id: 'Votes', type: 'numeric' },
+              { id: 'Born', type: 'date', column: 'Birth Date', format: 'DD/MM/YYYY' },
+            ],
+          },
+          {
+            id: PLACES,
+            name: 'Places',
+            source: { path: overrides.placesSource ?? 'places.csv' },
+            fields: [
+              { id: 'Place', type: 'text' },
+              { id: 'Seats', type: 'int4' },
+            ],
+          },
+        ],
+      },
+    ],
   };
 }
 
-const PEOPLE_CSV = 'Name,Votes,Birth Date\r\n"O\'Neill, Mary",1200,01/02/1970\r\n"Say ""hi""",,31/12/1999\r\n"two\nlines",7.5,\r\n';
+const PEOPLE_CSV =
+  'Name,Votes,Birth Date\r\n"O\'Neill, Mary",1200,01/02/1970\r\n"Say ""hi""",,31/12/1999\r\n"two\nlines",7.5,\r\n';
 const PLACES_CSV = 'Place,Seats\nCork,5\nGalway,3\n';
 
 describe('loader', () => {
@@ -51,7 +61,13 @@ describe('loader', () => {
   let db: string;
 
   const build = (catalog = catalogJson(), force = false) =>
-    buildDatabase({ catalog: parseCatalog(catalog), sources, target: new SqliteLoadTarget(db), logger: silentLogger, force });
+    buildDatabase({
+      catalog: parseCatalog(catalog),
+      sources,
+      target: new SqliteLoadTarget(db),
+      logger: silentLogger,
+      force,
+    });
 
   const rows = (resourceId: string, file = db) => {
     const handle = new Database(file, { readonly: true });
@@ -79,13 +95,22 @@ describe('loader', () => {
     writeSources();
     const result = await build();
     assert.equal(result.rebuilt, true);
-    assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows]), [['loaded', 3], ['loaded', 2]]);
+    assert.deepEqual(
+      result.outcomes.map((o) => [o.status, o.rows]),
+      [
+        ['loaded', 3],
+        ['loaded', 2],
+      ],
+    );
     const people = rows(PEOPLE);
-    assert.deepEqual(people.map((r) => [r._id, r.Name, r.Votes, r.Born]), [
-      [1, "O'Neill, Mary", 1200, '1970-02-01'],
-      [2, 'Say "hi"', null, '1999-12-31'],
-      [3, 'two\nlines', 7.5, null],
-    ]);
+    assert.deepEqual(
+      people.map((r) => [r._id, r.Name, r.Votes, r.Born]),
+      [
+        [1, "O'Neill, Mary", 1200, '1970-02-01'],
+        [2, 'Say "hi"', null, '1999-12-31'],
+        [3, 'two\nlines', 7.5, null],
+      ],
+    );
     assert.match(String(people[0]!._full_text), /'mari':\d/);
   });
 
@@ -94,7 +119,10 @@ describe('loader', () => {
     await build();
     const again = await build();
     assert.equal(again.rebuilt, false);
-    assert.deepEqual(again.outcomes.map((o) => o.status), ['unchanged', 'unchanged']);
+    assert.deepEqual(
+      again.outcomes.map((o) => o.status),
+      ['unchanged', 'unchanged'],
+    );
   });
 
   test('a changed source rebuilds; unchanged resources are carried over', async () => {
@@ -103,12 +131,21 @@ describe('loader', () => {
     writeSources(PEOPLE_CSV, 'Place,Seats\nCork,5\nGalway,3\nKerry,5\n');
     const result = await build();
     assert.equal(result.rebuilt, true);
-    assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows]), [['unchanged', 3], ['loaded', 3]]);
+    assert.deepEqual(
+      result.outcomes.map((o) => [o.status, o.rows]),
+      [
+        ['unchanged', 3],
+        ['loaded', 3],
+      ],
+    );
     assert.equal(rows(PEOPLE).length, 3);
     const store = await SqliteStore.open(db);
     const backend = store.current;
     try {
-      const search = await backend.rows({ sql: `SELECT count(*) FROM "${PEOPLE}__fts" WHERE "${PEOPLE}__fts" MATCH ?`, params: [Buffer.from('mari').toString('hex')] });
+      const search = await backend.rows({
+        sql: `SELECT count(*) FROM "${PEOPLE}__fts" WHERE "${PEOPLE}__fts" MATCH ?`,
+        params: [Buffer.from('mari').toString('hex')],
+      });
       assert.deepEqual(search, [[1]], 'the carried-over full-text index still finds records');
     } finally {
       await store.close();
@@ -125,17 +162,26 @@ describe('loader', () => {
     for (const [label, bytes] of cases) {
       writeSources(bytes);
       await build();
-      assert.deepEqual(rows(PEOPLE).map((r) => r.Name), ['MURNANE O\u2019CONNOR', 'Fianna Fáil'], label);
+      assert.deepEqual(
+        rows(PEOPLE).map((r) => r.Name),
+        ['MURNANE O\u2019CONNOR', 'Fianna Fáil'],
+        label,
+      );
     }
   });
 
   test('trailing note lines beginning "This is" are dropped; the same text before data is data', async () => {
-    writeSources(`${PEOPLE_CSV}This is a provisional result, subject to change.\r\n\r\nThis is the second note, with "quotes", commas.\r\n`);
+    writeSources(
+      `${PEOPLE_CSV}This is a provisional result, subject to change.\r\n\r\nThis is the second note, with "quotes", commas.\r\n`,
+    );
     const result = await build();
     assert.equal(result.outcomes[0]!.rows, 3);
     writeSources('Name,Votes,Birth Date\r\nThis is a name,1,\r\nMary,2,\r\n');
     await build();
-    assert.deepEqual(rows(PEOPLE).map((r) => r.Name), ['This is a name', 'Mary']);
+    assert.deepEqual(
+      rows(PEOPLE).map((r) => r.Name),
+      ['This is a name', 'Mary'],
+    );
   });
 
   describe('failures name file, line and column and keep the served data', () => {
@@ -151,14 +197,36 @@ describe('loader', () => {
       assert.equal(result.outcomes[1]!.status, 'unchanged');
     };
 
-    test('wrong header', () => failure('Name,Votes,Born\r\nA,1,\r\n', /^people\.csv, line 1: header has no column "Birth Date" \(for field "Born"\)/));
-    test('unexpected column', () => failure('Name,Votes,Birth Date,Extra\r\nA,1,,x\r\n', /^people\.csv, line 1, column 4: header has column "Extra"/));
-    test('a non-number in a numeric column', () => failure('Name,Votes,Birth Date\r\nA,1,\r\nB,lots,\r\n', /^people\.csv, line 3, column 2: field "Votes" \(numeric\): "lots" is not a number$/));
-    test('a row with the wrong number of cells', () => failure('Name,Votes,Birth Date\r\nA,1\r\n', /^people\.csv, line 2, column 3: row has 2 cells, the header has 3 \(the source's short_rows: "pad" fills the rest with empty cells\)$/));
-    test('an impossible date', () => failure('Name,Votes,Birth Date\r\nA,1,31/02/2000\r\n', /^people\.csv, line 2, column 3: field "Born" \(date\): "31\/02\/2000" is not a valid date$/));
-    test('an unterminated quote is reported where it opens, not at the end of the file', () => failure(
-      'Name,Votes,Birth Date\r\n"Ann ""Nan"" Byrne",1,\r\n"multi\r\nline",2,\r\nC,3,\r\nD,"4,\r\nE,5,\r\nF,6,\r\n',
-      /^people\.csv, line 6, column 2: a quoted field opens here and is never closed$/));
+    test('wrong header', () =>
+      failure(
+        'Name,Votes,Born\r\nA,1,\r\n',
+        /^people\.csv, line 1: header has no column "Birth Date" \(for field "Born"\)/,
+      ));
+    test('unexpected column', () =>
+      failure(
+        'Name,Votes,Birth Date,Extra\r\nA,1,,x\r\n',
+        /^people\.csv, line 1, column 4: header has column "Extra"/,
+      ));
+    test('a non-number in a numeric column', () =>
+      failure(
+        'Name,Votes,Birth Date\r\nA,1,\r\nB,lots,\r\n',
+        /^people\.csv, line 3, column 2: field "Votes" \(numeric\): "lots" is not a number$/,
+      ));
+    test('a row with the wrong number of cells', () =>
+      failure(
+        'Name,Votes,Birth Date\r\nA,1\r\n',
+        /^people\.csv, line 2, column 3: row has 2 cells, the header has 3 \(the source's short_rows: "pad" fills the rest with empty cells\)$/,
+      ));
+    test('an impossible date', () =>
+      failure(
+        'Name,Votes,Birth Date\r\nA,1,31/02/2000\r\n',
+        /^people\.csv, line 2, column 3: field "Born" \(date\): "31\/02\/2000" is not a valid date$/,
+      ));
+    test('an unterminated quote is reported where it opens, not at the end of the file', () =>
+      failure(
+        'Name,Votes,Birth Date\r\n"Ann ""Nan"" Byrne",1,\r\n"multi\r\nline",2,\r\nC,3,\r\nD,"4,\r\nE,5,\r\nF,6,\r\n',
+        /^people\.csv, line 6, column 2: a quoted field opens here and is never closed$/,
+      ));
     test('a missing file', async () => {
       writeSources();
       await build(catalogJson(), true);
@@ -171,16 +239,23 @@ describe('loader', () => {
   test('a header without records loads an empty resource, with a warning', async () => {
     writeSources('Name,Votes,Birth Date\r\n');
     const result = await build(catalogJson(), true);
-    assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.warning]), [
-      ['loaded', 0, 'people.csv has a header but no records: the resource is served empty'], ['loaded', 2, undefined],
-    ]);
+    assert.deepEqual(
+      result.outcomes.map((o) => [o.status, o.rows, o.warning]),
+      [
+        ['loaded', 0, 'people.csv has a header but no records: the resource is served empty'],
+        ['loaded', 2, undefined],
+      ],
+    );
   });
 
   test('a resource that never loaded is not served; the others are', async () => {
     rmSync(path.dirname(db), { recursive: true, force: true });
     writeSources('Name,Votes\r\n');
     const result = await build();
-    assert.deepEqual(result.outcomes.map((o) => o.status), ['failed', 'loaded']);
+    assert.deepEqual(
+      result.outcomes.map((o) => o.status),
+      ['failed', 'loaded'],
+    );
     const store = await SqliteStore.open(db);
     const backend = store.current;
     try {
@@ -209,16 +284,24 @@ describe('loader', () => {
 
   test('sources can be read from a URL', async () => {
     const server: Server = createServer((request, response) => {
-      const body = request.url === '/data/people.csv' ? PEOPLE_CSV : request.url === '/data/places.csv' ? PLACES_CSV : null;
+      const body =
+        request.url === '/data/people.csv' ? PEOPLE_CSV : request.url === '/data/places.csv' ? PLACES_CSV : null;
       response.writeHead(body ? 200 : 404).end(body ?? 'not found');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as { port: number };
       const result = await buildDatabase({
-        catalog: parseCatalog(catalogJson()), sources: `http://127.0.0.1:${port}/data`, target: new SqliteLoadTarget(db), logger: silentLogger, force: true,
+        catalog: parseCatalog(catalogJson()),
+        sources: `http://127.0.0.1:${port}/data`,
+        target: new SqliteLoadTarget(db),
+        logger: silentLogger,
+        force: true,
       });
-      assert.deepEqual(result.outcomes.map((o) => o.status), ['loaded', 'loaded']);
+      assert.deepEqual(
+        result.outcomes.map((o) => o.status),
+        ['loaded', 'loaded'],
+      );
       assert.equal(rows(PEOPLE).length, 3);
     } finally {
       server.close();
@@ -230,13 +313,26 @@ describe('loader', () => {
     writeFileSync(path.join(dir, 'catalog.json'), JSON.stringify(catalogJson()));
     writeSources();
     const cli = path.join(PROJECT_ROOT, 'dist', 'src', 'ingest', 'cli.js');
-    const ok = await run(process.execPath, [cli, '--catalog', path.join(dir, 'catalog.json'), '--sources', sources, '--db', db, '--force']);
+    const ok = await run(process.execPath, [
+      cli,
+      '--catalog',
+      path.join(dir, 'catalog.json'),
+      '--sources',
+      sources,
+      '--db',
+      db,
+      '--force',
+    ]);
     assert.match(ok.stdout, /store updated/);
     assert.match(ok.stdout, /loaded\s+11111111-0000-4000-8000-000000000001\s+People\s+3 /);
     writeSources('Name,Votes,Birth Date\r\nA,x,\r\n');
     await assert.rejects(
       run(process.execPath, [cli, '--catalog', path.join(dir, 'catalog.json'), '--sources', sources, '--db', db]),
-      (err: { code: number; stdout: string }) => err.code === 1 && /kept-previous\s+11111111-0000-4000-8000-000000000001[\s\S]*\n {2}11111111-0000-4000-8000-000000000001: people\.csv, line 2, column 2/.test(err.stdout),
+      (err: { code: number; stdout: string }) =>
+        err.code === 1 &&
+        /kept-previous\s+11111111-0000-4000-8000-000000000001[\s\S]*\n {2}11111111-0000-4000-8000-000000000001: people\.csv, line 2, column 2/.test(
+          err.stdout,
+        ),
     );
   });
 });

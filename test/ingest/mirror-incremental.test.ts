@@ -24,7 +24,12 @@ import { createTestDatabase, httpCall, silentLogger, TEST_BACKENDS } from '../he
  * patch may take up to 45 records.
  */
 const MIRROR = {
-  attempts: 1, settleMs: 0, routes: ['dump', 'pages'] as CopyRoute[], blockSize: 10, patchMaxShare: 0.3, sampleBlocks: 2,
+  attempts: 1,
+  settleMs: 0,
+  routes: ['dump', 'pages'] as CopyRoute[],
+  blockSize: 10,
+  patchMaxShare: 0.3,
+  sampleBlocks: 2,
   client: { baseDelayMs: 1, sleep: async () => {} },
 };
 
@@ -57,25 +62,50 @@ for (const backend of TEST_BACKENDS) {
     async function store(name: string) {
       const database = backend === 'postgres' ? await createTestDatabase() : null;
       if (database) databases.push(database);
-      return loadSettings({}, {
-        catalog: path.join(dir, 'catalog.json'), sources: dir, databasePath: path.join(dir, `${name}.sqlite`), logLevel: 'silent',
-        ...(database ? { databaseUrl: database.url } : {}),
-      });
+      return loadSettings(
+        {},
+        {
+          catalog: path.join(dir, 'catalog.json'),
+          sources: dir,
+          databasePath: path.join(dir, `${name}.sqlite`),
+          logLevel: 'silent',
+          ...(database ? { databaseUrl: database.url } : {}),
+        },
+      );
     }
 
     async function start(options: Partial<FakeOptions>) {
-      portal = await new FakeCkan({ version: '2.10', sql: true, rowsMax: 1000, fields: SAMPLE_FIELDS, records: sampleRecords(150), ...options }).start();
+      portal = await new FakeCkan({
+        version: '2.10',
+        sql: true,
+        rowsMax: 1000,
+        fields: SAMPLE_FIELDS,
+        records: sampleRecords(150),
+        ...options,
+      }).start();
       await writeCatalog();
     }
 
     async function writeCatalog() {
-      writeFileSync(path.join(dir, 'catalog.json'), (await planMirror({ portal: portal.url, ids: [portal.datasetName] }, path.join(dir, 'catalog.json'))).catalogText);
+      writeFileSync(
+        path.join(dir, 'catalog.json'),
+        (await planMirror({ portal: portal.url, ids: [portal.datasetName] }, path.join(dir, 'catalog.json')))
+          .catalogText,
+      );
     }
 
-    async function load(settings: ReturnType<typeof loadSettings>, mirror: Record<string, unknown> = {}): Promise<BuildResult> {
+    async function load(
+      settings: ReturnType<typeof loadSettings>,
+      mirror: Record<string, unknown> = {},
+    ): Promise<BuildResult> {
       const target = storageFor(settings).loadTarget();
-      return buildDatabase({ catalog: loadCatalogFile(settings.catalog), sources: dir, target, logger: silentLogger, mirror: { ...MIRROR, ...mirror } })
-        .finally(() => target.close());
+      return buildDatabase({
+        catalog: loadCatalogFile(settings.catalog),
+        sources: dir,
+        target,
+        logger: silentLogger,
+        mirror: { ...MIRROR, ...mirror },
+      }).finally(() => target.close());
     }
 
     /** The API's whole answers to QUERIES, with the version-dependent parts (none in these bodies) as they are. */
@@ -86,7 +116,10 @@ for (const backend of TEST_BACKENDS) {
         const port = Number(new URL(await app.listen({ port: 0, host: '127.0.0.1' })).port);
         const bodies: string[] = [];
         for (const query of QUERIES) {
-          const response = await httpCall(port, `/api/3/action/datastore_search?resource_id=${portal.resourceId}&${query}`);
+          const response = await httpCall(
+            port,
+            `/api/3/action/datastore_search?resource_id=${portal.resourceId}&${query}`,
+          );
           assert.equal(response.statusCode, 200, response.body);
           bodies.push(response.body);
         }
@@ -97,7 +130,9 @@ for (const backend of TEST_BACKENDS) {
       }
     }
 
-    /** The patched store answers as a fresh whole copy of the same upstream does, and a further refresh finds nothing. */
+    /**
+     * The patched store answers as a fresh whole copy of the same upstream does, and a further refresh finds nothing.
+     */
     async function sameAsFreshCopy(patched: ReturnType<typeof loadSettings>): Promise<string[]> {
       const fresh = await store('fresh');
       const copy = await load(fresh);
@@ -106,13 +141,24 @@ for (const backend of TEST_BACKENDS) {
       const ours = await answers(patched);
       assert.deepEqual(ours, theirs);
       const again = await load(patched);
-      assert.deepEqual(again.outcomes.map((o) => [o.status, o.rows]), [['unchanged', portal.records.length]], 'the patch recorded the fingerprint its data matches');
+      assert.deepEqual(
+        again.outcomes.map((o) => [o.status, o.rows]),
+        [['unchanged', portal.records.length]],
+        'the patch recorded the fingerprint its data matches',
+      );
       return ours;
     }
 
     /** Requests that read records (pages, blocks, the dump) since `from`, as [action, records asked for]. */
-    const reads = (from: number) => portal.seen.slice(from).filter((r) => r.action === 'dump' || (r.action === 'datastore_search_sql' && /WHERE "_id" > \d+ AND/.test(String(r.params.sql)))
-      || (r.action === 'datastore_search' && r.params.filters && Array.isArray(r.params.filters._id)));
+    const reads = (from: number) =>
+      portal.seen
+        .slice(from)
+        .filter(
+          (r) =>
+            r.action === 'dump' ||
+            (r.action === 'datastore_search_sql' && /WHERE "_id" > \d+ AND/.test(String(r.params.sql))) ||
+            (r.action === 'datastore_search' && r.params.filters && Array.isArray(r.params.filters._id)),
+        );
 
     test('one record appended: only its block is read, and patched in', async () => {
       await start({});
@@ -121,25 +167,37 @@ for (const backend of TEST_BACKENDS) {
       const sent = portal.seen.length;
       portal.records = [...portal.records, { ...sampleRecords(1, 200)[0]!, Name: 'Appended Ó Súilleabháin' }];
       const result = await load(settings);
-      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 151, 'patch (datastore_search_sql hashes)']]);
-      assert.deepEqual(reads(sent).map((r) => r.params.sql), [
-        `SELECT "_id", "Name", "Votes", "Share", "Big", "Seen", "Notes" FROM "${portal.resourceId}" WHERE "_id" > 200 AND "_id" <= 210 ORDER BY "_id" LIMIT 10000`,
-      ]);
+      assert.deepEqual(
+        result.outcomes.map((o) => [o.status, o.rows, o.method]),
+        [['loaded', 151, 'patch (datastore_search_sql hashes)']],
+      );
+      assert.deepEqual(
+        reads(sent).map((r) => r.params.sql),
+        [
+          `SELECT "_id", "Name", "Votes", "Share", "Big", "Seen", "Notes" FROM "${portal.resourceId}" WHERE "_id" > 200 AND "_id" <= 210 ORDER BY "_id" LIMIT 10000`,
+        ],
+      );
       const bodies = await sameAsFreshCopy(settings);
       assert.equal(JSON.parse(bodies[2]!).result.total, 1, 'the appended record is found by full-text search');
     });
 
-    test('one record edited in the middle (the count and the last records unchanged): the portal\'s hashes see it; its block is read again', async () => {
+    test("one record edited in the middle (the count and the last records unchanged): the portal's hashes see it; its block is read again", async () => {
       await start({});
       const settings = await store('patched');
       await load(settings);
       const sent = portal.seen.length;
       portal.records[20] = { ...portal.records[20]!, Name: 'Edited', Votes: 7 };
       const result = await load(settings);
-      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 150, 'patch (datastore_search_sql hashes)']]);
+      assert.deepEqual(
+        result.outcomes.map((o) => [o.status, o.rows, o.method]),
+        [['loaded', 150, 'patch (datastore_search_sql hashes)']],
+      );
       assert.equal(reads(sent).length, 1);
       const bodies = await sameAsFreshCopy(settings);
-      assert.deepEqual(JSON.parse(bodies[5]!).result.records.map((r: { _id: number }) => r._id), [portal.records[20]!._id]);
+      assert.deepEqual(
+        JSON.parse(bodies[5]!).result.records.map((r: { _id: number }) => r._id),
+        [portal.records[20]!._id],
+      );
       assert.equal(JSON.parse(bodies[1]!).result.total, 149, 'the edited record is no longer found by its old name');
     });
 
@@ -150,7 +208,10 @@ for (const backend of TEST_BACKENDS) {
       const gone = portal.records[70]!._id;
       portal.records = portal.records.filter((r) => r._id !== gone);
       const result = await load(settings);
-      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 149, 'patch (datastore_search_sql hashes)']]);
+      assert.deepEqual(
+        result.outcomes.map((o) => [o.status, o.rows, o.method]),
+        [['loaded', 149, 'patch (datastore_search_sql hashes)']],
+      );
       const bodies = await sameAsFreshCopy(settings);
       const all = JSON.parse(bodies[0]!).result as { total: number; records: { _id: number }[] };
       assert.equal(all.total, 149);
@@ -169,9 +230,16 @@ for (const backend of TEST_BACKENDS) {
       portal.records[last] = { ...portal.records[last]!, Name: 'Edited' };
       portal.records = [...portal.records.filter((r) => r._id !== portal.records[last - 1]!._id), appended];
       const result = await load(settings);
-      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 150, 'patch (sampled blocks)']]);
+      assert.deepEqual(
+        result.outcomes.map((o) => [o.status, o.rows, o.method]),
+        [['loaded', 150, 'patch (sampled blocks)']],
+      );
       const newBlocks = Math.floor((appended._id - 1) / 10) - Math.floor((maxId - 1) / 10) + 1;
-      assert.equal(reads(sent).length, 1 + 3 * (newBlocks + MIRROR.sampleBlocks), 'the last blocks (the edit, the deletion, the append) and the sampled ones are read, 4 records a request');
+      assert.equal(
+        reads(sent).length,
+        1 + 3 * (newBlocks + MIRROR.sampleBlocks),
+        'the last blocks (the edit, the deletion, the append) and the sampled ones are read, 4 records a request',
+      );
       assert.ok(!portal.seen.slice(sent).some((r) => r.action === 'dump'), 'no copy of the whole table');
       await sameAsFreshCopy(settings);
     });
@@ -182,7 +250,10 @@ for (const backend of TEST_BACKENDS) {
       await load(settings);
       portal.records = portal.records.filter((_, i) => i !== 3);
       const result = await load(settings, { sampleBlocks: 0 });
-      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 149, 'dump']]);
+      assert.deepEqual(
+        result.outcomes.map((o) => [o.status, o.rows, o.method]),
+        [['loaded', 149, 'dump']],
+      );
       await sameAsFreshCopy(settings);
     });
 
@@ -200,18 +271,25 @@ for (const backend of TEST_BACKENDS) {
       const result = await load(settings, { attempts: 2, retryWaitMs: 1 });
       portal.afterPage = null;
       assert.ok(appended, 'the portal changed while the patch read its blocks');
-      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 152, 'dump']], result.outcomes[0]!.error ?? '');
+      assert.deepEqual(
+        result.outcomes.map((o) => [o.status, o.rows, o.method]),
+        [['loaded', 152, 'dump']],
+        result.outcomes[0]!.error ?? '',
+      );
       await sameAsFreshCopy(settings);
     });
 
-    test('only the resource\'s metadata moved: no block differs, nothing is read, and the new checksum is recorded', async () => {
+    test("only the resource's metadata moved: no block differs, nothing is read, and the new checksum is recorded", async () => {
       await start({});
       const settings = await store('patched');
       await load(settings);
       const sent = portal.seen.length;
       portal.tables[0]!.modified = '2026-11-20T09:00:00.000000';
       const result = await load(settings);
-      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 150, 'patch (datastore_search_sql hashes)']]);
+      assert.deepEqual(
+        result.outcomes.map((o) => [o.status, o.rows, o.method]),
+        [['loaded', 150, 'patch (datastore_search_sql hashes)']],
+      );
       assert.deepEqual(reads(sent), []);
       await sameAsFreshCopy(settings);
     });
@@ -222,7 +300,10 @@ for (const backend of TEST_BACKENDS) {
       await load(settings);
       portal.records = portal.records.map((r, i) => (i % 2 === 0 ? { ...r, Name: `Edited ${r._id}` } : r));
       const result = await load(settings);
-      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 150, 'dump']]);
+      assert.deepEqual(
+        result.outcomes.map((o) => [o.status, o.rows, o.method]),
+        [['loaded', 150, 'dump']],
+      );
       await sameAsFreshCopy(settings);
     });
 
@@ -234,7 +315,10 @@ for (const backend of TEST_BACKENDS) {
       portal.records = portal.records.map((r) => ({ ...r, Extra: `x${r._id}` }));
       await writeCatalog();
       const result = await load(settings);
-      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 150, 'dump']]);
+      assert.deepEqual(
+        result.outcomes.map((o) => [o.status, o.rows, o.method]),
+        [['loaded', 150, 'dump']],
+      );
       const bodies = await sameAsFreshCopy(settings);
       assert.equal(JSON.parse(bodies[0]!).result.records[0].Extra, 'x1');
     });

@@ -22,22 +22,49 @@ import { buildApp } from '../../src/app.js';
 import { prepareServices } from '../../src/bootstrap.js';
 import { createTestDatabase, httpCall, silentLogger, TEST_BACKENDS } from '../helpers/service.js';
 import {
-  cutOffPage, dumpCutAfter, FakeCkan, gonePrivate, hanging, htmlInstead, SAMPLE_FIELDS, sampleRecords, tooLongAbove, tooManyRequests, unavailable, type FakeOptions, type FakeRecord,
+  cutOffPage,
+  dumpCutAfter,
+  FakeCkan,
+  gonePrivate,
+  hanging,
+  htmlInstead,
+  SAMPLE_FIELDS,
+  sampleRecords,
+  tooLongAbove,
+  tooManyRequests,
+  unavailable,
+  type FakeOptions,
+  type FakeRecord,
 } from '../helpers/fake-ckan.js';
 import { runCli } from '../helpers/processes.js';
 
 const waits: number[] = [];
 /** Waits are recorded, not waited: the tests check that the mirror backs off, without spending the time. */
 const MIRROR = {
-  attempts: 3, retryWaitMs: 5, minPageSize: 2, settleMs: 0, routes: ['pages'] as CopyRoute[],
-  client: { baseDelayMs: 1000, sleep: async (ms: number) => void waits.push(ms), random: () => 0.5 } as CkanClientOptions,
+  attempts: 3,
+  retryWaitMs: 5,
+  minPageSize: 2,
+  settleMs: 0,
+  routes: ['pages'] as CopyRoute[],
+  client: {
+    baseDelayMs: 1000,
+    sleep: async (ms: number) => void waits.push(ms),
+    random: () => 0.5,
+  } as CkanClientOptions,
 };
 
 let dir: string;
 let portal: FakeCkan;
 
 async function startPortal(options: Partial<FakeOptions> = {}): Promise<FakeCkan> {
-  portal = await new FakeCkan({ version: '2.10', sql: false, rowsMax: 7, fields: SAMPLE_FIELDS, records: sampleRecords(40), ...options }).start();
+  portal = await new FakeCkan({
+    version: '2.10',
+    sql: false,
+    rowsMax: 7,
+    fields: SAMPLE_FIELDS,
+    records: sampleRecords(40),
+    ...options,
+  }).start();
   return portal;
 }
 
@@ -45,9 +72,16 @@ async function startPortal(options: Partial<FakeOptions> = {}): Promise<FakeCkan
 let database: { url: string; drop(): Promise<void> } | null = null;
 
 function settings() {
-  return loadSettings({}, {
-    catalog: path.join(dir, 'catalog.json'), sources: dir, databasePath: path.join(dir, 'store.sqlite'), logLevel: 'silent', ...(database ? { databaseUrl: database.url } : {}),
-  });
+  return loadSettings(
+    {},
+    {
+      catalog: path.join(dir, 'catalog.json'),
+      sources: dir,
+      databasePath: path.join(dir, 'store.sqlite'),
+      logLevel: 'silent',
+      ...(database ? { databaseUrl: database.url } : {}),
+    },
+  );
 }
 
 /** Runs a describe's tests on each store: those whose copies are served and compared. */
@@ -78,14 +112,26 @@ async function emptyStore(): Promise<void> {
 
 /** `count-centre mirror`'s catalogue entry for the fake's dataset. */
 async function writeMirrorCatalog(): Promise<void> {
-  const plan = await planMirror({ portal: portal.url, ids: [portal.datasetName], client: MIRROR.client }, settings().catalog);
+  const plan = await planMirror(
+    { portal: portal.url, ids: [portal.datasetName], client: MIRROR.client },
+    settings().catalog,
+  );
   writeFileSync(settings().catalog, plan.catalogText);
 }
 
 /** One load (the first copy, or a refresh). */
-async function load(logger: Logger = silentLogger, mirror: Partial<typeof MIRROR> & Record<string, unknown> = {}): Promise<BuildResult> {
+async function load(
+  logger: Logger = silentLogger,
+  mirror: Partial<typeof MIRROR> & Record<string, unknown> = {},
+): Promise<BuildResult> {
   const target = storageFor(settings()).loadTarget();
-  return buildDatabase({ catalog: loadCatalogFile(settings().catalog), sources: dir, target, logger, mirror: { ...MIRROR, ...mirror } }).finally(() => target.close());
+  return buildDatabase({
+    catalog: loadCatalogFile(settings().catalog),
+    sources: dir,
+    target,
+    logger,
+    mirror: { ...MIRROR, ...mirror },
+  }).finally(() => target.close());
 }
 
 /** Log lines (their messages) at warn and above, for a load to write into. */
@@ -95,12 +141,17 @@ function warnings(): { logger: Logger; lines: string[] } {
 }
 
 /** Every record of the mirror's copy, through its API (datastore_search sorted by _id, all in one page). */
-async function served(resourceId = portal.resourceId): Promise<{ total: number; records: Record<string, unknown>[]; fields: unknown[] }> {
+async function served(
+  resourceId = portal.resourceId,
+): Promise<{ total: number; records: Record<string, unknown>[]; fields: unknown[] }> {
   const prepared = await prepareServices(settings(), silentLogger, { load: false });
   const app = await buildApp(prepared.state, silentLogger);
   try {
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
-    const response = await httpCall(Number(new URL(address).port), `/api/3/action/datastore_search?resource_id=${resourceId}&limit=1000`);
+    const response = await httpCall(
+      Number(new URL(address).port),
+      `/api/3/action/datastore_search?resource_id=${resourceId}&limit=1000`,
+    );
     const body = JSON.parse(response.body);
     return { total: body.result.total, records: body.result.records, fields: body.result.fields };
   } finally {
@@ -112,7 +163,13 @@ async function served(resourceId = portal.resourceId): Promise<{ total: number; 
 /** The upstream's records as the API serves them (numbers as JSON numbers, timestamps as given). */
 function expected(): Record<string, unknown>[] {
   return portal.records.map((r) => ({
-    _id: r._id, Name: r.Name, Votes: r.Votes, Share: Number(String((r.Share as { value: string }).value)), Big: Number((r.Big as { value: string }).value), Seen: r.Seen, Notes: r.Notes,
+    _id: r._id,
+    Name: r.Name,
+    Votes: r.Votes,
+    Share: Number(String((r.Share as { value: string }).value)),
+    Big: Number((r.Big as { value: string }).value),
+    Seen: r.Seen,
+    Notes: r.Notes,
   }));
 }
 
@@ -125,7 +182,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('copying by each CKAN version\'s best paging method', () => {
+describe("copying by each CKAN version's best paging method", () => {
   for (const [name, options, method] of [
     ['2.10: offset only (rows_max 7)', { version: '2.10', sql: false }, 'offset'],
     ['2.9: SQL keyset, numeric sent as strings', { version: '2.9', sql: true }, 'sql'],
@@ -135,21 +192,46 @@ describe('copying by each CKAN version\'s best paging method', () => {
       await startPortal(options);
       await writeMirrorCatalog();
       const result = await load();
-      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 40, method]]);
+      assert.deepEqual(
+        result.outcomes.map((o) => [o.status, o.rows, o.method]),
+        [['loaded', 40, method]],
+      );
       const copy = await served();
       assert.equal(copy.total, 40);
       assert.deepEqual(copy.records, expected(), 'records, _ids (with their gaps), numbers and nulls as upstream');
       assert.deepEqual(copy.fields, [
         { id: '_id', type: 'int' },
         { id: 'Name', type: 'text', info: { label: 'Name', notes: 'The candidate as printed.', type_override: '' } },
-        { id: 'Votes', type: 'int4' }, { id: 'Share', type: 'numeric' }, { id: 'Big', type: 'int8' }, { id: 'Seen', type: 'timestamp' }, { id: 'Notes', type: 'text' },
+        { id: 'Votes', type: 'int4' },
+        { id: 'Share', type: 'numeric' },
+        { id: 'Big', type: 'int8' },
+        { id: 'Seen', type: 'timestamp' },
+        { id: 'Notes', type: 'text' },
       ]);
-      const pages = portal.seen.filter((r) => (r.action === 'datastore_search' || r.action === 'datastore_search_sql') && Number(r.params.limit ?? 7) >= 7);
-      assert.ok(pages.length > 40 / 7, 'paged at the portal\'s rows_max');
-      assert.ok(portal.seen.every((r) => r.inFlight === 0), 'one request at a time');
-      assert.ok(portal.seen.every((r) => /^CountCentre\/\d+\.\d+\.\d+ \(CKAN DataStore mirror\)$/.test(String(r.headers['user-agent']))), 'a User-Agent naming Count Centre');
-      assert.ok(portal.requests('datastore_search').filter((r) => r.params.limit > 1 && r.params.resource_id !== '_table_metadata' && r.params.sort !== '_id desc')
-        .every((r) => r.params.sort === '_id'), 'every page sorted by _id');
+      const pages = portal.seen.filter(
+        (r) =>
+          (r.action === 'datastore_search' || r.action === 'datastore_search_sql') && Number(r.params.limit ?? 7) >= 7,
+      );
+      assert.ok(pages.length > 40 / 7, "paged at the portal's rows_max");
+      assert.ok(
+        portal.seen.every((r) => r.inFlight === 0),
+        'one request at a time',
+      );
+      assert.ok(
+        portal.seen.every((r) =>
+          /^CountCentre\/\d+\.\d+\.\d+ \(CKAN DataStore mirror\)$/.test(String(r.headers['user-agent'])),
+        ),
+        'a User-Agent naming Count Centre',
+      );
+      assert.ok(
+        portal
+          .requests('datastore_search')
+          .filter(
+            (r) => r.params.limit > 1 && r.params.resource_id !== '_table_metadata' && r.params.sort !== '_id desc',
+          )
+          .every((r) => r.params.sort === '_id'),
+        'every page sorted by _id',
+      );
     });
   }
 });
@@ -171,18 +253,38 @@ describe('faults', () => {
     portal.faults = [tooLongAbove(200)];
     const result = await load();
     assert.equal(result.outcomes[0]!.status, 'loaded');
-    const limits = portal.requests('datastore_search').map((r) => r.params.limit).filter((l) => l > 100);
-    assert.deepEqual([...new Set(limits)], [32000, 16000, 8000, 4000, 2000, 1000, 500, 250, 125], 'halved until the portal answers');
+    const limits = portal
+      .requests('datastore_search')
+      .map((r) => r.params.limit)
+      .filter((l) => l > 100);
+    assert.deepEqual(
+      [...new Set(limits)],
+      [32000, 16000, 8000, 4000, 2000, 1000, 500, 250, 125],
+      'halved until the portal answers',
+    );
     assert.deepEqual((await served()).records, expected());
   });
 
   test('at the smallest page, another paging method', async () => {
     await startPortal({ version: '2.9', sql: true, rowsMax: 32000 });
     await writeMirrorCatalog();
-    portal.faults = [({ action }) => (action === 'datastore_search_sql' && portal.requests('datastore_search_sql').length > 1
-      ? { status: 409, body: JSON.stringify({ success: false, error: { query: ['Search took too long'], __type: 'Validation Error' } }) } : undefined)];
+    portal.faults = [
+      ({ action }) =>
+        action === 'datastore_search_sql' && portal.requests('datastore_search_sql').length > 1
+          ? {
+              status: 409,
+              body: JSON.stringify({
+                success: false,
+                error: { query: ['Search took too long'], __type: 'Validation Error' },
+              }),
+            }
+          : undefined,
+    ];
     const result = await load();
-    assert.deepEqual(result.outcomes.map((o) => [o.status, o.method]), [['loaded', 'offset']]);
+    assert.deepEqual(
+      result.outcomes.map((o) => [o.status, o.method]),
+      [['loaded', 'offset']],
+    );
     assert.deepEqual((await served()).records, expected());
   });
 
@@ -205,11 +307,21 @@ describe('faults', () => {
     const warnings: string[] = [];
     const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line).msg) });
     const result = await load(logger);
-    assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows]), [['loaded', 43]]);
-    assert.match(warnings.join('\n'), /copy not published: the upstream changed during the copy \(40 records up to _id 49 before, 43 up to _id 103 after\)/);
+    assert.deepEqual(
+      result.outcomes.map((o) => [o.status, o.rows]),
+      [['loaded', 43]],
+    );
+    assert.match(
+      warnings.join('\n'),
+      /copy not published: the upstream changed during the copy \(40 records up to _id 49 before, 43 up to _id 103 after\)/,
+    );
     assert.deepEqual((await served()).records, expected());
     const again = await load();
-    assert.deepEqual(again.outcomes.map((o) => o.status), ['unchanged'], 'the retried copy recorded the fingerprint of what it copied');
+    assert.deepEqual(
+      again.outcomes.map((o) => o.status),
+      ['unchanged'],
+      'the retried copy recorded the fingerprint of what it copied',
+    );
   });
 
   test('rows changing on every try: the last good copy keeps serving', async () => {
@@ -238,7 +350,10 @@ describe('faults', () => {
     portal.records = [];
     let result = await load();
     assert.equal(result.outcomes[0]!.status, 'waiting');
-    assert.match(result.outcomes[0]!.error!, /no records where 40 were copied, with unchanged metadata: most likely a reload in progress/);
+    assert.match(
+      result.outcomes[0]!.error!,
+      /no records where 40 were copied, with unchanged metadata: most likely a reload in progress/,
+    );
     portal.records = kept.slice(0, 12);
     result = await load();
     assert.match(result.outcomes[0]!.error!, /shows 12 records where 40 were copied/);
@@ -259,7 +374,10 @@ describe('faults', () => {
     };
     const result = await load();
     assert.equal(result.outcomes[0]!.status, 'kept-previous');
-    assert.match(result.outcomes[0]!.error!, /the upstream fields changed \(added "Added"\); run `count-centre mirror` again/);
+    assert.match(
+      result.outcomes[0]!.error!,
+      /the upstream fields changed \(added "Added"\); run `count-centre mirror` again/,
+    );
     assert.deepEqual(await served(), before);
   });
 
@@ -275,7 +393,10 @@ describe('faults', () => {
     assert.match(result.outcomes[0]!.error!, /Access denied/);
     portal.faults = [htmlInstead()];
     result = await load();
-    assert.match(result.outcomes[0]!.error!, /HTML page instead of JSON \(a login page or a bot challenge\?\); stopping/);
+    assert.match(
+      result.outcomes[0]!.error!,
+      /HTML page instead of JSON \(a login page or a bot challenge\?\); stopping/,
+    );
     assert.equal(waits.length, 0, 'neither is retried');
     assert.deepEqual(await served(), before);
   });
@@ -287,7 +408,10 @@ describe('faults', () => {
     await writeMirrorCatalog();
     const result = await load();
     assert.equal(result.outcomes[0]!.status, 'failed');
-    assert.match(result.outcomes[0]!.error!, /record _id 6, field "Big" \(int8\): "9007199254740993" is out of range for int8/);
+    assert.match(
+      result.outcomes[0]!.error!,
+      /record _id 6, field "Big" \(int8\): "9007199254740993" is out of range for int8/,
+    );
   });
 });
 
@@ -306,32 +430,61 @@ onEachStore('the dump: one request for the whole table, verified before it is st
     portal.records = trickyRecords();
     await writeMirrorCatalog();
     const result = await load(silentLogger, { routes: ['dump', 'pages'] });
-    assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method, o.warning]), [['loaded', 40, 'dump', undefined]]);
+    assert.deepEqual(
+      result.outcomes.map((o) => [o.status, o.rows, o.method, o.warning]),
+      [['loaded', 40, 'dump', undefined]],
+    );
     assert.equal(portal.requests('dump').length, 1);
     assert.deepEqual(portal.requests('dump')[0]!.params, { format: 'csv', resource_id: portal.resourceId });
     const pages = portal.requests('datastore_search').filter((r) => r.params.sort === '_id');
-    assert.deepEqual(pages.map((r) => [r.params.offset, r.params.limit]), [[0, 50]], 'one sampled page besides the probes');
+    assert.deepEqual(
+      pages.map((r) => [r.params.offset, r.params.limit]),
+      [[0, 50]],
+      'one sampled page besides the probes',
+    );
     const copy = await served();
     assert.deepEqual(copy.records, expected());
-    assert.deepEqual(copy.records.slice(1, 4).map((r) => [r.Name, r.Notes]), [['Ní Bhriain, "Áine"\r\nsecond line\rthird', 'a,b'], ['\\.', '  spaced  '], ['"', null]]);
+    assert.deepEqual(
+      copy.records.slice(1, 4).map((r) => [r.Name, r.Notes]),
+      [
+        ['Ní Bhriain, "Áine"\r\nsecond line\rthird', 'a,b'],
+        ['\\.', '  spaced  '],
+        ['"', null],
+      ],
+    );
   });
 
   test('arrays and JSON come as JSON text: kept as the paged copy keeps them', async () => {
     await startPortal();
-    const fields = [{ id: 'Tags', type: '_text' }, { id: 'Doc', type: 'json' }, { id: 'Amount', type: 'numeric' }];
+    const fields = [
+      { id: 'Tags', type: '_text' },
+      { id: 'Doc', type: 'json' },
+      { id: 'Amount', type: 'numeric' },
+    ];
     const records: FakeRecord[] = [
-      { _id: 1, Tags: ['a', 'b,c', 'd "e"'], Doc: { n: new LosslessNumber('1.50'), s: 'x' }, Amount: new LosslessNumber('-32782.20') },
+      {
+        _id: 1,
+        Tags: ['a', 'b,c', 'd "e"'],
+        Doc: { n: new LosslessNumber('1.50'), s: 'x' },
+        Amount: new LosslessNumber('-32782.20'),
+      },
       { _id: 2, Tags: null, Doc: null, Amount: null },
       { _id: 3, Tags: [], Doc: [new LosslessNumber('12345678901234567890')], Amount: new LosslessNumber('0.000001') },
     ];
     portal.tables[0] = { ...portal.tables[0]!, fields, records };
     await writeMirrorCatalog();
     const byDump = await load(silentLogger, { routes: ['dump', 'pages'] });
-    assert.deepEqual(byDump.outcomes.map((o) => [o.status, o.method, o.warning]), [['loaded', 'dump', undefined]]);
+    assert.deepEqual(
+      byDump.outcomes.map((o) => [o.status, o.method, o.warning]),
+      [['loaded', 'dump', undefined]],
+    );
     const dumped = await served();
     await emptyStore();
     const byPages = await load(silentLogger, { routes: ['pages'] });
-    assert.deepEqual(byPages.outcomes.map((o) => [o.status, o.method]), [['loaded', 'offset']]);
+    assert.deepEqual(
+      byPages.outcomes.map((o) => [o.status, o.method]),
+      [['loaded', 'offset']],
+    );
     assert.deepEqual(await served(), dumped);
     assert.deepEqual(dumped.records, [
       { _id: 1, Tags: '["a","b,c","d \\"e\\""]', Doc: '{"n":1.50,"s":"x"}', Amount: -32782.2 },
@@ -346,8 +499,12 @@ onEachStore('the dump: one request for the whole table, verified before it is st
     portal.faults = [dumpCutAfter(25)];
     const { logger, lines } = warnings();
     const result = await load(logger, { routes: ['dump', 'pages'] });
-    const note = 'the dump was not used (it holds 25 records up to _id 31, but the portal counts 40 up to _id 49 (a dump cut short?)); copied page by page';
-    assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method, o.warning]), [['loaded', 40, 'offset', note]]);
+    const note =
+      'the dump was not used (it holds 25 records up to _id 31, but the portal counts 40 up to _id 49 (a dump cut short?)); copied page by page';
+    assert.deepEqual(
+      result.outcomes.map((o) => [o.status, o.rows, o.method, o.warning]),
+      [['loaded', 40, 'offset', note]],
+    );
     assert.deepEqual(lines, [`${portal.url} resource ${portal.resourceId}: ${note}`]);
     assert.deepEqual((await served()).records, expected());
   });
@@ -358,31 +515,56 @@ onEachStore('the dump: one request for the whole table, verified before it is st
     await writeMirrorCatalog();
     portal.faults = [({ action }) => (action === 'dump' ? 'cut' : undefined)];
     let result = await load(silentLogger, { routes: ['dump', 'pages'] });
-    assert.deepEqual(result.outcomes.map((o) => [o.status, o.method]), [['loaded', 'offset']]);
-    assert.match(result.outcomes[0]!.warning!, /^the dump was not used \(it holds \d+ records up to _id \d+, but the portal counts 40 up to _id 49 \(a dump cut short\?\)\)/);
+    assert.deepEqual(
+      result.outcomes.map((o) => [o.status, o.method]),
+      [['loaded', 'offset']],
+    );
+    assert.match(
+      result.outcomes[0]!.warning!,
+      /^the dump was not used \(it holds \d+ records up to _id \d+, but the portal counts 40 up to _id 49 \(a dump cut short\?\)\)/,
+    );
     assert.deepEqual((await served()).records, expected());
 
     await portal.stop();
     await startPortal({ dump: false });
     await writeMirrorCatalog();
     result = await load(silentLogger, { routes: ['dump', 'pages'] });
-    assert.deepEqual(result.outcomes.map((o) => [o.status, o.method, o.warning]), [
-      ['loaded', 'offset', `the dump was not used (the dump could not be downloaded (/datastore/dump/${portal.resourceId}: HTTP 404)); copied page by page`],
-    ]);
+    assert.deepEqual(
+      result.outcomes.map((o) => [o.status, o.method, o.warning]),
+      [
+        [
+          'loaded',
+          'offset',
+          `the dump was not used (the dump could not be downloaded (/datastore/dump/${portal.resourceId}: HTTP 404)); copied page by page`,
+        ],
+      ],
+    );
   });
 
-  test('a dump whose values differ from the API\'s: the sampled records tell; page by page', async () => {
+  test("a dump whose values differ from the API's: the sampled records tell; page by page", async () => {
     await startPortal();
     await writeMirrorCatalog();
-    portal.faults = [(request, p) => {
-      if (request.action !== 'dump') return undefined;
-      const answer = p.dumpAnswer(request.params);
-      return { ...answer, body: answer.body.replace('\n1,Name 1 Ó Súilleabháin,10,', '\n1,Name 1 Ó Súilleabháin,999,') };
-    }];
+    portal.faults = [
+      (request, p) => {
+        if (request.action !== 'dump') return undefined;
+        const answer = p.dumpAnswer(request.params);
+        return {
+          ...answer,
+          body: answer.body.replace('\n1,Name 1 Ó Súilleabháin,10,', '\n1,Name 1 Ó Súilleabháin,999,'),
+        };
+      },
+    ];
     const result = await load(silentLogger, { routes: ['dump', 'pages'] });
-    assert.deepEqual(result.outcomes.map((o) => [o.status, o.method, o.warning]), [
-      ['loaded', 'offset', 'the dump was not used (record _id 1, field "Votes": 999 in the dump, 10 through the API); copied page by page'],
-    ]);
+    assert.deepEqual(
+      result.outcomes.map((o) => [o.status, o.method, o.warning]),
+      [
+        [
+          'loaded',
+          'offset',
+          'the dump was not used (record _id 1, field "Votes": 999 in the dump, 10 through the API); copied page by page',
+        ],
+      ],
+    );
     assert.deepEqual((await served()).records, expected());
   });
 
@@ -394,12 +576,21 @@ onEachStore('the dump: one request for the whole table, verified before it is st
     };
     const { logger, lines } = warnings();
     const result = await load(logger, { routes: ['dump', 'pages'] });
-    assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows, o.method]), [['loaded', 43, 'dump']]);
-    assert.match(lines.join('\n'), /copy not published: the upstream changed during the copy \(40 records up to _id 49, then 43 up to _id 103\)/);
+    assert.deepEqual(
+      result.outcomes.map((o) => [o.status, o.rows, o.method]),
+      [['loaded', 43, 'dump']],
+    );
+    assert.match(
+      lines.join('\n'),
+      /copy not published: the upstream changed during the copy \(40 records up to _id 49, then 43 up to _id 103\)/,
+    );
     assert.deepEqual((await served()).records, expected());
     const sent = portal.seen.length;
     const again = await load(silentLogger, { routes: ['dump', 'pages'] });
-    assert.deepEqual(again.outcomes.map((o) => o.status), ['unchanged']);
+    assert.deepEqual(
+      again.outcomes.map((o) => o.status),
+      ['unchanged'],
+    );
     assert.equal(portal.requests('dump').length, 2, 'no dump asked for by the refresh');
     assert.ok(portal.seen.slice(sent).every((r) => r.action !== 'dump'));
   });
@@ -415,7 +606,9 @@ onEachStore('a table being reloaded is never published half-loaded', () => {
     const before = await served();
     const { logger, lines } = warnings();
     let over = false;
-    const reload = portal.reloadInChunks(portal.tables[0]!, reloaded(60), { chunk: 6, pauseMs: 40 }).then(() => void (over = true));
+    const reload = portal
+      .reloadInChunks(portal.tables[0]!, reloaded(60), { chunk: 6, pauseMs: 40 })
+      .then(() => void (over = true));
     const during: string[] = [];
     while (!over) {
       const result = await load(logger, { settleMs: 100 });
@@ -424,10 +617,23 @@ onEachStore('a table being reloaded is never published half-loaded', () => {
     }
     await reload;
     assert.ok(during.length >= 2 && during.every((s) => s === 'waiting'), during.join());
-    assert.ok(lines.every((l) => /^not copied now: .*(most likely a reload in progress|its table was re-created).*; still serving the last complete copy \(40 records, loaded /.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.every((l) =>
+        /^not copied now: .*(most likely a reload in progress|its table was re-created).*; still serving the last complete copy \(40 records, loaded /.test(
+          l,
+        ),
+      ),
+      lines.join('\n'),
+    );
     const result = await load(logger, { settleMs: 100 });
-    assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows]), [['loaded', 60]]);
-    assert.deepEqual((await served()).records.map((r) => r.Name), portal.records.map((r) => r.Name));
+    assert.deepEqual(
+      result.outcomes.map((o) => [o.status, o.rows]),
+      [['loaded', 60]],
+    );
+    assert.deepEqual(
+      (await served()).records.map((r) => r.Name),
+      portal.records.map((r) => r.Name),
+    );
   });
 
   test('a change seen again within the settle interval is not copied', async () => {
@@ -438,9 +644,15 @@ onEachStore('a table being reloaded is never published half-loaded', () => {
     setTimeout(() => portal.records.push(...sampleRecords(1, 200)), 40);
     const result = await load(silentLogger, { settleMs: 150 });
     assert.equal(result.outcomes[0]!.status, 'waiting');
-    assert.equal(result.outcomes[0]!.error, `${portal.url} resource ${portal.resourceId}: the upstream is still changing (41 records up to _id 101, then 42 up to _id 201, within 0.2 s): most likely a reload in progress`);
+    assert.equal(
+      result.outcomes[0]!.error,
+      `${portal.url} resource ${portal.resourceId}: the upstream is still changing (41 records up to _id 101, then 42 up to _id 201, within 0.2 s): most likely a reload in progress`,
+    );
     assert.deepEqual((await served()).total, 40);
-    assert.deepEqual((await load(silentLogger, { settleMs: 50 })).outcomes.map((o) => [o.status, o.rows]), [['loaded', 42]]);
+    assert.deepEqual(
+      (await load(silentLogger, { settleMs: 50 })).outcomes.map((o) => [o.status, o.rows]),
+      [['loaded', 42]],
+    );
   });
 
   for (const loader of ['datapusher', 'xloader'] as const) {
@@ -455,17 +667,33 @@ onEachStore('a table being reloaded is never published half-loaded', () => {
       table.loaderStatus = { status: 'running', last_updated: '2026-11-25T10:00:00.000000' };
       let result = await load(silentLogger, { settleMs: 20 });
       assert.equal(result.outcomes[0]!.status, 'waiting');
-      assert.equal(result.outcomes[0]!.error, `${portal.url} resource ${portal.resourceId}: the portal's ${loader} is loading the table (status running, updated 2026-11-25T10:00:00.000000)`);
+      assert.equal(
+        result.outcomes[0]!.error,
+        `${portal.url} resource ${portal.resourceId}: the portal's ${loader} is loading the table (status running, updated 2026-11-25T10:00:00.000000)`,
+      );
       table.loaderStatus = { status: 'error', last_updated: '2026-11-25T10:01:00.000000' };
       result = await load(silentLogger, { settleMs: 20 });
-      assert.match(result.outcomes[0]!.error!, new RegExp(`the portal's ${loader} reports that its last load of the table failed \\(status error, updated 2026-11-25T10:01:00.000000\\): the table may hold part of it$`));
+      assert.match(
+        result.outcomes[0]!.error!,
+        new RegExp(
+          `the portal's ${loader} reports that its last load of the table failed \\(status error, updated 2026-11-25T10:01:00.000000\\): the table may hold part of it$`,
+        ),
+      );
       assert.equal((await served()).total, 40);
       table.records = records;
       table.loaderStatus = { status: 'complete', last_updated: '2026-11-25T10:02:00.000000' };
       result = await load(silentLogger, { settleMs: 20 });
-      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows]), [['loaded', 60]]);
+      assert.deepEqual(
+        result.outcomes.map((o) => [o.status, o.rows]),
+        [['loaded', 60]],
+      );
       if (loader === 'xloader') assert.equal(portal.requests('datapusher_status').length, 0);
-      else assert.equal(portal.requests('xloader_status').length, 4, 'xloader_status asked once in each of the four loads that saw a change, then known to be missing');
+      else
+        assert.equal(
+          portal.requests('xloader_status').length,
+          4,
+          'xloader_status asked once in each of the four loads that saw a change, then known to be missing',
+        );
     });
   }
 });
@@ -478,13 +706,21 @@ onEachStore('a portal that is down', () => {
     await writeMirrorCatalog();
   };
 
-  test('resources are probed side by side, never more requests at once than the portal\'s limit (at most 3)', async () => {
+  test("resources are probed side by side, never more requests at once than the portal's limit (at most 3)", async () => {
     await withTables();
     await load(silentLogger, { client: { ...MIRROR.client, concurrency: 2 } });
-    for (const [concurrency, limit] of [[1, 1], [2, 2], [3, 3], [8, 3]] as const) {
+    for (const [concurrency, limit] of [
+      [1, 1],
+      [2, 2],
+      [3, 3],
+      [8, 3],
+    ] as const) {
       portal.maxInFlight = 0;
       const result = await load(silentLogger, { client: { ...MIRROR.client, concurrency } });
-      assert.deepEqual(result.outcomes.map((o) => [o.status, o.checked]), Array(6).fill(['unchanged', true]));
+      assert.deepEqual(
+        result.outcomes.map((o) => [o.status, o.checked]),
+        Array(6).fill(['unchanged', true]),
+      );
       assert.equal(portal.maxInFlight, limit, `concurrency ${concurrency}`);
     }
   });
@@ -497,7 +733,10 @@ onEachStore('a portal that is down', () => {
     const client = { ...MIRROR.client, concurrency: 2, failuresToPause: 5, pauseMs: 60_000 };
     let sent = portal.seen.length;
     let result = await load(silentLogger, { client });
-    assert.deepEqual(result.outcomes.map((o) => [o.status, o.unreachable, o.checked]), Array(6).fill(['kept-previous', true, false]));
+    assert.deepEqual(
+      result.outcomes.map((o) => [o.status, o.unreachable, o.checked]),
+      Array(6).fill(['kept-previous', true, false]),
+    );
     const asked = portal.seen.length - sent;
     assert.ok(asked >= 5 && asked <= 6, `${asked} requests before the portal was left alone`);
     assert.ok(result.outcomes.some((o) => /HTTP 503; the portal is left alone until/.test(o.error!)));
@@ -508,7 +747,14 @@ onEachStore('a portal that is down', () => {
     sent = portal.seen.length;
     result = await load(silentLogger, { client });
     assert.equal(portal.seen.length, sent, 'not asked at all while it is left alone');
-    assert.ok(result.outcomes.every((o) => o.status === 'kept-previous' && /not asked: the portal is left alone until \d{4}-.*\(.*HTTP 503.*\)$/.test(o.error!)), result.outcomes[0]!.error!);
+    assert.ok(
+      result.outcomes.every(
+        (o) =>
+          o.status === 'kept-previous' &&
+          /not asked: the portal is left alone until \d{4}-.*\(.*HTTP 503.*\)$/.test(o.error!),
+      ),
+      result.outcomes[0]!.error!,
+    );
     assert.deepEqual(await Promise.all([portal.resourceId, ...tableIds].map((id) => served(id))), before);
   });
 
@@ -517,10 +763,19 @@ onEachStore('a portal that is down', () => {
     await load();
     portal.faults = [hanging()];
     const started = Date.now();
-    const result = await load(silentLogger, { probeTimeoutMs: 300, client: { ...MIRROR.client, concurrency: 2, timeoutMs: 60_000 } });
+    const result = await load(silentLogger, {
+      probeTimeoutMs: 300,
+      client: { ...MIRROR.client, concurrency: 2, timeoutMs: 60_000 },
+    });
     const seconds = (Date.now() - started) / 1000;
-    assert.deepEqual(result.outcomes.map((o) => [o.status, o.unreachable]), Array(6).fill(['kept-previous', true]));
-    assert.match(result.outcomes[0]!.error!, /datastore_search: the portal could not be reached \(TimeoutError\); no time was left to try again/);
+    assert.deepEqual(
+      result.outcomes.map((o) => [o.status, o.unreachable]),
+      Array(6).fill(['kept-previous', true]),
+    );
+    assert.match(
+      result.outcomes[0]!.error!,
+      /datastore_search: the portal could not be reached \(TimeoutError\); no time was left to try again/,
+    );
     assert.ok(seconds < 2, `six probes, two at a time, each given up after 0.3 s: ${seconds} s`);
   });
 
@@ -531,7 +786,10 @@ onEachStore('a portal that is down', () => {
     portal.faults = [unavailable(600)];
     const sent = portal.seen.length;
     const result = await load(silentLogger, { client: { ...MIRROR.client, pauseMs: 1000 } });
-    assert.deepEqual(result.outcomes.map((o) => [o.status, o.unreachable]), [['kept-previous', true]]);
+    assert.deepEqual(
+      result.outcomes.map((o) => [o.status, o.unreachable]),
+      [['kept-previous', true]],
+    );
     assert.equal(portal.seen.length - sent, 1);
     assert.deepEqual(waits, []);
     const paused = portalState(new URL(portal.url).host).pausedUntil - Date.now();
@@ -558,7 +816,10 @@ onEachStore('a portal that is down', () => {
     portal.faults = [];
     await delay(until - Date.now() + 5);
     const result = await load(silentLogger, { client });
-    assert.deepEqual(result.outcomes.map((o) => [o.status, o.checked]), [['unchanged', true]]);
+    assert.deepEqual(
+      result.outcomes.map((o) => [o.status, o.checked]),
+      [['unchanged', true]],
+    );
     assert.deepEqual([state.pauses, state.failures], [0, 0]);
   });
 
@@ -567,17 +828,36 @@ onEachStore('a portal that is down', () => {
     await writeMirrorCatalog();
     await load();
     await portal.stop();
-    const env: Record<string, string> = { COUNTCENTRE_CATALOG: settings().catalog, COUNTCENTRE_SOURCES: dir, COUNTCENTRE_DB: settings().databasePath, LOG_LEVEL: 'silent' };
+    const env: Record<string, string> = {
+      COUNTCENTRE_CATALOG: settings().catalog,
+      COUNTCENTRE_SOURCES: dir,
+      COUNTCENTRE_DB: settings().databasePath,
+      LOG_LEVEL: 'silent',
+    };
     if (database) env.DATABASE_URL = database.url;
     const [loaded, mirrored] = await Promise.all([
       runCli(['load'], env),
-      runCli(['mirror', portal.url, portal.datasetName, '--catalog', path.join(dir, 'other.json'), '--db', path.join(dir, 'other.sqlite')], env),
+      runCli(
+        [
+          'mirror',
+          portal.url,
+          portal.datasetName,
+          '--catalog',
+          path.join(dir, 'other.json'),
+          '--db',
+          path.join(dir, 'other.sqlite'),
+        ],
+        env,
+      ),
     ]);
     assert.equal(loaded.code, 4, loaded.stdout + loaded.stderr);
     assert.match(loaded.stdout, new RegExp(`kept-previous  ${portal.resourceId}`));
     assert.match(loaded.stdout, /datastore_search: the portal could not be reached \(ECONNREFUSED\)/);
     assert.equal(mirrored.code, 4, mirrored.stdout + mirrored.stderr);
-    assert.match(mirrored.stderr, /^count-centre: portal: status_show: the portal could not be reached \(ECONNREFUSED\); the portal is left alone until /);
+    assert.match(
+      mirrored.stderr,
+      /^count-centre: portal: status_show: the portal could not be reached \(ECONNREFUSED\); the portal is left alone until /,
+    );
   });
 });
 
@@ -588,7 +868,10 @@ describe('refresh', () => {
     await load();
     const sent = portal.seen.length;
     const result = await load();
-    assert.deepEqual(result.outcomes.map((o) => o.status), ['unchanged']);
+    assert.deepEqual(
+      result.outcomes.map((o) => o.status),
+      ['unchanged'],
+    );
     assert.equal(result.rebuilt, false);
     const probe = portal.seen.slice(sent);
     assert.ok(probe.length <= 4, `a probe is a few small requests (${probe.length})`);
@@ -607,24 +890,45 @@ describe('refresh', () => {
 });
 
 describe('discovery', () => {
-  test('by resource id, into a dataset of another name: the portal\'s metadata kept, the mirror named in extras', async () => {
+  test("by resource id, into a dataset of another name: the portal's metadata kept, the mirror named in extras", async () => {
     await startPortal();
-    const plan = await planMirror({ portal: portal.url, ids: [portal.resourceId], dataset: 'local-name', client: MIRROR.client }, settings().catalog);
+    const plan = await planMirror(
+      { portal: portal.url, ids: [portal.resourceId], dataset: 'local-name', client: MIRROR.client },
+      settings().catalog,
+    );
     assert.equal(plan.ckanVersion, '2.10.0');
-    assert.deepEqual(plan.resources.map((r) => [r.dataset, r.id, r.name, r.fields.length]), [['local-name', portal.resourceId, 'Fake counts', 6]]);
+    assert.deepEqual(
+      plan.resources.map((r) => [r.dataset, r.id, r.name, r.fields.length]),
+      [['local-name', portal.resourceId, 'Fake counts', 6]],
+    );
     const dataset = JSON.parse(plan.catalogText).datasets[0];
-    assert.deepEqual({ ...dataset, resources: undefined }, {
-      name: 'local-name', title: 'A fake dataset', notes: 'Served by the tests.', license_id: 'CC-BY-4.0', license_title: 'Creative Commons Attribution 4.0',
-      organization: 'Fake Organisation', extras: { frequency: 'daily', mirror_of: `${portal.url}dataset/fake-dataset` }, resources: undefined,
-    });
+    assert.deepEqual(
+      { ...dataset, resources: undefined },
+      {
+        name: 'local-name',
+        title: 'A fake dataset',
+        notes: 'Served by the tests.',
+        license_id: 'CC-BY-4.0',
+        license_title: 'Creative Commons Attribution 4.0',
+        organization: 'Fake Organisation',
+        extras: { frequency: 'daily', mirror_of: `${portal.url}dataset/fake-dataset` },
+        resources: undefined,
+      },
+    );
     assert.deepEqual(dataset.resources[0].source, { ckan: portal.url, resource: portal.resourceId });
-    assert.deepEqual(dataset.resources[0].fields[0], { id: 'Name', type: 'text', info: { label: 'Name', notes: 'The candidate as printed.', type_override: '' } });
+    assert.deepEqual(dataset.resources[0].fields[0], {
+      id: 'Name',
+      type: 'text',
+      info: { label: 'Name', notes: 'The candidate as printed.', type_override: '' },
+    });
   });
 
   test('a name the portal does not know', async () => {
     await startPortal();
-    await assert.rejects(planMirror({ portal: portal.url, ids: ['nothing-here'], client: MIRROR.client }, settings().catalog),
-      /nothing-here: the portal has no public dataset or resource with this name or id \(HTTP 404\)/);
+    await assert.rejects(
+      planMirror({ portal: portal.url, ids: ['nothing-here'], client: MIRROR.client }, settings().catalog),
+      /nothing-here: the portal has no public dataset or resource with this name or id \(HTTP 404\)/,
+    );
   });
 });
 
@@ -641,10 +945,17 @@ describe('the client', () => {
     await startPortal();
     portal.faults = [tooManyRequests(1, 0)];
     const lines: string[] = [];
-    const client = new CkanClient(portal.url, { token: 'tok-123', logger: pino({ level: 'trace' }, { write: (l: string) => void lines.push(l) }), sleep: async () => {} });
+    const client = new CkanClient(portal.url, {
+      token: 'tok-123',
+      logger: pino({ level: 'trace' }, { write: (l: string) => void lines.push(l) }),
+      sleep: async () => {},
+    });
     const status = await client.action('status_show', {});
     assert.equal(status.ckan_version, '2.10.0');
     assert.ok(portal.seen.every((r) => r.headers.authorization === 'tok-123'));
-    assert.ok(lines.length > 0 && lines.every((l) => !l.includes('tok-123')), 'the retry was logged, without the token');
+    assert.ok(
+      lines.length > 0 && lines.every((l) => !l.includes('tok-123')),
+      'the retry was logged, without the token',
+    );
   });
 });

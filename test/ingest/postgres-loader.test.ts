@@ -33,7 +33,8 @@ describe('PostgreSQL loader', { skip: !TEST_BACKENDS.includes('postgres') }, () 
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let client: pg.Client;
   /** The table (of the published generation) that holds a resource. */
-  const tableOf = async (resourceId: string) => (await readPostgresMeta(client, SCHEMAS.data))!.resources.get(resourceId)!.table;
+  const tableOf = async (resourceId: string) =>
+    (await readPostgresMeta(client, SCHEMAS.data))!.resources.get(resourceId)!.table;
 
   before(async () => {
     database = await createTestDatabase();
@@ -48,26 +49,53 @@ describe('PostgreSQL loader', { skip: !TEST_BACKENDS.includes('postgres') }, () 
   test('the election files: _full_text, the key and every index', async () => {
     const catalog = loadCatalogFile(path.join(PROJECT_ROOT, 'catalog.json'));
     const result = await load(database.url, catalog, DATA_DIR);
-    assert.deepEqual(result.outcomes.slice(0, 3).map((o) => [o.status, o.rows]), [['loaded', 531], ['loaded', 39], ['loaded', 5015]]);
-    assert.deepEqual(result.outcomes.filter((o) => o.status !== 'loaded'), [], 'every election resource loads');
+    assert.deepEqual(
+      result.outcomes.slice(0, 3).map((o) => [o.status, o.rows]),
+      [
+        ['loaded', 531],
+        ['loaded', 39],
+        ['loaded', 5015],
+      ],
+    );
+    assert.deepEqual(
+      result.outcomes.filter((o) => o.status !== 'loaded'),
+      [],
+      'every election resource loads',
+    );
     for (const resource of catalog.resources) {
       const name = await tableOf(resource.id);
       assert.match(name, new RegExp(`^${resource.id}@[0-9a-z]+$`));
       const table = qualified(SCHEMAS.data, name);
       const check = await client.query<{ rows: number; empty: number }>(
-        `SELECT count(*)::int AS rows, count(*) FILTER (WHERE "_full_text" IS NULL OR "_full_text" = ''::tsvector)::int AS empty FROM ${table}`);
-      assert.deepEqual(check.rows[0], { rows: result.outcomes.find((o) => o.id === resource.id)!.rows, empty: 0 }, resource.id);
+        `SELECT count(*)::int AS rows, count(*) FILTER (WHERE "_full_text" IS NULL OR "_full_text" = ''::tsvector)::int AS empty FROM ${table}`,
+      );
+      assert.deepEqual(
+        check.rows[0],
+        { rows: result.outcomes.find((o) => o.id === resource.id)!.rows, empty: 0 },
+        resource.id,
+      );
 
       const key = await client.query<{ columns: string }>(
-        `SELECT pg_get_constraintdef(oid) AS columns FROM pg_constraint WHERE conrelid = $1::regclass AND contype = 'p'`, [table]);
+        `SELECT pg_get_constraintdef(oid) AS columns FROM pg_constraint WHERE conrelid = $1::regclass AND contype = 'p'`,
+        [table],
+      );
       assert.deepEqual(key.rows, [{ columns: 'PRIMARY KEY (_id)' }]);
-      const indexes = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_index WHERE indrelid = $1::regclass`, [table]);
+      const indexes = await client.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_index WHERE indrelid = $1::regclass`,
+        [table],
+      );
       assert.equal(indexes.rows[0]!.n, indexTableSql(SCHEMAS.data, name, resource).indexes.length);
       // Indexed fields get a finer histogram, so that the planner sees when a range is selective.
       const targets = await client.query<{ name: string; target: number }>(
-        `SELECT attname AS name, attstattarget::int AS target FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped`, [table]);
+        `SELECT attname AS name, attstattarget::int AS target FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped`,
+        [table],
+      );
       for (const field of resource.fields) {
-        assert.equal(targets.rows.find((r) => r.name === field.id)?.target, field.index ? INDEXED_FIELD_STATISTICS : -1, field.id);
+        assert.equal(
+          targets.rows.find((r) => r.name === field.id)?.target,
+          field.index ? INDEXED_FIELD_STATISTICS : -1,
+          field.id,
+        );
       }
     }
   });
@@ -78,14 +106,29 @@ describe('PostgreSQL loader', { skip: !TEST_BACKENDS.includes('postgres') }, () 
     const tableName = await tableOf(candidates.id);
     const table = qualified(SCHEMAS.data, tableName);
     const visibility = await client.query<{ pages: number; visible: number }>(
-      'SELECT relpages AS pages, relallvisible AS visible FROM pg_class WHERE oid = $1::regclass', [table]);
+      'SELECT relpages AS pages, relallvisible AS visible FROM pg_class WHERE oid = $1::regclass',
+      [table],
+    );
     assert.ok(visibility.rows[0]!.pages > 0);
-    assert.equal(visibility.rows[0]!.visible, visibility.rows[0]!.pages, 'every page is marked all-visible by COPY … FREEZE');
+    assert.equal(
+      visibility.rows[0]!.visible,
+      visibility.rows[0]!.pages,
+      'every page is marked all-visible by COPY … FREEZE',
+    );
 
     const fields = [{ id: '_id', type: 'int' as const }, ...candidates.fields.map((f) => ({ id: f.id, type: f.type }))];
-    const resource: PlanResource = { id: candidates.id, fields, fieldById: new Map(fields.map((f) => [f.id, f])), total: 531 };
+    const resource: PlanResource = {
+      id: candidates.id,
+      fields,
+      fieldById: new Map(fields.map((f) => [f.id, f])),
+      total: 531,
+    };
     const plan = (input: Record<string, unknown>) => {
-      const result = planSearch(readSearchRequest({ resource_id: candidates.id, ...input }, { rowsDefault: 100, rowsMax: 32000 }), resource, { defaultLanguage: 'english' });
+      const result = planSearch(
+        readSearchRequest({ resource_id: candidates.id, ...input }, { rowsDefault: 100, rowsMax: 32000 }),
+        resource,
+        { defaultLanguage: 'english' },
+      );
       if (result instanceof ApiError) assert.fail(JSON.stringify(result.validation));
       return result;
     };
@@ -108,7 +151,10 @@ describe('PostgreSQL loader', { skip: !TEST_BACKENDS.includes('postgres') }, () 
       for (const search of searches) {
         const target = { schema: SCHEMAS.data, tables: new Map([[candidates.id, tableName]]) };
         for (const query of [compileSearch(search, target), compileCount(search, target)]) {
-          const explained = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${query.sql}`, query.params as unknown[]);
+          const explained = await client.query<{ 'QUERY PLAN': string }>(
+            `EXPLAIN ${query.sql}`,
+            query.params as unknown[],
+          );
           const planText = explained.rows.map((r) => r['QUERY PLAN']).join('\n');
           assert.doesNotMatch(planText, /Seq Scan/, `${query.sql}\n${planText}`);
         }
@@ -124,17 +170,35 @@ describe('PostgreSQL loader', { skip: !TEST_BACKENDS.includes('postgres') }, () 
       writeFileSync(path.join(dir, 'words.csv'), 'Text,N\r\nLes élections générales,1\r\ndes candidats,2\r\n');
       const catalog = parseCatalog({
         full_text_language: 'french',
-        datasets: [{ name: 'fixture', resources: [{
-          id: '22222222-0000-4000-8000-000000000001', name: 'Words', source: { path: 'words.csv' },
-          fields: [{ id: 'Text', type: 'text' }, { id: 'N', type: 'numeric' }],
-        }] }],
+        datasets: [
+          {
+            name: 'fixture',
+            resources: [
+              {
+                id: '22222222-0000-4000-8000-000000000001',
+                name: 'Words',
+                source: { path: 'words.csv' },
+                fields: [
+                  { id: 'Text', type: 'text' },
+                  { id: 'N', type: 'numeric' },
+                ],
+              },
+            ],
+          },
+        ],
       });
       const result = await load(database.url, catalog, dir);
       assert.equal(result.outcomes[0]!.status, 'loaded');
       const table = qualified(SCHEMAS.data, await tableOf(catalog.resources[0]!.id));
-      const rows = await client.query<{ text: string }>(`SELECT "_full_text"::text AS text FROM ${table} ORDER BY "_id"`);
-      // Accents are folded before indexing, as the queries are (docs/compatibility.md): "générales" is indexed as "general".
-      assert.deepEqual(rows.rows.map((r) => r.text), ["'1':4 'elect':2 'general':3 'le':1", "'2':3 'candidat':2"]);
+      const rows = await client.query<{ text: string }>(
+        `SELECT "_full_text"::text AS text FROM ${table} ORDER BY "_id"`,
+      );
+      // Accents are folded before indexing, as the queries are (docs/compatibility.md): "générales" is indexed as
+      // "general".
+      assert.deepEqual(
+        rows.rows.map((r) => r.text),
+        ["'1':4 'elect':2 'general':3 'le':1", "'2':3 'candidat':2"],
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -143,23 +207,53 @@ describe('PostgreSQL loader', { skip: !TEST_BACKENDS.includes('postgres') }, () 
   test('a resource whose rows fail part way through the COPY is abandoned; the previous data serves and the next resource loads', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-pg-loader-'));
     try {
-      const resource = (id: string, file: string) => ({ id, name: file, source: { path: file }, fields: [{ id: 'N', type: 'int4' }] });
+      const resource = (id: string, file: string) => ({
+        id,
+        name: file,
+        source: { path: file },
+        fields: [{ id: 'N', type: 'int4' }],
+      });
       const catalog = parseCatalog({
-        datasets: [{ name: 'fixture', resources: [resource('33333333-0000-4000-8000-000000000001', 'first.csv'), resource('33333333-0000-4000-8000-000000000002', 'second.csv')] }],
+        datasets: [
+          {
+            name: 'fixture',
+            resources: [
+              resource('33333333-0000-4000-8000-000000000001', 'first.csv'),
+              resource('33333333-0000-4000-8000-000000000002', 'second.csv'),
+            ],
+          },
+        ],
       });
       writeFileSync(path.join(dir, 'first.csv'), 'N\n1\n2\n');
       writeFileSync(path.join(dir, 'second.csv'), 'N\n5\n');
       await load(database.url, catalog, dir);
-      writeFileSync(path.join(dir, 'first.csv'), `N\n${Array.from({ length: 20_000 }, (_, i) => i).join('\n')}\nnot a number\n`);
+      writeFileSync(
+        path.join(dir, 'first.csv'),
+        `N\n${Array.from({ length: 20_000 }, (_, i) => i).join('\n')}\nnot a number\n`,
+      );
       writeFileSync(path.join(dir, 'second.csv'), 'N\n6\n7\n');
       const target = new PostgresLoadTarget({ url: database.url, schemas: SCHEMAS, readerRole: 'countcentre_reader' });
       const result = await Promise.race([
         buildDatabase({ catalog, sources: dir, target, logger: silentLogger }).finally(() => target.close()),
         new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the load stalled')), 30_000).unref()),
       ]);
-      assert.deepEqual(result.outcomes.map((o) => [o.status, o.rows]), [['kept-previous', 2], ['loaded', 2]]);
-      assert.equal(result.outcomes[0]!.error, 'first.csv, line 20002, column 1: field "N" (int4): "not a number" is not a whole number');
-      const values = async (id: string) => (await client.query<{ n: number }>(`SELECT "N" AS n FROM ${qualified(SCHEMAS.data, await tableOf(id))} ORDER BY "_id"`)).rows.map((r) => r.n);
+      assert.deepEqual(
+        result.outcomes.map((o) => [o.status, o.rows]),
+        [
+          ['kept-previous', 2],
+          ['loaded', 2],
+        ],
+      );
+      assert.equal(
+        result.outcomes[0]!.error,
+        'first.csv, line 20002, column 1: field "N" (int4): "not a number" is not a whole number',
+      );
+      const values = async (id: string) =>
+        (
+          await client.query<{ n: number }>(
+            `SELECT "N" AS n FROM ${qualified(SCHEMAS.data, await tableOf(id))} ORDER BY "_id"`,
+          )
+        ).rows.map((r) => r.n);
       assert.deepEqual(await values(catalog.resources[0]!.id), [1, 2]);
       assert.deepEqual(await values(catalog.resources[1]!.id), [6, 7]);
     } finally {

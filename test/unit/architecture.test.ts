@@ -12,8 +12,22 @@ const SRC = path.join(PROJECT_ROOT, 'src');
 
 /** Every area of src/ that is a layer or a leaf: the entry points (main, app, serve, cli…) wire them together. */
 const ALL = [
-  'http', 'web', 'actions', 'query', 'sql', 'storage', 'resident', 'ingest', 'catalog', 'elections', 'serialize',
-  'text-search', 'errors', 'domain-errors', 'util', 'cli',
+  'http',
+  'web',
+  'actions',
+  'query',
+  'sql',
+  'storage',
+  'resident',
+  'ingest',
+  'catalog',
+  'elections',
+  'serialize',
+  'text-search',
+  'errors',
+  'domain-errors',
+  'util',
+  'cli',
 ] as const;
 
 /** Everything but the named areas (for the leaves, which may import little). */
@@ -56,7 +70,8 @@ function areaOf(file: string): string {
   return rest.length > 0 ? first! : first!.replace(/\.tsx?$/, '');
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)|new URL\(\s*['"](\.{1,2}\/[^'"]+)['"]/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)|new URL\(\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
 test('each area imports only what the layering allows', () => {
   const violations: string[] = [];
@@ -69,7 +84,10 @@ test('each area imports only what the layering allows', () => {
       if (!target.startsWith(SRC)) continue;
       imports += 1;
       const to = areaOf(target);
-      if (to !== from && forbidden.includes(to)) violations.push(`${path.relative(PROJECT_ROOT, file)} imports ${path.relative(PROJECT_ROOT, target)} (${from} → ${to})`);
+      if (to !== from && forbidden.includes(to))
+        violations.push(
+          `${path.relative(PROJECT_ROOT, file)} imports ${path.relative(PROJECT_ROOT, target)} (${from} → ${to})`,
+        );
     }
   }
   assert.ok(imports > 300, `read ${imports} imports`);
@@ -82,7 +100,9 @@ test('the rule catches what it is meant to catch', () => {
   assert.equal(match?.[1], '../sql/sqlite/search.js');
   assert.equal(areaOf(path.resolve(SRC, 'http', match![1]!)), 'sql');
   assert.ok(FORBIDDEN.http!.includes('sql') && FORBIDDEN.web!.includes('storage'));
-  assert.ok(FORBIDDEN.sql!.includes('storage') && FORBIDDEN.catalog!.includes('storage') && FORBIDDEN.ingest!.includes('cli'));
+  assert.ok(
+    FORBIDDEN.sql!.includes('storage') && FORBIDDEN.catalog!.includes('storage') && FORBIDDEN.ingest!.includes('cli'),
+  );
 });
 
 test('every layer and leaf of src/ has its row', () => {

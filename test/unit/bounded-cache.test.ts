@@ -13,7 +13,10 @@ describe('bounded cache', () => {
     assert.deepEqual(['a', 'b', 'c'].map(get), [1, 2, 3]);
     assert.equal(get('a'), 1, 'a hit is not made again');
     get('d');
-    assert.deepEqual(['a', 'b', 'c', 'd'].map((key) => cache.has(key)), [true, false, true, true]);
+    assert.deepEqual(
+      ['a', 'b', 'c', 'd'].map((key) => cache.has(key)),
+      [true, false, true, true],
+    );
     assert.equal(cache.size, 3);
     assert.equal(made, 4);
   });
@@ -28,7 +31,11 @@ describe('bounded cache', () => {
     cache.delete('b');
     assert.equal(cache.has('b'), false);
     assert.equal(cache.size, 1);
-    assert.equal(cache.getOrCreate('b', () => 4), 4, 'made again after being forgotten');
+    assert.equal(
+      cache.getOrCreate('b', () => 4),
+      4,
+      'made again after being forgotten',
+    );
   });
 
   test('get and set: a value made elsewhere is kept, a get counts as a use, clear forgets everything', () => {
@@ -38,17 +45,27 @@ describe('bounded cache', () => {
     cache.set('b', 'second');
     assert.equal(cache.get('a'), 'made asynchronously', 'a is now the most recently used');
     cache.set('c', 'third');
-    assert.deepEqual(['a', 'b', 'c'].map((key) => cache.get(key)), ['made asynchronously', undefined, 'third']);
+    assert.deepEqual(
+      ['a', 'b', 'c'].map((key) => cache.get(key)),
+      ['made asynchronously', undefined, 'third'],
+    );
     cache.clear();
     assert.equal(cache.size, 0);
-    assert.deepEqual(['a', 'c'].map((key) => cache.has(key)), [false, false]);
+    assert.deepEqual(
+      ['a', 'c'].map((key) => cache.has(key)),
+      [false, false],
+    );
   });
 
   test('a creation that throws keeps nothing', () => {
     const cache = new BoundedCache<string, number>(2);
-    assert.throws(() => cache.getOrCreate('a', () => {
-      throw new Error('cannot prepare');
-    }), /cannot prepare/);
+    assert.throws(
+      () =>
+        cache.getOrCreate('a', () => {
+          throw new Error('cannot prepare');
+        }),
+      /cannot prepare/,
+    );
     assert.equal(cache.has('a'), false);
   });
 

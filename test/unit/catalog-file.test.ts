@@ -36,6 +36,10 @@ test('a catalogue cut short names where it ends', () => {
 });
 
 test('a wrong value names its path in the document', () => {
-  assert.equal(failure('{"datasets": [{"name": "xy", "resources": [{"id": "r", "name": "R", "source": {"path": "a.csv"}, "fields": [{"id": "_x", "type": "text"}]}]}]}'),
-    'catalogue catalog.json line 1, datasets[0].resources[0].fields[0].id: "_x" must not begin with "_" (reserved for the store\'s own columns)');
+  assert.equal(
+    failure(
+      '{"datasets": [{"name": "xy", "resources": [{"id": "r", "name": "R", "source": {"path": "a.csv"}, "fields": [{"id": "_x", "type": "text"}]}]}]}',
+    ),
+    'catalogue catalog.json line 1, datasets[0].resources[0].fields[0].id: "_x" must not begin with "_" (reserved for the store\'s own columns)',
+  );
 });

@@ -13,7 +13,10 @@ const api = readFileSync(path.join(PROJECT_ROOT, 'docs', 'api.md'), 'utf8');
 test('every action has a section in docs/api.md', () => {
   const headings = api.split('\n').filter((line) => line.startsWith('## '));
   for (const name of createActions(loadSettings({})).keys()) {
-    assert.ok(headings.some((h) => new RegExp(`\\b${name}\\b`).test(h)), name);
+    assert.ok(
+      headings.some((h) => new RegExp(`\\b${name}\\b`).test(h)),
+      name,
+    );
   }
 });
 

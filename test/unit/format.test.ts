@@ -8,13 +8,27 @@ import { cellText, isLabelNumber, isTechnicalColumn } from '../../src/web/format
 test('amounts are grouped; years, ids, codes and numbers that name something are not', () => {
   assert.equal(cellText(11023, 'numeric', 'Votes'), '11,023');
   assert.equal(cellText(3715285, 'int8', 'Total Electorate'), '3,715,285');
-  for (const field of ['Year', 'year', 'Election Year', 'Candidate Id', 'id', 'site_id', 'Code', 'Eircode', 'Constituency Number', 'Count Number', 'No.', 'zip']) {
+  for (const field of [
+    'Year',
+    'year',
+    'Election Year',
+    'Candidate Id',
+    'id',
+    'site_id',
+    'Code',
+    'Eircode',
+    'Constituency Number',
+    'Count Number',
+    'No.',
+    'zip',
+  ]) {
     assert.ok(isLabelNumber(field), field);
   }
   assert.equal(cellText(1984, 'int4', 'Year'), '1984');
   assert.equal(cellText(20551, 'numeric', 'Candidate Id'), '20551');
   assert.equal(cellText(1984.5, 'numeric', 'Year'), '1,984.5', 'not a whole number: an amount');
-  for (const field of ['Votes', 'Identity theft cases', 'Turnout', 'Numbers of seats']) assert.ok(!isLabelNumber(field), field);
+  for (const field of ['Votes', 'Identity theft cases', 'Turnout', 'Numbers of seats'])
+    assert.ok(!isLabelNumber(field), field);
 });
 
 test('dates read as dates', () => {
@@ -25,7 +39,7 @@ test('dates read as dates', () => {
   assert.equal(cellText(null, 'timestamp', 'x'), '—');
 });
 
-test('a search\'s rank is a technical column', () => {
+test("a search's rank is a technical column", () => {
   assert.ok(isTechnicalColumn({ id: 'rank', type: 'float' }));
   assert.ok(isTechnicalColumn({ id: 'rank Surname', type: 'float' }));
   assert.ok(!isTechnicalColumn({ id: 'rank', type: 'text' }));

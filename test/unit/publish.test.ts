@@ -9,7 +9,14 @@ import { describe, test } from 'node:test';
 import iconv from 'iconv-lite';
 import { renderCatalogJson, withResource } from '../../src/catalog/edit.js';
 import { LoadProgressReporter, progressLine, summaryTable } from '../../src/cli/progress.js';
-import { loaderVeto, looksMidReload, mappedType, probeDifference, verifyCopy, type Probe } from '../../src/ingest/ckan/mirror.js';
+import {
+  loaderVeto,
+  looksMidReload,
+  mappedType,
+  probeDifference,
+  verifyCopy,
+  type Probe,
+} from '../../src/ingest/ckan/mirror.js';
 import { inferTable, type InferOptions } from '../../src/ingest/infer.js';
 import { detectEncoding, NotATableError, sniffDelimited, sniffFile } from '../../src/ingest/readers/sniff.js';
 import type { RawCell, TableReader } from '../../src/ingest/readers/types.js';
@@ -21,7 +28,10 @@ import { runCli } from '../helpers/processes.js';
 /** A reader over rows held in the test, one column: how inference meets any format. */
 function oneColumn(values: readonly RawCell[], unit: 'line' | 'record' = 'line'): TableReader {
   return {
-    unit, columns: ['value'], declaredTypes: null, rowCount: null,
+    unit,
+    columns: ['value'],
+    declaredTypes: null,
+    rowCount: null,
     async *batches() {
       yield values.map((v, i) => ({ cells: [v], line: i + 2 }));
     },
@@ -30,7 +40,9 @@ function oneColumn(values: readonly RawCell[], unit: 'line' | 'record' = 'line')
 }
 
 async function typeOf(values: readonly RawCell[], options: InferOptions = {}) {
-  const { columns: [column] } = await inferTable(oneColumn(values), options);
+  const {
+    columns: [column],
+  } = await inferTable(oneColumn(values), options);
   return { type: column!.type, format: column!.format, note: column!.note };
 }
 
@@ -45,11 +57,23 @@ describe('what a file is', () => {
   test('encodings: a BOM says UTF-8 or UTF-16; zero bytes say UTF-16; valid UTF-8 is UTF-8; anything else Windows-1252', () => {
     assert.deepEqual(detectEncoding(Buffer.from('\ufeffé,b', 'utf8'), true), { encoding: 'utf-8', bomLength: 3 });
     assert.deepEqual(detectEncoding(Buffer.from('é,b', 'utf8'), true), { encoding: 'utf-8', bomLength: 0 });
-    assert.deepEqual(detectEncoding(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a\tb', 'utf16le')]), true), { encoding: 'utf-16le', bomLength: 2 });
-    assert.deepEqual(detectEncoding(Buffer.from('a,b\n1,2\n', 'utf16le'), true), { encoding: 'utf-16le', bomLength: 0 });
-    assert.deepEqual(detectEncoding(iconv.encode('Dún’s,€', 'windows-1252'), true), { encoding: 'windows-1252', bomLength: 0 });
+    assert.deepEqual(detectEncoding(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a\tb', 'utf16le')]), true), {
+      encoding: 'utf-16le',
+      bomLength: 2,
+    });
+    assert.deepEqual(detectEncoding(Buffer.from('a,b\n1,2\n', 'utf16le'), true), {
+      encoding: 'utf-16le',
+      bomLength: 0,
+    });
+    assert.deepEqual(detectEncoding(iconv.encode('Dún’s,€', 'windows-1252'), true), {
+      encoding: 'windows-1252',
+      bomLength: 0,
+    });
     // A character cut at the end of a sample is still UTF-8.
-    assert.deepEqual(detectEncoding(Buffer.from('ab é', 'utf8').subarray(0, 4), false), { encoding: 'utf-8', bomLength: 0 });
+    assert.deepEqual(detectEncoding(Buffer.from('ab é', 'utf8').subarray(0, 4), false), {
+      encoding: 'utf-8',
+      bomLength: 0,
+    });
     assert.equal(detectEncoding(Buffer.from([0x00, 0x01, 0x02, 0x00, 0x00, 0x00, 0x7f, 0x00, 0x10]), true), null);
   });
 
@@ -66,42 +90,80 @@ describe('what a file is', () => {
   });
 
   test('title lines above the header are found; rows shorter or longer than the header do not move it', () => {
-    const shape = sniffDelimited('Table 1: Population by county, 2022\nSource: CSO\n\nCounty,Males,Females\nCork,1,2\nKerry,3,4\n');
-    assert.deepEqual([shape.delimiter, shape.headerRow, shape.titleLines], [',', 4, ['Table 1: Population by county, 2022', 'Source: CSO', '']]);
+    const shape = sniffDelimited(
+      'Table 1: Population by county, 2022\nSource: CSO\n\nCounty,Males,Females\nCork,1,2\nKerry,3,4\n',
+    );
+    assert.deepEqual(
+      [shape.delimiter, shape.headerRow, shape.titleLines],
+      [',', 4, ['Table 1: Population by county, 2022', 'Source: CSO', '']],
+    );
     assert.equal(sniffDelimited('a,b,c,d\n1,2\n3,4,5\n6,7\n').headerRow, 1);
     assert.equal(sniffDelimited('a,b,c\n1,2,3\n4,5,6,7\n8,9,10\n').headerRow, 1);
   });
 
   test('formats by their content first: Parquet, Excel, JSON, NDJSON; binaries and folders refused in a sentence', async () => {
     assert.equal((await sniffFile(tempFile('x.bin', Buffer.from('PAR1\u0000\u0000PAR1')))).format, 'parquet');
-    assert.equal((await sniffFile(tempFile('t.csv', Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.from('xl/workbook.xml')])))).format, 'xlsx');
+    assert.equal(
+      (
+        await sniffFile(
+          tempFile('t.csv', Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.from('xl/workbook.xml')])),
+        )
+      ).format,
+      'xlsx',
+    );
     assert.equal((await sniffFile(tempFile('t.txt', '[{"a": 1}, {"a": 2}]'))).format, 'json');
     assert.equal((await sniffFile(tempFile('t.json', '{"a": 1}\n{"a": 2}\n'))).format, 'ndjson');
     assert.equal((await sniffFile(tempFile('t.json', '{\n  "data": [{"a": 1}]\n}\n'))).format, 'json');
-    const refused = async (file: string, pattern: RegExp) => assert.rejects(sniffFile(file, path.basename(file)), (err: unknown) => err instanceof NotATableError && pattern.test(err.message));
+    const refused = async (file: string, pattern: RegExp) =>
+      assert.rejects(
+        sniffFile(file, path.basename(file)),
+        (err: unknown) => err instanceof NotATableError && pattern.test(err.message),
+      );
     await refused(tempFile('empty.csv', ''), /^empty\.csv: the file is empty$/);
     await refused(tempFile('blank.csv', '\n\n  \n'), /only blank lines/);
     await refused(tempFile('x.gz', Buffer.from([0x1f, 0x8b, 0x08, 0x00])), /gzip-compressed: decompress it/);
-    await refused(tempFile('old.xls', Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1])), /Excel 97–2003 workbook \(\.xls\): save it as \.xlsx or CSV/);
-    await refused(tempFile('a.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d])), /binary content, not a table file/);
+    await refused(
+      tempFile('old.xls', Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1])),
+      /Excel 97–2003 workbook \(\.xls\): save it as \.xlsx or CSV/,
+    );
+    await refused(
+      tempFile('a.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d])),
+      /binary content, not a table file/,
+    );
     await refused(os.tmpdir(), /is a folder, not a file/);
   });
 });
 
 describe('schema inference', () => {
-  test('types, each checked with the loader\'s own rules', async () => {
+  test("types, each checked with the loader's own rules", async () => {
     assert.equal((await typeOf(['1', '-20', '300'])).type, 'int4');
-    assert.deepEqual(await typeOf(['1', '3000000000']), { type: 'int8', format: 'ISO', note: 'whole numbers beyond int4: line 3 has "3000000000"' });
-    assert.deepEqual(await typeOf(['1.5', '2', '-0.25', '1e3']), { type: 'numeric', format: 'ISO', note: 'decimals: line 2 has "1.5"' });
+    assert.deepEqual(await typeOf(['1', '3000000000']), {
+      type: 'int8',
+      format: 'ISO',
+      note: 'whole numbers beyond int4: line 3 has "3000000000"',
+    });
+    assert.deepEqual(await typeOf(['1.5', '2', '-0.25', '1e3']), {
+      type: 'numeric',
+      format: 'ISO',
+      note: 'decimals: line 2 has "1.5"',
+    });
     assert.deepEqual(await typeOf(['2020-02-08', '2024-11-29']), { type: 'date', format: 'ISO', note: null });
-    assert.deepEqual(await typeOf(['2020-02-08', '2024-11-29T10:30:00']), { type: 'timestamp', format: 'ISO', note: 'dates and times: line 3 has "2024-11-29T10:30:00"' });
-    assert.deepEqual(await typeOf(['08/02/2020', '29/11/2024']), { type: 'date', format: 'DD/MM/YYYY', note: 'day first: line 3 has "29/11/2024"' });
+    assert.deepEqual(await typeOf(['2020-02-08', '2024-11-29T10:30:00']), {
+      type: 'timestamp',
+      format: 'ISO',
+      note: 'dates and times: line 3 has "2024-11-29T10:30:00"',
+    });
+    assert.deepEqual(await typeOf(['08/02/2020', '29/11/2024']), {
+      type: 'date',
+      format: 'DD/MM/YYYY',
+      note: 'day first: line 3 has "29/11/2024"',
+    });
     assert.equal((await typeOf(['08/02/2020', '29/11/2024 09:15'])).type, 'timestamp');
     assert.equal((await typeOf(['02/08/2020', '11/29/2024'])).format, 'MM/DD/YYYY');
     assert.equal((await typeOf(['x', 'y'])).type, 'text');
   });
 
-  test('typed formats\' cells: numbers, booleans, dates, bigints and objects', async () => {
+  test("typed formats' cells: numbers, booleans, dates, bigints and objects", async () => {
     assert.equal((await typeOf([1, 2, null, 3])).type, 'int4');
     assert.equal((await typeOf([1, 2.5])).type, 'numeric');
     assert.equal((await typeOf([true, false, null])).type, 'bool');
@@ -109,17 +171,24 @@ describe('schema inference', () => {
     assert.equal((await typeOf([new Date('2020-02-08T00:00:00Z'), new Date('2021-01-01T00:00:00Z')])).type, 'date');
     assert.equal((await typeOf([new Date('2020-02-08T10:00:00Z')])).type, 'timestamp');
     assert.equal((await typeOf([10n ** 12n])).type, 'int8');
-    assert.match((await typeOf([{ a: 1 }, [1, 2]])).note!, /^objects or lists, kept as JSON text: line 2 has "\{"a":1\}"/);
+    assert.match(
+      (await typeOf([{ a: 1 }, [1, 2]])).note!,
+      /^objects or lists, kept as JSON text: line 2 has "\{"a":1\}"/,
+    );
   });
 
   test('true/false as text is a boolean; t and f only when both appear (a column of F is a letter)', async () => {
     assert.equal((await typeOf(['true', 'FALSE', ''])).type, 'bool');
     assert.equal((await typeOf(['t', 'f', 't'])).type, 'bool');
-    assert.deepEqual(await typeOf(['F', 'F']), { type: 'text', format: 'ISO', note: 'only "t" or only "f": a letter, not yet a true/false column' });
+    assert.deepEqual(await typeOf(['F', 'F']), {
+      type: 'text',
+      format: 'ISO',
+      note: 'only "t" or only "f": a letter, not yet a true/false column',
+    });
     assert.equal((await typeOf(['true', 'maybe'])).type, 'text');
   });
 
-  test('a typed format\'s strings stay text even when they read as numbers; its date strings are dates', async () => {
+  test("a typed format's strings stay text even when they read as numbers; its date strings are dates", async () => {
     const typed = async (values: RawCell[]) => {
       const reader = { ...oneColumn(values, 'record'), typed: true };
       return (await inferTable(reader)).columns[0]!.type;
@@ -131,19 +200,37 @@ describe('schema inference', () => {
   });
 
   test('numbers with thousands separators and decimal commas are numbers, with the cell that showed it', async () => {
-    assert.deepEqual(await typeOf(['1,234,567', '12', '2,000']), { type: 'int4', format: '1,234.5', note: 'written with thousands separators: line 2 has "1,234,567"' });
-    assert.deepEqual(await typeOf(['62,5', '7', '1.234,5']), { type: 'numeric', format: '1.234,5', note: 'written with a decimal comma: line 2 has "62,5"' });
-    assert.deepEqual(await typeOf(['1 234,5', '3,25']), { type: 'numeric', format: '1 234,5', note: 'written with spaces between thousands and a decimal comma: line 2 has "1 234,5"' });
+    assert.deepEqual(await typeOf(['1,234,567', '12', '2,000']), {
+      type: 'int4',
+      format: '1,234.5',
+      note: 'written with thousands separators: line 2 has "1,234,567"',
+    });
+    assert.deepEqual(await typeOf(['62,5', '7', '1.234,5']), {
+      type: 'numeric',
+      format: '1.234,5',
+      note: 'written with a decimal comma: line 2 has "62,5"',
+    });
+    assert.deepEqual(await typeOf(['1 234,5', '3,25']), {
+      type: 'numeric',
+      format: '1 234,5',
+      note: 'written with spaces between thousands and a decimal comma: line 2 has "1 234,5"',
+    });
     // "1,234" reads both ways: a semicolon-separated file is from a decimal-comma locale; --decimal overrides.
     assert.equal((await typeOf(['1,234', '5,678'])).format, '1,234.5');
     assert.equal((await typeOf(['1,234', '5,678'], { delimiter: ';' })).format, '1.234,5');
     assert.equal((await typeOf(['1,234', '5,678'], { delimiter: ';', decimal: '.' })).format, '1,234.5');
-    assert.match((await typeOf(['1,234', '5,678'])).note!, /"1,234" \(line 2\) reads both ways, taken as 1,234\.5 .*--decimal , reads it the other way/);
+    assert.match(
+      (await typeOf(['1,234', '5,678'])).note!,
+      /"1,234" \(line 2\) reads both ways, taken as 1,234\.5 .*--decimal , reads it the other way/,
+    );
   });
 
   test('an ambiguous column stays text, and says why', async () => {
     const why = async (...values: string[]) => (await typeOf(values)).note;
-    assert.match((await why('01/02/2020', '03/04/2021'))!, /read both as DD\/MM\/YYYY and MM\/DD\/YYYY .*--date-format/);
+    assert.match(
+      (await why('01/02/2020', '03/04/2021'))!,
+      /read both as DD\/MM\/YYYY and MM\/DD\/YYYY .*--date-format/,
+    );
     assert.equal((await typeOf(['01/02/2020'], { dateFormat: 'DD/MM/YYYY' })).format, 'DD/MM/YYYY');
     assert.match((await why('0123', '45'))!, /line 2 has "0123": its leading zero would be lost/);
     assert.match((await why('00501', '90210'))!, /leading zero would be lost/);
@@ -157,23 +244,43 @@ describe('schema inference', () => {
 
   test('headers are made field ids; empty cells, short rows and late JSON keys are counted', async () => {
     const reader: TableReader = {
-      unit: 'line', columns: ['_id', 'Name ', 'Total'], declaredTypes: null, rowCount: null,
+      unit: 'line',
+      columns: ['_id', 'Name ', 'Total'],
+      declaredTypes: null,
+      rowCount: null,
       async *batches() {
-        yield [{ cells: ['7', 'Ó Sé, Máire', '5'], line: 2 }, { cells: ['3', ''], line: 3 }];
+        yield [
+          { cells: ['7', 'Ó Sé, Máire', '5'], line: 2 },
+          { cells: ['3', ''], line: 3 },
+        ];
       },
       async close() {},
     };
     const schema = await inferTable(reader);
     // "_id" is not a field name CKAN allows; values that do not increase are no record ids, so it is a field "id".
-    assert.deepEqual(schema.columns.map((c) => [c.header, c.id, c.type, c.empty]), [['_id', 'id', 'int4', 0], ['Name ', 'Name', 'text', 1], ['Total', 'Total', 'int4', 1]]);
+    assert.deepEqual(
+      schema.columns.map((c) => [c.header, c.id, c.type, c.empty]),
+      [
+        ['_id', 'id', 'int4', 0],
+        ['Name ', 'Name', 'text', 1],
+        ['Total', 'Total', 'int4', 1],
+      ],
+    );
     assert.deepEqual([schema.idColumn, schema.rows, schema.shortRows, schema.firstShortRow], [null, 2, 1, 3]);
   });
 
-  test('a dump\'s _id column, increasing from 1 or more, is the records\' ids, not a field', async () => {
+  test("a dump's _id column, increasing from 1 or more, is the records' ids, not a field", async () => {
     const reader: TableReader = {
-      unit: 'line', columns: ['_id', 'Name'], declaredTypes: null, rowCount: null,
+      unit: 'line',
+      columns: ['_id', 'Name'],
+      declaredTypes: null,
+      rowCount: null,
       async *batches() {
-        yield [{ cells: ['1', 'a'], line: 2 }, { cells: ['2', 'b'], line: 3 }, { cells: ['10', 'c'], line: 4 }];
+        yield [
+          { cells: ['1', 'a'], line: 2 },
+          { cells: ['2', 'b'], line: 3 },
+          { cells: ['10', 'c'], line: 4 },
+        ];
       },
       async close() {},
     };
@@ -183,20 +290,39 @@ describe('schema inference', () => {
 });
 
 describe('catalogue editing', () => {
-  const original = '{\n  "full_text_language": "english",\n  "datasets": [\n    {\n      "name": "a",   "title": "Kept  as is",\n      "resources": [\n        {"id": "r1", "name": "R1", "source": {"path": "a.csv"}, "fields": [{"id": "x", "type": "text"}]}\n      ]\n    }\n  ]\n}\n';
-  const entry = { id: 'r2', name: 'R2', source: { path: 'b.csv', delimiter: ';' }, fields: [{ id: 'Constituency name', type: 'text' }, { id: 'Polling day', type: 'timestamp', format: 'DD/MM/YYYY' }, { id: 'Votes', type: 'int4' }] };
+  const original =
+    '{\n  "full_text_language": "english",\n  "datasets": [\n    {\n      "name": "a",   "title": "Kept  as is",\n      "resources": [\n        {"id": "r1", "name": "R1", "source": {"path": "a.csv"}, "fields": [{"id": "x", "type": "text"}]}\n      ]\n    }\n  ]\n}\n';
+  const entry = {
+    id: 'r2',
+    name: 'R2',
+    source: { path: 'b.csv', delimiter: ';' },
+    fields: [
+      { id: 'Constituency name', type: 'text' },
+      { id: 'Polling day', type: 'timestamp', format: 'DD/MM/YYYY' },
+      { id: 'Votes', type: 'int4' },
+    ],
+  };
 
   test('a resource is appended to its dataset; everything else stays byte for byte', () => {
     const text = withResource(original, { name: 'a' }, entry);
-    assert.ok(text.startsWith(original.slice(0, original.indexOf('\n      ]'))), 'the text before the insertion is unchanged');
+    assert.ok(
+      text.startsWith(original.slice(0, original.indexOf('\n      ]'))),
+      'the text before the insertion is unchanged',
+    );
     assert.ok(text.endsWith('\n      ]\n    }\n  ]\n}\n'));
-    assert.match(text, /\n {8}\{\n {10}"id": "r2",\n {10}"name": "R2",\n {10}"source": \{"path": "b.csv", "delimiter": ";"\},\n {10}"fields": \[\n {12}\{"id": "Constituency name", "type": "text"\},/);
+    assert.match(
+      text,
+      /\n {8}\{\n {10}"id": "r2",\n {10}"name": "R2",\n {10}"source": \{"path": "b.csv", "delimiter": ";"\},\n {10}"fields": \[\n {12}\{"id": "Constituency name", "type": "text"\},/,
+    );
     assert.deepEqual(JSON.parse(text).datasets[0].resources[1], entry);
   });
 
   test('a new dataset is appended; the same id again is replaced in place', () => {
     const added = withResource(original, { name: 'b', title: 'B' }, entry);
-    assert.deepEqual(JSON.parse(added).datasets.map((d: { name: string }) => d.name), ['a', 'b']);
+    assert.deepEqual(
+      JSON.parse(added).datasets.map((d: { name: string }) => d.name),
+      ['a', 'b'],
+    );
     const replaced = withResource(added, { name: 'b' }, { ...entry, name: 'Renamed' });
     assert.equal(JSON.parse(replaced).datasets[1].resources.length, 1);
     assert.equal(JSON.parse(replaced).datasets[1].resources[0].name, 'Renamed');
@@ -205,17 +331,44 @@ describe('catalogue editing', () => {
 
   test('short values on one line, long ones broken', () => {
     assert.equal(renderCatalogJson({ a: [1, 2], b: { c: 'd' } }), '{"a": [1, 2], "b": {"c": "d"}}');
-    assert.equal(renderCatalogJson({ list: ['x'.repeat(60), 'y'.repeat(60)] }), `{\n  "list": [\n    "${'x'.repeat(60)}",\n    "${'y'.repeat(60)}"\n  ]\n}`);
+    assert.equal(
+      renderCatalogJson({ list: ['x'.repeat(60), 'y'.repeat(60)] }),
+      `{\n  "list": [\n    "${'x'.repeat(60)}",\n    "${'y'.repeat(60)}"\n  ]\n}`,
+    );
   });
 });
 
 describe('logs and progress', () => {
   test('a readable line: local time, level, message, facts', () => {
     const time = new Date(2026, 10, 23, 9, 5, 7, 42).getTime();
-    assert.equal(readableLine(JSON.stringify({ level: 30, time, pid: 1, resource: 'r1', rows: 531, msg: 'loaded Candidates' }), false), '09:05:07.042 INFO  loaded Candidates resource=r1 rows=531');
-    assert.equal(readableLine(JSON.stringify({ level: 30, time, method: 'GET', url: '/api/3/action/x', status: 409, ms: 1.5, bytes: 90, action: 'x', msg: 'request' }), false),
-      '09:05:07.042 INFO  GET /api/3/action/x 409 1.5 ms bytes=90 action=x');
-    assert.equal(readableLine(JSON.stringify({ level: 50, time, msg: 'failed', err: { message: 'boom', stack: '…' } }), false), '09:05:07.042 ERROR failed err=boom');
+    assert.equal(
+      readableLine(
+        JSON.stringify({ level: 30, time, pid: 1, resource: 'r1', rows: 531, msg: 'loaded Candidates' }),
+        false,
+      ),
+      '09:05:07.042 INFO  loaded Candidates resource=r1 rows=531',
+    );
+    assert.equal(
+      readableLine(
+        JSON.stringify({
+          level: 30,
+          time,
+          method: 'GET',
+          url: '/api/3/action/x',
+          status: 409,
+          ms: 1.5,
+          bytes: 90,
+          action: 'x',
+          msg: 'request',
+        }),
+        false,
+      ),
+      '09:05:07.042 INFO  GET /api/3/action/x 409 1.5 ms bytes=90 action=x',
+    );
+    assert.equal(
+      readableLine(JSON.stringify({ level: 50, time, msg: 'failed', err: { message: 'boom', stack: '…' } }), false),
+      '09:05:07.042 ERROR failed err=boom',
+    );
   });
 
   test('on a terminal, a live line once a load has taken a second; elsewhere a log line every few seconds', () => {
@@ -243,24 +396,45 @@ describe('logs and progress', () => {
   });
 
   test('a progress line: records, rate, time left', () => {
-    assert.equal(progressLine('Counts', 250_000, 1_000_000, 2500), 'Counts: 250,000 of 1,000,000 records, 100,000/s, 7.5 s left');
+    assert.equal(
+      progressLine('Counts', 250_000, 1_000_000, 2500),
+      'Counts: 250,000 of 1,000,000 records, 100,000/s, 7.5 s left',
+    );
     assert.equal(progressLine('Counts', 5000, null, 1000), 'Counts: 5,000 records, 5,000/s');
-    const table = summaryTable([{ id: 'r1', name: 'One', status: 'loaded', rows: 1000, error: null, ms: 500 }, { id: 'r2', name: 'Two', status: 'kept-previous', rows: 3, error: 'upstream gone', ms: 10 }]);
-    assert.equal(table, [
-      'status         resource  name  records    time     rate',
-      '-------------  --------  ----  -------  ------  -------',
-      'loaded         r1        One     1,000  500 ms  2,000/s',
-      'kept-previous  r2        Two         3',
-      '',
-      '  r2: upstream gone',
-    ].join('\n'));
+    const table = summaryTable([
+      { id: 'r1', name: 'One', status: 'loaded', rows: 1000, error: null, ms: 500 },
+      { id: 'r2', name: 'Two', status: 'kept-previous', rows: 3, error: 'upstream gone', ms: 10 },
+    ]);
+    assert.equal(
+      table,
+      [
+        'status         resource  name  records    time     rate',
+        '-------------  --------  ----  -------  ------  -------',
+        'loaded         r1        One     1,000  500 ms  2,000/s',
+        'kept-previous  r2        Two         3',
+        '',
+        '  r2: upstream gone',
+      ].join('\n'),
+    );
   });
 });
 
-describe('the mirror\'s rules', () => {
-  const probe = (over: Partial<Probe> = {}): Probe => ({ total: 10, maxId: 12, fields: [], fieldsHash: 'f', modified: 'm', oid: '1', tailHash: 't', tail: [], fingerprint: 'x', at: 0, ...over });
+describe("the mirror's rules", () => {
+  const probe = (over: Partial<Probe> = {}): Probe => ({
+    total: 10,
+    maxId: 12,
+    fields: [],
+    fieldsHash: 'f',
+    modified: 'm',
+    oid: '1',
+    tailHash: 't',
+    tail: [],
+    fingerprint: 'x',
+    at: 0,
+    ...over,
+  });
 
-  test('types: the DataStore\'s own kept, the rest said', () => {
+  test("types: the DataStore's own kept, the rest said", () => {
     assert.deepEqual(mappedType('int8'), { type: 'int8', note: null });
     assert.deepEqual(mappedType('int2'), { type: 'int4', note: 'upstream int2, served as int4' });
     assert.deepEqual(mappedType('_text'), { type: 'text', note: 'upstream _text, served as its text' });
@@ -268,22 +442,45 @@ describe('the mirror\'s rules', () => {
 
   test('a copy is verified against the probes before and after', () => {
     verifyCopy(probe(), probe(), { count: 10, lastId: 12 });
-    assert.throws(() => verifyCopy(probe(), probe({ total: 11, maxId: 13 }), { count: 10, lastId: 12 }), /changed during the copy/);
+    assert.throws(
+      () => verifyCopy(probe(), probe({ total: 11, maxId: 13 }), { count: 10, lastId: 12 }),
+      /changed during the copy/,
+    );
     assert.throws(() => verifyCopy(probe(), probe({ fieldsHash: 'g' }), { count: 10, lastId: 12 }), /fields changed/);
-    assert.throws(() => verifyCopy(probe(), probe(), { count: 9, lastId: 12 }), /9 records were copied, but the portal counts 10/);
-    assert.throws(() => verifyCopy(probe(), probe({ tailHash: 'u', fingerprint: 'y' }), { count: 10, lastId: 12 }), /^MirrorMismatch: the upstream changed during the copy \(its last records changed\)$/);
+    assert.throws(
+      () => verifyCopy(probe(), probe(), { count: 9, lastId: 12 }),
+      /9 records were copied, but the portal counts 10/,
+    );
+    assert.throws(
+      () => verifyCopy(probe(), probe({ tailHash: 'u', fingerprint: 'y' }), { count: 10, lastId: 12 }),
+      /^MirrorMismatch: the upstream changed during the copy \(its last records changed\)$/,
+    );
   });
 
   test('two probes that disagree say how; a loader that is not done says so', () => {
     assert.equal(probeDifference(probe(), probe()), null);
-    assert.equal(probeDifference(probe(), probe({ total: 11, maxId: 13, fingerprint: 'y' })), '10 records up to _id 12, then 11 up to _id 13');
-    assert.equal(probeDifference(probe(), probe({ tailHash: 'u', oid: '2', fingerprint: 'y' })), 'its last records changed; its table was re-created');
-    assert.equal(probeDifference(probe(), probe({ modified: 'n', fingerprint: 'y' })), 'its last_modified moved from m to n');
+    assert.equal(
+      probeDifference(probe(), probe({ total: 11, maxId: 13, fingerprint: 'y' })),
+      '10 records up to _id 12, then 11 up to _id 13',
+    );
+    assert.equal(
+      probeDifference(probe(), probe({ tailHash: 'u', oid: '2', fingerprint: 'y' })),
+      'its last records changed; its table was re-created',
+    );
+    assert.equal(
+      probeDifference(probe(), probe({ modified: 'n', fingerprint: 'y' })),
+      'its last_modified moved from m to n',
+    );
     assert.equal(loaderVeto(null), null);
     assert.equal(loaderVeto({ loader: 'xloader', status: 'complete', lastUpdated: null }), null);
-    assert.equal(loaderVeto({ loader: 'xloader', status: 'pending', lastUpdated: null }), 'the portal\'s xloader is loading the table (status pending)');
-    assert.equal(loaderVeto({ loader: 'datapusher', status: 'error', lastUpdated: '2026-11-25T10:00:00' }),
-      'the portal\'s datapusher reports that its last load of the table failed (status error, updated 2026-11-25T10:00:00): the table may hold part of it');
+    assert.equal(
+      loaderVeto({ loader: 'xloader', status: 'pending', lastUpdated: null }),
+      "the portal's xloader is loading the table (status pending)",
+    );
+    assert.equal(
+      loaderVeto({ loader: 'datapusher', status: 'error', lastUpdated: '2026-11-25T10:00:00' }),
+      "the portal's datapusher reports that its last load of the table failed (status error, updated 2026-11-25T10:00:00): the table may hold part of it",
+    );
   });
 
   test('a sudden drop with unchanged metadata is a reload in progress; a drop with new metadata is a change', () => {
@@ -297,10 +494,16 @@ describe('the mirror\'s rules', () => {
 });
 
 describe('the program', () => {
-  test('--version is the package\'s', async () => {
-    const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string> };
+  test("--version is the package's", async () => {
+    const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+      version: string;
+      bin: Record<string, string>;
+    };
     assert.equal(COUNT_CENTRE_VERSION, pkg.version);
-    assert.deepEqual(pkg.bin, { 'count-centre': 'dist/src/cli/count-centre.js', 'count-centre-load': 'dist/src/cli/count-centre-load.js' });
+    assert.deepEqual(pkg.bin, {
+      'count-centre': 'dist/src/cli/count-centre.js',
+      'count-centre-load': 'dist/src/cli/count-centre-load.js',
+    });
     const run = await runCli(['--version']);
     assert.deepEqual([run.code, run.stdout], [0, `${pkg.version}\n`]);
   });

@@ -15,19 +15,27 @@ import { parseSortClause } from '../../src/query/sort.js';
 
 const limits = { rowsDefault: 100, rowsMax: 32000 };
 const fields: FieldInfo[] = [
-  { id: '_id', type: 'int' }, { id: 'Name', type: 'text' }, { id: 'Votes', type: 'numeric' }, { id: 'Held', type: 'timestamp' }, { id: 'Seats', type: 'int4' },
+  { id: '_id', type: 'int' },
+  { id: 'Name', type: 'text' },
+  { id: 'Votes', type: 'numeric' },
+  { id: 'Held', type: 'timestamp' },
+  { id: 'Seats', type: 'int4' },
 ];
 const resource: PlanResource = { id: 'r', fields, fieldById: new Map(fields.map((f) => [f.id, f])), total: 531 };
 const field = (id: string) => resource.fieldById.get(id)!;
 
 function plan(input: Record<string, unknown>): SearchPlan {
-  const result = planSearch(readSearchRequest({ resource_id: 'r', ...input }, limits), resource, { defaultLanguage: 'english' });
+  const result = planSearch(readSearchRequest({ resource_id: 'r', ...input }, limits), resource, {
+    defaultLanguage: 'english',
+  });
   if (result instanceof ApiError) assert.fail(`unexpected error ${JSON.stringify(result.validation)}`);
   return result;
 }
 
 function planError(input: Record<string, unknown>): Record<string, unknown> | null {
-  const result = planSearch(readSearchRequest({ resource_id: 'r', ...input }, limits), resource, { defaultLanguage: 'english' });
+  const result = planSearch(readSearchRequest({ resource_id: 'r', ...input }, limits), resource, {
+    defaultLanguage: 'english',
+  });
   assert.ok(result instanceof ApiError, 'expected an error');
   return result.validation;
 }
@@ -45,8 +53,23 @@ describe('reading parameters', () => {
   });
 
   test('query-string strings are coerced like CKAN validators', () => {
-    const request = readSearchRequest({ resource_id: 'r', limit: ' 7 ', offset: '3', plain: 'no', distinct: 'Y', include_total: 'False', q: '{"Name": "x"}', filters: '{"Votes": 1}' }, limits);
-    assert.deepEqual([request.limit, request.offset, request.plain, request.distinct, request.includeTotal], [7, 3, false, true, false]);
+    const request = readSearchRequest(
+      {
+        resource_id: 'r',
+        limit: ' 7 ',
+        offset: '3',
+        plain: 'no',
+        distinct: 'Y',
+        include_total: 'False',
+        q: '{"Name": "x"}',
+        filters: '{"Votes": 1}',
+      },
+      limits,
+    );
+    assert.deepEqual(
+      [request.limit, request.offset, request.plain, request.distinct, request.includeTotal],
+      [7, 3, false, true, false],
+    );
     assert.deepEqual(request.q, { Name: 'x' });
     assert.deepEqual(request.filters, { Votes: 1 });
     assert.deepEqual([...request.echo.keys()], ['distinct', 'filters', 'offset', 'plain', 'q']);
@@ -63,18 +86,26 @@ describe('reading parameters', () => {
   });
 
   test('fields and sort strings split on commas; fields lose surrounding quotes, sort clauses keep them', () => {
-    const request = readSearchRequest({ resource_id: 'r', fields: ' "Name" , Votes', sort: '"Name" desc, Votes' }, limits);
+    const request = readSearchRequest(
+      { resource_id: 'r', fields: ' "Name" , Votes', sort: '"Name" desc, Votes' },
+      limits,
+    );
     assert.deepEqual(request.fields, ['Name', 'Votes']);
     assert.deepEqual(request.sort, ['"Name" desc', 'Votes']);
   });
 
   test('every type error is collected', () => {
-    assert.throws(() => readSearchRequest({ limit: 'x', fields: 3 }, limits), (err: ParamErrors) => {
-      assert.deepEqual(err.detail, {
-        resource_id: ['Missing value'], limit: ['Invalid integer', 'Please enter an integer value'], fields: ['Not a list'],
-      });
-      return true;
-    });
+    assert.throws(
+      () => readSearchRequest({ limit: 'x', fields: 3 }, limits),
+      (err: ParamErrors) => {
+        assert.deepEqual(err.detail, {
+          resource_id: ['Missing value'],
+          limit: ['Invalid integer', 'Please enter an integer value'],
+          fields: ['Not a list'],
+        });
+        return true;
+      },
+    );
   });
 
   test('limit above rows_max is lowered, not refused', () => {
@@ -96,17 +127,32 @@ describe('filters', () => {
     assert.deepEqual(run({ Votes: [] }).condition, { kind: 'never' });
     assert.deepEqual(run({ Votes: null }).condition, { kind: 'is-null', field: field('Votes') });
     assert.deepEqual(run({ Votes: [1, null] }).condition, {
-      kind: 'or', of: [{ kind: 'in', field: field('Votes'), values: [1] }, { kind: 'is-null', field: field('Votes') }],
+      kind: 'or',
+      of: [
+        { kind: 'in', field: field('Votes'), values: [1] },
+        { kind: 'is-null', field: field('Votes') },
+      ],
     });
     assert.deepEqual(run({ Name: 'x', Seats: 3 }).condition, {
-      kind: 'and', of: [{ kind: 'equals', field: field('Name'), value: 'x' }, { kind: 'equals', field: field('Seats'), value: 3 }],
+      kind: 'and',
+      of: [
+        { kind: 'equals', field: field('Name'), value: 'x' },
+        { kind: 'equals', field: field('Seats'), value: 3 },
+      ],
     });
   });
 
   test('values take the field type; text takes Python str()', () => {
     assert.deepEqual(run({ Name: true }).condition, { kind: 'equals', field: field('Name'), value: 'True' });
-    assert.deepEqual(run({ Held: '2020-02-08' }).condition, { kind: 'equals', field: field('Held'), value: '2020-02-08T00:00:00' });
-    assert.deepEqual(run({ Seats: '4.5' }).error, { query: ['Invalid query'], info: { orig: ['invalid input syntax for type integer: "4.5"'] } });
+    assert.deepEqual(run({ Held: '2020-02-08' }).condition, {
+      kind: 'equals',
+      field: field('Held'),
+      value: '2020-02-08T00:00:00',
+    });
+    assert.deepEqual(run({ Seats: '4.5' }).error, {
+      query: ['Invalid query'],
+      info: { orig: ['invalid input syntax for type integer: "4.5"'] },
+    });
   });
 
   test('a list of dictionaries is an OR; a dictionary that asks nothing is left out of it, as in CKAN 2.12', () => {
@@ -114,7 +160,13 @@ describe('filters', () => {
       kind: 'or',
       of: [
         { kind: 'equals', field: field('Name'), value: 'a' },
-        { kind: 'and', of: [{ kind: 'equals', field: field('Name'), value: 'b' }, { kind: 'equals', field: field('Seats'), value: 1 }] },
+        {
+          kind: 'and',
+          of: [
+            { kind: 'equals', field: field('Name'), value: 'b' },
+            { kind: 'equals', field: field('Seats'), value: 1 },
+          ],
+        },
       ],
     });
     assert.deepEqual(run([{ Name: 'a' }, {}]).condition, { kind: 'equals', field: field('Name'), value: 'a' });
@@ -126,15 +178,25 @@ describe('filters', () => {
   test('unknown fields and bad shapes', () => {
     assert.deepEqual(run({ Nope: 1, Also: 2 }).error, { filters: ['Unknown field: Nope', 'Unknown field: Also'] });
     assert.deepEqual(run('text').error, { filters: ['Filters must be defined as a dict or a list of dicts'] });
-    assert.deepEqual(run([{ Name: 'a' }, 3]).error, { filters: ['Filters must be defined as a dict or a list of dicts'] });
+    assert.deepEqual(run([{ Name: 'a' }, 3]).error, {
+      filters: ['Filters must be defined as a dict or a list of dicts'],
+    });
   });
 });
 
 describe('sort clauses', () => {
   test('CKAN grammar', () => {
     assert.deepEqual(parseSortClause('Votes desc'), { fieldId: 'Votes', descending: true, nulls: null });
-    assert.deepEqual(parseSortClause('"Constituency Number"'), { fieldId: 'Constituency Number', descending: false, nulls: null });
-    assert.deepEqual(parseSortClause('Constituency Number ASC nulls FIRST'), { fieldId: 'Constituency Number', descending: false, nulls: 'first' });
+    assert.deepEqual(parseSortClause('"Constituency Number"'), {
+      fieldId: 'Constituency Number',
+      descending: false,
+      nulls: null,
+    });
+    assert.deepEqual(parseSortClause('Constituency Number ASC nulls FIRST'), {
+      fieldId: 'Constituency Number',
+      descending: false,
+      nulls: 'first',
+    });
     assert.deepEqual(parseSortClause('a  desc nulls   last  '), { fieldId: 'a', descending: true, nulls: 'last' });
     assert.equal(parseSortClause(''), null);
   });
@@ -143,21 +205,37 @@ describe('sort clauses', () => {
 describe('planning', () => {
   test('default: every field, _id order implied, stored total', () => {
     const p = plan({});
-    assert.deepEqual(p.columns.map((c) => c.id), ['_id', 'Name', 'Votes', 'Held', 'Seats']);
+    assert.deepEqual(
+      p.columns.map((c) => c.id),
+      ['_id', 'Name', 'Votes', 'Held', 'Seats'],
+    );
     assert.deepEqual(p.orderBy, []);
     assert.deepEqual(p.count, { mode: 'stored', total: 531, estimationThreshold: null });
     assert.equal(p.where, null);
   });
 
   test('sort keys make PostgreSQL null placement explicit', () => {
-    assert.deepEqual(plan({ sort: 'Votes desc, Name, Seats nulls first' }).orderBy.map((k) => [k.target.kind === 'field' && k.target.field.id, k.descending, k.nullsFirst]), [
-      ['Votes', true, true], ['Name', false, false], ['Seats', false, true],
-    ]);
+    assert.deepEqual(
+      plan({ sort: 'Votes desc, Name, Seats nulls first' }).orderBy.map((k) => [
+        k.target.kind === 'field' && k.target.field.id,
+        k.descending,
+        k.nullsFirst,
+      ]),
+      [
+        ['Votes', true, true],
+        ['Name', false, false],
+        ['Seats', false, true],
+      ],
+    );
   });
 
   test('counting: none, stored (with the threshold for estimation), exact when filtered or distinct', () => {
     assert.deepEqual(plan({ include_total: false }).count, { mode: 'none' });
-    assert.deepEqual(plan({ total_estimation_threshold: 531 }).count, { mode: 'stored', total: 531, estimationThreshold: 531 });
+    assert.deepEqual(plan({ total_estimation_threshold: 531 }).count, {
+      mode: 'stored',
+      total: 531,
+      estimationThreshold: 531,
+    });
     assert.deepEqual(plan({ filters: { Name: 'x' }, total_estimation_threshold: 1 }).count, { mode: 'exact' });
     assert.deepEqual(plan({ distinct: true, fields: 'Name' }).count, { mode: 'exact' });
   });
@@ -166,7 +244,7 @@ describe('planning', () => {
     assert.deepEqual(planError({ sort: 'Nope', offset: -1, foo: 1 }), { __extras: ['invalid value "foo"'] });
     assert.deepEqual(planError({ sort: 'Nope', offset: -1 }), { offset: ['invalid value "-1"'] });
     assert.deepEqual(planError({ sort: ['Nope', 'Name'] }), { sort: ['invalid value "Nope"'] });
-    assert.deepEqual(planError({ fields: ['Name', ['x']] }), { fields: ["invalid value \"['x']\""] });
+    assert.deepEqual(planError({ fields: ['Name', ['x']] }), { fields: ['invalid value "[\'x\']"'] });
   });
 });
 
@@ -178,14 +256,26 @@ describe('full-text planning', () => {
     const match = p.where?.kind === 'text-match' ? p.where.match : null;
     assert.equal(match?.target.kind, 'row');
     assert.equal(match?.query.text, "'dublin' & 'bay'");
-    assert.deepEqual(match?.query.candidates, { kind: 'and', of: [{ kind: 'term', lexeme: 'dublin', prefix: false }, { kind: 'term', lexeme: 'bay', prefix: false }] });
-    assert.deepEqual(p.orderBy.map((k) => [k.target.kind, k.descending]), [['rank', true]]);
+    assert.deepEqual(match?.query.candidates, {
+      kind: 'and',
+      of: [
+        { kind: 'term', lexeme: 'dublin', prefix: false },
+        { kind: 'term', lexeme: 'bay', prefix: false },
+      ],
+    });
+    assert.deepEqual(
+      p.orderBy.map((k) => [k.target.kind, k.descending]),
+      [['rank', true]],
+    );
     assert.deepEqual(p.count, { mode: 'exact' });
   });
 
   test('a dictionary q matches each field and adds `rank <field>`', () => {
     const p = plan({ q: { Name: 'murphy', Votes: '10' } });
-    assert.deepEqual(p.columns.slice(-2).map((c) => c.id), ['rank Name', 'rank Votes']);
+    assert.deepEqual(
+      p.columns.slice(-2).map((c) => c.id),
+      ['rank Name', 'rank Votes'],
+    );
   });
 
   test('full_text takes the place of a string q; plain=false reads tsquery syntax; language picks the stemmer', () => {
@@ -204,8 +294,14 @@ describe('full-text planning', () => {
   test('problems: unknown field, non-text term, syntax, language', () => {
     assert.deepEqual(planError({ q: { Nope: 'x' } }), { q: ['invalid value "Nope"'] });
     assert.deepEqual(planError({ q: { Name: 5 } }), { q: ['invalid value "Name"'] });
-    assert.deepEqual(planError({ q: '(a', plain: false }), { query: ['Invalid query'], info: { orig: ['syntax error in tsquery: "(a"'] } });
-    assert.deepEqual(planError({ q: 'a', language: 'xx' }), { query: ['Invalid query'], info: { orig: ['text search configuration "xx" does not exist'] } });
+    assert.deepEqual(planError({ q: '(a', plain: false }), {
+      query: ['Invalid query'],
+      info: { orig: ['syntax error in tsquery: "(a"'] },
+    });
+    assert.deepEqual(planError({ q: 'a', language: 'xx' }), {
+      query: ['Invalid query'],
+      info: { orig: ['text search configuration "xx" does not exist'] },
+    });
     assert.deepEqual(planError({ fields: 'rank' }), { fields: ['invalid value "rank"'] });
   });
 });

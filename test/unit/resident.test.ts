@@ -17,33 +17,48 @@ import { loadSettings } from '../../src/settings.js';
 import { toTsvector, tsvectorToString } from '../../src/text-search/index.js';
 
 const SIZE = 200;
-const sortedSet = fc.uniqueArray(fc.integer({ min: 0, max: SIZE - 1 }), { maxLength: SIZE }).map((rows) => Int32Array.from(rows.sort((a, b) => a - b)));
+const sortedSet = fc
+  .uniqueArray(fc.integer({ min: 0, max: SIZE - 1 }), { maxLength: SIZE })
+  .map((rows) => Int32Array.from(rows.sort((a, b) => a - b)));
 const members = (set: Int32Array | null) => (set === null ? Array.from({ length: SIZE }, (_, i) => i) : [...set]);
 
 describe('record sets', () => {
   test('union, intersection and complement are those of plain sets, in record order', () => {
-    fc.assert(fc.property(fc.array(sortedSet, { maxLength: 5 }), (lists) => {
-      const all = [...new Set(lists.flatMap((l) => [...l]))].sort((a, b) => a - b);
-      assert.deepEqual([...union(lists, SIZE)], all);
-      const common = members(null).filter((row) => lists.every((l) => l.includes(row)));
-      assert.deepEqual(members(intersect(lists)), common);
-      for (const list of lists) assert.deepEqual(members(complement(list, SIZE)), members(null).filter((row) => !list.includes(row)));
-    }));
+    fc.assert(
+      fc.property(fc.array(sortedSet, { maxLength: 5 }), (lists) => {
+        const all = [...new Set(lists.flatMap((l) => [...l]))].sort((a, b) => a - b);
+        assert.deepEqual([...union(lists, SIZE)], all);
+        const common = members(null).filter((row) => lists.every((l) => l.includes(row)));
+        assert.deepEqual(members(intersect(lists)), common);
+        for (const list of lists)
+          assert.deepEqual(
+            members(complement(list, SIZE)),
+            members(null).filter((row) => !list.includes(row)),
+          );
+      }),
+    );
   });
 
   test('records of positions in any order come back ascending; spans', () => {
-    fc.assert(fc.property(sortedSet, fc.integer({ min: 0, max: SIZE }), fc.integer({ min: 0, max: SIZE }), (set, a, b) => {
-      const shuffled = Int32Array.from([...set].reverse());
-      assert.deepEqual([...ascending(shuffled, SIZE)], [...set]);
-      const [first, last] = a <= b ? [a, b] : [b, a];
-      assert.deepEqual(members(span(first, last, SIZE)), members(null).slice(first, last));
-    }));
+    fc.assert(
+      fc.property(sortedSet, fc.integer({ min: 0, max: SIZE }), fc.integer({ min: 0, max: SIZE }), (set, a, b) => {
+        const shuffled = Int32Array.from([...set].reverse());
+        assert.deepEqual([...ascending(shuffled, SIZE)], [...set]);
+        const [first, last] = a <= b ? [a, b] : [b, a];
+        assert.deepEqual(members(span(first, last, SIZE)), members(null).slice(first, last));
+      }),
+    );
   });
 });
 
 // A table of the shape the stores keep: `_id`, the fields, the record's JSON text; `_full_text` added on demand.
-const FIELDS: ResidentField[] = [{ id: '_id', type: 'int' }, { id: 'Name', type: 'text' }, { id: 'Votes', type: 'int4' }, { id: 'Elected', type: 'bool' }];
-const NAMES = ['Ó Ríordáin', 'Murphy', 'murphy', 'Zed', 'Áine', '', 'O\'Brien', 'Kelly'];
+const FIELDS: ResidentField[] = [
+  { id: '_id', type: 'int' },
+  { id: 'Name', type: 'text' },
+  { id: 'Votes', type: 'int4' },
+  { id: 'Elected', type: 'bool' },
+];
+const NAMES = ['Ó Ríordáin', 'Murphy', 'murphy', 'Zed', 'Áine', '', "O'Brien", 'Kelly'];
 
 async function table(): Promise<ResidentTable> {
   const rows = Array.from({ length: 200 }, (_, i) => {
@@ -53,7 +68,20 @@ async function table(): Promise<ResidentTable> {
   });
   const resident = new ResidentTable('t', FIELDS, rows);
   // CKAN's _full_text: to_tsvector of the values joined by spaces.
-  await resident.add('_full_text', rows.map((row) => tsvectorToString(toTsvector('english', row.slice(1, 4).filter((v) => v !== null).join(' ')))));
+  await resident.add(
+    '_full_text',
+    rows.map((row) =>
+      tsvectorToString(
+        toTsvector(
+          'english',
+          row
+            .slice(1, 4)
+            .filter((v) => v !== null)
+            .join(' '),
+        ),
+      ),
+    ),
+  );
   return resident;
 }
 
@@ -64,26 +92,51 @@ const RESOURCE: PlanResource = (() => {
 
 function plan(params: Record<string, unknown>): SearchPlan {
   const settings = loadSettings({});
-  const planned = planSearch(readSearchRequest({ resource_id: 't', ...params }, settings), RESOURCE, { defaultLanguage: 'english' });
+  const planned = planSearch(readSearchRequest({ resource_id: 't', ...params }, settings), RESOURCE, {
+    defaultLanguage: 'english',
+  });
   if (planned instanceof ApiError) throw planned;
   return planned;
 }
 
 describe('a search on a resident table', () => {
   test('filters, sorts with nulls placed as asked, and pages', async () => {
-    const { rows, matched } = executeSearch(await table(), plan({ filters: { Elected: true }, sort: 'Votes desc nulls last, Name', fields: '_id,Votes', offset: 2, limit: 4 }), Budget.of(1000));
+    const { rows, matched } = executeSearch(
+      await table(),
+      plan({
+        filters: { Elected: true },
+        sort: 'Votes desc nulls last, Name',
+        fields: '_id,Votes',
+        offset: 2,
+        limit: 4,
+      }),
+      Budget.of(1000),
+    );
     // Elected: records 1, 4, 7, … (i % 3 === 0), by votes, highest first, records without votes last, then by name.
-    const elected = Array.from({ length: 200 }, (_, i) => i).filter((i) => i % 3 === 0)
+    const elected = Array.from({ length: 200 }, (_, i) => i)
+      .filter((i) => i % 3 === 0)
       .map((i) => ({ id: i + 1, votes: i % 7 === 0 ? null : (i * 37) % 500, name: NAMES[i % NAMES.length]! }))
-      .sort((a, b) => (a.votes === null ? 1 : 0) - (b.votes === null ? 1 : 0) || (b.votes ?? 0) - (a.votes ?? 0) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || a.id - b.id);
+      .sort(
+        (a, b) =>
+          (a.votes === null ? 1 : 0) - (b.votes === null ? 1 : 0) ||
+          (b.votes ?? 0) - (a.votes ?? 0) ||
+          (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) ||
+          a.id - b.id,
+      );
     assert.equal(matched, elected.length);
-    assert.deepEqual(rows, elected.slice(2, 6).map((r) => [r.id, r.votes]));
+    assert.deepEqual(
+      rows,
+      elected.slice(2, 6).map((r) => [r.id, r.votes]),
+    );
   });
 
-  test('text sorts by code point, as PostgreSQL\'s C collation and SQLite do', async () => {
+  test("text sorts by code point, as PostgreSQL's C collation and SQLite do", async () => {
     const { rows } = executeSearch(await table(), plan({ fields: 'Name', sort: 'Name', limit: 200 }), Budget.of(1000));
     const names = rows.map((r) => r[0] as string);
-    assert.deepEqual(names, [...names].sort((a, b) => (Buffer.compare(Buffer.from(a), Buffer.from(b)))));
+    assert.deepEqual(
+      names,
+      [...names].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))),
+    );
     assert.equal(names[0], '');
   });
 
@@ -93,14 +146,18 @@ describe('a search on a resident table', () => {
     assert.equal(ranked.matched, 50);
     assert.ok(ranked.rows.every((row) => typeof row[1] === 'number' && row[1] > 0));
     // A prefix query is matched record by record: with no time left it stops at the first clock reading.
-    assert.throws(() => executeSearch(resident, plan({ q: 'm:* & !zzz', plain: false }), Budget.of(-1)), ResidentSearchTooLong);
+    assert.throws(
+      () => executeSearch(resident, plan({ q: 'm:* & !zzz', plain: false }), Budget.of(-1)),
+      ResidentSearchTooLong,
+    );
   });
 });
 
 describe('resident tables', () => {
   const NOTHING: ResidentNeeds = { columns: [], fieldTexts: [] };
   const resource = (id: string, total = 3) => ({ id, fields: FIELDS.slice(0, 2), total });
-  const rowsOf = (n: number) => Array.from({ length: n }, (_, i) => [i + 1, `name ${i}`.repeat(50), `{"_id":${i + 1}}`]);
+  const rowsOf = (n: number) =>
+    Array.from({ length: n }, (_, i) => [i + 1, `name ${i}`.repeat(50), `{"_id":${i + 1}}`]);
 
   test('a table is read once, shared by concurrent searches, and kept', async () => {
     const tables = new ResidentTables({ maxBytes: 1 << 20, maxRows: 10 });
@@ -109,7 +166,10 @@ describe('resident tables', () => {
       reads += 1;
       return rowsOf(3);
     };
-    const [a, b] = await Promise.all([tables.table(resource('r'), NOTHING, read), tables.table(resource('r'), NOTHING, read)]);
+    const [a, b] = await Promise.all([
+      tables.table(resource('r'), NOTHING, read),
+      tables.table(resource('r'), NOTHING, read),
+    ]);
     assert.equal(a, b);
     assert.equal(await tables.table(resource('r'), NOTHING, read), a);
     assert.equal(reads, 1);
@@ -131,10 +191,15 @@ describe('resident tables', () => {
 
   test('a failed read is not remembered: the next search reads again', async () => {
     const tables = new ResidentTables({ maxBytes: 1 << 20, maxRows: 10 });
-    await assert.rejects(tables.table(resource('r'), NOTHING, async () => {
-      throw new Error('store unavailable');
-    }), /store unavailable/);
-    const table = await tables.table(resource('r'), { columns: ['_csv'], fieldTexts: [] }, async (columns) => (columns[0] === '_csv' ? [['a\n'], ['b\n'], ['c\n']] : rowsOf(3)));
+    await assert.rejects(
+      tables.table(resource('r'), NOTHING, async () => {
+        throw new Error('store unavailable');
+      }),
+      /store unavailable/,
+    );
+    const table = await tables.table(resource('r'), { columns: ['_csv'], fieldTexts: [] }, async (columns) =>
+      columns[0] === '_csv' ? [['a\n'], ['b\n'], ['c\n']] : rowsOf(3),
+    );
     assert.deepEqual(table?.csv, ['a\n', 'b\n', 'c\n']);
   });
 });

@@ -10,15 +10,82 @@ import { RowVectorizer, rowDocument } from '../../src/storage/full-text.js';
 import { foldText, toTsvector, tsvectorToString } from '../../src/text-search/index.js';
 
 const TRICKY_VALUES: StoredValue[] = [
-  'Carlow-Kilkenny', 'AYLWARD', 'F.F.', 'Fianna Fáil', "O'Brien", 'O’Brien', 'Ó Broin', 'Ceatharlach-Cill Chainnigh', 'the', 'and the',
-  '', ' ', '  x  ', '-5', '+5', '-x', '.5', '5.', '-1.5e-3', '1.5e3', '1-2', '-1-2', 'x3-y', '--', '-', 'co-operation-x', 'e-mail',
-  '/usr/local/x.txt', 'a@b.ie', 'http://x.ie/a?b=1', 'www.example.com', '&amp;', '&', 'tag<', '<', '<b>bold</b>', '<a href="x', 'y">z',
-  '<!-- c', 'd -->', 'x>', "'", '"quoted"', 'semi;colon', 'tab\there', 'new\nline', '2020-02-08T00:00:00', '12:30', 'A.B.C.', 'a.b', 'U.S.A',
-  'ÉIRÍGÍ', 'straße', 'ΣΊΣΥΦΟΣ', '日本語', 'emoji 🙂 ok', 'x'.repeat(3000), 7550, 0, 1.5, -3, 2289, 12345678901234, 9007199254740991, 1e21, null, true, false,
+  'Carlow-Kilkenny',
+  'AYLWARD',
+  'F.F.',
+  'Fianna Fáil',
+  "O'Brien",
+  'O’Brien',
+  'Ó Broin',
+  'Ceatharlach-Cill Chainnigh',
+  'the',
+  'and the',
+  '',
+  ' ',
+  '  x  ',
+  '-5',
+  '+5',
+  '-x',
+  '.5',
+  '5.',
+  '-1.5e-3',
+  '1.5e3',
+  '1-2',
+  '-1-2',
+  'x3-y',
+  '--',
+  '-',
+  'co-operation-x',
+  'e-mail',
+  '/usr/local/x.txt',
+  'a@b.ie',
+  'http://x.ie/a?b=1',
+  'www.example.com',
+  '&amp;',
+  '&',
+  'tag<',
+  '<',
+  '<b>bold</b>',
+  '<a href="x',
+  'y">z',
+  '<!-- c',
+  'd -->',
+  'x>',
+  "'",
+  '"quoted"',
+  'semi;colon',
+  'tab\there',
+  'new\nline',
+  '2020-02-08T00:00:00',
+  '12:30',
+  'A.B.C.',
+  'a.b',
+  'U.S.A',
+  'ÉIRÍGÍ',
+  'straße',
+  'ΣΊΣΥΦΟΣ',
+  '日本語',
+  'emoji 🙂 ok',
+  'x'.repeat(3000),
+  7550,
+  0,
+  1.5,
+  -3,
+  2289,
+  12345678901234,
+  9007199254740991,
+  1e21,
+  null,
+  true,
+  false,
 ];
 
 const FIELDS: FieldDefinition[] = ['a', 'b', 'c', 'd', 'e', 'f'].map((id, i) => ({
-  id, column: id, type: i === 5 ? 'numeric' : 'text', index: false, format: 'ISO',
+  id,
+  column: id,
+  type: i === 5 ? 'numeric' : 'text',
+  index: false,
+  format: 'ISO',
 }));
 
 /** A small seeded generator, so a failure names a reproducible row. */
@@ -53,11 +120,17 @@ test('positions run on across values and stop words, capped as PostgreSQL caps t
   const vectorizer = new RowVectorizer('english', fields);
   assert.equal(tsvectorToString(vectorizer.vector(['the cats', 'and the dogs'])), "'cat':2 'dog':5");
   const long = Array.from({ length: 9000 }, (_, i) => `w${i % 3}`).join(' ');
-  assert.equal(tsvectorToString(vectorizer.vector([long, long])), tsvectorToString(toTsvector('english', `${long} ${long}`)));
+  assert.equal(
+    tsvectorToString(vectorizer.vector([long, long])),
+    tsvectorToString(toTsvector('english', `${long} ${long}`)),
+  );
 });
 
 test('another language', () => {
   const vectorizer = new RowVectorizer('german', FIELDS.slice(0, 2));
   const values = ['Die Häuser der Straßen', 'Wahlkreise und Kandidaten'];
-  assert.equal(tsvectorToString(vectorizer.vector(values)), tsvectorToString(toTsvector('german', foldText(values.join(' ')))));
+  assert.equal(
+    tsvectorToString(vectorizer.vector(values)),
+    tsvectorToString(toTsvector('german', foldText(values.join(' ')))),
+  );
 });

@@ -17,7 +17,9 @@ import { startService, type TestService } from '../helpers/service.js';
 
 type Expect = 'allowed' | 'deadline' | { status: number; type: string; message?: string };
 
-const fixture = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'test', 'fixtures', 'search-sql', 'attacks.json'), 'utf8')) as {
+const fixture = JSON.parse(
+  fs.readFileSync(path.join(PROJECT_ROOT, 'test', 'fixtures', 'search-sql', 'attacks.json'), 'utf8'),
+) as {
   attacks: { name: string; sql: string; expect: Expect }[];
 };
 

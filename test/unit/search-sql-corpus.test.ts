@@ -11,7 +11,10 @@ import { toApiError } from '../../src/errors.js';
 import { RawJson } from '../../src/serialize/python-json.js';
 import { PROJECT_ROOT } from '../../src/settings.js';
 import {
-  initSearchSql, prepareSearchSql, renderSqlValue, type SqlResourceInfo,
+  initSearchSql,
+  prepareSearchSql,
+  renderSqlValue,
+  type SqlResourceInfo,
 } from '../../src/sql/search-sql/index.js';
 import type { SqliteVersion } from '../../src/storage/sqlite/backend.js';
 import { startService, type TestService } from '../helpers/service.js';
@@ -20,10 +23,13 @@ interface CorpusEntry {
   name: string;
   ordered: boolean;
   sql: string;
-  expect: { columns: { id: string; type: string }[]; records: unknown[][] } | { error: { status: number; message: string } };
+  expect:
+    { columns: { id: string; type: string }[]; records: unknown[][] } | { error: { status: number; message: string } };
 }
 
-const corpus = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'test', 'fixtures', 'search-sql', 'corpus.json'), 'utf8')) as {
+const corpus = JSON.parse(
+  fs.readFileSync(path.join(PROJECT_ROOT, 'test', 'fixtures', 'search-sql', 'corpus.json'), 'utf8'),
+) as {
   queries: CorpusEntry[];
 };
 
@@ -59,12 +65,18 @@ function jsonValue(value: unknown, type: string): unknown {
   return value instanceof RawJson ? JSON.parse(value.text) : value;
 }
 
-async function run(sql: string): Promise<{ columns: { id: string; type: string }[]; records: unknown[][] } | { error: { status: number; message: string } }> {
+async function run(
+  sql: string,
+): Promise<
+  { columns: { id: string; type: string }[]; records: unknown[][] } | { error: { status: number; message: string } }
+> {
   try {
     const prepared = prepareSearchSql(sql, lookup, { maxRows: 32000 });
     const rows = (await backend.userSql(prepared.sqlite, 20_000)).rows;
     assert.ok(rows.length <= 32001, 'at most maxRows + 1 rows');
-    const records = rows.map((row) => row.map((cell, i) => jsonValue(renderSqlValue(cell, prepared.columns[i]!.type), prepared.columns[i]!.type)));
+    const records = rows.map((row) =>
+      row.map((cell, i) => jsonValue(renderSqlValue(cell, prepared.columns[i]!.type), prepared.columns[i]!.type)),
+    );
     return { columns: prepared.columns, records };
   } catch (thrown) {
     const err = toApiError(thrown, () => assert.fail(thrown as Error));
@@ -94,6 +106,10 @@ for (const entry of corpus.queries) {
     assert.ok(!('error' in actual), `${entry.sql}\nfailed: ${'error' in actual ? actual.error.message : ''}`);
     if ('error' in actual) return;
     assert.deepEqual(actual.columns, entry.expect.columns, entry.sql);
-    assert.deepEqual(canonical(actual.records, entry.ordered), canonical(entry.expect.records, entry.ordered), entry.sql);
+    assert.deepEqual(
+      canonical(actual.records, entry.ordered),
+      canonical(entry.expect.records, entry.ordered),
+      entry.sql,
+    );
   });
 }

@@ -8,8 +8,16 @@ import Database from 'better-sqlite3';
 import { toApiError } from '../../src/errors.js';
 import { RawJson } from '../../src/serialize/python-json.js';
 import {
-  compareText, floatToInt, roundTimestamp, textToBool, textToDate, textToDecimal, textToInt, textToTimestamp,
-  timestampIsoformat, toDecimal,
+  compareText,
+  floatToInt,
+  roundTimestamp,
+  textToBool,
+  textToDate,
+  textToDecimal,
+  textToInt,
+  textToTimestamp,
+  timestampIsoformat,
+  toDecimal,
 } from '../../src/sql/search-sql/conversions.js';
 import * as D from '../../src/sql/search-sql/decimal.js';
 import { registerSqliteRuntime, renderSqlValue } from '../../src/sql/search-sql/index.js';
@@ -29,7 +37,7 @@ function sqlMessage(fn: () => unknown): string {
   assert.fail('no error');
 }
 
-describe('decimal arithmetic with PostgreSQL\'s scales', () => {
+describe("decimal arithmetic with PostgreSQL's scales", () => {
   test('input keeps the scale written; output writes every digit of it', () => {
     assert.equal(txt(dec('1.50')), '1.50');
     assert.equal(txt(dec(' -0.0 ')), '0.0');
@@ -65,7 +73,10 @@ describe('decimal arithmetic with PostgreSQL\'s scales', () => {
       ['2', '-3', '-0.66666666666666666667'],
     ];
     for (const [a, b, q] of cases) assert.equal(txt(D.div(dec(a), dec(b))), q, `${a} / ${b}`);
-    assert.equal(sqlMessage(() => D.div(dec('1'), dec('0.0'))), 'division by zero');
+    assert.equal(
+      sqlMessage(() => D.div(dec('1'), dec('0.0'))),
+      'division by zero',
+    );
   });
 
   test('rounding is half away from zero; trunc, ceil, floor and mod as PostgreSQL', () => {
@@ -82,7 +93,10 @@ describe('decimal arithmetic with PostgreSQL\'s scales', () => {
     assert.equal(txt(D.mod(dec('7.5'), dec('2'))), '1.5');
     assert.equal(txt(D.mod(dec('-7.5'), dec('2'))), '-1.5');
     assert.equal(txt(D.applyTypmod(dec('12.345'), 5, 2)), '12.35');
-    assert.equal(sqlMessage(() => D.applyTypmod(dec('123.45'), 4, 2)), 'numeric field overflow');
+    assert.equal(
+      sqlMessage(() => D.applyTypmod(dec('123.45'), 4, 2)),
+      'numeric field overflow',
+    );
     assert.equal(D.roundToInteger(dec('-2.5')), -3n);
   });
 
@@ -93,10 +107,16 @@ describe('decimal arithmetic with PostgreSQL\'s scales', () => {
     assert.equal(txt(D.fromFloat(2)), '2');
   });
 
-  test('CKAN renders numeric as Python\'s str(Decimal)', () => {
+  test("CKAN renders numeric as Python's str(Decimal)", () => {
     const cases: [string, string][] = [
-      ['268392', '268392'], ['0.000001', '0.000001'], ['0.0000001', '1E-7'], ['0.00000012', '1.2E-7'],
-      ['0.000000', '0.000000'], ['0.0000000', '0E-7'], ['-0.00000012', '-1.2E-7'], ['1.50', '1.50'],
+      ['268392', '268392'],
+      ['0.000001', '0.000001'],
+      ['0.0000001', '1E-7'],
+      ['0.00000012', '1.2E-7'],
+      ['0.000000', '0.000000'],
+      ['0.0000000', '0E-7'],
+      ['-0.00000012', '-1.2E-7'],
+      ['1.50', '1.50'],
       ['0.0000000000000000000000000000000000000001', '1E-40'],
     ];
     for (const [pg, py] of cases) assert.equal(D.pythonDecimalStr(dec(pg)), py, pg);
@@ -108,15 +128,27 @@ describe('decimal arithmetic with PostgreSQL\'s scales', () => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
       return seed / 2147483648;
     };
-    const values: D.Decimal[] = [dec('0'), dec('0.000'), dec('-1'), dec('-1.5'), dec('1'), dec('1.50'), dec('10'), dec('-10')];
+    const values: D.Decimal[] = [
+      dec('0'),
+      dec('0.000'),
+      dec('-1'),
+      dec('-1.5'),
+      dec('1'),
+      dec('1.50'),
+      dec('10'),
+      dec('-10'),
+    ];
     for (let i = 0; i < 500; i++) {
       const digits = String(Math.floor(random() * 1e9));
       const scale = Math.floor(random() * 12);
       values.push(D.dec(BigInt(digits) * (random() < 0.5 ? -1n : 1n), scale));
     }
     const byValue = [...values].sort(D.compare).map(txt);
-    const byKey = [...values].sort((a, b) => (numericKey(a) < numericKey(b) ? -1 : numericKey(a) > numericKey(b) ? 1 : 0)).map(txt);
-    for (let i = 0; i < values.length; i++) assert.equal(D.compare(dec(byKey[i]!), dec(byValue[i]!)), 0, `${byKey[i]} vs ${byValue[i]}`);
+    const byKey = [...values]
+      .sort((a, b) => (numericKey(a) < numericKey(b) ? -1 : numericKey(a) > numericKey(b) ? 1 : 0))
+      .map(txt);
+    for (let i = 0; i < values.length; i++)
+      assert.equal(D.compare(dec(byKey[i]!), dec(byValue[i]!)), 0, `${byKey[i]} vs ${byValue[i]}`);
     assert.equal(numericKey(dec('1.0')), numericKey(dec('1.00')), 'equal values have equal keys, whatever the scale');
   });
 });
@@ -124,20 +156,38 @@ describe('decimal arithmetic with PostgreSQL\'s scales', () => {
 describe('text input and output of each type', () => {
   test('integers', () => {
     assert.equal(textToInt(' 12 ', 32), 12n);
-    assert.equal(sqlMessage(() => textToInt('1.5', 32)), 'invalid input syntax for type integer: "1.5"');
-    assert.equal(sqlMessage(() => textToInt('99999999999', 32)), 'value "99999999999" is out of range for type integer');
-    assert.equal(sqlMessage(() => textToInt('x', 64)), 'invalid input syntax for type bigint: "x"');
+    assert.equal(
+      sqlMessage(() => textToInt('1.5', 32)),
+      'invalid input syntax for type integer: "1.5"',
+    );
+    assert.equal(
+      sqlMessage(() => textToInt('99999999999', 32)),
+      'value "99999999999" is out of range for type integer',
+    );
+    assert.equal(
+      sqlMessage(() => textToInt('x', 64)),
+      'invalid input syntax for type bigint: "x"',
+    );
     assert.equal(floatToInt(2.5, 32), 2n, 'float to integer rounds half to even');
     assert.equal(floatToInt(3.5, 32), 4n);
-    assert.equal(sqlMessage(() => floatToInt(3e9, 32)), 'integer out of range');
+    assert.equal(
+      sqlMessage(() => floatToInt(3e9, 32)),
+      'integer out of range',
+    );
   });
 
   test('numeric and boolean', () => {
     assert.equal(txt(textToDecimal(' 1.50 ')), '1.50');
-    assert.equal(sqlMessage(() => textToDecimal('abc')), 'invalid input syntax for type numeric: "abc"');
+    assert.equal(
+      sqlMessage(() => textToDecimal('abc')),
+      'invalid input syntax for type numeric: "abc"',
+    );
     assert.equal(textToBool('TR'), true);
     assert.equal(textToBool(' off '), false);
-    assert.equal(sqlMessage(() => textToBool('o')), 'invalid input syntax for type boolean: "o"');
+    assert.equal(
+      sqlMessage(() => textToBool('o')),
+      'invalid input syntax for type boolean: "o"',
+    );
   });
 
   test('dates and timestamps: ISO input, carried days, rounded fractions', () => {
@@ -146,9 +196,18 @@ describe('text input and output of each type', () => {
     assert.equal(textToTimestamp('2020-02-08T10:30:05.1234567'), '2020-02-08T10:30:05.123457');
     assert.equal(textToTimestamp('2020-02-28 24:00:00'), '2020-02-29T00:00:00');
     assert.equal(textToDate('20200208'), '2020-02-08');
-    assert.equal(sqlMessage(() => textToDate('2021-02-29')), 'date/time field value out of range: "2021-02-29"');
-    assert.equal(sqlMessage(() => textToDate('soon')), 'invalid input syntax for type date: "soon"');
-    assert.match(sqlMessage(() => textToDate('8 Feb 2020')), /the embedded store reads ISO dates/);
+    assert.equal(
+      sqlMessage(() => textToDate('2021-02-29')),
+      'date/time field value out of range: "2021-02-29"',
+    );
+    assert.equal(
+      sqlMessage(() => textToDate('soon')),
+      'invalid input syntax for type date: "soon"',
+    );
+    assert.match(
+      sqlMessage(() => textToDate('8 Feb 2020')),
+      /the embedded store reads ISO dates/,
+    );
     assert.equal(roundTimestamp('2020-02-08T23:59:59.5', 0), '2020-02-09T00:00:00');
     assert.equal(timestampIsoformat('2020-02-08T10:00:00.25'), '2020-02-08T10:00:00.250000');
     assert.equal(timestampIsoformat('2020-02-08T10:00:00'), '2020-02-08T10:00:00');
@@ -156,20 +215,32 @@ describe('text input and output of each type', () => {
 
   test('text compares by code point, beyond the BMP too', () => {
     assert.ok(compareText('B', 'a') < 0);
-    assert.ok(compareText('\uffff', '\u{1f600}') < 0, 'U+FFFF sorts before U+1F600 (JavaScript\'s < says otherwise)');
+    assert.ok(compareText('\uffff', '\u{1f600}') < 0, "U+FFFF sorts before U+1F600 (JavaScript's < says otherwise)");
     assert.equal(compareText('é', 'é'), 0);
   });
 });
 
 describe('LIKE patterns', () => {
-  test('parsed with PostgreSQL\'s escape rules', () => {
-    assert.deepEqual(parseLike('a%%b_\\%', '\\'), [{ kind: 'text', text: 'a' }, { kind: 'any' }, { kind: 'text', text: 'b' }, { kind: 'one' }, { kind: 'text', text: '%' }]);
-    assert.equal(sqlMessage(() => parseLike('abc\\', '\\')), 'LIKE pattern must not end with escape character');
-    assert.equal(sqlMessage(() => parseLike('a', 'xy')), 'invalid escape string');
+  test("parsed with PostgreSQL's escape rules", () => {
+    assert.deepEqual(parseLike('a%%b_\\%', '\\'), [
+      { kind: 'text', text: 'a' },
+      { kind: 'any' },
+      { kind: 'text', text: 'b' },
+      { kind: 'one' },
+      { kind: 'text', text: '%' },
+    ]);
+    assert.equal(
+      sqlMessage(() => parseLike('abc\\', '\\')),
+      'LIKE pattern must not end with escape character',
+    );
+    assert.equal(
+      sqlMessage(() => parseLike('a', 'xy')),
+      'invalid escape string',
+    );
     assert.deepEqual(parseLike('a\\b', ''), [{ kind: 'text', text: 'a\\b' }], 'an empty escape turns escaping off');
   });
 
-  test('written as GLOB patterns with GLOB\'s own metacharacters bracketed', () => {
+  test("written as GLOB patterns with GLOB's own metacharacters bracketed", () => {
     assert.equal(globPattern(parseLike('a*b?c[d]%_', '\\')), 'a[*]b[?]c[[]d]*?');
   });
 
@@ -187,9 +258,10 @@ describe('LIKE patterns', () => {
   });
 });
 
-describe('rendering of result cells, as CKAN\'s convert() writes them', () => {
+describe("rendering of result cells, as CKAN's convert() writes them", () => {
   test('each type', () => {
-    // numeric: a JSON number with str(Decimal)'s digits, written as they are (CKAN 2.11+; 2.10 sent the text as a string).
+    // numeric: a JSON number with str(Decimal)'s digits, written as they are (CKAN 2.11+; 2.10 sent the text as a
+    // string).
     const numeric = (v: unknown) => {
       const rendered = renderSqlValue(v, 'numeric');
       assert.ok(rendered instanceof RawJson, 'numeric is written as raw JSON number text');
@@ -235,7 +307,7 @@ describe('runtime functions on a SQLite connection', () => {
     assert.equal(error('SELECT cc_num_div(1, 0)'), 'division by zero');
   });
 
-  test('integer operations raise PostgreSQL\'s errors', () => {
+  test("integer operations raise PostgreSQL's errors", () => {
     assert.equal(error('SELECT cc_int_check(2147483648, 32)'), 'integer out of range');
     assert.equal(error('SELECT cc_int_check(9223372036854775807 + 1, 64)'), 'bigint out of range');
     assert.equal(error('SELECT cc_int_div(1, 0, 32)'), 'division by zero');
@@ -243,13 +315,28 @@ describe('runtime functions on a SQLite connection', () => {
     assert.equal(one('SELECT cc_int_mod(-7, 3)'), -1);
   });
 
-  test('sum and avg are exact, with PostgreSQL\'s scale, also over moving window frames', () => {
-    db.exec("CREATE TABLE v (i INTEGER, x); INSERT INTO v VALUES (1, '1.5'), (2, 2.25), (3, 3), (4, '0.125'), (5, NULL)");
-    assert.deepEqual(db.prepare('SELECT cc_num_sum(x), cc_num_avg(x), cc_num_min(x), cc_num_max(x) FROM v').raw(true).get(),
-      ['6.875', '1.7187500000000000', '0.125', 3]);
-    const moving = db.prepare('SELECT i, cc_num_sum(x) OVER (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW), ' +
-      'cc_num_max(x) OVER (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM v ORDER BY i').raw(true).all();
-    assert.deepEqual(moving, [[1, '1.5', '1.5'], [2, '3.75', 2.25], [3, '5.25', 3], [4, '3.125', 3], [5, '0.125', '0.125']]);
+  test("sum and avg are exact, with PostgreSQL's scale, also over moving window frames", () => {
+    db.exec(
+      "CREATE TABLE v (i INTEGER, x); INSERT INTO v VALUES (1, '1.5'), (2, 2.25), (3, 3), (4, '0.125'), (5, NULL)",
+    );
+    assert.deepEqual(
+      db.prepare('SELECT cc_num_sum(x), cc_num_avg(x), cc_num_min(x), cc_num_max(x) FROM v').raw(true).get(),
+      ['6.875', '1.7187500000000000', '0.125', 3],
+    );
+    const moving = db
+      .prepare(
+        'SELECT i, cc_num_sum(x) OVER (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW), ' +
+          'cc_num_max(x) OVER (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM v ORDER BY i',
+      )
+      .raw(true)
+      .all();
+    assert.deepEqual(moving, [
+      [1, '1.5', '1.5'],
+      [2, '3.75', 2.25],
+      [3, '5.25', 3],
+      [4, '3.125', 3],
+      [5, '0.125', '0.125'],
+    ]);
     assert.equal(one('SELECT cc_num_sum(x) FROM v WHERE false'), null);
   });
 
@@ -258,8 +345,11 @@ describe('runtime functions on a SQLite connection', () => {
     assert.equal(one('SELECT cc_float_sum(x) FROM f'), 0.1 + 0.2 + 0.3);
   });
 
-  test('a scalar subquery of more than one row is PostgreSQL\'s error', () => {
-    assert.equal(error('SELECT (SELECT cc_scalar(x) FROM (SELECT 1 AS x UNION ALL SELECT 2))'), 'more than one row returned by a subquery used as an expression');
+  test("a scalar subquery of more than one row is PostgreSQL's error", () => {
+    assert.equal(
+      error('SELECT (SELECT cc_scalar(x) FROM (SELECT 1 AS x UNION ALL SELECT 2))'),
+      'more than one row returned by a subquery used as an expression',
+    );
     assert.equal(one('SELECT (SELECT cc_scalar(x) FROM (SELECT 1 AS x WHERE 0))'), null);
   });
 

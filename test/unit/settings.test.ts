@@ -19,7 +19,11 @@ describe('settings', () => {
   });
 
   test('values from the environment are parsed and checked', () => {
-    const settings = loadSettings({ PORT: '8080', SITE_URL: 'https://data.example.ie/', COUNTCENTRE_SOURCES: 'https://example.org/data' });
+    const settings = loadSettings({
+      PORT: '8080',
+      SITE_URL: 'https://data.example.ie/',
+      COUNTCENTRE_SOURCES: 'https://example.org/data',
+    });
     assert.equal(settings.port, 8080);
     assert.equal(settings.siteUrl, 'https://data.example.ie');
     assert.equal(settings.sources, 'https://example.org/data');
@@ -27,14 +31,21 @@ describe('settings', () => {
     assert.throws(() => loadSettings({ PORT: '70000' }), SettingsError);
     assert.throws(() => loadSettings({ SITE_URL: 'not a url' }), SettingsError);
     assert.throws(() => loadSettings({ LOG_LEVEL: 'loud' }), SettingsError);
-    assert.throws(() => loadSettings({ COUNTCENTRE_ROWS_DEFAULT: '50', COUNTCENTRE_ROWS_MAX: '10' }), /must not exceed/);
+    assert.throws(
+      () => loadSettings({ COUNTCENTRE_ROWS_DEFAULT: '50', COUNTCENTRE_ROWS_MAX: '10' }),
+      /must not exceed/,
+    );
   });
 
   test('docs/configuration.md documents every setting with its default and description', () => {
     const doc = readFileSync(path.join(PROJECT_ROOT, 'docs', 'configuration.md'), 'utf8');
     for (const spec of Object.values(SETTING_SPECS)) {
-      const shownDefault = spec.default === null ? '(unset)' : Array.isArray(spec.default) ? '(none)' : `\`${spec.default}\``;
-      assert.ok(doc.includes(`| \`${spec.env}\` | ${shownDefault} | ${spec.description} |`), `${spec.env} is documented as declared`);
+      const shownDefault =
+        spec.default === null ? '(unset)' : Array.isArray(spec.default) ? '(none)' : `\`${spec.default}\``;
+      assert.ok(
+        doc.includes(`| \`${spec.env}\` | ${shownDefault} | ${spec.description} |`),
+        `${spec.env} is documented as declared`,
+      );
     }
   });
 });

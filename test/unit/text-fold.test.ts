@@ -6,7 +6,14 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import fc from 'fast-check';
 import pg from 'pg';
-import { FOLDED_LETTERS, foldSqlBody, foldText, plainToTsquery, toTsvector, tsMatches } from '../../src/text-search/index.js';
+import {
+  FOLDED_LETTERS,
+  foldSqlBody,
+  foldText,
+  plainToTsquery,
+  toTsvector,
+  tsMatches,
+} from '../../src/text-search/index.js';
 import { quoteLiteral } from '../../src/sql/postgres/quote.js';
 import { TEST_PG_ADMIN_URL } from '../helpers/service.js';
 
@@ -28,24 +35,46 @@ test('Irish names fold to their letters without fadas', () => {
 });
 
 test('text without diacritics is left exactly as it is', () => {
-  fc.assert(fc.property(fc.string({ unit: 'binary-ascii' }), (text) => foldText(text) === text), { numRuns: 2000 });
+  fc.assert(
+    fc.property(fc.string({ unit: 'binary-ascii' }), (text) => foldText(text) === text),
+    { numRuns: 2000 },
+  );
   // Other scripts' letters are not accents on ASCII letters: Greek, Cyrillic, Arabic, CJK (NFC text) are left alone.
-  const otherScripts = fc.oneof(fc.integer({ min: 0x0391, max: 0x03c9 }), fc.integer({ min: 0x0400, max: 0x04ff }), fc.integer({ min: 0x0621, max: 0x064a }), fc.integer({ min: 0x4e00, max: 0x9fff }))
-    .map((c) => String.fromCharCode(c)).filter((c) => c.normalize('NFC') === c);
-  fc.assert(fc.property(fc.string({ unit: otherScripts }), (text) => foldText(text) === text), { numRuns: 500 });
+  const otherScripts = fc
+    .oneof(
+      fc.integer({ min: 0x0391, max: 0x03c9 }),
+      fc.integer({ min: 0x0400, max: 0x04ff }),
+      fc.integer({ min: 0x0621, max: 0x064a }),
+      fc.integer({ min: 0x4e00, max: 0x9fff }),
+    )
+    .map((c) => String.fromCharCode(c))
+    .filter((c) => c.normalize('NFC') === c);
+  fc.assert(
+    fc.property(fc.string({ unit: otherScripts }), (text) => foldText(text) === text),
+    { numRuns: 500 },
+  );
 });
 
 test('folding is idempotent and leaves no accented Latin letter behind', () => {
   assert.ok(FOLDED_LETTERS.length > 300, `${FOLDED_LETTERS.length} letters fold`);
   const piece = fc.oneof(fc.constantFrom(...FOLDED_LETTERS), fc.string({ unit: 'grapheme', maxLength: 3 }));
-  fc.assert(fc.property(fc.array(piece, { maxLength: 20 }).map((a) => a.join('')), (text) => {
-    const once = foldText(text);
-    return foldText(once) === once && ![...once].some((c) => FOLDED_LETTERS.includes(c));
-  }), { numRuns: 2000 });
+  fc.assert(
+    fc.property(
+      fc.array(piece, { maxLength: 20 }).map((a) => a.join('')),
+      (text) => {
+        const once = foldText(text);
+        return foldText(once) === once && ![...once].some((c) => FOLDED_LETTERS.includes(c));
+      },
+    ),
+    { numRuns: 2000 },
+  );
 });
 
 test('folded documents and queries match names typed without fadas, in any case', () => {
-  const doc = toTsvector('english', foldText('Dublin Bay South Ó Ríordáin Aodhán The Labour Party Sinn Féin Mícheál Martin'));
+  const doc = toTsvector(
+    'english',
+    foldText('Dublin Bay South Ó Ríordáin Aodhán The Labour Party Sinn Féin Mícheál Martin'),
+  );
   for (const q of ['o riordain', 'Ó Ríordáin', 'sinn fein', 'SINN FÉIN', 'micheal martin', 'aodhan']) {
     assert.ok(tsMatches(doc, plainToTsquery('english', foldText(q))), q);
   }
@@ -57,7 +86,9 @@ function connect(): Promise<pg.Client | string> {
     const client = new pg.Client({ connectionString: TEST_PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
     try {
       await client.connect();
-      await client.query(`CREATE FUNCTION pg_temp.fold(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT AS $$ ${foldSqlBody(quoteLiteral)} $$`);
+      await client.query(
+        `CREATE FUNCTION pg_temp.fold(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT AS $$ ${foldSqlBody(quoteLiteral)} $$`,
+      );
       return client;
     } catch (err) {
       await client.end().catch(() => undefined);
@@ -77,11 +108,28 @@ test('PostgreSQL folds every character as the embedded store does', async (t) =>
   if (typeof client === 'string') return t.skip(client);
   const samples = [
     ...FOLDED_LETTERS,
-    'Mícheál Martin', 'Ó Ríordáin', 'plain ascii', '', 'Æsir ß', 'e\u0301', 'Ḃ-ċ', 'ΣΊΣΥΦΟΣ', 'O’Brien',
-    ...fc.sample(fc.array(fc.oneof(fc.constantFrom(...FOLDED_LETTERS), fc.string({ unit: 'grapheme', maxLength: 4 })), { maxLength: 12 })
-      .map((a) => a.join('').replace(/\u0000/g, '')), 500),
+    'Mícheál Martin',
+    'Ó Ríordáin',
+    'plain ascii',
+    '',
+    'Æsir ß',
+    'e\u0301',
+    'Ḃ-ċ',
+    'ΣΊΣΥΦΟΣ',
+    'O’Brien',
+    ...fc.sample(
+      fc
+        .array(fc.oneof(fc.constantFrom(...FOLDED_LETTERS), fc.string({ unit: 'grapheme', maxLength: 4 })), {
+          maxLength: 12,
+        })
+        .map((a) => a.join('').replace(/\u0000/g, '')),
+      500,
+    ),
   ];
-  const { rows } = await client.query<{ folded: string[] }>('SELECT array_agg(pg_temp.fold(s) ORDER BY n) AS folded FROM unnest($1::text[]) WITH ORDINALITY AS u(s, n)', [samples]);
+  const { rows } = await client.query<{ folded: string[] }>(
+    'SELECT array_agg(pg_temp.fold(s) ORDER BY n) AS folded FROM unnest($1::text[]) WITH ORDINALITY AS u(s, n)',
+    [samples],
+  );
   const folded = rows[0]!.folded;
   samples.forEach((text, i) => assert.equal(folded[i], foldText(text), JSON.stringify(text)));
 });

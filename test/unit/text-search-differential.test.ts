@@ -7,8 +7,18 @@ import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import {
-  debugTokens, formatFloat4, parseTsquery, parseTsvector, plainToTsquery, supportedTextSearchConfigs, toTsquery,
-  toTsvector, tsMatches, tsqueryToString, tsRank, tsvectorToString,
+  debugTokens,
+  formatFloat4,
+  parseTsquery,
+  parseTsvector,
+  plainToTsquery,
+  supportedTextSearchConfigs,
+  toTsquery,
+  toTsvector,
+  tsMatches,
+  tsqueryToString,
+  tsRank,
+  tsvectorToString,
 } from '../../src/text-search/index.js';
 
 const SEED = Number(process.env['TEXT_SEARCH_SEED'] ?? 424242);
@@ -18,8 +28,10 @@ let clientPromise: Promise<pg.Client | string> | undefined;
 function connect(): Promise<pg.Client | string> {
   clientPromise ??= (async () => {
     const client = new pg.Client({
-      host: process.env['PGHOST'] ?? '127.0.0.1', port: Number(process.env['PGPORT'] ?? 5432),
-      user: process.env['PGUSER'] ?? 'postgres', database: process.env['PGDATABASE'] ?? 'test',
+      host: process.env['PGHOST'] ?? '127.0.0.1',
+      port: Number(process.env['PGPORT'] ?? 5432),
+      user: process.env['PGUSER'] ?? 'postgres',
+      database: process.env['PGDATABASE'] ?? 'test',
       connectionTimeoutMillis: 3000,
     });
     try {
@@ -83,16 +95,107 @@ function randomStrings(seed: number, pieces: readonly string[], count: number, m
 }
 
 function report(failures: string[]): void {
-  assert.equal(failures.length, 0, `${failures.length} disagreements (seed ${SEED}):\n${failures.slice(0, 15).join('\n')}`);
+  assert.equal(
+    failures.length,
+    0,
+    `${failures.length} disagreements (seed ${SEED}):\n${failures.slice(0, 15).join('\n')}`,
+  );
 }
 
 const CHAR_SOUP = [..."aaabbcxyzAEeTéÉ’'0012389 .....----///@@::__~~&;#<>!?=\"'+%xX\u0301\u00a0\t"];
-const URL_SOUP = ['http', '://', 'www', '.', 'com', 'ie', '/', 'a', 'b1', '1', '2', '-', '@', ':', '8080', '?', '#', '%',
-  '=', '&', 'x', '_', ' ', '~', 'é', '.txt', '..', ';', "'", '<', '>', 'e', 'E', '+'];
-const TAG_SOUP = ['<', '>', '!', '--', '-', 'a', 'b', 'script', 'style', '/', '"', "'", '\\', ' ', '=', '?xml', 'DOCTYPE',
-  '&', 'amp;', '#', 'x1F;', '12;', 'é'];
-const UNICODE_SOUP = ['a', 'b', '1', '-', '.', '/', '@', ':', '_', ' ', 'é', 'ß', 'Σ', 'ς', 'ǅ', 'İ', '𝒜', '😀', '\u0301',
-  '\u0665', '\u00a0', '\u3000', '\u200b', '\u2019', '中', '\u0915\u093f', '&', ';', '<', '>'];
+const URL_SOUP = [
+  'http',
+  '://',
+  'www',
+  '.',
+  'com',
+  'ie',
+  '/',
+  'a',
+  'b1',
+  '1',
+  '2',
+  '-',
+  '@',
+  ':',
+  '8080',
+  '?',
+  '#',
+  '%',
+  '=',
+  '&',
+  'x',
+  '_',
+  ' ',
+  '~',
+  'é',
+  '.txt',
+  '..',
+  ';',
+  "'",
+  '<',
+  '>',
+  'e',
+  'E',
+  '+',
+];
+const TAG_SOUP = [
+  '<',
+  '>',
+  '!',
+  '--',
+  '-',
+  'a',
+  'b',
+  'script',
+  'style',
+  '/',
+  '"',
+  "'",
+  '\\',
+  ' ',
+  '=',
+  '?xml',
+  'DOCTYPE',
+  '&',
+  'amp;',
+  '#',
+  'x1F;',
+  '12;',
+  'é',
+];
+const UNICODE_SOUP = [
+  'a',
+  'b',
+  '1',
+  '-',
+  '.',
+  '/',
+  '@',
+  ':',
+  '_',
+  ' ',
+  'é',
+  'ß',
+  'Σ',
+  'ς',
+  'ǅ',
+  'İ',
+  '𝒜',
+  '😀',
+  '\u0301',
+  '\u0665',
+  '\u00a0',
+  '\u3000',
+  '\u200b',
+  '\u2019',
+  '中',
+  '\u0915\u093f',
+  '&',
+  ';',
+  '<',
+  '>',
+];
 
 test('parser: tokens and types agree with ts_debug on random text', async (t) => {
   await withServer(t, async (c) => {
@@ -101,11 +204,15 @@ test('parser: tokens and types agree with ts_debug on random text', async (t) =>
       ...randomStrings(SEED + 1, URL_SOUP, 1500, 12),
       ...randomStrings(SEED + 2, TAG_SOUP, 1000, 12),
       ...randomStrings(SEED + 3, UNICODE_SOUP, 1000, 12),
-      'Carlow-Kilkenny F.F. NON-P. I.4.C. S.P.B.P. 2020-02-08T00:00:00', 'a<u "b\\c', '..x .. ../x /.. ',
+      'Carlow-Kilkenny F.F. NON-P. I.4.C. S.P.B.P. 2020-02-08T00:00:00',
+      'a<u "b\\c',
+      '..x .. ../x /.. ',
     ];
     const { rows } = await c.query<{ i: string; t: Array<[string, string]> }>(
       `select i, coalesce((select json_agg(json_build_array(alias, token)) from ts_debug('simple', s)), '[]') t
-       from unnest($1::text[]) with ordinality u(s, i)`, [inputs]);
+       from unnest($1::text[]) with ordinality u(s, i)`,
+      [inputs],
+    );
     const failures: string[] = [];
     for (const r of rows) {
       const s = inputs[Number(r.i) - 1]!;
@@ -117,11 +224,63 @@ test('parser: tokens and types agree with ts_debug on random text', async (t) =>
   });
 });
 
-const WORDS = ['The', 'cats', 'running', 'Dublin', 'Bay', 'North', 'Fianna', 'Fáil', 'F.F.', "O'Brien", 'O’Brien', 'Ó',
-  'Cuív', 'Carlow-Kilkenny', 'NON-P.', 'I.4.C.', '2289', '-5', '53.56', '1e3', '2020-02-08T00:00:00', 'a@b.ie',
-  'http://x.ie/a?b=1', 'www.oireachtas.ie', '/tmp/x.txt', '1.2.3', 'and', 'of', 'it', 'x-1', 'Straße', 'über', 'niño',
-  'l’île', 'Ceatharlach-Cill', '&amp;', '<b>', '!', '&', '|', ':*', '(', ')', "'", 'generously', 'nationalities',
-  'Gemeinschaften', 'corriendo', 'bhfuil', 'ÉIRE', 'ΣΊΣΥΦΟΣ', 'İzmir', 'kilkenny', 'excluded', 'elected'];
+const WORDS = [
+  'The',
+  'cats',
+  'running',
+  'Dublin',
+  'Bay',
+  'North',
+  'Fianna',
+  'Fáil',
+  'F.F.',
+  "O'Brien",
+  'O’Brien',
+  'Ó',
+  'Cuív',
+  'Carlow-Kilkenny',
+  'NON-P.',
+  'I.4.C.',
+  '2289',
+  '-5',
+  '53.56',
+  '1e3',
+  '2020-02-08T00:00:00',
+  'a@b.ie',
+  'http://x.ie/a?b=1',
+  'www.oireachtas.ie',
+  '/tmp/x.txt',
+  '1.2.3',
+  'and',
+  'of',
+  'it',
+  'x-1',
+  'Straße',
+  'über',
+  'niño',
+  'l’île',
+  'Ceatharlach-Cill',
+  '&amp;',
+  '<b>',
+  '!',
+  '&',
+  '|',
+  ':*',
+  '(',
+  ')',
+  "'",
+  'generously',
+  'nationalities',
+  'Gemeinschaften',
+  'corriendo',
+  'bhfuil',
+  'ÉIRE',
+  'ΣΊΣΥΦΟΣ',
+  'İzmir',
+  'kilkenny',
+  'excluded',
+  'elected',
+];
 
 test('to_tsvector and plainto_tsquery agree for every supported configuration', async (t) => {
   await withServer(t, async (c) => {
@@ -137,7 +296,8 @@ test('to_tsvector and plainto_tsquery agree for every supported configuration', 
     const { rows } = await c.query<{ i: string; v: string; q: string }>(
       `select i, to_tsvector(c::regconfig, s)::text v, plainto_tsquery(c::regconfig, s)::text q
        from unnest($1::text[], $2::text[]) with ordinality u(c, s, i)`,
-      [inputs.map((x) => x[0]), inputs.map((x) => x[1])]);
+      [inputs.map((x) => x[0]), inputs.map((x) => x[1])],
+    );
     const failures: string[] = [];
     for (const row of rows) {
       const [cfg, s] = inputs[Number(row.i) - 1]!;
@@ -152,11 +312,25 @@ test('to_tsvector and plainto_tsquery agree for every supported configuration', 
 });
 
 const STEM_LETTERS: Record<string, string> = {
-  english: '', german: 'äöüß', spanish: 'áéíóúñü', irish: 'áéíóú', italian: 'àèéìíòóù', portuguese: 'ãõáéíóúâêôçà',
-  dutch: 'ë', danish: 'æøå', norwegian: 'æøå', swedish: 'åäö', finnish: 'äö', hungarian: 'áéíóöőúüű',
-  romanian: 'ăâîșțşţ', turkish: 'çğıöşü', catalan: 'àèéíïòóúüç', basque: 'ñ',
+  english: '',
+  german: 'äöüß',
+  spanish: 'áéíóúñü',
+  irish: 'áéíóú',
+  italian: 'àèéìíòóù',
+  portuguese: 'ãõáéíóúâêôçà',
+  dutch: 'ë',
+  danish: 'æøå',
+  norwegian: 'æøå',
+  swedish: 'åäö',
+  finnish: 'äö',
+  hungarian: 'áéíóöőúüű',
+  romanian: 'ăâîșțşţ',
+  turkish: 'çğıöşü',
+  catalan: 'àèéíïòóúüç',
+  basque: 'ñ',
   armenian: 'աբգդեզէըթժիլխծկհձղճմյնշոչպջռսվտրցւփքօֆ',
-  arabic: 'ابتثجحخدذرسشصضطظعغفقكلمنهويىةأإآؤئ', tamil: 'அஆஇஈஉஊஎஏஐஒஓஔகஙசஞடணதநபமயரலவழளறன்ாிீுூெேைொோௌ',
+  arabic: 'ابتثجحخدذرسشصضطظعغفقكلمنهويىةأإآؤئ',
+  tamil: 'அஆஇஈஉஊஎஏஐஒஓஔகஙசஞடணதநபமயரலவழளறன்ாிீுூெேைொோௌ',
 };
 
 test('Snowball stemming and stop words agree for every supported language', async (t) => {
@@ -166,15 +340,19 @@ test('Snowball stemming and stop words agree for every supported language', asyn
     for (const cfg of supportedTextSearchConfigs()) {
       if (cfg === 'simple') continue;
       const letters = [...('aaeeiioouuybcdfghjklmnprstvwlnrst' + (STEM_LETTERS[cfg] ?? '')).toString()];
-      const words = randomStrings(SEED + cfg.length * 31 + cfg.charCodeAt(0), letters, 600, 12)
-        .map((w) => (w.length < 2 ? w + 'a' : w));
+      const words = randomStrings(SEED + cfg.length * 31 + cfg.charCodeAt(0), letters, 600, 12).map((w) =>
+        w.length < 2 ? w + 'a' : w,
+      );
       const text = words.join(' ');
       const { rows } = await c.query<{ v: string }>('select to_tsvector($1::regconfig, $2)::text v', [cfg, text]);
       const got = tsvectorToString(toTsvector(cfg, text));
       checked += words.length;
       if (got !== rows[0]!.v) {
         const pgSet = new Set(rows[0]!.v.split(' '));
-        const diff = got.split(' ').filter((x) => !pgSet.has(x)).slice(0, 5);
+        const diff = got
+          .split(' ')
+          .filter((x) => !pgSet.has(x))
+          .slice(0, 5);
         failures.push(`${cfg}: e.g. ${diff.join(' ')}`);
       }
     }
@@ -183,28 +361,83 @@ test('Snowball stemming and stop words agree for every supported language', asyn
   });
 });
 
-const QUERY_PIECES = ['cat', 'cats', 'the', 'a', 'dog', 'Running', 'foo-bar', 'the-cat', 'x.com', '1.5', 'é', "'", "''",
-  ' ', ' ', ' ', '&', '|', '!', '<->', '<2>', '<0>', '<1>', '(', ')', ':*', ':A', ':ab', ':', '*', '\\', 'and', 'fáil',
-  '-', '<', '>', 'b c'];
+const QUERY_PIECES = [
+  'cat',
+  'cats',
+  'the',
+  'a',
+  'dog',
+  'Running',
+  'foo-bar',
+  'the-cat',
+  'x.com',
+  '1.5',
+  'é',
+  "'",
+  "''",
+  ' ',
+  ' ',
+  ' ',
+  '&',
+  '|',
+  '!',
+  '<->',
+  '<2>',
+  '<0>',
+  '<1>',
+  '(',
+  ')',
+  ':*',
+  ':A',
+  ':ab',
+  ':',
+  '*',
+  '\\',
+  'and',
+  'fáil',
+  '-',
+  '<',
+  '>',
+  'b c',
+];
 
 test('to_tsquery and tsquery input agree, errors included', async (t) => {
   await withServer(t, async (c) => {
-    const texts = [...randomStrings(SEED + 20, QUERY_PIECES, 4000, 9), 'a <16385> b', 'a <-> <-> b', "'supernovae stars' & !crab"];
+    const texts = [
+      ...randomStrings(SEED + 20, QUERY_PIECES, 4000, 9),
+      'a <16385> b',
+      'a <-> <-> b',
+      "'supernovae stars' & !crab",
+    ];
     const r = rng(SEED + 21);
     const cfgs = texts.map(() => r.pick(['english', 'simple', 'german']));
-    const { rows } = await c.query<{ i: string; ok: string | null; err: string | null; iok: string | null; ierr: string | null }>(
+    const { rows } = await c.query<{
+      i: string;
+      ok: string | null;
+      err: string | null;
+      iok: string | null;
+      ierr: string | null;
+    }>(
       `select i, a.ok, a.err, b.ok iok, b.err ierr from unnest($1::text[], $2::text[]) with ordinality u(c, s, i),
-       pg_temp.try_q('to', c, s) a, pg_temp.try_q('input', c, s) b`, [cfgs, texts]);
+       pg_temp.try_q('to', c, s) a, pg_temp.try_q('input', c, s) b`,
+      [cfgs, texts],
+    );
     const failures: string[] = [];
     const run = (f: () => string): { ok: string | null; err: string | null } => {
-      try { return { ok: f(), err: null }; } catch (e) { return { ok: null, err: (e as Error).message }; }
+      try {
+        return { ok: f(), err: null };
+      } catch (e) {
+        return { ok: null, err: (e as Error).message };
+      }
     };
     for (const row of rows) {
       const i = Number(row.i) - 1;
       const s = texts[i]!;
       const to = run(() => tsqueryToString(toTsquery(cfgs[i]!, s)));
       if (to.ok !== row.ok || to.err !== row.err) {
-        failures.push(`to_tsquery(${cfgs[i]}, ${JSON.stringify(s)})\n  pg ${row.ok ?? row.err}\n  ts ${to.ok ?? to.err}`);
+        failures.push(
+          `to_tsquery(${cfgs[i]}, ${JSON.stringify(s)})\n  pg ${row.ok ?? row.err}\n  ts ${to.ok ?? to.err}`,
+        );
       }
       const input = run(() => tsqueryToString(parseTsquery(s)));
       if (input.ok !== row.iok || input.err !== row.ierr) {
@@ -220,7 +453,9 @@ test('@@ and ts_rank agree on random vectors and queries (all normalisations)', 
   await withServer(t, async (c) => {
     const r = rng(SEED + 30);
     const vocab = ['a', 'ab', 'abc', 'b', 'ba', 'c', 'd', 'e'];
-    const vecs: string[] = [], qs: string[] = [], norms: number[] = [];
+    const vecs: string[] = [],
+      qs: string[] = [],
+      norms: number[] = [];
     const randVec = (): string => {
       const es: string[] = [];
       const n = Math.floor(r.next() * 6);
@@ -228,7 +463,10 @@ test('@@ and ts_rank agree on random vectors and queries (all normalisations)', 
         const np = r.next() < 0.15 ? 0 : 1 + Math.floor(r.next() * 4);
         const ps: string[] = [];
         for (let j = 0; j < np; j++) {
-          ps.push(String(1 + Math.floor(r.next() * (r.next() < 0.1 ? 200 : 12))) + (r.next() < 0.2 ? r.pick(['A', 'B', 'C']) : ''));
+          ps.push(
+            String(1 + Math.floor(r.next() * (r.next() < 0.1 ? 200 : 12))) +
+              (r.next() < 0.2 ? r.pick(['A', 'B', 'C']) : ''),
+          );
         }
         es.push(`'${r.pick(vocab)}'` + (ps.length ? ':' + ps.join(',') : ''));
       }
@@ -253,12 +491,16 @@ test('@@ and ts_rank agree on random vectors and queries (all normalisations)', 
     for (let i = 0; i < 500; i++) {
       const doc = Array.from({ length: 4 + Math.floor(r.next() * 20) }, () => r.pick(WORDS)).join(' ');
       vecs.push(tsvectorToString(toTsvector('english', doc)));
-      qs.push(tsqueryToString(plainToTsquery('english', `${r.pick(WORDS)} ${r.next() < 0.5 ? r.pick(WORDS) : ''}`)) || 'x');
+      qs.push(
+        tsqueryToString(plainToTsquery('english', `${r.pick(WORDS)} ${r.next() < 0.5 ? r.pick(WORDS) : ''}`)) || 'x',
+      );
       norms.push(32);
     }
     const { rows } = await c.query<{ i: string; m: boolean; rk: string }>(
       `select i, v::tsvector @@ q::tsquery m, ts_rank(v::tsvector, q::tsquery, n)::text rk
-       from unnest($1::text[], $2::text[], $3::int[]) with ordinality u(v, q, n, i)`, [vecs, qs, norms]);
+       from unnest($1::text[], $2::text[], $3::int[]) with ordinality u(v, q, n, i)`,
+      [vecs, qs, norms],
+    );
     const failures: string[] = [];
     let matches = 0;
     for (const row of rows) {
@@ -280,16 +522,42 @@ test('@@ and ts_rank agree on random vectors and queries (all normalisations)', 
 
 test('tsvector input syntax agrees', async (t) => {
   await withServer(t, async (c) => {
-    const pieces = ['a', 'b', 'ab', "'", "''", ' ', ':', '1', '2', ',', 'A', 'b', 'C', 'd', '\\', 'é', '3', '16384', ':1,2'];
+    const pieces = [
+      'a',
+      'b',
+      'ab',
+      "'",
+      "''",
+      ' ',
+      ':',
+      '1',
+      '2',
+      ',',
+      'A',
+      'b',
+      'C',
+      'd',
+      '\\',
+      'é',
+      '3',
+      '16384',
+      ':1,2',
+    ];
     const texts = randomStrings(SEED + 40, pieces, 3000, 10);
     const { rows } = await c.query<{ i: string; ok: string | null }>(
-      'select i, pg_temp.try_v(s) ok from unnest($1::text[]) with ordinality u(s, i)', [texts]);
+      'select i, pg_temp.try_v(s) ok from unnest($1::text[]) with ordinality u(s, i)',
+      [texts],
+    );
     const failures: string[] = [];
     let accepted = 0;
     for (const row of rows) {
       const s = texts[Number(row.i) - 1]!;
       let got: string | null;
-      try { got = tsvectorToString(parseTsvector(s)); } catch { got = null; }
+      try {
+        got = tsvectorToString(parseTsvector(s));
+      } catch {
+        got = null;
+      }
       if (row.ok !== null) accepted++;
       if (got !== row.ok) failures.push(`${JSON.stringify(s)}::tsvector: pg ${row.ok}, ts ${got}`);
     }
@@ -308,7 +576,9 @@ test('float4 text output agrees', async (t) => {
     }
     xs.push(1e-20, 0.057308756, 1, 100000, 1000000, 999999, 3.4028235e38, 1.4e-45, 2 ** -126, 2 ** 24, 0.1);
     const { rows } = await c.query<{ i: string; s: string }>(
-      'select i, x::float4::text s from unnest($1::float8[]) with ordinality u(x, i)', [xs.map((x) => Math.fround(x))]);
+      'select i, x::float4::text s from unnest($1::float8[]) with ordinality u(x, i)',
+      [xs.map((x) => Math.fround(x))],
+    );
     const failures: string[] = [];
     for (const row of rows) {
       const x = xs[Number(row.i) - 1]!;
@@ -337,8 +607,12 @@ test('lower-casing of letters agrees (sampled across Unicode)', async (t) => {
 test('limits: long words, many positions, positions past 16383', async (t) => {
   await withServer(t, async (c) => {
     const texts = [
-      'a '.repeat(300) + 'b', 'x '.repeat(16390) + 'y z', 'y ' + 'a'.repeat(2047) + ' b ' + 'c'.repeat(2048) + ' d',
-      'é'.repeat(1024) + ' q', 'running'.repeat(143) + ' ' + 'running'.repeat(142) + 'ab', 'the '.repeat(20000) + 'end',
+      'a '.repeat(300) + 'b',
+      'x '.repeat(16390) + 'y z',
+      'y ' + 'a'.repeat(2047) + ' b ' + 'c'.repeat(2048) + ' d',
+      'é'.repeat(1024) + ' q',
+      'running'.repeat(143) + ' ' + 'running'.repeat(142) + 'ab',
+      'the '.repeat(20000) + 'end',
     ];
     await c.query('set client_min_messages = warning');
     for (const cfg of ['english', 'simple']) {

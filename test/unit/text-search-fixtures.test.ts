@@ -7,8 +7,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  formatFloat4, parseTsquery, parseTsvector, plainToTsquery, toTsquery, toTsvector, tsMatches, tsqueryToString,
-  tsRank, tsvectorToString,
+  formatFloat4,
+  parseTsquery,
+  parseTsvector,
+  plainToTsquery,
+  toTsquery,
+  toTsvector,
+  tsMatches,
+  tsqueryToString,
+  tsRank,
+  tsvectorToString,
 } from '../../src/text-search/index.js';
 
 type Expected = {
@@ -62,7 +70,9 @@ test('to_tsquery and plainto_tsquery match PostgreSQL, errors included', () => {
       got = { error: (e as Error).message };
     }
     if (JSON.stringify(got) !== JSON.stringify(want)) {
-      failures.push(`${fn} ${config} ${JSON.stringify(input)}\n  want ${JSON.stringify(want)}\n  got  ${JSON.stringify(got)}`);
+      failures.push(
+        `${fn} ${config} ${JSON.stringify(input)}\n  want ${JSON.stringify(want)}\n  got  ${JSON.stringify(got)}`,
+      );
     }
   }
   assert.deepEqual(failures, []);

@@ -3,22 +3,66 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseTsvector, plainToTsquery, toTsquery, toTsvector, tsRank, tsRankText, tsvectorToString } from '../../src/text-search/index.js';
+import {
+  parseTsvector,
+  plainToTsquery,
+  toTsquery,
+  toTsvector,
+  tsRank,
+  tsRankText,
+  tsvectorToString,
+} from '../../src/text-search/index.js';
 
-const WORDS = ['Dublin', 'Bay', 'South', 'Fianna', 'Fáil', 'F.F.', "O'Brien", "o''brien", 'back\\slash', 'Excluded', 'Elected', 'Cork',
-  'North-Central', 'the', 'and', '7550', '12', '1.5', 'Murphy', 'MURPHY', 'murphys', 'Ó', 'Broin', 'Sinn', 'Féin', 'x'];
+const WORDS = [
+  'Dublin',
+  'Bay',
+  'South',
+  'Fianna',
+  'Fáil',
+  'F.F.',
+  "O'Brien",
+  "o''brien",
+  'back\\slash',
+  'Excluded',
+  'Elected',
+  'Cork',
+  'North-Central',
+  'the',
+  'and',
+  '7550',
+  '12',
+  '1.5',
+  'Murphy',
+  'MURPHY',
+  'murphys',
+  'Ó',
+  'Broin',
+  'Sinn',
+  'Féin',
+  'x',
+];
 
 function documents(count: number): string[] {
   let state = 11;
   const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
-  return Array.from({ length: count }, () => Array.from({ length: 1 + Math.floor(next() * 30) }, () => WORDS[Math.floor(next() * WORDS.length)]).join(' '));
+  return Array.from({ length: count }, () =>
+    Array.from({ length: 1 + Math.floor(next() * 30) }, () => WORDS[Math.floor(next() * WORDS.length)]).join(' '),
+  );
 }
 
 const QUERIES = [
-  plainToTsquery('english', 'Dublin'), plainToTsquery('english', 'Murphy Cork'), plainToTsquery('english', "O'Brien excluded"),
-  plainToTsquery('english', 'back\\slash'), plainToTsquery('english', 'the'), plainToTsquery('english', 'nowhere'),
-  toTsquery('english', 'dublin | fáil'), toTsquery('english', 'dublin & !cork'), toTsquery('english', 'sinn <-> féin'),
-  toTsquery('english', 'murph:*'), toTsquery('english', 'elect:A'), toTsquery('english', '(bay | south) & 7550'),
+  plainToTsquery('english', 'Dublin'),
+  plainToTsquery('english', 'Murphy Cork'),
+  plainToTsquery('english', "O'Brien excluded"),
+  plainToTsquery('english', 'back\\slash'),
+  plainToTsquery('english', 'the'),
+  plainToTsquery('english', 'nowhere'),
+  toTsquery('english', 'dublin | fáil'),
+  toTsquery('english', 'dublin & !cork'),
+  toTsquery('english', 'sinn <-> féin'),
+  toTsquery('english', 'murph:*'),
+  toTsquery('english', 'elect:A'),
+  toTsquery('english', '(bay | south) & 7550'),
 ];
 
 test('ranks read from the text equal ranks of the parsed vector', () => {
@@ -28,7 +72,11 @@ test('ranks read from the text equal ranks of the parsed vector', () => {
     const vector = parseTsvector(text);
     for (const query of QUERIES) {
       for (const normalization of [0, 32, 1]) {
-        assert.equal(tsRankText(text, query, normalization), tsRank(vector, query, normalization), `${text} / ${JSON.stringify(query)} / ${normalization}`);
+        assert.equal(
+          tsRankText(text, query, normalization),
+          tsRank(vector, query, normalization),
+          `${text} / ${JSON.stringify(query)} / ${normalization}`,
+        );
         compared += 1;
       }
     }

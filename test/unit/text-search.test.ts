@@ -2,27 +2,57 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  candidateFilter, debugTokens, formatFloat4, isTextSearchConfig, parseTsquery, parseTsvector, plainToTsquery,
-  supportedTextSearchConfigs, toTsquery, toTsvector, tsMatches, tsqueryToString, tsRank, TsQuerySyntaxError,
-  tsvectorToString, UnknownTextSearchConfigError,
+  candidateFilter,
+  debugTokens,
+  formatFloat4,
+  isTextSearchConfig,
+  parseTsquery,
+  parseTsvector,
+  plainToTsquery,
+  supportedTextSearchConfigs,
+  toTsquery,
+  toTsvector,
+  tsMatches,
+  tsqueryToString,
+  tsRank,
+  TsQuerySyntaxError,
+  tsvectorToString,
+  UnknownTextSearchConfigError,
 } from '../../src/text-search/index.js';
 
 test('to_tsvector of an election row, as PostgreSQL gives it', () => {
-  const v = toTsvector('english',
-    'Carlow-Kilkenny AYLWARD BOBBY M Fianna Fáil F.F. 10 2289 0 7550  161 1 Ceatharlach-Cill Chainnigh');
-  assert.equal(tsvectorToString(v),
+  const v = toTsvector(
+    'english',
+    'Carlow-Kilkenny AYLWARD BOBBY M Fianna Fáil F.F. 10 2289 0 7550  161 1 Ceatharlach-Cill Chainnigh',
+  );
+  assert.equal(
+    tsvectorToString(v),
     "'0':12 '1':15 '10':10 '161':14 '2289':11 '7550':13 'aylward':4 'bobbi':5 'carlow':2 'carlow-kilkenni':1 " +
-    "'ceatharlach':17 'ceatharlach-cil':16 'chainnigh':19 'cill':18 'f.f':9 'fianna':7 'fáil':8 'kilkenni':3 'm':6");
+      "'ceatharlach':17 'ceatharlach-cil':16 'chainnigh':19 'cill':18 'f.f':9 'fianna':7 'fáil':8 'kilkenni':3 'm':6",
+  );
 });
 
 test('the parser types tokens like ts_debug', () => {
   assert.deepEqual(debugTokens('F.F. -1.5e-3 a@b.ie'), [
-    ['file', 'F.F'], ['blank', '. '], ['sfloat', '-1.5e-3'], ['blank', ' '], ['email', 'a@b.ie'],
+    ['file', 'F.F'],
+    ['blank', '. '],
+    ['sfloat', '-1.5e-3'],
+    ['blank', ' '],
+    ['email', 'a@b.ie'],
   ]);
-  assert.deepEqual(debugTokens('http://x.ie/a?b=1').map(([t]) => t), ['protocol', 'url', 'host', 'url_path']);
-  assert.deepEqual(debugTokens('O’Brien').map(([, s]) => s), ['O', '’', 'Brien']);
+  assert.deepEqual(
+    debugTokens('http://x.ie/a?b=1').map(([t]) => t),
+    ['protocol', 'url', 'host', 'url_path'],
+  );
+  assert.deepEqual(
+    debugTokens('O’Brien').map(([, s]) => s),
+    ['O', '’', 'Brien'],
+  );
   assert.deepEqual(debugTokens('x3-y'), [
-    ['numhword', 'x3-y'], ['hword_numpart', 'x3'], ['blank', '-'], ['hword_asciipart', 'y'],
+    ['numhword', 'x3-y'],
+    ['hword_numpart', 'x3'],
+    ['blank', '-'],
+    ['hword_asciipart', 'y'],
   ]);
 });
 
@@ -50,7 +80,10 @@ test('to_tsquery normalises operands, builds phrases and drops stop words', () =
 });
 
 test('to_tsquery reports syntax errors with PostgreSQL messages', () => {
-  assert.throws(() => toTsquery('simple', 'a &'), { name: 'TsQuerySyntaxError', message: 'no operand in tsquery: "a &"' });
+  assert.throws(() => toTsquery('simple', 'a &'), {
+    name: 'TsQuerySyntaxError',
+    message: 'no operand in tsquery: "a &"',
+  });
   assert.throws(() => toTsquery('simple', 'a b'), { message: 'syntax error in tsquery: "a b"' });
   assert.throws(() => toTsquery('simple', '(a'), TsQuerySyntaxError);
   assert.equal(tsqueryToString(toTsquery('simple', '  ')), '');
@@ -98,12 +131,22 @@ test('parseTsvector accepts the input syntax and merges duplicates', () => {
 test('candidateFilter is a necessary lexeme condition', () => {
   assert.deepEqual(candidateFilter(toTsquery('english', 'the')), { kind: 'none' });
   assert.deepEqual(candidateFilter(toTsquery('english', '!cork')), { kind: 'all' });
-  assert.deepEqual(candidateFilter(toTsquery('english', 'dub:* & (cork | !kerry)')),
-    { kind: 'term', lexeme: 'dub', prefix: true });
+  assert.deepEqual(candidateFilter(toTsquery('english', 'dub:* & (cork | !kerry)')), {
+    kind: 'term',
+    lexeme: 'dub',
+    prefix: true,
+  });
   assert.deepEqual(candidateFilter(toTsquery('english', 'a1 & (b1 | c1) & d1')), {
-    kind: 'and', of: [
+    kind: 'and',
+    of: [
       { kind: 'term', lexeme: 'a1', prefix: false },
-      { kind: 'or', of: [{ kind: 'term', lexeme: 'b1', prefix: false }, { kind: 'term', lexeme: 'c1', prefix: false }] },
+      {
+        kind: 'or',
+        of: [
+          { kind: 'term', lexeme: 'b1', prefix: false },
+          { kind: 'term', lexeme: 'c1', prefix: false },
+        ],
+      },
       { kind: 'term', lexeme: 'd1', prefix: false },
     ],
   });
@@ -114,14 +157,20 @@ test('toTsvector, parseTsvector, tsMatches and tsRank are fast enough for per-ro
   const rowText = row.replace(/,/g, ' ') + ' ' + row.replace(/,/g, ' ');
   let t0 = performance.now();
   let n = 0;
-  while (performance.now() - t0 < 200) { for (let i = 0; i < 100; i++) toTsvector('english', rowText); n += 100; }
+  while (performance.now() - t0 < 200) {
+    for (let i = 0; i < 100; i++) toTsvector('english', rowText);
+    n += 100;
+  }
   const rowsPerSecond = n / ((performance.now() - t0) / 1000);
   const text = tsvectorToString(toTsvector('english', rowText));
   const q = toTsquery('english', 'dublin & north:*');
   t0 = performance.now();
   let m = 0;
   while (performance.now() - t0 < 200) {
-    for (let i = 0; i < 1000; i++) { const v = parseTsvector(text); if (tsMatches(v, q)) tsRank(v, q, 32); }
+    for (let i = 0; i < 1000; i++) {
+      const v = parseTsvector(text);
+      if (tsMatches(v, q)) tsRank(v, q, 32);
+    }
     m += 1000;
   }
   const microsPerRow = ((performance.now() - t0) * 1000) / m;

@@ -9,19 +9,32 @@ describe('values', () => {
     assert.equal(parseNumber(' -12.50 '), -12.5);
     assert.equal(parseNumber('1e3'), 1000);
     assert.equal(parseNumber('.5'), 0.5);
-    for (const bad of ['', 'abc', '1,000', 'NaN', 'Infinity', '0x10', '1e999']) assert.throws(() => parseNumber(bad), ValueError, bad);
+    for (const bad of ['', 'abc', '1,000', 'NaN', 'Infinity', '0x10', '1e999'])
+      assert.throws(() => parseNumber(bad), ValueError, bad);
   });
 
   test('numeric cells: PostgreSQL numeric text, every digit and the scale kept', () => {
     const cases: [string, string][] = [
-      ['12.50', '12.50'], [' -32782.20 ', '-32782.20'], ['+1.0', '1.0'], ['.5', '0.5'], ['007', '7'], ['0.000', '0.000'],
-      ['-0.00', '0.00'], ['1e-7', '0.0000001'], ['1.5E-7', '0.00000015'], ['1.50E2', '150'], ['1.505e2', '150.5'], ['1e3', '1000'],
-      ['123456789012345678901234567890.123', '123456789012345678901234567890.123'], ['5.', '5'],
+      ['12.50', '12.50'],
+      [' -32782.20 ', '-32782.20'],
+      ['+1.0', '1.0'],
+      ['.5', '0.5'],
+      ['007', '7'],
+      ['0.000', '0.000'],
+      ['-0.00', '0.00'],
+      ['1e-7', '0.0000001'],
+      ['1.5E-7', '0.00000015'],
+      ['1.50E2', '150'],
+      ['1.505e2', '150.5'],
+      ['1e3', '1000'],
+      ['123456789012345678901234567890.123', '123456789012345678901234567890.123'],
+      ['5.', '5'],
     ];
     for (const [cell, text] of cases) assert.equal(parseCell(cell, 'numeric', 'ISO'), text, cell);
     assert.equal(parseCell('1.234,50', 'numeric', '1.234,5'), '1234.50');
-    for (const bad of ['abc', '1,000', 'NaN', 'Infinity', '1e999', '1e-1001', '.']) assert.throws(() => parseCell(bad, 'numeric', 'ISO'), ValueError, bad);
-    assert.equal(numberText('12.50', 'numeric'), '12.50', 'a numeric\'s text prints as it is');
+    for (const bad of ['abc', '1,000', 'NaN', 'Infinity', '1e999', '1e-1001', '.'])
+      assert.throws(() => parseCell(bad, 'numeric', 'ISO'), ValueError, bad);
+    assert.equal(numberText('12.50', 'numeric'), '12.50', "a numeric's text prints as it is");
   });
 
   test('timestamps and dates in ISO and day-first forms, validated against the calendar', () => {
@@ -31,7 +44,13 @@ describe('values', () => {
     assert.equal(parseTimestamp('2020-02-08 13:45', 'ISO'), '2020-02-08T13:45:00');
     assert.equal(parseTimestamp('2020-02-08T13:45:01.250', 'ISO'), '2020-02-08T13:45:01.25');
     assert.equal(parseDate('2020-02-29', 'ISO'), '2020-02-29');
-    for (const [text, format] of [['2019-02-29', 'ISO'], ['31/04/2020', 'DD/MM/YYYY'], ['2020-13-01', 'ISO'], ['08/02/20', 'DD/MM/YYYY'], ['2020-02-08T25:00', 'ISO']] as const) {
+    for (const [text, format] of [
+      ['2019-02-29', 'ISO'],
+      ['31/04/2020', 'DD/MM/YYYY'],
+      ['2020-13-01', 'ISO'],
+      ['08/02/20', 'DD/MM/YYYY'],
+      ['2020-02-08T25:00', 'ISO'],
+    ] as const) {
       assert.throws(() => parseTimestamp(text, format), ValueError, text);
     }
     assert.throws(() => parseDate('2020-02-08T10:00', 'ISO'), ValueError);

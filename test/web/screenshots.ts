@@ -14,16 +14,42 @@ const SHOTS: { file: string; url: string; width: number; height: number; fullPag
   {
     file: 'resource.png',
     url: `/resource/${RESOURCE_A}?filters=${encodeURIComponent('{"Party Id":"Fianna Fáil"}')}&sort=${encodeURIComponent('"Votes" desc')}&limit=25#sorted`,
-    width: 1280, height: 1100, fullPage: false,
+    width: 1280,
+    height: 1100,
+    fullPage: false,
   },
-  { file: 'constituency.png', url: '/election/general-election-2020/constituencies/dublin-bay-south', width: 1280, height: 2400, fullPage: false },
-  { file: 'constituency-phone.png', url: '/election/general-election-2020/constituencies/dublin-bay-south?count=3', width: 360, height: 1400, fullPage: false },
+  {
+    file: 'constituency.png',
+    url: '/election/general-election-2020/constituencies/dublin-bay-south',
+    width: 1280,
+    height: 2400,
+    fullPage: false,
+  },
+  {
+    file: 'constituency-phone.png',
+    url: '/election/general-election-2020/constituencies/dublin-bay-south?count=3',
+    width: 360,
+    height: 1400,
+    fullPage: false,
+  },
   { file: 'over-time.png', url: '/elections', width: 1280, height: 1500, fullPage: false },
   { file: 'over-time-phone.png', url: '/elections#seats-table', width: 360, height: 1100, fullPage: false },
   { file: 'person.png', url: '/people/micheal-martin', width: 1280, height: 800, fullPage: false },
   { file: 'search-phone.png', url: '/search?q=mich+mart', width: 360, height: 1000, fullPage: false },
-  { file: 'transfers.png', url: '/election/general-election-2020/transfers#matrix', width: 1280, height: 900, fullPage: false },
-  { file: 'flow.png', url: '/election/general-election-2020/constituencies/dublin-bay-south/transfers#flow', width: 1280, height: 900, fullPage: false },
+  {
+    file: 'transfers.png',
+    url: '/election/general-election-2020/transfers#matrix',
+    width: 1280,
+    height: 900,
+    fullPage: false,
+  },
+  {
+    file: 'flow.png',
+    url: '/election/general-election-2020/constituencies/dublin-bay-south/transfers#flow',
+    width: 1280,
+    height: 900,
+    fullPage: false,
+  },
 ];
 
 async function main(): Promise<void> {

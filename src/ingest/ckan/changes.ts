@@ -36,13 +36,17 @@ const asNumber = (value: unknown): number => (isLosslessNumber(value) ? Number(v
 export function blockHashSql(resourceId: string, fields: readonly FieldDefinition[], size: number): string {
   const columns = ['_id', ...fields.map((f) => f.id)].map(quote).join(', ');
   const hash = `md5(string_agg(json_build_array(${columns})::text, ',' ORDER BY "_id"))`;
-  return `SELECT ("_id" - 1) / ${size} AS "b", count(*) AS "n", ${hash} AS "h" ` +
-    `FROM ${quote(resourceId)} GROUP BY 1 ORDER BY 1`;
+  return (
+    `SELECT ("_id" - 1) / ${size} AS "b", count(*) AS "n", ${hash} AS "h" ` +
+    `FROM ${quote(resourceId)} GROUP BY 1 ORDER BY 1`
+  );
 }
 
 /** The block hashes the portal works out, or null when its datastore_search_sql is off or refuses the query. */
 export async function portalBlockHashes(
-  upstream: UpstreamResource, fields: readonly FieldDefinition[], size: number,
+  upstream: UpstreamResource,
+  fields: readonly FieldDefinition[],
+  size: number,
 ): Promise<BlockHashes | null> {
   if (upstream.client.missingActions.has('datastore_search_sql')) return null;
   let result;
@@ -58,14 +62,19 @@ export async function portalBlockHashes(
   }
   // A table of more blocks than the portal returns rows for: not worth hashing this way.
   if (result.records_truncated === true || !Array.isArray(result.records)) return null;
-  const blocks = (result.records as Record<string, unknown>[])
-    .map((r): [number, number, string] => [asNumber(r.b), asNumber(r.n), String(r.h)]);
+  const blocks = (result.records as Record<string, unknown>[]).map((r): [number, number, string] => [
+    asNumber(r.b),
+    asNumber(r.n),
+    String(r.h),
+  ]);
   return { method: 'sql', size, blocks };
 }
 
 /** A probe's fingerprint with the portal's block hashes: the checksum of a copy whose blocks the portal hashed. */
 export function withBlocks(fingerprint: string, hashes: BlockHashes): string {
-  return createHash('sha256').update(`${fingerprint}\n${JSON.stringify(hashes.blocks)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${fingerprint}\n${JSON.stringify(hashes.blocks)}`)
+    .digest('hex');
 }
 
 /** Block hashes of records as this mirror types them, worked out as they go by (a copy, or re-read blocks). */
@@ -106,7 +115,10 @@ const learntRowsMax = new WeakMap<CkanClient, number>();
 
 /** The records of `_id`s `from` to `to`, sorted by `_id`, typed as a copy types them. */
 export async function* recordsIn(
-  upstream: UpstreamResource, fields: readonly FieldDefinition[], range: IdRange, viaSql: boolean,
+  upstream: UpstreamResource,
+  fields: readonly FieldDefinition[],
+  range: IdRange,
+  viaSql: boolean,
 ): AsyncGenerator<TableRow & { id: number }> {
   const ids = ['_id', ...fields.map((f) => f.id)];
   const typed = (id: number, row: readonly unknown[]): TableRow & { id: number } => {
@@ -125,13 +137,17 @@ export async function* recordsIn(
   };
   if (viaSql) {
     for (let after = range.from - 1; ;) {
-      const sql = `SELECT ${ids.map(quote).join(', ')} FROM ${quote(upstream.id)} ` +
+      const sql =
+        `SELECT ${ids.map(quote).join(', ')} FROM ${quote(upstream.id)} ` +
         `WHERE "_id" > ${after} AND "_id" <= ${range.to} ORDER BY "_id" LIMIT 10000`;
       const result = await upstream.client.action('datastore_search_sql', { sql });
-      const records = Array.isArray(result.records) ? result.records as Record<string, unknown>[] : [];
+      const records = Array.isArray(result.records) ? (result.records as Record<string, unknown>[]) : [];
       for (const r of records) {
         const id = asNumber(r._id);
-        yield typed(id, ids.slice(1).map((f) => r[f]));
+        yield typed(
+          id,
+          ids.slice(1).map((f) => r[f]),
+        );
         after = id;
       }
       if (records.length === 0 || (records.length < 10000 && result.records_truncated !== true)) return;
@@ -144,8 +160,13 @@ export async function* recordsIn(
     const to = Math.min(range.to, from + step - 1);
     const wanted = Array.from({ length: to - from + 1 }, (_, i) => from + i);
     const result = await upstream.client.action('datastore_search', {
-      resource_id: upstream.id, filters: { _id: wanted }, limit: wanted.length, sort: '_id', records_format: 'lists',
-      include_total: false, fields: ids,
+      resource_id: upstream.id,
+      filters: { _id: wanted },
+      limit: wanted.length,
+      sort: '_id',
+      records_format: 'lists',
+      include_total: false,
+      fields: ids,
     });
     const limit = result.limit === undefined ? wanted.length : asNumber(result.limit);
     if (limit < wanted.length) {
@@ -153,7 +174,7 @@ export async function* recordsIn(
       learntRowsMax.set(upstream.client, step);
       continue;
     }
-    const records = Array.isArray(result.records) ? result.records as unknown[][] : [];
+    const records = Array.isArray(result.records) ? (result.records as unknown[][]) : [];
     for (const r of records) yield typed(asNumber(r[0]), r.slice(1));
     from = to + 1;
   }
@@ -163,17 +184,17 @@ export async function* recordsIn(
 export type ChangePlan =
   | { kind: 'full'; reason: string }
   | {
-    kind: 'patch';
-    /** The ranges whose records are replaced by the portal's; none when the data is unchanged (metadata moved). */
-    ranges: IdRange[];
-    /** Records the ranges hold upstream, and the ranges' records in the copy. */
-    changedBlocks: number;
-    /** The hashes the patched copy will match, when `rows` (from re-read blocks) are known after the records are. */
-    hashes: BlockHashes;
-    viaSql: boolean;
-    /** The changed blocks' records, when read to be compared (sampled blocks); else `recordsIn` reads them. */
-    records: (TableRow & { id: number })[] | null;
-  };
+      kind: 'patch';
+      /** The ranges whose records are replaced by the portal's; none when the data is unchanged (metadata moved). */
+      ranges: IdRange[];
+      /** Records the ranges hold upstream, and the ranges' records in the copy. */
+      changedBlocks: number;
+      /** The hashes the patched copy will match, when `rows` (from re-read blocks) are known after the records are. */
+      hashes: BlockHashes;
+      viaSql: boolean;
+      /** The changed blocks' records, when read to be compared (sampled blocks); else `recordsIn` reads them. */
+      records: (TableRow & { id: number })[] | null;
+    };
 
 export interface PlanOptions {
   /** Largest share of the copy's records (0–1) a patch may replace; more is copied whole. */
@@ -202,9 +223,13 @@ function joined(blocks: readonly number[], size: number): IdRange[] {
  * portal's now (`probe`), and says which ranges to read again, or why the table is to be copied whole.
  */
 export async function planChanges(
-  upstream: UpstreamResource, fields: readonly FieldDefinition[], recorded: BlockHashes, portal: BlockHashes | null,
+  upstream: UpstreamResource,
+  fields: readonly FieldDefinition[],
+  recorded: BlockHashes,
+  portal: BlockHashes | null,
   copied: { total: number; maxId: number },
-  probe: Probe, options: PlanOptions,
+  probe: Probe,
+  options: PlanOptions,
 ): Promise<ChangePlan> {
   const size = recorded.size;
   const ours = new Map(recorded.blocks.map(([b, n, h]) => [b, { n, h }]));
@@ -233,7 +258,10 @@ export async function planChanges(
       return { kind: 'patch', ranges, changedBlocks: changed.size, hashes: theirs, viaSql: true, records: null };
     }
     // SQL is no longer offered: the sampled blocks are compared below, but they were hashed otherwise.
-    return { kind: 'full', reason: 'the portal no longer answers datastore_search_sql, which worked out the copy\'s hashes' };
+    return {
+      kind: 'full',
+      reason: "the portal no longer answers datastore_search_sql, which worked out the copy's hashes",
+    };
   }
   // Sampled blocks: every block from the copy's last on (appends land there), and a few others at random.
   const random = options.random ?? Math.random;
@@ -245,7 +273,8 @@ export async function planChanges(
     sampled.add(earlier.splice(Math.floor(random() * earlier.length), 1)[0]!);
   }
   const added = probe.total - copied.total;
-  if (tooMany(added)) return { kind: 'full', reason: `${added} records were added, more than a patch takes (${allowed})` };
+  if (tooMany(added))
+    return { kind: 'full', reason: `${added} records were added, more than a patch takes (${allowed})` };
   const changed: number[] = [];
   let records = 0;
   let countChange = 0;
@@ -271,7 +300,8 @@ export async function planChanges(
   if (copied.total + countChange !== probe.total) {
     return {
       kind: 'full',
-      reason: `the sampled blocks account for ${copied.total + countChange} records, but the portal counts ${probe.total}: ` +
+      reason:
+        `the sampled blocks account for ${copied.total + countChange} records, but the portal counts ${probe.total}: ` +
         'records changed elsewhere, and without datastore_search_sql only sampled blocks can be compared',
     };
   }

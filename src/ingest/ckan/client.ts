@@ -1,6 +1,7 @@
 // A polite client for a CKAN portal's action API and its DataStore dump: a few requests at a time per portal (a
 // limit shared by every client of this process, never above 3), back-off with jitter on 429 / 502 / 503 / 504, network
-// failures and cut-off answers (honouring Retry-After), the whole portal left alone for a while after repeated failures,
+// failures and cut-off answers (honouring Retry-After), the whole portal left alone for a while after repeated
+// failures,
 // a User-Agent naming Count Centre, an API token sent only over HTTPS (or to this machine) and never logged, and JSON
 // read without losing any number's digits.
 
@@ -15,7 +16,10 @@ export function userAgent(contact: string | null = null): string {
   return `CountCentre/${COUNT_CENTRE_VERSION} (CKAN DataStore mirror${contact ? `; +${contact}` : ''})`;
 }
 
-/** What went wrong talking to a portal: an HTTP status, CKAN's own error, a network failure, or an answer that is not CKAN's JSON. */
+/**
+ * What went wrong talking to a portal: an HTTP status, CKAN's own error, a network failure, or an answer that is not
+ * CKAN's JSON.
+ */
 export class CkanError extends Error {
   constructor(
     message: string,
@@ -31,13 +35,22 @@ export class CkanError extends Error {
 
   /** The portal could not be reached, kept failing, or did not answer as CKAN does (not a refusal of one request). */
   get unreachable(): boolean {
-    return this.kind === 'network' || this.kind === 'not-json' || this.kind === 'redirect' || (this.kind === 'http' && this.status !== null && RETRYABLE.has(this.status));
+    return (
+      this.kind === 'network' ||
+      this.kind === 'not-json' ||
+      this.kind === 'redirect' ||
+      (this.kind === 'http' && this.status !== null && RETRYABLE.has(this.status))
+    );
   }
 
   /** CKAN's "Search took too long" (a 409 after the statement timeout). */
   get tookTooLong(): boolean {
     const query = this.error?.query;
-    return this.status === 409 && Array.isArray(query) && query.some((m) => typeof m === 'string' && /took too long/i.test(m));
+    return (
+      this.status === 409 &&
+      Array.isArray(query) &&
+      query.some((m) => typeof m === 'string' && /took too long/i.test(m))
+    );
   }
 }
 
@@ -141,7 +154,9 @@ export function portalState(host: string): PortalState {
 
 /** Portals being left alone now, with until when and why: for the refresh log. */
 export function pausedPortals(): { host: string; until: Date; reason: string }[] {
-  return [...portals.values()].filter((p) => p.paused).map((p) => ({ host: p.host, until: new Date(p.pausedUntil), reason: p.pauseReason }));
+  return [...portals.values()]
+    .filter((p) => p.paused)
+    .map((p) => ({ host: p.host, until: new Date(p.pausedUntil), reason: p.pauseReason }));
 }
 
 /** Per request: when it must be over (epoch ms), retries and waits included. */
@@ -194,10 +209,15 @@ export class CkanClient {
   private readonly random: () => number;
   /** Requests sent, retries and waits: what a test or a report reads back. */
   readonly stats = { requests: 0, retries: 0, waitedMs: 0 };
-  /** Optional actions this portal was found not to offer ("Action name not known"), so that they are not asked again. */
+  /**
+   * Optional actions this portal was found not to offer ("Action name not known"), so that they are not asked again.
+   */
   readonly missingActions = new Set<string>();
 
-  constructor(portal: string, private readonly options: CkanClientOptions = {}) {
+  constructor(
+    portal: string,
+    private readonly options: CkanClientOptions = {},
+  ) {
     const base = new URL(portal.endsWith('/') ? portal : `${portal}/`);
     this.portalBase = base.href;
     this.apiBase = new URL('api/3/action/', base).href;
@@ -218,10 +238,12 @@ export class CkanClient {
     }
     this.token = token;
     this.portal = portalState(this.host);
-    if (options.concurrency !== undefined) this.portal.slots.limit = Math.max(1, Math.min(MAX_CONCURRENCY, Math.floor(options.concurrency)));
+    if (options.concurrency !== undefined)
+      this.portal.slots.limit = Math.max(1, Math.min(MAX_CONCURRENCY, Math.floor(options.concurrency)));
   }
 
   /** Calls an action with JSON parameters (POST) and returns its `result`, numbers kept as exact text. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each action's result has its own shape, checked by its caller
   action(name: string, params: Record<string, unknown>, request: RequestOptions = {}): Promise<any> {
     const deadline = request.deadline ?? Infinity;
     return this.withRetries(name, deadline, () => this.once(name, params, deadline));
@@ -262,10 +284,15 @@ export class CkanClient {
   private refuseWhilePaused(what: string): void {
     const { portal } = this;
     if (!portal.paused) return;
-    throw new CkanError(`${what}: not asked: the portal is left alone until ${new Date(portal.pausedUntil).toISOString()} (${portal.pauseReason})`, 'network');
+    throw new CkanError(
+      `${what}: not asked: the portal is left alone until ${new Date(portal.pausedUntil).toISOString()} (${portal.pauseReason})`,
+      'network',
+    );
   }
 
-  /** Waits out a wait the portal asked for (Retry-After) or a back-off, which hold every request to it; returns its end. */
+  /**
+   * Waits out a wait the portal asked for (Retry-After) or a back-off, which hold every request to it; returns its end.
+   */
   private async holdForPortal(alreadyWaited: number): Promise<number> {
     const until = this.portal.waitUntil;
     if (until <= alreadyWaited) return alreadyWaited;
@@ -293,11 +320,17 @@ export class CkanClient {
     // A portal that asks for more time than a request may wait has said when to come back.
     if (retryAfter <= this.maxDelayMs && portal.failures < (portal.pauses > 0 ? 1 : this.failuresToPause)) return false;
     portal.pauses += 1;
-    const pause = Math.max(retryAfter, this.jittered(Math.min(this.maxPauseMs, this.pauseMs * 2 ** (portal.pauses - 1))));
+    const pause = Math.max(
+      retryAfter,
+      this.jittered(Math.min(this.maxPauseMs, this.pauseMs * 2 ** (portal.pauses - 1))),
+    );
     portal.pausedUntil = Date.now() + pause;
     portal.pauseReason = err.message;
     portal.failures = 0;
-    this.options.logger?.warn({ portal: this.host, pauseMs: pause, pauses: portal.pauses }, `${what}: ${err.message}; leaving the portal alone for ${Math.round(pause / 1000)} s`);
+    this.options.logger?.warn(
+      { portal: this.host, pauseMs: pause, pauses: portal.pauses },
+      `${what}: ${err.message}; leaving the portal alone for ${Math.round(pause / 1000)} s`,
+    );
     return true;
   }
 
@@ -321,17 +354,28 @@ export class CkanClient {
           throw err;
         }
         if (this.failed(err, what)) {
-          throw new CkanError(`${err.message}; the portal is left alone until ${new Date(this.portal.pausedUntil).toISOString()}`, err.kind, err.status);
+          throw new CkanError(
+            `${err.message}; the portal is left alone until ${new Date(this.portal.pausedUntil).toISOString()}`,
+            err.kind,
+            err.status,
+          );
         }
         if (attempt + 1 >= this.attempts) throw err;
-        wait = Math.min(this.maxDelayMs, (err as CkanError & { retryAfter?: number | null }).retryAfter ?? this.backoff(attempt));
-        if (Date.now() + wait >= deadline) throw new CkanError(`${err.message}; no time was left to try again`, err.kind, err.status);
+        wait = Math.min(
+          this.maxDelayMs,
+          (err as CkanError & { retryAfter?: number | null }).retryAfter ?? this.backoff(attempt),
+        );
+        if (Date.now() + wait >= deadline)
+          throw new CkanError(`${err.message}; no time was left to try again`, err.kind, err.status);
         // The wait holds every request to the portal, not only this one, until this one has waited it out.
         this.portal.waitUntil = Math.max(this.portal.waitUntil, Date.now() + wait);
         waited = this.portal.waitUntil;
         this.stats.retries += 1;
         this.stats.waitedMs += wait;
-        this.options.logger?.warn({ portal: this.host, action: what, status: err.status, waitMs: wait }, `${what}: ${err.message}; retrying in ${(wait / 1000).toFixed(1)} s`);
+        this.options.logger?.warn(
+          { portal: this.host, action: what, status: err.status, waitMs: wait },
+          `${what}: ${err.message}; retrying in ${(wait / 1000).toFixed(1)} s`,
+        );
       } finally {
         this.portal.slots.release();
       }
@@ -362,18 +406,28 @@ export class CkanClient {
       let response: Response;
       try {
         // A GET may follow redirects (fetch drops the token when one leads to another origin).
-        response = await fetch(url, { headers: this.headers('text/csv, */*;q=0.1'), redirect: 'follow', signal: abort.signal });
+        response = await fetch(url, {
+          headers: this.headers('text/csv, */*;q=0.1'),
+          redirect: 'follow',
+          signal: abort.signal,
+        });
       } catch (err) {
         throw new CkanError(`${url.pathname}: the portal could not be reached (${causeOf(err)})`, 'network');
       }
       const contentType = response.headers.get('content-type') ?? '';
       if (!response.ok) {
         await response.body?.cancel().catch(() => {});
-        throw Object.assign(new CkanError(`${url.pathname}: HTTP ${response.status}`, 'http', response.status), { retryAfter: retryAfterMs(response.headers.get('retry-after')) });
+        throw Object.assign(new CkanError(`${url.pathname}: HTTP ${response.status}`, 'http', response.status), {
+          retryAfter: retryAfterMs(response.headers.get('retry-after')),
+        });
       }
       if (/html/i.test(contentType)) {
         await response.body?.cancel().catch(() => {});
-        throw new CkanError(`${url.pathname}: the portal answered an HTML page instead of the data (a login page or a bot challenge?)`, 'not-json', response.status);
+        throw new CkanError(
+          `${url.pathname}: the portal answered an HTML page instead of the data (a login page or a bot challenge?)`,
+          'not-json',
+          response.status,
+        );
       }
       try {
         for await (const chunk of response.body ?? []) {
@@ -382,7 +436,11 @@ export class CkanClient {
           if (!out.write(chunk)) await once(out, 'drain');
         }
       } catch (err) {
-        throw new CkanError(`${url.pathname}: the download broke off after ${bytes} bytes (${causeOf(err)})`, 'network', response.status);
+        throw new CkanError(
+          `${url.pathname}: the download broke off after ${bytes} bytes (${causeOf(err)})`,
+          'network',
+          response.status,
+        );
       }
       return { bytes, contentType };
     } finally {
@@ -401,18 +459,30 @@ export class CkanClient {
     try {
       // A redirected POST would lose its body: a redirect is reported, and the portal's URL is to be corrected.
       const timeout = Math.max(1, Math.min(this.timeoutMs, deadline - Date.now()));
-      response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(params), redirect: 'manual', signal: AbortSignal.timeout(timeout) });
+      response = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(params),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeout),
+      });
       text = await response.text();
     } catch (err) {
       throw new CkanError(`${name}: the portal could not be reached (${causeOf(err)})`, 'network');
     }
     if (response.status >= 300 && response.status < 400) {
-      throw new CkanError(`${name}: the portal redirects to ${response.headers.get('location')}; give that address as the portal's URL`, 'redirect', response.status);
+      throw new CkanError(
+        `${name}: the portal redirects to ${response.headers.get('location')}; give that address as the portal's URL`,
+        'redirect',
+        response.status,
+      );
     }
     // An overloaded or restarting portal answers through its proxy, often with the proxy's own HTML page: worth
     // another try, whatever the body.
     if (RETRYABLE.has(response.status)) {
-      throw Object.assign(new CkanError(`${name}: HTTP ${response.status}`, 'http', response.status), { retryAfter: retryAfterMs(response.headers.get('retry-after')) });
+      throw Object.assign(new CkanError(`${name}: HTTP ${response.status}`, 'http', response.status), {
+        retryAfter: retryAfterMs(response.headers.get('retry-after')),
+      });
     }
     const type = response.headers.get('content-type') ?? '';
     let body: unknown;
@@ -420,19 +490,34 @@ export class CkanClient {
       body = parseLossless(text);
     } catch {
       if (/html/i.test(type) || /^\s*</.test(text)) {
-        throw new CkanError(`${name}: the portal answered ${response.status} with an HTML page instead of JSON (a login page or a bot challenge?); stopping`, 'not-json', response.status);
+        throw new CkanError(
+          `${name}: the portal answered ${response.status} with an HTML page instead of JSON (a login page or a bot challenge?); stopping`,
+          'not-json',
+          response.status,
+        );
       }
       // A 200 that is not whole JSON was cut off on its way: worth another try.
-      throw new CkanError(`${name}: the answer was cut off or is not JSON (${text.length} bytes, HTTP ${response.status})`, 'network', response.status);
+      throw new CkanError(
+        `${name}: the answer was cut off or is not JSON (${text.length} bytes, HTTP ${response.status})`,
+        'network',
+        response.status,
+      );
     }
     if (typeof body === 'string') throw new CkanError(`${name}: ${body}`, 'ckan', response.status);
     const envelope = body as { success?: unknown; result?: unknown; error?: Record<string, unknown> };
     if (envelope === null || typeof envelope !== 'object' || typeof envelope.success !== 'boolean') {
-      throw new CkanError(`${name}: the answer (HTTP ${response.status}) is not CKAN's envelope`, 'not-json', response.status);
+      throw new CkanError(
+        `${name}: the answer (HTTP ${response.status}) is not CKAN's envelope`,
+        'not-json',
+        response.status,
+      );
     }
     if (!envelope.success || !response.ok) {
       const error = envelope.error ?? {};
-      const message = typeof error.message === 'string' ? error.message : JSON.stringify(error, (_k, v: unknown) => (isLosslessNumber(v) ? v.value : v));
+      const message =
+        typeof error.message === 'string'
+          ? error.message
+          : JSON.stringify(error, (_k, v: unknown) => (isLosslessNumber(v) ? v.value : v));
       throw new CkanError(`${name}: ${message} (HTTP ${response.status})`, 'ckan', response.status, error);
     }
     return envelope.result;

@@ -17,11 +17,21 @@ import { openDelimited, type DelimitedOptions } from '../readers/delimited.js';
 import type { RawCell, RawRow, TableReader } from '../readers/types.js';
 import type { TableRow } from '../table.js';
 import { CkanError } from './client.js';
-import { MirrorMismatch, probeDifference, upstreamValue, type Probe, type UpstreamField, type UpstreamResource } from './mirror.js';
+import {
+  MirrorMismatch,
+  probeDifference,
+  upstreamValue,
+  type Probe,
+  type UpstreamField,
+  type UpstreamResource,
+} from './mirror.js';
 
 /** The dump could not be had, or does not match the portal's API: the copy is to be made by pages instead. */
 export class DumpUnusable extends Error {
-  constructor(message: string, /** The portal has no dump route at all (not worth asking again this load). */ readonly routeMissing = false) {
+  constructor(
+    message: string,
+    /** The portal has no dump route at all (not worth asking again this load). */ readonly routeMissing = false,
+  ) {
     super(message);
     this.name = 'DumpUnusable';
   }
@@ -69,7 +79,12 @@ function cellAdjusters(fields: readonly UpstreamField[], name: string): Adjuster
         try {
           return stringifyLossless(parseLossless(String(cell))) ?? null;
         } catch {
-          throw new LoadError(name, line, null, `field "${field.id}" (${field.type}): ${String(cell).slice(0, 60)} is not JSON`);
+          throw new LoadError(
+            name,
+            line,
+            null,
+            `field "${field.id}" (${field.type}): ${String(cell).slice(0, 60)} is not JSON`,
+          );
         }
       });
     } else {
@@ -82,7 +97,10 @@ function cellAdjusters(fields: readonly UpstreamField[], name: string): Adjuster
 /** A reader whose rows are another's, adjusted column by column. */
 function adjustedReader(reader: TableReader, adjusters: readonly Adjuster[]): TableReader {
   return {
-    unit: reader.unit, columns: reader.columns, declaredTypes: reader.declaredTypes, rowCount: reader.rowCount,
+    unit: reader.unit,
+    columns: reader.columns,
+    declaredTypes: reader.declaredTypes,
+    rowCount: reader.rowCount,
     async *batches() {
       for await (const batch of reader.batches()) {
         for (const row of batch) {
@@ -109,28 +127,45 @@ function bomLength(file: string): number {
   }
 }
 
-const sameValue = (a: StoredValue, b: StoredValue) => a === b || (typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b));
+const sameValue = (a: StoredValue, b: StoredValue) =>
+  a === b || (typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b));
 
 /** The API's records of some pages, by `_id`, typed as the copy types them. */
-async function sampledRecords(upstream: UpstreamResource, fields: readonly FieldDefinition[], before: Probe, options: DumpOptions): Promise<Map<number, StoredValue[]>> {
+async function sampledRecords(
+  upstream: UpstreamResource,
+  fields: readonly FieldDefinition[],
+  before: Probe,
+  options: DumpOptions,
+): Promise<Map<number, StoredValue[]>> {
   const sampleSize = options.sampleSize ?? 50;
   const random = options.random ?? Math.random;
   const records = [...before.tail];
   if (before.total > 0) {
-    records.push(...await upstream.samplePage(fields, 0, sampleSize));
-    if (before.total > 2 * sampleSize) records.push(...await upstream.samplePage(fields, Math.floor(random() * (before.total - sampleSize)), sampleSize));
+    records.push(...(await upstream.samplePage(fields, 0, sampleSize)));
+    if (before.total > 2 * sampleSize)
+      records.push(
+        ...(await upstream.samplePage(fields, Math.floor(random() * (before.total - sampleSize)), sampleSize)),
+      );
   }
   const typed = new Map<number, StoredValue[]>();
   for (const record of records) {
     const id = Number(String(record[0]));
-    typed.set(id, fields.map((field, j) => {
-      try {
-        return upstreamValue(record[j + 1], field);
-      } catch (err) {
-        if (!(err instanceof ValueError)) throw err;
-        throw new LoadError(upstream.id, null, null, `record _id ${id}, field "${field.id}" (${field.type}): ${err.message}`);
-      }
-    }));
+    typed.set(
+      id,
+      fields.map((field, j) => {
+        try {
+          return upstreamValue(record[j + 1], field);
+        } catch (err) {
+          if (!(err instanceof ValueError)) throw err;
+          throw new LoadError(
+            upstream.id,
+            null,
+            null,
+            `record _id ${id}, field "${field.id}" (${field.type}): ${err.message}`,
+          );
+        }
+      }),
+    );
   }
   return typed;
 }
@@ -140,7 +175,12 @@ async function sampledRecords(upstream: UpstreamResource, fields: readonly Field
  * change while it sent it (else MirrorMismatch). A dump the portal does not serve (or refuses, or breaks off) is a
  * DumpUnusable; a portal that cannot be reached at all, a CkanError. Its rows are then read with `rows()`.
  */
-export async function openDump(upstream: UpstreamResource, fields: readonly FieldDefinition[], before: Probe, options: DumpOptions = {}): Promise<DumpCopy> {
+export async function openDump(
+  upstream: UpstreamResource,
+  fields: readonly FieldDefinition[],
+  before: Probe,
+  options: DumpOptions = {},
+): Promise<DumpCopy> {
   const name = `the dump of ${upstream.id}`;
   const samples = await sampledRecords(upstream, fields, before, options);
   const dir = mkdtempSync(path.join(options.tmpDir ?? os.tmpdir(), 'countcentre-dump-'));
@@ -150,11 +190,17 @@ export async function openDump(upstream: UpstreamResource, fields: readonly Fiel
   const started = performance.now();
   try {
     try {
-      ({ bytes } = await upstream.client.download(`datastore/dump/${encodeURIComponent(upstream.id)}?format=csv`, file));
+      ({ bytes } = await upstream.client.download(
+        `datastore/dump/${encodeURIComponent(upstream.id)}?format=csv`,
+        file,
+      ));
     } catch (err) {
       // A portal that cannot be reached at all will not answer pages either; one that broke the dump off might.
       if (!(err instanceof CkanError) || (err.kind === 'network' && err.status === null)) throw err;
-      throw new DumpUnusable(`the dump could not be downloaded (${err.message})`, err.status === 404 || err.status === 405);
+      throw new DumpUnusable(
+        `the dump could not be downloaded (${err.message})`,
+        err.status === 404 || err.status === 405,
+      );
     }
     const ms = performance.now() - started;
     const after = await upstream.probe();
@@ -169,10 +215,21 @@ export async function openDump(upstream: UpstreamResource, fields: readonly Fiel
 
 /** The dump's rows, typed and checked against the probe taken after it and the API's sampled records. */
 async function* verifiedRows(
-  file: string, name: string, fields: readonly FieldDefinition[], probe: Probe, samples: ReadonlyMap<number, StoredValue[]>, discard: () => void,
+  file: string,
+  name: string,
+  fields: readonly FieldDefinition[],
+  probe: Probe,
+  samples: ReadonlyMap<number, StoredValue[]>,
+  discard: () => void,
 ): AsyncGenerator<TableRow & { id: number }> {
   const expected = ['_id', ...fields.map((f) => f.id)];
-  const read: DelimitedOptions = { encoding: 'utf-8', bomLength: bomLength(file), delimiter: ',', headerRow: 1, unquotedEmptyIsNull: true };
+  const read: DelimitedOptions = {
+    encoding: 'utf-8',
+    bomLength: bomLength(file),
+    delimiter: ',',
+    headerRow: 1,
+    unquotedEmptyIsNull: true,
+  };
   let reader: TableReader | null = null;
   try {
     let count = 0;
@@ -182,16 +239,25 @@ async function* verifiedRows(
       reader = await openDelimited(file, name, read);
       const header = reader.columns;
       if (header.join('\u0000') !== expected.join('\u0000')) {
-        throw new DumpUnusable(`its columns are ${header.map((h) => `"${h}"`).join(', ')}, not ${expected.map((h) => `"${h}"`).join(', ')}`);
+        throw new DumpUnusable(
+          `its columns are ${header.map((h) => `"${h}"`).join(', ')}, not ${expected.map((h) => `"${h}"`).join(', ')}`,
+        );
       }
-      for await (const row of readDelimitedRows(adjustedReader(reader, cellAdjusters(probe.fields, name)), name, fields, { idColumn: '_id', keepNulls: true })) {
+      for await (const row of readDelimitedRows(
+        adjustedReader(reader, cellAdjusters(probe.fields, name)),
+        name,
+        fields,
+        { idColumn: '_id', keepNulls: true },
+      )) {
         const id = row.id!;
         if (!(id > lastId)) throw new DumpUnusable(`_id ${id} comes after _id ${lastId}: not in increasing order`);
         const theirs = samples.get(id);
         if (theirs) {
           for (let j = 0; j < fields.length; j++) {
             if (!sameValue(row.values[j]!, theirs[j]!)) {
-              throw new DumpUnusable(`record _id ${id}, field "${fields[j]!.id}": ${JSON.stringify(row.values[j])} in the dump, ${JSON.stringify(theirs[j])} through the API`);
+              throw new DumpUnusable(
+                `record _id ${id}, field "${fields[j]!.id}": ${JSON.stringify(row.values[j])} in the dump, ${JSON.stringify(theirs[j])} through the API`,
+              );
             }
           }
           sampled.add(id);
@@ -207,10 +273,13 @@ async function* verifiedRows(
       throw err;
     }
     if (count !== probe.total || lastId !== probe.maxId) {
-      throw new DumpUnusable(`it holds ${count} records up to _id ${lastId}, but the portal counts ${probe.total} up to _id ${probe.maxId} (a dump cut short?)`);
+      throw new DumpUnusable(
+        `it holds ${count} records up to _id ${lastId}, but the portal counts ${probe.total} up to _id ${probe.maxId} (a dump cut short?)`,
+      );
     }
     const missing = [...samples.keys()].filter((id) => !sampled.has(id));
-    if (missing.length > 0) throw new DumpUnusable(`records the API gives are not in it (_id ${missing.slice(0, 3).join(', ')})`);
+    if (missing.length > 0)
+      throw new DumpUnusable(`records the API gives are not in it (_id ${missing.slice(0, 3).join(', ')})`);
   } finally {
     await reader?.close();
     discard();

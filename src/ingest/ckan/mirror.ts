@@ -28,11 +28,16 @@ export interface Probe {
   fieldsHash: string;
   /** The resource's metadata_modified / last_modified, when resource_show answers. */
   modified: string | null;
-  /** `_table_metadata`'s oid of the table, when the portal lets it be read: a reload that recreates the table changes it. */
+  /**
+   * `_table_metadata`'s oid of the table, when the portal lets it be read: a reload that recreates the table changes
+   * it.
+   */
   oid: string | null;
   /** Hash of the last records by _id: catches appends and edits of recent records with the same count. */
   tailHash: string;
-  /** Those records (lists, `_id` first, the last first): a sample of the portal's own answers a dump is checked against. */
+  /**
+   * Those records (lists, `_id` first, the last first): a sample of the portal's own answers a dump is checked against.
+   */
   tail: unknown[][];
   /** One hash of all of the above: what the store records as the resource's source checksum. */
   fingerprint: string;
@@ -52,7 +57,8 @@ export interface LoaderWord {
 export function loaderVeto(word: LoaderWord | null): string | null {
   if (!word || word.status === 'complete') return null;
   const when = word.lastUpdated ? `, updated ${word.lastUpdated}` : '';
-  if (word.status === 'error') return `the portal's ${word.loader} reports that its last load of the table failed (status error${when}): the table may hold part of it`;
+  if (word.status === 'error')
+    return `the portal's ${word.loader} reports that its last load of the table failed (status error${when}): the table may hold part of it`;
   return `the portal's ${word.loader} is loading the table (status ${word.status}${when})`;
 }
 
@@ -61,16 +67,20 @@ export function probeDifference(before: Probe, after: Probe): string | null {
   if (before.fingerprint === after.fingerprint) return null;
   const parts: string[] = [];
   if (before.fieldsHash !== after.fieldsHash) parts.push('its fields changed');
-  if (before.total !== after.total || before.maxId !== after.maxId) parts.push(`${before.total} records up to _id ${before.maxId}, then ${after.total} up to _id ${after.maxId}`);
+  if (before.total !== after.total || before.maxId !== after.maxId)
+    parts.push(`${before.total} records up to _id ${before.maxId}, then ${after.total} up to _id ${after.maxId}`);
   else if (before.tailHash !== after.tailHash) parts.push('its last records changed');
   if (before.oid !== after.oid) parts.push('its table was re-created');
-  if (before.modified !== after.modified) parts.push(`its last_modified moved from ${before.modified ?? 'none'} to ${after.modified ?? 'none'}`);
+  if (before.modified !== after.modified)
+    parts.push(`its last_modified moved from ${before.modified ?? 'none'} to ${after.modified ?? 'none'}`);
   return parts.length > 0 ? parts.join('; ') : 'it changed';
 }
 
 export type PagingMethod = 'keyset' | 'sql' | 'offset';
 
-/** The upstream looks caught in the middle of a reload: it is not copied now, and the last complete copy keeps serving. */
+/**
+ * The upstream looks caught in the middle of a reload: it is not copied now, and the last complete copy keeps serving.
+ */
 export class UpstreamReloading extends Error {
   constructor(message: string) {
     super(message);
@@ -80,7 +90,10 @@ export class UpstreamReloading extends Error {
 
 /** The upstream changed while it was copied, or does not add up: the copy is not published; another try may succeed. */
 export class MirrorMismatch extends Error {
-  constructor(message: string, readonly retryable: boolean) {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
     super(message);
     this.name = 'MirrorMismatch';
   }
@@ -102,19 +115,35 @@ function exactJson(value: unknown): string {
 export function mappedType(upstream: string): { type: FieldType; note: string | null } {
   const t = upstream.toLowerCase();
   switch (t) {
-    case 'text': case 'numeric': case 'int4': case 'int8': case 'float8': case 'bool': case 'date': case 'timestamp':
+    case 'text':
+    case 'numeric':
+    case 'int4':
+    case 'int8':
+    case 'float8':
+    case 'bool':
+    case 'date':
+    case 'timestamp':
       return { type: t, note: null };
-    case 'int': case 'integer': case 'int2': case 'smallint':
+    case 'int':
+    case 'integer':
+    case 'int2':
+    case 'smallint':
       return { type: 'int4', note: t === 'int2' || t === 'smallint' ? `upstream ${upstream}, served as int4` : null };
     case 'bigint':
       return { type: 'int8', note: null };
-    case 'float4': case 'real': case 'float': case 'double precision':
+    case 'float4':
+    case 'real':
+    case 'float':
+    case 'double precision':
       return { type: 'float8', note: t === 'double precision' ? null : `upstream ${upstream}, served as float8` };
     case 'boolean':
       return { type: 'bool', note: null };
     case 'timestamp without time zone':
       return { type: 'timestamp', note: null };
-    case 'varchar': case 'character varying': case 'name': case 'citext':
+    case 'varchar':
+    case 'character varying':
+    case 'name':
+    case 'citext':
       return { type: 'text', note: null };
     default:
       return { type: 'text', note: `upstream ${upstream}, served as its text` };
@@ -131,11 +160,21 @@ export function dictionaryOf(info: Record<string, unknown> | undefined): FieldDi
 
 /** The catalogue's fields for an upstream schema. */
 export function catalogFields(fields: readonly UpstreamField[]): FieldDefinition[] {
-  return fields.map((f) => ({ id: f.id, type: mappedType(f.type).type, column: f.id, format: 'ISO', index: true, info: dictionaryOf(f.info) }));
+  return fields.map((f) => ({
+    id: f.id,
+    type: mappedType(f.type).type,
+    column: f.id,
+    format: 'ISO',
+    index: true,
+    info: dictionaryOf(f.info),
+  }));
 }
 
 /** Why the upstream's fields no longer match the catalogue's, or null when they do. */
-export function schemaDifference(upstream: readonly UpstreamField[], catalogue: readonly FieldDefinition[]): string | null {
+export function schemaDifference(
+  upstream: readonly UpstreamField[],
+  catalogue: readonly FieldDefinition[],
+): string | null {
   const theirs = new Map(upstream.map((f) => [f.id, mappedType(f.type).type]));
   const ours = new Map(catalogue.map((f) => [f.id, f.type]));
   const problems: string[] = [];
@@ -143,20 +182,29 @@ export function schemaDifference(upstream: readonly UpstreamField[], catalogue: 
   const removed = [...ours.keys()].filter((id) => !theirs.has(id));
   if (added.length > 0) problems.push(`added ${added.map((id) => `"${id}"`).join(', ')}`);
   if (removed.length > 0) problems.push(`removed ${removed.map((id) => `"${id}"`).join(', ')}`);
-  for (const [id, type] of theirs) if (ours.has(id) && ours.get(id) !== type) problems.push(`"${id}" is now ${type} (was ${ours.get(id)})`);
-  if (problems.length === 0 && upstream.map((f) => f.id).join('\u0000') !== catalogue.map((f) => f.id).join('\u0000')) problems.push('the fields are in another order');
+  for (const [id, type] of theirs)
+    if (ours.has(id) && ours.get(id) !== type) problems.push(`"${id}" is now ${type} (was ${ours.get(id)})`);
+  if (problems.length === 0 && upstream.map((f) => f.id).join('\u0000') !== catalogue.map((f) => f.id).join('\u0000'))
+    problems.push('the fields are in another order');
   return problems.length === 0 ? null : problems.join('; ');
 }
 
 /** The upstream's fields without `_id` (and `_full_text`, which is rebuilt here). */
 function upstreamFields(result: { fields?: unknown }): UpstreamField[] {
-  const fields = Array.isArray(result.fields) ? result.fields as { id: unknown; type: unknown; info?: unknown }[] : [];
+  const fields = Array.isArray(result.fields)
+    ? (result.fields as { id: unknown; type: unknown; info?: unknown }[])
+    : [];
   return fields
     .filter((f) => typeof f.id === 'string' && f.id !== '_id' && f.id !== '_full_text')
-    .map((f) => ({ id: f.id as string, type: String(f.type), ...(f.info && typeof f.info === 'object' ? { info: f.info as Record<string, unknown> } : {}) }));
+    .map((f) => ({
+      id: f.id as string,
+      type: String(f.type),
+      ...(f.info && typeof f.info === 'object' ? { info: f.info as Record<string, unknown> } : {}),
+    }));
 }
 
-const asNumber = (value: unknown): number => (isLosslessNumber(value) ? Number(value.value) : typeof value === 'number' ? value : Number(value));
+const asNumber = (value: unknown): number =>
+  isLosslessNumber(value) ? Number(value.value) : typeof value === 'number' ? value : Number(value);
 
 /**
  * An upstream value as this store holds it, digit for digit: a numeric keeps its text (scale and every digit); a
@@ -214,7 +262,11 @@ export class UpstreamResource {
   /** What the last copy used, for reports. */
   lastMethod: PagingMethod | null = null;
 
-  constructor(readonly client: CkanClient, readonly id: string, private readonly options: MirrorOptions = {}) {}
+  constructor(
+    readonly client: CkanClient,
+    readonly id: string,
+    private readonly options: MirrorOptions = {},
+  ) {}
 
   /** The schema and total (datastore_search with limit 0). */
   async schema(deadline?: number): Promise<{ fields: UpstreamField[]; total: number }> {
@@ -227,10 +279,19 @@ export class UpstreamResource {
     const at = Date.now();
     const { fields, total } = await this.schema(deadline);
     const ids = ['_id', ...fields.map((f) => f.id)];
-    const tail = await this.client.action('datastore_search', {
-      resource_id: this.id, limit: TAIL_RECORDS, sort: '_id desc', records_format: 'lists', include_total: false, fields: ids,
-    }, { deadline });
-    const tailRecords = Array.isArray(tail.records) ? tail.records as unknown[][] : [];
+    const tail = await this.client.action(
+      'datastore_search',
+      {
+        resource_id: this.id,
+        limit: TAIL_RECORDS,
+        sort: '_id desc',
+        records_format: 'lists',
+        include_total: false,
+        fields: ids,
+      },
+      { deadline },
+    );
+    const tailRecords = Array.isArray(tail.records) ? (tail.records as unknown[][]) : [];
     const maxId = tailRecords.length > 0 ? asNumber(tailRecords[0]![0]) : 0;
     let modified: string | null = null;
     try {
@@ -243,9 +304,16 @@ export class UpstreamResource {
     }
     let oid: string | null = null;
     try {
-      const table = await this.client.action('datastore_search', { resource_id: '_table_metadata', filters: { name: this.id }, limit: 1 }, { deadline });
-      const record = Array.isArray(table.records) ? table.records[0] as Record<string, unknown> | undefined : undefined;
-      if (record && record.oid !== undefined && record.oid !== null) oid = isLosslessNumber(record.oid) ? record.oid.value : String(record.oid);
+      const table = await this.client.action(
+        'datastore_search',
+        { resource_id: '_table_metadata', filters: { name: this.id }, limit: 1 },
+        { deadline },
+      );
+      const record = Array.isArray(table.records)
+        ? (table.records[0] as Record<string, unknown> | undefined)
+        : undefined;
+      if (record && record.oid !== undefined && record.oid !== null)
+        oid = isLosslessNumber(record.oid) ? record.oid.value : String(record.oid);
     } catch (err) {
       if (!(err instanceof CkanError) || err.unreachable) throw err;
     }
@@ -266,7 +334,11 @@ export class UpstreamResource {
       try {
         const result = await this.client.action(action, { resource_id: this.id }, { deadline });
         if (!result || typeof result.status !== 'string') continue;
-        return { loader, status: result.status, lastUpdated: typeof result.last_updated === 'string' ? result.last_updated : null };
+        return {
+          loader,
+          status: result.status,
+          lastUpdated: typeof result.last_updated === 'string' ? result.last_updated : null,
+        };
       } catch (err) {
         if (!(err instanceof CkanError) || err.unreachable) throw err;
         if (err.status === 400 || /Action name not known/i.test(err.message)) this.client.missingActions.add(action);
@@ -281,9 +353,15 @@ export class UpstreamResource {
    */
   async samplePage(fields: readonly FieldDefinition[], offset: number, limit: number): Promise<unknown[][]> {
     const result = await this.client.action('datastore_search', {
-      resource_id: this.id, offset, limit, sort: '_id', records_format: 'lists', include_total: false, fields: ['_id', ...fields.map((f) => f.id)],
+      resource_id: this.id,
+      offset,
+      limit,
+      sort: '_id',
+      records_format: 'lists',
+      include_total: false,
+      fields: ['_id', ...fields.map((f) => f.id)],
     });
-    return Array.isArray(result.records) ? result.records as unknown[][] : [];
+    return Array.isArray(result.records) ? (result.records as unknown[][]) : [];
   }
 
   /** The paging methods the portal offers, best first: each is tried once with a one-record page. */
@@ -309,24 +387,43 @@ export class UpstreamResource {
   }
 
   /** One page of records after `afterId` (offset: after `copied` records), sorted by _id. */
-  private async page(method: PagingMethod, afterId: number, copied: number, limit: number, ids: readonly string[]): Promise<Page> {
+  private async page(
+    method: PagingMethod,
+    afterId: number,
+    copied: number,
+    limit: number,
+    ids: readonly string[],
+  ): Promise<Page> {
     if (method === 'sql') {
       const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
       const sql = `SELECT ${ids.map(quote).join(', ')} FROM ${quote(this.id)} WHERE "_id" > ${afterId} ORDER BY "_id" LIMIT ${limit}`;
       const result = await this.client.action('datastore_search_sql', { sql });
-      const records = Array.isArray(result.records) ? result.records as Record<string, unknown>[] : [];
+      const records = Array.isArray(result.records) ? (result.records as Record<string, unknown>[]) : [];
       // The SQL row cap (rows_max) silently shortens a page; the next page carries on after its last _id.
       const effective = result.records_truncated === true ? records.length : limit;
-      return { ids: records.map((r) => asNumber(r._id)), rows: records.map((r) => ids.slice(1).map((id) => r[id])), limit: Math.max(1, effective) };
+      return {
+        ids: records.map((r) => asNumber(r._id)),
+        rows: records.map((r) => ids.slice(1).map((id) => r[id])),
+        limit: Math.max(1, effective),
+      };
     }
     const params: Record<string, unknown> = {
-      resource_id: this.id, limit, sort: '_id', records_format: 'lists', include_total: false, fields: ids,
+      resource_id: this.id,
+      limit,
+      sort: '_id',
+      records_format: 'lists',
+      include_total: false,
+      fields: ids,
     };
     if (method === 'keyset') params.filters = { _id: { gt: afterId } };
     else params.offset = copied;
     const result = await this.client.action('datastore_search', params);
-    const records = Array.isArray(result.records) ? result.records as unknown[][] : [];
-    return { ids: records.map((r) => asNumber(r[0])), rows: records.map((r) => r.slice(1)), limit: result.limit === undefined ? limit : asNumber(result.limit) };
+    const records = Array.isArray(result.records) ? (result.records as unknown[][]) : [];
+    return {
+      ids: records.map((r) => asNumber(r[0])),
+      rows: records.map((r) => r.slice(1)),
+      limit: result.limit === undefined ? limit : asNumber(result.limit),
+    };
   }
 
   /**
@@ -343,7 +440,8 @@ export class UpstreamResource {
     let copied = 0;
     for (;;) {
       const method = methods[methodAt];
-      if (!method) throw new MirrorMismatch('the portal found every page too expensive to answer ("Search took too long")', true);
+      if (!method)
+        throw new MirrorMismatch('the portal found every page too expensive to answer ("Search took too long")', true);
       this.lastMethod = method;
       let page: Page;
       try {
@@ -361,7 +459,10 @@ export class UpstreamResource {
       for (let i = 0; i < page.rows.length; i++) {
         const id = page.ids[i]!;
         if (!Number.isSafeInteger(id) || id <= afterId) {
-          throw new MirrorMismatch(`_id ${id} came after _id ${afterId}: the records are not in _id order, or an _id repeats`, true);
+          throw new MirrorMismatch(
+            `_id ${id} came after _id ${afterId}: the records are not in _id order, or an _id repeats`,
+            true,
+          );
         }
         const row = page.rows[i]!;
         const values: StoredValue[] = new Array(fields.length);
@@ -370,7 +471,12 @@ export class UpstreamResource {
             values[j] = upstreamValue(row[j], fields[j]!);
           } catch (err) {
             if (!(err instanceof ValueError)) throw err;
-            throw new LoadError(this.id, null, null, `record _id ${id}, field "${fields[j]!.id}" (${fields[j]!.type}): ${err.message}`);
+            throw new LoadError(
+              this.id,
+              null,
+              null,
+              `record _id ${id}, field "${fields[j]!.id}" (${fields[j]!.type}): ${err.message}`,
+            );
           }
         }
         afterId = id;
@@ -389,26 +495,40 @@ export class UpstreamResource {
  * copied as the portal counts. Throws MirrorMismatch otherwise.
  */
 export function verifyCopy(before: Probe, after: Probe, copied: { count: number; lastId: number }): void {
-  if (after.fieldsHash !== before.fieldsHash) throw new MirrorMismatch('the upstream fields changed during the copy', true);
+  if (after.fieldsHash !== before.fieldsHash)
+    throw new MirrorMismatch('the upstream fields changed during the copy', true);
   if (after.total !== before.total || after.maxId !== before.maxId) {
-    throw new MirrorMismatch(`the upstream changed during the copy (${before.total} records up to _id ${before.maxId} before, ${after.total} up to _id ${after.maxId} after)`, true);
+    throw new MirrorMismatch(
+      `the upstream changed during the copy (${before.total} records up to _id ${before.maxId} before, ${after.total} up to _id ${after.maxId} after)`,
+      true,
+    );
   }
   const difference = probeDifference(before, after);
   if (difference) throw new MirrorMismatch(`the upstream changed during the copy (${difference})`, true);
-  if (copied.count !== after.total) throw new MirrorMismatch(`${copied.count} records were copied, but the portal counts ${after.total}`, true);
-  if (copied.lastId !== after.maxId) throw new MirrorMismatch(`the last record copied has _id ${copied.lastId}, but the portal's largest is ${after.maxId}`, true);
+  if (copied.count !== after.total)
+    throw new MirrorMismatch(`${copied.count} records were copied, but the portal counts ${after.total}`, true);
+  if (copied.lastId !== after.maxId)
+    throw new MirrorMismatch(
+      `the last record copied has _id ${copied.lastId}, but the portal's largest is ${after.maxId}`,
+      true,
+    );
 }
 
 /**
  * Why a probe looks like an upstream caught mid-reload (xloader truncates a table before it copies the file in): the
  * table suddenly empty, or down to under half, while its fields and metadata did not change. Null when it does not.
  */
-export function looksMidReload(probe: Probe, previous: { total: number; fieldsHash?: string; modified?: string | null } | null): string | null {
+export function looksMidReload(
+  probe: Probe,
+  previous: { total: number; fieldsHash?: string; modified?: string | null } | null,
+): string | null {
   if (!previous || previous.total === 0) return null;
   const sameShape = previous.fieldsHash === undefined || previous.fieldsHash === probe.fieldsHash;
   const sameMetadata = previous.modified === undefined || previous.modified === probe.modified;
   if (!sameShape || !sameMetadata) return null;
-  if (probe.total === 0) return `the portal now shows no records where ${previous.total} were copied, with unchanged metadata: most likely a reload in progress`;
-  if (probe.total < previous.total / 2) return `the portal now shows ${probe.total} records where ${previous.total} were copied, with unchanged metadata: most likely a reload in progress`;
+  if (probe.total === 0)
+    return `the portal now shows no records where ${previous.total} were copied, with unchanged metadata: most likely a reload in progress`;
+  if (probe.total < previous.total / 2)
+    return `the portal now shows ${probe.total} records where ${previous.total} were copied, with unchanged metadata: most likely a reload in progress`;
   return null;
 }

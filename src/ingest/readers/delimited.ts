@@ -42,19 +42,28 @@ const OFFICIAL_FOOTER = /^This is /;
 interface ParserCore {
   info: { lines: number };
   state: { wasQuoting?: boolean };
-  parse(chunk: Buffer | undefined, end: boolean, push: (record: (string | null)[]) => void, close: () => void): Error | undefined;
+  parse(
+    chunk: Buffer | undefined,
+    end: boolean,
+    push: (record: (string | null)[]) => void,
+    close: () => void,
+  ): Error | undefined;
   /** What csv-parse calls on each field when `cast` is set: [error, value]. */
   __cast?: (field: string) => [Error | undefined, string | null];
 }
 
 function parserCore(options: CsvOptions, unquotedEmptyIsNull = false): ParserCore {
-  const core = (new Parser(unquotedEmptyIsNull ? { ...options, cast: true } : options) as unknown as { api?: ParserCore }).api;
-  if (!core || typeof core.parse !== 'function' || typeof core.info?.lines !== 'number') throw new Error('csv-parse changed: its parsing core is not where Count Centre reads it');
+  const core = (
+    new Parser(unquotedEmptyIsNull ? { ...options, cast: true } : options) as unknown as { api?: ParserCore }
+  ).api;
+  if (!core || typeof core.parse !== 'function' || typeof core.info?.lines !== 'number')
+    throw new Error('csv-parse changed: its parsing core is not where Count Centre reads it');
   if (unquotedEmptyIsNull) {
     // csv-parse's own cast hands each field a fresh object describing the whole parse (several spreads per field),
     // which makes a large file ten times slower; whether the field was quoted is all that is needed, and the core
     // keeps it in its state until the field is pushed.
-    if (typeof core.__cast !== 'function' || typeof core.state?.wasQuoting !== 'boolean') throw new Error('csv-parse changed: its field cast is not where Count Centre reads it');
+    if (typeof core.__cast !== 'function' || typeof core.state?.wasQuoting !== 'boolean')
+      throw new Error('csv-parse changed: its field cast is not where Count Centre reads it');
     core.__cast = function (this: ParserCore, field: string) {
       return [undefined, field === '' && this.state.wasQuoting === false ? null : field];
     };
@@ -68,7 +77,9 @@ interface CsvParseError extends Error {
   index?: number;
 }
 
-/** Chunks of the file: bytes as they are for UTF-8 (csv-parse reads UTF-8), otherwise decoded and re-encoded as UTF-8. */
+/**
+ * Chunks of the file: bytes as they are for UTF-8 (csv-parse reads UTF-8), otherwise decoded and re-encoded as UTF-8.
+ */
 async function* utf8Chunks(file: string, options: DelimitedOptions): AsyncGenerator<Buffer> {
   const raw = createReadStream(file, { start: options.bomLength, highWaterMark: 1 << 20 });
   const plainUtf8 = options.encoding === 'utf-8' && !options.repair;
@@ -96,17 +107,24 @@ async function* utf8Chunks(file: string, options: DelimitedOptions): AsyncGenera
  * row follows, the block was data after all and is handed on.
  */
 export async function* recordBatches(
-  file: string, displayName: string, options: DelimitedOptions, notes: { line: number; text: string }[] = [],
+  file: string,
+  displayName: string,
+  options: DelimitedOptions,
+  notes: { line: number; text: string }[] = [],
 ): AsyncGenerator<RawRow[]> {
-  const core = parserCore({
-    delimiter: options.delimiter,
-    record_delimiter: ['\r\n', '\n', '\r'],
-    relax_column_count: true,
-    // A quote inside an unquoted field (12" pizza, a note line with "quotes") is a character, as spreadsheets read it.
-    relax_quotes: true,
-    skip_empty_lines: true,
-    ...(options.headerRow > 1 ? { from_line: options.headerRow } : {}),
-  }, options.unquotedEmptyIsNull === true);
+  const core = parserCore(
+    {
+      delimiter: options.delimiter,
+      record_delimiter: ['\r\n', '\n', '\r'],
+      relax_column_count: true,
+      // A quote inside an unquoted field (12" pizza, a note line with "quotes") is a character, as spreadsheets read
+      // it.
+      relax_quotes: true,
+      skip_empty_lines: true,
+      ...(options.headerRow > 1 ? { from_line: options.headerRow } : {}),
+    },
+    options.unquotedEmptyIsNull === true,
+  );
   let batch: RawRow[] = [];
   let held: RawRow[] = [];
   let width = 0;
@@ -129,9 +147,15 @@ export async function* recordBatches(
     const e = err as CsvParseError;
     if (e.code === 'CSV_QUOTE_NOT_CLOSED') {
       const opened = await findUnclosedQuote(utf8Chunks(file, options), options.delimiter);
-      if (opened) throw new LoadError(displayName, opened.line, opened.field, 'a quoted field opens here and is never closed');
+      if (opened)
+        throw new LoadError(displayName, opened.line, opened.field, 'a quoted field opens here and is never closed');
     }
-    throw new LoadError(displayName, e.lines ?? null, typeof e.index === 'number' ? e.index + 1 : null, e.message.replace(/^Invalid [^:]*: /, ''));
+    throw new LoadError(
+      displayName,
+      e.lines ?? null,
+      typeof e.index === 'number' ? e.index + 1 : null,
+      e.message.replace(/^Invalid [^:]*: /, ''),
+    );
   };
   const noop = () => {};
   for await (const chunk of utf8Chunks(file, options)) {
@@ -149,7 +173,11 @@ export async function* recordBatches(
 }
 
 /** Opens a delimited text file: reads up to its header, whose cells (trimmed) are the columns. */
-export async function openDelimited(file: string, displayName: string, options: DelimitedOptions): Promise<TableReader> {
+export async function openDelimited(
+  file: string,
+  displayName: string,
+  options: DelimitedOptions,
+): Promise<TableReader> {
   const notes: { line: number; text: string }[] = [];
   const batches = recordBatches(file, displayName, options, notes);
   let first: RawRow[] = [];
@@ -165,7 +193,14 @@ export async function openDelimited(file: string, displayName: string, options: 
   }
   if (columns === null) {
     await batches.return(undefined);
-    throw new LoadError(displayName, null, null, options.headerRow > 1 ? `the file has no header at line ${options.headerRow} or below` : 'the file is empty (no header row)');
+    throw new LoadError(
+      displayName,
+      null,
+      null,
+      options.headerRow > 1
+        ? `the file has no header at line ${options.headerRow} or below`
+        : 'the file is empty (no header row)',
+    );
   }
   let started = false;
   return {
@@ -175,7 +210,7 @@ export async function openDelimited(file: string, displayName: string, options: 
     rowCount: null,
     notes,
     async *batches() {
-      if (started) throw new Error('a delimited file\'s rows are read once');
+      if (started) throw new Error("a delimited file's rows are read once");
       started = true;
       if (first.length > 0) yield first;
       yield* batches;
@@ -187,7 +222,11 @@ export async function openDelimited(file: string, displayName: string, options: 
 }
 
 /** Every record of a file, the header included, one at a time: for small files read whole (corrections). */
-export async function* readCsvRecords(file: string, displayName: string, options: DelimitedOptions): AsyncGenerator<{ cells: string[]; line: number }> {
+export async function* readCsvRecords(
+  file: string,
+  displayName: string,
+  options: DelimitedOptions,
+): AsyncGenerator<{ cells: string[]; line: number }> {
   for await (const batch of recordBatches(file, displayName, options)) {
     for (const row of batch) yield { cells: row.cells as string[], line: row.line };
   }

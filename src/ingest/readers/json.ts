@@ -62,7 +62,11 @@ async function* textChunks(file: string, options: Pick<JsonOptions, 'encoding' |
 }
 
 /** Records as they come, each with its number: whole lines of NDJSON, or the elements of the array at `recordsAt`. */
-async function* records(file: string, displayName: string, options: JsonOptions): AsyncGenerator<{ value: unknown; at: number; line: number | null }[]> {
+async function* records(
+  file: string,
+  displayName: string,
+  options: JsonOptions,
+): AsyncGenerator<{ value: unknown; at: number; line: number | null }[]> {
   let batch: { value: unknown; at: number; line: number | null }[] = [];
   let count = 0;
   if (options.lines) {
@@ -117,7 +121,13 @@ async function* records(file: string, displayName: string, options: JsonOptions)
     } catch (err) {
       parseError = err as Error;
     }
-    if (parseError) throw new LoadError(displayName, null, null, `not valid JSON after record ${count}: ${(parseError as Error).message}`);
+    if (parseError)
+      throw new LoadError(
+        displayName,
+        null,
+        null,
+        `not valid JSON after record ${count}: ${(parseError as Error).message}`,
+      );
     if (batch.length >= BATCH) {
       yield batch;
       batch = [];
@@ -127,7 +137,12 @@ async function* records(file: string, displayName: string, options: JsonOptions)
     try {
       parser.end();
     } catch (err) {
-      throw new LoadError(displayName, null, null, `the JSON ends before it is complete (after record ${count}): ${(err as Error).message}`);
+      throw new LoadError(
+        displayName,
+        null,
+        null,
+        `the JSON ends before it is complete (after record ${count}): ${(err as Error).message}`,
+      );
     }
   }
   if (batch.length > 0) yield batch;
@@ -143,7 +158,11 @@ function cellOf(value: unknown): RawCell {
  * `records` beside a `fields` list (CKAN's dumps and datastore_search answers, whose fields name and type them);
  * otherwise the array of objects with the most elements in the sample (many exports hold `data`).
  */
-export async function findRecords(file: string, displayName: string, options: Pick<JsonOptions, 'encoding' | 'bomLength'>): Promise<RecordsLocation> {
+export async function findRecords(
+  file: string,
+  displayName: string,
+  options: Pick<JsonOptions, 'encoding' | 'bomLength'>,
+): Promise<RecordsLocation> {
   const handle = await open(file, 'r');
   let sample: Buffer;
   try {
@@ -161,8 +180,18 @@ export async function findRecords(file: string, displayName: string, options: Pi
   parser.onValue = ({ value, key, parent, stack }) => {
     // stack[0] is the root; each entry's key leads to the next.
     const keys = stack.slice(1).map((entry) => String(entry.key));
-    if (key === 'fields' && Array.isArray(value) && value.every((f) => f !== null && typeof f === 'object' && typeof (f as { id?: unknown }).id === 'string')) {
-      fieldLists.set(JSON.stringify(keys), (value as unknown as { id: string; type?: unknown }[]).map((f) => ({ id: f.id, type: typeof f.type === 'string' ? f.type : 'text' })));
+    if (
+      key === 'fields' &&
+      Array.isArray(value) &&
+      value.every((f) => f !== null && typeof f === 'object' && typeof (f as { id?: unknown }).id === 'string')
+    ) {
+      fieldLists.set(
+        JSON.stringify(keys),
+        (value as unknown as { id: string; type?: unknown }[]).map((f) => ({
+          id: f.id,
+          type: typeof f.type === 'string' ? f.type : 'text',
+        })),
+      );
       return;
     }
     if (!Array.isArray(parent) || value === null || typeof value !== 'object') return;
@@ -187,14 +216,27 @@ export async function findRecords(file: string, displayName: string, options: Pi
     if (!best || (named && !bestNamed) || (named === bestNamed && candidate.objects > best.objects)) best = candidate;
   }
   if (!best || (best.objects === 0 && !(best.lists > 0 && fieldsBeside(best.keys)))) {
-    throw new LoadError(displayName, null, null, 'a JSON document with no array of records in it (Count Centre reads an array of objects, or an object holding one, or CKAN\'s "fields" and "records")');
+    throw new LoadError(
+      displayName,
+      null,
+      null,
+      'a JSON document with no array of records in it (Count Centre reads an array of objects, or an object holding one, or CKAN\'s "fields" and "records")',
+    );
   }
   const odd = best.keys.find((k) => k.includes('.') || k.includes('*'));
-  if (odd !== undefined) throw new LoadError(displayName, null, null, `the records are under the key "${odd}", whose "." or "*" cannot be followed; move them to a plain key`);
+  if (odd !== undefined)
+    throw new LoadError(
+      displayName,
+      null,
+      null,
+      `the records are under the key "${odd}", whose "." or "*" cannot be followed; move them to a plain key`,
+    );
   return { recordsAt: best.keys, fields: fieldsBeside(best.keys), lists: best.lists > best.objects };
 }
 
-/** Opens JSON or NDJSON records as a table; the columns are the keys of the first records, and grow as new keys appear. */
+/**
+ * Opens JSON or NDJSON records as a table; the columns are the keys of the first records, and grow as new keys appear.
+ */
 export async function openJson(file: string, displayName: string, options: JsonOptions): Promise<TableReader> {
   const source = records(file, displayName, options);
   const columns: string[] = [];
@@ -211,7 +253,12 @@ export async function openJson(file: string, displayName: string, options: JsonO
     const { value } = record;
     const line = record.line ?? record.at;
     if (value === null || typeof value !== 'object') {
-      throw new LoadError(displayName, record.line, null, `${unit === 'line' ? 'this line holds' : `record ${record.at} is`} ${JSON.stringify(value)?.slice(0, 40)}, not an object or a list`);
+      throw new LoadError(
+        displayName,
+        record.line,
+        null,
+        `${unit === 'line' ? 'this line holds' : `record ${record.at} is`} ${JSON.stringify(value)?.slice(0, 40)}, not an object or a list`,
+      );
     }
     const cells: RawCell[] = new Array(columns.length).fill(undefined);
     for (const key of Object.keys(value)) {
@@ -243,7 +290,7 @@ export async function openJson(file: string, displayName: string, options: JsonO
     declaredTypes: options.types ? declared : null,
     rowCount: null,
     async *batches() {
-      if (started) throw new Error('a JSON file\'s rows are read once');
+      if (started) throw new Error("a JSON file's rows are read once");
       started = true;
       if (firstRows.length > 0) yield firstRows;
       for await (const batch of source) yield batch.map(rowOf);
@@ -254,16 +301,37 @@ export async function openJson(file: string, displayName: string, options: JsonO
   };
 }
 
-/** CKAN's DataStore types as Count Centre's field types: `int` (the `_id`) is int8; a type it has no kind for is text. */
+/**
+ * CKAN's DataStore types as Count Centre's field types: `int` (the `_id`) is int8; a type it has no kind for is text.
+ */
 export function fieldTypeOfCkan(type: string): FieldType {
   switch (type) {
-    case 'int': case 'int8': case 'bigint': return 'int8';
-    case 'int4': case 'integer': case 'int2': case 'smallint': return 'int4';
-    case 'numeric': case 'decimal': return 'numeric';
-    case 'float8': case 'float4': case 'double precision': case 'real': return 'float8';
-    case 'bool': case 'boolean': return 'bool';
-    case 'date': return 'date';
-    case 'timestamp': case 'timestamp without time zone': return 'timestamp';
-    default: return 'text';
+    case 'int':
+    case 'int8':
+    case 'bigint':
+      return 'int8';
+    case 'int4':
+    case 'integer':
+    case 'int2':
+    case 'smallint':
+      return 'int4';
+    case 'numeric':
+    case 'decimal':
+      return 'numeric';
+    case 'float8':
+    case 'float4':
+    case 'double precision':
+    case 'real':
+      return 'float8';
+    case 'bool':
+    case 'boolean':
+      return 'bool';
+    case 'date':
+      return 'date';
+    case 'timestamp':
+    case 'timestamp without time zone':
+      return 'timestamp';
+    default:
+      return 'text';
   }
 }

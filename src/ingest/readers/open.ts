@@ -17,12 +17,17 @@ export interface ReadOverrides {
 
 /** How a sniffed file is read: the sniffed shape with overrides applied, and for JSON where its records are. */
 export type TableSpec =
-  | (Extract<Sniffed, { format: 'csv' }>)
+  | Extract<Sniffed, { format: 'csv' }>
   | (Extract<Sniffed, { format: 'json' | 'ndjson' }> & RecordsLocation)
   | { format: 'xlsx'; sheet: string | null }
   | { format: 'parquet' };
 
-export async function tableSpec(file: string, displayName: string, sniffed: Sniffed, overrides: ReadOverrides = {}): Promise<TableSpec> {
+export async function tableSpec(
+  file: string,
+  displayName: string,
+  sniffed: Sniffed,
+  overrides: ReadOverrides = {},
+): Promise<TableSpec> {
   switch (sniffed.format) {
     case 'csv':
       return {
@@ -31,7 +36,7 @@ export async function tableSpec(file: string, displayName: string, sniffed: Snif
         ...(overrides.headerRow ? { headerRow: overrides.headerRow, titleLines: [] } : {}),
       };
     case 'json':
-      return { ...sniffed, ...await findRecords(file, displayName, sniffed) };
+      return { ...sniffed, ...(await findRecords(file, displayName, sniffed)) };
     case 'ndjson':
       return { ...sniffed, recordsAt: [], fields: null, lists: false };
     case 'xlsx':
@@ -49,7 +54,10 @@ export async function openTable(file: string, displayName: string, spec: TableSp
     case 'ndjson': {
       const types = spec.fields ? new Map(spec.fields.map((f) => [f.id, fieldTypeOfCkan(f.type)])) : undefined;
       return openJson(file, displayName, {
-        ...spec, lines: spec.format === 'ndjson', ...(spec.lists && spec.fields ? { names: spec.fields.map((f) => f.id) } : {}), ...(types ? { types } : {}),
+        ...spec,
+        lines: spec.format === 'ndjson',
+        ...(spec.lists && spec.fields ? { names: spec.fields.map((f) => f.id) } : {}),
+        ...(types ? { types } : {}),
       });
     }
     case 'xlsx':
@@ -62,16 +70,24 @@ export async function openTable(file: string, displayName: string, spec: TableSp
  * A workbook's or Parquet file's reader: its cells carry their own types; a file the reader cannot read is not a table
  * (its message is one sentence naming the file).
  */
-export async function openTypedFile(file: string, displayName: string, spec: { format: 'xlsx'; sheet: string | null } | { format: 'parquet' }): Promise<TableReader> {
+export async function openTypedFile(
+  file: string,
+  displayName: string,
+  spec: { format: 'xlsx'; sheet: string | null } | { format: 'parquet' },
+): Promise<TableReader> {
   let reader: TableReader;
   try {
-    reader = spec.format === 'xlsx'
-      ? await openXlsx(file, { displayName, ...(spec.sheet ? { sheet: spec.sheet } : {}) })
-      : await openParquet(file, { displayName });
+    reader =
+      spec.format === 'xlsx'
+        ? await openXlsx(file, { displayName, ...(spec.sheet ? { sheet: spec.sheet } : {}) })
+        : await openParquet(file, { displayName });
   } catch (err) {
     if (err instanceof NotATableError) throw err;
     const message = (err as Error).message;
-    throw new NotATableError(displayName, message.startsWith(`${displayName}: `) ? message.slice(displayName.length + 2) : message);
+    throw new NotATableError(
+      displayName,
+      message.startsWith(`${displayName}: `) ? message.slice(displayName.length + 2) : message,
+    );
   }
   return Object.defineProperty(reader, 'typed', { value: true, enumerable: true });
 }

@@ -5,7 +5,16 @@ import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { parquetMetadataAsync, parquetRead, parquetSchema } from 'hyparquet';
-import type { AsyncBuffer, ColumnData, Compressors, DecodedArray, FileMetaData, ParquetParsers, SchemaElement, SchemaTree } from 'hyparquet';
+import type {
+  AsyncBuffer,
+  ColumnData,
+  Compressors,
+  DecodedArray,
+  FileMetaData,
+  ParquetParsers,
+  SchemaElement,
+  SchemaTree,
+} from 'hyparquet';
 import { compressors as offeredCompressors } from 'hyparquet-compressors';
 import type { FieldType } from '../../catalog/types.js';
 import type { RawCell, RawRow, TableReader } from './types.js';
@@ -79,7 +88,9 @@ export async function openParquet(file: string, options: { displayName?: string 
     await checkEnvelope(handle, size, name);
     const buffer = fileHandleBuffer(handle, size);
     const fileMetadata = await parquetMetadataAsync(buffer, { parsers: PARSERS }).catch((error: unknown) => {
-      throw new Error(`${name} is not a readable Parquet file: its footer (schema and row groups) is damaged.`, { cause: error });
+      throw new Error(`${name} is not a readable Parquet file: its footer (schema and row groups) is damaged.`, {
+        cause: error,
+      });
     });
     const { metadata, plans } = planColumns(fileMetadata);
     return new ParquetReader(name, handle, buffer, metadata, plans);
@@ -104,10 +115,13 @@ async function checkEnvelope(handle: FileHandle, size: number, name: string): Pr
   if (size >= 8) await handle.read(tail, 0, 4, size - 4);
   const starts = head.toString('latin1') === MAGIC;
   const ends = tail.toString('latin1');
-  if (ends === ENCRYPTED_MAGIC) throw new Error(`${name} is an encrypted Parquet file, which cannot be read without its keys.`);
+  if (ends === ENCRYPTED_MAGIC)
+    throw new Error(`${name} is an encrypted Parquet file, which cannot be read without its keys.`);
   if (!starts) throw new Error(`${name} is not a Parquet file: it does not start with Parquet's "PAR1" marker.`);
   if (ends !== MAGIC || size < 12) {
-    throw new Error(`${name} is not a complete Parquet file: it does not end with Parquet's footer (was it cut short?).`);
+    throw new Error(
+      `${name} is not a complete Parquet file: it does not end with Parquet's footer (was it cut short?).`,
+    );
   }
 }
 
@@ -156,11 +170,14 @@ class ParquetReader implements TableReader {
       // A row group can hold millions of rows (a million is a common writer default). Where its columns have offset
       // indexes (page locations), hyparquet reads just the pages a slice of rows needs, so a large group is read a
       // slice at a time and memory stays flat; without them, a slice would decode the group again, so it is read whole.
-      const step = group.columns.every((chunk) => chunk.offset_index_offset !== undefined && chunk.offset_index_length) ? SLICE_ROWS : groupEnd - groupStart;
+      const step = group.columns.every((chunk) => chunk.offset_index_offset !== undefined && chunk.offset_index_length)
+        ? SLICE_ROWS
+        : groupEnd - groupStart;
       for (let sliceStart = groupStart; sliceStart < groupEnd; sliceStart += step) {
         const sliceEnd = Math.min(sliceStart + step, groupEnd);
         const columns = await this.readRange(index, sliceStart, sliceEnd);
-        for (let start = sliceStart; start < sliceEnd; start += BATCH_ROWS) yield this.rows(columns, start, Math.min(start + BATCH_ROWS, sliceEnd));
+        for (let start = sliceStart; start < sliceEnd; start += BATCH_ROWS)
+          yield this.rows(columns, start, Math.min(start + BATCH_ROWS, sliceEnd));
       }
       groupStart = groupEnd;
     }
@@ -189,9 +206,12 @@ class ParquetReader implements TableReader {
         },
       });
     } catch (error) {
-      throw new Error(`${this.name} could not be read: ${decodeFailure(error)} (row group ${group + 1}, records ${rowStart + 1}–${rowEnd}).`, {
-        cause: error,
-      });
+      throw new Error(
+        `${this.name} could not be read: ${decodeFailure(error)} (row group ${group + 1}, records ${rowStart + 1}–${rowEnd}).`,
+        {
+          cause: error,
+        },
+      );
     }
     return runs;
   }
@@ -206,7 +226,8 @@ class ParquetReader implements TableReader {
       const column = columns[c]!;
       for (let r = start; r < end; r++) {
         const value = column.at(r);
-        rows[r - start]!.cells[c] = value === undefined || value === null ? null : convert ? convert(value) : (value as RawCell);
+        rows[r - start]!.cells[c] =
+          value === undefined || value === null ? null : convert ? convert(value) : (value as RawCell);
       }
     }
     return rows;
@@ -231,7 +252,8 @@ class ColumnRuns {
 
   at(row: number): unknown {
     let run = this.runs[this.current];
-    while (run && row >= run.start + run.data.length && this.current < this.runs.length - 1) run = this.runs[++this.current];
+    while (run && row >= run.start + run.data.length && this.current < this.runs.length - 1)
+      run = this.runs[++this.current];
     if (!run || row < run.start || row >= run.start + run.data.length) return undefined;
     return run.data[row - run.start];
   }
@@ -239,14 +261,17 @@ class ColumnRuns {
 
 function decodeFailure(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  const codec = /unsupported compression codec:? *(\w+)|no decompressor for (\w+)|compressor for codec (\w+)/i.exec(message);
+  const codec = /unsupported compression codec:? *(\w+)|no decompressor for (\w+)|compressor for codec (\w+)/i.exec(
+    message,
+  );
   if (codec) return `it is compressed with ${codec[1] ?? codec[2] ?? codec[3]}, which this reader does not support`;
   if (/string longer than|invalid string length|allocation failed|invalid array length/i.test(message)) {
     return 'a value in it is too large to hold in memory';
   }
   // A file whose footer is plain but whose columns are encrypted has pages hyparquet cannot even classify.
   if (/unsupported page type: undefined/i.test(message)) return 'its data pages are encrypted or damaged';
-  if (/unsupported|not supported/i.test(message)) return `it uses a Parquet feature this reader does not support (${message.replace(/^parquet /, '')})`;
+  if (/unsupported|not supported/i.test(message))
+    return `it uses a Parquet feature this reader does not support (${message.replace(/^parquet /, '')})`;
   return 'its data is damaged and cannot be decoded';
 }
 
@@ -263,13 +288,19 @@ function planColumns(metadata: FileMetaData): { metadata: FileMetaData; plans: C
     const plan = columnPlan(node);
     const element = node.element;
     const annotation = element.logical_type?.type ?? element.converted_type;
-    if (node.children.length === 0 && (annotation === 'DECIMAL' || annotation === 'BSON' || annotation === 'INTERVAL')) {
+    if (
+      node.children.length === 0 &&
+      (annotation === 'DECIMAL' || annotation === 'BSON' || annotation === 'INTERVAL')
+    ) {
       replaced.set(element, { ...element, converted_type: undefined, logical_type: undefined });
     }
     return plan;
   });
   if (replaced.size === 0) return { metadata, plans };
-  return { metadata: { ...metadata, schema: metadata.schema.map((element) => replaced.get(element) ?? element) }, plans };
+  return {
+    metadata: { ...metadata, schema: metadata.schema.map((element) => replaced.get(element) ?? element) },
+    plans,
+  };
 }
 
 function columnPlan(node: SchemaTree): ColumnPlan {
@@ -277,29 +308,52 @@ function columnPlan(node: SchemaTree): ColumnPlan {
   const name = element.name;
   const logical = element.logical_type;
   const converted = element.converted_type;
-  if (node.children.length > 0 || element.repetition_type === 'REPEATED') return { name, type: 'text', convert: jsonable };
+  if (node.children.length > 0 || element.repetition_type === 'REPEATED')
+    return { name, type: 'text', convert: jsonable };
   if (logical?.type === 'DECIMAL' || converted === 'DECIMAL') {
     const scale = logical?.type === 'DECIMAL' ? logical.scale : (element.scale ?? 0);
     return { name, type: 'numeric', convert: (value) => decimalDigits(unscaled(value), scale) };
   }
-  if (logical?.type === 'DATE' || converted === 'DATE') return { name, type: 'date', convert: (value) => (value instanceof Date ? value : new Date(Number(value) * 86_400_000)) };
-  if (logical?.type === 'TIMESTAMP' || converted === 'TIMESTAMP_MILLIS' || converted === 'TIMESTAMP_MICROS' || (element.type === 'INT96' && !logical && !converted)) {
+  if (logical?.type === 'DATE' || converted === 'DATE')
+    return {
+      name,
+      type: 'date',
+      convert: (value) => (value instanceof Date ? value : new Date(Number(value) * 86_400_000)),
+    };
+  if (
+    logical?.type === 'TIMESTAMP' ||
+    converted === 'TIMESTAMP_MILLIS' ||
+    converted === 'TIMESTAMP_MICROS' ||
+    (element.type === 'INT96' && !logical && !converted)
+  ) {
     const unit = logical?.type === 'TIMESTAMP' ? logical.unit : converted === 'TIMESTAMP_MICROS' ? 'MICROS' : 'MILLIS';
-    return { name, type: 'timestamp', convert: (value) => (value instanceof Date ? value : timestampFrom(value, unit)) };
+    return {
+      name,
+      type: 'timestamp',
+      convert: (value) => (value instanceof Date ? value : timestampFrom(value, unit)),
+    };
   }
   if (logical?.type === 'TIME' || converted === 'TIME_MILLIS' || converted === 'TIME_MICROS') {
     const unit = logical?.type === 'TIME' ? logical.unit : converted === 'TIME_MICROS' ? 'MICROS' : 'MILLIS';
     return { name, type: 'text', convert: (value) => timeOfDay(value, unit) };
   }
   if (logical?.type === 'INTEGER') {
-    if (logical.bitWidth === 64) return logical.isSigned ? { name, type: 'int8', convert: toBigInt } : { name, type: 'numeric', convert: toDigits };
+    if (logical.bitWidth === 64)
+      return logical.isSigned
+        ? { name, type: 'int8', convert: toBigInt }
+        : { name, type: 'numeric', convert: toDigits };
     if (logical.bitWidth === 32 && !logical.isSigned) return { name, type: 'int8', convert: toBigInt };
     return { name, type: 'int4', convert: null };
   }
   switch (converted) {
-    case 'INT_8': case 'INT_16': case 'INT_32': case 'UINT_8': case 'UINT_16':
+    case 'INT_8':
+    case 'INT_16':
+    case 'INT_32':
+    case 'UINT_8':
+    case 'UINT_16':
       return { name, type: 'int4', convert: null };
-    case 'INT_64': case 'UINT_32':
+    case 'INT_64':
+    case 'UINT_32':
       return { name, type: 'int8', convert: toBigInt };
     case 'UINT_64':
       return { name, type: 'numeric', convert: toDigits };
@@ -310,14 +364,21 @@ function columnPlan(node: SchemaTree): ColumnPlan {
   if (logical?.type === 'FLOAT16') return { name, type: 'float8', convert: null };
   if (logical?.type === 'STRING') return { name, type: 'text', convert: null };
   if (logical?.type === 'UUID') return { name, type: 'text', convert: null };
-  if (logical?.type === 'GEOMETRY' || logical?.type === 'GEOGRAPHY' || logical?.type === 'VARIANT') return { name, type: 'text', convert: jsonable };
+  if (logical?.type === 'GEOMETRY' || logical?.type === 'GEOGRAPHY' || logical?.type === 'VARIANT')
+    return { name, type: 'text', convert: jsonable };
   switch (element.type) {
-    case 'BOOLEAN': return { name, type: 'bool', convert: null };
-    case 'INT32': return { name, type: 'int4', convert: null };
-    case 'INT64': return { name, type: 'int8', convert: toBigInt };
-    case 'FLOAT': return { name, type: 'float8', convert: (value) => shortestSingle(value as number) };
-    case 'DOUBLE': return { name, type: 'float8', convert: null };
-    default: return { name, type: 'text', convert: textOf };
+    case 'BOOLEAN':
+      return { name, type: 'bool', convert: null };
+    case 'INT32':
+      return { name, type: 'int4', convert: null };
+    case 'INT64':
+      return { name, type: 'int8', convert: toBigInt };
+    case 'FLOAT':
+      return { name, type: 'float8', convert: (value) => shortestSingle(value as number) };
+    case 'DOUBLE':
+      return { name, type: 'float8', convert: null };
+    default:
+      return { name, type: 'text', convert: textOf };
   }
 }
 
@@ -406,7 +467,8 @@ function jsonable(value: unknown): RawCell {
   if (value instanceof Uint8Array) return bytesText(value);
   if (Array.isArray(value)) return value.map(jsonable);
   if (ArrayBuffer.isView(value)) return Array.from(value as unknown as ArrayLike<number | bigint>, jsonable) as RawCell;
-  if (value instanceof Map) return Object.fromEntries(Array.from(value, ([key, entry]) => [String(key), jsonable(entry)]));
+  if (value instanceof Map)
+    return Object.fromEntries(Array.from(value, ([key, entry]) => [String(key), jsonable(entry)]));
   if (typeof value === 'object') {
     const result: Record<string, unknown> = {};
     for (const [key, entry] of Object.entries(value)) if (entry !== undefined) result[key] = jsonable(entry);

@@ -6,7 +6,10 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import iconv from 'iconv-lite';
 
-/** How a text file is encoded: an iconv-lite name (`utf-8`, `utf-16le`, `utf-16be`, `windows-1252`) and its BOM's length. */
+/**
+ * How a text file is encoded: an iconv-lite name (`utf-8`, `utf-16le`, `utf-16be`, `windows-1252`) and its BOM's
+ * length.
+ */
 export interface TextEncoding {
   encoding: string;
   bomLength: number;
@@ -29,7 +32,10 @@ export type Sniffed =
 
 /** A file that is not a table Count Centre reads, with what it is instead. */
 export class NotATableError extends Error {
-  constructor(readonly file: string, problem: string) {
+  constructor(
+    readonly file: string,
+    problem: string,
+  ) {
     super(`${file}: ${problem}`);
     this.name = 'NotATableError';
   }
@@ -41,7 +47,13 @@ const SAMPLE_BYTES = 256 * 1024;
 /** The delimiters tried, in the order a tie goes. */
 export const DELIMITERS = [',', ';', '\t', '|', ' '] as const;
 
-export const DELIMITER_NAMES: Record<string, string> = { ',': 'comma', ';': 'semicolon', '\t': 'tab', '|': 'pipe', ' ': 'space' };
+export const DELIMITER_NAMES: Record<string, string> = {
+  ',': 'comma',
+  ';': 'semicolon',
+  '\t': 'tab',
+  '|': 'pipe',
+  ' ': 'space',
+};
 
 const startsWith = (bytes: Uint8Array, signature: readonly number[]) => signature.every((b, i) => bytes[i] === b);
 
@@ -75,8 +87,15 @@ export function detectEncoding(sample: Uint8Array, complete: boolean): TextEncod
   }
 }
 
-/** Cells per line of a text, counted with CSV's quoting (a delimiter inside quotes does not count; a quoted newline does not end a line). */
-export function fieldCounts(text: string, delimiter: string, maxLines = 200): { counts: number[]; lines: string[]; quoted: boolean } {
+/**
+ * Cells per line of a text, counted with CSV's quoting (a delimiter inside quotes does not count; a quoted newline does
+ * not end a line).
+ */
+export function fieldCounts(
+  text: string,
+  delimiter: string,
+  maxLines = 200,
+): { counts: number[]; lines: string[]; quoted: boolean } {
   const counts: number[] = [];
   const lines: string[] = [];
   let count = 1;
@@ -121,14 +140,16 @@ function mode(values: readonly number[]): number {
   for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
   let best = 0;
   let bestCount = 0;
-  for (const [value, n] of counts) if (n > bestCount || (n === bestCount && value < best)) [best, bestCount] = [value, n];
+  for (const [value, n] of counts)
+    if (n > bestCount || (n === bestCount && value < best)) [best, bestCount] = [value, n];
   return best;
 }
 
 /**
  * The header row: the first of the first lines with two or more cells that has at least as many cells as the lines
  * after it most often have. Title lines ("Table 1…", "Source: …", a blank line) have fewer; a data row with one cell
- * too many does not move the header; rows that leave out trailing empty cells are shorter than the header, never longer.
+ * too many does not move the header; rows that leave out trailing empty cells are shorter than the header, never
+ * longer.
  */
 function headerRowOf(counts: readonly number[]): number {
   const candidates = Math.min(counts.length, 30);
@@ -162,12 +183,18 @@ export function sniffDelimited(text: string): DelimitedShape {
     if (body.length > 0) score += (body.filter((c) => c < width && c >= 2).length / body.length) * 0.5;
     if (delimiter === ' ') score -= 0.25;
     const tie = best !== null && Math.abs(score - best.score) <= 1e-9;
-    // A tie goes to the reading with fewer lines above its header (title lines are the exception), then the wider table.
-    if (!best || score > best.score + 1e-9 || (tie && (headerRow < best.headerRow || (headerRow === best.headerRow && width > best.width)))) {
+    // A tie goes to the reading with fewer lines above its header (title lines are the exception), then the wider
+    // table.
+    if (
+      !best ||
+      score > best.score + 1e-9 ||
+      (tie && (headerRow < best.headerRow || (headerRow === best.headerRow && width > best.width)))
+    ) {
       best = { delimiter, headerRow, titleLines: lines.slice(0, headerRow - 1), quoted, score, width };
     }
   }
-  if (!best) return { delimiter: ',', headerRow: headerRowOf(fieldCounts(text, ',').counts), titleLines: [], quoted: false };
+  if (!best)
+    return { delimiter: ',', headerRow: headerRowOf(fieldCounts(text, ',').counts), titleLines: [], quoted: false };
   const { score: _score, width: _width, ...shape } = best;
   return shape;
 }
@@ -189,7 +216,10 @@ function looksLikeNdjson(text: string): boolean {
 /** What a file is and how to read it, from its first bytes (and its name, for a tie). */
 export async function sniffFile(file: string, displayName = file): Promise<Sniffed> {
   const handle = await open(file, 'r').catch((err: NodeJS.ErrnoException) => {
-    throw new NotATableError(displayName, err.code === 'ENOENT' ? 'file not found' : err.code === 'EISDIR' ? 'is a folder, not a file' : err.message);
+    throw new NotATableError(
+      displayName,
+      err.code === 'ENOENT' ? 'file not found' : err.code === 'EISDIR' ? 'is a folder, not a file' : err.message,
+    );
   });
   let sample: Buffer;
   let size: number;
@@ -210,15 +240,26 @@ export async function sniffFile(file: string, displayName = file): Promise<Sniff
 
   if (startsWith(sample, [0x50, 0x41, 0x52, 0x31])) return { format: 'parquet' };
   if (startsWith(sample, [0x50, 0x4b, 0x03, 0x04])) {
-    if (tail.includes('xl/workbook.xml') || sample.includes('xl/workbook.xml') || sample.includes('xl/worksheets/')) return { format: 'xlsx' };
-    if (tail.includes('content.xml') && tail.includes('mimetype')) throw new NotATableError(displayName, 'an OpenDocument file (.ods): save it as .xlsx or CSV to publish it');
-    throw new NotATableError(displayName, 'a ZIP archive that is not an Excel workbook: unpack it and publish the table inside');
+    if (tail.includes('xl/workbook.xml') || sample.includes('xl/workbook.xml') || sample.includes('xl/worksheets/'))
+      return { format: 'xlsx' };
+    if (tail.includes('content.xml') && tail.includes('mimetype'))
+      throw new NotATableError(displayName, 'an OpenDocument file (.ods): save it as .xlsx or CSV to publish it');
+    throw new NotATableError(
+      displayName,
+      'a ZIP archive that is not an Excel workbook: unpack it and publish the table inside',
+    );
   }
-  if (startsWith(sample, [0xd0, 0xcf, 0x11, 0xe0])) throw new NotATableError(displayName, 'an Excel 97–2003 workbook (.xls): save it as .xlsx or CSV to publish it');
-  if (startsWith(sample, [0x1f, 0x8b])) throw new NotATableError(displayName, 'gzip-compressed: decompress it (gunzip) and publish the file inside');
+  if (startsWith(sample, [0xd0, 0xcf, 0x11, 0xe0]))
+    throw new NotATableError(displayName, 'an Excel 97–2003 workbook (.xls): save it as .xlsx or CSV to publish it');
+  if (startsWith(sample, [0x1f, 0x8b]))
+    throw new NotATableError(displayName, 'gzip-compressed: decompress it (gunzip) and publish the file inside');
 
   const encoding = detectEncoding(sample, sample.length === size);
-  if (!encoding) throw new NotATableError(displayName, 'binary content, not a table file Count Centre reads (CSV or other delimited text, JSON, NDJSON, Excel .xlsx or Parquet)');
+  if (!encoding)
+    throw new NotATableError(
+      displayName,
+      'binary content, not a table file Count Centre reads (CSV or other delimited text, JSON, NDJSON, Excel .xlsx or Parquet)',
+    );
   const text = iconv.decode(sample.subarray(encoding.bomLength), encoding.encoding);
   if (text.trim() === '') throw new NotATableError(displayName, 'the file holds only blank lines');
   const first = text.trimStart()[0];

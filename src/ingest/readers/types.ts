@@ -9,7 +9,8 @@ import type { FieldType } from '../../catalog/types.js';
  * NDJSON, a number, string, boolean or Date for a spreadsheet, and any of those or a bigint for Parquet. Null is "no
  * value" where the format has one. A Date is a moment in UTC: a date-only value is midnight UTC.
  */
-export type RawCell = string | number | bigint | boolean | Date | null | readonly unknown[] | { readonly [key: string]: unknown };
+export type RawCell =
+  string | number | bigint | boolean | Date | null | readonly unknown[] | { readonly [key: string]: unknown };
 
 export interface RawRow {
   /** In the order of the reader's columns; shorter when the row has fewer cells (a short CSV row). */
@@ -35,7 +36,10 @@ export interface TableReader {
   readonly rowCount: number | null;
   /** Lines below the table that were notes, not data ("Source: …"), left out; known once the rows are read. */
   readonly notes?: readonly { line: number; text: string }[];
-  /** The rows, in file order, in batches (a batch per chunk read, so that a consumer awaits once per batch, not per row). */
+  /**
+   * The rows, in file order, in batches (a batch per chunk read, so that a consumer awaits once per batch, not per
+   * row).
+   */
   batches(): AsyncGenerator<RawRow[]>;
   /** Releases the file; safe to call more than once and after `batches` finished or was abandoned. */
   close(): Promise<void>;

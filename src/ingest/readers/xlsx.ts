@@ -55,12 +55,20 @@ interface SheetRow {
  *
  * Messages name the file by `displayName`, or by its base name: never by its path.
  */
-export async function openXlsx(file: string, options: { sheet?: string; displayName?: string } = {}): Promise<TableReader> {
+export async function openXlsx(
+  file: string,
+  options: { sheet?: string; displayName?: string } = {},
+): Promise<TableReader> {
   const name = options.displayName ?? path.basename(file);
   await checkContainer(file, name);
   let zip: ZipFile;
   try {
-    zip = await yauzl.openPromise(file, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false });
+    zip = await yauzl.openPromise(file, {
+      lazyEntries: true,
+      autoClose: false,
+      validateEntrySizes: true,
+      strictFileNames: false,
+    });
   } catch (error) {
     throw new Error(`${name} is damaged: ${zipFailure(error)}.`, { cause: error });
   }
@@ -117,7 +125,8 @@ async function compoundFileKind(handle: FileHandle, header: Buffer, name: string
   if (names.has('EncryptedPackage') || names.has('EncryptionInfo')) {
     return `${name} is a password-protected workbook: remove the password in Excel (File › Info › Protect Workbook) and save it again.`;
   }
-  if (names.has('Workbook') || names.has('Book')) return `${name} is an old Excel 97–2003 .xls workbook, not an .xlsx one: save it as .xlsx in Excel.`;
+  if (names.has('Workbook') || names.has('Book'))
+    return `${name} is an old Excel 97–2003 .xls workbook, not an .xlsx one: save it as .xlsx in Excel.`;
   return `${name} is not an .xlsx workbook: it is an Office compound file (an encrypted workbook or an old .xls or .doc).`;
 }
 
@@ -133,7 +142,8 @@ function zipFailure(error: unknown): string {
   if (/end of central directory record signature not found|central directory|truncated|unexpected EOF/i.test(message)) {
     return 'its zip directory is missing or incomplete (was the file cut short?)';
   }
-  if (/invalid|unexpected end|incorrect header|too many|bad/i.test(message)) return 'its zip archive cannot be decompressed';
+  if (/invalid|unexpected end|incorrect header|too many|bad/i.test(message))
+    return 'its zip archive cannot be decompressed';
   return 'its zip archive cannot be read';
 }
 
@@ -164,8 +174,10 @@ class Workbook {
       throw new Error(`${name} is damaged: its zip directory cannot be read.`, { cause: error });
     }
     const workbookPart = (await officeDocument(zip, entries, name)) ?? 'xl/workbook.xml';
-    if (!entries.has(workbookPart.toLowerCase())) throw new Error(`${name} is not an Excel workbook: ${otherZipKind(entries)}.`);
-    if (workbookPart.toLowerCase().endsWith('.bin')) throw new Error(`${name} is an Excel binary workbook (.xlsb): save it as .xlsx in Excel.`);
+    if (!entries.has(workbookPart.toLowerCase()))
+      throw new Error(`${name} is not an Excel workbook: ${otherZipKind(entries)}.`);
+    if (workbookPart.toLowerCase().endsWith('.bin'))
+      throw new Error(`${name} is an Excel binary workbook (.xlsb): save it as .xlsx in Excel.`);
 
     const listed: { name: string; id: string | null }[] = [];
     let date1904 = false;
@@ -183,8 +195,12 @@ class Workbook {
       const kind = type.endsWith('/worksheet') ? 'worksheet' : type.endsWith('/chartsheet') ? 'chartsheet' : 'other';
       return { name: sheet.name, part: target ? target.part : null, kind };
     });
-    const byType = (suffix: string) => [...relationships.values()].find((target) => target.type.endsWith(suffix))?.part ?? null;
-    return new Workbook(zip, name, entries, sheets, date1904, { styles: byType('/styles'), sharedStrings: byType('/sharedStrings') });
+    const byType = (suffix: string) =>
+      [...relationships.values()].find((target) => target.type.endsWith(suffix))?.part ?? null;
+    return new Workbook(zip, name, entries, sheets, date1904, {
+      styles: byType('/styles'),
+      sharedStrings: byType('/sharedStrings'),
+    });
   }
 
   chooseSheet(wanted: string | undefined): SheetEntry {
@@ -194,10 +210,15 @@ class Workbook {
       if (!first) throw new Error(`${this.name} has no worksheets.`);
       return this.checkPart(first);
     }
-    const chosen = this.sheets.find((sheet) => sheet.name === wanted)
-      ?? this.sheets.filter((sheet) => sheet.name.toLowerCase() === wanted.toLowerCase()).at(0);
-    if (!chosen) throw new Error(`${this.name} has no sheet named "${wanted}"; its sheets are ${listing(worksheets.map((sheet) => sheet.name))}.`);
-    if (chosen.kind !== 'worksheet') throw new Error(`The sheet "${chosen.name}" in ${this.name} is a chart, not a table of cells.`);
+    const chosen =
+      this.sheets.find((sheet) => sheet.name === wanted) ??
+      this.sheets.filter((sheet) => sheet.name.toLowerCase() === wanted.toLowerCase()).at(0);
+    if (!chosen)
+      throw new Error(
+        `${this.name} has no sheet named "${wanted}"; its sheets are ${listing(worksheets.map((sheet) => sheet.name))}.`,
+      );
+    if (chosen.kind !== 'worksheet')
+      throw new Error(`The sheet "${chosen.name}" in ${this.name} is a chart, not a table of cells.`);
     return this.checkPart(chosen);
   }
 
@@ -241,7 +262,9 @@ class Workbook {
     const entry = this.parts.sharedStrings ? this.entry(this.parts.sharedStrings) : this.entry('xl/sharedStrings.xml');
     if (!entry) return [];
     if (entry.uncompressedSize > MAX_SHARED_STRINGS_BYTES) {
-      throw new Error(`${this.name} has more shared text than this reader holds in memory (${Math.round(entry.uncompressedSize / 2 ** 20)} MB).`);
+      throw new Error(
+        `${this.name} has more shared text than this reader holds in memory (${Math.round(entry.uncompressedSize / 2 ** 20)} MB).`,
+      );
     }
     const strings: string[] = [];
     const text = new RunText();
@@ -346,7 +369,9 @@ class XlsxReader implements TableReader {
     }
     this.headerRow = header!.number;
     this.firstColumn = start;
-    this.#columns = Array.from({ length: header!.cells.length - start }, (_, i) => label(header!.cells[start! + i] ?? null));
+    this.#columns = Array.from({ length: header!.cells.length - start }, (_, i) =>
+      label(header!.cells[start! + i] ?? null),
+    );
   }
 
   async *batches(): AsyncGenerator<RawRow[]> {
@@ -423,7 +448,12 @@ function headerStart(row: SheetRow, below: readonly SheetRow[]): number | null {
   const judged = shaped.length > 0 ? shaped : below;
   if (judged.filter((other) => other.cells.length - 1 <= last).length * 2 < judged.length) return null;
   const nextFilled = filledColumns(next.cells);
-  if (nextFilled[0]! < first && next.cells.length - 1 === last && nextFilled.length === last - nextFilled[0]! + 1 && nextFilled.every((c) => isLabel(next.cells[c]!))) {
+  if (
+    nextFilled[0]! < first &&
+    next.cells.length - 1 === last &&
+    nextFilled.length === last - nextFilled[0]! + 1 &&
+    nextFilled.every((c) => isLabel(next.cells[c]!))
+  ) {
     return null;
   }
   return tableStart(first, below);
@@ -438,7 +468,9 @@ function tableStart(first: number, below: readonly SheetRow[]): number {
 }
 
 function isLabel(cell: RawCell): boolean {
-  return typeof cell === 'string' || (typeof cell === 'number' && Number.isInteger(cell) && cell >= 1800 && cell <= 2100);
+  return (
+    typeof cell === 'string' || (typeof cell === 'number' && Number.isInteger(cell) && cell >= 1800 && cell <= 2100)
+  );
 }
 
 function label(cell: RawCell): string {
@@ -477,7 +509,10 @@ class SheetParser {
   private inInline = false;
   private readonly inline = new RunText();
 
-  constructor(private readonly context: CellContext, where: string) {
+  constructor(
+    private readonly context: CellContext,
+    where: string,
+  ) {
     this.parser.on('opentag', (tag) => this.open(tag));
     this.parser.on('closetag', (tag) => this.closeTag(tag));
     this.parser.on('text', (text) => this.text(text));
@@ -619,7 +654,10 @@ function isoDate(text: string): RawCell {
 }
 
 /** Built-in number formats that show dates or times (14–22, 45–47, and the East Asian date formats 27–36 and 50–58). */
-const BUILTIN_DATE_FORMATS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58]);
+const BUILTIN_DATE_FORMATS = new Set([
+  14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 47, 50, 51, 52, 53, 54, 55, 56, 57,
+  58,
+]);
 
 /**
  * Whether a custom number format shows a date or time: a d, m, y, h or s outside quoted text, escapes, padding and
@@ -671,7 +709,8 @@ function listing(names: readonly string[]): string {
 
 /** What a zip archive is when it has no Excel workbook in it. */
 function otherZipKind(entries: Map<string, Entry>): string {
-  if (entries.has('content.xml') && entries.has('mimetype')) return 'it is an OpenDocument file (.ods): save it as .xlsx';
+  if (entries.has('content.xml') && entries.has('mimetype'))
+    return 'it is an OpenDocument file (.ods): save it as .xlsx';
   if (entries.has('word/document.xml')) return 'it is a Word document';
   if (entries.has('ppt/presentation.xml')) return 'it is a PowerPoint presentation';
   return 'it is a zip archive without a workbook in it';
@@ -684,7 +723,11 @@ async function officeDocument(zip: ZipFile, entries: Map<string, Entry>, name: s
   let target: string | null = null;
   await parseXml(zip, rels, name, {
     opentag(tag) {
-      if (localName(tag.name) === 'Relationship' && isRelationshipType(tag.attributes.Type, 'officeDocument') && target === null) {
+      if (
+        localName(tag.name) === 'Relationship' &&
+        isRelationshipType(tag.attributes.Type, 'officeDocument') &&
+        target === null
+      ) {
         target = resolvePart('', tag.attributes.Target ?? '');
       }
     },
@@ -697,7 +740,12 @@ function isRelationshipType(type: string | undefined, kind: string): boolean {
 }
 
 /** A part's relationships, by id: where each leads (a part in the zip) and what it is. */
-async function readRelationships(zip: ZipFile, entries: Map<string, Entry>, name: string, part: string): Promise<Map<string, { part: string; type: string }>> {
+async function readRelationships(
+  zip: ZipFile,
+  entries: Map<string, Entry>,
+  name: string,
+  part: string,
+): Promise<Map<string, { part: string; type: string }>> {
   const relationships = new Map<string, { part: string; type: string }>();
   const folder = path.posix.dirname(part);
   const rels = entries.get(path.posix.join(folder, '_rels', `${path.posix.basename(part)}.rels`).toLowerCase());
@@ -720,7 +768,8 @@ function resolvePart(folder: string, target: string): string {
 }
 
 async function openEntry(zip: ZipFile, entry: Entry, name: string): Promise<Readable> {
-  if (entry.isEncrypted()) throw new Error(`${name} is protected with a zip password, which Excel does not use: it cannot be read.`);
+  if (entry.isEncrypted())
+    throw new Error(`${name} is protected with a zip password, which Excel does not use: it cannot be read.`);
   try {
     return await zip.openReadStreamPromise(entry);
   } catch (error) {
@@ -733,7 +782,11 @@ async function parseXml(
   zip: ZipFile,
   entry: Entry,
   name: string,
-  handlers: { opentag?: (tag: SaxesTagPlain) => void; closetag?: (tag: SaxesTagPlain) => void; text?: (text: string) => void },
+  handlers: {
+    opentag?: (tag: SaxesTagPlain) => void;
+    closetag?: (tag: SaxesTagPlain) => void;
+    text?: (text: string) => void;
+  },
 ): Promise<void> {
   const parser = new SaxesParser({ xmlns: false });
   if (handlers.opentag) parser.on('opentag', handlers.opentag);
@@ -761,7 +814,8 @@ async function parseXml(
 function readFailure(error: unknown, name: string, part: string): Error {
   if (error instanceof Error && error.message.startsWith(name)) return error;
   const message = error instanceof Error ? error.message : String(error);
-  if (/well-formed/.test(message)) return new Error(`${name} is damaged: ${part} is not well-formed XML.`, { cause: error });
+  if (/well-formed/.test(message))
+    return new Error(`${name} is damaged: ${part} is not well-formed XML.`, { cause: error });
   if (/invalid|incorrect|unexpected end|too (many|few) bytes|crc|header check|stored block/i.test(message)) {
     return new Error(`${name} is damaged: ${part} cannot be decompressed.`, { cause: error });
   }

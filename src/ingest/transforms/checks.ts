@@ -8,7 +8,14 @@ import type { DatasetDefinition } from '../../catalog/types.js';
 import { columnReader, loadError, type DerivedRow, type Origin, type Table, type TableRow } from '../table.js';
 import { nameKey } from './stv.js';
 
-export type CheckName = 'first-preferences' | 'count-transfers' | 'elected-seats' | 'quota' | 'dail-seats' | 'expenses-threshold' | 'correction';
+export type CheckName =
+  | 'first-preferences'
+  | 'count-transfers'
+  | 'elected-seats'
+  | 'quota'
+  | 'dail-seats'
+  | 'expenses-threshold'
+  | 'correction';
 
 export interface CheckRow {
   check: CheckName;
@@ -37,7 +44,12 @@ interface CountTally {
 }
 
 export function runChecks(
-  candidates: Table, constituencies: Table, counts: Table, corrections: Table | null, knownFaults: Table | null, dataset: DatasetDefinition,
+  candidates: Table,
+  constituencies: Table,
+  counts: Table,
+  corrections: Table | null,
+  knownFaults: Table | null,
+  dataset: DatasetDefinition,
   expenses: Table | null = null,
 ): CheckRow[] {
   const a = columnReader(candidates);
@@ -45,7 +57,10 @@ export function runChecks(
   const c = columnReader(counts);
   const checks: CheckRow[] = [];
   const row = (check: CheckName, fields: Omit<CheckRow, 'check' | 'status' | 'note'>, passed: boolean): CheckRow => ({
-    check, ...fields, status: passed ? 'passed' : 'failed', note: '',
+    check,
+    ...fields,
+    status: passed ? 'passed' : 'failed',
+    note: '',
   });
 
   const firstPreferences = new Map<number, { votes: number; rows: TableRow[] }>();
@@ -83,16 +98,38 @@ export function runChecks(
 
   const validTotal = constituencies.rows.reduce((sum, r) => sum + num(b(r, 'Valid Poll')), 0);
   const firstTotal = [...firstPreferences.values()].reduce((sum, fp) => sum + fp.votes, 0);
-  checks.push(row('first-preferences', {
-    constituency: '', constituencyNumber: null, count: null, expected: validTotal, actual: firstTotal, source: files([...constituencies.rows, ...counts.rows.filter((r) => c(r, 'Count Number') === 1)]),
-  }, validTotal === firstTotal));
+  checks.push(
+    row(
+      'first-preferences',
+      {
+        constituency: '',
+        constituencyNumber: null,
+        count: null,
+        expected: validTotal,
+        actual: firstTotal,
+        source: files([...constituencies.rows, ...counts.rows.filter((r) => c(r, 'Count Number') === 1)]),
+      },
+      validTotal === firstTotal,
+    ),
+  );
   const seatsOfDail = dataset.election?.seats ?? null;
   if (seatsOfDail !== null) {
     const contested = constituencies.rows.reduce((sum, r) => sum + num(b(r, 'Number of Seats')), 0);
     const actual = contested + (dataset.election?.ceannComhairle ? 1 : 0);
-    checks.push(row('dail-seats', {
-      constituency: '', constituencyNumber: null, count: null, expected: seatsOfDail, actual, source: files(constituencies.rows),
-    }, actual === seatsOfDail));
+    checks.push(
+      row(
+        'dail-seats',
+        {
+          constituency: '',
+          constituencyNumber: null,
+          count: null,
+          expected: seatsOfDail,
+          actual,
+          source: files(constituencies.rows),
+        },
+        actual === seatsOfDail,
+      ),
+    );
   }
 
   for (const r of constituencies.rows) {
@@ -103,22 +140,64 @@ export function runChecks(
     const quota = num(b(r, 'Quota'));
     const fp = firstPreferences.get(number) ?? { votes: 0, rows: [] };
     const where = { constituency, constituencyNumber: number };
-    checks.push(row('first-preferences', { ...where, count: null, expected: valid, actual: fp.votes, source: files([r, ...fp.rows]) }, valid === fp.votes));
+    checks.push(
+      row(
+        'first-preferences',
+        { ...where, count: null, expected: valid, actual: fp.votes, source: files([r, ...fp.rows]) },
+        valid === fp.votes,
+      ),
+    );
     const electedHere = elected.get(number) ?? 0;
-    checks.push(row('elected-seats', { ...where, count: null, expected: seats, actual: electedHere, source: files([r, ...candidates.rows.filter((x) => a(x, 'Constituency Number') === number)]) }, seats === electedHere));
+    checks.push(
+      row(
+        'elected-seats',
+        {
+          ...where,
+          count: null,
+          expected: seats,
+          actual: electedHere,
+          source: files([r, ...candidates.rows.filter((x) => a(x, 'Constituency Number') === number)]),
+        },
+        seats === electedHere,
+      ),
+    );
     const formula = Math.floor(valid / (seats + 1)) + 1;
-    checks.push(row('quota', { ...where, count: null, expected: formula, actual: quota, source: files([r]) }, formula === quota));
+    checks.push(
+      row('quota', { ...where, count: null, expected: formula, actual: quota, source: files([r]) }, formula === quota),
+    );
     const official = officialBelow.get(nameKey(constituency));
     if (official) {
       const lost = num(e!(official, 'lost_expenses_count'));
       const below = belowThreshold.get(number) ?? 0;
-      checks.push(row('expenses-threshold', { ...where, count: null, expected: lost, actual: below, source: files([official, ...candidates.rows.filter((x) => a(x, 'Constituency Number') === number)]) }, lost === below));
+      checks.push(
+        row(
+          'expenses-threshold',
+          {
+            ...where,
+            count: null,
+            expected: lost,
+            actual: below,
+            source: files([official, ...candidates.rows.filter((x) => a(x, 'Constituency Number') === number)]),
+          },
+          lost === below,
+        ),
+      );
     }
     const byCount = tallies.get(number) ?? new Map<number, CountTally>();
     for (const [count, tally] of [...byCount].sort(([x], [y]) => x - y)) {
-      checks.push(row('count-transfers', {
-        ...where, count, expected: tally.distributed, actual: tally.gained, source: files(tally.rows),
-      }, tally.gained <= tally.distributed));
+      checks.push(
+        row(
+          'count-transfers',
+          {
+            ...where,
+            count,
+            expected: tally.distributed,
+            actual: tally.gained,
+            source: files(tally.rows),
+          },
+          tally.gained <= tally.distributed,
+        ),
+      );
     }
   }
 
@@ -131,18 +210,28 @@ export function runChecks(
     for (const r of corrections.rows) {
       const published = Number(get(r, 'published'));
       const corrected = Number(get(r, 'corrected'));
-      const numbers = String(get(r, 'published')).trim() !== '' && Number.isFinite(published) && Number.isFinite(corrected);
+      const numbers =
+        String(get(r, 'published')).trim() !== '' && Number.isFinite(published) && Number.isFinite(corrected);
       checks.push({
-        check: 'correction', constituency: hasConstituency ? String(get(r, 'constituency')) : '', constituencyNumber: null, count: null,
-        expected: numbers ? corrected : null, actual: numbers ? published : null, status: 'corrected',
+        check: 'correction',
+        constituency: hasConstituency ? String(get(r, 'constituency')) : '',
+        constituencyNumber: null,
+        count: null,
+        expected: numbers ? corrected : null,
+        actual: numbers ? published : null,
+        status: 'corrected',
         note: `Published ${get(r, 'published')}, loaded ${get(r, 'corrected')}. ${get(r, 'evidence')}`,
         source: `${get(r, 'file')} ${get(r, 'location')}`,
       });
     }
   }
   // Corrections name constituencies by name; they get the number the other tables use.
-  const numbers = new Map(constituencies.rows.map((r) => [nameKey(String(b(r, 'Constituency Name'))), num(b(r, 'Constituency Number'))]));
-  for (const check of checks) if (check.check === 'correction' && check.constituency) check.constituencyNumber = numbers.get(nameKey(check.constituency)) ?? null;
+  const numbers = new Map(
+    constituencies.rows.map((r) => [nameKey(String(b(r, 'Constituency Name'))), num(b(r, 'Constituency Number'))]),
+  );
+  for (const check of checks)
+    if (check.check === 'correction' && check.constituency)
+      check.constituencyNumber = numbers.get(nameKey(check.constituency)) ?? null;
   return checks;
 }
 
@@ -153,12 +242,22 @@ function annotateKnownFaults(checks: CheckRow[], knownFaults: Table): void {
     const check = String(get(r, 'check'));
     const constituency = nameKey(String(get(r, 'constituency')));
     const count = get(r, 'count');
-    const matching = checks.filter((c) => c.check === check && nameKey(c.constituency) === constituency && (count === null ? c.count === null : c.count === count));
-    if (matching.length === 0) throw loadError(r.origin as Origin, `no ${check} check of "${get(r, 'constituency')}"${count === null ? '' : ` count ${count}`} to note`);
+    const matching = checks.filter(
+      (c) =>
+        c.check === check &&
+        nameKey(c.constituency) === constituency &&
+        (count === null ? c.count === null : c.count === count),
+    );
+    if (matching.length === 0)
+      throw loadError(
+        r.origin as Origin,
+        `no ${check} check of "${get(r, 'constituency')}"${count === null ? '' : ` count ${count}`} to note`,
+      );
     for (const c of matching) {
-      c.note = c.status === 'failed'
-        ? `Known fault, loaded as published: ${get(r, 'note')}`
-        : `Listed as a known fault (${get(r, 'note')}), but the check passes.`;
+      c.note =
+        c.status === 'failed'
+          ? `Known fault, loaded as published: ${get(r, 'note')}`
+          : `Listed as a known fault (${get(r, 'note')}), but the check passes.`;
     }
   }
 }
@@ -167,8 +266,16 @@ export function checkRows(checks: readonly CheckRow[], at: Origin): DerivedRow[]
   return checks.map((c) => ({
     origin: at,
     values: {
-      Check: c.check, Constituency: c.constituency, 'Constituency Number': c.constituencyNumber, 'Count Number': c.count, Expected: c.expected, Actual: c.actual,
-      Difference: c.expected === null || c.actual === null ? null : c.expected - c.actual, Status: c.status, Note: c.note, Source: c.source,
+      Check: c.check,
+      Constituency: c.constituency,
+      'Constituency Number': c.constituencyNumber,
+      'Count Number': c.count,
+      Expected: c.expected,
+      Actual: c.actual,
+      Difference: c.expected === null || c.actual === null ? null : c.expected - c.actual,
+      Status: c.status,
+      Note: c.note,
+      Source: c.source,
     },
   }));
 }

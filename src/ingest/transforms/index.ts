@@ -25,16 +25,37 @@ const need = (call: TransformCall, name: string): Table => {
 
 export const TRANSFORMS: Record<string, TransformFunction> = {
   'stv-count-details': (call) => countDetailRows(need(call, 'totals'), need(call, 'statistics'), call.options),
-  'stv-candidate-results': (call) => candidateRows(need(call, 'totals'), need(call, 'statistics'), call.inputs.parties ?? null, call.inputs.irish_names ?? null, call.options),
-  'stv-constituency-results': (call) => constituencyRows(need(call, 'totals'), need(call, 'statistics'), call.inputs.irish_names ?? null, call.options, call.dataset),
-  'count-details-constituency-results': (call) => constituenciesFromCounts(need(call, 'counts'), need(call, 'candidates'), need(call, 'statistics'), call.dataset),
-  'election-checks': (call) => checkRows(
-    runChecks(
-      need(call, 'candidates'), need(call, 'constituencies'), need(call, 'counts'), call.inputs.corrections ?? null, call.inputs.known_faults ?? null, call.dataset,
-      call.inputs.expenses ?? null,
+  'stv-candidate-results': (call) =>
+    candidateRows(
+      need(call, 'totals'),
+      need(call, 'statistics'),
+      call.inputs.parties ?? null,
+      call.inputs.irish_names ?? null,
+      call.options,
     ),
-    origin(`the ${call.dataset.name} tables`),
-  ),
+  'stv-constituency-results': (call) =>
+    constituencyRows(
+      need(call, 'totals'),
+      need(call, 'statistics'),
+      call.inputs.irish_names ?? null,
+      call.options,
+      call.dataset,
+    ),
+  'count-details-constituency-results': (call) =>
+    constituenciesFromCounts(need(call, 'counts'), need(call, 'candidates'), need(call, 'statistics'), call.dataset),
+  'election-checks': (call) =>
+    checkRows(
+      runChecks(
+        need(call, 'candidates'),
+        need(call, 'constituencies'),
+        need(call, 'counts'),
+        call.inputs.corrections ?? null,
+        call.inputs.known_faults ?? null,
+        call.dataset,
+        call.inputs.expenses ?? null,
+      ),
+      origin(`the ${call.dataset.name} tables`),
+    ),
 };
 
 /** Names the catalogue vocabulary declares but no code implements, or the other way round (a test asserts none). */

@@ -60,7 +60,9 @@ export function expensesThreshold(quota: number): number {
   return Math.floor(quota / 4) + 1;
 }
 
-/** Groups running-totals rows (one per candidate per count) into constituencies and candidates, checking their shape. */
+/**
+ * Groups running-totals rows (one per candidate per count) into constituencies and candidates, checking their shape.
+ */
 export function readRunningTotals(totals: Table): StvConstituency[] {
   const get = columnReader(totals);
   const byKey = new Map<string, StvConstituency>();
@@ -76,15 +78,28 @@ export function readRunningTotals(totals: Table): StvConstituency[] {
     let candidate = candidates.get(`${key}\u0000${id}`);
     if (!candidate) {
       const status = String(get(row, 'status'));
-      if (!(STATUSES as readonly string[]).includes(status)) throw loadError(row.origin, `status "${status}" is not one of ${STATUSES.join(', ')}`);
-      candidate = { id, name: String(get(row, 'name')), party: totals.fields.some((f) => f.id === 'party') ? String(get(row, 'party')) : '', status: status as Status, totals: [], origin: row.origin };
+      if (!(STATUSES as readonly string[]).includes(status))
+        throw loadError(row.origin, `status "${status}" is not one of ${STATUSES.join(', ')}`);
+      candidate = {
+        id,
+        name: String(get(row, 'name')),
+        party: totals.fields.some((f) => f.id === 'party') ? String(get(row, 'party')) : '',
+        status: status as Status,
+        totals: [],
+        origin: row.origin,
+      };
       candidates.set(`${key}\u0000${id}`, candidate);
       constituency.candidates.push(candidate);
     }
     const count = get(row, 'count');
-    if (count !== candidate.totals.length + 1) throw loadError(row.origin, `count ${count} follows count ${candidate.totals.length} for candidate ${id}: counts must run 1, 2, 3, …`);
+    if (count !== candidate.totals.length + 1)
+      throw loadError(
+        row.origin,
+        `count ${count} follows count ${candidate.totals.length} for candidate ${id}: counts must run 1, 2, 3, …`,
+      );
     const total = get(row, 'running_total');
-    if (total !== null && (typeof total !== 'number' || !Number.isInteger(total) || total < 0)) throw loadError(row.origin, `running total ${total} is not a whole number of votes`);
+    if (total !== null && (typeof total !== 'number' || !Number.isInteger(total) || total < 0))
+      throw loadError(row.origin, `running total ${total} is not a whole number of votes`);
     if (total !== null && candidate.totals.length > 0 && candidate.totals[candidate.totals.length - 1] === null) {
       throw loadError(row.origin, `candidate ${id} has a running total again after dropping out of the count`);
     }
@@ -94,10 +109,19 @@ export function readRunningTotals(totals: Table): StvConstituency[] {
   for (const constituency of byKey.values()) {
     constituency.counts = Math.max(...constituency.candidates.map((c) => c.totals.length));
     for (const c of constituency.candidates) {
-      if (c.totals.length !== constituency.counts) throw loadError(c.origin, `candidate ${c.id} has ${c.totals.length} counts, the constituency ${constituency.counts}`);
+      if (c.totals.length !== constituency.counts)
+        throw loadError(
+          c.origin,
+          `candidate ${c.id} has ${c.totals.length} counts, the constituency ${constituency.counts}`,
+        );
       const last = lastCount(c);
-      if (c.status === 'Excluded' && last === constituency.counts) throw loadError(c.origin, `candidate ${c.id} is excluded but has a total at the last count`);
-      if (c.status === 'Not Elected' && last !== constituency.counts) throw loadError(c.origin, `candidate ${c.id} is neither elected nor excluded but has no total at the last count`);
+      if (c.status === 'Excluded' && last === constituency.counts)
+        throw loadError(c.origin, `candidate ${c.id} is excluded but has a total at the last count`);
+      if (c.status === 'Not Elected' && last !== constituency.counts)
+        throw loadError(
+          c.origin,
+          `candidate ${c.id} is neither elected nor excluded but has no total at the last count`,
+        );
     }
   }
   return [...byKey.values()];
@@ -112,7 +136,10 @@ export function lastCount(candidate: StvCandidate): number {
   return last;
 }
 
-/** Which votes each count (from 2) distributed: exclusions as the totals show them, otherwise the largest pending surplus. */
+/**
+ * Which votes each count (from 2) distributed: exclusions as the totals show them, otherwise the largest pending
+ * surplus.
+ */
 export function countEvents(constituency: StvConstituency, quota: number): CountEvent[] {
   const events: CountEvent[] = [];
   const distributed = new Set<StvCandidate>();
@@ -123,7 +150,12 @@ export function countEvents(constituency: StvConstituency, quota: number): Count
       continue;
     }
     const pending = constituency.candidates
-      .map((c, position) => ({ c, position, elected: lastCount(c), surplus: (c.totals[lastCount(c) - 1] ?? 0) - quota }))
+      .map((c, position) => ({
+        c,
+        position,
+        elected: lastCount(c),
+        surplus: (c.totals[lastCount(c) - 1] ?? 0) - quota,
+      }))
       .filter((p) => p.c.status === 'Elected' && p.elected < k && p.surplus > 0 && !distributed.has(p.c))
       .sort((a, b) => b.surplus - a.surplus || a.elected - b.elected || a.position - b.position);
     const next = pending[0];
@@ -153,7 +185,8 @@ export function deriveCounts(constituency: StvConstituency, quota: number): Cand
     for (let k = 1; k <= n; k++) {
       let total: number;
       if (excludedAt !== null && k >= excludedAt) total = 0;
-      else if (electedAt !== null && k > electedAt) total = surplusAt !== null && k >= surplusAt ? quota : candidate.totals[electedAt - 1]!;
+      else if (electedAt !== null && k > electedAt)
+        total = surplusAt !== null && k >= surplusAt ? quota : candidate.totals[electedAt - 1]!;
       else total = candidate.totals[k - 1]!;
       const excluded = excludedAt !== null && k >= excludedAt;
       if (!excluded) highest = Math.max(highest, total);
@@ -193,7 +226,12 @@ export function splitName(name: string): { first: string; surname: string } {
 
 /** A constituency name reduced for matching across sources: no accents, case, dashes or repeated spaces. */
 export function nameKey(name: string): string {
-  return name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  return name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 }
 
 export function irishNames(table: Table | null): Map<string, string> {
@@ -227,7 +265,9 @@ export interface StvElection {
 // The three tables of an election are derived from the same inputs in one load: derive once.
 const derivedElections = new WeakMap<Table, WeakMap<Table, Map<string, StvElection>>>();
 
-/** Joins running totals to statistics (by key, through `constituency_keys` where they differ) and derives the counts. */
+/**
+ * Joins running totals to statistics (by key, through `constituency_keys` where they differ) and derives the counts.
+ */
 export function deriveElection(totals: Table, statistics: Table, options: Record<string, unknown>): StvElection {
   const byStatistics = derivedElections.get(totals) ?? new WeakMap<Table, Map<string, StvElection>>();
   derivedElections.set(totals, byStatistics);
@@ -256,11 +296,17 @@ function joinAndDerive(totals: Table, statistics: Table, options: Record<string,
   const constituencies = stv.map((constituency) => {
     const key = aliases[constituency.key] ?? constituency.key;
     const found = byKey.get(key);
-    if (!found) throw loadError(constituency.origin, `the statistics have no constituency "${key}"${aliases[constituency.key] ? '' : ' (name it in the option constituency_keys if the two spell it differently)'}`);
-    if (matched.has(key)) throw loadError(constituency.origin, `two running-totals tables are for the constituency "${key}"`);
+    if (!found)
+      throw loadError(
+        constituency.origin,
+        `the statistics have no constituency "${key}"${aliases[constituency.key] ? '' : ' (name it in the option constituency_keys if the two spell it differently)'}`,
+      );
+    if (matched.has(key))
+      throw loadError(constituency.origin, `two running-totals tables are for the constituency "${key}"`);
     matched.add(key);
     const quota = get(found.row, 'quota');
-    if (typeof quota !== 'number' || !Number.isInteger(quota) || quota <= 0) throw loadError(found.row.origin, `quota ${quota} is not a whole number of votes`);
+    if (typeof quota !== 'number' || !Number.isInteger(quota) || quota <= 0)
+      throw loadError(found.row.origin, `quota ${quota} is not a whole number of votes`);
     return {
       number: found.position,
       name: String(get(found.row, 'constituency')),
@@ -271,7 +317,8 @@ function joinAndDerive(totals: Table, statistics: Table, options: Record<string,
       counts: deriveCounts(constituency, quota),
     };
   });
-  for (const [key, { row }] of byKey) if (!matched.has(key)) throw loadError(row.origin, `no running totals are for the constituency "${key}"`);
+  for (const [key, { row }] of byKey)
+    if (!matched.has(key)) throw loadError(row.origin, `no running totals are for the constituency "${key}"`);
   constituencies.sort((a, b) => a.number - b.number);
   return { constituencies };
 }
@@ -287,10 +334,20 @@ export function countDetailRows(totals: Table, statistics: Table, options: Recor
         rows.push({
           origin: candidate.origin,
           values: {
-            'Constituency Name': c.name, 'Candidate surname': surname, 'Candidate First Name': first, Result: s.result, 'Count Number': s.count,
-            'Non-Transferable': null, 'Occurred On Count': s.occurredOn, 'Required To Reach Quota': s.requiredToReachQuota,
-            'Required To Save Deposit': s.requiredToSaveDeposit, Transfers: s.transfer, Votes: firstPreferences, 'Total Votes': s.total,
-            'Constituency Number': c.number, 'Candidate Id': candidate.id,
+            'Constituency Name': c.name,
+            'Candidate surname': surname,
+            'Candidate First Name': first,
+            Result: s.result,
+            'Count Number': s.count,
+            'Non-Transferable': null,
+            'Occurred On Count': s.occurredOn,
+            'Required To Reach Quota': s.requiredToReachQuota,
+            'Required To Save Deposit': s.requiredToSaveDeposit,
+            Transfers: s.transfer,
+            Votes: firstPreferences,
+            'Total Votes': s.total,
+            'Constituency Number': c.number,
+            'Candidate Id': candidate.id,
           },
         });
       }
@@ -299,11 +356,21 @@ export function countDetailRows(totals: Table, statistics: Table, options: Recor
   return rows;
 }
 
-export function candidateRows(totals: Table, statistics: Table, parties: Table | null, names: Table | null, options: Record<string, unknown>): DerivedRow[] {
+export function candidateRows(
+  totals: Table,
+  statistics: Table,
+  parties: Table | null,
+  names: Table | null,
+  options: Record<string, unknown>,
+): DerivedRow[] {
   const partyNames = new Map<string, { party: string; abbreviation: string }>();
   if (parties) {
     const get = columnReader(parties);
-    for (const row of parties.rows) partyNames.set(String(get(row, 'label')), { party: String(get(row, 'party')), abbreviation: String(get(row, 'abbreviation')) });
+    for (const row of parties.rows)
+      partyNames.set(String(get(row, 'label')), {
+        party: String(get(row, 'party')),
+        abbreviation: String(get(row, 'abbreviation')),
+      });
   }
   const ainm = irishNames(names);
   const rows: DerivedRow[] = [];
@@ -313,16 +380,30 @@ export function candidateRows(totals: Table, statistics: Table, parties: Table |
       let party = { party: candidate.party, abbreviation: '' };
       if (parties) {
         const named = partyNames.get(candidate.party);
-        if (!named) throw loadError(candidate.origin, `the party label "${candidate.party}" is not in the parties input: add it there`);
+        if (!named)
+          throw loadError(
+            candidate.origin,
+            `the party label "${candidate.party}" is not in the parties input: add it there`,
+          );
         party = named;
       }
       const final = states[states.length - 1]!;
       rows.push({
         origin: candidate.origin,
         values: {
-          Constituency: c.name, Surname: surname, Firstname: first, 'Gender Id': null, 'Party Id': party.party, 'Party Abbreviation': party.abbreviation,
-          'Count Number': c.stv.counts, 'Required To Reach Quota': final.requiredToReachQuota, 'Required To Save Deposit': final.requiredToSaveDeposit,
-          Votes: firstPreferences, Result: final.result, 'Candidate Id': candidate.id, 'Constituency Number': c.number,
+          Constituency: c.name,
+          Surname: surname,
+          Firstname: first,
+          'Gender Id': null,
+          'Party Id': party.party,
+          'Party Abbreviation': party.abbreviation,
+          'Count Number': c.stv.counts,
+          'Required To Reach Quota': final.requiredToReachQuota,
+          'Required To Save Deposit': final.requiredToSaveDeposit,
+          Votes: firstPreferences,
+          Result: final.result,
+          'Candidate Id': candidate.id,
+          'Constituency Number': c.number,
           'Constituency Ainm': ainm.get(nameKey(c.name)) ?? null,
         },
       });
@@ -332,28 +413,49 @@ export function candidateRows(totals: Table, statistics: Table, parties: Table |
 }
 
 export function constituencyRows(
-  totals: Table, statistics: Table, names: Table | null, options: Record<string, unknown>, dataset: DatasetDefinition,
+  totals: Table,
+  statistics: Table,
+  names: Table | null,
+  options: Record<string, unknown>,
+  dataset: DatasetDefinition,
 ): DerivedRow[] {
   const ainm = irishNames(names);
   const cc = dataset.election?.ceannComhairle ?? null;
   const rows: DerivedRow[] = [];
   const election = deriveElection(totals, statistics, options);
-  if (options.seats_include_ceann_comhairle && cc && !election.constituencies.some((c) => nameKey(c.name) === nameKey(cc.constituency))) {
-    throw loadError(election.constituencies[0]?.stv.origin ?? { file: '', line: null, column: null, pointer: null }, `the Ceann Comhairle's constituency "${cc.constituency}" is not in the statistics`);
+  if (
+    options.seats_include_ceann_comhairle &&
+    cc &&
+    !election.constituencies.some((c) => nameKey(c.name) === nameKey(cc.constituency))
+  ) {
+    throw loadError(
+      election.constituencies[0]?.stv.origin ?? { file: '', line: null, column: null, pointer: null },
+      `the Ceann Comhairle's constituency "${cc.constituency}" is not in the statistics`,
+    );
   }
   for (const c of election.constituencies) {
     const stat = (id: string) => c.statistics.get(id) ?? null;
     const seats = stat('seats');
-    const ceannComhairle = options.seats_include_ceann_comhairle && cc && nameKey(cc.constituency) === nameKey(c.name) ? 1 : 0;
+    const ceannComhairle =
+      options.seats_include_ceann_comhairle && cc && nameKey(cc.constituency) === nameKey(c.name) ? 1 : 0;
     const contested = typeof seats === 'number' ? seats - ceannComhairle : seats;
     rows.push({
       origin: c.origin,
       values: {
-        'Constituency Name': c.name, 'Constituency Ainm': ainm.get(nameKey(c.name)) ?? null, 'Count Number': c.stv.counts,
-        'Date Of Election': dataset.election?.date ?? null, 'Number Of Candidates': c.stv.candidates.length, 'Number of Seats': contested,
-        Quota: c.quota, 'Required Save Deposit': expensesThreshold(c.quota),
-        'Seats Filled': c.stv.candidates.filter((cand) => cand.status === 'Elected').length, 'Seats in Constituency': contested,
-        Spoiled: stat('spoiled'), 'Total Electorate': stat('electorate'), 'Total Poll': stat('total_poll'), 'Valid Poll': stat('valid_poll'),
+        'Constituency Name': c.name,
+        'Constituency Ainm': ainm.get(nameKey(c.name)) ?? null,
+        'Count Number': c.stv.counts,
+        'Date Of Election': dataset.election?.date ?? null,
+        'Number Of Candidates': c.stv.candidates.length,
+        'Number of Seats': contested,
+        Quota: c.quota,
+        'Required Save Deposit': expensesThreshold(c.quota),
+        'Seats Filled': c.stv.candidates.filter((cand) => cand.status === 'Elected').length,
+        'Seats in Constituency': contested,
+        Spoiled: stat('spoiled'),
+        'Total Electorate': stat('electorate'),
+        'Total Poll': stat('total_poll'),
+        'Valid Poll': stat('valid_poll'),
         'Constituency Number': c.number,
       },
     });

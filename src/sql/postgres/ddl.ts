@@ -119,7 +119,10 @@ function fullTextPart(schema: string, field: FieldDefinition): string {
 
 /** CKAN's _full_text of a row, computed by PostgreSQL from the row's columns, with accents folded. */
 export function fullTextExpressionSql(schema: string, resource: ResourceDefinition, fullTextLanguage: string): string {
-  const document = foldSql(schema, `${quoteIdent(schema)}.${DOCUMENT}(${resource.fields.map((f) => fullTextPart(schema, f)).join(', ')})`);
+  const document = foldSql(
+    schema,
+    `${quoteIdent(schema)}.${DOCUMENT}(${resource.fields.map((f) => fullTextPart(schema, f)).join(', ')})`,
+  );
   return `to_tsvector(${quoteLiteral(fullTextLanguage)}::regconfig, ${document})`;
 }
 
@@ -127,7 +130,12 @@ export function fullTextExpressionSql(schema: string, resource: ResourceDefiniti
  * _full_text is a generated column: PostgreSQL computes it while the COPY runs, in its own process, so on a machine
  * with two cores it overlaps with the loader's parsing instead of adding to it.
  */
-export function createGenerationTableSql(schema: string, table: string, resource: ResourceDefinition, fullTextLanguage: string): string[] {
+export function createGenerationTableSql(
+  schema: string,
+  table: string,
+  resource: ResourceDefinition,
+  fullTextLanguage: string,
+): string[] {
   const qualifiedTable = qualified(schema, table);
   const columns = resource.fields.map((f) => `${quoteIdent(f.id)} ${COLUMN_TYPES[f.type]}`);
   return [
@@ -154,7 +162,11 @@ export const INDEXED_FIELD_STATISTICS = 1000;
  * independent of one another and may be built at the same time on separate connections (CREATE INDEX takes a lock
  * that does not conflict with itself); `finish` runs after them all.
  */
-export function indexTableSql(schema: string, table: string, resource: ResourceDefinition): { indexes: string[]; finish: string[] } {
+export function indexTableSql(
+  schema: string,
+  table: string,
+  resource: ResourceDefinition,
+): { indexes: string[]; finish: string[] } {
   const qualifiedTable = qualified(schema, table);
   const key = indexName(table, 'pkey');
   // The full-text index takes longest: first, so that the others are built alongside it.
@@ -163,18 +175,27 @@ export function indexTableSql(schema: string, table: string, resource: ResourceD
     `CREATE UNIQUE INDEX ${quoteIdent(key)} ON ${qualifiedTable} ("_id")`,
   ];
   resource.fields.forEach((field, i) => {
-    if (field.index) indexes.push(`CREATE INDEX ${quoteIdent(indexName(table, String(i + 1)))} ON ${qualifiedTable} (${keyExpression(field)})`);
+    if (field.index)
+      indexes.push(
+        `CREATE INDEX ${quoteIdent(indexName(table, String(i + 1)))} ON ${qualifiedTable} (${keyExpression(field)})`,
+      );
   });
   // The catalogue loader has checked that composite indexes name only the resource's fields.
   const fieldById = new Map(resource.fields.map((f) => [f.id, f]));
   resource.indexes.forEach((ids, n) => {
-    indexes.push(`CREATE INDEX ${quoteIdent(indexName(table, `c${n + 1}`))} ON ${qualifiedTable} (${ids.map((id) => keyExpression(fieldById.get(id)!)).join(', ')})`);
+    indexes.push(
+      `CREATE INDEX ${quoteIdent(indexName(table, `c${n + 1}`))} ON ${qualifiedTable} (${ids.map((id) => keyExpression(fieldById.get(id)!)).join(', ')})`,
+    );
   });
   // A finer histogram on the indexed fields (1,000 buckets instead of 100) lets the planner see that a range in a
   // field's tail is selective: with the default it walked a million records in _id order looking for a few hundred.
   const indexed = resource.fields.filter((f) => f.index);
-  const statistics = indexed.length === 0 ? []
-    : [`ALTER TABLE ${qualifiedTable} ${indexed.map((f) => `ALTER COLUMN ${quoteIdent(f.id)} SET STATISTICS ${INDEXED_FIELD_STATISTICS}`).join(', ')}`];
+  const statistics =
+    indexed.length === 0
+      ? []
+      : [
+          `ALTER TABLE ${qualifiedTable} ${indexed.map((f) => `ALTER COLUMN ${quoteIdent(f.id)} SET STATISTICS ${INDEXED_FIELD_STATISTICS}`).join(', ')}`,
+        ];
   return {
     indexes,
     finish: [
@@ -185,8 +206,15 @@ export function indexTableSql(schema: string, table: string, resource: ResourceD
   };
 }
 
-/** Points the resource's view (what datastore_search_sql reads) at a generation; run inside the publishing transaction. */
-export function publishSql(schemas: PgSchemas, resource: ResourceDefinition, table: string, readerRole: string): string[] {
+/**
+ * Points the resource's view (what datastore_search_sql reads) at a generation; run inside the publishing transaction.
+ */
+export function publishSql(
+  schemas: PgSchemas,
+  resource: ResourceDefinition,
+  table: string,
+  readerRole: string,
+): string[] {
   const view = qualified(schemas.public, resource.id);
   const ckanColumns = ['_id', '_full_text', ...resource.fields.map((f) => f.id)].map(quoteIdent).join(', ');
   return [

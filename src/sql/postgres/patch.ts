@@ -8,7 +8,10 @@ import { qualified, quoteIdent } from './quote.js';
 
 /** The new generation, holding the published one's records outside the ranges. */
 export function copyOutsideRangesSql(
-  schema: string, table: string, from: string, ranges: readonly { from: number; to: number }[],
+  schema: string,
+  table: string,
+  from: string,
+  ranges: readonly { from: number; to: number }[],
 ): string[] {
   const inside = ranges.map((r) => `"_id" BETWEEN ${Math.trunc(r.from)} AND ${Math.trunc(r.to)}`);
   const outside = ranges.length === 0 ? '' : ` WHERE NOT (${inside.join(' OR ')})`;
@@ -20,7 +23,11 @@ export function copyOutsideRangesSql(
 
 /** Inserts `rows` records given as parameters (each: `_id`, the fields, `_record`, `_csv`), computing `_full_text`. */
 export function insertRecordsSql(
-  schema: string, table: string, resource: ResourceDefinition, fullTextLanguage: string, rows: number,
+  schema: string,
+  table: string,
+  resource: ResourceDefinition,
+  fullTextLanguage: string,
+  rows: number,
 ): string {
   const columns = ['_id', ...resource.fields.map((f) => f.id), '_record', '_csv'].map(quoteIdent);
   const types = ['integer', ...resource.fields.map((f) => COLUMN_TYPES[f.type]), 'text', 'text'];
@@ -28,9 +35,11 @@ export function insertRecordsSql(
   for (let r = 0; r < rows; r++) {
     tuples.push(`(${types.map((type, i) => `$${r * types.length + i + 1}::${type}`).join(', ')})`);
   }
-  return `INSERT INTO ${qualified(schema, table)} (${columns.join(', ')}, "_full_text") ` +
+  return (
+    `INSERT INTO ${qualified(schema, table)} (${columns.join(', ')}, "_full_text") ` +
     `SELECT ${columns.join(', ')}, ${fullTextExpressionSql(schema, resource, fullTextLanguage)} ` +
-    `FROM (VALUES ${tuples.join(', ')}) AS "v" (${columns.join(', ')})`;
+    `FROM (VALUES ${tuples.join(', ')}) AS "v" (${columns.join(', ')})`
+  );
 }
 
 /** One row: the table's count (`total`), largest `_id` (`max_id`), per field (n0, n1, …) whether it holds a null. */

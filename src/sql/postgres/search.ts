@@ -3,7 +3,14 @@
 
 import { RANK_NORMALIZATION, type SearchPlan, type TextMatch, type ValueCountPlan } from '../../query/plan.js';
 import type { CompiledQuery } from '../compiled.js';
-import { compileColumnsWith, compileCountWith, compileSearchWith, compileValueCountsWith, type ParamList, type SearchDialectHooks } from '../search-compiler.js';
+import {
+  compileColumnsWith,
+  compileCountWith,
+  compileSearchWith,
+  compileValueCountsWith,
+  type ParamList,
+  type SearchDialectHooks,
+} from '../search-compiler.js';
 import { COLUMN_TYPES, foldSql, keyExpression } from './ddl.js';
 import { qualified, quoteIdent } from './quote.js';
 
@@ -33,7 +40,10 @@ function hooks(options: PostgresCompileOptions): SearchDialectHooks {
       return `${fieldText(p, options.schema, match as TextMatch & { target: { kind: 'field' } })} @@ ${p.bind(match.query.text)}::tsquery`;
     },
     rank(p: ParamList, match: TextMatch) {
-      const vector = match.target.kind === 'row' ? '"_full_text"' : fieldText(p, options.schema, match as TextMatch & { target: { kind: 'field' } });
+      const vector =
+        match.target.kind === 'row'
+          ? '"_full_text"'
+          : fieldText(p, options.schema, match as TextMatch & { target: { kind: 'field' } });
       return `ts_rank(${vector}, ${p.bind(match.query.text)}::tsquery, ${RANK_NORMALIZATION})`;
     },
   };
@@ -47,7 +57,13 @@ export function compileCount(plan: SearchPlan, options: PostgresCompileOptions):
   return compileCountWith(hooks(options), plan);
 }
 
-export function compileColumns(resourceId: string, columns: readonly string[], afterId: number | null, limit: number, options: PostgresCompileOptions): CompiledQuery {
+export function compileColumns(
+  resourceId: string,
+  columns: readonly string[],
+  afterId: number | null,
+  limit: number,
+  options: PostgresCompileOptions,
+): CompiledQuery {
   return compileColumnsWith(hooks(options), resourceId, columns, afterId, limit);
 }
 

@@ -4,9 +4,7 @@
 
 import { numberText } from '../../catalog/values.js';
 import { formatFloat4 } from '../../text-search/index.js';
-import {
-  decimalText, fromFloat, parseDecimal, pow10, roundToInteger, toFloat, type Decimal,
-} from './decimal.js';
+import { decimalText, fromFloat, parseDecimal, pow10, roundToInteger, toFloat, type Decimal } from './decimal.js';
 import { SqlFailure } from './failure.js';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -138,7 +136,9 @@ export function textToFloat(text: string, bits: 32 | 64): number {
   return bits === 32 ? Math.fround(value) : value;
 }
 
-/** float8out / float4out: shortest round-trip digits, exponent outside 1e-4 ≤ |x| < 1e15 (float4: 1e6? no: same rule). */
+/**
+ * float8out / float4out: shortest round-trip digits, exponent outside 1e-4 ≤ |x| < 1e15 (float4: 1e6? no: same rule).
+ */
 export function floatText(value: number, bits: 32 | 64): string {
   if (Number.isNaN(value)) return 'NaN';
   if (!Number.isFinite(value)) return value > 0 ? 'Infinity' : '-Infinity';
@@ -155,7 +155,12 @@ export function checkFloat(value: number): number {
 
 const BOOL_WORDS: readonly [string, boolean, number][] = [
   // word, value, shortest accepted prefix
-  ['true', true, 1], ['false', false, 1], ['yes', true, 1], ['no', false, 1], ['on', true, 2], ['off', false, 2],
+  ['true', true, 1],
+  ['false', false, 1],
+  ['yes', true, 1],
+  ['no', false, 1],
+  ['on', true, 2],
+  ['off', false, 2],
 ];
 
 /** boolin: true/false/yes/no/on/off (or an unambiguous prefix), 1/0, any case, spaces around. */
@@ -174,7 +179,8 @@ export function textToBool(text: string): boolean {
 // ---------------------------------------------------------------------------------------------------------
 // dates and timestamps (held as ISO text: 'YYYY-MM-DD', 'YYYY-MM-DDTHH:MM:SS[.ffffff]', fraction trimmed)
 
-const DATE_TIME_INPUT = /^\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:(?:T|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?\s*(?:Z|[+-]\d{1,2}(?::?\d{2})?)?)?\s*$/i;
+const DATE_TIME_INPUT =
+  /^\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:(?:T|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?\s*(?:Z|[+-]\d{1,2}(?::?\d{2})?)?)?\s*$/i;
 const COMPACT_DATE_INPUT = /^\s*(\d{4})(\d{2})(\d{2})\s*$/;
 
 function pad(n: number, width = 2): string {
@@ -185,7 +191,12 @@ function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
-interface DateTimeParts { year: number; month: number; day: number; micros: number }
+interface DateTimeParts {
+  year: number;
+  month: number;
+  day: number;
+  micros: number;
+}
 
 function dateTimeParts(text: string, typeName: string): DateTimeParts {
   let m = DATE_TIME_INPUT.exec(text);
@@ -200,15 +211,26 @@ function dateTimeParts(text: string, typeName: string): DateTimeParts {
     }
     // Without a digit no spelling of a date can be meant: PostgreSQL refuses it in the same words.
     if (!/[0-9]/.test(text)) throw new SqlFailure(`invalid input syntax for type ${typeName}: "${text}"`);
-    throw new SqlFailure(`invalid input syntax for type ${typeName}: "${text}" (the embedded store reads ISO dates: YYYY-MM-DD[ HH:MM[:SS[.ffffff]]])`);
+    throw new SqlFailure(
+      `invalid input syntax for type ${typeName}: "${text}" (the embedded store reads ISO dates: YYYY-MM-DD[ HH:MM[:SS[.ffffff]]])`,
+    );
   }
-  const year = +m[1]!, month = +m[2]!, day = +m[3]!;
-  const hour = +(m[4] ?? 0), minute = +(m[5] ?? 0), second = +(m[6] ?? 0);
+  const year = +m[1]!,
+    month = +m[2]!,
+    day = +m[3]!;
+  const hour = +(m[4] ?? 0),
+    minute = +(m[5] ?? 0),
+    second = +(m[6] ?? 0);
   const fraction = m[7] ?? '';
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || year < 1) {
     throw new SqlFailure(`date/time field value out of range: "${text}"`);
   }
-  if (hour > 24 || minute > 59 || second > 60 || (hour === 24 && (minute > 0 || second > 0 || /[1-9]/.test(fraction)))) {
+  if (
+    hour > 24 ||
+    minute > 59 ||
+    second > 60 ||
+    (hour === 24 && (minute > 0 || second > 0 || /[1-9]/.test(fraction)))
+  ) {
     throw new SqlFailure(`date/time field value out of range: "${text}"`);
   }
   // Microseconds, rounded half up from any further digits (as PostgreSQL rounds input).
@@ -266,7 +288,10 @@ export function timestampText(ts: string): string {
 export function timestampIsoformat(ts: string): string {
   const dot = ts.indexOf('.');
   if (dot < 0) return ts;
-  const fraction = ts.slice(dot + 1).padEnd(6, '0').slice(0, 6);
+  const fraction = ts
+    .slice(dot + 1)
+    .padEnd(6, '0')
+    .slice(0, 6);
   return /^0+$/.test(fraction) ? ts.slice(0, dot) : ts.slice(0, dot + 1) + fraction;
 }
 

@@ -16,7 +16,6 @@ const MAX_WEIGHT_DIGITS = 131072;
 /** select_div_scale: a quotient keeps at least this many significant digits. */
 const MIN_SIG_DIGITS = 16;
 
-
 const POW10: bigint[] = [1n];
 export function pow10(n: number): bigint {
   for (let i = POW10.length; i <= n; i++) POW10.push(POW10[i - 1]! * 10n);
@@ -40,7 +39,7 @@ function rescale(d: Decimal, scale: number): bigint {
 
 /** Integer quotient of a / b rounded half away from zero (b > 0 or b < 0). */
 function divRoundHalfAway(a: bigint, b: bigint): bigint {
-  const negative = (a < 0n) !== (b < 0n);
+  const negative = a < 0n !== b < 0n;
   const aa = abs(a);
   const bb = abs(b);
   let q = aa / bb;
@@ -236,7 +235,8 @@ export function fromBigInt(n: bigint): Decimal {
 
 /** A double as PostgreSQL's float8 → numeric cast reads it: 15 significant digits (%.15g), trailing zeros dropped. */
 export function fromFloat(value: number, significantDigits = 15): Decimal {
-  if (!Number.isFinite(value)) throw new SqlFailure(`cannot convert ${Number.isNaN(value) ? 'NaN' : 'infinity'} to numeric`);
+  if (!Number.isFinite(value))
+    throw new SqlFailure(`cannot convert ${Number.isNaN(value) ? 'NaN' : 'infinity'} to numeric`);
   if (value === 0) return ZERO;
   const text = value.toPrecision(significantDigits);
   const d = parseDecimal(text)!;

@@ -5,18 +5,35 @@ import { numberText } from '../../catalog/values.js';
 import { parseTsquery, parseTsvector, tsqueryToString, tsvectorToString } from '../../text-search/index.js';
 import { quoteLiteral } from '../sqlite/quote.js';
 import {
-  decimalText, intBitsOf, roundTimestamp, textToBool, textToDate, textToDecimal, textToFloat, textToInt, textToTimestamp,
+  decimalText,
+  intBitsOf,
+  roundTimestamp,
+  textToBool,
+  textToDate,
+  textToDecimal,
+  textToFloat,
+  textToInt,
+  textToTimestamp,
 } from './conversions.js';
 import { applyTypmod, type Decimal } from './decimal.js';
 import { SqlFailure, unsupported } from './failure.js';
 import {
-  category, commonType, displayType, implicitlyConvertible, isFloatType, isIntegerType, isNumericType, isStringType,
-  type CastTarget, type PgType,
+  category,
+  commonType,
+  displayType,
+  implicitlyConvertible,
+  isFloatType,
+  isIntegerType,
+  isNumericType,
+  isStringType,
+  type CastTarget,
+  type PgType,
 } from './pg-types.js';
 import { numericKey, RT } from './runtime.js';
 
 /** A compile-time constant: NULL, an untyped string literal, or a value already in the store's representation. */
-export type Konst = { kind: 'null' } | { kind: 'unknown'; text: string } | { kind: 'value'; value: number | string | bigint };
+export type Konst =
+  { kind: 'null' } | { kind: 'unknown'; text: string } | { kind: 'value'; value: number | string | bigint };
 
 export interface Ex {
   sql: string;
@@ -51,8 +68,12 @@ export interface Ex {
 export const MAX_EXPRESSION_LENGTH = 4_000_000;
 
 export function ex(sql: string, type: PgType, parts: readonly Ex[] = [], extra: Partial<Ex> = {}): Ex {
-  if (sql.length > MAX_EXPRESSION_LENGTH) throw new SqlFailure('statement too complex: its SQLite translation would exceed 4 MB');
-  let agg = false, win = false, local = false, outer = false;
+  if (sql.length > MAX_EXPRESSION_LENGTH)
+    throw new SqlFailure('statement too complex: its SQLite translation would exceed 4 MB');
+  let agg = false,
+    win = false,
+    local = false,
+    outer = false;
   let ungrouped: string | null = null;
   for (const p of parts) {
     agg ||= p.agg;
@@ -62,8 +83,19 @@ export function ex(sql: string, type: PgType, parts: readonly Ex[] = [], extra: 
     ungrouped ??= p.ungrouped;
   }
   return {
-    sql, type, native: type !== 'numeric', konst: null,
-    name: null, strength: 0, agg, win, ungrouped, local, outer, length: null, ...extra,
+    sql,
+    type,
+    native: type !== 'numeric',
+    konst: null,
+    name: null,
+    strength: 0,
+    agg,
+    win,
+    ungrouped,
+    local,
+    outer,
+    length: null,
+    ...extra,
   };
 }
 
@@ -104,13 +136,14 @@ export function constant(type: PgType, value: number | string | bigint | boolean
   if (value === null) return { ...ex('NULL', type), konst: { kind: 'null' }, native: true, ...extra };
   let sql: string;
   let stored: number | string | bigint;
-  let native = true;
+  const native = true;
   if (typeof value === 'boolean') {
     sql = value ? '1' : '0';
     stored = value ? 1 : 0;
   } else if (isIntegerType(type)) {
     sql = sqlInteger(value as bigint | number);
-    stored = typeof value === 'bigint' && value >= -9007199254740991n && value <= 9007199254740991n ? Number(value) : value;
+    stored =
+      typeof value === 'bigint' && value >= -9007199254740991n && value <= 9007199254740991n ? Number(value) : value;
   } else if (isFloatType(type)) {
     sql = sqlFloat(Number(value));
     stored = Number(value);
@@ -172,7 +205,10 @@ function castUnknownConstant(e: Ex, target: CastTarget, keep: Partial<Ex>): Ex {
     case 'bpchar': {
       if (target.length === undefined) return constant('bpchar', text, keep);
       const chars = [...text];
-      const v = chars.length >= target.length ? chars.slice(0, target.length).join('') : text + ' '.repeat(target.length - chars.length);
+      const v =
+        chars.length >= target.length
+          ? chars.slice(0, target.length).join('')
+          : text + ' '.repeat(target.length - chars.length);
       return constant('bpchar', v, { ...keep, length: target.length });
     }
     case 'tsvector':
@@ -222,14 +258,27 @@ export function castEx(e: Ex, target: CastTarget, explicit = true): Ex {
   const from = e.type;
   const to = target.type;
   const keep: Partial<Ex> = {
-    name: e.name, strength: e.strength, agg: e.agg, win: e.win, ungrouped: e.ungrouped, local: e.local, outer: e.outer,
+    name: e.name,
+    strength: e.strength,
+    agg: e.agg,
+    win: e.win,
+    ungrouped: e.ungrouped,
+    local: e.local,
+    outer: e.outer,
   };
   if (e.konst?.kind === 'null') return { ...constant(to, null), ...keep, length: target.length ?? null };
   if (from === 'unknown') return castUnknownConstant(e, target, keep);
   if (!explicit && !implicitlyConvertible(from, to)) throw cannotCast(from, to);
   // A conversion that leaves the SQL as it is (widening an integer, say) keeps a constant's value.
-  const out = (sql: string, native = to !== 'numeric', length: number | null = null): Ex =>
-    ({ ...e, ...keep, sql, type: to, native, konst: sql === e.sql ? e.konst : null, length });
+  const out = (sql: string, native = to !== 'numeric', length: number | null = null): Ex => ({
+    ...e,
+    ...keep,
+    sql,
+    type: to,
+    native,
+    konst: sql === e.sql ? e.konst : null,
+    length,
+  });
   const withTypmod = (x: Ex): Ex => applyCastModifier(x, target);
 
   if (from === to) return withTypmod(e.type === to && target.length === undefined ? e : { ...e });
@@ -302,7 +351,12 @@ function applyCastModifier(e: Ex, target: CastTarget): Ex {
     case 'bpchar':
       return { ...e, sql: `${RT.bpchar}(${e.sql}, ${target.length})`, length: target.length };
     case 'numeric':
-      if (e.konst?.kind === 'value') return { ...numericConstant(applyTypmod(textToDecimal(String(e.konst.value)), target.length, target.scale ?? 0)), name: e.name, strength: e.strength };
+      if (e.konst?.kind === 'value')
+        return {
+          ...numericConstant(applyTypmod(textToDecimal(String(e.konst.value)), target.length, target.scale ?? 0)),
+          name: e.name,
+          strength: e.strength,
+        };
       return { ...e, sql: `${RT.numTypmod}(${e.sql}, ${target.length}, ${target.scale ?? 0})`, native: false };
     case 'timestamp':
       return target.length >= 6 ? e : { ...e, sql: `${RT.timestampRound}(${e.sql}, ${target.length})` };
@@ -335,8 +389,8 @@ export function comparisonType(op: string, l: Ex, r: Ex): PgType {
   if (r.type === 'unknown') return own(l.type);
   const cl = category(l.type);
   const cr = category(r.type);
-  if (cl !== cr || cl === 'X' && l.type !== r.type) throw operatorError(op, l.type, r.type);
-  if (cl === 'X' && (op !== '=' && op !== '<>')) throw operatorError(op, l.type, r.type);
+  if (cl !== cr || (cl === 'X' && l.type !== r.type)) throw operatorError(op, l.type, r.type);
+  if (cl === 'X' && op !== '=' && op !== '<>') throw operatorError(op, l.type, r.type);
   if (l.type === r.type) return own(l.type);
   const common = commonType([l.type, r.type]);
   if ('conflict' in common) throw operatorError(op, l.type, r.type);

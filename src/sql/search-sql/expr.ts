@@ -3,22 +3,60 @@
 // with PostgreSQL's type resolution and its error messages.
 
 import type {
-  A_Const, A_Expr, BooleanTest, BoolExpr, CaseExpr, CoalesceExpr, ColumnRef, FuncCall, MinMaxExpr, Node,
-  NullTest, SelectStmt, SortBy, SubLink, TypeCast, TypeName, WindowDef,
+  A_Const,
+  A_Expr,
+  BooleanTest,
+  BoolExpr,
+  CaseExpr,
+  CoalesceExpr,
+  ColumnRef,
+  FuncCall,
+  MinMaxExpr,
+  Node,
+  NullTest,
+  SelectStmt,
+  SortBy,
+  SubLink,
+  TypeCast,
+  TypeName,
+  WindowDef,
 } from 'libpg-query';
 import { lowerText } from '../../text-search/chars.js';
 import { parseDecimal } from './decimal.js';
 import {
-  castEx, coerce, compareEx, comparisonType, constant, distinctEx, equalityKeys, ex, keyOf, numericConstant, requireBool, sqlText,
-  textOf, unify, unknownConstant, type CompareOp, type Ex,
+  castEx,
+  coerce,
+  compareEx,
+  comparisonType,
+  constant,
+  distinctEx,
+  equalityKeys,
+  ex,
+  keyOf,
+  numericConstant,
+  requireBool,
+  sqlText,
+  textOf,
+  unify,
+  unknownConstant,
+  type CompareOp,
+  type Ex,
 } from './ex.js';
 import { SqlFailure, unsupported } from './failure.js';
 import { callScalarFunction, noSuchFunction } from './functions.js';
 import { nodeKind, stringsOf, stringValue } from './ast.js';
 import { globPattern, parseLike } from './like.js';
 import {
-  displayType, isFloatType, isIntegerType, isNumericType, isStringType, numericRank, TYPE_NAMES, UNSUPPORTED_TYPE_NAMES,
-  type CastTarget, type PgType,
+  displayType,
+  isFloatType,
+  isIntegerType,
+  isNumericType,
+  isStringType,
+  numericRank,
+  TYPE_NAMES,
+  UNSUPPORTED_TYPE_NAMES,
+  type CastTarget,
+  type PgType,
 } from './pg-types.js';
 import { RT } from './runtime.js';
 import { columnDisplay, type Column, type Grouping, type Scope } from './scope.js';
@@ -76,7 +114,8 @@ export function translateExpr(node: Node, env: ExprEnv): Ex {
 
 /** In a grouped query a whole expression that is a GROUP BY key counts as grouped, whatever it contains. */
 function settle(e: Ex, env: ExprEnv): Ex {
-  if (env.grouping && !env.inAgg && e.ungrouped !== null && env.grouping.keys.has(e.sql)) return { ...e, ungrouped: null };
+  if (env.grouping && !env.inAgg && e.ungrouped !== null && env.grouping.keys.has(e.sql))
+    return { ...e, ungrouped: null };
   return e;
 }
 
@@ -128,7 +167,9 @@ function translateNode(node: Node, env: ExprEnv): Ex {
       const sql = items.length === 1 ? `(${items[0]!.sql})` : `coalesce(${items.map((i) => i.sql).join(', ')})`;
       return {
         ...ex(sql, type, items),
-        native: items.every((i) => i.native), name: 'coalesce', strength: 2,
+        native: items.every((i) => i.native),
+        name: 'coalesce',
+        strength: 2,
       };
     }
     case 'MinMaxExpr': {
@@ -136,19 +177,25 @@ function translateNode(node: Node, env: ExprEnv): Ex {
       const greatest = m.op === 'IS_GREATEST';
       const args = (m.args ?? []).map((a) => translateExpr(a, env));
       const { type, items } = unify(args, greatest ? 'GREATEST' : 'LEAST');
-      if (items.length > MAX_ARGUMENTS) throw unsupported(`${greatest ? 'GREATEST' : 'LEAST'} with more than ${MAX_ARGUMENTS} arguments`);
+      if (items.length > MAX_ARGUMENTS)
+        throw unsupported(`${greatest ? 'GREATEST' : 'LEAST'} with more than ${MAX_ARGUMENTS} arguments`);
       if (type === 'tsvector' || type === 'tsquery') throw unsupported(`${greatest ? 'GREATEST' : 'LEAST'} of ${type}`);
-      const kindArg = type === 'numeric' ? "'n'" : isStringType(type) || type === 'date' || type === 'timestamp' ? "'t'" : "'x'";
+      const kindArg =
+        type === 'numeric' ? "'n'" : isStringType(type) || type === 'date' || type === 'timestamp' ? "'t'" : "'x'";
       const fn = greatest ? RT.greatest : RT.least;
       return {
         ...ex(`${fn}(${kindArg}, ${items.map((i) => i.sql).join(', ')})`, type, items),
-        native: items.every((i) => i.native), name: greatest ? 'greatest' : 'least', strength: 2,
+        native: items.every((i) => i.native),
+        name: greatest ? 'greatest' : 'least',
+        strength: 2,
       };
     }
     case 'SubLink':
       return translateSubLink(body as SubLink, env);
     case 'SQLValueFunction': {
-      const op = String((body as { op?: string }).op ?? '').replace(/^SVFOP_/, '').replace(/_N$/, '');
+      const op = String((body as { op?: string }).op ?? '')
+        .replace(/^SVFOP_/, '')
+        .replace(/_N$/, '');
       throw unsupported(op);
     }
     case 'A_ArrayExpr':
@@ -166,9 +213,14 @@ function translateNode(node: Node, env: ExprEnv): Ex {
 
 export function describeNode(kind: string): string {
   const words: Record<string, string> = {
-    XmlExpr: 'XML functions', XmlSerialize: 'XMLSERIALIZE', JsonObjectConstructor: 'JSON constructors',
-    JsonArrayConstructor: 'JSON constructors', JsonIsPredicate: 'IS JSON', JsonFuncExpr: 'SQL/JSON functions',
-    MergeSupportFunc: 'MERGE_ACTION', SetToDefault: 'DEFAULT',
+    XmlExpr: 'XML functions',
+    XmlSerialize: 'XMLSERIALIZE',
+    JsonObjectConstructor: 'JSON constructors',
+    JsonArrayConstructor: 'JSON constructors',
+    JsonIsPredicate: 'IS JSON',
+    JsonFuncExpr: 'SQL/JSON functions',
+    MergeSupportFunc: 'MERGE_ACTION',
+    SetToDefault: 'DEFAULT',
   };
   return words[kind] ?? `the expression ${kind}`;
 }
@@ -226,7 +278,12 @@ function translateColumnRef(ref: ColumnRef, env: ExprEnv): Ex {
   const names = fields.map((f) => stringValue(f));
   const resolved = env.scope.resolve(names);
   if (resolved.levelsUp > 0) env.t.noteOuterReference(resolved.column, resolved.scope);
-  return columnExpr(resolved.column, resolved.levelsUp, env, resolved.levelsUp > 0 ? resolved.scope.activeGrouping : null);
+  return columnExpr(
+    resolved.column,
+    resolved.levelsUp,
+    env,
+    resolved.levelsUp > 0 ? resolved.scope.activeGrouping : null,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -255,12 +312,16 @@ function translateAExpr(e: A_Expr, env: ExprEnv): Ex {
       const eq = compareEx('=', l, r);
       // NULLIF's result is its first argument as the chosen = operator reads it: PostgreSQL has = between any
       // two integer types, two float types, date and timestamp; other pairs meet in a common type.
-      const crossType = (isIntegerType(l.type) && isIntegerType(r.type)) || (isFloatType(l.type) && isFloatType(r.type)) ||
+      const crossType =
+        (isIntegerType(l.type) && isIntegerType(r.type)) ||
+        (isFloatType(l.type) && isFloatType(r.type)) ||
         ((l.type === 'date' || l.type === 'timestamp') && (r.type === 'date' || r.type === 'timestamp'));
       const value = crossType ? l : coerce(l, comparisonType('=', l, r));
       return {
         ...ex(`(CASE WHEN ${eq.sql} THEN NULL ELSE ${value.sql} END)`, value.type, [value, eq]),
-        native: value.native, name: 'nullif', strength: 2,
+        native: value.native,
+        name: 'nullif',
+        strength: 2,
       };
     }
     case 'AEXPR_IN':
@@ -297,14 +358,16 @@ function translateOperator(op: string, lnode: Node | undefined, rnode: Node | un
   if (ARITH_OPS.has(op)) return arithmetic(op, l, r);
   if (op === '||') return concatenate(l, r);
   if (op === '@@') return textMatch(l, r, env);
-  if (op === '~' || op === '~*' || op === '!~' || op === '!~*') throw unsupported(`regular expression matching (${op})`);
+  if (op === '~' || op === '~*' || op === '!~' || op === '!~*')
+    throw unsupported(`regular expression matching (${op})`);
   if (op === '~~' || op === '!~~' || op === '~~*' || op === '!~~*') return likeEx(op, l, r, null);
   throw unsupported(`operator ${op}`);
 }
 
 /** (a, b) = (x, y) and <>: field by field (ordering comparisons of rows are not supported). */
 function rowComparison(op: string, lnode: Node, rnode: Node, env: ExprEnv): Ex {
-  const fields = (n: Node) => (nodeKind(n) === 'RowExpr' ? (n as { RowExpr: { args?: Node[] } }).RowExpr.args ?? [] : null);
+  const fields = (n: Node) =>
+    nodeKind(n) === 'RowExpr' ? ((n as { RowExpr: { args?: Node[] } }).RowExpr.args ?? []) : null;
   const l = fields(lnode);
   const r = fields(rnode);
   if (!l || !r) throw unsupported('comparing a row with a single value');
@@ -332,9 +395,12 @@ function arithmeticType(op: string, l: PgType, r: PgType): PgType {
   const rt = r === 'unknown' ? l : r;
   if (!isNumericType(lt) || !isNumericType(rt)) {
     // Date arithmetic PostgreSQL has (date ± integer, date - date, timestamp - timestamp) but the store does not.
-    const datePlusInt = (lt === 'date' && isIntegerType(rt) && (op === '+' || op === '-')) || (isIntegerType(lt) && rt === 'date' && op === '+');
+    const datePlusInt =
+      (lt === 'date' && isIntegerType(rt) && (op === '+' || op === '-')) ||
+      (isIntegerType(lt) && rt === 'date' && op === '+');
     const difference = op === '-' && (lt === 'date' || lt === 'timestamp') && (rt === 'date' || rt === 'timestamp');
-    if (datePlusInt || difference) throw unsupported(`date/time arithmetic (${displayType(l)} ${op} ${displayType(r)})`);
+    if (datePlusInt || difference)
+      throw unsupported(`date/time arithmetic (${displayType(l)} ${op} ${displayType(r)})`);
     throw operatorError(op, l, r);
   }
   if (op === '%' && (isFloatType(lt) || isFloatType(rt))) throw operatorError(op, l, r);
@@ -344,7 +410,13 @@ function arithmeticType(op: string, l: PgType, r: PgType): PgType {
   return 'numeric';
 }
 
-const NUMERIC_FN: Record<string, string> = { '+': RT.numAdd, '-': RT.numSub, '*': RT.numMul, '/': RT.numDiv, '%': RT.numMod };
+const NUMERIC_FN: Record<string, string> = {
+  '+': RT.numAdd,
+  '-': RT.numSub,
+  '*': RT.numMul,
+  '/': RT.numDiv,
+  '%': RT.numMod,
+};
 
 export function arithmetic(op: string, left: Ex, right: Ex): Ex {
   const type = arithmeticType(op, left.type, right.type);
@@ -387,12 +459,17 @@ function textMatch(l: Ex, r: Ex, env: ExprEnv): Ex {
     vector = r;
     query = l;
   }
-  const vectorSql = vector.type === 'tsvector' ? vector.sql
-    : isStringType(vector.type) || vector.type === 'unknown' ? `${RT.toTsvector}(${config}, ${vector.sql})` : null;
+  const vectorSql =
+    vector.type === 'tsvector'
+      ? vector.sql
+      : isStringType(vector.type) || vector.type === 'unknown'
+        ? `${RT.toTsvector}(${config}, ${vector.sql})`
+        : null;
   let querySql: string | null = null;
   if (query.type === 'tsquery') querySql = query.sql;
   else if (query.type === 'unknown') querySql = coerce(query, 'tsquery').sql;
-  else if (isStringType(query.type) && isStringType(vector.type)) querySql = `${RT.plainToTsquery}(${config}, ${query.sql})`;
+  else if (isStringType(query.type) && isStringType(vector.type))
+    querySql = `${RT.plainToTsquery}(${config}, ${query.sql})`;
   if (vectorSql === null || querySql === null) throw operatorError('@@', l.type, r.type);
   return ex(`${RT.tsMatch}(${vectorSql}, ${querySql})`, 'bool', [l, r]);
 }
@@ -447,8 +524,8 @@ function translateLike(e: A_Expr, env: ExprEnv): Ex {
 function translateIn(e: A_Expr, env: ExprEnv): Ex {
   const negated = operatorName(e) === '<>';
   const value = translateExpr(e.lexpr!, env);
-  const list = (e.rexpr && nodeKind(e.rexpr) === 'List')
-    ? ((e.rexpr as { List: { items?: Node[] } }).List.items ?? []) : [e.rexpr!];
+  const list =
+    e.rexpr && nodeKind(e.rexpr) === 'List' ? ((e.rexpr as { List: { items?: Node[] } }).List.items ?? []) : [e.rexpr!];
   const items = list.map((n) => translateExpr(n, env));
   const all = [value, ...items];
   let unified: { type: PgType; items: Ex[] } | null = null;
@@ -484,7 +561,8 @@ function translateBetween(e: A_Expr, env: ExprEnv): Ex {
     const swapped = within(high, low);
     result = ex(`(${result.sql} OR ${swapped.sql})`, 'bool', [result, swapped]);
   }
-  if (e.kind === 'AEXPR_NOT_BETWEEN' || e.kind === 'AEXPR_NOT_BETWEEN_SYM') result = ex(`(NOT ${result.sql})`, 'bool', [result]);
+  if (e.kind === 'AEXPR_NOT_BETWEEN' || e.kind === 'AEXPR_NOT_BETWEEN_SYM')
+    result = ex(`(NOT ${result.sql})`, 'bool', [result]);
   return result;
 }
 
@@ -497,13 +575,21 @@ function translateBoolExpr(b: BoolExpr, env: ExprEnv): Ex {
 
 function translateBooleanTest(t: BooleanTest, env: ExprEnv): Ex {
   const word: Record<string, string> = {
-    IS_TRUE: 'IS TRUE', IS_NOT_TRUE: 'IS NOT TRUE', IS_FALSE: 'IS FALSE', IS_NOT_FALSE: 'IS NOT FALSE',
-    IS_UNKNOWN: 'IS UNKNOWN', IS_NOT_UNKNOWN: 'IS NOT UNKNOWN',
+    IS_TRUE: 'IS TRUE',
+    IS_NOT_TRUE: 'IS NOT TRUE',
+    IS_FALSE: 'IS FALSE',
+    IS_NOT_FALSE: 'IS NOT FALSE',
+    IS_UNKNOWN: 'IS UNKNOWN',
+    IS_NOT_UNKNOWN: 'IS NOT UNKNOWN',
   };
   const arg = requireBool(translateExpr(t.arg!, env), word[t.booltesttype ?? 'IS_TRUE']!);
   const test: Record<string, string> = {
-    IS_TRUE: 'IS 1', IS_NOT_TRUE: 'IS NOT 1', IS_FALSE: 'IS 0', IS_NOT_FALSE: 'IS NOT 0',
-    IS_UNKNOWN: 'IS NULL', IS_NOT_UNKNOWN: 'IS NOT NULL',
+    IS_TRUE: 'IS 1',
+    IS_NOT_TRUE: 'IS NOT 1',
+    IS_FALSE: 'IS 0',
+    IS_NOT_FALSE: 'IS NOT 0',
+    IS_UNKNOWN: 'IS NULL',
+    IS_NOT_UNKNOWN: 'IS NOT NULL',
   };
   return ex(`(${arg.sql} ${test[t.booltesttype ?? 'IS_TRUE']})`, 'bool', [arg]);
 }
@@ -530,7 +616,9 @@ function translateCase(c: CaseExpr, env: ExprEnv): Ex {
   const named = otherwise !== null && otherwise.strength > 1;
   return {
     ...ex(`(CASE ${branches.join(' ')}${elseSql} END)`, type, parts),
-    native: items.every((i) => i.native), name: named ? otherwise.name : 'case', strength: named ? otherwise.strength : 1,
+    native: items.every((i) => i.native),
+    name: named ? otherwise.name : 'case',
+    strength: named ? otherwise.strength : 1,
   };
 }
 
@@ -548,7 +636,8 @@ export function castTarget(t: TypeName): CastTarget {
   }
   const type = TYPE_NAMES[last];
   if (!type) {
-    if (UNSUPPORTED_TYPE_NAMES.has(last) || last === 'timestamptz' || last === 'interval') throw unsupported(`type ${last}`);
+    if (UNSUPPORTED_TYPE_NAMES.has(last) || last === 'timestamptz' || last === 'interval')
+      throw unsupported(`type ${last}`);
     throw new SqlFailure(`type "${last}" does not exist`);
   }
   const mods = (t.typmods ?? []).map((m) => {
@@ -567,7 +656,8 @@ export function castTarget(t: TypeName): CastTarget {
     case 'numeric': {
       const [precision, scale = 0] = mods as [number, number?];
       if (mods.length > 2) throw new SqlFailure('invalid NUMERIC type modifier');
-      if (precision < 1 || precision > 1000) throw new SqlFailure(`NUMERIC precision ${precision} must be between 1 and 1000`);
+      if (precision < 1 || precision > 1000)
+        throw new SqlFailure(`NUMERIC precision ${precision} must be between 1 and 1000`);
       if (scale < 0 || scale > precision) throw unsupported(`NUMERIC scale ${scale} outside 0..precision`);
       return { type, length: precision, scale };
     }
@@ -593,7 +683,19 @@ function translateTypeCast(c: TypeCast, env: ExprEnv): Ex {
 
 const AGGREGATES = new Set(['count', 'sum', 'avg', 'min', 'max']);
 const RANKING = new Set(['row_number', 'rank', 'dense_rank']);
-const WINDOW_ONLY = new Set(['row_number', 'rank', 'dense_rank', 'percent_rank', 'cume_dist', 'ntile', 'lag', 'lead', 'first_value', 'last_value', 'nth_value']);
+const WINDOW_ONLY = new Set([
+  'row_number',
+  'rank',
+  'dense_rank',
+  'percent_rank',
+  'cume_dist',
+  'ntile',
+  'lag',
+  'lead',
+  'first_value',
+  'last_value',
+  'nth_value',
+]);
 
 function functionName(f: FuncCall): string {
   const names = stringsOf(f.funcname);
@@ -613,7 +715,8 @@ function translateFuncCall(f: FuncCall, env: ExprEnv): Ex {
   if (f.agg_filter) throw new SqlFailure(`FILTER specified, but ${name} is not an aggregate function`);
   if (f.agg_order?.length) throw new SqlFailure(`ORDER BY specified, but ${name} is not an aggregate function`);
   if (f.func_variadic) throw unsupported('VARIADIC');
-  if ((f.args?.length ?? 0) > MAX_ARGUMENTS) throw new SqlFailure(`cannot pass more than ${MAX_ARGUMENTS} arguments to a function`);
+  if ((f.args?.length ?? 0) > MAX_ARGUMENTS)
+    throw new SqlFailure(`cannot pass more than ${MAX_ARGUMENTS} arguments to a function`);
   const args = (f.args ?? []).map((a) => translateExpr(a, env));
   const result = callScalarFunction(name, args, f.funcformat === 'COERCE_SQL_SYNTAX', env.t.defaultTextSearchConfig);
   return { ...result, name: result.name ?? name, strength: result.name ? result.strength : 2 };
@@ -628,12 +731,20 @@ function aggregateCall(name: string, f: FuncCall, args: Ex[]): Ex {
   const distinct = f.agg_distinct ? 'DISTINCT ' : '';
   if (name === 'count') {
     if (f.agg_star) return ex('count(*)', 'int8', []);
-    if (args.length !== 1) throw noSuchFunction('count', args.map((a) => a.type));
+    if (args.length !== 1)
+      throw noSuchFunction(
+        'count',
+        args.map((a) => a.type),
+      );
     const a = args[0]!;
     return ex(`count(${distinct}${distinct ? keyOf(a) : a.sql})`, 'int8', [a]);
   }
   if (f.agg_star) throw new SqlFailure(`${name}(*) specified, but ${name} is not an aggregate function`);
-  if (args.length !== 1) throw noSuchFunction(name, args.map((a) => a.type));
+  if (args.length !== 1)
+    throw noSuchFunction(
+      name,
+      args.map((a) => a.type),
+    );
   let a = args[0]!;
   if (a.type === 'unknown') {
     if (name === 'min' || name === 'max') a = coerce(a, 'text');
@@ -643,12 +754,14 @@ function aggregateCall(name: string, f: FuncCall, args: Ex[]): Ex {
   switch (name) {
     case 'sum':
       if (a.type === 'int2' || a.type === 'int4') return ex(`sum(${distinct}${arg})`, 'int8', [a]);
-      if (a.type === 'int8' || a.type === 'numeric') return { ...ex(`${RT.numSum}(${distinct}${arg})`, 'numeric', [a]), native: false };
+      if (a.type === 'int8' || a.type === 'numeric')
+        return { ...ex(`${RT.numSum}(${distinct}${arg})`, 'numeric', [a]), native: false };
       if (a.type === 'float4') return ex(`${RT.float4}(${RT.floatSum}(${distinct}${arg}))`, 'float4', [a]);
       if (a.type === 'float8') return ex(`${RT.floatSum}(${distinct}${arg})`, 'float8', [a]);
       throw noSuchFunction(name, [a.type]);
     case 'avg':
-      if (isIntegerType(a.type) || a.type === 'numeric') return { ...ex(`${RT.numAvg}(${distinct}${arg})`, 'numeric', [a]), native: false };
+      if (isIntegerType(a.type) || a.type === 'numeric')
+        return { ...ex(`${RT.numAvg}(${distinct}${arg})`, 'numeric', [a]), native: false };
       if (isFloatType(a.type)) return ex(`${RT.floatAvg}(${distinct}${arg})`, 'float8', [a]);
       throw noSuchFunction(name, [a.type]);
     default: {
@@ -678,15 +791,33 @@ function translateAggregate(f: FuncCall, name: string, env: ExprEnv): Ex {
   }
   // Arguments referring only to outer columns would make this an aggregate of the outer query.
   if (!args.some((a) => a.local) && args.some((a) => a.outer)) throw unsupported('aggregates over outer-query columns');
-  return { ...call, agg: true, win: false, ungrouped: null, local: args.some((a) => a.local), outer: args.some((a) => a.outer) };
+  return {
+    ...call,
+    agg: true,
+    win: false,
+    ungrouped: null,
+    local: args.some((a) => a.local),
+    outer: args.some((a) => a.outer),
+  };
 }
 
 const FRAME = {
-  NONDEFAULT: 0x1, RANGE: 0x2, ROWS: 0x4, GROUPS: 0x8, BETWEEN: 0x10,
-  START_UNBOUNDED_PRECEDING: 0x20, END_UNBOUNDED_PRECEDING: 0x40, START_UNBOUNDED_FOLLOWING: 0x80,
-  END_UNBOUNDED_FOLLOWING: 0x100, START_CURRENT_ROW: 0x200, END_CURRENT_ROW: 0x400,
-  START_OFFSET_PRECEDING: 0x800, END_OFFSET_PRECEDING: 0x1000, START_OFFSET_FOLLOWING: 0x2000,
-  END_OFFSET_FOLLOWING: 0x4000, EXCLUDE: 0x8000 | 0x10000 | 0x20000,
+  NONDEFAULT: 0x1,
+  RANGE: 0x2,
+  ROWS: 0x4,
+  GROUPS: 0x8,
+  BETWEEN: 0x10,
+  START_UNBOUNDED_PRECEDING: 0x20,
+  END_UNBOUNDED_PRECEDING: 0x40,
+  START_UNBOUNDED_FOLLOWING: 0x80,
+  END_UNBOUNDED_FOLLOWING: 0x100,
+  START_CURRENT_ROW: 0x200,
+  END_CURRENT_ROW: 0x400,
+  START_OFFSET_PRECEDING: 0x800,
+  END_OFFSET_PRECEDING: 0x1000,
+  START_OFFSET_FOLLOWING: 0x2000,
+  END_OFFSET_FOLLOWING: 0x4000,
+  EXCLUDE: 0x8000 | 0x10000 | 0x20000,
 };
 
 function frameOffset(node: Node | undefined): string {
@@ -735,14 +866,16 @@ function translateWindowCall(f: FuncCall, name: string, env: ExprEnv): Ex {
   if (!env.winAllowed) throw new SqlFailure(`window functions are not allowed in ${env.clause}`);
   const w = f.over!;
   if (w.name || w.refname) throw unsupported('named windows');
-  if (f.agg_filter && !AGGREGATES.has(name)) throw new SqlFailure('FILTER is not implemented for non-aggregate window functions');
+  if (f.agg_filter && !AGGREGATES.has(name))
+    throw new SqlFailure('FILTER is not implemented for non-aggregate window functions');
   // A window function in the arguments is "nested"; in PARTITION BY or ORDER BY it is in the window definition.
   const argEnv: ExprEnv = { ...env, inWindow: true };
   const definitionEnv: ExprEnv = { ...env, winAllowed: false, clause: 'window definitions' };
   const nested = (node: Node) => translateExpr(node, definitionEnv);
   const partition = (w.partitionClause ?? []).map((p) => nested(p));
   for (const p of partition) {
-    if (p.type === 'tsvector' || p.type === 'tsquery') throw new SqlFailure(`could not identify an equality operator for type ${p.type}`);
+    if (p.type === 'tsvector' || p.type === 'tsquery')
+      throw new SqlFailure(`could not identify an equality operator for type ${p.type}`);
   }
   const order = (w.orderClause ?? []).map((s) => {
     const sort = (s as { SortBy: SortBy }).SortBy;
@@ -752,7 +885,11 @@ function translateWindowCall(f: FuncCall, name: string, env: ExprEnv): Ex {
   let call: Ex;
   const args = (f.args ?? []).map((a) => translateExpr(a, argEnv));
   if (RANKING.has(name)) {
-    if (args.length > 0 || f.agg_star) throw noSuchFunction(name, args.map((a) => a.type));
+    if (args.length > 0 || f.agg_star)
+      throw noSuchFunction(
+        name,
+        args.map((a) => a.type),
+      );
     call = ex(`${name}()`, 'int8', []);
   } else if (AGGREGATES.has(name)) {
     if (f.agg_distinct) throw new SqlFailure('DISTINCT is not implemented for window functions');
@@ -760,7 +897,11 @@ function translateWindowCall(f: FuncCall, name: string, env: ExprEnv): Ex {
     call = aggregateCall(name, f, args);
     if (f.agg_filter) {
       const filter = requireBool(translateExpr(f.agg_filter, { ...argEnv, inFilter: true }), 'FILTER');
-      call = { ...call, sql: `${call.sql} FILTER (WHERE ${filter.sql})`, ungrouped: call.ungrouped ?? filter.ungrouped };
+      call = {
+        ...call,
+        sql: `${call.sql} FILTER (WHERE ${filter.sql})`,
+        ungrouped: call.ungrouped ?? filter.ungrouped,
+      };
     }
   } else if (WINDOW_ONLY.has(name)) {
     throw unsupported(`window function ${name}`);
@@ -784,7 +925,11 @@ function selectOf(node: Node | undefined): SelectStmt {
   return (node as { SelectStmt: SelectStmt }).SelectStmt;
 }
 
-function subqueryColumnEx(sql: string, col: { type: PgType; native: boolean; length: number | null }, outerRefs: boolean): Ex {
+function subqueryColumnEx(
+  sql: string,
+  col: { type: PgType; native: boolean; length: number | null },
+  outerRefs: boolean,
+): Ex {
   return { ...ex(sql, col.type), native: col.native, length: col.length, outer: outerRefs };
 }
 
@@ -832,7 +977,8 @@ function translateSubLink(s: SubLink, env: ExprEnv): Ex {
  */
 function quantified(op: string, all: boolean, test: Ex, sub: Subquery, flags: Partial<Ex>): Ex {
   if (!COMPARE_OPS.has(op) && op !== '!=') throw unsupported(`${op} ${all ? 'ALL' : 'ANY'} (subquery)`);
-  if (test.agg || test.win) throw unsupported(`aggregates or window functions compared with ${all ? 'ALL' : 'ANY'} (subquery)`);
+  if (test.agg || test.win)
+    throw unsupported(`aggregates or window functions compared with ${all ? 'ALL' : 'ANY'} (subquery)`);
   const col = sub.columns[0]!;
   const inner = subqueryColumnEx('"s"."c1"', col, false);
   const cmp = compareEx((op === '!=' ? '<>' : op) as CompareOp, test, inner);

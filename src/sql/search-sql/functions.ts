@@ -13,21 +13,128 @@ export function noSuchFunction(name: string, types: readonly PgType[]): SqlFailu
 
 /** Functions PostgreSQL has (and CKAN may allow) that the embedded store does not compute. */
 export const KNOWN_UNSUPPORTED = new Set([
-  'generate_series', 'random', 'now', 'date_trunc', 'date_part', 'extract', 'to_char', 'to_date', 'to_timestamp',
-  'age', 'string_agg', 'array_agg', 'json_agg', 'jsonb_agg', 'to_json', 'to_jsonb', 'row_to_json', 'array_to_json',
-  'regexp_replace', 'regexp_match', 'regexp_matches', 'regexp_split_to_array', 'regexp_split_to_table',
-  'split_part', 'lpad', 'rpad', 'repeat', 'reverse', 'initcap', 'translate', 'md5', 'chr', 'ascii', 'format',
-  'quote_ident', 'quote_literal', 'quote_nullable', 'to_hex', 'sqrt', 'cbrt', 'power', 'exp', 'ln', 'log', 'sign',
-  'pi', 'degrees', 'radians', 'sin', 'cos', 'tan', 'acos', 'asin', 'atan', 'div', 'width_bucket', 'factorial',
-  'stddev', 'stddev_pop', 'stddev_samp', 'variance', 'var_pop', 'var_samp', 'bool_and', 'bool_or', 'every',
-  'bit_and', 'bit_or', 'corr', 'covar_pop', 'covar_samp', 'mode', 'percentile_cont', 'percentile_disc',
-  'ts_headline', 'phraseto_tsquery', 'websearch_to_tsquery', 'setweight', 'strip', 'ts_rank_cd', 'num_nulls',
-  'num_nonnulls', 'make_date', 'make_timestamp', 'make_time', 'make_interval', 'isfinite', 'justify_days',
-  'justify_hours', 'justify_interval', 'clock_timestamp', 'statement_timestamp', 'transaction_timestamp',
-  'string_to_array', 'array_to_string', 'unnest', 'cardinality', 'array_length', 'encode', 'decode', 'convert',
-  'convert_from', 'convert_to', 'to_ascii', 'overlay', 'timezone', 'scale', 'octet_length', 'bit_length',
-  'similar_to_escape', 'normalize', 'is_normalized', 'collation for', 'xmlagg', 'xmlcomment', 'xmlconcat', 'xpath',
-  'xpath_exists', 'json_build_object', 'json_build_array', 'jsonb_build_object', 'jsonb_build_array',
+  'generate_series',
+  'random',
+  'now',
+  'date_trunc',
+  'date_part',
+  'extract',
+  'to_char',
+  'to_date',
+  'to_timestamp',
+  'age',
+  'string_agg',
+  'array_agg',
+  'json_agg',
+  'jsonb_agg',
+  'to_json',
+  'to_jsonb',
+  'row_to_json',
+  'array_to_json',
+  'regexp_replace',
+  'regexp_match',
+  'regexp_matches',
+  'regexp_split_to_array',
+  'regexp_split_to_table',
+  'split_part',
+  'lpad',
+  'rpad',
+  'repeat',
+  'reverse',
+  'initcap',
+  'translate',
+  'md5',
+  'chr',
+  'ascii',
+  'format',
+  'quote_ident',
+  'quote_literal',
+  'quote_nullable',
+  'to_hex',
+  'sqrt',
+  'cbrt',
+  'power',
+  'exp',
+  'ln',
+  'log',
+  'sign',
+  'pi',
+  'degrees',
+  'radians',
+  'sin',
+  'cos',
+  'tan',
+  'acos',
+  'asin',
+  'atan',
+  'div',
+  'width_bucket',
+  'factorial',
+  'stddev',
+  'stddev_pop',
+  'stddev_samp',
+  'variance',
+  'var_pop',
+  'var_samp',
+  'bool_and',
+  'bool_or',
+  'every',
+  'bit_and',
+  'bit_or',
+  'corr',
+  'covar_pop',
+  'covar_samp',
+  'mode',
+  'percentile_cont',
+  'percentile_disc',
+  'ts_headline',
+  'phraseto_tsquery',
+  'websearch_to_tsquery',
+  'setweight',
+  'strip',
+  'ts_rank_cd',
+  'num_nulls',
+  'num_nonnulls',
+  'make_date',
+  'make_timestamp',
+  'make_time',
+  'make_interval',
+  'isfinite',
+  'justify_days',
+  'justify_hours',
+  'justify_interval',
+  'clock_timestamp',
+  'statement_timestamp',
+  'transaction_timestamp',
+  'string_to_array',
+  'array_to_string',
+  'unnest',
+  'cardinality',
+  'array_length',
+  'encode',
+  'decode',
+  'convert',
+  'convert_from',
+  'convert_to',
+  'to_ascii',
+  'overlay',
+  'timezone',
+  'scale',
+  'octet_length',
+  'bit_length',
+  'similar_to_escape',
+  'normalize',
+  'is_normalized',
+  'collation for',
+  'xmlagg',
+  'xmlcomment',
+  'xmlconcat',
+  'xpath',
+  'xpath_exists',
+  'json_build_object',
+  'json_build_array',
+  'jsonb_build_object',
+  'jsonb_build_array',
 ]);
 
 /** A text argument: text, varchar, char(n) or an untyped literal (read as text). Null if the type does not fit. */
@@ -45,12 +152,20 @@ function asInt4(e: Ex): Ex | null {
 }
 
 function requireArgs(name: string, args: readonly Ex[], min: number, max: number): void {
-  if (args.length < min || args.length > max) throw noSuchFunction(name, args.map((a) => a.type));
+  if (args.length < min || args.length > max)
+    throw noSuchFunction(
+      name,
+      args.map((a) => a.type),
+    );
 }
 
 function textArgs(name: string, args: readonly Ex[]): Ex[] {
   const out = args.map(asText);
-  if (out.some((a) => a === null)) throw noSuchFunction(name, args.map((a) => a.type));
+  if (out.some((a) => a === null))
+    throw noSuchFunction(
+      name,
+      args.map((a) => a.type),
+    );
   return out as Ex[];
 }
 
@@ -59,7 +174,10 @@ function numericOrFloat(name: string, args: readonly Ex[]): Ex {
   const a = args[0]!;
   if (a.type === 'numeric') return a;
   if (isNumericType(a.type) || a.type === 'unknown') return coerce(a, 'float8');
-  throw noSuchFunction(name, args.map((x) => x.type));
+  throw noSuchFunction(
+    name,
+    args.map((x) => x.type),
+  );
 }
 
 function textSearchConfig(e: Ex): string {
@@ -102,10 +220,12 @@ export function callScalarFunction(name: string, args: Ex[], syntax: boolean, de
     case 'substr': {
       requireArgs(name, args, 2, 3);
       const s = asText(args[0]!);
-      if (s && args.length === 2 && (isStringType(args[1]!.type))) throw unsupported('substring with a regular expression');
+      if (s && args.length === 2 && isStringType(args[1]!.type))
+        throw unsupported('substring with a regular expression');
       const rest = args.slice(1).map(asInt4);
       if (!s || rest.some((r) => r === null)) {
-        if (syntax && args.length === 3 && s && asText(args[1]!) && asText(args[2]!)) throw unsupported('SUBSTRING … SIMILAR');
+        if (syntax && args.length === 3 && s && asText(args[1]!) && asText(args[2]!))
+          throw unsupported('SUBSTRING … SIMILAR');
         throw noSuchFunction(name, types);
       }
       const r = rest as Ex[];
@@ -150,9 +270,16 @@ export function callScalarFunction(name: string, args: Ex[], syntax: boolean, de
       requireArgs(name, args, 1, 1);
       const a = args[0]!;
       if (a.type === 'unknown') return ex(`abs(${coerce(a, 'float8').sql})`, 'float8', [a]);
-      if (isIntegerType(a.type)) return ex(`CAST(${RT.intCheck}(abs(${a.sql}), ${a.type === 'int2' ? 16 : a.type === 'int4' ? 32 : 64}) AS INTEGER)`, a.type, [a]);
+      if (isIntegerType(a.type))
+        return ex(
+          `CAST(${RT.intCheck}(abs(${a.sql}), ${a.type === 'int2' ? 16 : a.type === 'int4' ? 32 : 64}) AS INTEGER)`,
+          a.type,
+          [a],
+        );
       if (a.type === 'numeric') {
-        return a.native ? { ...ex(`abs(${a.sql})`, 'numeric', [a]), native: true } : ex(`${RT.numAbs}(${a.sql})`, 'numeric', [a]);
+        return a.native
+          ? { ...ex(`abs(${a.sql})`, 'numeric', [a]), native: true }
+          : ex(`${RT.numAbs}(${a.sql})`, 'numeric', [a]);
       }
       if (isFloatType(a.type)) return ex(`abs(${a.sql})`, a.type, [a]);
       throw noSuchFunction(name, types);
@@ -162,13 +289,15 @@ export function callScalarFunction(name: string, args: Ex[], syntax: boolean, de
       requireArgs(name, args, 1, 2);
       if (args.length === 2) {
         const a = args[0]!;
-        const x = a.type === 'numeric' ? a : isIntegerType(a.type) || a.type === 'unknown' ? coerce(a, 'numeric') : null;
+        const x =
+          a.type === 'numeric' ? a : isIntegerType(a.type) || a.type === 'unknown' ? coerce(a, 'numeric') : null;
         const s = asInt4(args[1]!);
         if (!x || !s) throw noSuchFunction(name, types);
         return ex(`${name === 'round' ? RT.numRound : RT.numTrunc}(${x.sql}, ${s.sql})`, 'numeric', [x, s]);
       }
       const x = numericOrFloat(name, args);
-      if (x.type === 'numeric') return ex(`${name === 'round' ? RT.numRound : RT.numTrunc}(${x.sql}, 0)`, 'numeric', [x]);
+      if (x.type === 'numeric')
+        return ex(`${name === 'round' ? RT.numRound : RT.numTrunc}(${x.sql}, 0)`, 'numeric', [x]);
       return ex(name === 'round' ? `${RT.floatRound}(${x.sql})` : `CAST(trunc(${x.sql}) AS REAL)`, 'float8', [x]);
     }
     case 'ceil':
@@ -193,7 +322,8 @@ export function callScalarFunction(name: string, args: Ex[], syntax: boolean, de
       const ints = [a, b].map((e) => (isIntegerType(e.type) ? e : e.type === 'unknown' ? coerce(e, 'int4') : null));
       if (ints.some((e) => e === null)) throw noSuchFunction(name, types);
       const [x, y] = ints as [Ex, Ex];
-      const type: PgType = x.type === 'int8' || y.type === 'int8' ? 'int8' : x.type === 'int4' || y.type === 'int4' ? 'int4' : 'int2';
+      const type: PgType =
+        x.type === 'int8' || y.type === 'int8' ? 'int8' : x.type === 'int4' || y.type === 'int4' ? 'int4' : 'int2';
       return ex(`CAST(${RT.intMod}(${x.sql}, ${y.sql}) AS INTEGER)`, type, [x, y]);
     }
     case 'to_tsvector':

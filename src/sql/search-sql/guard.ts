@@ -11,20 +11,61 @@ import { checkRelationName } from './query.js';
 
 /** How a statement node is named in the refusal ("INSERT", "CREATE TABLE", …). */
 const STATEMENT_WORDS: Record<string, string> = {
-  InsertStmt: 'INSERT', UpdateStmt: 'UPDATE', DeleteStmt: 'DELETE', MergeStmt: 'MERGE', CreateStmt: 'CREATE TABLE',
-  CreateTableAsStmt: 'CREATE TABLE AS', DropStmt: 'DROP', TruncateStmt: 'TRUNCATE', AlterTableStmt: 'ALTER TABLE',
-  GrantStmt: 'GRANT/REVOKE', GrantRoleStmt: 'GRANT/REVOKE', CopyStmt: 'COPY', VariableSetStmt: 'SET',
-  VariableShowStmt: 'SHOW', CallStmt: 'CALL', DoStmt: 'DO', LockStmt: 'LOCK', ExplainStmt: 'EXPLAIN',
-  ViewStmt: 'CREATE VIEW', IndexStmt: 'CREATE INDEX', VacuumStmt: 'VACUUM/ANALYZE', CreateFunctionStmt: 'CREATE FUNCTION',
-  CreateSchemaStmt: 'CREATE SCHEMA', CreateRoleStmt: 'CREATE ROLE', AlterRoleStmt: 'ALTER ROLE', DropRoleStmt: 'DROP ROLE',
-  CreatedbStmt: 'CREATE DATABASE', DropdbStmt: 'DROP DATABASE', CreateExtensionStmt: 'CREATE EXTENSION',
-  PrepareStmt: 'PREPARE', ExecuteStmt: 'EXECUTE', DeallocateStmt: 'DEALLOCATE', ListenStmt: 'LISTEN',
-  NotifyStmt: 'NOTIFY', UnlistenStmt: 'UNLISTEN', LoadStmt: 'LOAD', CheckPointStmt: 'CHECKPOINT', DiscardStmt: 'DISCARD',
-  RenameStmt: 'ALTER … RENAME', CommentStmt: 'COMMENT', DeclareCursorStmt: 'DECLARE CURSOR', FetchStmt: 'FETCH',
-  ClosePortalStmt: 'CLOSE', ReindexStmt: 'REINDEX', ClusterStmt: 'CLUSTER', RuleStmt: 'CREATE RULE',
-  CreateTrigStmt: 'CREATE TRIGGER', CreateSeqStmt: 'CREATE SEQUENCE', AlterSeqStmt: 'ALTER SEQUENCE',
-  RefreshMatViewStmt: 'REFRESH MATERIALIZED VIEW', SecLabelStmt: 'SECURITY LABEL', ImportForeignSchemaStmt: 'IMPORT FOREIGN SCHEMA',
-  AlterSystemStmt: 'ALTER SYSTEM', ReturnStmt: 'RETURN', PLAssignStmt: 'assignment',
+  InsertStmt: 'INSERT',
+  UpdateStmt: 'UPDATE',
+  DeleteStmt: 'DELETE',
+  MergeStmt: 'MERGE',
+  CreateStmt: 'CREATE TABLE',
+  CreateTableAsStmt: 'CREATE TABLE AS',
+  DropStmt: 'DROP',
+  TruncateStmt: 'TRUNCATE',
+  AlterTableStmt: 'ALTER TABLE',
+  GrantStmt: 'GRANT/REVOKE',
+  GrantRoleStmt: 'GRANT/REVOKE',
+  CopyStmt: 'COPY',
+  VariableSetStmt: 'SET',
+  VariableShowStmt: 'SHOW',
+  CallStmt: 'CALL',
+  DoStmt: 'DO',
+  LockStmt: 'LOCK',
+  ExplainStmt: 'EXPLAIN',
+  ViewStmt: 'CREATE VIEW',
+  IndexStmt: 'CREATE INDEX',
+  VacuumStmt: 'VACUUM/ANALYZE',
+  CreateFunctionStmt: 'CREATE FUNCTION',
+  CreateSchemaStmt: 'CREATE SCHEMA',
+  CreateRoleStmt: 'CREATE ROLE',
+  AlterRoleStmt: 'ALTER ROLE',
+  DropRoleStmt: 'DROP ROLE',
+  CreatedbStmt: 'CREATE DATABASE',
+  DropdbStmt: 'DROP DATABASE',
+  CreateExtensionStmt: 'CREATE EXTENSION',
+  PrepareStmt: 'PREPARE',
+  ExecuteStmt: 'EXECUTE',
+  DeallocateStmt: 'DEALLOCATE',
+  ListenStmt: 'LISTEN',
+  NotifyStmt: 'NOTIFY',
+  UnlistenStmt: 'UNLISTEN',
+  LoadStmt: 'LOAD',
+  CheckPointStmt: 'CHECKPOINT',
+  DiscardStmt: 'DISCARD',
+  RenameStmt: 'ALTER … RENAME',
+  CommentStmt: 'COMMENT',
+  DeclareCursorStmt: 'DECLARE CURSOR',
+  FetchStmt: 'FETCH',
+  ClosePortalStmt: 'CLOSE',
+  ReindexStmt: 'REINDEX',
+  ClusterStmt: 'CLUSTER',
+  RuleStmt: 'CREATE RULE',
+  CreateTrigStmt: 'CREATE TRIGGER',
+  CreateSeqStmt: 'CREATE SEQUENCE',
+  AlterSeqStmt: 'ALTER SEQUENCE',
+  RefreshMatViewStmt: 'REFRESH MATERIALIZED VIEW',
+  SecLabelStmt: 'SECURITY LABEL',
+  ImportForeignSchemaStmt: 'IMPORT FOREIGN SCHEMA',
+  AlterSystemStmt: 'ALTER SYSTEM',
+  ReturnStmt: 'RETURN',
+  PLAssignStmt: 'assignment',
 };
 
 function transactionWord(body: unknown): string {
@@ -37,7 +78,10 @@ export function statementWord(kind: string, body: unknown): string {
   const known = STATEMENT_WORDS[kind];
   if (known) return known;
   // CreateFooStmt → CREATE FOO
-  return kind.replace(/Stmt$/, '').replace(/([a-z])([A-Z])/g, '$1 $2').toUpperCase();
+  return kind
+    .replace(/Stmt$/, '')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toUpperCase();
 }
 
 interface Findings {
@@ -57,7 +101,12 @@ export const MAX_TREE_DEPTH = 600;
  * Walks the tree without recursion (a hostile statement may nest deeply): checks every node and collects the
  * names of CTEs, whose scoping the translator applies.
  */
-function walk(root: unknown, found: Findings, ctes: Set<string>, ranges: { schemaname?: string; relname?: string; catalogname?: string }[]): void {
+function walk(
+  root: unknown,
+  found: Findings,
+  ctes: Set<string>,
+  ranges: { schemaname?: string; relname?: string; catalogname?: string }[],
+): void {
   const stack: [unknown, number][] = [[root, 0]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
@@ -95,7 +144,11 @@ function walk(root: unknown, found: Findings, ctes: Set<string>, ranges: { schem
   }
 }
 
-function checkRange(rv: { schemaname?: string; relname?: string; catalogname?: string }, ctes: ReadonlySet<string>, found: Findings): void {
+function checkRange(
+  rv: { schemaname?: string; relname?: string; catalogname?: string },
+  ctes: ReadonlySet<string>,
+  found: Findings,
+): void {
   if (found.relation) return;
   if (rv.schemaname === undefined && rv.relname !== undefined && ctes.has(rv.relname)) return;
   try {
@@ -113,7 +166,12 @@ function checkFunction(f: { funcname?: Node[]; funcformat?: string }, found: Fin
   // the translator decides whether it supports them.
   if (f.funcformat === 'COERCE_SQL_SYNTAX') return;
   // The parser's own rewriting of LIKE … ESCAPE and SIMILAR TO.
-  if (names.length === 2 && names[0] === 'pg_catalog' && (names[1] === 'like_escape' || names[1] === 'similar_to_escape')) return;
+  if (
+    names.length === 2 &&
+    names[0] === 'pg_catalog' &&
+    (names[1] === 'like_escape' || names[1] === 'similar_to_escape')
+  )
+    return;
   const name = names.length === 2 && names[0] === 'pg_catalog' ? names[1]! : names.length === 1 ? names[0]! : null;
   if (name === null || !isAllowedFunction(name)) {
     found.func = forbidden(CKAN_MESSAGES.callFunction(names.join('.')));

@@ -64,7 +64,10 @@ export function likeMatch(parts: readonly LikePart[], text: string): boolean {
   }
   const subject: number[] = [];
   for (const ch of text) subject.push(ch.codePointAt(0)!);
-  let s = 0, p = 0, starP = -1, starS = 0;
+  let s = 0,
+    p = 0,
+    starP = -1,
+    starS = 0;
   while (s < subject.length) {
     const token = pattern[p];
     if (token !== undefined && token !== -1 && (token === -2 || token === subject[s])) {

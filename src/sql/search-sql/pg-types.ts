@@ -2,18 +2,39 @@
 // it words them in messages (format_type), categories, and how common types are chosen (select_common_type).
 
 export type PgType =
-  | 'int2' | 'int4' | 'int8' | 'numeric' | 'float4' | 'float8'
-  | 'text' | 'varchar' | 'bpchar'
-  | 'bool' | 'date' | 'timestamp'
-  | 'tsvector' | 'tsquery'
+  | 'int2'
+  | 'int4'
+  | 'int8'
+  | 'numeric'
+  | 'float4'
+  | 'float8'
+  | 'text'
+  | 'varchar'
+  | 'bpchar'
+  | 'bool'
+  | 'date'
+  | 'timestamp'
+  | 'tsvector'
+  | 'tsquery'
   | 'unknown';
 
 /** How PostgreSQL names a type in its messages. */
 const DISPLAY: Record<PgType, string> = {
-  int2: 'smallint', int4: 'integer', int8: 'bigint', numeric: 'numeric', float4: 'real', float8: 'double precision',
-  text: 'text', varchar: 'character varying', bpchar: 'character',
-  bool: 'boolean', date: 'date', timestamp: 'timestamp without time zone',
-  tsvector: 'tsvector', tsquery: 'tsquery', unknown: 'unknown',
+  int2: 'smallint',
+  int4: 'integer',
+  int8: 'bigint',
+  numeric: 'numeric',
+  float4: 'real',
+  float8: 'double precision',
+  text: 'text',
+  varchar: 'character varying',
+  bpchar: 'character',
+  bool: 'boolean',
+  date: 'date',
+  timestamp: 'timestamp without time zone',
+  tsvector: 'tsvector',
+  tsquery: 'tsquery',
+  unknown: 'unknown',
 };
 
 export function displayType(t: PgType): string {
@@ -111,16 +132,67 @@ export interface CastTarget {
  * PRECISION → float8, CHAR → bpchar, …). Unqualified names are looked up as PostgreSQL's catalogue would.
  */
 export const TYPE_NAMES: Readonly<Record<string, PgType>> = {
-  int2: 'int2', int4: 'int4', int8: 'int8', numeric: 'numeric', float4: 'float4', float8: 'float8',
-  text: 'text', varchar: 'varchar', bpchar: 'bpchar', bool: 'bool', date: 'date', timestamp: 'timestamp',
-  tsvector: 'tsvector', tsquery: 'tsquery',
+  int2: 'int2',
+  int4: 'int4',
+  int8: 'int8',
+  numeric: 'numeric',
+  float4: 'float4',
+  float8: 'float8',
+  text: 'text',
+  varchar: 'varchar',
+  bpchar: 'bpchar',
+  bool: 'bool',
+  date: 'date',
+  timestamp: 'timestamp',
+  tsvector: 'tsvector',
+  tsquery: 'tsquery',
 };
 
 /** Type names PostgreSQL knows but the embedded store does not model (a 409 naming them, not "does not exist"). */
 export const UNSUPPORTED_TYPE_NAMES: ReadonlySet<string> = new Set([
-  'interval', 'time', 'timetz', 'timestamptz', 'json', 'jsonb', 'bytea', 'uuid', 'money', 'inet', 'cidr',
-  'macaddr', 'macaddr8', 'bit', 'varbit', 'xml', 'point', 'line', 'lseg', 'box', 'path', 'polygon', 'circle',
-  'oid', 'regclass', 'regproc', 'regprocedure', 'regtype', 'regconfig', 'regnamespace', 'regrole', 'char', 'name',
-  'int4range', 'int8range', 'numrange', 'tsrange', 'tstzrange', 'daterange', 'record', 'anyelement', 'void',
-  'txid_snapshot', 'pg_lsn', 'cstring',
+  'interval',
+  'time',
+  'timetz',
+  'timestamptz',
+  'json',
+  'jsonb',
+  'bytea',
+  'uuid',
+  'money',
+  'inet',
+  'cidr',
+  'macaddr',
+  'macaddr8',
+  'bit',
+  'varbit',
+  'xml',
+  'point',
+  'line',
+  'lseg',
+  'box',
+  'path',
+  'polygon',
+  'circle',
+  'oid',
+  'regclass',
+  'regproc',
+  'regprocedure',
+  'regtype',
+  'regconfig',
+  'regnamespace',
+  'regrole',
+  'char',
+  'name',
+  'int4range',
+  'int8range',
+  'numrange',
+  'tsrange',
+  'tstzrange',
+  'daterange',
+  'record',
+  'anyelement',
+  'void',
+  'txid_snapshot',
+  'pg_lsn',
+  'cstring',
 ]);

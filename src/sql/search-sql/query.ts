@@ -2,18 +2,43 @@
 // HAVING with PostgreSQL's grouping rules, select lists, DISTINCT [ON], set operations, ORDER BY and LIMIT.
 // Every resource is read through the store's deadline filter, and every name in the output is generated here.
 
-import type { Alias, JoinExpr, Node, RangeSubselect, RangeVar, ResTarget, SelectStmt, SortBy, WithClause } from 'libpg-query';
+import type {
+  Alias,
+  JoinExpr,
+  Node,
+  RangeSubselect,
+  RangeVar,
+  ResTarget,
+  SelectStmt,
+  SortBy,
+  WithClause,
+} from 'libpg-query';
 import { SQLITE_FUNCTIONS } from '../sqlite/functions.js';
 import { quoteIdent } from '../sqlite/quote.js';
 import { exactValueSql } from '../sqlite/ddl.js';
 import { nodeKind, stringsOf, stringValue } from './ast.js';
 import { coerce, compareEx, ex, keyOf, requireBool, unify, type Ex } from './ex.js';
 import {
-  columnExpr, isGroupedColumn, orderTerm, translateExpr, type ExprEnv, type Subquery, type SubqueryColumn, type Translation,
+  columnExpr,
+  isGroupedColumn,
+  orderTerm,
+  translateExpr,
+  type ExprEnv,
+  type Subquery,
+  type SubqueryColumn,
+  type Translation,
 } from './expr.js';
 import { CKAN_MESSAGES, forbidden, readOnlyRefusal, SqlFailure, unsupported } from './failure.js';
 import type { PgType } from './pg-types.js';
-import { columnDisplay, Scope, type Column, type CteDef, type FromItem, type Grouping, type RangeEntry } from './scope.js';
+import {
+  columnDisplay,
+  Scope,
+  type Column,
+  type CteDef,
+  type FromItem,
+  type Grouping,
+  type RangeEntry,
+} from './scope.js';
 
 export interface SqlResourceInfo {
   id: string;
@@ -36,8 +61,19 @@ interface BaseColumn {
 
 /** A catalogue field type as the PostgreSQL type of its column (`_id` is int4, `_full_text` tsvector). */
 const FIELD_TYPES: Record<string, PgType> = {
-  int: 'int4', int4: 'int4', int8: 'int8', int2: 'int2', numeric: 'numeric', float8: 'float8', float4: 'float4',
-  text: 'text', bool: 'bool', date: 'date', timestamp: 'timestamp', tsvector: 'tsvector', varchar: 'varchar',
+  int: 'int4',
+  int4: 'int4',
+  int8: 'int8',
+  int2: 'int2',
+  numeric: 'numeric',
+  float8: 'float8',
+  float4: 'float4',
+  text: 'text',
+  bool: 'bool',
+  date: 'date',
+  timestamp: 'timestamp',
+  tsvector: 'tsvector',
+  varchar: 'varchar',
 };
 
 interface OutputColumn {
@@ -128,8 +164,15 @@ export class StatementTranslator implements Translation {
     const analyzed = this.analyze(stmt, null);
     // PostgreSQL answers rows without columns; SQLite cannot (inside EXISTS it does not matter).
     if (analyzed.columns.length === 0) throw unsupported('a SELECT without columns');
-    const columns = analyzed.columns.map((c) => ({ id: c.name, type: c.ex.type === 'unknown' ? 'text' as PgType : c.ex.type }));
-    const sql = analyzed.emit(analyzed.columns.map((c) => c.name), columns.map((c) => c.type), cap);
+    const columns = analyzed.columns.map((c) => ({
+      id: c.name,
+      type: c.ex.type === 'unknown' ? ('text' as PgType) : c.ex.type,
+    }));
+    const sql = analyzed.emit(
+      analyzed.columns.map((c) => c.name),
+      columns.map((c) => c.type),
+      cap,
+    );
     return { sql, columns };
   }
 
@@ -190,7 +233,17 @@ export class StatementTranslator implements Translation {
     if (w.recursive) throw unsupported('WITH RECURSIVE');
     const parts: string[] = [];
     for (const node of w.ctes ?? []) {
-      const cte = (node as { CommonTableExpr: { ctename?: string; aliascolnames?: Node[]; ctequery?: Node; search_clause?: unknown; cycle_clause?: unknown } }).CommonTableExpr;
+      const cte = (
+        node as {
+          CommonTableExpr: {
+            ctename?: string;
+            aliascolnames?: Node[];
+            ctequery?: Node;
+            search_clause?: unknown;
+            cycle_clause?: unknown;
+          };
+        }
+      ).CommonTableExpr;
       const name = cte.ctename ?? '';
       if (scope.ctes.has(name)) throw new SqlFailure(`WITH query name "${name}" specified more than once`);
       const query = cte.ctequery;
@@ -198,11 +251,14 @@ export class StatementTranslator implements Translation {
       const sub = this.subquery((query as { SelectStmt: SelectStmt }).SelectStmt, scope);
       const aliases = stringsOf(cte.aliascolnames);
       if (aliases.length > sub.columns.length) {
-        throw new SqlFailure(`WITH query "${name}" has ${sub.columns.length} columns available but ${aliases.length} columns specified`);
+        throw new SqlFailure(
+          `WITH query "${name}" has ${sub.columns.length} columns available but ${aliases.length} columns specified`,
+        );
       }
       const sqlName = this.nextName('w');
       const def: CteDef = {
-        name, sqlName,
+        name,
+        sqlName,
         columns: sub.columns.map((c, i) => ({ ...c, name: aliases[i] ?? c.name })),
       };
       parts.push(`${q(sqlName)}(${internalNames(sub.columns.length).map(q).join(', ')}) AS (${sub.sql})`);
@@ -247,7 +303,8 @@ export class StatementTranslator implements Translation {
       ? requireBool(translateExpr(stmt.whereClause, this.env(scope, 'WHERE')), 'WHERE')
       : null;
 
-    const selectEnv = (grouping: Grouping | null) => this.env(scope, 'SELECT', { aggAllowed: true, winAllowed: true, grouping });
+    const selectEnv = (grouping: Grouping | null) =>
+      this.env(scope, 'SELECT', { aggAllowed: true, winAllowed: true, grouping });
     const targetNodes = stmt.targetList ?? [];
     const analyzeTargets = (env: ExprEnv) => this.targets(targetNodes, env);
     let targets = analyzeTargets(selectEnv(null));
@@ -262,32 +319,43 @@ export class StatementTranslator implements Translation {
     for (const k of groupKeys) {
       if (k.agg) throw new SqlFailure('aggregate functions are not allowed in GROUP BY');
       if (k.win) throw new SqlFailure('window functions are not allowed in GROUP BY');
-      if (k.type === 'tsvector' || k.type === 'tsquery') throw new SqlFailure(`could not identify an equality operator for type ${k.type}`);
+      if (k.type === 'tsvector' || k.type === 'tsquery')
+        throw new SqlFailure(`could not identify an equality operator for type ${k.type}`);
     }
     const sortNodes = (stmt.sortClause ?? []).map((n) => (n as { SortBy: SortBy }).SortBy);
     const havingEnvBase = this.env(scope, 'HAVING', { aggAllowed: true });
     let having = stmt.havingClause ? translateExpr(stmt.havingClause, havingEnvBase) : null;
-    let order = sortNodes.map((s) => ({ key: this.groupOrOrderTarget(s.node!, targets, scope, 'ORDER BY', true), sort: s }));
+    let order = sortNodes.map((s) => ({
+      key: this.groupOrOrderTarget(s.node!, targets, scope, 'ORDER BY', true),
+      sort: s,
+    }));
 
-    const grouped = groupKeys.length > 0 || having !== null || targets.some((t) => t.ex.agg) || order.some((o) => o.key.agg);
+    const grouped =
+      groupKeys.length > 0 || having !== null || targets.some((t) => t.ex.agg) || order.some((o) => o.key.agg);
     let grouping: Grouping | null = null;
     if (grouped) {
       grouping = { keys: new Set(groupKeys.map((k) => k.sql)), pkEntries: new Set() };
       for (const k of groupKeys) {
-        for (const entry of scope.entries) if (entry.primaryKey && entry.primaryKey.sql === k.sql) grouping.pkEntries.add(entry);
+        for (const entry of scope.entries)
+          if (entry.primaryKey && entry.primaryKey.sql === k.sql) grouping.pkEntries.add(entry);
       }
       // Second pass with the keys known: every column outside an aggregate must be grouped.
       scope.activeGrouping = grouping;
       try {
         targets = analyzeTargets(selectEnv(grouping));
         if (stmt.havingClause) having = translateExpr(stmt.havingClause, { ...havingEnvBase, grouping });
-        order = sortNodes.map((s) => ({ key: this.groupOrOrderTarget(s.node!, targets, scope, 'ORDER BY', true, grouping), sort: s }));
+        order = sortNodes.map((s) => ({
+          key: this.groupOrOrderTarget(s.node!, targets, scope, 'ORDER BY', true, grouping),
+          sort: s,
+        }));
       } finally {
         scope.activeGrouping = null;
       }
       for (const item of [...targets.map((t) => t.ex), ...(having ? [having] : []), ...order.map((o) => o.key)]) {
         if (item.ungrouped !== null) {
-          throw new SqlFailure(`column "${item.ungrouped}" must appear in the GROUP BY clause or be used in an aggregate function`);
+          throw new SqlFailure(
+            `column "${item.ungrouped}" must appear in the GROUP BY clause or be used in an aggregate function`,
+          );
         }
       }
     }
@@ -297,9 +365,10 @@ export class StatementTranslator implements Translation {
     // DISTINCT and DISTINCT ON
     const distinctNodes = stmt.distinctClause;
     const distinctAll = distinctNodes !== undefined && distinctNodes.length === 1 && nodeKind(distinctNodes[0]) === '';
-    const distinctOn = distinctNodes !== undefined && !distinctAll && distinctNodes.length > 0
-      ? distinctNodes.map((n) => this.groupOrOrderTarget(n, targets, scope, 'DISTINCT ON', true, grouping))
-      : null;
+    const distinctOn =
+      distinctNodes !== undefined && !distinctAll && distinctNodes.length > 0
+        ? distinctNodes.map((n) => this.groupOrOrderTarget(n, targets, scope, 'DISTINCT ON', true, grouping))
+        : null;
     const distinct = distinctAll || (distinctNodes !== undefined && distinctNodes.length === 0);
     if (distinct) {
       const targetSql = new Set(targets.map((t) => t.ex.sql));
@@ -312,7 +381,8 @@ export class StatementTranslator implements Translation {
     if (distinctOn && order.length) {
       const onSql = new Set(distinctOn.map((d) => d.sql));
       for (let i = 0; i < Math.min(distinctOn.length, order.length); i++) {
-        if (!onSql.has(order[i]!.key.sql)) throw new SqlFailure('SELECT DISTINCT ON expressions must match initial ORDER BY expressions');
+        if (!onSql.has(order[i]!.key.sql))
+          throw new SqlFailure('SELECT DISTINCT ON expressions must match initial ORDER BY expressions');
       }
     }
     for (const t of targets) {
@@ -335,8 +405,10 @@ export class StatementTranslator implements Translation {
       havingSql = '';
     }
     // Ordering by a constant changes nothing (and SQLite could read it as a column number): such terms are left out.
-    const orderTerms = (items: OrderItem[]) => items.filter((o) => !isConstant(o.key)).map((o) => orderTerm(o.key, o.sort));
-    const oneRow = grouped && groupKeys.length === 0 && having === null && limit === null && offset === null && distinctOn === null;
+    const orderTerms = (items: OrderItem[]) =>
+      items.filter((o) => !isConstant(o.key)).map((o) => orderTerm(o.key, o.sort));
+    const oneRow =
+      grouped && groupKeys.length === 0 && having === null && limit === null && offset === null && distinctOn === null;
     const plain = !withSql && order.length === 0 && limit === null && offset === null && distinctOn === null;
 
     return {
@@ -344,23 +416,31 @@ export class StatementTranslator implements Translation {
       oneRow,
       plain,
       emit: (aliases, types, cap) => {
-        const outs = targets.map((t, i) => (types && types[i] && types[i] !== t.ex.type ? coerce(t.ex, types[i]!) : t.ex));
+        const outs = targets.map((t, i) =>
+          types && types[i] && types[i] !== t.ex.type ? coerce(t.ex, types[i]!) : t.ex,
+        );
         const select = outs.length ? outs.map((e, i) => `${e.sql} AS ${q(aliases[i]!)}`) : ['NULL AS "c0"'];
         const terms = orderTerms(order);
         if (distinctOn) {
           // First row of each DISTINCT ON group in ORDER BY order: numbered by a window, then filtered.
           const partition = distinctOn.map((d) => keyOf(d)).join(', ');
           const keys = order.map((o, i) => `${o.key.sql} AS ${q(`k${i + 1}`)}`);
-          const inner = `SELECT ${[...select, ...keys, `row_number() OVER (PARTITION BY ${partition}${terms.length ? ` ORDER BY ${terms.join(', ')}` : ''}) AS "rn"`].join(', ')}` +
+          const inner =
+            `SELECT ${[...select, ...keys, `row_number() OVER (PARTITION BY ${partition}${terms.length ? ` ORDER BY ${terms.join(', ')}` : ''}) AS "rn"`].join(', ')}` +
             `${fromSql}${whereSql}${groupSql}${havingSql}`;
-          const outerOrder = order.filter((o) => !isConstant(o.key))
+          const outerOrder = order
+            .filter((o) => !isConstant(o.key))
             .map((o) => orderTerm({ ...o.key, sql: q(`k${order.indexOf(o) + 1}`) }, o.sort));
           const names = aliases.map((a) => q(a)).join(', ');
-          return `${withSql}SELECT ${names} FROM (${inner}) WHERE "rn" = 1` +
-            `${outerOrder.length ? ` ORDER BY ${outerOrder.join(', ')}` : ''}${limitClause(limit, offset, cap)}`;
+          return (
+            `${withSql}SELECT ${names} FROM (${inner}) WHERE "rn" = 1` +
+            `${outerOrder.length ? ` ORDER BY ${outerOrder.join(', ')}` : ''}${limitClause(limit, offset, cap)}`
+          );
         }
-        return `${withSql}SELECT ${distinct ? 'DISTINCT ' : ''}${select.join(', ')}${fromSql}${whereSql}${groupSql}${havingSql}` +
-          `${terms.length ? ` ORDER BY ${terms.join(', ')}` : ''}${limitClause(limit, offset, cap)}`;
+        return (
+          `${withSql}SELECT ${distinct ? 'DISTINCT ' : ''}${select.join(', ')}${fromSql}${whereSql}${groupSql}${havingSql}` +
+          `${terms.length ? ` ORDER BY ${terms.join(', ')}` : ''}${limitClause(limit, offset, cap)}`
+        );
       },
     };
   }
@@ -402,8 +482,14 @@ export class StatementTranslator implements Translation {
    * A GROUP BY, ORDER BY or DISTINCT ON item: an integer constant is a select-list position; a bare name is,
    * for GROUP BY, an input column before an output name, and for ORDER BY an output name before an input column.
    */
-  private groupOrOrderTarget(node: Node, targets: readonly OutputColumn[], scope: Scope, clause: string,
-    outputFirst = false, grouping: Grouping | null = null): Ex {
+  private groupOrOrderTarget(
+    node: Node,
+    targets: readonly OutputColumn[],
+    scope: Scope,
+    clause: string,
+    outputFirst = false,
+    grouping: Grouping | null = null,
+  ): Ex {
     const kind = nodeKind(node);
     if (kind === 'A_Const') {
       const c = (node as { A_Const: { ival?: { ival?: number } } }).A_Const;
@@ -414,7 +500,11 @@ export class StatementTranslator implements Translation {
         return t.ex;
       }
     }
-    const env = this.env(scope, clause, { aggAllowed: clause !== 'GROUP BY', winAllowed: clause === 'ORDER BY', grouping });
+    const env = this.env(scope, clause, {
+      aggAllowed: clause !== 'GROUP BY',
+      winAllowed: clause === 'ORDER BY',
+      grouping,
+    });
     if (kind === 'ColumnRef') {
       const fields = (node as { ColumnRef: { fields?: Node[] } }).ColumnRef.fields ?? [];
       if (fields.length === 1 && nodeKind(fields[0]) === 'String') {
@@ -446,11 +536,19 @@ export class StatementTranslator implements Translation {
 
   private analyzeValues(stmt: SelectStmt, scope: Scope, withSql: string): Analyzed {
     const env = this.env(scope, 'VALUES');
-    const rows = (stmt.valuesLists ?? []).map((row) => ((row as { List: { items?: Node[] } }).List.items ?? []).map((n) => translateExpr(n, env)));
+    const rows = (stmt.valuesLists ?? []).map((row) =>
+      ((row as { List: { items?: Node[] } }).List.items ?? []).map((n) => translateExpr(n, env)),
+    );
     const width = rows[0]?.length ?? 0;
     if (rows.some((r) => r.length !== width)) throw new SqlFailure('VALUES lists must all be the same length');
     const columnTypes: PgType[] = [];
-    for (let i = 0; i < width; i++) columnTypes.push(unify(rows.map((r) => r[i]!), 'VALUES').type);
+    for (let i = 0; i < width; i++)
+      columnTypes.push(
+        unify(
+          rows.map((r) => r[i]!),
+          'VALUES',
+        ).type,
+      );
     const typed = rows.map((r) => r.map((e, i) => coerce(e, columnTypes[i]!)));
     const columns = columnTypes.map((type, i) => ({
       name: `column${i + 1}`,
@@ -463,10 +561,15 @@ export class StatementTranslator implements Translation {
       oneRow: false,
       plain: !withSql && limit === null && offset === null,
       emit: (aliases, types, cap) => {
-        const selects = typed.map((r) => `SELECT ${r.map((e, i) => {
-          const t = types?.[i];
-          return `${(t && t !== e.type ? coerce(e, t) : e).sql} AS ${q(aliases[i]!)}`;
-        }).join(', ')}`);
+        const selects = typed.map(
+          (r) =>
+            `SELECT ${r
+              .map((e, i) => {
+                const t = types?.[i];
+                return `${(t && t !== e.type ? coerce(e, t) : e).sql} AS ${q(aliases[i]!)}`;
+              })
+              .join(', ')}`,
+        );
         return `${withSql}${selects.join(' UNION ALL ')}${limitClause(limit, offset, cap)}`;
       },
     };
@@ -488,12 +591,13 @@ export class StatementTranslator implements Translation {
     });
     for (const t of types) {
       if (t === 'tsvector' || t === 'tsquery') {
-        if (!(stmt.all && word === 'UNION')) throw new SqlFailure(`could not identify an equality operator for type ${t}`);
+        if (!(stmt.all && word === 'UNION'))
+          throw new SqlFailure(`could not identify an equality operator for type ${t}`);
       }
     }
     const columns: OutputColumn[] = left.columns.map((c, i) => {
       const type = types[i]!;
-      const native = (type !== 'numeric') || (c.ex.native && right.columns[i]!.ex.native);
+      const native = type !== 'numeric' || (c.ex.native && right.columns[i]!.ex.native);
       return { name: c.name, ex: { ...ex(q(`c${i + 1}`), type), native, length: null, name: c.name, strength: 2 } };
     });
     const alias = this.nextName('u');
@@ -529,8 +633,9 @@ export class StatementTranslator implements Translation {
       const sql = arm.emit(internalNames(columns.length), armTypes);
       return arm.plain ? sql : `SELECT * FROM (${sql})`;
     };
-    const terms = (left.compound ? left.terms ?? 2 : 1) + 1;
-    if (terms > MAX_COMPOUND_TERMS) throw unsupported(`a statement with more than ${MAX_COMPOUND_TERMS} UNION/INTERSECT/EXCEPT terms`);
+    const terms = (left.compound ? (left.terms ?? 2) : 1) + 1;
+    if (terms > MAX_COMPOUND_TERMS)
+      throw unsupported(`a statement with more than ${MAX_COMPOUND_TERMS} UNION/INTERSECT/EXCEPT terms`);
     const compoundOf = (armTypes: readonly PgType[]) =>
       `${left.compound ? left.compound(armTypes) : armSql(left, armTypes)} ${word}${stmt.all ? ' ALL' : ''} ${armSql(right, armTypes)}`;
     const orderTerms = order.map((o) => orderTerm(o.key, o.sort));
@@ -546,8 +651,10 @@ export class StatementTranslator implements Translation {
           const t = outTypes?.[i];
           return `${(t && t !== col.type ? coerce(col, t) : col).sql} AS ${q(aliases[i]!)}`;
         });
-        return `${withSql}SELECT ${select.join(', ')} FROM (${compoundOf(types)}) AS ${q(alias)}` +
-          `${orderTerms.length ? ` ORDER BY ${orderTerms.join(', ')}` : ''}${limitClause(limit, offset, cap)}`;
+        return (
+          `${withSql}SELECT ${select.join(', ')} FROM (${compoundOf(types)}) AS ${q(alias)}` +
+          `${orderTerms.length ? ` ORDER BY ${orderTerms.join(', ')}` : ''}${limitClause(limit, offset, cap)}`
+        );
       },
     };
   }
@@ -574,17 +681,27 @@ export class StatementTranslator implements Translation {
   }
 
   private entryFor(
-    refName: string, alias: Alias | undefined, base: BaseColumn[], sqlAlias: string, source: string,
+    refName: string,
+    alias: Alias | undefined,
+    base: BaseColumn[],
+    sqlAlias: string,
+    source: string,
     primaryKey: string | null,
   ): RangeEntry {
     const colnames = stringsOf(alias?.colnames);
     if (colnames.length > base.length) {
-      throw new SqlFailure(`table "${refName}" has ${base.length} columns available but ${colnames.length} columns specified`);
+      throw new SqlFailure(
+        `table "${refName}" has ${base.length} columns available but ${colnames.length} columns specified`,
+      );
     }
     const entry: RangeEntry = { refName, columns: [], primaryKey: null };
     entry.columns = base.map((c, i) => ({
-      name: colnames[i] ?? c.name, type: c.type, native: c.native, length: c.length, entry,
-      sql: `${q(sqlAlias)}.${q(source === 'table' ? c.column ?? c.name : `c${i + 1}`)}`,
+      name: colnames[i] ?? c.name,
+      type: c.type,
+      native: c.native,
+      length: c.length,
+      entry,
+      sql: `${q(sqlAlias)}.${q(source === 'table' ? (c.column ?? c.name) : `c${i + 1}`)}`,
       ...(source === 'table' && c.nativeColumn ? { nativeKey: `${q(sqlAlias)}.${q(c.nativeColumn)}` } : {}),
     }));
     if (primaryKey !== null) entry.primaryKey = entry.columns.find((_, i) => base[i]!.name === primaryKey) ?? null;
@@ -593,7 +710,10 @@ export class StatementTranslator implements Translation {
 
   private relation(rv: RangeVar, scope: Scope): FromItem {
     const name = rv.relname ?? '';
-    if (rv.catalogname) throw new SqlFailure(`cross-database references are not implemented: ${[rv.catalogname, rv.schemaname, name].join('.')}`);
+    if (rv.catalogname)
+      throw new SqlFailure(
+        `cross-database references are not implemented: ${[rv.catalogname, rv.schemaname, name].join('.')}`,
+      );
     const cte = rv.schemaname ? undefined : scope.findCte(name);
     const refName = rv.alias?.aliasname ?? name;
     const sqlAlias = this.nextName('t');
@@ -639,7 +759,10 @@ export class StatementTranslator implements Translation {
   private subselect(rs: RangeSubselect, scope: Scope): FromItem {
     if (rs.lateral) throw unsupported('LATERAL');
     if (!rs.alias?.aliasname) throw new SqlFailure('subquery in FROM must have an alias');
-    const stmt = rs.subquery && nodeKind(rs.subquery) === 'SelectStmt' ? (rs.subquery as { SelectStmt: SelectStmt }).SelectStmt : null;
+    const stmt =
+      rs.subquery && nodeKind(rs.subquery) === 'SelectStmt'
+        ? (rs.subquery as { SelectStmt: SelectStmt }).SelectStmt
+        : null;
     if (!stmt) throw unsupported('a subquery in FROM that is not a SELECT');
     // Without LATERAL a subquery sees the enclosing queries and this level's CTEs, not its sibling FROM items.
     const sub = this.subquery(stmt, new Scope(scope.parent, scope.ctes));
@@ -653,7 +776,12 @@ export class StatementTranslator implements Translation {
     if (j.join_using_alias) throw unsupported('an alias on JOIN USING');
     const left = this.fromItem(j.larg!, scope);
     const right = this.fromItem(j.rarg!, scope);
-    const kinds: Record<string, string> = { JOIN_INNER: 'JOIN', JOIN_LEFT: 'LEFT JOIN', JOIN_RIGHT: 'RIGHT JOIN', JOIN_FULL: 'FULL JOIN' };
+    const kinds: Record<string, string> = {
+      JOIN_INNER: 'JOIN',
+      JOIN_LEFT: 'LEFT JOIN',
+      JOIN_RIGHT: 'RIGHT JOIN',
+      JOIN_FULL: 'FULL JOIN',
+    };
     const joinWord = kinds[j.jointype ?? 'JOIN_INNER'];
     if (!joinWord) throw unsupported(`${j.jointype} joins`);
     const local = new Scope(scope.parent, scope.ctes);
@@ -675,17 +803,21 @@ export class StatementTranslator implements Translation {
         seen.add(name);
         const l = left.visible.filter((c) => c.name === name);
         const r = right.visible.filter((c) => c.name === name);
-        if (l.length === 0) throw new SqlFailure(`column "${name}" specified in USING clause does not exist in left table`);
+        if (l.length === 0)
+          throw new SqlFailure(`column "${name}" specified in USING clause does not exist in left table`);
         if (l.length > 1) throw new SqlFailure(`common column name "${name}" appears more than once in left table`);
-        if (r.length === 0) throw new SqlFailure(`column "${name}" specified in USING clause does not exist in right table`);
+        if (r.length === 0)
+          throw new SqlFailure(`column "${name}" specified in USING clause does not exist in right table`);
         if (r.length > 1) throw new SqlFailure(`common column name "${name}" appears more than once in right table`);
         const le = columnExpr(l[0]!, 0, this.env(local, 'JOIN/USING'), null);
         const re = columnExpr(r[0]!, 0, this.env(local, 'JOIN/USING'), null);
         const { type, items } = unify([le, re], 'JOIN/USING');
         const [lc, rc] = items as [Ex, Ex];
         conditions.push(compareEx('=', lc, rc).sql);
-        const sql = j.jointype === 'JOIN_FULL' ? `coalesce(${lc.sql}, ${rc.sql})` : j.jointype === 'JOIN_RIGHT' ? rc.sql : lc.sql;
-        const native = j.jointype === 'JOIN_FULL' ? lc.native && rc.native : j.jointype === 'JOIN_RIGHT' ? rc.native : lc.native;
+        const sql =
+          j.jointype === 'JOIN_FULL' ? `coalesce(${lc.sql}, ${rc.sql})` : j.jointype === 'JOIN_RIGHT' ? rc.sql : lc.sql;
+        const native =
+          j.jointype === 'JOIN_FULL' ? lc.native && rc.native : j.jointype === 'JOIN_RIGHT' ? rc.native : lc.native;
         merged.push({ name, type, sql, native, length: null, entry: null });
       }
       const visible = [
@@ -703,7 +835,11 @@ export class StatementTranslator implements Translation {
     } else if (j.jointype !== 'JOIN_INNER') {
       throw new SqlFailure('syntax error: a JOIN needs ON or USING');
     }
-    return { sql: `(${left.sql} ${joinWord} ${right.sql} ON ${on})`, entries, visible: [...left.visible, ...right.visible] };
+    return {
+      sql: `(${left.sql} ${joinWord} ${right.sql} ON ${on})`,
+      entries,
+      visible: [...left.visible, ...right.visible],
+    };
   }
 }
 

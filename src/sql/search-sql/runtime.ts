@@ -5,14 +5,41 @@
 import type Database from 'better-sqlite3';
 import { lowerText } from '../../text-search/chars.js';
 import {
-  parseTsquery, parseTsvector, plainToTsquery, toTsquery, toTsvector, tsMatches, tsqueryToString, tsRank,
-  tsvectorToString, type TsQuery, type TsVector,
+  parseTsquery,
+  parseTsvector,
+  plainToTsquery,
+  toTsquery,
+  toTsvector,
+  tsMatches,
+  tsqueryToString,
+  tsRank,
+  tsvectorToString,
+  type TsQuery,
+  type TsVector,
 } from '../../text-search/index.js';
 import { BoundedCache } from '../../util/bounded-cache.js';
 import {
-  checkFloat, checkInt, checkIntNumber, compareText, decimalText, decimalToInt, floatText, floatToDecimal, floatToInt,
-  fromDecimal, intBitsOf, roundTimestamp, textToBool, textToDate, textToDecimal, textToFloat, textToInt,
-  textToTimestamp, toDecimal, toFloat, type IntBits,
+  checkFloat,
+  checkInt,
+  checkIntNumber,
+  compareText,
+  decimalText,
+  decimalToInt,
+  floatText,
+  floatToDecimal,
+  floatToInt,
+  fromDecimal,
+  intBitsOf,
+  roundTimestamp,
+  textToBool,
+  textToDate,
+  textToDecimal,
+  textToFloat,
+  textToInt,
+  textToTimestamp,
+  toDecimal,
+  toFloat,
+  type IntBits,
 } from './conversions.js';
 import * as D from './decimal.js';
 import { SqlFailure } from './failure.js';
@@ -20,24 +47,62 @@ import { likeMatch, parseLike, type LikePart } from './like.js';
 
 /** Names of the runtime functions; the translation writes calls to these and nothing else of its own. */
 export const RT = {
-  numAdd: 'cc_num_add', numSub: 'cc_num_sub', numMul: 'cc_num_mul', numDiv: 'cc_num_div', numMod: 'cc_num_mod',
-  numNeg: 'cc_num_neg', numAbs: 'cc_num_abs', numRound: 'cc_num_round', numTrunc: 'cc_num_trunc',
-  numCeil: 'cc_num_ceil', numFloor: 'cc_num_floor', numCmp: 'cc_num_cmp', numKey: 'cc_num_key',
-  numTypmod: 'cc_num_typmod', numToInt: 'cc_num_to_int', numToFloat: 'cc_num_to_float', numText: 'cc_num_text',
-  floatToNum: 'cc_float_to_num', textToNum: 'cc_text_to_num',
-  intCheck: 'cc_int_check', intDiv: 'cc_int_div', intMod: 'cc_int_mod', textToInt: 'cc_text_to_int',
+  numAdd: 'cc_num_add',
+  numSub: 'cc_num_sub',
+  numMul: 'cc_num_mul',
+  numDiv: 'cc_num_div',
+  numMod: 'cc_num_mod',
+  numNeg: 'cc_num_neg',
+  numAbs: 'cc_num_abs',
+  numRound: 'cc_num_round',
+  numTrunc: 'cc_num_trunc',
+  numCeil: 'cc_num_ceil',
+  numFloor: 'cc_num_floor',
+  numCmp: 'cc_num_cmp',
+  numKey: 'cc_num_key',
+  numTypmod: 'cc_num_typmod',
+  numToInt: 'cc_num_to_int',
+  numToFloat: 'cc_num_to_float',
+  numText: 'cc_num_text',
+  floatToNum: 'cc_float_to_num',
+  textToNum: 'cc_text_to_num',
+  intCheck: 'cc_int_check',
+  intDiv: 'cc_int_div',
+  intMod: 'cc_int_mod',
+  textToInt: 'cc_text_to_int',
   floatToInt: 'cc_float_to_int',
-  floatDiv: 'cc_float_div', float4: 'cc_float4', floatCheck: 'cc_float_check', floatText: 'cc_float_text',
-  textToFloat: 'cc_text_to_float', floatRound: 'cc_float_round',
-  lower: 'cc_lower', upper: 'cc_upper', substr: 'cc_substr', left: 'cc_left', right: 'cc_right',
-  like: 'cc_like', bpchar: 'cc_bpchar', textToBool: 'cc_text_to_bool', textToDate: 'cc_text_to_date',
-  textToTimestamp: 'cc_text_to_timestamp', timestampRound: 'cc_timestamp_round',
-  greatest: 'cc_greatest', least: 'cc_least',
-  toTsvector: 'cc_to_tsvector', toTsquery: 'cc_to_tsquery', plainToTsquery: 'cc_plainto_tsquery',
-  tsMatch: 'cc_ts_matches', tsRank: 'cc_ts_rank4',
+  floatDiv: 'cc_float_div',
+  float4: 'cc_float4',
+  floatCheck: 'cc_float_check',
+  floatText: 'cc_float_text',
+  textToFloat: 'cc_text_to_float',
+  floatRound: 'cc_float_round',
+  lower: 'cc_lower',
+  upper: 'cc_upper',
+  substr: 'cc_substr',
+  left: 'cc_left',
+  right: 'cc_right',
+  like: 'cc_like',
+  bpchar: 'cc_bpchar',
+  textToBool: 'cc_text_to_bool',
+  textToDate: 'cc_text_to_date',
+  textToTimestamp: 'cc_text_to_timestamp',
+  timestampRound: 'cc_timestamp_round',
+  greatest: 'cc_greatest',
+  least: 'cc_least',
+  toTsvector: 'cc_to_tsvector',
+  toTsquery: 'cc_to_tsquery',
+  plainToTsquery: 'cc_plainto_tsquery',
+  tsMatch: 'cc_ts_matches',
+  tsRank: 'cc_ts_rank4',
   // aggregates
-  numSum: 'cc_num_sum', numAvg: 'cc_num_avg', numMin: 'cc_num_min', numMax: 'cc_num_max',
-  floatSum: 'cc_float_sum', floatAvg: 'cc_float_avg', scalar: 'cc_scalar',
+  numSum: 'cc_num_sum',
+  numAvg: 'cc_num_avg',
+  numMin: 'cc_num_min',
+  numMax: 'cc_num_max',
+  floatSum: 'cc_float_sum',
+  floatAvg: 'cc_float_avg',
+  scalar: 'cc_scalar',
 } as const;
 
 type Value = number | string | bigint | null;
@@ -48,7 +113,8 @@ const isNull = (v: unknown): v is null | undefined => v === null || v === undefi
 // numeric
 
 function numeric2(op: (a: D.Decimal, b: D.Decimal) => D.Decimal) {
-  return (a: unknown, b: unknown): Value => (isNull(a) || isNull(b) ? null : fromDecimal(op(toDecimal(a), toDecimal(b))));
+  return (a: unknown, b: unknown): Value =>
+    isNull(a) || isNull(b) ? null : fromDecimal(op(toDecimal(a), toDecimal(b)));
 }
 
 // Numeric functions receive SQLite integers as BigInt (exact beyond 2^53) and doubles as numbers.
@@ -140,13 +206,19 @@ const upperCache = new Map<number, string>();
 export function upperText(s: string): string {
   let ascii = true;
   for (let i = 0; i < s.length; i++) {
-    if (s.charCodeAt(i) >= 128) { ascii = false; break; }
+    if (s.charCodeAt(i) >= 128) {
+      ascii = false;
+      break;
+    }
   }
   if (ascii) return s.toUpperCase();
   let out = '';
   for (const ch of s) {
     const cp = ch.codePointAt(0)!;
-    if (cp < 128) { out += ch.toUpperCase(); continue; }
+    if (cp < 128) {
+      out += ch.toUpperCase();
+      continue;
+    }
     let up = upperCache.get(cp);
     if (up === undefined) {
       const u = ch.toUpperCase();
@@ -191,7 +263,11 @@ function extreme(sign: 1 | -1) {
 // ---------------------------------------------------------------------------------------------------------
 // aggregates (each with an inverse, so that SQLite can also use it as a window function over moving frames)
 
-interface NumSumState { n: number; dec: D.Decimal; scales: Map<number, number> }
+interface NumSumState {
+  n: number;
+  dec: D.Decimal;
+  scales: Map<number, number>;
+}
 
 function numSumStep(state: NumSumState, v: unknown): void {
   if (isNull(v)) return;
@@ -207,7 +283,8 @@ function numSumInverse(state: NumSumState, v: unknown): void {
   state.dec = D.sub(state.dec, d);
   state.n--;
   const left = (state.scales.get(d.scale) ?? 1) - 1;
-  if (left === 0) state.scales.delete(d.scale); else state.scales.set(d.scale, left);
+  if (left === 0) state.scales.delete(d.scale);
+  else state.scales.set(d.scale, left);
 }
 
 /** The running sum at the largest scale among the values in the frame (as PostgreSQL recomputes it). */
@@ -217,7 +294,11 @@ function numSumValue(state: NumSumState): D.Decimal {
   return scale === state.dec.scale ? state.dec : D.round(state.dec, scale);
 }
 
-interface ExtremeState { best: D.Decimal | null; raw: unknown; counts: Map<string, [number, D.Decimal, unknown]> }
+interface ExtremeState {
+  best: D.Decimal | null;
+  raw: unknown;
+  counts: Map<string, [number, D.Decimal, unknown]>;
+}
 
 function numExtreme(sign: 1 | -1) {
   return {
@@ -227,7 +308,8 @@ function numExtreme(sign: 1 | -1) {
       const d = toDecimal(v);
       const key = decimalText(d);
       const entry = state.counts.get(key);
-      if (entry) entry[0]++; else state.counts.set(key, [1, d, v]);
+      if (entry) entry[0]++;
+      else state.counts.set(key, [1, d, v]);
       // Among equal values (1.0, 1.00) the later one wins, as PostgreSQL's numeric_smaller/larger keep it.
       if (state.best === null || D.compare(d, state.best) * sign >= 0) {
         state.best = d;
@@ -256,7 +338,12 @@ function numExtreme(sign: 1 | -1) {
 }
 
 /** Floats are summed one by one in row order, as PostgreSQL's float8pl does (SQLite's sum() compensates). */
-interface FloatSumState { values: number[]; first: number; sum: number; dirty: boolean }
+interface FloatSumState {
+  values: number[];
+  first: number;
+  sum: number;
+  dirty: boolean;
+}
 
 function floatSumValue(state: FloatSumState): number | null {
   if (state.values.length - state.first === 0) return null;
@@ -277,6 +364,7 @@ const likeCache = new BoundedCache<string, LikePart[]>(500);
 export function registerRuntime(db: Database.Database): void {
   // safeIntegers: integer arguments arrive as BigInt, so that values beyond 2^53 stay exact.
   const det = { deterministic: true, safeIntegers: true };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- SQLite passes each function the arguments of its own SQL types
   const fn = (name: string, impl: (...args: any[]) => unknown, varargs = false) =>
     db.function(name, { deterministic: true, safeIntegers: true, varargs }, impl as (...args: unknown[]) => unknown);
 
@@ -288,19 +376,25 @@ export function registerRuntime(db: Database.Database): void {
   fn(RT.numMod, numeric2(D.mod));
   fn(RT.numNeg, (a: unknown) => (isNull(a) ? null : fromDecimal(D.neg(toDecimal(a)))));
   fn(RT.numAbs, (a: unknown) => (isNull(a) ? null : fromDecimal(D.absDecimal(toDecimal(a)))));
-  fn(RT.numRound, (a: unknown, s: unknown) => (isNull(a) || isNull(s) ? null : fromDecimal(D.round(toDecimal(a), intArg(s)))));
-  fn(RT.numTrunc, (a: unknown, s: unknown) => (isNull(a) || isNull(s) ? null : fromDecimal(D.trunc(toDecimal(a), intArg(s)))));
+  fn(RT.numRound, (a: unknown, s: unknown) =>
+    isNull(a) || isNull(s) ? null : fromDecimal(D.round(toDecimal(a), intArg(s))),
+  );
+  fn(RT.numTrunc, (a: unknown, s: unknown) =>
+    isNull(a) || isNull(s) ? null : fromDecimal(D.trunc(toDecimal(a), intArg(s))),
+  );
   fn(RT.numCeil, (a: unknown) => (isNull(a) ? null : fromDecimal(D.ceil(toDecimal(a)))));
   fn(RT.numFloor, (a: unknown) => (isNull(a) ? null : fromDecimal(D.floor(toDecimal(a)))));
   fn(RT.numCmp, (a: unknown, b: unknown) => {
     if (isNull(a) || isNull(b)) return null;
     // Numbers and BigInts compare exactly with each other in JavaScript.
-    if (typeof a !== 'string' && typeof b !== 'string') return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
+    if (typeof a !== 'string' && typeof b !== 'string')
+      return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
     return D.compare(toDecimal(a), toDecimal(b));
   });
   fn(RT.numKey, (a: unknown) => (isNull(a) ? null : numericKey(toDecimal(a))));
   fn(RT.numTypmod, (a: unknown, p: unknown, s: unknown) =>
-    (isNull(a) ? null : fromDecimal(D.applyTypmod(toDecimal(a), intArg(p), intArg(s)))));
+    isNull(a) ? null : fromDecimal(D.applyTypmod(toDecimal(a), intArg(p), intArg(s))),
+  );
   fn(RT.numToInt, (a: unknown, bits: unknown) => {
     if (isNull(a)) return null;
     if (typeof a === 'bigint') return checkInt(a, intArg(bits) as IntBits);
@@ -312,7 +406,9 @@ export function registerRuntime(db: Database.Database): void {
     return intArg(bits) === 32 ? Math.fround(f) : f;
   });
   fn(RT.numText, (a: unknown) => (isNull(a) ? null : decimalText(toDecimal(a))));
-  fn(RT.floatToNum, (a: unknown, bits: unknown) => (isNull(a) ? null : fromDecimal(floatToDecimal(Number(a), intArg(bits) === 32 ? 32 : 64))));
+  fn(RT.floatToNum, (a: unknown, bits: unknown) =>
+    isNull(a) ? null : fromDecimal(floatToDecimal(Number(a), intArg(bits) === 32 ? 32 : 64)),
+  );
   fn(RT.textToNum, (a: unknown) => (isNull(a) ? null : fromDecimal(textToDecimal(String(a)))));
 
   // integers: results come back as BigInt (an SQLite integer, exact); an operation SQLite computed natively
@@ -348,8 +444,12 @@ export function registerRuntime(db: Database.Database): void {
   });
   fn(RT.float4, (a: unknown) => (isNull(a) ? null : checkFloat(Math.fround(Number(a)))));
   fn(RT.floatCheck, (a: unknown) => (isNull(a) ? null : checkFloat(Number(a))));
-  fn(RT.floatText, (a: unknown, bits: unknown) => (isNull(a) ? null : floatText(Number(a), intArg(bits) === 32 ? 32 : 64)));
-  fn(RT.textToFloat, (a: unknown, bits: unknown) => (isNull(a) ? null : textToFloat(String(a), intArg(bits) === 32 ? 32 : 64)));
+  fn(RT.floatText, (a: unknown, bits: unknown) =>
+    isNull(a) ? null : floatText(Number(a), intArg(bits) === 32 ? 32 : 64),
+  );
+  fn(RT.textToFloat, (a: unknown, bits: unknown) =>
+    isNull(a) ? null : textToFloat(String(a), intArg(bits) === 32 ? 32 : 64),
+  );
   fn(RT.floatRound, (a: unknown) => {
     if (isNull(a)) return null;
     const x = Number(a);
@@ -361,17 +461,23 @@ export function registerRuntime(db: Database.Database): void {
   // text
   fn(RT.lower, (s: unknown) => (isNull(s) ? null : lowerText(String(s))));
   fn(RT.upper, (s: unknown) => (isNull(s) ? null : upperText(String(s))));
-  fn(RT.substr, (s: unknown, start: unknown, count?: unknown) => {
-    if (isNull(s) || isNull(start) || count === null) return null;
-    return substring(String(s), intArg(start), count === undefined ? null : intArg(count));
-  }, true);
+  fn(
+    RT.substr,
+    (s: unknown, start: unknown, count?: unknown) => {
+      if (isNull(s) || isNull(start) || count === null) return null;
+      return substring(String(s), intArg(start), count === undefined ? null : intArg(count));
+    },
+    true,
+  );
   fn(RT.left, (s: unknown, n: unknown) => (isNull(s) || isNull(n) ? null : leftText(String(s), intArg(n))));
   fn(RT.right, (s: unknown, n: unknown) => (isNull(s) || isNull(n) ? null : rightText(String(s), intArg(n))));
   fn(RT.like, (s: unknown, pattern: unknown, escape: unknown, insensitive: unknown) => {
     if (isNull(s) || isNull(pattern) || escape === null) return null;
     const ci = Number(insensitive) === 1;
     const key = `${ci ? 'i' : 's'}${String(escape)}\u0000${String(pattern)}`;
-    const parts = likeCache.getOrCreate(key, () => parseLike(ci ? lowerText(String(pattern)) : String(pattern), String(escape)));
+    const parts = likeCache.getOrCreate(key, () =>
+      parseLike(ci ? lowerText(String(pattern)) : String(pattern), String(escape)),
+    );
     return likeMatch(parts, ci ? lowerText(String(s)) : String(s)) ? 1 : 0;
   });
   fn(RT.bpchar, (s: unknown, n: unknown) => (isNull(s) ? null : bpchar(String(s), intArg(n))));
@@ -394,34 +500,66 @@ export function registerRuntime(db: Database.Database): void {
     }
     return lastVector!;
   };
-  fn(RT.toTsvector, (config: unknown, text: unknown) => (isNull(config) || isNull(text) ? null : tsvectorToString(toTsvector(String(config), String(text)))));
-  fn(RT.toTsquery, (config: unknown, text: unknown) => (isNull(config) || isNull(text) ? null : tsqueryToString(toTsquery(String(config), String(text)))));
-  fn(RT.plainToTsquery, (config: unknown, text: unknown) => (isNull(config) || isNull(text) ? null : tsqueryToString(plainToTsquery(String(config), String(text)))));
-  fn(RT.tsMatch, (v: unknown, q: unknown) => (isNull(v) || isNull(q) ? null : tsMatches(vector(String(v)), query(String(q))) ? 1 : 0));
-  fn(RT.tsRank, (v: unknown, q: unknown, n: unknown) => (isNull(v) || isNull(q) ? null : tsRank(vector(String(v)), query(String(q)), isNull(n) ? 0 : intArg(n))));
+  fn(RT.toTsvector, (config: unknown, text: unknown) =>
+    isNull(config) || isNull(text) ? null : tsvectorToString(toTsvector(String(config), String(text))),
+  );
+  fn(RT.toTsquery, (config: unknown, text: unknown) =>
+    isNull(config) || isNull(text) ? null : tsqueryToString(toTsquery(String(config), String(text))),
+  );
+  fn(RT.plainToTsquery, (config: unknown, text: unknown) =>
+    isNull(config) || isNull(text) ? null : tsqueryToString(plainToTsquery(String(config), String(text))),
+  );
+  fn(RT.tsMatch, (v: unknown, q: unknown) =>
+    isNull(v) || isNull(q) ? null : tsMatches(vector(String(v)), query(String(q))) ? 1 : 0,
+  );
+  fn(RT.tsRank, (v: unknown, q: unknown, n: unknown) =>
+    isNull(v) || isNull(q) ? null : tsRank(vector(String(v)), query(String(q)), isNull(n) ? 0 : intArg(n)),
+  );
 
   // aggregates
   db.aggregate(RT.numSum, {
     ...det,
     start: (): NumSumState => ({ n: 0, dec: D.ZERO, scales: new Map() }),
-    step: (state: NumSumState, v: unknown) => { numSumStep(state, v); return state; },
-    inverse: (state: NumSumState, v: unknown) => { numSumInverse(state, v); return state; },
+    step: (state: NumSumState, v: unknown) => {
+      numSumStep(state, v);
+      return state;
+    },
+    inverse: (state: NumSumState, v: unknown) => {
+      numSumInverse(state, v);
+      return state;
+    },
     result: (state: NumSumState) => (state.n === 0 ? null : fromDecimal(numSumValue(state))),
   });
   db.aggregate(RT.numAvg, {
     ...det,
     start: (): NumSumState => ({ n: 0, dec: D.ZERO, scales: new Map() }),
-    step: (state: NumSumState, v: unknown) => { numSumStep(state, v); return state; },
-    inverse: (state: NumSumState, v: unknown) => { numSumInverse(state, v); return state; },
-    result: (state: NumSumState) => (state.n === 0 ? null : fromDecimal(D.div(numSumValue(state), D.fromBigInt(BigInt(state.n))))),
+    step: (state: NumSumState, v: unknown) => {
+      numSumStep(state, v);
+      return state;
+    },
+    inverse: (state: NumSumState, v: unknown) => {
+      numSumInverse(state, v);
+      return state;
+    },
+    result: (state: NumSumState) =>
+      state.n === 0 ? null : fromDecimal(D.div(numSumValue(state), D.fromBigInt(BigInt(state.n)))),
   });
-  for (const [name, sign] of [[RT.numMin, -1], [RT.numMax, 1]] as const) {
+  for (const [name, sign] of [
+    [RT.numMin, -1],
+    [RT.numMax, 1],
+  ] as const) {
     const impl = numExtreme(sign);
     db.aggregate(name, {
       ...det,
       start: impl.start,
-      step: (state: ExtremeState, v: unknown) => { impl.step(state, v); return state; },
-      inverse: (state: ExtremeState, v: unknown) => { impl.inverse(state, v); return state; },
+      step: (state: ExtremeState, v: unknown) => {
+        impl.step(state, v);
+        return state;
+      },
+      inverse: (state: ExtremeState, v: unknown) => {
+        impl.inverse(state, v);
+        return state;
+      },
       result: impl.result,
     });
   }

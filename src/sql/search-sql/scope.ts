@@ -58,9 +58,13 @@ export class Scope {
   activeGrouping: Grouping | null = null;
 
   /** `ctes` is shared by the scopes of one query level (its FROM subqueries and JOIN conditions see them). */
-  constructor(readonly parent: Scope | null, readonly ctes = new Map<string, CteDef>()) {}
+  constructor(
+    readonly parent: Scope | null,
+    readonly ctes = new Map<string, CteDef>(),
+  ) {}
 
   findCte(name: string): CteDef | undefined {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the walk up the scopes starts at this one
     for (let s: Scope | null = this; s; s = s.parent) {
       const cte = s.ctes.get(name);
       if (cte) return cte;
@@ -83,6 +87,7 @@ export class Scope {
     if (names.length === 1) {
       const name = names[0]!;
       let levelsUp = 0;
+      // eslint-disable-next-line @typescript-eslint/no-this-alias -- the walk up the scopes starts at this one
       for (let s: Scope | null = this; s; s = s.parent, levelsUp++) {
         const found: Column[] = [];
         for (const item of s.items) for (const c of item.visible) if (c.name === name) found.push(c);
@@ -95,6 +100,7 @@ export class Scope {
     if (names.length === 2) {
       const [rel, name] = names as [string, string];
       let levelsUp = 0;
+      // eslint-disable-next-line @typescript-eslint/no-this-alias -- the walk up the scopes starts at this one
       for (let s: Scope | null = this; s; s = s.parent, levelsUp++) {
         const entry = s.entries.find((e) => e.refName === rel);
         if (!entry) continue;

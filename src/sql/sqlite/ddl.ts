@@ -74,7 +74,9 @@ export const metaSql = {
 export function createResourceSql(resourceId: string, fields: readonly FieldDefinition[]): string[] {
   const tables = resourceTables(resourceId);
   const columns = fields.map((f) => `${quoteIdent(f.id)} ${COLUMN_TYPES[f.type]}`);
-  const exact = exactFieldIds(fields).map((id) => `, ${quoteIdent(exactColumn(id))} TEXT`).join('');
+  const exact = exactFieldIds(fields)
+    .map((id) => `, ${quoteIdent(exactColumn(id))} TEXT`)
+    .join('');
   return [
     // "_record" and "_csv": the record's JSON object and CSV line, rendered at load time (see RECORD_COLUMN and
     // CSV_LINE_COLUMN); "_full_text": its tsvector; then the numeric fields' exact texts (exactColumn).
@@ -106,14 +108,24 @@ export function insertLexemesSql(resourceId: string): string {
   return `INSERT INTO ${resourceTables(resourceId).fullText} (rowid, lexemes) VALUES (?, ?)`;
 }
 
-export function createIndexesSql(resourceId: string, fields: readonly FieldDefinition[], composite: readonly (readonly string[])[] = []): string[] {
+export function createIndexesSql(
+  resourceId: string,
+  fields: readonly FieldDefinition[],
+  composite: readonly (readonly string[])[] = [],
+): string[] {
   const table = resourceTables(resourceId).data;
   return [
     ...fields
       .map((field, position) => ({ field, position }))
       .filter(({ field }) => field.index)
-      .map(({ field, position }) => `CREATE INDEX ${quoteIdent(fieldIndexName(resourceId, position + 1))} ON ${table} (${quoteIdent(field.id)})`),
-    ...composite.map((ids, n) => `CREATE INDEX ${quoteIdent(compositeIndexName(resourceId, n + 1))} ON ${table} (${ids.map(quoteIdent).join(', ')})`),
+      .map(
+        ({ field, position }) =>
+          `CREATE INDEX ${quoteIdent(fieldIndexName(resourceId, position + 1))} ON ${table} (${quoteIdent(field.id)})`,
+      ),
+    ...composite.map(
+      (ids, n) =>
+        `CREATE INDEX ${quoteIdent(compositeIndexName(resourceId, n + 1))} ON ${table} (${ids.map(quoteIdent).join(', ')})`,
+    ),
   ];
 }
 

@@ -8,7 +8,9 @@ export const SQLITE_FUNCTIONS = {
   tsRank: 'cc_ts_rank',
   /** (config, value, field type, tsquery text) → `to_tsvector(config, value::text) @@ query`. */
   tsMatchValue: 'cc_ts_match_value',
-  /** (config, value, field type, tsquery text, normalization) → `ts_rank(to_tsvector(config, value::text), query, n)`. */
+  /**
+   * (config, value, field type, tsquery text, normalization) → `ts_rank(to_tsvector(config, value::text), query, n)`.
+   */
   tsRankValue: 'cc_ts_rank_value',
   /**
    * (any column of the row) → 1, or an error once the running statement's deadline has passed. User SQL reads each

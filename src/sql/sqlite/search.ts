@@ -2,9 +2,22 @@
 // through the FTS5 candidate index plus the registered functions that match and rank exactly as PostgreSQL does.
 
 import { lexemeKey, type CandidateFilter } from '../../text-search/index.js';
-import { RANK_NORMALIZATION, type PlanField, type SearchPlan, type TextMatch, type ValueCountPlan } from '../../query/plan.js';
+import {
+  RANK_NORMALIZATION,
+  type PlanField,
+  type SearchPlan,
+  type TextMatch,
+  type ValueCountPlan,
+} from '../../query/plan.js';
 import type { CompiledQuery } from '../compiled.js';
-import { compileColumnsWith, compileCountWith, compileSearchWith, compileValueCountsWith, type ParamList, type SearchDialectHooks } from '../search-compiler.js';
+import {
+  compileColumnsWith,
+  compileCountWith,
+  compileSearchWith,
+  compileValueCountsWith,
+  type ParamList,
+  type SearchDialectHooks,
+} from '../search-compiler.js';
 import { SQLITE_FUNCTIONS as F } from './functions.js';
 import { exactValueSql } from './ddl.js';
 import { quoteIdent, resourceTables } from './quote.js';
@@ -14,7 +27,10 @@ export interface SqliteCompileOptions {
   indexLanguage: string;
 }
 
-/** An FTS5 MATCH expression over hex lexeme keys; null when the filter cannot narrow anything, false when nothing matches. */
+/**
+ * An FTS5 MATCH expression over hex lexeme keys; null when the filter cannot narrow anything, false when nothing
+ * matches.
+ */
 function ftsExpression(filter: CandidateFilter): string | null | false {
   switch (filter.kind) {
     case 'all':
@@ -50,8 +66,13 @@ function valueType(match: TextMatch): string {
 const GUARD_ROWS = 50_000;
 
 function hasTextSearch(plan: SearchPlan): boolean {
-  const inCondition = (c: SearchPlan['where']): boolean => c !== null && (c.kind === 'text-match' || ((c.kind === 'and' || c.kind === 'or') && c.of.some(inCondition)));
-  return inCondition(plan.where) || plan.columns.some((c) => c.kind === 'rank') || plan.orderBy.some((k) => k.target.kind === 'rank');
+  const inCondition = (c: SearchPlan['where']): boolean =>
+    c !== null && (c.kind === 'text-match' || ((c.kind === 'and' || c.kind === 'or') && c.of.some(inCondition)));
+  return (
+    inCondition(plan.where) ||
+    plan.columns.some((c) => c.kind === 'rank') ||
+    plan.orderBy.some((k) => k.target.kind === 'rank')
+  );
 }
 
 /** What a field-targeted full-text query reads of a field: a numeric with every digit, as PostgreSQL's `::text`. */
@@ -67,7 +88,8 @@ function hooks(options: SqliteCompileOptions): SearchDialectHooks {
     table: (resourceId) => resourceTables(resourceId).data,
     bindBoolean: (p, value) => p.bind(value ? 1 : 0),
     // One JSON parameter whatever the list's length, so the statement text (and its cache entry) is shared.
-    inList: (p, field, values) => `${quoteIdent(field.id)} IN (SELECT value FROM json_each(${p.bindRaw(JSON.stringify(values.map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v))))}))`,
+    inList: (p, field, values) =>
+      `${quoteIdent(field.id)} IN (SELECT value FROM json_each(${p.bindRaw(JSON.stringify(values.map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v))))}))`,
     keyExpression: (field: PlanField) => quoteIdent(field.id),
     exactValue: exactValueSql,
     pageThenFetch: true,
@@ -75,8 +97,10 @@ function hooks(options: SqliteCompileOptions): SearchDialectHooks {
     unwalkedIdOrder: (id) => `+${id}`,
     textMatch(p: ParamList, plan: SearchPlan, match: TextMatch) {
       const { query, target } = match;
-      const canUseIndex = target.kind === 'row' ||
-        (query.config === options.indexLanguage && (target.field.type === 'text' || target.field.type === 'numeric' || target.field.type === 'int'));
+      const canUseIndex =
+        target.kind === 'row' ||
+        (query.config === options.indexLanguage &&
+          (target.field.type === 'text' || target.field.type === 'numeric' || target.field.type === 'int'));
       const parts: string[] = [];
       if (canUseIndex) {
         const expression = ftsExpression(query.candidates);
@@ -89,11 +113,15 @@ function hooks(options: SqliteCompileOptions): SearchDialectHooks {
         }
       }
       if (target.kind === 'row') parts.push(`${F.tsMatch}("_full_text", ${p.bind(query.text)})`);
-      else parts.push(`${F.tsMatchValue}(${p.bind(query.config)}, ${fieldText(target.field)}, ${p.bind(valueType(match))}, ${p.bind(query.text)})`);
+      else
+        parts.push(
+          `${F.tsMatchValue}(${p.bind(query.config)}, ${fieldText(target.field)}, ${p.bind(valueType(match))}, ${p.bind(query.text)})`,
+        );
       return parts.join(' AND ');
     },
     rank(p: ParamList, match: TextMatch) {
-      if (match.target.kind === 'row') return `${F.tsRank}("_full_text", ${p.bind(match.query.text)}, ${RANK_NORMALIZATION})`;
+      if (match.target.kind === 'row')
+        return `${F.tsRank}("_full_text", ${p.bind(match.query.text)}, ${RANK_NORMALIZATION})`;
       return `${F.tsRankValue}(${p.bind(match.query.config)}, ${fieldText(match.target.field)}, ${p.bind(valueType(match))}, ${p.bind(match.query.text)}, ${RANK_NORMALIZATION})`;
     },
   };
@@ -108,7 +136,12 @@ export function compileCount(plan: SearchPlan, options: SqliteCompileOptions): C
 }
 
 export function compileColumns(
-  resourceId: string, columns: readonly string[], afterId: number | null, limit: number, numeric: ReadonlySet<string>, options: SqliteCompileOptions,
+  resourceId: string,
+  columns: readonly string[],
+  afterId: number | null,
+  limit: number,
+  numeric: ReadonlySet<string>,
+  options: SqliteCompileOptions,
 ): CompiledQuery {
   return compileColumnsWith(hooks(options), resourceId, columns, afterId, limit, numeric);
 }

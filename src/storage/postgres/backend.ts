@@ -9,7 +9,16 @@ import type { CompiledQuery } from '../../sql/compiled.js';
 import type { CompileTarget } from '../../sql/dialects.js';
 import { metaSql, type PgSchemas } from '../../sql/postgres/ddl.js';
 import { qualified } from '../../sql/postgres/quote.js';
-import { DataVersionMoved, StatementRejected, StatementTimeout, StoreUnavailable, type Lease, type Store, type StoreHealth, type UserSqlResult } from '../backend.js';
+import {
+  DataVersionMoved,
+  StatementRejected,
+  StatementTimeout,
+  StoreUnavailable,
+  type Lease,
+  type Store,
+  type StoreHealth,
+  type UserSqlResult,
+} from '../backend.js';
 import { CountMemo } from '../count-memo.js';
 import type { StoreMeta } from '../load-target.js';
 import { createPool, isConnectionFailure, pgTypes, storeError } from './connection.js';
@@ -40,9 +49,28 @@ export interface ReadTarget {
 
 /** The built-in types' oids, which never change; others are looked up once. */
 const TYPE_NAMES = new Map<number, string>([
-  [16, 'bool'], [18, 'char'], [19, 'name'], [20, 'int8'], [21, 'int2'], [23, 'int4'], [25, 'text'], [26, 'oid'], [114, 'json'],
-  [700, 'float4'], [701, 'float8'], [1042, 'bpchar'], [1043, 'varchar'], [1082, 'date'], [1083, 'time'], [1114, 'timestamp'],
-  [1184, 'timestamptz'], [1186, 'interval'], [1700, 'numeric'], [3614, 'tsvector'], [3615, 'tsquery'], [3802, 'jsonb'],
+  [16, 'bool'],
+  [18, 'char'],
+  [19, 'name'],
+  [20, 'int8'],
+  [21, 'int2'],
+  [23, 'int4'],
+  [25, 'text'],
+  [26, 'oid'],
+  [114, 'json'],
+  [700, 'float4'],
+  [701, 'float8'],
+  [1042, 'bpchar'],
+  [1043, 'varchar'],
+  [1082, 'date'],
+  [1083, 'time'],
+  [1114, 'timestamp'],
+  [1184, 'timestamptz'],
+  [1186, 'interval'],
+  [1700, 'numeric'],
+  [3614, 'tsvector'],
+  [3615, 'tsquery'],
+  [3802, 'jsonb'],
 ]);
 
 /** How long a replica that failed is left out before it is tried again. */
@@ -59,7 +87,10 @@ export class PostgresVersion extends RecordedVersion implements ClosableVersion 
   readonly compileTarget: CompileTarget;
   private readonly counts = new CountMemo();
 
-  constructor(private readonly store: PostgresStore, meta: StoreMeta) {
+  constructor(
+    private readonly store: PostgresStore,
+    meta: StoreMeta,
+  ) {
     super(meta);
     const tables = new Map([...meta.resources.values()].map((r) => [r.id, r.table]));
     this.compileTarget = { dialect: 'postgres', schema: store.schemas.data, tables };
@@ -76,7 +107,11 @@ export class PostgresVersion extends RecordedVersion implements ClosableVersion 
    */
   private async moved(err: unknown): Promise<unknown> {
     const code = (err as { code?: string }).code;
-    if (code && MISSING_OBJECT.has(code) && (await this.store.versionInStore().catch(() => null)) !== this.datasetVersion) {
+    if (
+      code &&
+      MISSING_OBJECT.has(code) &&
+      (await this.store.versionInStore().catch(() => null)) !== this.datasetVersion
+    ) {
       return new DataVersionMoved((err as Error).message);
     }
     return storeError(err);
@@ -111,7 +146,9 @@ export class PostgresVersion extends RecordedVersion implements ClosableVersion 
       if ((err as { code?: string }).code) throw new StatementRejected((err as Error).message);
       throw failure;
     }
-    const columns = await Promise.all(result.fields.map(async (f) => ({ id: f.name, type: await this.store.typeName(f.dataTypeID) })));
+    const columns = await Promise.all(
+      result.fields.map(async (f) => ({ id: f.name, type: await this.store.typeName(f.dataTypeID) })),
+    );
     return { rows: result.rows, columns };
   }
 
@@ -131,7 +168,12 @@ export class PostgresVersion extends RecordedVersion implements ClosableVersion 
       lost = reject;
     });
     connectionLost.catch(() => {});
-    const onLost = (err?: Error) => lost(Object.assign(err ?? new Error('Connection terminated unexpectedly'), { code: (err as { code?: string } | undefined)?.code ?? 'ECONNRESET' }));
+    const onLost = (err?: Error) =>
+      lost(
+        Object.assign(err ?? new Error('Connection terminated unexpectedly'), {
+          code: (err as { code?: string } | undefined)?.code ?? 'ECONNRESET',
+        }),
+      );
     client.on('error', onLost);
     client.on('end', onLost);
     let broken: unknown = null;
@@ -188,7 +230,12 @@ export class PostgresStore implements Store {
         name,
         search: createPool({ ...base, schema: options.schemas.data, statementTimeoutMs: options.searchTimeoutMs }),
         // User SQL sees the public schema: a view of CKAN's columns per resource.
-        sql: createPool({ ...base, schema: options.schemas.public, max: Math.max(1, Math.ceil(options.poolSize / 2)), statementTimeoutMs: options.sqlTimeoutMs }),
+        sql: createPool({
+          ...base,
+          schema: options.schemas.public,
+          max: Math.max(1, Math.ceil(options.poolSize / 2)),
+          statementTimeoutMs: options.sqlTimeoutMs,
+        }),
         downUntil: 0,
         version: null,
       };
@@ -198,13 +245,27 @@ export class PostgresStore implements Store {
   }
 
   static async open(options: PostgresBackendOptions): Promise<PostgresStore> {
-    const admin = createPool({ url: options.url, schema: options.schemas.data, max: 2, role: null, readOnly: true, statementTimeoutMs: 10_000, applicationName: 'count-centre-admin' });
+    const admin = createPool({
+      url: options.url,
+      schema: options.schemas.data,
+      max: 2,
+      role: null,
+      readOnly: true,
+      statementTimeoutMs: 10_000,
+      applicationName: 'count-centre-admin',
+    });
     try {
       const meta = await readPostgresMeta(admin, options.schemas.data);
-      if (!meta) throw new Error(`no Count Centre data in this release's layout in schema "${options.schemas.data}" of ${redact(options.url)}; run the loader first`);
-      // Reads take the read-only role when this login may; otherwise they run as the login (which should then be read-only itself).
+      if (!meta)
+        throw new Error(
+          `no Count Centre data in this release's layout in schema "${options.schemas.data}" of ${redact(options.url)}; run the loader first`,
+        );
+      // Reads take the read-only role when this login may; otherwise they run as the login (which should then be
+      // read-only itself).
       const member = await admin.query<{ member: boolean }>(
-        `SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1) AND pg_has_role(current_user, $1, 'MEMBER') AS member`, [options.readerRole]);
+        `SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1) AND pg_has_role(current_user, $1, 'MEMBER') AS member`,
+        [options.readerRole],
+      );
       const store = new PostgresStore(options, admin, member.rows[0]?.member ? options.readerRole : null);
       store.versions = new ServedVersions(new PostgresVersion(store, meta));
       await store.checkReplicas();
@@ -239,14 +300,16 @@ export class PostgresStore implements Store {
    */
   private async checkReplicas(): Promise<void> {
     const sql = metaSql(this.options.schemas.data).datasetVersion;
-    await Promise.all(this.replicas.map(async (replica) => {
-      try {
-        const result = await replica.search.query<{ value: string }>(sql);
-        replica.version = result.rows[0]?.value ?? null;
-      } catch {
-        replica.version = null;
-      }
-    }));
+    await Promise.all(
+      this.replicas.map(async (replica) => {
+        try {
+          const result = await replica.search.query<{ value: string }>(sql);
+          replica.version = result.rows[0]?.value ?? null;
+        } catch {
+          replica.version = null;
+        }
+      }),
+    );
   }
 
   /** Replicas in turn, skipping those that failed recently or lag behind; the primary when there are none left. */
@@ -295,7 +358,9 @@ export class PostgresStore implements Store {
 
   async estimateRows(table: string): Promise<number | null> {
     try {
-      const result = await this.admin.query<{ estimate: string }>(metaSql(this.options.schemas.data).estimate, [qualified(this.options.schemas.data, table)]);
+      const result = await this.admin.query<{ estimate: string }>(metaSql(this.options.schemas.data).estimate, [
+        qualified(this.options.schemas.data, table),
+      ]);
       const estimate = Number(result.rows[0]?.estimate ?? -1);
       return estimate >= 0 ? estimate : null;
     } catch (err) {
@@ -323,7 +388,11 @@ export class PostgresStore implements Store {
   watch(changed: () => void): void {
     const connect = () => {
       if (this.closed) return;
-      const client = new pg.Client({ connectionString: this.options.url, connectionTimeoutMillis: 3000, application_name: 'count-centre-listener' });
+      const client = new pg.Client({
+        connectionString: this.options.url,
+        connectionTimeoutMillis: 3000,
+        application_name: 'count-centre-listener',
+      });
       this.listener = client;
       let retried = false;
       const retry = () => {
@@ -337,7 +406,8 @@ export class PostgresStore implements Store {
       client.on('notification', (message) => {
         if (message.payload === this.options.schemas.data) changed();
       });
-      client.connect()
+      client
+        .connect()
         .then(() => client.query(metaSql(this.options.schemas.data).listen))
         // A load published while the listener was away is picked up by polling; this one check covers reconnections.
         .then(() => changed(), retry);
@@ -351,13 +421,24 @@ export class PostgresStore implements Store {
       // A replica that stopped answering is found here too, not only when a read first fails on it (reads may all be
       // answered from memory for a while): a health check is asked every few seconds, and one SELECT 1 each is cheap.
       const now = Date.now();
-      await Promise.all(this.replicas.filter((r) => r.downUntil <= now).map((replica) => replica.search.query('SELECT 1').catch((err: unknown) => {
-        if (storeError(err) instanceof StoreUnavailable) replica.downUntil = Date.now() + REPLICA_RETRY_MS;
-      })));
+      await Promise.all(
+        this.replicas
+          .filter((r) => r.downUntil <= now)
+          .map((replica) =>
+            replica.search.query('SELECT 1').catch((err: unknown) => {
+              if (storeError(err) instanceof StoreUnavailable) replica.downUntil = Date.now() + REPLICA_RETRY_MS;
+            }),
+          ),
+      );
       const down = this.replicas.filter((r) => r.downUntil > Date.now()).map((r) => `${r.name} unreachable`);
-      const behind = this.replicas.filter((r) => r.downUntil <= Date.now() && r.version !== this.current.datasetVersion).map((r) => `${r.name} behind`);
+      const behind = this.replicas
+        .filter((r) => r.downUntil <= Date.now() && r.version !== this.current.datasetVersion)
+        .map((r) => `${r.name} behind`);
       const problems = [...down, ...behind];
-      return { ok: true, detail: problems.length > 0 ? `primary reachable; ${problems.join(', ')}` : 'database reachable' };
+      return {
+        ok: true,
+        detail: problems.length > 0 ? `primary reachable; ${problems.join(', ')}` : 'database reachable',
+      };
     } catch (err) {
       return { ok: false, detail: isConnectionFailure(err) ? 'database unreachable' : (err as Error).message };
     }
@@ -368,7 +449,10 @@ export class PostgresStore implements Store {
     const figures: Record<string, number> = {};
     for (const target of [this.primary, ...this.replicas]) {
       const name = target.name.replace(/\s+/g, '_');
-      for (const [kind, pool] of [['search', target.search], ['sql', target.sql]] as const) {
+      for (const [kind, pool] of [
+        ['search', target.search],
+        ['sql', target.sql],
+      ] as const) {
         figures[`${name}_${kind}_connections`] = pool.totalCount;
         figures[`${name}_${kind}_connections_idle`] = pool.idleCount;
         figures[`${name}_${kind}_waiting`] = pool.waitingCount;
@@ -382,6 +466,10 @@ export class PostgresStore implements Store {
     this.closed = true;
     await this.listener?.end().catch(() => {});
     await this.versions.closeAll();
-    await Promise.all([this.admin, this.primary.search, this.primary.sql, ...this.replicas.flatMap((r) => [r.search, r.sql])].map((p) => p.end()));
+    await Promise.all(
+      [this.admin, this.primary.search, this.primary.sql, ...this.replicas.flatMap((r) => [r.search, r.sql])].map((p) =>
+        p.end(),
+      ),
+    );
   }
 }

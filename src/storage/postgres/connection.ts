@@ -33,7 +33,12 @@ export const pgTypes = {
 } as unknown as pg.CustomTypesConfig;
 
 function startupOptions(options: PoolOptions): string {
-  const settings: string[] = [`search_path=${options.schema}`, 'DateStyle=ISO,YMD', 'IntervalStyle=postgres', 'extra_float_digits=1'];
+  const settings: string[] = [
+    `search_path=${options.schema}`,
+    'DateStyle=ISO,YMD',
+    'IntervalStyle=postgres',
+    'extra_float_digits=1',
+  ];
   if (options.role) settings.push(`role=${options.role}`);
   if (options.readOnly) settings.push('default_transaction_read_only=on');
   if (options.statementTimeoutMs !== null) settings.push(`statement_timeout=${options.statementTimeoutMs}`);
@@ -55,16 +60,32 @@ export function createPool(options: PoolOptions): pg.Pool {
   return pool;
 }
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN', '57P01', '57P02', '57P03', '53300']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EPIPE',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
 
 export function isConnectionFailure(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   if (e.code && (CONNECTION_CODES.has(e.code) || e.code.startsWith('08'))) return true;
   const message = e.message ?? '';
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)|connect ECONNREFUSED/.test(message);
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)|connect ECONNREFUSED/.test(
+    message,
+  );
 }
 
-/** The store's error for a failure from pg: unreachable → StoreUnavailable, cancelled → StatementTimeout, else as is. */
+/**
+ * The store's error for a failure from pg: unreachable → StoreUnavailable, cancelled → StatementTimeout, else as is.
+ */
 export function storeError(err: unknown): unknown {
   const e = err as { code?: string; message?: string };
   if (e.code === '57014') return new StatementTimeout(e.message);

@@ -11,11 +11,32 @@ import type { FieldType, ResourceDefinition } from '../../catalog/types.js';
 import { delimitedWriter, objectWriter } from '../../serialize/records.js';
 import { numberText, type StoredValue } from '../../catalog/values.js';
 import {
-  copyIntoTableSql, createGenerationTableSql, dropTableSql, GENERATION_TABLE, generationTable, indexTableSql, metaSql, POSTGRES_SCHEMA_VERSION,
-  publishSql, schemaSetupSql, unpublishSql, type PgSchemas,
+  copyIntoTableSql,
+  createGenerationTableSql,
+  dropTableSql,
+  GENERATION_TABLE,
+  generationTable,
+  indexTableSql,
+  metaSql,
+  POSTGRES_SCHEMA_VERSION,
+  publishSql,
+  schemaSetupSql,
+  unpublishSql,
+  type PgSchemas,
 } from '../../sql/postgres/ddl.js';
 import { qualified } from '../../sql/postgres/quote.js';
-import { checkedId, nullTracker, type IdRange, type LoadBase, type LoadSession, type LoadTarget, type Publication, type ResourceLoadRecord, type ResourceSink, type StoreMeta } from '../load-target.js';
+import {
+  checkedId,
+  nullTracker,
+  type IdRange,
+  type LoadBase,
+  type LoadSession,
+  type LoadTarget,
+  type Publication,
+  type ResourceLoadRecord,
+  type ResourceSink,
+  type StoreMeta,
+} from '../load-target.js';
 import { storeError } from './connection.js';
 import { readGeneration, readPostgresMeta } from './meta.js';
 import { patchTable } from './patch.js';
@@ -61,7 +82,11 @@ class PostgresLoadSession implements LoadSession {
     this.kept.push(record);
   }
 
-  async load(resource: ResourceDefinition, base: LoadBase, fill: (sink: ResourceSink) => Promise<void>): Promise<ResourceLoadRecord> {
+  async load(
+    resource: ResourceDefinition,
+    base: LoadBase,
+    fill: (sink: ResourceSink) => Promise<void>,
+  ): Promise<ResourceLoadRecord> {
     const { client, options } = this;
     const schema = options.schemas.data;
     const table = generationTable(resource.id, this.generation);
@@ -69,7 +94,8 @@ class PostgresLoadSession implements LoadSession {
     try {
       // One transaction from CREATE TABLE to the end of COPY, as COPY … FREEZE requires.
       await client.query('BEGIN');
-      for (const sql of createGenerationTableSql(schema, table, resource, this.fullTextLanguage)) await client.query(sql);
+      for (const sql of createGenerationTableSql(schema, table, resource, this.fullTextLanguage))
+        await client.query(sql);
       copy = client.query(copyFrom(copyIntoTableSql(schema, table, resource)));
       const types = resource.fields.map((f) => f.type);
       const recordText = objectWriter([ID_FIELD, ...resource.fields]);
@@ -97,7 +123,13 @@ class PostgresLoadSession implements LoadSession {
           let line = String(rowId);
           for (let i = 0; i < values.length; i++) line += '\t' + copyValue(values[i]!, types[i]!);
           const row = [rowId, ...values];
-          chunk += line + '\t' + copyValue(recordText.record(row), 'text') + '\t' + copyValue(csvLine.record(row), 'text') + '\n';
+          chunk +=
+            line +
+            '\t' +
+            copyValue(recordText.record(row), 'text') +
+            '\t' +
+            copyValue(csvLine.record(row), 'text') +
+            '\n';
           return chunk.length >= CHUNK_CHARS ? flush() : undefined;
         },
       };
@@ -110,10 +142,18 @@ class PostgresLoadSession implements LoadSession {
       const { indexes, finish } = indexTableSql(schema, table, resource);
       await this.buildSideBySide(indexes);
       for (const sql of finish) await client.query(sql);
-      const sizes = await client.query<{ data: string; indexes: string }>(metaSql(schema).sizes, [qualified(schema, table)]);
+      const sizes = await client.query<{ data: string; indexes: string }>(metaSql(schema).sizes, [
+        qualified(schema, table),
+      ]);
       const record: ResourceLoadRecord = {
-        ...base, total: count, loadedAt: new Date().toISOString(),
-        dataBytes: Number(sizes.rows[0]?.data ?? 0), indexBytes: Number(sizes.rows[0]?.indexes ?? 0), nullFields: nulls.fields(), table, maxId,
+        ...base,
+        total: count,
+        loadedAt: new Date().toISOString(),
+        dataBytes: Number(sizes.rows[0]?.data ?? 0),
+        indexBytes: Number(sizes.rows[0]?.indexes ?? 0),
+        nullFields: nulls.fields(),
+        table,
+        maxId,
       };
       this.loaded.push({ resource, record });
       return record;
@@ -134,17 +174,35 @@ class PostgresLoadSession implements LoadSession {
   }
 
   async patch(
-    resource: ResourceDefinition, base: LoadBase, previous: ResourceLoadRecord, ranges: readonly IdRange[], fill: (sink: ResourceSink) => Promise<void>,
+    resource: ResourceDefinition,
+    base: LoadBase,
+    previous: ResourceLoadRecord,
+    ranges: readonly IdRange[],
+    fill: (sink: ResourceSink) => Promise<void>,
   ): Promise<ResourceLoadRecord> {
-    const context = { client: this.client, schema: this.options.schemas.data, fullTextLanguage: this.fullTextLanguage, buildSideBySide: (s: readonly string[]) => this.buildSideBySide(s) };
-    const record = await patchTable(context, resource, base, previous, generationTable(resource.id, this.generation), ranges, fill);
+    const context = {
+      client: this.client,
+      schema: this.options.schemas.data,
+      fullTextLanguage: this.fullTextLanguage,
+      buildSideBySide: (s: readonly string[]) => this.buildSideBySide(s),
+    };
+    const record = await patchTable(
+      context,
+      resource,
+      base,
+      previous,
+      generationTable(resource.id, this.generation),
+      ranges,
+      fill,
+    );
     this.loaded.push({ resource, record });
     return record;
   }
 
   /** Runs independent statements on up to INDEX_BUILDERS connections, each taking the next when it is free. */
   private async buildSideBySide(statements: readonly string[]): Promise<void> {
-    while (this.helpers.length < Math.min(INDEX_BUILDERS, statements.length) - 1) this.helpers.push(await connectLoader(this.options.url));
+    while (this.helpers.length < Math.min(INDEX_BUILDERS, statements.length) - 1)
+      this.helpers.push(await connectLoader(this.options.url));
     const queue = [...statements];
     const worker = async (connection: pg.Client) => {
       try {
@@ -171,18 +229,35 @@ class PostgresLoadSession implements LoadSession {
       .map((r) => r.table);
     try {
       await client.query('BEGIN');
-      for (const { resource, record } of this.loaded) for (const statement of publishSql(schemas, resource, record.table, readerRole)) await client.query(statement);
-      for (const id of this.previous?.resources.keys() ?? []) if (!serving.has(id)) await client.query(unpublishSql(schemas, id));
+      for (const { resource, record } of this.loaded)
+        for (const statement of publishSql(schemas, resource, record.table, readerRole)) await client.query(statement);
+      for (const id of this.previous?.resources.keys() ?? [])
+        if (!serving.has(id)) await client.query(unpublishSql(schemas, id));
       await client.query(sql.clearResources);
       for (const r of published) {
         await client.query(sql.putResource, [
-          r.id, r.sourceSha256, r.specHash, r.total, r.loadedAt, r.source, r.dataBytes, r.indexBytes, JSON.stringify(r.nullFields), r.table, JSON.stringify(r.inputs ?? []), r.maxId,
+          r.id,
+          r.sourceSha256,
+          r.specHash,
+          r.total,
+          r.loadedAt,
+          r.source,
+          r.dataBytes,
+          r.indexBytes,
+          JSON.stringify(r.nullFields),
+          r.table,
+          JSON.stringify(r.inputs ?? []),
+          r.maxId,
         ]);
       }
       const bytes = await client.query<{ bytes: string }>(sql.databaseBytes);
       for (const [key, value] of [
-        ['schema_version', String(POSTGRES_SCHEMA_VERSION)], ['dataset_version', publication.datasetVersion], ['built_at', new Date().toISOString()],
-        ['full_text_language', this.fullTextLanguage], ['database_bytes', bytes.rows[0]?.bytes ?? '0'], ['catalog', publication.catalog],
+        ['schema_version', String(POSTGRES_SCHEMA_VERSION)],
+        ['dataset_version', publication.datasetVersion],
+        ['built_at', new Date().toISOString()],
+        ['full_text_language', this.fullTextLanguage],
+        ['database_bytes', bytes.rows[0]?.bytes ?? '0'],
+        ['catalog', publication.catalog],
         ['generation', String(this.generation)],
       ] as const) {
         await client.query(sql.put, [key, value]);
@@ -208,19 +283,24 @@ class PostgresLoadSession implements LoadSession {
    */
   private async dropUnused(inUse: ReadonlySet<string>): Promise<void> {
     const schema = this.options.schemas.data;
-    const tables = (await this.client.query<{ tablename: string }>(metaSql(schema).tables, [schema])).rows.map((r) => r.tablename);
+    const tables = (await this.client.query<{ tablename: string }>(metaSql(schema).tables, [schema])).rows.map(
+      (r) => r.tablename,
+    );
     // Before generations, a resource's table was named by its id (and "<id>__load" while loading).
-    const earlierLayout = new Set([...inUse].flatMap((t) => {
-      const id = t.split('@')[0]!;
-      return [id, `${id}__load`];
-    }));
+    const earlierLayout = new Set(
+      [...inUse].flatMap((t) => {
+        const id = t.split('@')[0]!;
+        return [id, `${id}__load`];
+      }),
+    );
     const unused = tables.filter((t) => !inUse.has(t) && (GENERATION_TABLE.test(t) || earlierLayout.has(t)));
     await this.client.query(`SET lock_timeout = '5s'`).catch(() => {});
     for (const table of unused) await this.client.query(dropTableSql(schema, table)).catch(() => {});
   }
 
   async abort(): Promise<void> {
-    for (const { record } of this.loaded) await this.client.query(dropTableSql(this.options.schemas.data, record.table)).catch(() => {});
+    for (const { record } of this.loaded)
+      await this.client.query(dropTableSql(this.options.schemas.data, record.table)).catch(() => {});
     this.loaded.length = 0;
     await this.release();
   }
@@ -233,7 +313,11 @@ class PostgresLoadSession implements LoadSession {
 }
 
 async function connectLoader(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000, application_name: 'count-centre-loader' });
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: 10_000,
+    application_name: 'count-centre-loader',
+  });
   // A connection lost between statements must not become an uncaught error; the next statement reports it.
   client.on('error', () => {});
   try {

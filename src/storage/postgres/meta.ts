@@ -30,9 +30,18 @@ export async function readPostgresMeta(db: pg.Pool | pg.Client, schema: string):
   const resources = new Map<string, ResourceLoadRecord>();
   for (const row of (await db.query<ResourceRow>(sql.allResources)).rows) {
     resources.set(row.id, {
-      id: row.id, sourceSha256: row.source_sha256, specHash: row.spec_hash, total: Number(row.total), loadedAt: row.loaded_at,
-      source: row.source, dataBytes: Number(row.data_bytes), indexBytes: Number(row.index_bytes), nullFields: JSON.parse(row.null_fields) as string[], table: row.table_name,
-      inputs: JSON.parse(row.inputs) as InputRecord[], maxId: Number(row.max_id),
+      id: row.id,
+      sourceSha256: row.source_sha256,
+      specHash: row.spec_hash,
+      total: Number(row.total),
+      loadedAt: row.loaded_at,
+      source: row.source,
+      dataBytes: Number(row.data_bytes),
+      indexBytes: Number(row.index_bytes),
+      nullFields: JSON.parse(row.null_fields) as string[],
+      table: row.table_name,
+      inputs: JSON.parse(row.inputs) as InputRecord[],
+      maxId: Number(row.max_id),
     });
   }
   return {

@@ -25,8 +25,13 @@ export interface PatchContext {
 }
 
 export async function patchTable(
-  context: PatchContext, resource: ResourceDefinition, base: LoadBase, previous: ResourceLoadRecord, table: string,
-  ranges: readonly IdRange[], fill: (sink: ResourceSink) => Promise<void>,
+  context: PatchContext,
+  resource: ResourceDefinition,
+  base: LoadBase,
+  previous: ResourceLoadRecord,
+  table: string,
+  ranges: readonly IdRange[],
+  fill: (sink: ResourceSink) => Promise<void>,
 ): Promise<ResourceLoadRecord> {
   const { client, schema, fullTextLanguage } = context;
   const recordText = objectWriter([ID_FIELD, ...resource.fields]);
@@ -75,8 +80,13 @@ export async function patchTable(
     const sized = [qualified(schema, table)];
     const sizes = await client.query<{ data: string; indexes: string }>(metaSql(schema).sizes, sized);
     return {
-      ...base, total: Number(facts.total), maxId: Number(facts.max_id), loadedAt: new Date().toISOString(), table,
-      dataBytes: Number(sizes.rows[0]?.data ?? 0), indexBytes: Number(sizes.rows[0]?.indexes ?? 0),
+      ...base,
+      total: Number(facts.total),
+      maxId: Number(facts.max_id),
+      loadedAt: new Date().toISOString(),
+      table,
+      dataBytes: Number(sizes.rows[0]?.data ?? 0),
+      indexBytes: Number(sizes.rows[0]?.indexes ?? 0),
       nullFields: resource.fields.filter((_, i) => facts[`n${i}`] === true).map((f) => f.id),
     };
   } catch (err) {

@@ -14,7 +14,13 @@ import { BoundedCache } from '../../util/bounded-cache.js';
 import { CountMemo } from '../count-memo.js';
 import type { StoreMeta } from '../load-target.js';
 import { RecordedVersion, ServedVersions, type ClosableVersion } from '../versions.js';
-import { loadExtensions, openReadConnection, type LoadedExtension, type ReadConnection, type SqliteExtension } from './connection.js';
+import {
+  loadExtensions,
+  openReadConnection,
+  type LoadedExtension,
+  type ReadConnection,
+  type SqliteExtension,
+} from './connection.js';
 import { readMeta } from './meta.js';
 import { SqlWorkerPool } from './worker-pool.js';
 
@@ -112,13 +118,26 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
     super(meta);
   }
 
-  static open(file: string, extensions: readonly LoadedExtension[], extensionModules: readonly SqliteExtension[], searchTimeoutMs: number): SqliteVersion {
+  static open(
+    file: string,
+    extensions: readonly LoadedExtension[],
+    extensionModules: readonly SqliteExtension[],
+    searchTimeoutMs: number,
+  ): SqliteVersion {
     const pinned = pin(file);
     try {
       const inode = statSync(pinned.path).ino;
       const connection = openReadConnection(pinned.path, 'query', extensions);
       try {
-        return new SqliteVersion(pinned, inode, connection, readMeta(connection.db), extensions, extensionModules, searchTimeoutMs);
+        return new SqliteVersion(
+          pinned,
+          inode,
+          connection,
+          readMeta(connection.db),
+          extensions,
+          extensionModules,
+          searchTimeoutMs,
+        );
       } catch (err) {
         connection.db.close();
         throw err;
@@ -148,11 +167,20 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
   /** Query workers busy and queued, and statements moved off the event loop since this version opened. */
   get stats(): Record<string, number> {
     const pool = this.workers?.stats ?? { busy: 0, workers: 0, queued: 0 };
-    return { query_workers: pool.workers, query_workers_busy: pool.busy, query_workers_queued: pool.queued, statements_moved_to_workers: this.moved };
+    return {
+      query_workers: pool.workers,
+      query_workers_busy: pool.busy,
+      query_workers_queued: pool.queued,
+      statements_moved_to_workers: this.moved,
+    };
   }
 
   private get pool(): SqlWorkerPool {
-    this.workers ??= new SqlWorkerPool(this.file.path, this.extensionModules, Math.max(1, Math.min(2, availableParallelism())));
+    this.workers ??= new SqlWorkerPool(
+      this.file.path,
+      this.extensionModules,
+      Math.max(1, Math.min(2, availableParallelism())),
+    );
     return this.workers;
   }
 
@@ -187,7 +215,10 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
    * runs to completion, so the connection is shared by every walk in progress; it reads this version's pinned file.
    */
   async bulkRows(query: CompiledQuery): Promise<unknown[][]> {
-    this.bulk ??= { connection: openReadConnection(this.file.path, 'stream', this.extensions), statements: new BoundedCache(100) };
+    this.bulk ??= {
+      connection: openReadConnection(this.file.path, 'stream', this.extensions),
+      statements: new BoundedCache(100),
+    };
     const { connection, statements } = this.bulk;
     const statement = statements.getOrCreate(query.sql, () => connection.db.prepare(query.sql));
     return statement.raw(true).all(...(query.params as SqliteParam[])) as unknown[][];
@@ -209,7 +240,10 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
     const { db } = openReadConnection(this.file.path, 'stream', this.extensions);
     this.streams.add(db);
     try {
-      const rows = db.prepare(query.sql).raw(true).iterate(...(query.params as SqliteParam[])) as IterableIterator<unknown[]>;
+      const rows = db
+        .prepare(query.sql)
+        .raw(true)
+        .iterate(...(query.params as SqliteParam[])) as IterableIterator<unknown[]>;
       try {
         let batch: unknown[][] = [];
         for (const row of rows) {
@@ -265,7 +299,13 @@ export class SqliteStore implements Store {
     const modules = options.extensions ?? [];
     const searchTimeoutMs = options.searchTimeoutMs ?? 30_000;
     const loaded = await loadExtensions(modules);
-    return new SqliteStore(file, SqliteVersion.open(file, loaded, modules, searchTimeoutMs), loaded, modules, searchTimeoutMs);
+    return new SqliteStore(
+      file,
+      SqliteVersion.open(file, loaded, modules, searchTimeoutMs),
+      loaded,
+      modules,
+      searchTimeoutMs,
+    );
   }
 
   get current(): SqliteVersion {

@@ -9,14 +9,35 @@ import Database from 'better-sqlite3';
 import type { FieldDefinition, FieldType, ResourceDefinition } from '../../catalog/types.js';
 import { numberText, type StoredValue } from '../../catalog/values.js';
 import {
-  analyzeSql, attachPreviousSql, copyResourceSql, createIndexesSql, createMetaTablesSql, createResourceSql, detachPreviousSql, dropResourceSql,
-  FTS_DOCUMENT_FUNCTION, insertLexemesSql, insertRowSql, metaSql, SQLITE_SCHEMA_VERSION,
+  analyzeSql,
+  attachPreviousSql,
+  copyResourceSql,
+  createIndexesSql,
+  createMetaTablesSql,
+  createResourceSql,
+  detachPreviousSql,
+  dropResourceSql,
+  FTS_DOCUMENT_FUNCTION,
+  insertLexemesSql,
+  insertRowSql,
+  metaSql,
+  SQLITE_SCHEMA_VERSION,
 } from '../../sql/sqlite/ddl.js';
 import { parseTsvector, tsvectorToString } from '../../text-search/index.js';
 import { delimitedWriter, objectWriter } from '../../serialize/records.js';
 import { ID_FIELD } from '../../catalog/catalog.js';
 import { ftsDocument, RowVectorizer } from '../full-text.js';
-import { checkedId, nullTracker, type IdRange, type LoadBase, type LoadSession, type LoadTarget, type Publication, type ResourceLoadRecord, type ResourceSink } from '../load-target.js';
+import {
+  checkedId,
+  nullTracker,
+  type IdRange,
+  type LoadBase,
+  type LoadSession,
+  type LoadTarget,
+  type Publication,
+  type ResourceLoadRecord,
+  type ResourceSink,
+} from '../load-target.js';
 import { readMetaFromFile } from './meta.js';
 import { patchResource } from './patch.js';
 
@@ -41,7 +62,9 @@ export class SqliteDatabaseBuilder {
   /** Resources loaded by this build: their statistics and sizes are measured at commit. */
   private readonly loaded = new Set<string>();
 
-  /** `base`: a database file of this layout to start from (the served one), whose resources are kept unless replaced. */
+  /**
+   * `base`: a database file of this layout to start from (the served one), whose resources are kept unless replaced.
+   */
   constructor(
     private readonly finalPath: string,
     private readonly fullTextLanguage: string,
@@ -73,7 +96,11 @@ export class SqliteDatabaseBuilder {
    * Loads one resource; `fill` feeds rows to the sink. Its previous tables are replaced in the same transaction, so if
    * `fill` throws, the resource is as it was (or absent) and the error is rethrown.
    */
-  async loadResource(resource: ResourceDefinition, base: LoadBase, fill: (sink: ResourceSink) => Promise<void>): Promise<ResourceLoadRecord> {
+  async loadResource(
+    resource: ResourceDefinition,
+    base: LoadBase,
+    fill: (sink: ResourceSink) => Promise<void>,
+  ): Promise<ResourceLoadRecord> {
     const { id, fields } = resource;
     this.db.exec('BEGIN');
     try {
@@ -85,7 +112,14 @@ export class SqliteDatabaseBuilder {
       const exactFields = [...sink.exactFields];
       for (const sql of createIndexesSql(id, fields, resource.indexes)) this.db.exec(sql);
       const record: ResourceLoadRecord = {
-        ...base, total: sink.count, loadedAt: new Date().toISOString(), dataBytes: 0, indexBytes: 0, nullFields: nulls.fields(), table: id, maxId: sink.maxId,
+        ...base,
+        total: sink.count,
+        loadedAt: new Date().toISOString(),
+        dataBytes: 0,
+        indexBytes: 0,
+        nullFields: nulls.fields(),
+        table: id,
+        maxId: sink.maxId,
         ...(exactFields.length > 0 ? { exactFields } : {}),
       };
       this.recordResource(record);
@@ -104,11 +138,18 @@ export class SqliteDatabaseBuilder {
    * previous version's (a patch changes few records; measuring them would read the whole table and its indexes).
    */
   async patchResource(
-    resource: ResourceDefinition, base: LoadBase, previous: ResourceLoadRecord, ranges: readonly IdRange[], fill: (sink: ResourceSink) => Promise<void>,
+    resource: ResourceDefinition,
+    base: LoadBase,
+    previous: ResourceLoadRecord,
+    ranges: readonly IdRange[],
+    fill: (sink: ResourceSink) => Promise<void>,
   ): Promise<ResourceLoadRecord> {
-    if (!this.base || !this.copiedIds.includes(resource.id)) throw new Error(`resource ${resource.id}: the store holds no copy of it to patch`);
+    if (!this.base || !this.copiedIds.includes(resource.id))
+      throw new Error(`resource ${resource.id}: the store holds no copy of it to patch`);
     const sink = this.sink(resource.id, resource.fields, () => {});
-    const record = await patchResource(this.db, resource, base, previous, ranges, sink, fill, (r) => this.recordResource(r));
+    const record = await patchResource(this.db, resource, base, previous, ranges, sink, fill, (r) =>
+      this.recordResource(r),
+    );
     this.publishing.add(resource.id);
     return record;
   }
@@ -181,19 +222,38 @@ export class SqliteDatabaseBuilder {
     const setSizes = this.db.prepare(metaSql.setSizes);
     for (const id of this.loaded) {
       const data = Number(bytes.get(id));
-      const index = (objects.all({ prefix: `${id}__` }) as string[]).reduce((sum, name) => sum + Number(bytes.get(name)), 0);
+      const index = (objects.all({ prefix: `${id}__` }) as string[]).reduce(
+        (sum, name) => sum + Number(bytes.get(name)),
+        0,
+      );
       setSizes.run(data, index, id);
     }
   }
 
   private recordResource(record: ResourceLoadRecord): void {
-    this.db.prepare(metaSql.putResource).run(
-      record.id, record.sourceSha256, record.specHash, record.total, record.loadedAt, record.source, JSON.stringify(record.nullFields), JSON.stringify(record.inputs ?? []),
-      record.maxId, JSON.stringify(record.exactFields ?? []));
-    if (!this.loaded.has(record.id)) this.db.prepare(metaSql.setSizes).run(record.dataBytes, record.indexBytes, record.id);
+    this.db
+      .prepare(metaSql.putResource)
+      .run(
+        record.id,
+        record.sourceSha256,
+        record.specHash,
+        record.total,
+        record.loadedAt,
+        record.source,
+        JSON.stringify(record.nullFields),
+        JSON.stringify(record.inputs ?? []),
+        record.maxId,
+        JSON.stringify(record.exactFields ?? []),
+      );
+    if (!this.loaded.has(record.id))
+      this.db.prepare(metaSql.setSizes).run(record.dataBytes, record.indexBytes, record.id);
   }
 
-  private sink(resourceId: string, fields: readonly FieldDefinition[], see: (values: readonly StoredValue[]) => void): ResourceSink & { readonly maxId: number; readonly exactFields: ReadonlySet<string> } {
+  private sink(
+    resourceId: string,
+    fields: readonly FieldDefinition[],
+    see: (values: readonly StoredValue[]) => void,
+  ): ResourceSink & { readonly maxId: number; readonly exactFields: ReadonlySet<string> } {
     const numeric = fields.flatMap((f, i) => (f.type === 'numeric' ? [i] : []));
     const exactFields = new Set<string>();
     const insertRow = this.db.prepare(insertRowSql(resourceId, fields.length, numeric.length));
@@ -223,7 +283,14 @@ export class SqliteDatabaseBuilder {
           if (text !== null) exactFields.add(fields[i]!.id);
           return text;
         });
-        insertRow.run(rowId, ...values.map((v, i) => toSqlite(v, fields[i]!.type)), record.record(row), csvLine.record(row), tsvectorToString(vector), ...exact);
+        insertRow.run(
+          rowId,
+          ...values.map((v, i) => toSqlite(v, fields[i]!.type)),
+          record.record(row),
+          csvLine.record(row),
+          tsvectorToString(vector),
+          ...exact,
+        );
         insertLexemes.run(rowId, ftsDocument(vector));
       },
     };

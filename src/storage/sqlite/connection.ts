@@ -6,7 +6,14 @@ import { searchableText } from '../../catalog/values.js';
 import type { FieldType } from '../../catalog/types.js';
 import { SQLITE_FUNCTIONS as F } from '../../sql/sqlite/functions.js';
 import {
-  parseTsquery, parseTsvector, toTsvector, tsMatches, tsRank, tsRankText, type TsQuery, type TsVector,
+  parseTsquery,
+  parseTsvector,
+  toTsvector,
+  tsMatches,
+  tsRank,
+  tsRankText,
+  type TsQuery,
+  type TsVector,
 } from '../../text-search/index.js';
 import { StatementTimeout } from '../backend.js';
 import { BoundedCache } from '../../util/bounded-cache.js';
@@ -26,17 +33,27 @@ function registerTextSearch(db: Database.Database): void {
   };
   const options = { deterministic: true };
   db.function(F.tsMatch, options, (vectorText: unknown, queryText: unknown) =>
-    typeof vectorText === 'string' && tsMatches(vector(vectorText), query(String(queryText))) ? 1 : 0);
+    typeof vectorText === 'string' && tsMatches(vector(vectorText), query(String(queryText))) ? 1 : 0,
+  );
   db.function(F.tsRank, options, (vectorText: unknown, queryText: unknown, normalization: unknown) =>
-    typeof vectorText === 'string' ? tsRankText(vectorText, query(String(queryText)), Number(normalization), vector) : 0);
+    typeof vectorText === 'string'
+      ? tsRankText(vectorText, query(String(queryText)), Number(normalization), vector)
+      : 0,
+  );
   db.function(F.tsMatchValue, options, (config: unknown, value: unknown, type: unknown, queryText: unknown) => {
     const text = searchableText(value, String(type) as FieldType);
     return text !== null && tsMatches(toTsvector(String(config), text), query(String(queryText))) ? 1 : 0;
   });
-  db.function(F.tsRankValue, options, (config: unknown, value: unknown, type: unknown, queryText: unknown, normalization: unknown) => {
-    const text = searchableText(value, String(type) as FieldType);
-    return text === null ? 0 : tsRank(toTsvector(String(config), text), query(String(queryText)), Number(normalization));
-  });
+  db.function(
+    F.tsRankValue,
+    options,
+    (config: unknown, value: unknown, type: unknown, queryText: unknown, normalization: unknown) => {
+      const text = searchableText(value, String(type) as FieldType);
+      return text === null
+        ? 0
+        : tsRank(toTsvector(String(config), text), query(String(queryText)), Number(normalization));
+    },
+  );
 }
 
 /** Raised inside a statement by the deadline function once its time is up; SQLite aborts the statement. */
@@ -67,7 +84,8 @@ export class Deadline {
   }
 
   tick(): number {
-    if (this.at !== null && ++this.calls % Deadline.CHECK_EVERY === 0 && performance.now() > this.at) throw new DeadlineExceeded();
+    if (this.at !== null && ++this.calls % Deadline.CHECK_EVERY === 0 && performance.now() > this.at)
+      throw new DeadlineExceeded();
     return 1;
   }
 }
@@ -89,12 +107,14 @@ export interface SqliteExtension {
 export type LoadedExtension = (db: Database.Database) => void;
 
 export async function loadExtensions(extensions: readonly SqliteExtension[]): Promise<LoadedExtension[]> {
-  return Promise.all(extensions.map(async ({ module, register }) => {
-    const loaded = (await import(module)) as Record<string, unknown>;
-    const fn = loaded[register];
-    if (typeof fn !== 'function') throw new Error(`${module} exports no function ${register}`);
-    return fn as LoadedExtension;
-  }));
+  return Promise.all(
+    extensions.map(async ({ module, register }) => {
+      const loaded = (await import(module)) as Record<string, unknown>;
+      const fn = loaded[register];
+      if (typeof fn !== 'function') throw new Error(`${module} exports no function ${register}`);
+      return fn as LoadedExtension;
+    }),
+  );
 }
 
 /**
@@ -104,7 +124,11 @@ export async function loadExtensions(extensions: readonly SqliteExtension[]): Pr
  */
 export type ConnectionRole = 'query' | 'stream';
 
-export function openReadConnection(file: string, role: ConnectionRole = 'query', extensions: readonly LoadedExtension[] = []): ReadConnection {
+export function openReadConnection(
+  file: string,
+  role: ConnectionRole = 'query',
+  extensions: readonly LoadedExtension[] = [],
+): ReadConnection {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   db.pragma('query_only = ON');
   db.pragma(role === 'query' ? 'mmap_size = 268435456' : 'mmap_size = 0');

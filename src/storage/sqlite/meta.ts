@@ -29,9 +29,18 @@ export function readMeta(db: Database.Database): StoreMeta {
   const resources = new Map<string, ResourceLoadRecord>();
   for (const row of db.prepare(metaSql.allResources).all() as ResourceRow[]) {
     resources.set(row.id, {
-      id: row.id, sourceSha256: row.source_sha256, specHash: row.spec_hash, total: row.total, loadedAt: row.loaded_at, source: row.source,
-      dataBytes: row.data_bytes, indexBytes: row.index_bytes, nullFields: JSON.parse(row.null_fields) as string[], table: row.id,
-      inputs: JSON.parse(row.inputs) as InputRecord[], maxId: row.max_id,
+      id: row.id,
+      sourceSha256: row.source_sha256,
+      specHash: row.spec_hash,
+      total: row.total,
+      loadedAt: row.loaded_at,
+      source: row.source,
+      dataBytes: row.data_bytes,
+      indexBytes: row.index_bytes,
+      nullFields: JSON.parse(row.null_fields) as string[],
+      table: row.id,
+      inputs: JSON.parse(row.inputs) as InputRecord[],
+      maxId: row.max_id,
       exactFields: JSON.parse(row.exact_fields) as string[],
     });
   }

@@ -10,9 +10,14 @@ import { deleteRangeSql, nullFieldsSql, patchedTotalsSql } from '../../sql/sqlit
 import type { IdRange, LoadBase, ResourceLoadRecord, ResourceSink } from '../load-target.js';
 
 export async function patchResource(
-  db: Database.Database, resource: ResourceDefinition, base: LoadBase, previous: ResourceLoadRecord,
+  db: Database.Database,
+  resource: ResourceDefinition,
+  base: LoadBase,
+  previous: ResourceLoadRecord,
   ranges: readonly IdRange[],
-  sink: ResourceSink, fill: (sink: ResourceSink) => Promise<void>, recordResource: (record: ResourceLoadRecord) => void,
+  sink: ResourceSink,
+  fill: (sink: ResourceSink) => Promise<void>,
+  recordResource: (record: ResourceLoadRecord) => void,
 ): Promise<ResourceLoadRecord> {
   const { id, fields } = resource;
   const [forget, remove] = deleteRangeSql(id).map((sql) => db.prepare(sql));
@@ -26,8 +31,13 @@ export async function patchResource(
     const { total, maxId } = db.prepare(patchedTotalsSql(id)).get() as { total: number; maxId: number };
     const nulls = db.prepare(nullFieldsSql(id, fields)).get() as Record<string, StoredValue>;
     const record: ResourceLoadRecord = {
-      ...base, total, maxId, loadedAt: new Date().toISOString(), table: id,
-      dataBytes: previous.dataBytes, indexBytes: previous.indexBytes,
+      ...base,
+      total,
+      maxId,
+      loadedAt: new Date().toISOString(),
+      table: id,
+      dataBytes: previous.dataBytes,
+      indexBytes: previous.indexBytes,
       nullFields: fields.filter((_, i) => nulls[`n${i}`] === 1).map((f) => f.id),
     };
     recordResource(record);

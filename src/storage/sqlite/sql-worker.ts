@@ -15,16 +15,15 @@ export interface WorkerRequest {
 }
 
 export type WorkerFailure =
-  | { kind: 'timeout' }
-  | { kind: 'rejected'; message: string; fromPostgres: boolean }
-  | { kind: 'sql'; message: string };
+  { kind: 'timeout' } | { kind: 'rejected'; message: string; fromPostgres: boolean } | { kind: 'sql'; message: string };
 
 export type WorkerReply = { id: number; rows: unknown[][] } | { id: number; failure: WorkerFailure };
 
 function failureOf(err: unknown): WorkerFailure {
   if (err instanceof DeadlineExceeded) return { kind: 'timeout' };
   // The translator's runtime functions refuse in PostgreSQL's words; SQLite's own failures are passed on as said.
-  if (err instanceof StatementRejected) return { kind: 'rejected', message: err.message, fromPostgres: err.orig !== null };
+  if (err instanceof StatementRejected)
+    return { kind: 'rejected', message: err.message, fromPostgres: err.orig !== null };
   return { kind: 'sql', message: err instanceof Error ? err.message : String(err) };
 }
 

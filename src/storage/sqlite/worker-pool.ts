@@ -42,16 +42,26 @@ export class SqlWorkerPool {
 
   run(query: CompiledQuery, ms: number): Promise<unknown[][]> {
     if (this.closed) return Promise.reject(new StoreUnavailable('the query workers are stopping'));
-    if (this.queue.length >= MAX_QUEUE) return Promise.reject(new StoreBusy(`${MAX_QUEUE} queries are already waiting for a worker`));
+    if (this.queue.length >= MAX_QUEUE)
+      return Promise.reject(new StoreBusy(`${MAX_QUEUE} queries are already waiting for a worker`));
     return new Promise((resolve, reject) => {
-      this.queue.push({ request: { id: this.nextId++, sql: query.sql, params: query.params as WorkerRequest['params'], ms }, deadline: performance.now() + ms, resolve, reject });
+      this.queue.push({
+        request: { id: this.nextId++, sql: query.sql, params: query.params as WorkerRequest['params'], ms },
+        deadline: performance.now() + ms,
+        resolve,
+        reject,
+      });
       this.dispatch();
     });
   }
 
   /** Workers running a statement, workers started, and statements waiting for one. */
   get stats(): { busy: number; workers: number; queued: number } {
-    return { busy: this.slots.filter((s) => s.job !== null).length, workers: this.slots.length, queued: this.queue.length };
+    return {
+      busy: this.slots.filter((s) => s.job !== null).length,
+      workers: this.slots.length,
+      queued: this.queue.length,
+    };
   }
 
   /** Ends every worker (e.g. when the database file was replaced); new ones open the file afresh. */
@@ -96,7 +106,10 @@ export class SqlWorkerPool {
       const request = { ...job.request, ms: remaining };
       slot.job = { ...job, request };
       slot.worker.ref();
-      slot.timer = setTimeout(() => void this.end(slot, new StatementTimeout('worker overran its deadline')), remaining + GRACE_MS);
+      slot.timer = setTimeout(
+        () => void this.end(slot, new StatementTimeout('worker overran its deadline')),
+        remaining + GRACE_MS,
+      );
       slot.worker.postMessage(request);
     }
   }

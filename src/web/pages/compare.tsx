@@ -32,22 +32,53 @@ const STATUS_TEXT = {
   'only-later': 'Only in the later election (new or redrawn)',
 } as const;
 
-export function ComparePage({ choices, earlier, later, comparison, constituencyHref, partyHref, api, chart }: ComparePageProps) {
+export function ComparePage({
+  choices,
+  earlier,
+  later,
+  comparison,
+  constituencyHref,
+  partyHref,
+  api,
+  chart,
+}: ComparePageProps) {
   return (
     <>
       <h1>Compare elections</h1>
       <form method="get" action="/compare" class="compare-form">
         <div>
           <label for="earlier">Earlier election</label>
-          <select id="earlier" name="earlier">{choices.map((c) => <option value={c.name} selected={c.name === earlier}>{c.label}</option>)}</select>
+          <select id="earlier" name="earlier">
+            {choices.map((c) => (
+              <option value={c.name} selected={c.name === earlier}>
+                {c.label}
+              </option>
+            ))}
+          </select>
         </div>
         <div>
           <label for="later">Later election</label>
-          <select id="later" name="later">{choices.map((c) => <option value={c.name} selected={c.name === later}>{c.label}</option>)}</select>
+          <select id="later" name="later">
+            {choices.map((c) => (
+              <option value={c.name} selected={c.name === later}>
+                {c.label}
+              </option>
+            ))}
+          </select>
         </div>
         <button type="submit">Compare</button>
       </form>
-      {!comparison ? <p>Choose two different elections.</p> : <CompareBody comparison={comparison} constituencyHref={constituencyHref} partyHref={partyHref} api={api} chart={chart ?? ''} />}
+      {!comparison ? (
+        <p>Choose two different elections.</p>
+      ) : (
+        <CompareBody
+          comparison={comparison}
+          constituencyHref={constituencyHref}
+          partyHref={partyHref}
+          api={api}
+          chart={chart ?? ''}
+        />
+      )}
     </>
   );
 }
@@ -55,7 +86,14 @@ export function ComparePage({ choices, earlier, later, comparison, constituencyH
 /** Seats with a mark where they count a Ceann Comhairle returned automatically, explained by the note below. */
 function seatsCell(seats: number | null, withCeannComhairle: boolean) {
   if (!withCeannComhairle) return formatNumber(seats);
-  return <>{formatNumber(seats)}<a href="#ceann-comhairle-note" class="footnote-mark" aria-label="including the Ceann Comhairle: see the note">*</a></>;
+  return (
+    <>
+      {formatNumber(seats)}
+      <a href="#ceann-comhairle-note" class="footnote-mark" aria-label="including the Ceann Comhairle: see the note">
+        *
+      </a>
+    </>
+  );
 }
 
 function CeannComhairleNote({ a, b }: { a: ElectionSummary; b: ElectionSummary }) {
@@ -63,56 +101,125 @@ function CeannComhairleNote({ a, b }: { a: ElectionSummary; b: ElectionSummary }
   if (named.length === 0) return null;
   return (
     <p class="note" role="note" id="ceann-comhairle-note">
-      * Seats as the Dáil had them: the outgoing Ceann Comhairle, returned automatically without a contest, is counted for the party they were elected for
-      {' '}({named.map((e, i) => {
+      * Seats as the Dáil had them: the outgoing Ceann Comhairle, returned automatically without a contest, is counted
+      for the party they were elected for (
+      {named.map((e, i) => {
         const cc = e.house.ceannComhairle!;
-        return <>{i > 0 ? '; ' : ''}{e.label}: {cc.name}{cc.party ? `, ${cc.party}` : ''}</>;
-      })}). The official results count only the seats filled at the count.
+        return (
+          <>
+            {i > 0 ? '; ' : ''}
+            {e.label}: {cc.name}
+            {cc.party ? `, ${cc.party}` : ''}
+          </>
+        );
+      })}
+      ). The official results count only the seats filled at the count.
     </p>
   );
 }
 
-function CompareBody({ comparison, constituencyHref, partyHref, api, chart }: Pick<ComparePageProps, 'constituencyHref' | 'partyHref' | 'api'> & { comparison: Comparison; chart: string }) {
+function CompareBody({
+  comparison,
+  constituencyHref,
+  partyHref,
+  api,
+  chart,
+}: Pick<ComparePageProps, 'constituencyHref' | 'partyHref' | 'api'> & { comparison: Comparison; chart: string }) {
   const { earlier: a, later: b } = comparison;
   const label = `${a.label} to ${b.label}`;
-  const redrawn = comparison.constituencies.filter((c) => c.status === 'only-earlier' || c.status === 'only-later').length;
+  const redrawn = comparison.constituencies.filter(
+    (c) => c.status === 'only-earlier' || c.status === 'only-later',
+  ).length;
   return (
     <>
       <section aria-labelledby="overall-title">
         <h2 id="overall-title">Overall</h2>
         <ScrollRegion label="The whole country compared">
-        <table class="data compact">
-          <caption>{label}: the whole country</caption>
-          <thead><tr><th scope="col"></th><th scope="col" class="num">{a.label}</th><th scope="col" class="num">{b.label}</th></tr></thead>
-          <tbody>
-            <tr><th scope="row">Seats</th><Num>{formatNumber(a.totals.houseSeats)}</Num><Num>{formatNumber(b.totals.houseSeats)}</Num></tr>
-            <tr><th scope="row">Constituencies</th><Num>{formatNumber(a.totals.constituencies)}</Num><Num>{formatNumber(b.totals.constituencies)}</Num></tr>
-            <tr><th scope="row">Candidates</th><Num>{formatNumber(a.totals.candidates)}</Num><Num>{formatNumber(b.totals.candidates)}</Num></tr>
-            <tr><th scope="row">Women candidates</th><Num>{formatNumber(a.totals.women)}</Num><Num>{formatNumber(b.totals.women)}</Num></tr>
-            <tr><th scope="row">Turnout</th><Num>{formatShare(a.totals.turnout)}</Num><Num>{formatShare(b.totals.turnout)}</Num></tr>
-            <tr><th scope="row">Valid poll</th><Num>{formatNumber(a.totals.validPoll)}</Num><Num>{formatNumber(b.totals.validPoll)}</Num></tr>
-          </tbody>
-        </table>
+          <table class="data compact">
+            <caption>{label}: the whole country</caption>
+            <thead>
+              <tr>
+                <th scope="col"></th>
+                <th scope="col" class="num">
+                  {a.label}
+                </th>
+                <th scope="col" class="num">
+                  {b.label}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              <tr>
+                <th scope="row">Seats</th>
+                <Num>{formatNumber(a.totals.houseSeats)}</Num>
+                <Num>{formatNumber(b.totals.houseSeats)}</Num>
+              </tr>
+              <tr>
+                <th scope="row">Constituencies</th>
+                <Num>{formatNumber(a.totals.constituencies)}</Num>
+                <Num>{formatNumber(b.totals.constituencies)}</Num>
+              </tr>
+              <tr>
+                <th scope="row">Candidates</th>
+                <Num>{formatNumber(a.totals.candidates)}</Num>
+                <Num>{formatNumber(b.totals.candidates)}</Num>
+              </tr>
+              <tr>
+                <th scope="row">Women candidates</th>
+                <Num>{formatNumber(a.totals.women)}</Num>
+                <Num>{formatNumber(b.totals.women)}</Num>
+              </tr>
+              <tr>
+                <th scope="row">Turnout</th>
+                <Num>{formatShare(a.totals.turnout)}</Num>
+                <Num>{formatShare(b.totals.turnout)}</Num>
+              </tr>
+              <tr>
+                <th scope="row">Valid poll</th>
+                <Num>{formatNumber(a.totals.validPoll)}</Num>
+                <Num>{formatNumber(b.totals.validPoll)}</Num>
+              </tr>
+            </tbody>
+          </table>
         </ScrollRegion>
       </section>
 
       <section aria-labelledby="parties-title">
         <h2 id="parties-title">Parties</h2>
-        <p class="hint">Parties are matched by name (ignoring fadas, case and a leading "The") or by abbreviation; a party that stood in only one election has no change.</p>
+        <p class="hint">
+          Parties are matched by name (ignoring fadas, case and a leading "The") or by abbreviation; a party that stood
+          in only one election has no change.
+        </p>
         <ScrollRegion label="Vote share by party, compared">
           <table class="data compare-table" id="shares-compared">
             <caption>First-preference vote share by party, {label}; the change in percentage points</caption>
             <thead>
               <tr>
                 <th scope="col">Party</th>
-                <th scope="col" class="num">{short(a.label)}</th><th scope="col" class="num">{short(b.label)}</th><th scope="col" class="num">Change</th>
+                <th scope="col" class="num">
+                  {short(a.label)}
+                </th>
+                <th scope="col" class="num">
+                  {short(b.label)}
+                </th>
+                <th scope="col" class="num">
+                  Change
+                </th>
               </tr>
             </thead>
             <tbody>
               {comparison.parties.map((p) => (
                 <tr>
-                  <th scope="row"><PartyName party={p.party} abbreviation={p.abbreviation} href={partyHref(p.keys[1] ? 1 : 0, (p.keys[1] ?? p.keys[0])!)} /></th>
-                  <Num>{formatShare(p.voteShare[0])}</Num><Num>{formatShare(p.voteShare[1])}</Num><Num>{formatSigned(p.shareChange, 1)}</Num>
+                  <th scope="row">
+                    <PartyName
+                      party={p.party}
+                      abbreviation={p.abbreviation}
+                      href={partyHref(p.keys[1] ? 1 : 0, (p.keys[1] ?? p.keys[0])!)}
+                    />
+                  </th>
+                  <Num>{formatShare(p.voteShare[0])}</Num>
+                  <Num>{formatShare(p.voteShare[1])}</Num>
+                  <Num>{formatSigned(p.shareChange, 1)}</Num>
                 </tr>
               ))}
             </tbody>
@@ -124,16 +231,34 @@ function CompareBody({ comparison, constituencyHref, partyHref, api, chart }: Pi
             <thead>
               <tr>
                 <th scope="col">Party</th>
-                <th scope="col" class="num">{short(a.label)}</th><th scope="col" class="num">{short(b.label)}</th><th scope="col" class="num">Change</th>
+                <th scope="col" class="num">
+                  {short(a.label)}
+                </th>
+                <th scope="col" class="num">
+                  {short(b.label)}
+                </th>
+                <th scope="col" class="num">
+                  Change
+                </th>
               </tr>
             </thead>
             <tbody>
-              {comparison.parties.filter((p) => (p.seats[0] ?? 0) > 0 || (p.seats[1] ?? 0) > 0).map((p) => (
-                <tr>
-                  <th scope="row"><PartyName party={p.party} abbreviation={p.abbreviation} href={partyHref(p.keys[1] ? 1 : 0, (p.keys[1] ?? p.keys[0])!)} /></th>
-                  <Num>{seatsCell(p.seats[0], p.ceannComhairle[0])}</Num><Num>{seatsCell(p.seats[1], p.ceannComhairle[1])}</Num><Num>{formatSigned(p.seatChange)}</Num>
-                </tr>
-              ))}
+              {comparison.parties
+                .filter((p) => (p.seats[0] ?? 0) > 0 || (p.seats[1] ?? 0) > 0)
+                .map((p) => (
+                  <tr>
+                    <th scope="row">
+                      <PartyName
+                        party={p.party}
+                        abbreviation={p.abbreviation}
+                        href={partyHref(p.keys[1] ? 1 : 0, (p.keys[1] ?? p.keys[0])!)}
+                      />
+                    </th>
+                    <Num>{seatsCell(p.seats[0], p.ceannComhairle[0])}</Num>
+                    <Num>{seatsCell(p.seats[1], p.ceannComhairle[1])}</Num>
+                    <Num>{formatSigned(p.seatChange)}</Num>
+                  </tr>
+                ))}
             </tbody>
           </table>
         </ScrollRegion>
@@ -145,36 +270,74 @@ function CompareBody({ comparison, constituencyHref, partyHref, api, chart }: Pi
           caption={<>Percentage points gained or lost by each party that stood in both elections, {label}.</>}
           svg={chart}
           api={api}
-          data={(
+          data={
             <table class="data compact">
               <caption>Change in vote share by party (percentage points)</caption>
-              <thead><tr><th scope="col">Party</th><th scope="col" class="num">Change</th></tr></thead>
-              <tbody>{comparison.parties.filter((p) => p.shareChange !== null).map((p) => <tr><th scope="row">{p.party}</th><Num>{formatSigned(p.shareChange, 1)}</Num></tr>)}</tbody>
+              <thead>
+                <tr>
+                  <th scope="col">Party</th>
+                  <th scope="col" class="num">
+                    Change
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {comparison.parties
+                  .filter((p) => p.shareChange !== null)
+                  .map((p) => (
+                    <tr>
+                      <th scope="row">{p.party}</th>
+                      <Num>{formatSigned(p.shareChange, 1)}</Num>
+                    </tr>
+                  ))}
+              </tbody>
             </table>
-          )}
+          }
         />
       </section>
 
       <section aria-labelledby="constituencies-title">
         <h2 id="constituencies-title">Constituencies</h2>
-        <p>{a.constituencies.length} constituencies in {a.label}, {b.constituencies.length} in {b.label}; {redrawn} appear in only one of them, where boundaries were redrawn. Constituencies with the same name may still have changed boundaries.</p>
+        <p>
+          {a.constituencies.length} constituencies in {a.label}, {b.constituencies.length} in {b.label}; {redrawn}{' '}
+          appear in only one of them, where boundaries were redrawn. Constituencies with the same name may still have
+          changed boundaries.
+        </p>
         <ScrollRegion label="Constituencies compared">
           <table class="data">
             <caption>Constituencies matched by name, {label}</caption>
             <thead>
               <tr>
                 <th scope="col">Constituency</th>
-                <th scope="col" class="num">Seats {short(a.label)}</th><th scope="col" class="num">Seats {short(b.label)}</th>
-                <th scope="col" class="num">Turnout {short(a.label)}</th><th scope="col" class="num">Turnout {short(b.label)}</th>
+                <th scope="col" class="num">
+                  Seats {short(a.label)}
+                </th>
+                <th scope="col" class="num">
+                  Seats {short(b.label)}
+                </th>
+                <th scope="col" class="num">
+                  Turnout {short(a.label)}
+                </th>
+                <th scope="col" class="num">
+                  Turnout {short(b.label)}
+                </th>
                 <th scope="col">Match</th>
               </tr>
             </thead>
             <tbody>
               {comparison.constituencies.map((c) => (
                 <tr class={c.status === 'same' ? undefined : 'flagged'}>
-                  <th scope="row">{c.keys[1] ? <a href={constituencyHref(1, c.keys[1])}>{c.name}</a> : <a href={constituencyHref(0, c.keys[0]!)}>{c.name}</a>}</th>
-                  <Num>{seatsCell(c.seats[0], c.ceannComhairle[0])}</Num><Num>{seatsCell(c.seats[1], c.ceannComhairle[1])}</Num>
-                  <Num>{formatShare(c.turnout[0])}</Num><Num>{formatShare(c.turnout[1])}</Num>
+                  <th scope="row">
+                    {c.keys[1] ? (
+                      <a href={constituencyHref(1, c.keys[1])}>{c.name}</a>
+                    ) : (
+                      <a href={constituencyHref(0, c.keys[0]!)}>{c.name}</a>
+                    )}
+                  </th>
+                  <Num>{seatsCell(c.seats[0], c.ceannComhairle[0])}</Num>
+                  <Num>{seatsCell(c.seats[1], c.ceannComhairle[1])}</Num>
+                  <Num>{formatShare(c.turnout[0])}</Num>
+                  <Num>{formatShare(c.turnout[1])}</Num>
                   <td>{STATUS_TEXT[c.status]}</td>
                 </tr>
               ))}

@@ -2,7 +2,13 @@
 // count-by-count table laid out as results are printed, the race to the quota, and where each count's votes went.
 // `?count=N` shows the state after count N as a page of its own.
 
-import { displayName, type Constituency, type CountSheet, type CountStep, type Distribution } from '../../elections/index.js';
+import {
+  displayName,
+  type Constituency,
+  type CountSheet,
+  type CountStep,
+  type Distribution,
+} from '../../elections/index.js';
 import { candidateLabel, countColours } from '../election-charts.js';
 import { formatNumber, formatShare, formatSigned, plural } from '../format.js';
 import { ShortfallNote } from './election.js';
@@ -59,9 +65,25 @@ export function ConstituencyPage(props: ConstituencyPageProps) {
 
   return (
     <>
-      <h1>{c.name}{c.nameGa && <span class="subtitle"> · <Ga>{c.nameGa}</Ga></span>}</h1>
-      <p class="lead">{props.electionLabel}: {plural(c.seats, 'seat')}, {plural(props.candidateCount, 'candidate')}, {plural(last, 'count')}.</p>
-      {props.ceannComhairle && <p>The outgoing Ceann Comhairle, {props.ceannComhairle}, was returned automatically here, in a seat beside the {plural(c.seats, 'seat')} contested.</p>}
+      <h1>
+        {c.name}
+        {c.nameGa && (
+          <span class="subtitle">
+            {' '}
+            · <Ga>{c.nameGa}</Ga>
+          </span>
+        )}
+      </h1>
+      <p class="lead">
+        {props.electionLabel}: {plural(c.seats, 'seat')}, {plural(props.candidateCount, 'candidate')},{' '}
+        {plural(last, 'count')}.
+      </p>
+      {props.ceannComhairle && (
+        <p>
+          The outgoing Ceann Comhairle, {props.ceannComhairle}, was returned automatically here, in a seat beside the{' '}
+          {plural(c.seats, 'seat')} contested.
+        </p>
+      )}
 
       <dl class="facts">
         <Fact term="Seats">{formatNumber(c.seats)}</Fact>
@@ -74,7 +96,12 @@ export function ConstituencyPage(props: ConstituencyPageProps) {
         <Fact term="Quarter quota (deposit and expenses)">{formatNumber(c.quarterQuota)}</Fact>
         <Fact term="Counts">{formatNumber(last)}</Fact>
       </dl>
-      <ShortfallNote firstPreferences={sheet.candidates.reduce((sum, s) => sum + s.candidate.firstPreferences, 0)} validPoll={c.validPoll} checks={props.checks} where="here" />
+      <ShortfallNote
+        firstPreferences={sheet.candidates.reduce((sum, s) => sum + s.candidate.firstPreferences, 0)}
+        validPoll={c.validPoll}
+        checks={props.checks}
+        where="here"
+      />
 
       {props.hasCounts && (
         <nav class="stepper" aria-label="Counts">
@@ -82,7 +109,11 @@ export function ConstituencyPage(props: ConstituencyPageProps) {
           <ul aria-labelledby="stepper-label">
             {sheet.steps.map((s) => (
               <li>
-                <a href={countHref(s.count)} aria-current={s.count === count ? 'page' : undefined} aria-label={`Count ${s.count}${s.count === last ? ' (final)' : ''}: ${distributionText(s.distribution)}`}>
+                <a
+                  href={countHref(s.count)}
+                  aria-current={s.count === count ? 'page' : undefined}
+                  aria-label={`Count ${s.count}${s.count === last ? ' (final)' : ''}: ${distributionText(s.distribution)}`}
+                >
                   {s.count === last ? `${s.count} (final)` : s.count}
                 </a>
               </li>
@@ -93,33 +124,61 @@ export function ConstituencyPage(props: ConstituencyPageProps) {
 
       <section aria-labelledby="elected-title">
         <h2 id="elected-title">{final ? 'Elected' : `Elected by the end of count ${count}`}</h2>
-        {shown.elected.length === 0 ? <p>Nobody had been elected yet.</p> : (
+        {shown.elected.length === 0 ? (
+          <p>Nobody had been elected yet.</p>
+        ) : (
           <ol class="elected">
             {shown.elected.map((s) => {
               const at = s.cells[s.elected!.count - 1]?.total ?? 0;
               return (
                 <li>
-                  <strong>{fullName(s.candidate)}</strong>, <PartyLink party={s.candidate.party} href={props.partyHref(s.candidate.party)} />{' '}
-                  — elected on count {s.elected!.count} with {formatNumber(at)} votes{at < c.quota ? ', without reaching the quota' : ''}
+                  <strong>{fullName(s.candidate)}</strong>,{' '}
+                  <PartyLink party={s.candidate.party} href={props.partyHref(s.candidate.party)} /> — elected on count{' '}
+                  {s.elected!.count} with {formatNumber(at)} votes{at < c.quota ? ', without reaching the quota' : ''}
                 </li>
               );
             })}
           </ol>
         )}
-        {!final && <p>{c.seats - shown.elected.length} seat{c.seats - shown.elected.length === 1 ? '' : 's'} still to fill. <a href={pagePath}>See the final result</a>.</p>}
+        {!final && (
+          <p>
+            {c.seats - shown.elected.length} seat{c.seats - shown.elected.length === 1 ? '' : 's'} still to fill.{' '}
+            <a href={pagePath}>See the final result</a>.
+          </p>
+        )}
       </section>
 
       <Figure
         id="first-preferences"
         title="First preferences."
-        caption={<>Each candidate's first-preference votes, share of the valid poll and fraction of a quota (q). The solid line is the quota ({formatNumber(c.quota)}), the dotted one a quarter of it ({formatNumber(c.quarterQuota)}): above it a candidate keeps the deposit and recovers expenses.</>}
+        caption={
+          <>
+            Each candidate's first-preference votes, share of the valid poll and fraction of a quota (q). The solid line
+            is the quota ({formatNumber(c.quota)}), the dotted one a quarter of it ({formatNumber(c.quarterQuota)}):
+            above it a candidate keeps the deposit and recovers expenses.
+          </>
+        }
         svg={props.charts.firstPreferences}
         narrowSvg={props.narrowCharts.firstPreferences}
         api={props.api.candidates}
-        data={(
+        data={
           <table class="data compact">
             <caption>First preferences in {c.name}</caption>
-            <thead><tr><th scope="col">Candidate</th><th scope="col">Party</th><th scope="col" class="num">Votes</th><th scope="col" class="num">Share</th><th scope="col" class="num">Quotas</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Candidate</th>
+                <th scope="col">Party</th>
+                <th scope="col" class="num">
+                  Votes
+                </th>
+                <th scope="col" class="num">
+                  Share
+                </th>
+                <th scope="col" class="num">
+                  Quotas
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {sheet.candidates.map((s) => (
                 <tr>
@@ -132,7 +191,7 @@ export function ConstituencyPage(props: ConstituencyPageProps) {
               ))}
             </tbody>
           </table>
-        )}
+        }
       />
 
       {props.hasCounts && <CountTable {...props} />}
@@ -141,7 +200,13 @@ export function ConstituencyPage(props: ConstituencyPageProps) {
         <Figure
           id="race"
           title={`The race to the quota${final ? '' : `, after count ${count}`}.`}
-          caption={<>The votes each candidate gained, a segment per count from first preferences (lightest) to count {count} (darkest); the dashed line is the quota. Surpluses and excluded candidates' votes given away are not subtracted.</>}
+          caption={
+            <>
+              The votes each candidate gained, a segment per count from first preferences (lightest) to count {count}{' '}
+              (darkest); the dashed line is the quota. Surpluses and excluded candidates' votes given away are not
+              subtracted.
+            </>
+          }
           svg={props.charts.race!}
           narrowSvg={props.narrowCharts.race!}
           api={props.api.counts!}
@@ -150,20 +215,43 @@ export function ConstituencyPage(props: ConstituencyPageProps) {
         />
       )}
 
-      {props.hasCounts && last > 1 && (count >= 2 ? <Transfers {...props} step={step} /> : (
-        <section aria-labelledby="transfers-title">
-          <h2 id="transfers-title">Where the votes went</h2>
-          <p>Count 1 is the first preferences: nothing had been transferred yet. <a href={countHref(2)}>See count 2</a>.</p>
-        </section>
-      ))}
-      {props.transfersHref && last > 1 && <p class="big-link"><a href={props.transfersHref}>The whole count as a flow, and where each party's transfers went</a></p>}
+      {props.hasCounts &&
+        last > 1 &&
+        (count >= 2 ? (
+          <Transfers {...props} step={step} />
+        ) : (
+          <section aria-labelledby="transfers-title">
+            <h2 id="transfers-title">Where the votes went</h2>
+            <p>
+              Count 1 is the first preferences: nothing had been transferred yet. <a href={countHref(2)}>See count 2</a>
+              .
+            </p>
+          </section>
+        ))}
+      {props.transfersHref && last > 1 && (
+        <p class="big-link">
+          <a href={props.transfersHref}>The whole count as a flow, and where each party's transfers went</a>
+        </p>
+      )}
 
       <section aria-labelledby="records-title">
         <h2 id="records-title">The records</h2>
         <ul>
-          <li><a href={props.tables.candidates}>The candidates of {c.name}</a> in the candidates table</li>
-          {props.tables.counts && <li><a href={props.tables.counts}>Count details of {c.name}</a>, a record per candidate per count</li>}
-          {props.api.constituency && <li><a href={props.api.constituency} rel="nofollow">This constituency's record as JSON</a></li>}
+          <li>
+            <a href={props.tables.candidates}>The candidates of {c.name}</a> in the candidates table
+          </li>
+          {props.tables.counts && (
+            <li>
+              <a href={props.tables.counts}>Count details of {c.name}</a>, a record per candidate per count
+            </li>
+          )}
+          {props.api.constituency && (
+            <li>
+              <a href={props.api.constituency} rel="nofollow">
+                This constituency's record as JSON
+              </a>
+            </li>
+          )}
         </ul>
       </section>
     </>
@@ -171,7 +259,13 @@ export function ConstituencyPage(props: ConstituencyPageProps) {
 }
 
 function PartyLink({ party, href }: { party: string; href: string | null }) {
-  return href ? <a href={href}><PartyChip party={party} /></a> : <PartyChip party={party} />;
+  return href ? (
+    <a href={href}>
+      <PartyChip party={party} />
+    </a>
+  ) : (
+    <PartyChip party={party} />
+  );
 }
 
 function CountTable({ sheet, shown, count, constituency: c, pagePath }: ConstituencyPageProps) {
@@ -179,17 +273,27 @@ function CountTable({ sheet, shown, count, constituency: c, pagePath }: Constitu
   return (
     <section aria-labelledby="count-title">
       <h2 id="count-title">Count by count{count < sheet.steps.length ? `, to count ${count}` : ''}</h2>
-      <p class="hint">Each cell gives the votes transferred at that count (+ received, − given away) and the running total after it. Quota {formatNumber(c.quota)}.</p>
+      <p class="hint">
+        Each cell gives the votes transferred at that count (+ received, − given away) and the running total after it.
+        Quota {formatNumber(c.quota)}.
+      </p>
       <ScrollRegion label={`Count by count in ${c.name}`}>
         <table class="data count-table">
-          <caption>Count by count in {c.name}: a row per candidate, a column per count, headed by what was distributed.</caption>
+          <caption>
+            Count by count in {c.name}: a row per candidate, a column per count, headed by what was distributed.
+          </caption>
           <thead>
             <tr>
               <th scope="col">Candidate</th>
               {steps.map((s) => (
                 <th scope="col" class="num">
-                  <a href={s.count >= sheet.steps.length ? pagePath : `${pagePath}?count=${s.count}`}>Count {s.count}</a>
-                  <span class="count-what">{distributionText(s.distribution)}{s.distribution.kind !== 'first' && ` (${formatNumber(s.distribution.votes)})`}</span>
+                  <a href={s.count >= sheet.steps.length ? pagePath : `${pagePath}?count=${s.count}`}>
+                    Count {s.count}
+                  </a>
+                  <span class="count-what">
+                    {distributionText(s.distribution)}
+                    {s.distribution.kind !== 'first' && ` (${formatNumber(s.distribution.votes)})`}
+                  </span>
                 </th>
               ))}
             </tr>
@@ -199,15 +303,29 @@ function CountTable({ sheet, shown, count, constituency: c, pagePath }: Constitu
               <tr class={s.elected ? 'is-elected' : s.excludedAt !== null ? 'is-excluded' : undefined}>
                 <th scope="row">
                   {fullName(s.candidate)}
-                  <span class="row-party"><PartyChip party={s.candidate.party} label={s.candidate.partyAbbreviation || s.candidate.party} /></span>
+                  <span class="row-party">
+                    <PartyChip party={s.candidate.party} label={s.candidate.partyAbbreviation || s.candidate.party} />
+                  </span>
                 </th>
                 {s.cells.map((cell) => (
                   <td class={`num${cell.event ? ` event-${cell.event}` : ''}`}>
-                    {cell.transfer !== null && cell.transfer !== 0 && <span class="transfer"><span class="visually-hidden">transfer </span>{formatSigned(cell.transfer)}</span>}
-                    {cell.total !== null && <span class="total"><span class="visually-hidden">total </span>{formatNumber(cell.total)}</span>}
+                    {cell.transfer !== null && cell.transfer !== 0 && (
+                      <span class="transfer">
+                        <span class="visually-hidden">transfer </span>
+                        {formatSigned(cell.transfer)}
+                      </span>
+                    )}
+                    {cell.total !== null && (
+                      <span class="total">
+                        <span class="visually-hidden">total </span>
+                        {formatNumber(cell.total)}
+                      </span>
+                    )}
                     {cell.event === 'elected' && <span class="event">Elected</span>}
                     {cell.event === 'excluded' && <span class="event">Excluded</span>}
-                    {cell.transfer === null && cell.total === null && cell.event === null && <span class="visually-hidden">out of the count</span>}
+                    {cell.transfer === null && cell.total === null && cell.event === null && (
+                      <span class="visually-hidden">out of the count</span>
+                    )}
                   </td>
                 ))}
               </tr>
@@ -216,8 +334,16 @@ function CountTable({ sheet, shown, count, constituency: c, pagePath }: Constitu
               <th scope="row">Non-transferable</th>
               {steps.map((s) => (
                 <td class="num">
-                  {s.count > 1 && <span class="transfer"><span class="visually-hidden">this count </span>{formatSigned(s.nonTransferable)}</span>}
-                  <span class="total"><span class="visually-hidden">in all </span>{formatNumber(s.nonTransferableSoFar)}</span>
+                  {s.count > 1 && (
+                    <span class="transfer">
+                      <span class="visually-hidden">this count </span>
+                      {formatSigned(s.nonTransferable)}
+                    </span>
+                  )}
+                  <span class="total">
+                    <span class="visually-hidden">in all </span>
+                    {formatNumber(s.nonTransferableSoFar)}
+                  </span>
                 </td>
               ))}
             </tr>
@@ -231,25 +357,43 @@ function CountTable({ sheet, shown, count, constituency: c, pagePath }: Constitu
 function RaceTable({ sheet, count }: { sheet: CountSheet; count: number }) {
   const quota = sheet.constituency.quota;
   return (
-      <table class="data compact">
-        <caption>Running totals after count {count} and progress to the quota of {formatNumber(quota)}</caption>
-        <thead><tr><th scope="col">Candidate</th><th scope="col" class="num">First preferences</th><th scope="col" class="num">Gained since</th><th scope="col" class="num">Total after count {count}</th><th scope="col" class="num">Of the quota</th></tr></thead>
-        <tbody>
-          {sheet.candidates.map((s) => {
-            const gained = s.cells.slice(1, count).reduce((sum, c) => sum + Math.max(0, c.transfer ?? 0), 0);
-            const total = s.cells[count - 1]?.total ?? null;
-            return (
-              <tr>
-                <th scope="row">{candidateLabel(s)}</th>
-                <Num>{formatNumber(s.candidate.firstPreferences)}</Num>
-                <Num>{formatNumber(gained)}</Num>
-                <Num>{total === null ? 'Excluded' : formatNumber(total)}</Num>
-                <Num>{total === null ? '–' : formatShare(total / quota, 0)}</Num>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+    <table class="data compact">
+      <caption>
+        Running totals after count {count} and progress to the quota of {formatNumber(quota)}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Candidate</th>
+          <th scope="col" class="num">
+            First preferences
+          </th>
+          <th scope="col" class="num">
+            Gained since
+          </th>
+          <th scope="col" class="num">
+            Total after count {count}
+          </th>
+          <th scope="col" class="num">
+            Of the quota
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {sheet.candidates.map((s) => {
+          const gained = s.cells.slice(1, count).reduce((sum, c) => sum + Math.max(0, c.transfer ?? 0), 0);
+          const total = s.cells[count - 1]?.total ?? null;
+          return (
+            <tr>
+              <th scope="row">{candidateLabel(s)}</th>
+              <Num>{formatNumber(s.candidate.firstPreferences)}</Num>
+              <Num>{formatNumber(gained)}</Num>
+              <Num>{total === null ? 'Excluded' : formatNumber(total)}</Num>
+              <Num>{total === null ? '–' : formatShare(total / quota, 0)}</Num>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
   );
 }
 
@@ -263,7 +407,12 @@ function Transfers(props: ConstituencyPageProps & { step: CountStep }) {
       <Figure
         id="transfers"
         title={`Count ${step.count}: ${distributionText(step.distribution)}.`}
-        caption={<>{formatNumber(distributed)} votes distributed; the bars show who received them, and how many showed no further preference. Choose another count above to see its transfers.</>}
+        caption={
+          <>
+            {formatNumber(distributed)} votes distributed; the bars show who received them, and how many showed no
+            further preference. Choose another count above to see its transfers.
+          </>
+        }
         svg={props.charts.transfers!}
         narrowSvg={props.narrowCharts.transfers!}
         api={props.api.counts!}
@@ -272,30 +421,58 @@ function Transfers(props: ConstituencyPageProps & { step: CountStep }) {
       {stepsShown.length > 0 && (
         <details class="all-transfers">
           <summary>Every count's transfers, as tables</summary>
-          {stepsShown.map((s) => <StepTable step={s} constituencyName={c.name} heading />)}
+          {stepsShown.map((s) => (
+            <StepTable step={s} constituencyName={c.name} heading />
+          ))}
         </details>
       )}
     </section>
   );
 }
 
-function StepTable({ step, constituencyName, heading }: { step: CountStep; constituencyName: string; heading?: boolean }) {
+function StepTable({
+  step,
+  constituencyName,
+  heading,
+}: {
+  step: CountStep;
+  constituencyName: string;
+  heading?: boolean;
+}) {
   const distributed = step.distribution.kind === 'first' ? 0 : step.distribution.votes;
   const title = `Count ${step.count}: ${distributionText(step.distribution)} (${formatNumber(distributed)} votes)`;
   return (
     <>
       {heading && <h3>{title}</h3>}
       <ScrollRegion label={`Transfers at count ${step.count}${heading ? '' : ', chart data'}`}>
-      <table class="data compact">
-        <caption>{heading ? `Transfers at count ${step.count} in ${constituencyName}` : title}</caption>
-        <thead><tr><th scope="col">To</th><th scope="col" class="num">Votes</th><th scope="col" class="num">Share of those distributed</th></tr></thead>
-        <tbody>
-          {step.gains.map((g) => (
-            <tr><th scope="row">{candidateLabel({ candidate: g.candidate })}</th><Num>{formatNumber(g.votes)}</Num><Num>{formatShare(distributed ? g.votes / distributed : null)}</Num></tr>
-          ))}
-          <tr><th scope="row">Non-transferable</th><Num>{formatNumber(step.nonTransferable)}</Num><Num>{formatShare(distributed ? step.nonTransferable / distributed : null)}</Num></tr>
-        </tbody>
-      </table>
+        <table class="data compact">
+          <caption>{heading ? `Transfers at count ${step.count} in ${constituencyName}` : title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">To</th>
+              <th scope="col" class="num">
+                Votes
+              </th>
+              <th scope="col" class="num">
+                Share of those distributed
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {step.gains.map((g) => (
+              <tr>
+                <th scope="row">{candidateLabel({ candidate: g.candidate })}</th>
+                <Num>{formatNumber(g.votes)}</Num>
+                <Num>{formatShare(distributed ? g.votes / distributed : null)}</Num>
+              </tr>
+            ))}
+            <tr>
+              <th scope="row">Non-transferable</th>
+              <Num>{formatNumber(step.nonTransferable)}</Num>
+              <Num>{formatShare(distributed ? step.nonTransferable / distributed : null)}</Num>
+            </tr>
+          </tbody>
+        </table>
       </ScrollRegion>
     </>
   );

@@ -4,7 +4,15 @@
 
 import type { CatalogResource } from '../../catalog/catalog.js';
 import {
-  compareSurnames, compareText, displayName, isElectedResult, type Candidate, type Constituency, type Election, type House, type PartyTotals,
+  compareSurnames,
+  compareText,
+  displayName,
+  isElectedResult,
+  type Candidate,
+  type Constituency,
+  type Election,
+  type House,
+  type PartyTotals,
 } from '../../elections/index.js';
 import { formatDate, formatNumber, formatShare, formatSigned, plural } from '../format.js';
 import { Fact, Figure, Ga, Num, PartyChip, PartyName, ScrollRegion } from './layout.js';
@@ -37,7 +45,11 @@ function Problems({ problems }: { problems: string[] }) {
   return (
     <div class="notice" role="note">
       <p>Some of this election's records could not be used:</p>
-      <ul>{problems.slice(0, 10).map((p) => <li>{p}</li>)}</ul>
+      <ul>
+        {problems.slice(0, 10).map((p) => (
+          <li>{p}</li>
+        ))}
+      </ul>
     </div>
   );
 }
@@ -51,44 +63,102 @@ export function seatsText(totals: Election['totals'], house: House): string {
 
 /** A party's seats as the Dáil had them: "38 (37 + the Ceann Comhairle)" where the Ceann Comhairle is among them. */
 export function partySeatsText(p: Pick<PartyTotals, 'seats' | 'elected' | 'returnedAutomatically'>): string {
-  return p.returnedAutomatically ? `${formatNumber(p.seats)} (${formatNumber(p.elected)} + the Ceann Comhairle)` : formatNumber(p.seats);
+  return p.returnedAutomatically
+    ? `${formatNumber(p.seats)} (${formatNumber(p.elected)} + the Ceann Comhairle)`
+    : formatNumber(p.seats);
 }
 
 /** The same in a table's narrow column: "38*", the mark a link to the note that says "37 + the Ceann Comhairle". */
-function SeatsCell({ seats, elected, returnedAutomatically }: Pick<PartyTotals, 'seats' | 'elected' | 'returnedAutomatically'>) {
+function SeatsCell({
+  seats,
+  elected,
+  returnedAutomatically,
+}: Pick<PartyTotals, 'seats' | 'elected' | 'returnedAutomatically'>) {
   if (!returnedAutomatically) return <Num>{formatNumber(seats)}</Num>;
   return (
     <Num>
       {formatNumber(seats)}
-      <a href="#ceann-comhairle-note" class="footnote-mark" aria-label={`: ${formatNumber(elected)} at the count and the Ceann Comhairle (see the note)`}>*</a>
+      <a
+        href="#ceann-comhairle-note"
+        class="footnote-mark"
+        aria-label={`: ${formatNumber(elected)} at the count and the Ceann Comhairle (see the note)`}
+      >
+        *
+      </a>
     </Num>
   );
 }
 
 /** The note beside every seat total that counts a Ceann Comhairle returned automatically; none where there was none. */
-export function CeannComhairleNote({ election, candidatesHref }: { election: Election; candidatesHref: string | null }) {
+export function CeannComhairleNote({
+  election,
+  candidatesHref,
+}: {
+  election: Election;
+  candidatesHref: string | null;
+}) {
   const cc = election.house.ceannComhairle;
   if (!cc) return null;
   const t = election.totals;
   const party = election.parties.find((p) => p.returnedAutomatically > 0);
   return (
     <p class="note" role="note" id="ceann-comhairle-note">
-      {party && cc.party ? <>* {party.party}: {partySeatsText(party)}. </> : null}
+      {party && cc.party ? (
+        <>
+          * {party.party}: {partySeatsText(party)}.{' '}
+        </>
+      ) : null}
       The outgoing Ceann Comhairle, {cc.name}, was returned automatically in {cc.constituency}, without a contest.
-      {party && cc.party ? <> Their seat is counted for {party.party}, the party they were elected for, as the Dáil and the media count it.</> : <> Their party is not given, so their seat is a row of its own.</>}
-      {' '}Seat shares are of all {formatNumber(t.houseSeats)} seats. The official results count only the {formatNumber(t.seats)} seats filled at the count{candidatesHref ? <>; <a href={candidatesHref}>the candidate records</a> stay as published</> : null}.
+      {party && cc.party ? (
+        <>
+          {' '}
+          Their seat is counted for {party.party}, the party they were elected for, as the Dáil and the media count it.
+        </>
+      ) : (
+        <> Their party is not given, so their seat is a row of its own.</>
+      )}{' '}
+      Seat shares are of all {formatNumber(t.houseSeats)} seats. The official results count only the{' '}
+      {formatNumber(t.seats)} seats filled at the count
+      {candidatesHref ? (
+        <>
+          ; <a href={candidatesHref}>the candidate records</a> stay as published
+        </>
+      ) : null}
+      .
     </p>
   );
 }
 
-/** Where the candidates' first preferences do not add up to the official valid poll: by how much, and the checks that say where. */
-export function ShortfallNote({ firstPreferences, validPoll, checks, where }: { firstPreferences: number; validPoll: number; checks: string | null; where: string }) {
+/**
+ * Where the candidates' first preferences do not add up to the official valid poll: by how much, and the checks that
+ * say where.
+ */
+export function ShortfallNote({
+  firstPreferences,
+  validPoll,
+  checks,
+  where,
+}: {
+  firstPreferences: number;
+  validPoll: number;
+  checks: string | null;
+  where: string;
+}) {
   if (firstPreferences === validPoll) return null;
   const gap = Math.abs(validPoll - firstPreferences);
   return (
     <p class="note shortfall" role="note">
-      The candidates' first preferences {where} add up to {formatNumber(firstPreferences)}, {formatNumber(gap)} {firstPreferences < validPoll ? 'fewer' : 'more'} than
-      the official valid poll of {formatNumber(validPoll)}: the source does not add up{checks ? <>, and <a href={checks}>the consistency checks</a> say where</> : ''}. Shares of the vote are of the first preferences.
+      The candidates' first preferences {where} add up to {formatNumber(firstPreferences)}, {formatNumber(gap)}{' '}
+      {firstPreferences < validPoll ? 'fewer' : 'more'} than the official valid poll of {formatNumber(validPoll)}: the
+      source does not add up
+      {checks ? (
+        <>
+          , and <a href={checks}>the consistency checks</a> say where
+        </>
+      ) : (
+        ''
+      )}
+      . Shares of the vote are of the first preferences.
     </p>
   );
 }
@@ -98,7 +168,9 @@ export function ElectionOverview({ label, date, body, election, links, resources
   return (
     <>
       <h1>{label}</h1>
-      <p class="lead">Polling day {formatDate(date)}, electing the {body}.</p>
+      <p class="lead">
+        Polling day {formatDate(date)}, electing the {body}.
+      </p>
       <Problems problems={election.data.problems} />
       <dl class="facts">
         <Fact term="Seats">{seatsText(t, house)}</Fact>
@@ -110,29 +182,62 @@ export function ElectionOverview({ label, date, body, election, links, resources
         <Fact term="Turnout">{formatShare(t.turnout)}</Fact>
         <Fact term="Valid poll">{formatNumber(t.validPoll)}</Fact>
       </dl>
-      <ShortfallNote firstPreferences={election.parties.reduce((sum, p) => sum + p.firstPreferences, 0)} validPoll={t.validPoll} checks={checks} where="of the whole country" />
+      <ShortfallNote
+        firstPreferences={election.parties.reduce((sum, p) => sum + p.firstPreferences, 0)}
+        validPoll={t.validPoll}
+        checks={checks}
+        where="of the whole country"
+      />
       <ul class="big-links">
-        <li><a href={links.constituencies}>The {t.constituencies} constituencies</a>: each count, transfer by transfer</li>
-        <li><a href={links.parties}>Party totals</a>: seats, votes, seat share against vote share</li>
-        {election.hasCounts && <li><a href={links.transfers}>Transfers</a>: where each party's transfers went, nationally and in each constituency</li>}
+        <li>
+          <a href={links.constituencies}>The {t.constituencies} constituencies</a>: each count, transfer by transfer
+        </li>
+        <li>
+          <a href={links.parties}>Party totals</a>: seats, votes, seat share against vote share
+        </li>
+        {election.hasCounts && (
+          <li>
+            <a href={links.transfers}>Transfers</a>: where each party's transfers went, nationally and in each
+            constituency
+          </li>
+        )}
       </ul>
       <h2>The data</h2>
       <ul>
-        {resources.map((r) => <li><a href={links.resource(r.id)}>{r.definition.name}</a> ({plural(r.total, 'record')})</li>)}
+        {resources.map((r) => (
+          <li>
+            <a href={links.resource(r.id)}>{r.definition.name}</a> ({plural(r.total, 'record')})
+          </li>
+        ))}
       </ul>
     </>
   );
 }
 
-export const CONSTITUENCY_SORTS: Record<string, { label: string; value: (c: Constituency, e: Election) => number | string | null; numeric: boolean }> = {
+export const CONSTITUENCY_SORTS: Record<
+  string,
+  { label: string; value: (c: Constituency, e: Election) => number | string | null; numeric: boolean }
+> = {
   name: { label: 'Constituency', value: (c) => c.name, numeric: false },
   seats: { label: 'Seats', value: (c) => c.seats + c.returnedAutomatically, numeric: true },
   candidates: { label: 'Candidates', value: (c, e) => e.candidates(c.key).length, numeric: true },
   electorate: { label: 'Electorate', value: (c) => c.electorate, numeric: true },
-  turnout: { label: 'Turnout', value: (c) => (c.electorate && c.totalPoll !== null ? c.totalPoll / c.electorate : null), numeric: true },
-  spoiled: { label: 'Spoiled', value: (c) => (c.totalPoll && c.spoiled !== null ? c.spoiled / c.totalPoll : null), numeric: true },
+  turnout: {
+    label: 'Turnout',
+    value: (c) => (c.electorate && c.totalPoll !== null ? c.totalPoll / c.electorate : null),
+    numeric: true,
+  },
+  spoiled: {
+    label: 'Spoiled',
+    value: (c) => (c.totalPoll && c.spoiled !== null ? c.spoiled / c.totalPoll : null),
+    numeric: true,
+  },
   quota: { label: 'Quota', value: (c) => c.quota, numeric: true },
-  counts: { label: 'Counts', value: (c, e) => c.counts ?? (e.hasCounts ? e.sheet(c.key)!.steps.length : null), numeric: true },
+  counts: {
+    label: 'Counts',
+    value: (c, e) => c.counts ?? (e.hasCounts ? e.sheet(c.key)!.steps.length : null),
+    numeric: true,
+  },
 };
 
 export function sortConstituencies(election: Election, key: string, descending: boolean): Constituency[] {
@@ -150,7 +255,14 @@ export function sortConstituencies(election: Election, key: string, descending: 
   return list;
 }
 
-export function ConstituencyList({ label, election, links, sortKey, descending, api }: ElectionPageBase & { sortKey: string; descending: boolean; api: string | null }) {
+export function ConstituencyList({
+  label,
+  election,
+  links,
+  sortKey,
+  descending,
+  api,
+}: ElectionPageBase & { sortKey: string; descending: boolean; api: string | null }) {
   const list = sortConstituencies(election, sortKey, descending);
   const header = (key: string) => {
     const spec = CONSTITUENCY_SORTS[key]!;
@@ -160,8 +272,14 @@ export function ConstituencyList({ label, election, links, sortKey, descending, 
     const state = active ? (descending ? 'descending' : 'ascending') : null;
     return (
       <th scope="col" class={spec.numeric ? 'num' : undefined} aria-sort={state ?? undefined}>
-        <a href={href} aria-label={`${spec.label}${state ? `, sorted ${state}` : ''}: sort ${nextDescending ? 'descending' : 'ascending'}`}>
-          {spec.label}<span class="sort-mark" aria-hidden="true">{state === 'ascending' ? ' ▲' : state === 'descending' ? ' ▼' : ' ⇅'}</span>
+        <a
+          href={href}
+          aria-label={`${spec.label}${state ? `, sorted ${state}` : ''}: sort ${nextDescending ? 'descending' : 'ascending'}`}
+        >
+          {spec.label}
+          <span class="sort-mark" aria-hidden="true">
+            {state === 'ascending' ? ' ▲' : state === 'descending' ? ' ▼' : ' ⇅'}
+          </span>
         </a>
       </th>
     );
@@ -170,20 +288,52 @@ export function ConstituencyList({ label, election, links, sortKey, descending, 
     <>
       <h1>Constituencies, {label}</h1>
       <Problems problems={election.data.problems} />
-      <p class="lead">{plural(list.length, 'constituency', 'constituencies')}. Choose one for its count, transfer by transfer.</p>
+      <p class="lead">
+        {plural(list.length, 'constituency', 'constituencies')}. Choose one for its count, transfer by transfer.
+      </p>
       <div id="list" tabindex={-1}>
         <ScrollRegion label="Constituencies">
           <table class="data">
-            <caption>Constituencies of the {label}, sorted by {CONSTITUENCY_SORTS[sortKey]!.label.toLowerCase()} {descending ? 'descending' : 'ascending'}</caption>
+            <caption>
+              Constituencies of the {label}, sorted by {CONSTITUENCY_SORTS[sortKey]!.label.toLowerCase()}{' '}
+              {descending ? 'descending' : 'ascending'}
+            </caption>
             <thead>
-              <tr>{header('name')}<th scope="col">Irish name</th>{header('seats')}{header('candidates')}{header('electorate')}{header('turnout')}{header('spoiled')}{header('quota')}{header('counts')}</tr>
+              <tr>
+                {header('name')}
+                <th scope="col">Irish name</th>
+                {header('seats')}
+                {header('candidates')}
+                {header('electorate')}
+                {header('turnout')}
+                {header('spoiled')}
+                {header('quota')}
+                {header('counts')}
+              </tr>
             </thead>
             <tbody>
               {list.map((c) => (
                 <tr>
-                  <th scope="row"><a href={links.constituency(c.key)}>{c.name}</a></th>
+                  <th scope="row">
+                    <a href={links.constituency(c.key)}>{c.name}</a>
+                  </th>
                   <td>{c.nameGa ? <Ga>{c.nameGa}</Ga> : '–'}</td>
-                  <Num>{c.returnedAutomatically ? <>{formatNumber(c.seats + c.returnedAutomatically)}<a href="#ceann-comhairle-note" class="footnote-mark" aria-label={`${c.seats} contested and the Ceann Comhairle: see the note`}>*</a></> : formatNumber(c.seats)}</Num>
+                  <Num>
+                    {c.returnedAutomatically ? (
+                      <>
+                        {formatNumber(c.seats + c.returnedAutomatically)}
+                        <a
+                          href="#ceann-comhairle-note"
+                          class="footnote-mark"
+                          aria-label={`${c.seats} contested and the Ceann Comhairle: see the note`}
+                        >
+                          *
+                        </a>
+                      </>
+                    ) : (
+                      formatNumber(c.seats)
+                    )}
+                  </Num>
                   <Num>{formatNumber(election.candidates(c.key).length)}</Num>
                   <Num>{formatNumber(c.electorate)}</Num>
                   <Num>{formatShare(CONSTITUENCY_SORTS.turnout!.value(c, election) as number | null)}</Num>
@@ -198,15 +348,32 @@ export function ConstituencyList({ label, election, links, sortKey, descending, 
       </div>
       {election.house.ceannComhairle && list.some((c) => c.returnedAutomatically) && (
         <p class="note" role="note" id="ceann-comhairle-note">
-          * Seats as the Dáil had them: {election.house.ceannComhairle.constituency}'s count filled the seats contested, and the outgoing Ceann Comhairle, {election.house.ceannComhairle.name}, was returned there automatically in one more. Its quota is of the seats contested.
+          * Seats as the Dáil had them: {election.house.ceannComhairle.constituency}'s count filled the seats contested,
+          and the outgoing Ceann Comhairle, {election.house.ceannComhairle.name}, was returned there automatically in
+          one more. Its quota is of the seats contested.
         </p>
       )}
-      {api && <p><a href={api} rel="nofollow">These constituencies' records as JSON, from the API</a></p>}
+      {api && (
+        <p>
+          <a href={api} rel="nofollow">
+            These constituencies' records as JSON, from the API
+          </a>
+        </p>
+      )}
     </>
   );
 }
 
-export function PartyTotalsPage({ label, election, links, api, chart, narrowChart, candidatesHref, checks }: ElectionPageBase & { api: string; chart: string; narrowChart: string; candidatesHref: string | null }) {
+export function PartyTotalsPage({
+  label,
+  election,
+  links,
+  api,
+  chart,
+  narrowChart,
+  candidatesHref,
+  checks,
+}: ElectionPageBase & { api: string; chart: string; narrowChart: string; candidatesHref: string | null }) {
   const parties = election.parties;
   const t = election.totals;
   const cc = election.house.ceannComhairle;
@@ -215,7 +382,17 @@ export function PartyTotalsPage({ label, election, links, api, chart, narrowChar
       <h1>Party totals, {label}</h1>
       <Problems problems={election.data.problems} />
       <p class="lead">
-        {cc ? <>{plural(t.houseSeats, 'seat')}: {formatNumber(t.elected)} filled at the count from {plural(t.candidates, 'candidate')}, and the Ceann Comhairle returned automatically</> : <>{plural(t.elected, 'seat')} filled from {plural(t.candidates, 'candidate')}</>}; {formatNumber(t.validPoll)} valid first-preference votes.
+        {cc ? (
+          <>
+            {plural(t.houseSeats, 'seat')}: {formatNumber(t.elected)} filled at the count from{' '}
+            {plural(t.candidates, 'candidate')}, and the Ceann Comhairle returned automatically
+          </>
+        ) : (
+          <>
+            {plural(t.elected, 'seat')} filled from {plural(t.candidates, 'candidate')}
+          </>
+        )}
+        ; {formatNumber(t.validPoll)} valid first-preference votes.
       </p>
       <ScrollRegion label="Party totals">
         <table class="data">
@@ -223,21 +400,41 @@ export function PartyTotalsPage({ label, election, links, api, chart, narrowChar
           <thead>
             <tr>
               <th scope="col">Party</th>
-              <th scope="col" class="num">Seats</th>
-              <th scope="col" class="num">First preferences</th>
-              <th scope="col" class="num">Vote share</th>
-              <th scope="col" class="num">Seat share</th>
-              <th scope="col" class="num">Seat share minus vote share</th>
-              <th scope="col" class="num">Candidates</th>
-              <th scope="col" class="num">Women candidates</th>
-              <th scope="col" class="num">Women elected</th>
-              <th scope="col" class="num">Passed a quarter quota</th>
+              <th scope="col" class="num">
+                Seats
+              </th>
+              <th scope="col" class="num">
+                First preferences
+              </th>
+              <th scope="col" class="num">
+                Vote share
+              </th>
+              <th scope="col" class="num">
+                Seat share
+              </th>
+              <th scope="col" class="num">
+                Seat share minus vote share
+              </th>
+              <th scope="col" class="num">
+                Candidates
+              </th>
+              <th scope="col" class="num">
+                Women candidates
+              </th>
+              <th scope="col" class="num">
+                Women elected
+              </th>
+              <th scope="col" class="num">
+                Passed a quarter quota
+              </th>
             </tr>
           </thead>
           <tbody>
             {parties.map((p) => (
               <tr>
-                <th scope="row"><PartyName party={p.party} abbreviation={p.abbreviation} href={links.party(p.key)} /></th>
+                <th scope="row">
+                  <PartyName party={p.party} abbreviation={p.abbreviation} href={links.party(p.key)} />
+                </th>
                 <SeatsCell {...p} />
                 <Num>{formatNumber(p.firstPreferences)}</Num>
                 <Num>{formatShare(p.voteShare)}</Num>
@@ -255,7 +452,9 @@ export function PartyTotalsPage({ label, election, links, api, chart, narrowChar
               <th scope="row">All</th>
               <SeatsCell seats={t.houseSeats} elected={t.elected} returnedAutomatically={t.returnedAutomatically} />
               <Num>{formatNumber(parties.reduce((s, p) => s + p.firstPreferences, 0))}</Num>
-              <Num>100%</Num><Num>100%</Num><Num>–</Num>
+              <Num>100%</Num>
+              <Num>100%</Num>
+              <Num>–</Num>
               <Num>{formatNumber(t.candidates)}</Num>
               <Num>{formatNumber(t.women)}</Num>
               <Num>{formatNumber(t.womenElected)}</Num>
@@ -265,12 +464,25 @@ export function PartyTotalsPage({ label, election, links, api, chart, narrowChar
         </table>
       </ScrollRegion>
       <CeannComhairleNote election={election} candidatesHref={candidatesHref} />
-      <ShortfallNote firstPreferences={parties.reduce((sum, p) => sum + p.firstPreferences, 0)} validPoll={t.validPoll} checks={checks} where="of all parties" />
-      <p class="hint">"Passed a quarter quota": the candidate's votes exceeded a quarter of the constituency's quota at some count, the threshold for keeping a deposit and recovering election expenses.</p>
+      <ShortfallNote
+        firstPreferences={parties.reduce((sum, p) => sum + p.firstPreferences, 0)}
+        validPoll={t.validPoll}
+        checks={checks}
+        where="of all parties"
+      />
+      <p class="hint">
+        "Passed a quarter quota": the candidate's votes exceeded a quarter of the constituency's quota at some count,
+        the threshold for keeping a deposit and recovering election expenses.
+      </p>
       <Figure
         id="shares"
         title="Vote share and seat share."
-        caption={<>Each party's share of first-preference votes (circle) and of the seats (diamond), in percent. Parties to the right of their circle won more seats than their votes alone would give.</>}
+        caption={
+          <>
+            Each party's share of first-preference votes (circle) and of the seats (diamond), in percent. Parties to the
+            right of their circle won more seats than their votes alone would give.
+          </>
+        }
         svg={chart}
         narrowSvg={narrowChart}
         api={api}
@@ -284,28 +496,70 @@ function SharesTable({ parties }: { parties: readonly PartyTotals[] }) {
   return (
     <table class="data compact">
       <caption>Vote share and seat share by party</caption>
-      <thead><tr><th scope="col">Party</th><th scope="col" class="num">Vote share</th><th scope="col" class="num">Seat share</th></tr></thead>
-      <tbody>{parties.map((p) => <tr><th scope="row">{p.party}</th><Num>{formatShare(p.voteShare)}</Num><Num>{formatShare(p.seatShare)}</Num></tr>)}</tbody>
+      <thead>
+        <tr>
+          <th scope="col">Party</th>
+          <th scope="col" class="num">
+            Vote share
+          </th>
+          <th scope="col" class="num">
+            Seat share
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {parties.map((p) => (
+          <tr>
+            <th scope="row">{p.party}</th>
+            <Num>{formatShare(p.voteShare)}</Num>
+            <Num>{formatShare(p.seatShare)}</Num>
+          </tr>
+        ))}
+      </tbody>
     </table>
   );
 }
 
-export function PartyPage({ label, election, links, party, api, table }: ElectionPageBase & { party: PartyTotals; api: string; table: string }) {
+export function PartyPage({
+  label,
+  election,
+  links,
+  party,
+  api,
+  table,
+}: ElectionPageBase & { party: PartyTotals; api: string; table: string }) {
   const candidates: Candidate[] = election.data.candidates.filter((c) => (c.party || 'No party given') === party.party);
   const byConstituency = new Map(election.constituencies.map((c) => [c.key, c]));
-  candidates.sort((a, b) => compareText(byConstituency.get(a.constituencyKey)!.name, byConstituency.get(b.constituencyKey)!.name) || compareSurnames(a, b));
-  const electedAt = (c: Candidate) => (election.hasCounts ? election.sheet(c.constituencyKey)!.candidates.find((s) => s.candidate.key === c.key)?.elected?.count ?? null : null);
+  candidates.sort(
+    (a, b) =>
+      compareText(byConstituency.get(a.constituencyKey)!.name, byConstituency.get(b.constituencyKey)!.name) ||
+      compareSurnames(a, b),
+  );
+  const electedAt = (c: Candidate) =>
+    election.hasCounts
+      ? (election.sheet(c.constituencyKey)!.candidates.find((s) => s.candidate.key === c.key)?.elected?.count ?? null)
+      : null;
   return (
     <>
-      <h1><PartyChip party={party.party} /></h1>
-      <p class="lead">{label}: {plural(party.candidates, 'candidate')}, {plural(party.seats, 'seat')}{party.returnedAutomatically ? ` (${formatNumber(party.elected)} won at the count and the Ceann Comhairle returned automatically)` : ' won'}, {formatShare(party.voteShare)} of first preferences.</p>
+      <h1>
+        <PartyChip party={party.party} />
+      </h1>
+      <p class="lead">
+        {label}: {plural(party.candidates, 'candidate')}, {plural(party.seats, 'seat')}
+        {party.returnedAutomatically
+          ? ` (${formatNumber(party.elected)} won at the count and the Ceann Comhairle returned automatically)`
+          : ' won'}
+        , {formatShare(party.voteShare)} of first preferences.
+      </p>
       {party.returnedAutomatically > 0 && <CeannComhairleNote election={election} candidatesHref={null} />}
       <dl class="facts">
         <Fact term="Seats">{partySeatsText(party)}</Fact>
         <Fact term="First preferences">{formatNumber(party.firstPreferences)}</Fact>
         <Fact term="Vote share">{formatShare(party.voteShare)}</Fact>
         <Fact term="Seat share">{formatShare(party.seatShare)}</Fact>
-        <Fact term="Seat share minus vote share">{formatSigned((party.seatShare - party.voteShare) * 100, 1, ' pts')}</Fact>
+        <Fact term="Seat share minus vote share">
+          {formatSigned((party.seatShare - party.voteShare) * 100, 1, ' pts')}
+        </Fact>
         <Fact term="Candidates">{formatNumber(party.candidates)}</Fact>
         <Fact term="Women candidates">{formatNumber(party.women)}</Fact>
         <Fact term="Women elected">{formatNumber(party.womenElected)}</Fact>
@@ -313,9 +567,24 @@ export function PartyPage({ label, election, links, party, api, table }: Electio
       </dl>
       <ScrollRegion label={`Candidates of ${party.party}`}>
         <table class="data">
-          <caption>Candidates of {party.party}, {label}, by constituency</caption>
+          <caption>
+            Candidates of {party.party}, {label}, by constituency
+          </caption>
           <thead>
-            <tr><th scope="col">Candidate</th><th scope="col">Constituency</th><th scope="col" class="num">First preferences</th><th scope="col" class="num">Share of valid poll</th><th scope="col" class="num">Quotas</th><th scope="col">Result</th></tr>
+            <tr>
+              <th scope="col">Candidate</th>
+              <th scope="col">Constituency</th>
+              <th scope="col" class="num">
+                First preferences
+              </th>
+              <th scope="col" class="num">
+                Share of valid poll
+              </th>
+              <th scope="col" class="num">
+                Quotas
+              </th>
+              <th scope="col">Result</th>
+            </tr>
           </thead>
           <tbody>
             {candidates.map((c) => {
@@ -323,19 +592,31 @@ export function PartyPage({ label, election, links, party, api, table }: Electio
               const at = electedAt(c);
               return (
                 <tr>
-                  <th scope="row">{displayName(c.firstName)} {displayName(c.surname)}</th>
-                  <td><a href={links.constituency(c.constituencyKey)}>{constituency.name}</a></td>
+                  <th scope="row">
+                    {displayName(c.firstName)} {displayName(c.surname)}
+                  </th>
+                  <td>
+                    <a href={links.constituency(c.constituencyKey)}>{constituency.name}</a>
+                  </td>
                   <Num>{formatNumber(c.firstPreferences)}</Num>
                   <Num>{formatShare(constituency.validPoll ? c.firstPreferences / constituency.validPoll : null)}</Num>
                   <Num>{(c.firstPreferences / constituency.quota).toFixed(2)}</Num>
-                  <td>{isElectedResult(c.result) ? `Elected${at ? ` on count ${at}` : ''}` : c.result || 'Not elected'}</td>
+                  <td>
+                    {isElectedResult(c.result) ? `Elected${at ? ` on count ${at}` : ''}` : c.result || 'Not elected'}
+                  </td>
                 </tr>
               );
             })}
           </tbody>
         </table>
       </ScrollRegion>
-      <p><a href={table}>These candidates in the candidates table</a> · <a href={api} rel="nofollow">as JSON, from the API</a> · <a href={links.parties}>All parties</a></p>
+      <p>
+        <a href={table}>These candidates in the candidates table</a> ·{' '}
+        <a href={api} rel="nofollow">
+          as JSON, from the API
+        </a>{' '}
+        · <a href={links.parties}>All parties</a>
+      </p>
     </>
   );
 }

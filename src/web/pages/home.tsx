@@ -31,7 +31,12 @@ export interface DatasetCard {
   resources: CatalogResource[];
 }
 
-export function HomePage({ elections, datasets, compare, resourceHref }: {
+export function HomePage({
+  elections,
+  datasets,
+  compare,
+  resourceHref,
+}: {
   elections: ElectionCard[];
   datasets: DatasetCard[];
   compare: boolean;
@@ -45,7 +50,13 @@ export function HomePage({ elections, datasets, compare, resourceHref }: {
         them, or call the same data from code through the CKAN-compatible API.
       </p>
       {elections.length > 0 && (
-        <form method="get" action="/search" class="home-search search" role="search" aria-label="Find a candidate in any election">
+        <form
+          method="get"
+          action="/search"
+          class="home-search search"
+          role="search"
+          aria-label="Find a candidate in any election"
+        >
           <label for="home-q">Find a candidate, in every election</label>
           <div class="inline">
             <input type="search" id="home-q" name="q" placeholder="e.g. micheal martin, or mich mart" />
@@ -58,32 +69,67 @@ export function HomePage({ elections, datasets, compare, resourceHref }: {
           <h2 id="elections-title">Elections</h2>
           {compare && (
             <ul class="big-links">
-              <li><a href="/elections">Elections over time</a>: every party's seats, share of the vote and candidates, election by election.</li>
-              <li><a href="/compare">Compare two elections</a>: party shares, seats and turnout side by side.</li>
+              <li>
+                <a href="/elections">Elections over time</a>: every party's seats, share of the vote and candidates,
+                election by election.
+              </li>
+              <li>
+                <a href="/compare">Compare two elections</a>: party shares, seats and turnout side by side.
+              </li>
             </ul>
           )}
           <ul class="cards">
             {elections.map((e) => (
               <li class="card">
-                <h3><a href={e.href}>{e.label}</a></h3>
-                <p class="meta">{formatDate(e.date)} · {e.body}</p>
+                <h3>
+                  <a href={e.href}>{e.label}</a>
+                </h3>
+                <p class="meta">
+                  {formatDate(e.date)} · {e.body}
+                </p>
                 {e.totals ? (
                   <dl class="mini-facts">
-                    <div><dt>Seats</dt><dd>{formatNumber(e.seats ?? e.totals.seats)}</dd></div>
-                    <div><dt>Constituencies</dt><dd>{formatNumber(e.totals.constituencies)}</dd></div>
-                    <div><dt>Candidates</dt><dd>{formatNumber(e.totals.candidates)}</dd></div>
-                    <div><dt>Turnout</dt><dd>{formatShare(e.totals.turnout)}</dd></div>
+                    <div>
+                      <dt>Seats</dt>
+                      <dd>{formatNumber(e.seats ?? e.totals.seats)}</dd>
+                    </div>
+                    <div>
+                      <dt>Constituencies</dt>
+                      <dd>{formatNumber(e.totals.constituencies)}</dd>
+                    </div>
+                    <div>
+                      <dt>Candidates</dt>
+                      <dd>{formatNumber(e.totals.candidates)}</dd>
+                    </div>
+                    <div>
+                      <dt>Turnout</dt>
+                      <dd>{formatShare(e.totals.turnout)}</dd>
+                    </div>
                   </dl>
-                ) : <p class="hint">{e.problem}</p>}
+                ) : (
+                  <p class="hint">{e.problem}</p>
+                )}
                 <ul class="card-links">
-                  <li><a href={e.constituencies}>Constituencies and counts</a></li>
-                  <li><a href={e.parties}>Party totals</a></li>
-                  {e.transfers && <li><a href={e.transfers}>Transfers</a></li>}
+                  <li>
+                    <a href={e.constituencies}>Constituencies and counts</a>
+                  </li>
+                  <li>
+                    <a href={e.parties}>Party totals</a>
+                  </li>
+                  {e.transfers && (
+                    <li>
+                      <a href={e.transfers}>Transfers</a>
+                    </li>
+                  )}
                 </ul>
                 <details>
                   <summary>The data ({plural(e.resources.length, 'table')})</summary>
                   <ul>
-                    {e.resources.map((r) => <li><a href={resourceHref(r.id)}>{r.definition.name}</a> ({plural(r.total, 'record')})</li>)}
+                    {e.resources.map((r) => (
+                      <li>
+                        <a href={resourceHref(r.id)}>{r.definition.name}</a> ({plural(r.total, 'record')})
+                      </li>
+                    ))}
                   </ul>
                 </details>
               </li>
@@ -100,7 +146,11 @@ export function HomePage({ elections, datasets, compare, resourceHref }: {
                 <h3>{d.title}</h3>
                 {d.notes && <p>{d.notes}</p>}
                 <ul>
-                  {d.resources.map((r) => <li><a href={resourceHref(r.id)}>{r.definition.name}</a> ({plural(r.total, 'record')})</li>)}
+                  {d.resources.map((r) => (
+                    <li>
+                      <a href={resourceHref(r.id)}>{r.definition.name}</a> ({plural(r.total, 'record')})
+                    </li>
+                  ))}
                 </ul>
               </li>
             ))}

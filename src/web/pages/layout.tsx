@@ -44,7 +44,11 @@ export interface PageShell {
 }
 
 export function renderPage(shell: PageShell, assets: Assets, body: VNode): string {
-  return `<!doctype html>${renderToString(<Layout shell={shell} assets={assets}>{body}</Layout>)}`;
+  return `<!doctype html>${renderToString(
+    <Layout shell={shell} assets={assets}>
+      {body}
+    </Layout>,
+  )}`;
 }
 
 function Layout({ shell, assets, children }: { shell: PageShell; assets: Assets; children: ComponentChildren }) {
@@ -60,20 +64,46 @@ function Layout({ shell, assets, children }: { shell: PageShell; assets: Assets;
         <script src={assets.js.url} defer />
       </head>
       <body>
-        <a class="skip" href="#main">Skip to content</a>
+        <a class="skip" href="#main">
+          Skip to content
+        </a>
         <header class="site">
-          <a class="brand" href="/">Count Centre</a>
+          <a class="brand" href="/">
+            Count Centre
+          </a>
           <nav aria-label="Site">
             <ul>
-              <li><a href="/">Elections and data</a></li>
-              {shell.compare && <li><a href="/elections">Elections over time</a></li>}
-              {shell.compare && <li><a href="/compare">Compare elections</a></li>}
-              <li><a href="/api/3/openapi.json" rel="nofollow">API</a></li>
+              <li>
+                <a href="/">Elections and data</a>
+              </li>
+              {shell.compare && (
+                <li>
+                  <a href="/elections">Elections over time</a>
+                </li>
+              )}
+              {shell.compare && (
+                <li>
+                  <a href="/compare">Compare elections</a>
+                </li>
+              )}
+              <li>
+                <a href="/api/3/openapi.json" rel="nofollow">
+                  API
+                </a>
+              </li>
             </ul>
           </nav>
           <form class="site-search" role="search" method="get" action="/search" aria-label="Find a candidate">
-            <label for="site-q" class="visually-hidden">Find a candidate, in any election</label>
-            <input type="search" id="site-q" name="q" placeholder="Find a candidate, e.g. mich mart" autocomplete="off" />
+            <label for="site-q" class="visually-hidden">
+              Find a candidate, in any election
+            </label>
+            <input
+              type="search"
+              id="site-q"
+              name="q"
+              placeholder="Find a candidate, e.g. mich mart"
+              autocomplete="off"
+            />
             <button type="submit">Find</button>
           </form>
         </header>
@@ -81,7 +111,13 @@ function Layout({ shell, assets, children }: { shell: PageShell; assets: Assets;
           <nav class="crumbs" aria-label="Breadcrumb">
             <ol>
               {shell.crumbs.map((c, i) => (
-                <li>{c.href && i < shell.crumbs.length - 1 ? <a href={c.href}>{c.label}</a> : <span aria-current="page">{c.label}</span>}</li>
+                <li>
+                  {c.href && i < shell.crumbs.length - 1 ? (
+                    <a href={c.href}>{c.label}</a>
+                  ) : (
+                    <span aria-current="page">{c.label}</span>
+                  )}
+                </li>
               ))}
             </ol>
           </nav>
@@ -92,7 +128,13 @@ function Layout({ shell, assets, children }: { shell: PageShell; assets: Assets;
         </main>
         <footer class="site">
           <Sources sources={shell.sources} />
-          <p>Every page's data comes from the <a href="/api/3/openapi.json" rel="nofollow">CKAN-compatible API</a> it is served beside.</p>
+          <p>
+            Every page's data comes from the{' '}
+            <a href="/api/3/openapi.json" rel="nofollow">
+              CKAN-compatible API
+            </a>{' '}
+            it is served beside.
+          </p>
         </footer>
       </body>
     </html>
@@ -103,19 +145,52 @@ function listed(labels: string[]): string {
   return labels.length <= 1 ? labels.join('') : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}`;
 }
 
-/** "Unofficial: derived from Wikipedia, checked against the official totals", with what exactly and the checks behind it. */
+/**
+ * "Unofficial: derived from Wikipedia, checked against the official totals", with what exactly and the checks behind
+ * it.
+ */
 function UnofficialNotice({ notes }: { notes: UnofficialNote[] }) {
-  const how = notes.every((n) => n.wikipedia) ? 'derived from Wikipedia, checked against the official totals' : 'not the official files, checked against the official totals';
+  const how = notes.every((n) => n.wikipedia)
+    ? 'derived from Wikipedia, checked against the official totals'
+    : 'not the official files, checked against the official totals';
   const checked = notes.filter((n) => n.checksHref);
   return (
     <div class="notice unofficial" role="note">
       <p>
-        <strong>Unofficial{notes.length > 1 || checked.length !== notes.length ? ` (${listed(notes.map((n) => n.label))})` : ''}:</strong> {how}.
-        {checked.length > 0 && <> See the consistency checks{checked.length > 1 ? ' of ' : ''}{checked.length > 1 ? checked.map((n, i) => <>{i > 0 ? (i === checked.length - 1 ? ' and ' : ', ') : ''}<a href={n.checksHref!}>{n.label}</a></>) : <>: <a href={checked[0]!.checksHref!}>what was checked and what does not add up</a></>}.</>}
+        <strong>
+          Unofficial
+          {notes.length > 1 || checked.length !== notes.length ? ` (${listed(notes.map((n) => n.label))})` : ''}:
+        </strong>{' '}
+        {how}.
+        {checked.length > 0 && (
+          <>
+            {' '}
+            See the consistency checks{checked.length > 1 ? ' of ' : ''}
+            {checked.length > 1 ? (
+              checked.map((n, i) => (
+                <>
+                  {i > 0 ? (i === checked.length - 1 ? ' and ' : ', ') : ''}
+                  <a href={n.checksHref!}>{n.label}</a>
+                </>
+              ))
+            ) : (
+              <>
+                : <a href={checked[0]!.checksHref!}>what was checked and what does not add up</a>
+              </>
+            )}
+            .
+          </>
+        )}
       </p>
       <details>
         <summary>What is not official</summary>
-        <ul>{notes.map((n) => <li>{n.label}: {n.detail}</li>)}</ul>
+        <ul>
+          {notes.map((n) => (
+            <li>
+              {n.label}: {n.detail}
+            </li>
+          ))}
+        </ul>
       </details>
     </div>
   );
@@ -128,14 +203,39 @@ function Sources({ sources }: { sources: SourceNote[] }) {
     <>
       {s.source && <>Source: {s.source} </>}
       {s.attribution && <>{s.attribution} </>}
-      {s.licence ? <>Licence: {s.licence.url ? <a href={s.licence.url} rel="license">{s.licence.title}</a> : s.licence.title}.</> : 'Licence not specified.'}
+      {s.licence ? (
+        <>
+          Licence:{' '}
+          {s.licence.url ? (
+            <a href={s.licence.url} rel="license">
+              {s.licence.title}
+            </a>
+          ) : (
+            s.licence.title
+          )}
+          .
+        </>
+      ) : (
+        'Licence not specified.'
+      )}
     </>
   );
-  if (sources.length === 1) return <p class="sources"><strong>{sources[0]!.title}.</strong> {one(sources[0]!)}</p>;
+  if (sources.length === 1)
+    return (
+      <p class="sources">
+        <strong>{sources[0]!.title}.</strong> {one(sources[0]!)}
+      </p>
+    );
   return (
     <details class="sources">
       <summary>This page draws on {sources.length} datasets: their sources and licences</summary>
-      <ul>{sources.map((s) => <li><strong>{s.href ? <a href={s.href}>{s.title}</a> : s.title}.</strong> {one(s)}</li>)}</ul>
+      <ul>
+        {sources.map((s) => (
+          <li>
+            <strong>{s.href ? <a href={s.href}>{s.title}</a> : s.title}.</strong> {one(s)}
+          </li>
+        ))}
+      </ul>
     </details>
   );
 }
@@ -163,20 +263,33 @@ export function PartyName({ party, abbreviation, href }: { party: string; abbrev
         <rect width="10" height="10" fill={partyColour(party)} />
       </svg>
       <span class="party-long">{party}</span>
-      {abbreviation && abbreviation !== party && <span class="party-short" aria-hidden="true">{abbreviation}</span>}
+      {abbreviation && abbreviation !== party && (
+        <span class="party-short" aria-hidden="true">
+          {abbreviation}
+        </span>
+      )}
     </span>
   );
   return (
     <>
       {href ? <a href={href}>{name}</a> : name}
-      {abbreviation && abbreviation !== party && <> <span class="hint party-abbreviation">{abbreviation}</span></>}
+      {abbreviation && abbreviation !== party && (
+        <>
+          {' '}
+          <span class="hint party-abbreviation">{abbreviation}</span>
+        </>
+      )}
     </>
   );
 }
 
 /** A wide table's scrolling box: focusable and named, so keyboard users can scroll it and hear what it is. */
 export function ScrollRegion({ label, children }: { label: string; children: ComponentChildren }) {
-  return <div class="scroll" role="region" aria-label={label} tabindex={0}>{children}</div>;
+  return (
+    <div class="scroll" role="region" aria-label={label} tabindex={0}>
+      {children}
+    </div>
+  );
 }
 
 export interface FigureProps {
@@ -198,26 +311,49 @@ export function Figure({ id, title, caption, svg, data, api, legend, narrowSvg }
   return (
     <figure id={id} class="chart-figure" aria-labelledby={`${id}-title`}>
       <figcaption>
-        <span class="figure-title" id={`${id}-title`}>{title}</span> {caption}
+        <span class="figure-title" id={`${id}-title`}>
+          {title}
+        </span>{' '}
+        {caption}
       </figcaption>
       {legend && (
         <ul class="legend" aria-label="Legend">
           {legend.map((l) => (
             <li>
-              <svg class="swatch" viewBox="0 0 10 10" width="10" height="10" aria-hidden="true" focusable="false"><rect width="10" height="10" fill={l.colour} /></svg>
+              <svg class="swatch" viewBox="0 0 10 10" width="10" height="10" aria-hidden="true" focusable="false">
+                <rect width="10" height="10" fill={l.colour} />
+              </svg>
               {l.label}
             </li>
           ))}
         </ul>
       )}
       {/* On a narrow screen the chart keeps a readable size and scrolls sideways in its own focusable box. */}
-      <div class={`chart-box${narrowSvg ? ' chart-wide' : ''}`} role="region" aria-label={`${title.replace(/\.$/, '')}: chart`} tabindex={0} dangerouslySetInnerHTML={{ __html: svg }} />
-      {narrowSvg && <div class="chart-box chart-narrow" role="region" aria-label={`${title.replace(/\.$/, '')}: chart`} tabindex={0} dangerouslySetInnerHTML={{ __html: narrowSvg }} />}
+      <div
+        class={`chart-box${narrowSvg ? ' chart-wide' : ''}`}
+        role="region"
+        aria-label={`${title.replace(/\.$/, '')}: chart`}
+        tabindex={0}
+        dangerouslySetInnerHTML={{ __html: svg }}
+      />
+      {narrowSvg && (
+        <div
+          class="chart-box chart-narrow"
+          role="region"
+          aria-label={`${title.replace(/\.$/, '')}: chart`}
+          tabindex={0}
+          dangerouslySetInnerHTML={{ __html: narrowSvg }}
+        />
+      )}
       <details class="figure-data">
         <summary>Show the data</summary>
         <ScrollRegion label={`${title.replace(/\.$/, '')}: the data`}>{data}</ScrollRegion>
       </details>
-      <p class="api-link"><a href={api} rel="nofollow">The records behind this chart (JSON, from the API)</a></p>
+      <p class="api-link">
+        <a href={api} rel="nofollow">
+          The records behind this chart (JSON, from the API)
+        </a>
+      </p>
     </figure>
   );
 }

@@ -2,7 +2,13 @@
 // votes that went to each party and to non-transferable, from the counts whose votes were one party's, with those
 // counts listed and the others said why they were left out; for a constituency, its count as a flow beside its data.
 
-import { NON_TRANSFERABLE, displayName, type LeftOutCount, type PartyTransfers, type TransferCount } from '../../elections/index.js';
+import {
+  NON_TRANSFERABLE,
+  displayName,
+  type LeftOutCount,
+  type PartyTransfers,
+  type TransferCount,
+} from '../../elections/index.js';
 import { formatNumber, formatShare, plural } from '../format.js';
 import { Figure, Num, PartyName, ScrollRegion } from './layout.js';
 
@@ -19,16 +25,27 @@ export interface TransferPageBase {
   api: string;
 }
 
-const names = (list: { firstName: string; surname: string }[]) => list.map((c) => `${displayName(c.firstName)} ${displayName(c.surname)}`.trim()).join(', ');
+const names = (list: { firstName: string; surname: string }[]) =>
+  list.map((c) => `${displayName(c.firstName)} ${displayName(c.surname)}`.trim()).join(', ');
 
 function Caveats() {
   return (
     <ul class="caveats">
-      <li>Only counts whose distributed votes were one party's are used: a surplus, or the exclusion of one candidate (or of several of one party, or of several without a party). Counts that excluded candidates of several parties at once are left out, as their votes cannot be told apart.</li>
+      <li>
+        Only counts whose distributed votes were one party's are used: a surplus, or the exclusion of one candidate (or
+        of several of one party, or of several without a party). Counts that excluded candidates of several parties at
+        once are left out, as their votes cannot be told apart.
+      </li>
       <li>Shares are sums of votes over the counts (not averages of each count's shares).</li>
-      <li>A surplus after the first count transfers only the last parcel of votes the candidate received, not a sample of all their votes.</li>
+      <li>
+        A surplus after the first count transfers only the last parcel of votes the candidate received, not a sample of
+        all their votes.
+      </li>
       <li>Transfers show who was still in the count: a party with no candidate left could receive nothing.</li>
-      <li>Transfers within a party (its own row and column, shaded) measure its voters' loyalty, and are usually reported apart.</li>
+      <li>
+        Transfers within a party (its own row and column, shaded) measure its voters' loyalty, and are usually reported
+        apart.
+      </li>
     </ul>
   );
 }
@@ -37,7 +54,9 @@ function Caveats() {
 export function TransferMatrix({ base, caption, id }: { base: TransferPageBase; caption: string; id: string }) {
   const givers = base.transfers;
   const received = new Map<string, number>();
-  for (const g of givers) for (const t of g.to) if (t.party !== NON_TRANSFERABLE) received.set(t.party, (received.get(t.party) ?? 0) + t.votes);
+  for (const g of givers)
+    for (const t of g.to)
+      if (t.party !== NON_TRANSFERABLE) received.set(t.party, (received.get(t.party) ?? 0) + t.votes);
   const receivers = [...received.keys()].sort((a, b) => received.get(b)! - received.get(a)! || a.localeCompare(b));
   const columns = [...receivers, NON_TRANSFERABLE];
   const short = (party: string) => (party === NON_TRANSFERABLE ? 'Non-trans.' : base.abbreviation(party) || party);
@@ -48,14 +67,23 @@ export function TransferMatrix({ base, caption, id }: { base: TransferPageBase; 
         <thead>
           <tr>
             <th scope="col">From</th>
-            <th scope="col" class="num">Votes distributed</th>
-            {columns.map((p) => <th scope="col" class="num"><span class="visually-hidden">To {p === NON_TRANSFERABLE ? 'non-transferable' : p}</span><span aria-hidden="true">{short(p)}</span></th>)}
+            <th scope="col" class="num">
+              Votes distributed
+            </th>
+            {columns.map((p) => (
+              <th scope="col" class="num">
+                <span class="visually-hidden">To {p === NON_TRANSFERABLE ? 'non-transferable' : p}</span>
+                <span aria-hidden="true">{short(p)}</span>
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
           {givers.map((g) => (
             <tr>
-              <th scope="row"><PartyName party={g.party} abbreviation={base.abbreviation(g.party)} href={base.partyHref(g.party)} /></th>
+              <th scope="row">
+                <PartyName party={g.party} abbreviation={base.abbreviation(g.party)} href={base.partyHref(g.party)} />
+              </th>
               <Num>{formatNumber(g.distributed)}</Num>
               {columns.map((p) => {
                 const to = g.to.find((t) => t.party === p);
@@ -77,14 +105,29 @@ export function PartyBreakdown({ base, heading }: { base: TransferPageBase; head
       {base.transfers.map((g) => (
         <section aria-labelledby={`from-${slug(g.party)}`} class="breakdown">
           <H id={`from-${slug(g.party)}`}>From {g.party}</H>
-          <p>{formatNumber(g.distributed)} votes distributed at {plural(g.counts, 'count')}.</p>
+          <p>
+            {formatNumber(g.distributed)} votes distributed at {plural(g.counts, 'count')}.
+          </p>
           <table class="data compact">
             <caption>Where {g.party}'s transfers went</caption>
-            <thead><tr><th scope="col">To</th><th scope="col" class="num">Votes</th><th scope="col" class="num">Share</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">To</th>
+                <th scope="col" class="num">
+                  Votes
+                </th>
+                <th scope="col" class="num">
+                  Share
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {g.to.map((t) => (
                 <tr class={t.party === g.party ? 'own' : undefined}>
-                  <th scope="row">{t.party === NON_TRANSFERABLE ? 'Non-transferable' : t.party}{t.party === g.party ? ' (own party)' : ''}</th>
+                  <th scope="row">
+                    {t.party === NON_TRANSFERABLE ? 'Non-transferable' : t.party}
+                    {t.party === g.party ? ' (own party)' : ''}
+                  </th>
                   <Num>{formatNumber(t.votes)}</Num>
                   <Num>{formatShare(t.share)}</Num>
                 </tr>
@@ -97,7 +140,12 @@ export function PartyBreakdown({ base, heading }: { base: TransferPageBase; head
   );
 }
 
-const slug = (text: string) => text.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-z0-9]+/g, '-');
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-z0-9]+/g, '-');
 
 /** The counts used, and those left out with the reason, each linked to the count as it stood then. */
 export function CountsUsed({ base, byConstituency }: { base: TransferPageBase; byConstituency: boolean }) {
@@ -105,17 +153,35 @@ export function CountsUsed({ base, byConstituency }: { base: TransferPageBase; b
   const what = (c: TransferCount) => `${c.kind === 'surplus' ? 'Surplus' : 'Exclusion'} of ${names(c.from)}`;
   return (
     <details class="counts-used">
-      <summary>The {plural(base.used.length, 'count')} used, and the {plural(base.left.length, 'count')} left out</summary>
+      <summary>
+        The {plural(base.used.length, 'count')} used, and the {plural(base.left.length, 'count')} left out
+      </summary>
       <ScrollRegion label="The counts used">
         <table class="data compact">
           <caption>Counts used</caption>
-          <thead><tr>{byConstituency && <th scope="col">Constituency</th>}<th scope="col">Count</th><th scope="col">Distributed</th><th scope="col" class="num">Votes</th><th scope="col" class="num">Non-transferable</th></tr></thead>
+          <thead>
+            <tr>
+              {byConstituency && <th scope="col">Constituency</th>}
+              <th scope="col">Count</th>
+              <th scope="col">Distributed</th>
+              <th scope="col" class="num">
+                Votes
+              </th>
+              <th scope="col" class="num">
+                Non-transferable
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {base.used.map((c) => (
               <tr>
                 {byConstituency && <td>{c.constituencyName}</td>}
-                <td><a href={base.countHref(c.constituencyKey, c.count)}>{c.count}</a></td>
-                <td>{what(c)} ({base.abbreviation(c.party) || c.party})</td>
+                <td>
+                  <a href={base.countHref(c.constituencyKey, c.count)}>{c.count}</a>
+                </td>
+                <td>
+                  {what(c)} ({base.abbreviation(c.party) || c.party})
+                </td>
                 <Num>{formatNumber(c.distributed)}</Num>
                 <Num>{formatNumber(c.nonTransferable)}</Num>
               </tr>
@@ -127,14 +193,27 @@ export function CountsUsed({ base, byConstituency }: { base: TransferPageBase; b
         <ScrollRegion label="The counts left out">
           <table class="data compact">
             <caption>Counts left out</caption>
-            <thead><tr>{byConstituency && <th scope="col">Constituency</th>}<th scope="col">Count</th><th scope="col">Distributed</th><th scope="col">Why left out</th></tr></thead>
+            <thead>
+              <tr>
+                {byConstituency && <th scope="col">Constituency</th>}
+                <th scope="col">Count</th>
+                <th scope="col">Distributed</th>
+                <th scope="col">Why left out</th>
+              </tr>
+            </thead>
             <tbody>
               {base.left.map((c) => (
                 <tr>
                   {byConstituency && <td>{c.constituencyName}</td>}
-                  <td><a href={base.countHref(c.constituencyKey, c.count)}>{c.count}</a></td>
+                  <td>
+                    <a href={base.countHref(c.constituencyKey, c.count)}>{c.count}</a>
+                  </td>
                   <td>{names(c.from)}</td>
-                  <td>{c.reason === 'several parties' ? 'Several parties\' votes at once' : `The source's totals gain ${formatNumber(c.excess)} more votes than the count distributed`}</td>
+                  <td>
+                    {c.reason === 'several parties'
+                      ? "Several parties' votes at once"
+                      : `The source's totals gain ${formatNumber(c.excess)} more votes than the count distributed`}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -147,10 +226,14 @@ export function CountsUsed({ base, byConstituency }: { base: TransferPageBase; b
 
 /** The counts of every constituency, a line each: those used, and those left out with the reason. */
 function CountsByConstituency({ base }: { base: TransferPageBase }) {
-  const places = [...new Map([...base.used, ...base.left].map((c) => [c.constituencyKey, c.constituencyName]))].sort((a, b) => a[1].localeCompare(b[1], 'en-IE'));
+  const places = [...new Map([...base.used, ...base.left].map((c) => [c.constituencyKey, c.constituencyName]))].sort(
+    (a, b) => a[1].localeCompare(b[1], 'en-IE'),
+  );
   return (
     <details class="counts-used">
-      <summary>The {plural(base.used.length, 'count')} used, and the {plural(base.left.length, 'count')} left out</summary>
+      <summary>
+        The {plural(base.used.length, 'count')} used, and the {plural(base.left.length, 'count')} left out
+      </summary>
       <p class="hint">Each count links to the count as it stood then. S: a surplus; E: an exclusion.</p>
       <ul class="counts-by-constituency">
         {places.map(([key, name]) => {
@@ -158,8 +241,31 @@ function CountsByConstituency({ base }: { base: TransferPageBase }) {
           const left = base.left.filter((c) => c.constituencyKey === key);
           return (
             <li>
-              <strong>{name}</strong>: {used.length === 0 ? 'none used' : used.map((c, i) => <>{i > 0 ? ', ' : ''}<a href={base.countHref(key, c.count)}>{c.count}</a> {c.kind === 'surplus' ? 'S' : 'E'} {base.abbreviation(c.party) || c.party}</>)}
-              {left.length > 0 && <>; left out: {left.map((c, i) => <>{i > 0 ? ', ' : ''}<a href={base.countHref(key, c.count)}>{c.count}</a> ({c.reason === 'several parties' ? 'several parties' : `gains exceed the votes distributed by ${formatNumber(c.excess)}`})</>)}</>}
+              <strong>{name}</strong>:{' '}
+              {used.length === 0
+                ? 'none used'
+                : used.map((c, i) => (
+                    <>
+                      {i > 0 ? ', ' : ''}
+                      <a href={base.countHref(key, c.count)}>{c.count}</a> {c.kind === 'surplus' ? 'S' : 'E'}{' '}
+                      {base.abbreviation(c.party) || c.party}
+                    </>
+                  ))}
+              {left.length > 0 && (
+                <>
+                  ; left out:{' '}
+                  {left.map((c, i) => (
+                    <>
+                      {i > 0 ? ', ' : ''}
+                      <a href={base.countHref(key, c.count)}>{c.count}</a> (
+                      {c.reason === 'several parties'
+                        ? 'several parties'
+                        : `gains exceed the votes distributed by ${formatNumber(c.excess)}`}
+                      )
+                    </>
+                  ))}
+                </>
+              )}
             </li>
           );
         })}
@@ -168,26 +274,47 @@ function CountsByConstituency({ base }: { base: TransferPageBase }) {
   );
 }
 
-export function ElectionTransfersPage({ base, constituencies }: { base: TransferPageBase; constituencies: { name: string; href: string }[] }) {
+export function ElectionTransfersPage({
+  base,
+  constituencies,
+}: {
+  base: TransferPageBase;
+  constituencies: { name: string; href: string }[];
+}) {
   const distributed = base.used.reduce((s, c) => s + c.distributed, 0);
   return (
     <>
       <h1>Transfers, {base.electionLabel}</h1>
       <p class="lead">
-        Where each party's transfers went, nationally: {formatNumber(distributed)} votes distributed at {plural(base.used.length, 'count')} whose votes
-        were one party's. Each row is a party's distributed votes; each column, the share that went to a party, or no further.
+        Where each party's transfers went, nationally: {formatNumber(distributed)} votes distributed at{' '}
+        {plural(base.used.length, 'count')} whose votes were one party's. Each row is a party's distributed votes; each
+        column, the share that went to a party, or no further.
       </p>
       <Caveats />
-      <TransferMatrix base={base} id="matrix" caption={`Share of each party's transferable votes that went to each party, ${base.electionLabel}, all constituencies`} />
+      <TransferMatrix
+        base={base}
+        id="matrix"
+        caption={`Share of each party's transferable votes that went to each party, ${base.electionLabel}, all constituencies`}
+      />
       <CountsUsed base={base} byConstituency />
       <h2>Each party's transfers, in votes</h2>
       <PartyBreakdown base={base} heading="h3" />
       <section aria-labelledby="by-constituency">
         <h2 id="by-constituency">By constituency</h2>
         <p>Each constituency's transfers, and its count as a flow:</p>
-        <ul class="constituency-links">{constituencies.map((c) => <li><a href={c.href}>{c.name}</a></li>)}</ul>
+        <ul class="constituency-links">
+          {constituencies.map((c) => (
+            <li>
+              <a href={c.href}>{c.name}</a>
+            </li>
+          ))}
+        </ul>
       </section>
-      <p><a href={base.api} rel="nofollow">The count details behind these figures (JSON, from the API)</a></p>
+      <p>
+        <a href={base.api} rel="nofollow">
+          The count details behind these figures (JSON, from the API)
+        </a>
+      </p>
     </>
   );
 }
@@ -199,32 +326,65 @@ export interface FlowRow {
   votes: number;
 }
 
-export function ConstituencyTransfersPage({ base, name, flowSvg, flowRows, constituencyHref, electionTransfersHref }: {
-  base: TransferPageBase; name: string; flowSvg: string; flowRows: FlowRow[]; constituencyHref: string; electionTransfersHref: string;
+export function ConstituencyTransfersPage({
+  base,
+  name,
+  flowSvg,
+  flowRows,
+  constituencyHref,
+  electionTransfersHref,
+}: {
+  base: TransferPageBase;
+  name: string;
+  flowSvg: string;
+  flowRows: FlowRow[];
+  constituencyHref: string;
+  electionTransfersHref: string;
 }) {
   return (
     <>
-      <h1>Transfers in {name}, {base.electionLabel}</h1>
-      <p class="lead">Where the votes went at each count, as a flow, and where each party's transfers went. <a href={constituencyHref}>The count, count by count</a> · <a href={electionTransfersHref}>Transfers in every constituency</a></p>
+      <h1>
+        Transfers in {name}, {base.electionLabel}
+      </h1>
+      <p class="lead">
+        Where the votes went at each count, as a flow, and where each party's transfers went.{' '}
+        <a href={constituencyHref}>The count, count by count</a> ·{' '}
+        <a href={electionTransfersHref}>Transfers in every constituency</a>
+      </p>
       <div class="flow-layout">
         <Figure
           id="flow"
           title="The count as a flow."
-          caption={<>A column per count; each candidate's bar is their running total, in the order of first preferences. Grey bands carry a candidate's votes to the next count; coloured bands (the giver's party colour) carry what a count distributed to those who gained it, and to non-transferable at the bottom. Where several candidates were excluded at once, each band is their share of the gains in proportion to what they gave.</>}
+          caption={
+            <>
+              A column per count; each candidate's bar is their running total, in the order of first preferences. Grey
+              bands carry a candidate's votes to the next count; coloured bands (the giver's party colour) carry what a
+              count distributed to those who gained it, and to non-transferable at the bottom. Where several candidates
+              were excluded at once, each band is their share of the gains in proportion to what they gave.
+            </>
+          }
           svg={flowSvg}
           api={base.api}
           data={<FlowTable rows={flowRows} name={name} />}
         />
         <section class="flow-data" aria-labelledby="flow-data-title">
-          <h2 id="flow-data-title" class="h-small">The flow's figures</h2>
+          <h2 id="flow-data-title" class="h-small">
+            The flow's figures
+          </h2>
           <FlowTable rows={flowRows} name={name} />
         </section>
       </div>
       <h2>Party to party</h2>
       <Caveats />
-      {base.transfers.length === 0 ? <p>No count here distributed one party's votes alone.</p> : (
+      {base.transfers.length === 0 ? (
+        <p>No count here distributed one party's votes alone.</p>
+      ) : (
         <>
-          <TransferMatrix base={base} id="matrix" caption={`Share of each party's transferable votes that went to each party, ${name}, ${base.electionLabel}`} />
+          <TransferMatrix
+            base={base}
+            id="matrix"
+            caption={`Share of each party's transferable votes that went to each party, ${name}, ${base.electionLabel}`}
+          />
           <PartyBreakdown base={base} heading="h3" />
         </>
       )}
@@ -238,9 +398,25 @@ function FlowTable({ rows, name }: { rows: FlowRow[]; name: string }) {
     <ScrollRegion label={`Transfers at each count in ${name}`}>
       <table class="data compact flow-table">
         <caption>Transfers at each count in {name}</caption>
-        <thead><tr><th scope="col">Count</th><th scope="col">Distributed</th><th scope="col">To</th><th scope="col" class="num">Votes</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Count</th>
+            <th scope="col">Distributed</th>
+            <th scope="col">To</th>
+            <th scope="col" class="num">
+              Votes
+            </th>
+          </tr>
+        </thead>
         <tbody>
-          {rows.map((r) => <tr><td>{r.count}</td><td>{r.what}</td><th scope="row">{r.to}</th><Num>{formatNumber(r.votes)}</Num></tr>)}
+          {rows.map((r) => (
+            <tr>
+              <td>{r.count}</td>
+              <td>{r.what}</td>
+              <th scope="row">{r.to}</th>
+              <Num>{formatNumber(r.votes)}</Num>
+            </tr>
+          ))}
         </tbody>
       </table>
     </ScrollRegion>

@@ -14,7 +14,9 @@
       document.body.appendChild(region);
     }
     region.textContent = '';
-    window.setTimeout(function () { region.textContent = text; }, 50);
+    window.setTimeout(function () {
+      region.textContent = text;
+    }, 50);
   }
 
   function addCopyButtons() {
@@ -28,11 +30,18 @@
       button.textContent = 'Copy';
       button.setAttribute('aria-label', 'Copy the ' + label + ' code');
       button.addEventListener('click', function () {
-        navigator.clipboard.writeText(pre.textContent).then(function () {
-          button.textContent = 'Copied';
-          announce('Copied to the clipboard');
-          window.setTimeout(function () { button.textContent = 'Copy'; }, 2000);
-        }, function () { announce('Could not copy; select the text instead'); });
+        navigator.clipboard.writeText(pre.textContent).then(
+          function () {
+            button.textContent = 'Copied';
+            announce('Copied to the clipboard');
+            window.setTimeout(function () {
+              button.textContent = 'Copy';
+            }, 2000);
+          },
+          function () {
+            announce('Could not copy; select the text instead');
+          },
+        );
       });
       pre.parentNode.insertBefore(button, pre.nextSibling);
     });
