@@ -10,7 +10,6 @@ import pg from 'pg';
 import { download } from './loadgen.js';
 import { PROJECT_ROOT, SERVICE_ENTRY, childEnv, familyMemory, familyTicks, freePort, startProcess, type Proc } from './procs.js';
 import { searchPath } from './queries.js';
-import { httpGet } from './recording.js';
 import { fmtInt, fmtMb, fmtMs, gitInfo, machineInfo, median, type MachineInfo, type TargetCheck } from './report.js';
 import { SYNTHETIC_CATALOG, SYNTHETIC_RESOURCE_ID, SYNTHETIC_SOURCE, writeSynthetic } from './synthetic.js';
 
@@ -41,6 +40,8 @@ export interface Latencies {
   p50Ms: number;
   p95Ms: number;
   maxMs: number;
+  /** The database's part (the service's Server-Timing stages `query` and `count`), p50. */
+  databaseP50Ms: number;
   /** Answers other than 200 (with the first one's status and body start). */
   failures: number;
   firstFailure?: string;
@@ -63,11 +64,11 @@ export interface ScaleReport {
     rowsPerSecond: number;
     exitCode: number;
     peakRssBytes: number;
-    /** Wall-clock spans of each phase, from the loader's statements seen in pg_stat_activity every 200 ms. */
+    /** Wall-clock time of each phase, from the loader's statements seen in pg_stat_activity every 200 ms. */
     phases: Record<string, number>;
     /** CPU seconds of the loader process and of the PostgreSQL backends serving its connections, during COPY. */
     copyCpu: { loaderSeconds: number; backendSeconds: number };
-    /** CPU seconds PostgreSQL spends computing _full_text during COPY, estimated from a 1 % sample of the table. */
+    /** CPU seconds PostgreSQL spends computing _full_text during COPY, estimated from a 1 % sample of the table (backend CPU). */
     fullTextComputeSeconds: number | null;
   };
   size: { databaseBytes: number; tableBytes: number; indexBytes: number; indexes: Record<string, number> };
@@ -154,14 +155,17 @@ async function timedLoad(opts: ScaleOptions, env: Record<string, string>, url: s
   let exitCode: number | null = null;
   const exited = new Promise<void>((resolve) => child.on('exit', (c) => { exitCode = c ?? 1; resolve(); }));
 
-  const spans = new Map<string, { first: number; last: number }>();
-  const backendTicks = new Map<number, { start: number; last: number }>();
+  // Time in each phase: every poll interval in which a statement of that phase was running (the catalogue's small
+  // resources are copied and indexed too, after the large one: a span from first to last sighting would include them).
+  const phaseSeconds = new Map<string, number>();
+  const copyTicksOf = new Map<number, number>();
+  let backendCopyTicks = 0;
   let loaderCopyTicks = 0;
   let lastLoaderTicks: number | null = null;
   let peakRss = 0;
   let lastProgress = performance.now();
+  let lastPoll = performance.now();
   while (exitCode === null) {
-    const now = (performance.now() - started) / 1000;
     const m = child.pid === undefined ? null : familyMemory(child.pid);
     if (m && m.peak > peakRss) peakRss = m.peak;
     const loaderTicks = child.pid === undefined ? null : [...familyTicks(child.pid).values()].reduce((s, t) => s + t, 0);
@@ -172,27 +176,30 @@ async function timedLoad(opts: ScaleOptions, env: Record<string, string>, url: s
     } catch {
       // the watcher's own connection failing must not stop the load being timed
     }
+    const pollNow = performance.now();
+    const dt = (pollNow - lastPoll) / 1000;
+    lastPoll = pollNow;
     const phases = new Set(active.map((a) => phaseOf(a.query)).filter((p): p is string => p !== null));
-    for (const p of phases) {
-      const span = spans.get(p);
-      if (span) span.last = now;
-      else spans.set(p, { first: now, last: now });
+    if (phases.has('fullTextIndex') || phases.has('otherIndexes') || phases.has('primaryKey')) phases.add('indexes');
+    for (const p of phases) phaseSeconds.set(p, (phaseSeconds.get(p) ?? 0) + dt);
+    if (phases.has('copy') && loaderTicks !== null && lastLoaderTicks !== null) loaderCopyTicks += loaderTicks - lastLoaderTicks;
+    // A backend's CPU counts while it was copying at this poll and the one before.
+    const copying = new Map<number, number>();
+    for (const a of active) {
+      if (phaseOf(a.query) !== 'copy') continue;
+      const t = procTicks(a.pid);
+      if (t === null) continue;
+      const before = copyTicksOf.get(a.pid);
+      if (before !== undefined) backendCopyTicks += t - before;
+      copying.set(a.pid, t);
     }
-    if (phases.has('copy')) {
-      if (loaderTicks !== null && lastLoaderTicks !== null) loaderCopyTicks += loaderTicks - lastLoaderTicks;
-      for (const a of active) {
-        if (phaseOf(a.query) !== 'copy') continue;
-        const t = procTicks(a.pid);
-        if (t === null) continue;
-        const seen = backendTicks.get(a.pid);
-        if (seen) seen.last = t;
-        else backendTicks.set(a.pid, { start: t, last: t });
-      }
-    }
+    copyTicksOf.clear();
+    for (const [pid, t] of copying) copyTicksOf.set(pid, t);
     lastLoaderTicks = loaderTicks;
     if (performance.now() - lastProgress > 60_000) {
       lastProgress = performance.now();
-      opts.log(`scenario 9: loading, ${Math.round(now)} s, phases seen: ${[...spans.keys()].join(', ') || '(none yet)'}`);
+      const seen = [...phaseSeconds].map(([p, s]) => `${p} ${Math.round(s)} s`).join(', ');
+      opts.log(`scenario 9: loading, ${Math.round((pollNow - started) / 1000)} s; ${seen || 'no phase seen yet'}`);
     }
     await Promise.race([exited, sleep(200)]);
   }
@@ -200,12 +207,8 @@ async function timedLoad(opts: ScaleOptions, env: Record<string, string>, url: s
   const seconds = (performance.now() - started) / 1000;
   await watcher.end().catch(() => {});
   const phases: Record<string, number> = {};
-  for (const [p, s] of spans) phases[`${p}Seconds`] = s.last - s.first;
-  const indexSpans = ['fullTextIndex', 'otherIndexes', 'primaryKey'].map((p) => spans.get(p)).filter((s) => s !== undefined);
-  if (indexSpans.length > 0) {
-    phases['indexesSeconds'] = Math.max(...indexSpans.map((s) => s.last)) - Math.min(...indexSpans.map((s) => s.first));
-  }
-  const backendSeconds = [...backendTicks.values()].reduce((s, b) => s + b.last - b.start, 0) / TICKS_PER_SECOND;
+  for (const [p, s] of phaseSeconds) phases[`${p}Seconds`] = s;
+  const backendSeconds = backendCopyTicks / TICKS_PER_SECOND;
   if (exitCode !== 0) opts.log(`scenario 9: the loader exited ${exitCode}:\n${tail}`);
   return {
     seconds, rowsPerSecond: opts.rows / seconds, exitCode: exitCode ?? 1, peakRssBytes: peakRss, phases,
@@ -239,21 +242,24 @@ async function inspect(url: string, rows: number): Promise<{ table: string; size
       const cols = /\((.*)\)$/.exec(r.def)?.[1] ?? r.name;
       indexes[/USING gin/.test(r.def) ? `gin ${cols}` : cols.replace(/ COLLATE "C"/g, '')] = Number(r.bytes);
     }
-    // What the generated column costs: its expression over a 1 % sample, less the same scan without it, scaled up.
+    // What the generated column costs: its expression over a 1 % sample, less the same scan without it, scaled up;
+    // in CPU time of the backend (from /proc), so that other work on the machine does not inflate it.
     let fullTextSeconds: number | null = null;
     const expr = await client.query<{ expr: string }>(
       `SELECT pg_get_expr(d.adbin, d.adrelid) AS expr FROM pg_attrdef d JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum
        WHERE d.adrelid = $1::regclass AND a.attname = '_full_text'`, [qualified]);
-    if (expr.rows[0]) {
-      const timed = async (sql: string) => {
-        const t0 = performance.now();
+    const backend = Number((await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid);
+    if (expr.rows[0] && procTicks(backend) !== null) {
+      const cpu = async (sql: string) => {
+        const t0 = procTicks(backend)!;
         const r = await client.query<{ n: string }>(sql);
-        return { seconds: (performance.now() - t0) / 1000, n: Number(r.rows[0]?.n ?? 0) };
+        return { seconds: (procTicks(backend)! - t0) / TICKS_PER_SECOND, n: Number(r.rows[0]?.n ?? 0) };
       };
       await client.query('SET max_parallel_workers_per_gather = 0');
       const sample = `FROM ${qualified} TABLESAMPLE SYSTEM (1) REPEATABLE (9)`;
-      const bare = await timed(`SELECT count(length("Surname")) AS n ${sample}`);
-      const withFts = await timed(`SELECT count(length((${expr.rows[0].expr})::text)) AS n ${sample}`);
+      await cpu(`SELECT count(length("_csv")) AS n ${sample}`);
+      const bare = await cpu(`SELECT count(length("_csv")) AS n ${sample}`);
+      const withFts = await cpu(`SELECT count(length(${expr.rows[0].expr})) AS n ${sample}`);
       if (withFts.n > 0) fullTextSeconds = Math.max(0, withFts.seconds - bare.seconds) * (rows / withFts.n);
     }
     return {
@@ -284,35 +290,55 @@ async function ckanOffset(url: string, table: string, offset: number): Promise<{
 
 interface Answer {
   ms: number;
+  /** The `query` and `count` stages of the answer's Server-Timing header. */
+  databaseMs: number;
   status: number;
   body: Record<string, unknown> | null;
   raw: string;
 }
 
+function get(port: number, urlPath: string, agent: http.Agent): Promise<{ status: number; body: Buffer; timing: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port, path: urlPath, agent, timeout: 600_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), timing: String(res.headers['server-timing'] ?? '') }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`GET ${urlPath} timed out`)));
+    req.on('error', reject);
+  });
+}
+
 async function ask(port: number, agent: http.Agent, urlPath: string): Promise<Answer> {
   const t0 = performance.now();
-  const r = await httpGet(port, urlPath, agent, 600_000);
+  const r = await get(port, urlPath, agent);
   const ms = performance.now() - t0;
+  let databaseMs = 0;
+  for (const m of r.timing.matchAll(/(?:^|, )(query|count);dur=([0-9.]+)/g)) databaseMs += Number(m[2]);
   let body: Record<string, unknown> | null = null;
   try {
     body = (JSON.parse(r.body.toString('utf8')) as { result?: Record<string, unknown> }).result ?? null;
   } catch {
     // not JSON: reported as a failure below
   }
-  return { ms, status: r.status, body, raw: r.body.subarray(0, 300).toString('utf8') };
+  return { ms, databaseMs, status: r.status, body, raw: r.body.subarray(0, 300).toString('utf8') };
 }
 
 class Series {
   readonly ms: number[] = [];
+  readonly databaseMs: number[] = [];
   failures = 0;
   firstFailure: string | undefined;
   add(a: Answer): void {
     this.ms.push(a.ms);
+    this.databaseMs.push(a.databaseMs);
     if (a.status !== 200 && this.failures++ === 0) this.firstFailure = `${a.status} ${a.raw}`;
   }
   summary(): Latencies {
     const s = [...this.ms].sort((x, y) => x - y);
-    const out: Latencies = { requests: s.length, p50Ms: percentile(s, 50), p95Ms: percentile(s, 95), maxMs: s[s.length - 1] ?? NaN, failures: this.failures };
+    const out: Latencies = { requests: s.length, p50Ms: percentile(s, 50), p95Ms: percentile(s, 95), maxMs: s[s.length - 1] ?? NaN,
+      databaseP50Ms: median(this.databaseMs), failures: this.failures };
     if (this.firstFailure !== undefined) out.firstFailure = this.firstFailure;
     return out;
   }
@@ -336,7 +362,7 @@ async function walk(port: number, agent: http.Agent, first: (start: number) => R
   return series;
 }
 
-async function measureQueries(opts: ScaleOptions, port: number, report: ScaleReport, table: string, url: string): Promise<void> {
+async function measureQueries(opts: ScaleOptions, port: number, report: ScaleReport, url: string): Promise<void> {
   const N = opts.rows;
   const id = SYNTHETIC_RESOURCE_ID;
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -407,7 +433,8 @@ async function measureQueries(opts: ScaleOptions, port: number, report: ScaleRep
       filteredDeep.add(await ask(port, agent, searchPath({ resource_id: id, filters: { 'Party Abbreviation': 'F.F.' }, sort: 'Votes desc', offset: filteredOffset + i * 100 })));
     }
     opts.log('scenario 9: the deep page as CKAN asks it (OFFSET), on the table directly');
-    const ckan = await ckanOffset(url, table, offset);
+    // The resource's view holds CKAN's columns (_id, _full_text, the fields), as CKAN's table does.
+    const ckan = await ckanOffset(url, `"public"."${id}"`, offset);
     report.deepOffset = { offset, countCentre: deep.summary(), ckanSqlSeconds: ckan.seconds, ckanSql: ckan.sql, filtered: filteredDeep.summary(), filteredOffset };
   } finally {
     agent.destroy();
@@ -500,7 +527,7 @@ export async function scaleScenario(opts: ScaleOptions): Promise<ScaleReport> {
     const queryEnv = { ...env, COUNTCENTRE_RESPONSE_CACHE_MB: '0' };
     const svc: Proc = await startProcess({ label: 'service (scale)', args: [SERVICE_ENTRY], env: { ...queryEnv, PORT: String(port) }, probePath: probe, timeoutMs: 600_000 });
     try {
-      await measureQueries(opts, port, report, found.table, url);
+      await measureQueries(opts, port, report, url);
     } finally {
       await svc.stop();
     }
@@ -523,7 +550,9 @@ export async function scaleScenario(opts: ScaleOptions): Promise<ScaleReport> {
 // the report
 
 const sec = (s: number | null | undefined) => (s === null || s === undefined || !Number.isFinite(s) ? '–' : s < 10 ? `${s.toFixed(1)} s` : `${fmtInt(s)} s`);
-const lat = (l: Latencies | undefined) => (l ? `p50 ${fmtMs(l.p50Ms)} ms, p95 ${fmtMs(l.p95Ms)} ms (${l.requests}${l.failures ? `, ${l.failures} failed` : ''})` : '–');
+const lat = (l: Latencies | undefined) => (l
+  ? `p50 ${fmtMs(l.p50Ms)} ms (database ${fmtMs(l.databaseP50Ms)}), p95 ${fmtMs(l.p95Ms)} ms (${l.requests}${l.failures ? `, ${l.failures} failed` : ''})`
+  : '–');
 const gb = (b: number) => `${(b / 1024 ** 3).toFixed(1)} GB`;
 
 /** The markdown table of one run, with its targets marked. */
