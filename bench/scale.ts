@@ -554,6 +554,15 @@ const lat = (l: Latencies | undefined) => (l
   ? `p50 ${fmtMs(l.p50Ms)} ms (database ${fmtMs(l.databaseP50Ms)}), p95 ${fmtMs(l.p95Ms)} ms (${l.requests}${l.failures ? `, ${l.failures} failed` : ''})`
   : '–');
 const gb = (b: number) => `${(b / 1024 ** 3).toFixed(1)} GB`;
+const UNIT_BYTES: Record<string, number> = { '8kB': 8192, kB: 1024, MB: MB };
+
+/** A PostgreSQL setting as recorded ("16384 × 8kB"), in megabytes when it is a size. */
+function setting(r: ScaleReport, name: string): string {
+  const raw = r.postgres[name];
+  if (raw === undefined) return '?';
+  const m = /^(\d+) × (8kB|kB|MB)$/.exec(raw);
+  return m ? fmtMb(Number(m[1]) * UNIT_BYTES[m[2]!]!) : raw;
+}
 
 /** The markdown table of one run, with its targets marked. */
 export function scaleTable(r: ScaleReport): string {
@@ -567,7 +576,7 @@ export function scaleTable(r: ScaleReport): string {
     `Run of ${r.startedAt.slice(0, 10)} (${fmtInt(r.elapsedSeconds)} s), commit ${r.git.commit?.slice(0, 12) ?? '?'}${r.git.modified ? ' (modified)' : ''}; `
       + `${fmtInt(r.rows)} records; ${r.machine.cpu}, ${r.machine.cores} cores, ${Math.round(r.machine.memoryBytes / 1024 ** 3)} GiB; `
       + `load average at start ${r.machine.loadAverageAtStart.join(' ')}; PostgreSQL ${r.postgres['server_version'] ?? '?'} `
-      + `(shared_buffers ${r.postgres['shared_buffers'] ?? '?'}, maintenance_work_mem ${r.postgres['maintenance_work_mem'] ?? '?'}, wal_level ${r.postgres['wal_level'] ?? '?'}).`,
+      + `(shared_buffers ${setting(r, 'shared_buffers')}, maintenance_work_mem ${setting(r, 'maintenance_work_mem')}, wal_level ${setting(r, 'wal_level')}).`,
     ...(r.note ? [`Note: ${r.note}`] : []),
     '',
     '| What | Measured | Target |',
@@ -584,7 +593,7 @@ export function scaleTable(r: ScaleReport): string {
     `| Filtered, sorted first page (party, Votes desc) | ${lat(q['filteredSorted'])}; first ask with its count ${lat(q['filteredSortedFirstAsk'])} | ${mark('filtered, sorted')} |`,
     `| Filtered total (constituency and result) | first ask p50 ${fmtMs(median(r.totals.firstAskMs))} ms, second ask p50 ${fmtMs(median(r.totals.secondAskMs))} ms | ${mark('filtered total')} |`,
     `| Page at offset ${fmtInt(r.deepOffset.offset)}, Count Centre (seeks by \`_id\`) | ${lat(r.deepOffset.countCentre)} | |`,
-    `| The same page as CKAN asks it (\`ORDER BY _id OFFSET\`, on the table) | ${sec(r.deepOffset.ckanSqlSeconds)} | |`,
+    `| The same page as CKAN asks it (\`ORDER BY _id … OFFSET\`, on the resource's view) | ${sec(r.deepOffset.ckanSqlSeconds)} | |`,
     `| Filtered, sorted page at offset ${fmtInt(r.deepOffset.filteredOffset)} (no seek possible) | ${lat(r.deepOffset.filtered)} | |`,
     r.dump
       ? `| Full CSV dump | ${sec(r.dump.seconds)}, ${fmtInt(r.dump.rowsPerSecond)} rows/s, ${gb(r.dump.bytes)}; service RSS ${r.dump.rssAtQuartersBytes.map(fmtMb).join(' / ')} at 25/50/75/100 %, peak ${fmtMb(r.dump.peakRssBytes)} | ${mark('dump')} |`
