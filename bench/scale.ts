@@ -570,34 +570,48 @@ export function scaleTable(r: ScaleReport): string {
     const t = r.targets.find((x) => x.label.startsWith(label));
     return t ? `${t.met ? 'met' : '**MISSED**'}: ${t.label}` : '';
   };
+  const row = (what: string, measured: string, target = '') => `| ${what} | ${measured} |${target ? ` ${target} ` : ' '}|`;
   const p = r.load.phases;
   const q = r.queries;
+  const { machine, load, size, deepOffset, totals, dump } = r;
+  const commit = `${r.git.commit?.slice(0, 12) ?? '?'}${r.git.modified ? ' (modified)' : ''}`;
+  const generated = r.source.generateSeconds !== null ? `, generated in ${sec(r.source.generateSeconds)}` : '';
   const lines = [
-    `Run of ${r.startedAt.slice(0, 10)} (${fmtInt(r.elapsedSeconds)} s), commit ${r.git.commit?.slice(0, 12) ?? '?'}${r.git.modified ? ' (modified)' : ''}; `
-      + `${fmtInt(r.rows)} records; ${r.machine.cpu}, ${r.machine.cores} cores, ${Math.round(r.machine.memoryBytes / 1024 ** 3)} GiB; `
-      + `load average at start ${r.machine.loadAverageAtStart.join(' ')}; PostgreSQL ${r.postgres['server_version'] ?? '?'} `
-      + `(shared_buffers ${setting(r, 'shared_buffers')}, maintenance_work_mem ${setting(r, 'maintenance_work_mem')}, wal_level ${setting(r, 'wal_level')}).`,
+    `Run of ${r.startedAt.slice(0, 10)} (${fmtInt(r.elapsedSeconds)} s), commit ${commit}; ${fmtInt(r.rows)} records; `
+      + `${machine.cpu}, ${machine.cores} cores, ${Math.round(machine.memoryBytes / 1024 ** 3)} GiB; `
+      + `load average at start ${machine.loadAverageAtStart.join(' ')}; PostgreSQL ${r.postgres['server_version'] ?? '?'} `
+      + `(shared_buffers ${setting(r, 'shared_buffers')}, maintenance_work_mem ${setting(r, 'maintenance_work_mem')}, `
+      + `wal_level ${setting(r, 'wal_level')}).`,
     ...(r.note ? [`Note: ${r.note}`] : []),
     '',
     '| What | Measured | Target |',
     '|---|---|---|',
-    `| Source CSV | ${gb(r.source.bytes)}${r.source.generateSeconds !== null ? `, generated in ${sec(r.source.generateSeconds)}` : ''} | |`,
-    `| Load, \`count-centre load --force\` | ${sec(r.load.seconds)}, **${fmtInt(r.load.rowsPerSecond)} rows/s**; loader peak RSS ${fmtMb(r.load.peakRssBytes)} | ${mark('load')} |`,
-    `| — COPY (rows, _record, _csv, _full_text computed) | ${sec(p['copySeconds'])}; CPU: loader ${sec(r.load.copyCpu.loaderSeconds)}, PostgreSQL backend ${sec(r.load.copyCpu.backendSeconds)}, of which _full_text ≈ ${sec(r.load.fullTextComputeSeconds)} | |`,
-    `| — indexes (two at a time) | ${sec(p['indexesSeconds'])}: full-text GIN ${sec(p['fullTextIndexSeconds'])}, the others ${sec(p['otherIndexesSeconds'])} | |`,
-    `| — ANALYZE | ${sec(p['analyseSeconds'])} | |`,
-    `| Database size | ${gb(r.size.databaseBytes)}: table ${gb(r.size.tableBytes)}, indexes ${gb(r.size.indexBytes)} (${fmtInt(r.size.databaseBytes / r.rows)} bytes a record) | |`,
-    `| Keyset pages by \`_id\` (\`include_next_page\`) | ${lat(q['keysetId'])} | ${mark('keyset pages by _id')} |`,
-    `| Keyset pages sorted by Votes (\`count_centre_after\`) | ${lat(q['keysetSort'])}; filtered by party: ${lat(q['keysetFilteredSort'])} | ${mark('keyset pages sorted')} |`,
-    `| Keyset pages by \`_id\`, \`include_total\` left on | ${lat(q['keysetIdWithTotal'])} | |`,
-    `| Filtered, sorted first page (party, Votes desc) | ${lat(q['filteredSorted'])}; first ask with its count ${lat(q['filteredSortedFirstAsk'])} | ${mark('filtered, sorted')} |`,
-    `| Filtered total (constituency and result) | first ask p50 ${fmtMs(median(r.totals.firstAskMs))} ms, second ask p50 ${fmtMs(median(r.totals.secondAskMs))} ms | ${mark('filtered total')} |`,
-    `| Page at offset ${fmtInt(r.deepOffset.offset)}, Count Centre (seeks by \`_id\`) | ${lat(r.deepOffset.countCentre)} | |`,
-    `| The same page as CKAN asks it (\`ORDER BY _id … OFFSET\`, on the resource's view) | ${sec(r.deepOffset.ckanSqlSeconds)} | |`,
-    `| Filtered, sorted page at offset ${fmtInt(r.deepOffset.filteredOffset)} (no seek possible) | ${lat(r.deepOffset.filtered)} | |`,
-    r.dump
-      ? `| Full CSV dump | ${sec(r.dump.seconds)}, ${fmtInt(r.dump.rowsPerSecond)} rows/s, ${gb(r.dump.bytes)}; service RSS ${r.dump.rssAtQuartersBytes.map(fmtMb).join(' / ')} at 25/50/75/100 %, peak ${fmtMb(r.dump.peakRssBytes)} | ${mark('dump')} |`
-      : '| Full CSV dump | not measured | |',
+    row('Source CSV', `${gb(r.source.bytes)}${generated}`),
+    row('Load, `count-centre load --force`',
+      `${sec(load.seconds)}, **${fmtInt(load.rowsPerSecond)} rows/s**; loader peak RSS ${fmtMb(load.peakRssBytes)}`, mark('load')),
+    row('— COPY (rows, _record, _csv, _full_text computed)',
+      `${sec(p['copySeconds'])}; CPU: loader ${sec(load.copyCpu.loaderSeconds)}, PostgreSQL backend `
+        + `${sec(load.copyCpu.backendSeconds)}, of which _full_text ≈ ${sec(load.fullTextComputeSeconds)}`),
+    row('— indexes (two at a time)',
+      `${sec(p['indexesSeconds'])}: full-text GIN ${sec(p['fullTextIndexSeconds'])}, the others ${sec(p['otherIndexesSeconds'])}`),
+    row('— ANALYZE', sec(p['analyseSeconds'])),
+    row('Database size', `${gb(size.databaseBytes)}: table ${gb(size.tableBytes)}, indexes ${gb(size.indexBytes)} `
+      + `(${fmtInt(size.databaseBytes / r.rows)} bytes a record)`),
+    row('Keyset pages by `_id` (`include_next_page`)', lat(q['keysetId']), mark('keyset pages by _id')),
+    row('Keyset pages sorted by Votes (`count_centre_after`)',
+      `${lat(q['keysetSort'])}; filtered by party: ${lat(q['keysetFilteredSort'])}`, mark('keyset pages sorted')),
+    row('Keyset pages by `_id`, `include_total` left on', lat(q['keysetIdWithTotal'])),
+    row('Filtered, sorted first page (party, Votes desc)',
+      `${lat(q['filteredSorted'])}; first ask with its count ${lat(q['filteredSortedFirstAsk'])}`, mark('filtered, sorted')),
+    row('Filtered total (constituency and result)', `first ask p50 ${fmtMs(median(totals.firstAskMs))} ms, `
+      + `second ask p50 ${fmtMs(median(totals.secondAskMs))} ms`, mark('filtered total')),
+    row(`Page at offset ${fmtInt(deepOffset.offset)}, Count Centre (seeks by \`_id\`)`, lat(deepOffset.countCentre)),
+    row('The same page as CKAN asks it (`ORDER BY _id … OFFSET`, on the resource\'s view)', sec(deepOffset.ckanSqlSeconds)),
+    row(`Filtered, sorted page at offset ${fmtInt(deepOffset.filteredOffset)} (no seek possible)`, lat(deepOffset.filtered)),
+    dump
+      ? row('Full CSV dump', `${sec(dump.seconds)}, ${fmtInt(dump.rowsPerSecond)} rows/s, ${gb(dump.bytes)}; service RSS `
+        + `${dump.rssAtQuartersBytes.map(fmtMb).join(' / ')} at 25/50/75/100 %, peak ${fmtMb(dump.peakRssBytes)}`, mark('dump'))
+      : row('Full CSV dump', 'not measured'),
   ];
   return lines.join('\n');
 }
@@ -607,6 +621,7 @@ export function updateScaleReadme(readmePath: string, r: ScaleReport): boolean {
   const begin = text.indexOf(SCALE_README_BEGIN);
   const end = text.indexOf(SCALE_README_END);
   if (begin === -1 || end === -1 || end < begin) return false;
-  fs.writeFileSync(readmePath, `${text.slice(0, begin + SCALE_README_BEGIN.length)}\n${scaleTable(r)}\n${text.slice(end)}`);
+  const head = text.slice(0, begin + SCALE_README_BEGIN.length);
+  fs.writeFileSync(readmePath, `${head}\n${scaleTable(r)}\n${text.slice(end)}`);
   return true;
 }
