@@ -103,7 +103,9 @@ function parseOptions(argv: string[]): Options | null {
   }
   const quick = values.quick ?? false;
   const scenarios = new Set((values.scenarios ?? (quick ? '1,5,6' : '1,2,3,4,5,6')).split(',').map((s) => s.trim()).filter(Boolean));
-  for (const s of scenarios) if (!['1', '2', '3', '4', '5', '6', '9'].includes(s)) throw new UsageError(`unknown scenario ${JSON.stringify(s)} (1 to 6, 9)`);
+  for (const s of scenarios) {
+    if (!['1', '2', '3', '4', '5', '6', '9'].includes(s)) throw new UsageError(`unknown scenario ${JSON.stringify(s)} (1 to 6, 9)`);
+  }
   const loadgen = values.loadgen ?? 'auto';
   if (!['auto', 'wrk', 'autocannon'].includes(loadgen)) throw new UsageError('--loadgen must be wrk or autocannon');
   const duration = positive('--duration', values.duration, quick ? 1 : 10, false);
@@ -932,7 +934,9 @@ async function runScale(ctx: Ctx, pgUrl: string | undefined): Promise<boolean> {
       fs.writeFileSync(file, json);
       console.log(`results: ${path.relative(PROJECT_ROOT, file)}`);
       const readme = path.join(PROJECT_ROOT, 'bench', 'README.md');
-      if (fs.existsSync(readme) && updateScaleReadme(readme, report)) console.log('scenario 9 table updated: bench/README.md');
+      if (fs.existsSync(readme) && updateScaleReadme(readme, report)) {
+        console.log('scenario 9 table updated: bench/README.md');
+      }
     }
     return true;
   } catch (err) {
