@@ -65,16 +65,18 @@ import {
   writeSynthetic,
 } from './synthetic.js';
 import { writeSampleWithArrow } from '../test/helpers/parquet-files.js';
+import { scaleScenario, scaleTable, updateScaleReadme } from './scale.js';
 
 const USAGE = `Usage: npm run bench -- [options]
 
   --quick             smoke run of a few seconds: scenarios 1, 5 and 6, 1 s measurements, nothing written
                       unless --json or --write is given
-  --scenarios LIST    e.g. 1,3 (of 1 2 3 4 5 6 7 8; the 2-worker run goes with 3; 6 is the explorer's HTML pages;
-                      7 and 8 publish a CSV and a Parquet file with count-centre add)
+  --scenarios LIST    e.g. 1,3 (of 1 2 3 4 5 6 7 8 9; the 2-worker run goes with 3; 6 is the explorer's HTML pages;
+                      7 and 8 publish a CSV and a Parquet file with count-centre add; 9, 100,000,000 records on
+                      PostgreSQL, runs only when named)
   --duration S        seconds per measurement (default 10; --quick: 1)
   --alternations N    service/ceiling run pairs per scenario (default 3; --quick: 1)
-  --rows N            records of the synthetic resource (default 1000000)
+  --rows N            records of the synthetic resource (default 1000000; scenario 9: 100000000)
   --parquet-rows N    records of scenario 8's Parquet file (default 3000000)
   --stream N          distinct queries in scenario 3 (default 10000)
   --connections N     keep-alive connections (default 16)
@@ -97,6 +99,8 @@ interface Options {
   connections: number;
   rows: number;
   parquetRows: number;
+  /** Whether --rows was given: scenario 9 has its own default. */
+  rowsGiven: boolean;
   stream: number;
   seed: number;
   loadgen: 'auto' | 'wrk' | 'autocannon';
@@ -152,9 +156,10 @@ function parseOptions(argv: string[]): Options | null {
       .map((s) => s.trim())
       .filter(Boolean),
   );
-  for (const s of scenarios)
-    if (!['1', '2', '3', '4', '5', '6', '7', '8'].includes(s))
-      throw new UsageError(`unknown scenario ${JSON.stringify(s)} (1 to 8)`);
+  for (const s of scenarios) {
+    if (!['1', '2', '3', '4', '5', '6', '7', '8', '9'].includes(s))
+      throw new UsageError(`unknown scenario ${JSON.stringify(s)} (1 to 9)`);
+  }
   const loadgen = values.loadgen ?? 'auto';
   if (!['auto', 'wrk', 'autocannon'].includes(loadgen)) throw new UsageError('--loadgen must be wrk or autocannon');
   const duration = positive('--duration', values.duration, quick ? 1 : 10, false);
@@ -168,6 +173,7 @@ function parseOptions(argv: string[]): Options | null {
     connections: positive('--connections', values.connections, 16),
     rows: positive('--rows', values.rows, 1_000_000),
     parquetRows: positive('--parquet-rows', values['parquet-rows'], 3_000_000),
+    rowsGiven: values.rows !== undefined,
     stream: positive('--stream', values.stream, 10_000),
     seed: values.seed === undefined ? DEFAULT_SEED : positive('--seed', values.seed, DEFAULT_SEED),
     loadgen: loadgen as Options['loadgen'],
@@ -1208,6 +1214,7 @@ async function main(): Promise<number> {
       return true;
     }
   };
+  let scaleFailed = false;
   const electionIds: ScenarioId[] = ['1', '2', '3', '5'];
   const syntheticIds: ScenarioId[] = ['4load', '4a', '4b', '4c'];
   try {
@@ -1231,9 +1238,11 @@ async function main(): Promise<number> {
         );
       }
     }
+    if (opts.scenarios.has('9')) scaleFailed = !(await runScale(ctx, pgUrl));
   } finally {
     await cleanUp();
   }
+  if (ctx.results.length === 0) return scaleFailed ? 1 : 0;
 
   const finishedAt = new Date();
   ctx.results.sort(
@@ -1284,6 +1293,47 @@ async function main(): Promise<number> {
     else console.log(`bench/README.md has no ${README_BEGIN} marker: table not written`);
   }
   return ctx.results.some((r) => r.status === 'failed') ? 1 : 0;
+}
+
+/**
+ * Scenario 9 on its own: its report goes to bench/results/<date>-scale.json and its own table in bench/README.md.
+ * False when it could not be measured.
+ */
+async function runScale(ctx: Ctx, pgUrl: string | undefined): Promise<boolean> {
+  const { opts } = ctx;
+  if (!pgUrl) {
+    log(ctx, 'SKIPPED: scenario 9 needs PostgreSQL: set BENCH_DATABASE_URL');
+    return false;
+  }
+  const rows = opts.rowsGiven ? opts.rows : 100_000_000;
+  try {
+    const report = await scaleScenario({
+      rows,
+      seed: opts.seed,
+      tmp: ctx.tmp,
+      keep: opts.keep,
+      adminUrl: pgUrl,
+      note: opts.note,
+      log: (m) => log(ctx, m),
+    });
+    console.log(`\n${scaleTable(report)}\n`);
+    for (const t of report.targets) log(ctx, `target ${t.label}: ${t.met ? 'met' : 'MISSED'} (${t.value})`);
+    const json = JSON.stringify(report, null, 2) + '\n';
+    if (opts.json) fs.writeFileSync(opts.json, json);
+    if (opts.write) {
+      const file = resultsFile(`${report.startedAt.slice(0, 10)}-scale`);
+      fs.writeFileSync(file, json);
+      console.log(`results: ${path.relative(PROJECT_ROOT, file)}`);
+      const readme = path.join(PROJECT_ROOT, 'bench', 'README.md');
+      if (fs.existsSync(readme) && updateScaleReadme(readme, report)) {
+        console.log('scenario 9 table updated: bench/README.md');
+      }
+    }
+    return true;
+  } catch (err) {
+    log(ctx, `scenario 9 FAILED: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    return false;
+  }
 }
 
 /** bench/results/<date>.json, or <date>-2.json and so on when that day already has a run: no run replaces another. */
