@@ -14,7 +14,7 @@ import { planMirror } from '../../src/cli/mirror.js';
 import { loadCatalogFile } from '../../src/catalog/load.js';
 import { CkanClient, portalState, retryAfterMs, type CkanClientOptions } from '../../src/ingest/ckan/client.js';
 import { loadExitCode } from '../../src/cli/load.js';
-import { buildDatabase, type BuildResult } from '../../src/ingest/build.js';
+import { buildDatabase, type BuildResult, type LoadProgress } from '../../src/ingest/build.js';
 import type { CopyRoute } from '../../src/ingest/sources.js';
 import { storageFor } from '../../src/stores.js';
 import { loadSettings } from '../../src/settings.js';
@@ -123,6 +123,7 @@ async function writeMirrorCatalog(): Promise<void> {
 async function load(
   logger: Logger = silentLogger,
   mirror: Partial<typeof MIRROR> & Record<string, unknown> = {},
+  progress?: LoadProgress,
 ): Promise<BuildResult> {
   const target = storageFor(settings()).loadTarget();
   return buildDatabase({
@@ -131,6 +132,7 @@ async function load(
     target,
     logger,
     mirror: { ...MIRROR, ...mirror },
+    ...(progress ? { progress } : {}),
   }).finally(() => target.close());
 }
 
@@ -641,8 +643,14 @@ onEachStore('a table being reloaded is never published half-loaded', () => {
     await writeMirrorCatalog();
     await load();
     portal.records.push(...sampleRecords(1, 100));
-    setTimeout(() => portal.records.push(...sampleRecords(1, 200)), 40);
-    const result = await load(silentLogger, { settleMs: 150 });
+    // The second change lands once the first probe has seen the first, whatever the machine's speed.
+    const secondChange: LoadProgress = {
+      start: () => {},
+      rows: () => {},
+      end: () => {},
+      settling: () => void portal.records.push(...sampleRecords(1, 200)),
+    };
+    const result = await load(silentLogger, { settleMs: 150 }, secondChange);
     assert.equal(result.outcomes[0]!.status, 'waiting');
     assert.equal(
       result.outcomes[0]!.error,
