@@ -11,7 +11,6 @@ import { idWalk } from '../query/keyset.js';
 import type { SearchPlan } from '../query/plan.js';
 import { planSearch } from '../query/search-plan.js';
 import { DUMP_FORMATS, dumpWriter, type DumpFormat } from '../serialize/dump-formats.js';
-import { dialectFor } from '../sql/dialects.js';
 import type { Services } from './types.js';
 
 /** Parameters a dump takes over from datastore_search; others are ignored, as CKAN ignores them. */
@@ -86,7 +85,7 @@ function batchesOf(
   idField: Parameters<typeof idWalk>[1],
 ): AsyncGenerator<unknown[][]> {
   const { backend } = services;
-  const dialect = dialectFor(backend.compileTarget);
+  const dialect = backend.compiler;
   const walk = idWalk(plan, idField);
   if (!walk) return backend.stream(dialect.compileSearch(plan), BATCH_ROWS);
   return (async function* keysetBatches() {

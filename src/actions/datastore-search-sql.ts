@@ -4,7 +4,6 @@
 import { errors, toApiError } from '../errors.js';
 import { toText } from '../query/coerce.js';
 import { ParamErrors, validateParams, type ParamSpec } from '../query/params.js';
-import { dialectFor } from '../sql/dialects.js';
 import { ReadForbidden, StatementRejected, StatementTimeout } from '../domain-errors.js';
 import { renderHelp } from './help-text.js';
 import type { Action } from './types.js';
@@ -79,7 +78,7 @@ export const datastoreSearchSqlAction: Action = {
     let columns = prepared.columns;
     try {
       const result = await backend.userSql(
-        dialectFor(backend.compileTarget).compileUserSql(prepared, settings.rowsMax),
+        backend.compiler.compileUserSql(prepared, settings.rowsMax),
         settings.sqlTimeoutMs,
       );
       rows = result.rows;

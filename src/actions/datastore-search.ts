@@ -25,7 +25,6 @@ import {
   type RenderOptions,
   type ResultColumn,
 } from '../serialize/records.js';
-import { dialectFor } from '../sql/dialects.js';
 import { BoundedCache } from '../util/bounded-cache.js';
 import type { Settings } from '../settings.js';
 import { renderHelp } from './help-text.js';
@@ -137,7 +136,7 @@ async function runSearch(
 
   call.timing?.mark('plan');
   const resident = await residentAnswer(plan, resource, services);
-  const dialect = dialectFor(backend.compileTarget);
+  const dialect = backend.compiler;
   const rows = resident ? resident.rows : await backend.rows(dialect.compileSearch(plan));
   call.timing?.mark('query');
   let total: number | null = null;

@@ -12,7 +12,6 @@ import {
   type ResidentAnswer,
 } from '../resident/execute.js';
 import type { ResidentReader } from '../resident/tables.js';
-import { dialectFor } from '../sql/dialects.js';
 import type { Services } from './types.js';
 
 /** Records per query when a table is read: each batch a short query, so the event loop is never held for long. */
@@ -20,7 +19,7 @@ const READ_BATCH = 5000;
 
 function reader(services: Services, resource: CatalogResource): ResidentReader {
   const { backend } = services;
-  const dialect = dialectFor(backend.compileTarget);
+  const dialect = backend.compiler;
   // Numeric values come with every digit, for the records a search shows field by field.
   const numeric = new Set(resource.fields.filter((f) => f.type === 'numeric').map((f) => f.id));
   return async (columns) => {

@@ -8,7 +8,6 @@ import { readSearchRequest, searchParamSpecs } from '../query/search-params.js';
 import { planValueCounts } from '../query/search-plan.js';
 import { valueReader } from '../serialize/records.js';
 import type { Settings } from '../settings.js';
-import { dialectFor } from '../sql/dialects.js';
 import type { Services } from './types.js';
 
 export interface ValueCount {
@@ -55,7 +54,7 @@ export async function countFieldValues(
     timestampMilliseconds: settings.msInTimestamp,
   });
   if (plan instanceof ApiError) throw plan;
-  const rows = await backend.rows(dialectFor(backend.compileTarget).compileValueCounts(plan));
+  const rows = await backend.rows(backend.compiler.compileValueCounts(plan));
   const read = valueReader(plan.field.type, { timestampMilliseconds: settings.msInTimestamp });
   const values = rows.slice(0, limit).map((row) => ({ value: read(row[0]), count: Number(row[1]) }));
   return { values, more: rows.length > limit };

@@ -4,7 +4,7 @@
 // while the request runs. Backends never see plans or requests.
 
 import type { CompiledQuery } from '../sql/compiled.js';
-import type { CompileTarget } from '../sql/dialects.js';
+import type { CompileTarget, Dialect } from '../sql/dialects.js';
 
 export type DialectName = CompileTarget['dialect'];
 
@@ -35,8 +35,11 @@ export interface StorageBackend {
   readonly dialect: DialectName;
   /** The catalogue (JSON text) the load recorded: the definitions that describe exactly this version's tables. */
   readonly catalog: string;
-  /** What the dialect compiler needs to know about this store (schema, full-text index language…). */
-  readonly compileTarget: CompileTarget;
+  /**
+   * The SQL compiler for this version: its dialect, bound to what it must know of the store (schema, this load's
+   * tables, the full-text index language). Made once per version, so actions compile through the store they read.
+   */
+  readonly compiler: Dialect;
   /** Text search configuration of the whole-row full-text index. */
   readonly indexLanguage: string;
   /** Changes with every reload; versions cached answers and ETags. */

@@ -6,7 +6,7 @@
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { CompiledQuery } from '../../sql/compiled.js';
-import type { CompileTarget } from '../../sql/dialects.js';
+import { dialectFor, type Dialect } from '../../sql/dialects.js';
 import { metaSql, type PgSchemas } from '../../sql/postgres/ddl.js';
 import { qualified } from '../../sql/postgres/quote.js';
 import {
@@ -84,7 +84,7 @@ const MISSING_OBJECT = new Set(['42P01', '42703']);
 /** One version of the data in PostgreSQL: the catalogue of one load, reading that load's generation tables. */
 export class PostgresVersion extends RecordedVersion implements ClosableVersion {
   readonly dialect = 'postgres' as const;
-  readonly compileTarget: CompileTarget;
+  readonly compiler: Dialect;
   private readonly counts = new CountMemo();
 
   constructor(
@@ -93,7 +93,7 @@ export class PostgresVersion extends RecordedVersion implements ClosableVersion 
   ) {
     super(meta);
     const tables = new Map([...meta.resources.values()].map((r) => [r.id, r.table]));
-    this.compileTarget = { dialect: 'postgres', schema: store.schemas.data, tables };
+    this.compiler = dialectFor({ dialect: 'postgres', schema: store.schemas.data, tables });
   }
 
   health(): Promise<StoreHealth> {

@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { CompiledQuery } from '../../sql/compiled.js';
-import type { CompileTarget } from '../../sql/dialects.js';
+import { dialectFor, type Dialect } from '../../sql/dialects.js';
 import type { Lease, Store, StoreHealth, UserSqlResult } from '../backend.js';
 import { BoundedCache } from '../../util/bounded-cache.js';
 import { CountMemo } from '../count-memo.js';
@@ -105,6 +105,7 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
   /** Statements that outran the event loop's budget once: they go to a worker straight away from then on. */
   private readonly long = new BoundedCache<string, true>(1000);
   private moved = 0;
+  private boundCompiler: Dialect | null = null;
 
   private constructor(
     private readonly file: { path: string; pinned: boolean },
@@ -148,8 +149,9 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
     }
   }
 
-  get compileTarget(): CompileTarget {
-    return { dialect: 'sqlite', indexLanguage: this.meta.fullTextLanguage };
+  get compiler(): Dialect {
+    this.boundCompiler ??= dialectFor({ dialect: 'sqlite', indexLanguage: this.meta.fullTextLanguage });
+    return this.boundCompiler;
   }
 
   async health(): Promise<StoreHealth> {
