@@ -312,7 +312,7 @@ describe('loader', () => {
     const run = promisify(execFile);
     writeFileSync(path.join(dir, 'catalog.json'), JSON.stringify(catalogJson()));
     writeSources();
-    const cli = path.join(PROJECT_ROOT, 'dist', 'src', 'ingest', 'cli.js');
+    const cli = path.join(PROJECT_ROOT, 'dist', 'src', 'cli', 'count-centre-load.js');
     const ok = await run(process.execPath, [
       cli,
       '--catalog',
