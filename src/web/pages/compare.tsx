@@ -96,6 +96,26 @@ function seatsCell(seats: number | null, withCeannComhairle: boolean) {
   );
 }
 
+/** The head of a table comparing parties: the two elections by year, then the change. */
+function ComparedHead({ a, b }: { a: ElectionSummary; b: ElectionSummary }) {
+  return (
+    <thead>
+      <tr>
+        <th scope="col">Party</th>
+        <th scope="col" class="num">
+          {short(a.label)}
+        </th>
+        <th scope="col" class="num">
+          {short(b.label)}
+        </th>
+        <th scope="col" class="num">
+          Change
+        </th>
+      </tr>
+    </thead>
+  );
+}
+
 function CeannComhairleNote({ a, b }: { a: ElectionSummary; b: ElectionSummary }) {
   const named = [a, b].filter((e) => e.house.ceannComhairle);
   if (named.length === 0) return null;
@@ -193,20 +213,7 @@ function CompareBody({
         <ScrollRegion label="Vote share by party, compared">
           <table class="data compare-table" id="shares-compared">
             <caption>First-preference vote share by party, {label}; the change in percentage points</caption>
-            <thead>
-              <tr>
-                <th scope="col">Party</th>
-                <th scope="col" class="num">
-                  {short(a.label)}
-                </th>
-                <th scope="col" class="num">
-                  {short(b.label)}
-                </th>
-                <th scope="col" class="num">
-                  Change
-                </th>
-              </tr>
-            </thead>
+            <ComparedHead a={a} b={b} />
             <tbody>
               {comparison.parties.map((p) => (
                 <tr>
@@ -228,20 +235,7 @@ function CompareBody({
         <ScrollRegion label="Seats by party, compared">
           <table class="data compare-table" id="seats-compared">
             <caption>Seats by party, {label}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Party</th>
-                <th scope="col" class="num">
-                  {short(a.label)}
-                </th>
-                <th scope="col" class="num">
-                  {short(b.label)}
-                </th>
-                <th scope="col" class="num">
-                  Change
-                </th>
-              </tr>
-            </thead>
+            <ComparedHead a={a} b={b} />
             <tbody>
               {comparison.parties
                 .filter((p) => (p.seats[0] ?? 0) > 0 || (p.seats[1] ?? 0) > 0)
