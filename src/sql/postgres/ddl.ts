@@ -59,8 +59,11 @@ export function generationTable(resourceId: string, generation: number): string 
   return `${resourceId}@${generation.toString(36)}`;
 }
 
-/** Whether a table in the data schema is a resource's generation table (anything else there is the catalogue's). */
-export const GENERATION_TABLE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,49}@[0-9a-z]+$/;
+/**
+ * Whether a table or view in the data schema is a resource's generation (anything else there is the catalogue's): a
+ * load's table, a patch's view, or the segment a patch adds (the view's name and a plus).
+ */
+export const GENERATION_TABLE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,49}@[0-9a-z]+\+?$/;
 
 /** Index names from a digest of their table's name: short, whatever the resource id, and unique per generation. */
 function indexName(table: string, suffix: string): string {
@@ -249,8 +252,6 @@ export function metaSql(schema: string) {
     allResources: `SELECT "id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields", "table_name", "inputs", "max_id" FROM ${resources}`,
     clearResources: `DELETE FROM ${resources}`,
     putResource: `INSERT INTO ${resources} ("id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields", "table_name", "inputs", "max_id") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-    /** Tables of the data schema, for removing generations that no version uses any more. */
-    tables: `SELECT tablename FROM pg_tables WHERE schemaname = $1`,
     sizes: `SELECT pg_table_size($1::regclass) AS data, pg_indexes_size($1::regclass) AS indexes`,
     databaseBytes: `SELECT pg_database_size(current_database()) AS bytes`,
     /** Sent in the publishing transaction, so delivered when it commits; the payload is the data schema. */

@@ -24,6 +24,7 @@ import {
   unpublishSql,
   type PgSchemas,
 } from '../../sql/postgres/ddl.js';
+import { dropViewSql, relationsSql, segmentsReadSql, versionObjectsSql } from '../../sql/postgres/patch.js';
 import { qualified } from '../../sql/postgres/quote.js';
 import {
   checkedId,
@@ -277,15 +278,15 @@ class PostgresLoadSession implements LoadSession {
   }
 
   /**
-   * Drops generation tables that no version uses any more: those the previous load retired, an earlier layout's, and
-   * any a failed load left. A request still reading one holds a lock that the drop waits for, up to a point; what
-   * cannot be dropped now is dropped by a later load.
+   * Drops generation tables and views that no version uses any more: those the previous load retired, an earlier
+   * layout's, and any a failed load left; never a segment that a version in use still reads. A request still reading
+   * one holds a lock that the drop waits for, up to a point; what cannot be dropped now is dropped by a later load.
    */
   private async dropUnused(inUse: ReadonlySet<string>): Promise<void> {
     const schema = this.options.schemas.data;
-    const tables = (await this.client.query<{ tablename: string }>(metaSql(schema).tables, [schema])).rows.map(
-      (r) => r.tablename,
-    );
+    const relations = (await this.client.query<{ name: string; view: boolean }>(relationsSql, [schema])).rows;
+    const read = (await this.client.query<{ name: string }>(segmentsReadSql, [schema, [...inUse]])).rows;
+    const used = new Set([...inUse, ...read.map((r) => r.name)]);
     // Before generations, a resource's table was named by its id (and "<id>__load" while loading).
     const earlierLayout = new Set(
       [...inUse].flatMap((t) => {
@@ -293,14 +294,21 @@ class PostgresLoadSession implements LoadSession {
         return [id, `${id}__load`];
       }),
     );
-    const unused = tables.filter((t) => !inUse.has(t) && (GENERATION_TABLE.test(t) || earlierLayout.has(t)));
+    const unused = relations.filter(
+      (r) => !used.has(r.name) && (GENERATION_TABLE.test(r.name) || (!r.view && earlierLayout.has(r.name))),
+    );
     await this.client.query(`SET lock_timeout = '5s'`).catch(() => {});
-    for (const table of unused) await this.client.query(dropTableSql(schema, table)).catch(() => {});
+    // Views first: a segment goes only once no view reads it.
+    for (const view of unused.filter((r) => r.view))
+      await this.client.query(dropViewSql(schema, view.name)).catch(() => {});
+    for (const table of unused.filter((r) => !r.view))
+      await this.client.query(dropTableSql(schema, table.name)).catch(() => {});
   }
 
   async abort(): Promise<void> {
     for (const { record } of this.loaded)
-      await this.client.query(dropTableSql(this.options.schemas.data, record.table)).catch(() => {});
+      for (const sql of versionObjectsSql(this.options.schemas.data, record.table))
+        await this.client.query(sql).catch(() => {});
     this.loaded.length = 0;
     await this.release();
   }
