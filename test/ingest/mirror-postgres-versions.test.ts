@@ -260,6 +260,17 @@ describe('PostgreSQL versions made by patches', { skip: !TEST_BACKENDS.includes(
         ).rows.map((r) => r.relname),
       );
       assert.deepEqual(left.sort(), [...inUse].sort());
+      const catalogueTables = await owner(
+        settings,
+        async (client) =>
+          (
+            await client.query<{ relname: string }>(
+              `SELECT relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND relname LIKE '\\_table\\_metadata@%'`,
+              [settings.pgDataSchema],
+            )
+          ).rows,
+      );
+      assert.equal(catalogueTables.length, 2, "_table_metadata's current and previous generations, no more");
       // The API answers from the merged segments as from a fresh copy, byte for byte.
       const fresh = await store();
       await load(fresh);

@@ -61,9 +61,10 @@ export function generationTable(resourceId: string, generation: number): string 
 
 /**
  * Whether a table or view in the data schema is a resource's generation (anything else there is the catalogue's): a
- * load's table, a patch's view, or the segment a patch adds (the view's name and a plus).
+ * load's table, a patch's view, or the segment a patch adds (the view's name and a plus). CKAN's `_table_metadata` is
+ * loaded as a resource too, so its generations go as the others do.
  */
-export const GENERATION_TABLE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,49}@[0-9a-z]+\+?$/;
+export const GENERATION_TABLE = /^(?:[A-Za-z0-9][A-Za-z0-9_-]{0,49}|_table_metadata)@[0-9a-z]+\+?$/;
 
 /** Index names from a digest of their table's name: short, whatever the resource id, and unique per generation. */
 function indexName(table: string, suffix: string): string {
