@@ -1,6 +1,7 @@
 // PostgreSQL statements that create, fill and publish resources in CKAN's DataStore layout: one table per resource and
-// load (a generation), `_id` as the key, typed columns, a `_full_text` tsvector with a GIN index; per resource a view
-// named by its id that shows the published generation; and the catalogue tables.
+// load (a generation; a mirror's patch makes a view instead, patch.ts), `_id` as the key, typed columns, a `_full_text`
+// tsvector with a GIN index; per resource a view named by its id that shows the published generation; and the
+// catalogue tables.
 
 import { createHash } from 'node:crypto';
 import type { FieldDefinition, FieldType, ResourceDefinition } from '../../catalog/types.js';
@@ -51,9 +52,10 @@ export interface PgSchemas {
 }
 
 /**
- * The table of one load of a resource. Each load writes a table of its own and publishing points the resource's view
- * at it, so a request that began on the previous generation still finds its table; that one is dropped by the load
- * after next. Resource ids are at most 50 characters, so the name stays within PostgreSQL's 63.
+ * The table (or a patch's view) of one load of a resource. Each load writes a table of its own and publishing points
+ * the resource's view at it, so a request that began on the previous generation still finds its table; that one is
+ * dropped by the load after next. Resource ids are at most 50 characters, so the name (and a patch's segment, with a
+ * plus) stays within PostgreSQL's 63.
  */
 export function generationTable(resourceId: string, generation: number): string {
   return `${resourceId}@${generation.toString(36)}`;
