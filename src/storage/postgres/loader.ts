@@ -6,9 +6,7 @@
 import { once } from 'node:events';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { ID_FIELD } from '../../catalog/catalog.js';
 import type { FieldType, ResourceDefinition } from '../../catalog/types.js';
-import { delimitedWriter, objectWriter } from '../../serialize/records.js';
 import { numberText, type StoredValue } from '../../catalog/values.js';
 import {
   copyIntoTableSql,
@@ -27,8 +25,6 @@ import {
 import { dropViewSql, relationsSql, segmentsReadSql, versionObjectsSql } from '../../sql/postgres/patch.js';
 import { qualified } from '../../sql/postgres/quote.js';
 import {
-  checkedId,
-  nullTracker,
   type IdRange,
   type LoadBase,
   type LoadSession,
@@ -38,6 +34,7 @@ import {
   type ResourceSink,
   type StoreMeta,
 } from '../load-target.js';
+import { RecordRenderer, renderingSink } from '../row-sink.js';
 import { storeError } from './connection.js';
 import { readGeneration, readPostgresMeta } from './meta.js';
 import { patchTable } from './patch.js';
@@ -99,11 +96,7 @@ class PostgresLoadSession implements LoadSession {
         await client.query(sql);
       copy = client.query(copyFrom(copyIntoTableSql(schema, table, resource)));
       const types = resource.fields.map((f) => f.type);
-      const recordText = objectWriter([ID_FIELD, ...resource.fields]);
-      const csvLine = delimitedWriter([ID_FIELD, ...resource.fields], ',');
-      const nulls = nullTracker(resource.fields.map((f) => f.id));
-      let count = 0;
-      let maxId = 0;
+      const renderer = new RecordRenderer(resource.fields);
       let chunk = '';
       const stream = copy;
       const flush = async () => {
@@ -112,28 +105,12 @@ class PostgresLoadSession implements LoadSession {
         chunk = '';
         if (full) await once(stream, 'drain');
       };
-      const sink: ResourceSink = {
-        get count() {
-          return count;
-        },
-        insert(values, id) {
-          count += 1;
-          const rowId = checkedId(id, count, maxId);
-          maxId = rowId;
-          nulls.see(values);
-          let line = String(rowId);
-          for (let i = 0; i < values.length; i++) line += '\t' + copyValue(values[i]!, types[i]!);
-          const row = [rowId, ...values];
-          chunk +=
-            line +
-            '\t' +
-            copyValue(recordText.record(row), 'text') +
-            '\t' +
-            copyValue(csvLine.record(row), 'text') +
-            '\n';
-          return chunk.length >= CHUNK_CHARS ? flush() : undefined;
-        },
-      };
+      const sink = renderingSink(renderer, (values, record) => {
+        let line = String(record.id);
+        for (let i = 0; i < values.length; i++) line += '\t' + copyValue(values[i]!, types[i]!);
+        chunk += line + '\t' + copyValue(record.json, 'text') + '\t' + copyValue(record.csv, 'text') + '\n';
+        return chunk.length >= CHUNK_CHARS ? flush() : undefined;
+      });
       await fill(sink);
       await flush();
       copy.end();
@@ -148,13 +125,13 @@ class PostgresLoadSession implements LoadSession {
       ]);
       const record: ResourceLoadRecord = {
         ...base,
-        total: count,
+        total: renderer.count,
         loadedAt: new Date().toISOString(),
         dataBytes: Number(sizes.rows[0]?.data ?? 0),
         indexBytes: Number(sizes.rows[0]?.indexes ?? 0),
-        nullFields: nulls.fields(),
+        nullFields: renderer.nullFields(),
         table,
-        maxId,
+        maxId: renderer.maxId,
       };
       this.loaded.push({ resource, record });
       return record;

@@ -6,7 +6,6 @@
 // they, with the records hidden in the first, outgrow a share of it, it compacts the version into one table.
 
 import type pg from 'pg';
-import { ID_FIELD } from '../../catalog/catalog.js';
 import type { ResourceDefinition } from '../../catalog/types.js';
 import { numberText, type StoredValue } from '../../catalog/values.js';
 import { indexTableSql } from '../../sql/postgres/ddl.js';
@@ -24,8 +23,8 @@ import {
   type Segment,
 } from '../../sql/postgres/patch.js';
 import { qualified } from '../../sql/postgres/quote.js';
-import { delimitedWriter, objectWriter } from '../../serialize/records.js';
-import { checkedId, type IdRange, type LoadBase, type ResourceLoadRecord, type ResourceSink } from '../load-target.js';
+import type { IdRange, LoadBase, ResourceLoadRecord, ResourceSink } from '../load-target.js';
+import { RecordRenderer, renderingSink } from '../row-sink.js';
 import { storeError } from './connection.js';
 
 /** Records sent per INSERT. */
@@ -80,8 +79,6 @@ export async function patchTable(
   fill: (sink: ResourceSink) => Promise<void>,
 ): Promise<ResourceLoadRecord> {
   const { client, schema, fullTextLanguage } = context;
-  const recordText = objectWriter([ID_FIELD, ...resource.fields]);
-  const csvLine = delimitedWriter([ID_FIELD, ...resource.fields], ',');
   const types = resource.fields.map((f) => f.type);
   const param = (value: StoredValue, i: number): string | null => {
     if (value === null) return null;
@@ -122,32 +119,22 @@ export async function patchTable(
       batch = [];
       batched = 0;
     };
-    let count = 0;
-    let maxId = 0;
-    const sink: ResourceSink = {
-      get count() {
-        return count;
-      },
-      insert(values, id) {
-        count += 1;
-        const rowId = checkedId(id, count, maxId);
-        // A record outside the ranges would be read twice: from its old segment and from the new one.
-        if (!spans.some((s) => rowId >= s.from && rowId <= s.to))
-          throw new Error(`record ${rowId} is outside the ranges being patched`);
-        maxId = rowId;
-        const row = [rowId, ...values];
-        batch.push(rowId, ...values.map(param), recordText.record(row), csvLine.record(row));
-        batched += 1;
-        return batched >= BATCH ? flush() : undefined;
-      },
-    };
+    const renderer = new RecordRenderer(resource.fields);
+    const sink = renderingSink(renderer, (values, record) => {
+      // A record outside the ranges would be read twice: from its old segment and from the new one.
+      if (!spans.some((s) => record.id >= s.from && record.id <= s.to))
+        throw new Error(`record ${record.id} is outside the ranges being patched`);
+      batch.push(record.id, ...values.map(param), record.json, record.csv);
+      batched += 1;
+      return batched >= BATCH ? flush() : undefined;
+    });
     await fill(sink);
     await flush();
     await client.query('COMMIT');
     const { indexes, finish } = indexTableSql(schema, table, resource);
     await context.buildSideBySide(indexes);
     for (const sql of finish) await client.query(sql);
-    const segments = compact ? [] : [...kept, { table, rows: rows + count, without: [] }];
+    const segments = compact ? [] : [...kept, { table, rows: rows + renderer.count, without: [] }];
     if (!compact) for (const sql of versionViewSql(schema, version, resource, segments)) await client.query(sql);
     const facts = (await client.query<Record<string, unknown>>(patchedFactsSql(schema, version, resource))).rows[0]!;
     const sized = (compact ? [version] : segments.map((s) => s.table)).map((t) => qualified(schema, t));
