@@ -9,7 +9,7 @@ import type { LoadTarget } from './storage/load-target.js';
 import type { PostgresLoadOptions } from './storage/postgres/loader.js';
 import { redact } from './storage/postgres/redact.js';
 import { SqliteStore } from './storage/sqlite/backend.js';
-import { SqliteLoadTarget } from './storage/sqlite/builder.js';
+import { SqliteLoadTarget } from './storage/sqlite/load-target.js';
 import type { SqliteExtension } from './storage/sqlite/connection.js';
 
 /** Loaded by module name so that the embedded store's worker threads can register them too. */

@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { parseCatalog } from '../../src/catalog/load.js';
 import { buildDatabase } from '../../src/ingest/build.js';
-import { SqliteLoadTarget } from '../../src/storage/sqlite/builder.js';
+import { SqliteLoadTarget } from '../../src/storage/sqlite/load-target.js';
 import { PROJECT_ROOT } from '../../src/settings.js';
 import { SqliteStore } from '../../src/storage/sqlite/backend.js';
 import { silentLogger } from '../helpers/service.js';

@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { parseCatalog } from '../../src/catalog/load.js';
 import { buildDatabase } from '../../src/ingest/build.js';
 import { readMetaFromFile } from '../../src/storage/sqlite/meta.js';
-import { SqliteLoadTarget } from '../../src/storage/sqlite/builder.js';
+import { SqliteLoadTarget } from '../../src/storage/sqlite/load-target.js';
 import { silentLogger } from '../helpers/service.js';
 
 const ROWS = 'aaaaaaaa-0000-4000-8000-000000000001';

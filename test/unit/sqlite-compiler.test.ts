@@ -14,6 +14,7 @@ import { planSearch, planValueCounts, type PlanResource } from '../../src/query/
 import { compileCount, compileSearch, compileValueCounts } from '../../src/sql/sqlite/search.js';
 import { SqliteStore, type SqliteVersion } from '../../src/storage/sqlite/backend.js';
 import { SqliteDatabaseBuilder } from '../../src/storage/sqlite/builder.js';
+import { SqliteRowEncoder } from '../../src/storage/sqlite/row-encoder.js';
 
 const RID = 'r1';
 const definition: ResourceDefinition = {
@@ -70,8 +71,11 @@ describe('SQLite compiler', () => {
     await builder.loadResource(
       definition,
       { id: RID, sourceSha256: 'x', specHash: 'y', source: 'x.csv' },
-      async (sink) => {
-        for (const row of ROWS) sink.insert(row);
+      async (write) => {
+        const encoder = new SqliteRowEncoder(definition.fields, 'english', write);
+        for (const row of ROWS) await encoder.insert(row);
+        await encoder.flush();
+        return encoder.facts();
       },
     );
     builder.commit({ datasetVersion: 'v1', catalog: '{"datasets": []}' });

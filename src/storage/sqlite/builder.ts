@@ -1,13 +1,13 @@
 // Writes a new embedded database file beside the served one and swaps it in with one atomic rename, so readers
 // only ever see a complete database. The new file starts as a copy of the served one, so resources that did not
 // change are neither copied row by row nor re-indexed; each resource loads in its own transaction, replacing its
-// previous tables only when it commits, so a failed load leaves no trace.
+// previous tables only when it commits, so a failed load leaves no trace. It runs on the writing thread of a load
+// (./build-worker.ts), fed rows that ./row-encoder.ts made.
 
 import { copyFileSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { FieldDefinition, FieldType, ResourceDefinition } from '../../catalog/types.js';
-import { numberText, type StoredValue } from '../../catalog/values.js';
+import type { FieldDefinition } from '../../catalog/types.js';
 import {
   analyzeSql,
   attachPreviousSql,
@@ -17,38 +17,18 @@ import {
   createResourceSql,
   detachPreviousSql,
   dropResourceSql,
+  exactFieldIds,
   FTS_DOCUMENT_FUNCTION,
   insertLexemesSql,
   insertRowSql,
   metaSql,
   SQLITE_SCHEMA_VERSION,
 } from '../../sql/sqlite/ddl.js';
-import { parseTsvector, tsvectorToString } from '../../text-search/index.js';
-import { ftsDocument, RowVectorizer } from '../full-text.js';
-import { RecordRenderer, renderingSink } from '../row-sink.js';
-import {
-  type IdRange,
-  type LoadBase,
-  type LoadSession,
-  type LoadTarget,
-  type Publication,
-  type ResourceLoadRecord,
-  type ResourceSink,
-} from '../load-target.js';
-import { readMetaFromFile } from './meta.js';
+import { parseTsvector } from '../../text-search/index.js';
+import { ftsDocument } from '../full-text.js';
+import { type IdRange, type LoadBase, type Publication, type ResourceLoadRecord } from '../load-target.js';
 import { patchResource } from './patch.js';
-
-function toSqlite(value: StoredValue, type: FieldType): string | number | null {
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  // Bound as the double itself: SQLite's own text-to-real conversion keeps only 15 significant digits.
-  if (type === 'numeric' && typeof value === 'string') return Number(value);
-  return value;
-}
-
-/** A numeric's exact text where its double's shortest digits are not that text; null where they are. */
-function exactText(value: StoredValue): string | null {
-  return typeof value === 'string' && numberText(Number(value), 'numeric') !== value ? value : null;
-}
+import type { ResourceShape, RowFill, RowWriter } from './build-protocol.js';
 
 export class SqliteDatabaseBuilder {
   private readonly db: Database.Database;
@@ -90,33 +70,27 @@ export class SqliteDatabaseBuilder {
   }
 
   /**
-   * Loads one resource; `fill` feeds rows to the sink. Its previous tables are replaced in the same transaction, so if
-   * `fill` throws, the resource is as it was (or absent) and the error is rethrown.
+   * Loads one resource; `fill` writes its encoded rows and reports what it saw. Its previous tables are replaced in the
+   * same transaction, so if `fill` throws, the resource is as it was (or absent) and the error is rethrown.
    */
-  async loadResource(
-    resource: ResourceDefinition,
-    base: LoadBase,
-    fill: (sink: ResourceSink) => Promise<void>,
-  ): Promise<ResourceLoadRecord> {
+  async loadResource(resource: ResourceShape, base: LoadBase, fill: RowFill): Promise<ResourceLoadRecord> {
     const { id, fields } = resource;
     this.db.exec('BEGIN');
     try {
       for (const sql of dropResourceSql(id)) this.db.exec(sql);
       for (const sql of createResourceSql(id, fields)) this.db.exec(sql);
-      const sink = this.sink(id, fields);
-      await fill(sink);
-      const exactFields = [...sink.exactFields];
+      const facts = await fill(this.writer(id, fields));
       for (const sql of createIndexesSql(id, fields, resource.indexes)) this.db.exec(sql);
       const record: ResourceLoadRecord = {
         ...base,
-        total: sink.count,
+        total: facts.count,
         loadedAt: new Date().toISOString(),
         dataBytes: 0,
         indexBytes: 0,
-        nullFields: sink.nullFields(),
+        nullFields: facts.nullFields,
         table: id,
-        maxId: sink.maxId,
-        ...(exactFields.length > 0 ? { exactFields } : {}),
+        maxId: facts.maxId,
+        ...(facts.exactFields.length > 0 ? { exactFields: facts.exactFields } : {}),
       };
       this.recordResource(record);
       this.db.exec('COMMIT');
@@ -134,24 +108,30 @@ export class SqliteDatabaseBuilder {
    * previous version's (a patch changes few records; measuring them would read the whole table and its indexes).
    */
   async patchResource(
-    resource: ResourceDefinition,
+    resource: ResourceShape,
     base: LoadBase,
     previous: ResourceLoadRecord,
     ranges: readonly IdRange[],
-    fill: (sink: ResourceSink) => Promise<void>,
+    fill: RowFill,
   ): Promise<ResourceLoadRecord> {
     if (!this.base || !this.copiedIds.includes(resource.id))
       throw new Error(`resource ${resource.id}: the store holds no copy of it to patch`);
-    const sink = this.sink(resource.id, resource.fields);
-    const record = await patchResource(this.db, resource, base, previous, ranges, sink, fill, (r) =>
-      this.recordResource(r),
+    const write = this.writer(resource.id, resource.fields);
+    const record = await patchResource(
+      this.db,
+      resource,
+      base,
+      previous,
+      ranges,
+      () => fill(write),
+      (r) => this.recordResource(r),
     );
     this.publishing.add(resource.id);
     return record;
   }
 
   /** Keeps a resource as the served file holds it: already in the copy, or copied from it when there is no copy. */
-  keepResource(resource: ResourceDefinition, record: ResourceLoadRecord): void {
+  keepResource(resource: ResourceShape, record: ResourceLoadRecord): void {
     if (this.base && this.copiedIds.includes(resource.id)) {
       this.recordResource(record);
       this.publishing.add(resource.id);
@@ -162,7 +142,7 @@ export class SqliteDatabaseBuilder {
   }
 
   /** Carries a resource over unchanged from the database being replaced. */
-  copyResource(previousPath: string, resource: ResourceDefinition, record: ResourceLoadRecord): void {
+  copyResource(previousPath: string, resource: ResourceShape, record: ResourceLoadRecord): void {
     this.db.prepare(attachPreviousSql).run(previousPath);
     try {
       this.db.transaction(() => {
@@ -245,67 +225,16 @@ export class SqliteDatabaseBuilder {
       this.db.prepare(metaSql.setSizes).run(record.dataBytes, record.indexBytes, record.id);
   }
 
-  private sink(
-    resourceId: string,
-    fields: readonly FieldDefinition[],
-  ): ResourceSink & { readonly maxId: number; readonly exactFields: ReadonlySet<string>; nullFields(): string[] } {
-    const numeric = fields.flatMap((f, i) => (f.type === 'numeric' ? [i] : []));
-    const exactFields = new Set<string>();
-    const insertRow = this.db.prepare(insertRowSql(resourceId, fields.length, numeric.length));
+  /** Writes encoded rows (see ./row-encoder.ts) into a resource's table and its full-text index. */
+  private writer(resourceId: string, fields: readonly FieldDefinition[]): RowWriter {
+    const insertRow = this.db.prepare(insertRowSql(resourceId, fields.length, exactFieldIds(fields).length));
     const insertLexemes = this.db.prepare(insertLexemesSql(resourceId));
-    const vectorizer = new RowVectorizer(this.fullTextLanguage, fields);
-    const renderer = new RecordRenderer(fields);
-    const sink = renderingSink(renderer, (values, record) => {
-      const vector = vectorizer.vector(values);
-      const exact = numeric.map((i) => {
-        const text = exactText(values[i]!);
-        if (text !== null) exactFields.add(fields[i]!.id);
-        return text;
-      });
-      insertRow.run(
-        record.id,
-        ...values.map((v, i) => toSqlite(v, fields[i]!.type)),
-        record.json,
-        record.csv,
-        tsvectorToString(vector),
-        ...exact,
-      );
-      insertLexemes.run(record.id, ftsDocument(vector));
-    });
-    return {
-      get count() {
-        return sink.count;
-      },
-      get maxId() {
-        return renderer.maxId;
-      },
-      exactFields,
-      insert: sink.insert,
-      nullFields: () => renderer.nullFields(),
+    return ({ rows, documents }) => {
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i]!;
+        insertRow.run(row);
+        insertLexemes.run(row[0], documents[i]);
+      }
     };
   }
-}
-
-/** The embedded store as a load target: a load builds a new file, a commit renames it over the served one. */
-export class SqliteLoadTarget implements LoadTarget {
-  constructor(private readonly file: string) {}
-
-  async readMeta() {
-    return readMetaFromFile(this.file);
-  }
-
-  async begin(fullTextLanguage: string): Promise<LoadSession> {
-    const served = readMetaFromFile(this.file);
-    const base = served && served.fullTextLanguage === fullTextLanguage ? this.file : null;
-    const builder = new SqliteDatabaseBuilder(this.file, fullTextLanguage, base);
-    return {
-      keep: async (resource, record) => builder.keepResource(resource, record),
-      load: (resource, base, fill) => builder.loadResource(resource, base, fill),
-      patch: (resource, base, previous, ranges, fill) => builder.patchResource(resource, base, previous, ranges, fill),
-      commit: async (publication) => builder.commit(publication),
-      abort: async () => builder.abort(),
-    };
-  }
-
-  async close(): Promise<void> {}
 }

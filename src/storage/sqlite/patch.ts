@@ -1,22 +1,21 @@
 // A resource patched in the embedded database being built (a copy of the served file): its records in the changed
-// `_id` ranges removed, their replacements inserted through the builder's own sink (so the stored record, CSV line,
-// tsvector and full-text lexemes are made as a load makes them), in one transaction, published by the builder's
-// rename like any load.
+// `_id` ranges removed, their replacements written as a load writes them (so the stored record, CSV line, tsvector and
+// full-text lexemes are made the same way), in one transaction, published by the builder's rename like any load.
 
 import type Database from 'better-sqlite3';
-import type { ResourceDefinition } from '../../catalog/types.js';
 import type { StoredValue } from '../../catalog/values.js';
 import { deleteRangeSql, nullFieldsSql, patchedTotalsSql } from '../../sql/sqlite/patch.js';
-import type { IdRange, LoadBase, ResourceLoadRecord, ResourceSink } from '../load-target.js';
+import type { IdRange, LoadBase, ResourceLoadRecord } from '../load-target.js';
+import type { ResourceShape } from './build-protocol.js';
 
 export async function patchResource(
   db: Database.Database,
-  resource: ResourceDefinition,
+  resource: ResourceShape,
   base: LoadBase,
   previous: ResourceLoadRecord,
   ranges: readonly IdRange[],
-  sink: ResourceSink,
-  fill: (sink: ResourceSink) => Promise<void>,
+  /** Writes the replacements. */
+  fill: () => Promise<unknown>,
   recordResource: (record: ResourceLoadRecord) => void,
 ): Promise<ResourceLoadRecord> {
   const { id, fields } = resource;
@@ -27,7 +26,7 @@ export async function patchResource(
       forget!.run(range.from, range.to);
       remove!.run(range.from, range.to);
     }
-    await fill(sink);
+    await fill();
     const { total, maxId } = db.prepare(patchedTotalsSql(id)).get() as { total: number; maxId: number };
     const nulls = db.prepare(nullFieldsSql(id, fields)).get() as Record<string, StoredValue>;
     const record: ResourceLoadRecord = {
