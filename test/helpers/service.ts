@@ -40,6 +40,18 @@ export const TEST_BACKENDS: TestBackend[] = (process.env.COUNTCENTRE_TEST_BACKEN
   .map((b) => b.trim())
   .filter((b): b is TestBackend => b === 'sqlite' || b === 'postgres');
 
+/**
+ * The backends the browser suites (test/web/) drive Chromium against: the first of TEST_BACKENDS (the embedded store,
+ * what `npm start` serves) unless COUNTCENTRE_TEST_BROWSER_BACKENDS names others. A page is the same HTML whichever
+ * store answered its actions, and the pages' HTTP suites (test/http/web-*.test.ts) check that on both stores; Chromium
+ * adds layout, scripts and accessibility, which no store changes, at about a minute and a half per store.
+ */
+export const BROWSER_BACKENDS: TestBackend[] = process.env.COUNTCENTRE_TEST_BROWSER_BACKENDS
+  ? process.env.COUNTCENTRE_TEST_BROWSER_BACKENDS.split(',')
+      .map((b) => b.trim())
+      .filter((b): b is TestBackend => b === 'sqlite' || b === 'postgres')
+  : TEST_BACKENDS.slice(0, 1);
+
 /** The PostgreSQL the tests create their databases in (each test suite its own, dropped afterwards). */
 export const TEST_PG_ADMIN_URL = process.env.COUNTCENTRE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { RESOURCE_A, TEST_BACKENDS } from '../helpers/service.js';
+import { RESOURCE_A, BROWSER_BACKENDS } from '../helpers/service.js';
 import {
   axeViolations,
   launchBrowser,
@@ -74,7 +74,7 @@ test('without Chromium the browser tests fail, saying how to install it', async 
   );
 });
 
-for (const backend of TEST_BACKENDS)
+for (const backend of BROWSER_BACKENDS)
   describe(`explorer in Chromium [${backend}]`, () => {
     let served: ServedExplorer;
     before(async () => {

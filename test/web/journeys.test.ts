@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { TEST_BACKENDS } from '../helpers/service.js';
+import { BROWSER_BACKENDS } from '../helpers/service.js';
 import {
   axeViolations,
   launchBrowser,
@@ -30,7 +30,7 @@ before(async () => {
 });
 after(() => browser?.close());
 
-for (const backend of TEST_BACKENDS)
+for (const backend of BROWSER_BACKENDS)
   describe(`the explorer's journeys in Chromium [${backend}]`, () => {
     let served: ServedExplorer;
     before(async () => {
