@@ -9,6 +9,7 @@ import { initParser, parseSingleStatement } from './parse.js';
 import { StatementTranslator } from './query.js';
 import { renderValue } from './render.js';
 import { registerRuntime } from './runtime.js';
+import { registerTextSearch } from '../sqlite/functions.js';
 
 export interface SqlResourceInfo {
   id: string;
@@ -52,6 +53,7 @@ export function prepareSearchSql(
 /** Registers the cc_ functions translated statements call (the store registers cc_deadline itself). */
 export function registerSqliteRuntime(db: Database.Database): void {
   registerRuntime(db);
+  registerTextSearch(db);
 }
 
 /** The JSON value CKAN's convert() gives for a result cell of this PostgreSQL type, from what SQLite returned. */

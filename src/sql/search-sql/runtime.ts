@@ -4,19 +4,6 @@
 
 import type Database from 'better-sqlite3';
 import { lowerText } from '../../text-search/chars.js';
-import {
-  parseTsquery,
-  parseTsvector,
-  plainToTsquery,
-  toTsquery,
-  toTsvector,
-  tsMatches,
-  tsqueryToString,
-  tsRank,
-  tsvectorToString,
-  type TsQuery,
-  type TsVector,
-} from '../../text-search/index.js';
 import { BoundedCache } from '../../util/bounded-cache.js';
 import {
   checkFloat,
@@ -90,11 +77,6 @@ export const RT = {
   timestampRound: 'cc_timestamp_round',
   greatest: 'cc_greatest',
   least: 'cc_least',
-  toTsvector: 'cc_to_tsvector',
-  toTsquery: 'cc_to_tsquery',
-  plainToTsquery: 'cc_plainto_tsquery',
-  tsMatch: 'cc_ts_matches',
-  tsRank: 'cc_ts_rank4',
   // aggregates
   numSum: 'cc_num_sum',
   numAvg: 'cc_num_avg',
@@ -487,34 +469,6 @@ export function registerRuntime(db: Database.Database): void {
   fn(RT.timestampRound, (s: unknown, p: unknown) => (isNull(s) ? null : roundTimestamp(String(s), intArg(p))));
   fn(RT.greatest, extreme(1), true);
   fn(RT.least, extreme(-1), true);
-
-  // text search (tsvector and tsquery travel as their text forms)
-  const queries = new BoundedCache<string, TsQuery>(1000);
-  const query = (text: string) => queries.getOrCreate(text, () => parseTsquery(text));
-  let lastVectorText: string | null = null;
-  let lastVector: TsVector | null = null;
-  const vector = (text: string): TsVector => {
-    if (text !== lastVectorText) {
-      lastVector = parseTsvector(text);
-      lastVectorText = text;
-    }
-    return lastVector!;
-  };
-  fn(RT.toTsvector, (config: unknown, text: unknown) =>
-    isNull(config) || isNull(text) ? null : tsvectorToString(toTsvector(String(config), String(text))),
-  );
-  fn(RT.toTsquery, (config: unknown, text: unknown) =>
-    isNull(config) || isNull(text) ? null : tsqueryToString(toTsquery(String(config), String(text))),
-  );
-  fn(RT.plainToTsquery, (config: unknown, text: unknown) =>
-    isNull(config) || isNull(text) ? null : tsqueryToString(plainToTsquery(String(config), String(text))),
-  );
-  fn(RT.tsMatch, (v: unknown, q: unknown) =>
-    isNull(v) || isNull(q) ? null : tsMatches(vector(String(v)), query(String(q))) ? 1 : 0,
-  );
-  fn(RT.tsRank, (v: unknown, q: unknown, n: unknown) =>
-    isNull(v) || isNull(q) ? null : tsRank(vector(String(v)), query(String(q)), isNull(n) ? 0 : intArg(n)),
-  );
 
   // aggregates
   db.aggregate(RT.numSum, {
