@@ -112,3 +112,13 @@ test('every layer and leaf of src/ has its row', () => {
   assert.deepEqual(rowless, []);
   for (const area of ALL) assert.ok(areas.has(area), `${area} is an area of src/`);
 });
+
+test('the catalogue names no election: its layouts and transforms are elections/sources.ts', () => {
+  const election = /['"](?:stv-[a-z-]+|Constituency[^'"]*|Candidate Id)['"]/;
+  const carrying = sources(path.join(SRC, 'catalog')).filter((file) => election.test(readFileSync(file, 'utf8')));
+  assert.deepEqual(
+    carrying.map((file) => path.relative(PROJECT_ROOT, file)),
+    [],
+  );
+  assert.ok(election.test(readFileSync(path.join(SRC, 'elections', 'sources.ts'), 'utf8')));
+});
