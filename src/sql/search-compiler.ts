@@ -14,7 +14,7 @@ import {
   type TextMatch,
   type ValueCountPlan,
 } from '../query/plan.js';
-import type { CompiledQuery } from './compiled.js';
+import type { CompiledQuery } from '../dialect/compiled.js';
 
 export type SqlParam = CompiledQuery['params'][number];
 

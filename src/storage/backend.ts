@@ -3,8 +3,8 @@
 // streams, user SQL, the catalogue recorded with the load) belongs to that version, even if a newer one is published
 // while the request runs. Backends never see plans or requests.
 
-import type { CompiledQuery } from '../sql/compiled.js';
-import type { CompileTarget, Dialect } from '../sql/dialects.js';
+import type { CompiledQuery } from '../dialect/compiled.js';
+import type { CompileTarget, Dialect } from '../dialect/compiler.js';
 
 export type DialectName = CompileTarget['dialect'];
 

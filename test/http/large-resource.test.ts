@@ -27,7 +27,7 @@ import type { PlanField, SearchPlan } from '../../src/query/plan.js';
 import { readSearchRequest } from '../../src/query/search-params.js';
 import { planSearch, type PlanResource } from '../../src/query/search-plan.js';
 import { dialectFor } from '../../src/sql/dialects.js';
-import { SQLITE_FUNCTIONS } from '../../src/sql/sqlite/functions.js';
+import { SQLITE_FUNCTIONS } from '../../src/dialect/sqlite/functions.js';
 import { readPostgresMeta } from '../../src/storage/postgres/meta.js';
 import { PROJECT_ROOT } from '../../src/settings.js';
 import { storageFor } from '../../src/stores.js';

@@ -12,7 +12,8 @@ import type { SearchPlan } from '../../src/query/plan.js';
 import { readSearchRequest } from '../../src/query/search-params.js';
 import { planSearch, planValueCounts, type PlanResource } from '../../src/query/search-plan.js';
 import { compileCount, compileSearch, compileValueCounts } from '../../src/sql/sqlite/search.js';
-import { SqliteStore, type SqliteVersion } from '../../src/storage/sqlite/backend.js';
+import type { SqliteStore, SqliteVersion } from '../../src/storage/sqlite/backend.js';
+import { openSqliteStore } from '../../src/stores.js';
 import { SqliteDatabaseBuilder } from '../../src/storage/sqlite/builder.js';
 
 const RID = 'r1';
@@ -75,7 +76,7 @@ describe('SQLite compiler', () => {
       },
     );
     builder.commit({ datasetVersion: 'v1', catalog: '{"datasets": []}' });
-    store = await SqliteStore.open(file);
+    store = await openSqliteStore(file);
     backend = store.current;
   });
   after(async () => {

@@ -2,7 +2,7 @@
 // (COLLATE "C", CKAN's collation), and full-text matching with the database's own @@ and ts_rank.
 
 import { RANK_NORMALIZATION, type SearchPlan, type TextMatch, type ValueCountPlan } from '../../query/plan.js';
-import type { CompiledQuery } from '../compiled.js';
+import type { CompiledQuery } from '../../dialect/compiled.js';
 import {
   compileColumnsWith,
   compileCountWith,
@@ -11,8 +11,8 @@ import {
   type ParamList,
   type SearchDialectHooks,
 } from '../search-compiler.js';
-import { COLUMN_TYPES, foldSql, keyExpression } from './ddl.js';
-import { qualified, quoteIdent } from './quote.js';
+import { COLUMN_TYPES, foldSql, keyExpression } from '../../dialect/postgres/ddl.js';
+import { qualified, quoteIdent } from '../../dialect/postgres/quote.js';
 
 export interface PostgresCompileOptions {
   schema: string;

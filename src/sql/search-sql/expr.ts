@@ -59,7 +59,7 @@ import {
   type PgType,
 } from './pg-types.js';
 import { RT } from './runtime.js';
-import { SQLITE_FUNCTIONS as TS } from '../sqlite/functions.js';
+import { SQLITE_FUNCTIONS as TS } from '../../dialect/sqlite/functions.js';
 import { columnDisplay, type Column, type Grouping, type Scope } from './scope.js';
 import { intBitsOf } from './conversions.js';
 

@@ -6,7 +6,7 @@ import { coerce, ex, textOf, type Ex } from './ex.js';
 import { SqlFailure, unsupported } from './failure.js';
 import { displayType, isFloatType, isIntegerType, isNumericType, isStringType, type PgType } from './pg-types.js';
 import { RT } from './runtime.js';
-import { SQLITE_FUNCTIONS as TS } from '../sqlite/functions.js';
+import { SQLITE_FUNCTIONS as TS } from '../../dialect/sqlite/functions.js';
 
 export function noSuchFunction(name: string, types: readonly PgType[]): SqlFailure {
   return new SqlFailure(`function ${name}(${types.map(displayType).join(', ')}) does not exist`);

@@ -13,9 +13,9 @@ import type {
   SortBy,
   WithClause,
 } from 'libpg-query';
-import { SQLITE_FUNCTIONS } from '../sqlite/functions.js';
-import { quoteIdent } from '../sqlite/quote.js';
-import { exactValueSql } from '../sqlite/ddl.js';
+import { SQLITE_FUNCTIONS } from '../../dialect/sqlite/functions.js';
+import { quoteIdent } from '../../dialect/sqlite/quote.js';
+import { exactValueSql } from '../../dialect/sqlite/ddl.js';
 import { nodeKind, stringsOf, stringValue } from './ast.js';
 import { coerce, compareEx, ex, keyOf, requireBool, unify, type Ex } from './ex.js';
 import {

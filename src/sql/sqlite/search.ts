@@ -9,7 +9,7 @@ import {
   type TextMatch,
   type ValueCountPlan,
 } from '../../query/plan.js';
-import type { CompiledQuery } from '../compiled.js';
+import type { CompiledQuery } from '../../dialect/compiled.js';
 import {
   compileColumnsWith,
   compileCountWith,
@@ -18,9 +18,9 @@ import {
   type ParamList,
   type SearchDialectHooks,
 } from '../search-compiler.js';
-import { SQLITE_FUNCTIONS as F } from './functions.js';
-import { exactValueSql } from './ddl.js';
-import { quoteIdent, resourceTables } from './quote.js';
+import { SQLITE_FUNCTIONS as F } from '../../dialect/sqlite/functions.js';
+import { exactValueSql } from '../../dialect/sqlite/ddl.js';
+import { quoteIdent, resourceTables } from '../../dialect/sqlite/quote.js';
 
 export interface SqliteCompileOptions {
   /** Configuration the whole-row index was built with; field matches in it can use the index too. */

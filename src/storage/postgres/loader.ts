@@ -23,8 +23,8 @@ import {
   schemaSetupSql,
   unpublishSql,
   type PgSchemas,
-} from '../../sql/postgres/ddl.js';
-import { qualified } from '../../sql/postgres/quote.js';
+} from '../../dialect/postgres/ddl.js';
+import { qualified } from '../../dialect/postgres/quote.js';
 import {
   checkedId,
   nullTracker,

@@ -2,7 +2,7 @@
 // source checksum, catalogue-entry hash, record count and sizes.
 
 import type pg from 'pg';
-import { metaSql, POSTGRES_SCHEMA_VERSION } from '../../sql/postgres/ddl.js';
+import { metaSql, POSTGRES_SCHEMA_VERSION } from '../../dialect/postgres/ddl.js';
 import type { StoreMeta } from '../load-target.js';
 import { storeMeta, type ResourceRow } from '../meta-record.js';
 

@@ -7,8 +7,8 @@ import { existsSync, linkSync, readdirSync, statSync, unlinkSync, watch, type FS
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import type { CompiledQuery } from '../../sql/compiled.js';
-import { dialectFor, type Dialect } from '../../sql/dialects.js';
+import type { CompiledQuery } from '../../dialect/compiled.js';
+import type { CompilerFor, Dialect } from '../../dialect/compiler.js';
 import type { Lease, Store, StoreHealth, UserSqlResult } from '../backend.js';
 import { BoundedCache } from '../../util/bounded-cache.js';
 import { CountMemo } from '../count-memo.js';
@@ -38,6 +38,8 @@ type SqliteParam = string | number | null;
 const EVENT_LOOP_BUDGET_MS = 20;
 
 export interface SqliteStoreOptions {
+  /** Makes each version's SQL compiler (src/stores.ts composes the store with the SQLite dialect's). */
+  compilerFor: CompilerFor;
   /** SQL functions to register on every connection, the worker threads' included. */
   extensions?: readonly SqliteExtension[];
   /** The time limit of a datastore_search statement (COUNTCENTRE_SEARCH_TIMEOUT_MS). */
@@ -115,6 +117,7 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
     private readonly extensions: readonly LoadedExtension[],
     private readonly extensionModules: readonly SqliteExtension[],
     private readonly searchTimeoutMs: number,
+    private readonly compilerFor: CompilerFor,
   ) {
     super(meta);
   }
@@ -124,6 +127,7 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
     extensions: readonly LoadedExtension[],
     extensionModules: readonly SqliteExtension[],
     searchTimeoutMs: number,
+    compilerFor: CompilerFor,
   ): SqliteVersion {
     const pinned = pin(file);
     try {
@@ -138,6 +142,7 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
           extensions,
           extensionModules,
           searchTimeoutMs,
+          compilerFor,
         );
       } catch (err) {
         connection.db.close();
@@ -150,7 +155,7 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
   }
 
   get compiler(): Dialect {
-    this.boundCompiler ??= dialectFor({ dialect: 'sqlite', indexLanguage: this.meta.fullTextLanguage });
+    this.boundCompiler ??= this.compilerFor({ dialect: 'sqlite', indexLanguage: this.meta.fullTextLanguage });
     return this.boundCompiler;
   }
 
@@ -291,11 +296,12 @@ export class SqliteStore implements Store {
     private readonly extensions: readonly LoadedExtension[],
     private readonly extensionModules: readonly SqliteExtension[],
     private readonly searchTimeoutMs: number,
+    private readonly compilerFor: CompilerFor,
   ) {
     this.versions = new ServedVersions(first);
   }
 
-  static async open(file: string, options: SqliteStoreOptions = {}): Promise<SqliteStore> {
+  static async open(file: string, options: SqliteStoreOptions): Promise<SqliteStore> {
     if (!existsSync(file)) throw new Error(`no Count Centre database at ${file}; run the loader first`);
     removeStaleLinks(file);
     const modules = options.extensions ?? [];
@@ -303,10 +309,11 @@ export class SqliteStore implements Store {
     const loaded = await loadExtensions(modules);
     return new SqliteStore(
       file,
-      SqliteVersion.open(file, loaded, modules, searchTimeoutMs),
+      SqliteVersion.open(file, loaded, modules, searchTimeoutMs, options.compilerFor),
       loaded,
       modules,
       searchTimeoutMs,
+      options.compilerFor,
     );
   }
 
@@ -326,7 +333,13 @@ export class SqliteStore implements Store {
       return null;
     }
     if (inode === this.current.inode) return null;
-    const next = SqliteVersion.open(this.file, this.extensions, this.extensionModules, this.searchTimeoutMs);
+    const next = SqliteVersion.open(
+      this.file,
+      this.extensions,
+      this.extensionModules,
+      this.searchTimeoutMs,
+      this.compilerFor,
+    );
     // The file may have been replaced again between the look and the link: the link is what is read.
     if (next.inode === this.current.inode) {
       await next.close();

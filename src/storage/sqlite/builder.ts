@@ -22,7 +22,7 @@ import {
   insertRowSql,
   metaSql,
   SQLITE_SCHEMA_VERSION,
-} from '../../sql/sqlite/ddl.js';
+} from '../../dialect/sqlite/ddl.js';
 import { parseTsvector, tsvectorToString } from '../../text-search/index.js';
 import { delimitedWriter, objectWriter } from '../../serialize/records.js';
 import { ID_FIELD } from '../../catalog/catalog.js';

@@ -2,7 +2,7 @@
 // full-text functions, and the per-statement deadline. Every connection the backend opens is set up here.
 
 import Database from 'better-sqlite3';
-import { registerTextSearch, SQLITE_FUNCTIONS as F } from '../../sql/sqlite/functions.js';
+import { registerTextSearch, SQLITE_FUNCTIONS as F } from '../../dialect/sqlite/functions.js';
 import { StatementTimeout } from '../backend.js';
 
 /** Raised inside a statement by the deadline function once its time is up; SQLite aborts the statement. */

@@ -3,7 +3,7 @@
 
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { metaSql, SQLITE_SCHEMA_VERSION } from '../../sql/sqlite/ddl.js';
+import { metaSql, SQLITE_SCHEMA_VERSION } from '../../dialect/sqlite/ddl.js';
 import type { StoreMeta } from '../load-target.js';
 import { storeMeta, type ResourceRow } from '../meta-record.js';
 

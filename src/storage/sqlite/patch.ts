@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 import type { ResourceDefinition } from '../../catalog/types.js';
 import type { StoredValue } from '../../catalog/values.js';
-import { deleteRangeSql, nullFieldsSql, patchedTotalsSql } from '../../sql/sqlite/patch.js';
+import { deleteRangeSql, nullFieldsSql, patchedTotalsSql } from '../../dialect/sqlite/patch.js';
 import type { IdRange, LoadBase, ResourceLoadRecord, ResourceSink } from '../load-target.js';
 
 export async function patchResource(
