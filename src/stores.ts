@@ -18,7 +18,7 @@ import type { SqliteExtension } from './storage/sqlite/connection.js';
 /** Loaded by module name so that the embedded store's worker threads can register them too. */
 const SQLITE_EXTENSIONS: SqliteExtension[] = [
   // The runtime alone: the statement translator (and PostgreSQL's parser behind it) loads with the first statement.
-  { module: new URL('./sql/search-sql/runtime.js', import.meta.url).href, register: 'registerRuntime' },
+  { module: new URL('./sql/user-sql/runtime.js', import.meta.url).href, register: 'registerRuntime' },
 ];
 
 /** PostgreSQL's load target, loading its module on first use (a LoadTarget's work is all asynchronous anyway). */
