@@ -2,7 +2,7 @@
 // types it takes, what it returns) and the SQLite expression that computes it exactly.
 
 import { isTextSearchConfig } from '../../text-search/index.js';
-import { coerce, ex, textOf, type Ex } from './ex.js';
+import { coerce, ex, textOf, type Ex } from './typed-expression.js';
 import { SqlFailure, unsupported } from './failure.js';
 import { displayType, isFloatType, isIntegerType, isNumericType, isStringType, type PgType } from './pg-types.js';
 import { RT } from './runtime.js';

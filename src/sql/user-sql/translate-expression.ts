@@ -41,7 +41,7 @@ import {
   unknownConstant,
   type CompareOp,
   type Ex,
-} from './ex.js';
+} from './typed-expression.js';
 import { SqlFailure, unsupported } from './failure.js';
 import { callScalarFunction, noSuchFunction } from './functions.js';
 import { nodeKind, stringsOf, stringValue } from './ast.js';
