@@ -10,7 +10,7 @@ import type { Store } from './storage/backend.js';
 import type { LoadTarget } from './storage/load-target.js';
 import type { PostgresLoadOptions } from './storage/postgres/loader.js';
 import { redact } from './storage/postgres/redact.js';
-import { dialectFor } from './sql/dialects.js';
+import { sqlCompilerFor } from './sql/compilers.js';
 import { SqliteStore, type SqliteStoreOptions } from './storage/sqlite/backend.js';
 import { SqliteLoadTarget } from './storage/sqlite/builder.js';
 import type { SqliteExtension } from './storage/sqlite/connection.js';
@@ -64,7 +64,7 @@ export function storageFor(settings: Settings): StorageChoice {
       loadTarget: () => new PostgresLoadTargetOnDemand({ url, schemas, readerRole }),
       openStore: async () =>
         (await import('./storage/postgres/backend.js')).PostgresStore.open({
-          compilerFor: dialectFor,
+          compilerFor: sqlCompilerFor,
           url,
           readUrls: settings.databaseReadUrls,
           schemas,
@@ -88,5 +88,5 @@ export function openSqliteStore(
   file: string,
   options: Omit<SqliteStoreOptions, 'compilerFor' | 'extensions'> = {},
 ): Promise<SqliteStore> {
-  return SqliteStore.open(file, { ...options, compilerFor: dialectFor, extensions: SQLITE_EXTENSIONS });
+  return SqliteStore.open(file, { ...options, compilerFor: sqlCompilerFor, extensions: SQLITE_EXTENSIONS });
 }

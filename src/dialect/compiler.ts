@@ -1,5 +1,5 @@
 // What a store and the compiler it is composed with agree on: what the compiler must know of the store
-// (CompileTarget), and what it offers (Dialect). The compilers implement it (src/sql/), the stores hold one per
+// (CompileTarget), and what it offers (SqlCompiler). The compilers implement it (src/sql/), the stores hold one per
 // version (src/storage/), and src/stores.ts puts the two together.
 
 import type { SearchPlan, ValueCountPlan } from '../query/plan.js';
@@ -21,7 +21,7 @@ export type CompileTarget =
   | { dialect: 'sqlite'; indexLanguage: string }
   | { dialect: 'postgres'; schema: string; tables: ReadonlyMap<string, string> };
 
-export interface Dialect {
+export interface SqlCompiler {
   compileSearch(plan: SearchPlan): CompiledQuery;
   compileCount(plan: SearchPlan): CompiledQuery;
   /** Each value of one field in a view and how many records hold it (the explorer's facets). */
@@ -45,4 +45,4 @@ export interface Dialect {
 }
 
 /** Makes the compiler for a store version; src/stores.ts hands each store the one of its dialect. */
-export type CompilerFor = (target: CompileTarget) => Dialect;
+export type CompilerFor = (target: CompileTarget) => SqlCompiler;

@@ -4,7 +4,7 @@
 // while the request runs. Backends never see plans or requests.
 
 import type { CompiledQuery } from '../dialect/compiled.js';
-import type { CompileTarget, Dialect } from '../dialect/compiler.js';
+import type { CompileTarget, SqlCompiler } from '../dialect/compiler.js';
 
 export type DialectName = CompileTarget['dialect'];
 
@@ -39,7 +39,7 @@ export interface StorageBackend {
    * The SQL compiler for this version: its dialect, bound to what it must know of the store (schema, this load's
    * tables, the full-text index language). Made once per version, so actions compile through the store they read.
    */
-  readonly compiler: Dialect;
+  readonly compiler: SqlCompiler;
   /** Text search configuration of the whole-row full-text index. */
   readonly indexLanguage: string;
   /** Changes with every reload; versions cached answers and ETags. */

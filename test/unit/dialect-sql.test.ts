@@ -5,12 +5,12 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { csvSource, type FieldInfo, type ResourceDefinition } from '../../src/catalog/types.js';
 import type { CompiledQuery } from '../../src/dialect/compiled.js';
-import type { Dialect } from '../../src/dialect/compiler.js';
+import type { SqlCompiler } from '../../src/dialect/compiler.js';
 import { ApiError } from '../../src/errors.js';
 import type { SearchPlan } from '../../src/query/plan.js';
 import { readSearchRequest } from '../../src/query/search-params.js';
 import { planSearch, type PlanResource } from '../../src/query/search-plan.js';
-import { dialectFor } from '../../src/sql/dialects.js';
+import { sqlCompilerFor } from '../../src/sql/compilers.js';
 
 const RID = 'r1';
 const definition: ResourceDefinition = {
@@ -40,13 +40,13 @@ function planOf(input: Record<string, unknown>, total = 1000): SearchPlan {
   return result;
 }
 
-const COMPILERS: Record<'sqlite' | 'postgres', Dialect> = {
-  sqlite: dialectFor({ dialect: 'sqlite', indexLanguage: 'english' }),
-  postgres: dialectFor({ dialect: 'postgres', schema: 'countcentre', tables: new Map([[RID, 'r1@3']]) }),
+const COMPILERS: Record<'sqlite' | 'postgres', SqlCompiler> = {
+  sqlite: sqlCompilerFor({ dialect: 'sqlite', indexLanguage: 'english' }),
+  postgres: sqlCompilerFor({ dialect: 'postgres', schema: 'countcentre', tables: new Map([[RID, 'r1@3']]) }),
 };
 
 /** What a case compiles: the page of a request, or its count. */
-type Compile = (compiler: Dialect, plan: SearchPlan) => CompiledQuery;
+type Compile = (compiler: SqlCompiler, plan: SearchPlan) => CompiledQuery;
 const page: Compile = (compiler, plan) => compiler.compileSearch(plan);
 const count: Compile = (compiler, plan) => compiler.compileCount(plan);
 

@@ -6,7 +6,7 @@
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { CompiledQuery } from '../../dialect/compiled.js';
-import type { CompilerFor, Dialect } from '../../dialect/compiler.js';
+import type { CompilerFor, SqlCompiler } from '../../dialect/compiler.js';
 import { metaSql, type PgSchemas } from '../../dialect/postgres/ddl.js';
 import { qualified } from '../../dialect/postgres/quote.js';
 import {
@@ -86,7 +86,7 @@ const MISSING_OBJECT = new Set(['42P01', '42703']);
 /** One version of the data in PostgreSQL: the catalogue of one load, reading that load's generation tables. */
 export class PostgresVersion extends RecordedVersion implements ClosableVersion {
   readonly dialect = 'postgres' as const;
-  readonly compiler: Dialect;
+  readonly compiler: SqlCompiler;
   private readonly counts = new CountMemo();
 
   constructor(

@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { CompiledQuery } from '../../dialect/compiled.js';
-import type { CompilerFor, Dialect } from '../../dialect/compiler.js';
+import type { CompilerFor, SqlCompiler } from '../../dialect/compiler.js';
 import type { Lease, Store, StoreHealth, UserSqlResult } from '../backend.js';
 import { BoundedCache } from '../../util/bounded-cache.js';
 import { CountMemo } from '../count-memo.js';
@@ -107,7 +107,7 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
   /** Statements that outran the event loop's budget once: they go to a worker straight away from then on. */
   private readonly long = new BoundedCache<string, true>(1000);
   private moved = 0;
-  private boundCompiler: Dialect | null = null;
+  private boundCompiler: SqlCompiler | null = null;
 
   private constructor(
     private readonly file: { path: string; pinned: boolean },
@@ -154,7 +154,7 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
     }
   }
 
-  get compiler(): Dialect {
+  get compiler(): SqlCompiler {
     this.boundCompiler ??= this.compilerFor({ dialect: 'sqlite', indexLanguage: this.meta.fullTextLanguage });
     return this.boundCompiler;
   }

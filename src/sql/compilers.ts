@@ -1,12 +1,12 @@
-// The SQL dialects, by name: each compiles plans into its own SQL for the backend of the same name.
+// The SQL compilers, by dialect: each compiles plans into its own SQL for the store of the same dialect.
 
-import type { CompileTarget, Dialect } from '../dialect/compiler.js';
+import type { CompileTarget, SqlCompiler } from '../dialect/compiler.js';
 import * as postgres from './postgres/search.js';
 import { wrapUserSql } from './postgres/user-sql.js';
 import * as sqlite from './sqlite/search.js';
 
 /** The compiler of the target's dialect, bound to what it must know of the store. */
-export function dialectFor(target: CompileTarget): Dialect {
+export function sqlCompilerFor(target: CompileTarget): SqlCompiler {
   if (target.dialect === 'sqlite') {
     return {
       compileSearch: (plan) => sqlite.compileSearch(plan, target),
