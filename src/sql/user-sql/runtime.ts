@@ -471,33 +471,22 @@ export function registerRuntime(db: Database.Database): void {
   fn(RT.least, extreme(-1), true);
 
   // aggregates
-  db.aggregate(RT.numSum, {
-    ...det,
-    start: (): NumSumState => ({ n: 0, dec: D.ZERO, scales: new Map() }),
-    step: (state: NumSumState, v: unknown) => {
-      numSumStep(state, v);
-      return state;
-    },
-    inverse: (state: NumSumState, v: unknown) => {
-      numSumInverse(state, v);
-      return state;
-    },
-    result: (state: NumSumState) => (state.n === 0 ? null : fromDecimal(numSumValue(state))),
-  });
-  db.aggregate(RT.numAvg, {
-    ...det,
-    start: (): NumSumState => ({ n: 0, dec: D.ZERO, scales: new Map() }),
-    step: (state: NumSumState, v: unknown) => {
-      numSumStep(state, v);
-      return state;
-    },
-    inverse: (state: NumSumState, v: unknown) => {
-      numSumInverse(state, v);
-      return state;
-    },
-    result: (state: NumSumState) =>
-      state.n === 0 ? null : fromDecimal(D.div(numSumValue(state), D.fromBigInt(BigInt(state.n)))),
-  });
+  const numAggregate = (name: string, result: (state: NumSumState) => Value) =>
+    db.aggregate(name, {
+      ...det,
+      start: (): NumSumState => ({ n: 0, dec: D.ZERO, scales: new Map() }),
+      step: (state: NumSumState, v: unknown) => {
+        numSumStep(state, v);
+        return state;
+      },
+      inverse: (state: NumSumState, v: unknown) => {
+        numSumInverse(state, v);
+        return state;
+      },
+      result: (state: NumSumState) => (state.n === 0 ? null : result(state)),
+    });
+  numAggregate(RT.numSum, (state) => fromDecimal(numSumValue(state)));
+  numAggregate(RT.numAvg, (state) => fromDecimal(D.div(numSumValue(state), D.fromBigInt(BigInt(state.n)))));
   for (const [name, sign] of [
     [RT.numMin, -1],
     [RT.numMax, 1],
