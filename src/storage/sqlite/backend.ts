@@ -46,6 +46,15 @@ export interface SqliteStoreOptions {
   searchTimeoutMs?: number;
 }
 
+/** What every version of the store is opened with. */
+interface VersionSetup {
+  extensions: readonly LoadedExtension[];
+  /** The same functions by module, for the worker threads to load. */
+  extensionModules: readonly SqliteExtension[];
+  searchTimeoutMs: number;
+  compilerFor: CompilerFor;
+}
+
 const LINK_MARK = '.reader-';
 
 function processIsAlive(pid: number): boolean {
@@ -114,36 +123,18 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
     readonly inode: number,
     private readonly connection: ReadConnection,
     meta: StoreMeta,
-    private readonly extensions: readonly LoadedExtension[],
-    private readonly extensionModules: readonly SqliteExtension[],
-    private readonly searchTimeoutMs: number,
-    private readonly compilerFor: CompilerFor,
+    private readonly setup: VersionSetup,
   ) {
     super(meta);
   }
 
-  static open(
-    file: string,
-    extensions: readonly LoadedExtension[],
-    extensionModules: readonly SqliteExtension[],
-    searchTimeoutMs: number,
-    compilerFor: CompilerFor,
-  ): SqliteVersion {
+  static open(file: string, setup: VersionSetup): SqliteVersion {
     const pinned = pin(file);
     try {
       const inode = statSync(pinned.path).ino;
-      const connection = openReadConnection(pinned.path, 'query', extensions);
+      const connection = openReadConnection(pinned.path, 'query', setup.extensions);
       try {
-        return new SqliteVersion(
-          pinned,
-          inode,
-          connection,
-          readMeta(connection.db),
-          extensions,
-          extensionModules,
-          searchTimeoutMs,
-          compilerFor,
-        );
+        return new SqliteVersion(pinned, inode, connection, readMeta(connection.db), setup);
       } catch (err) {
         connection.db.close();
         throw err;
@@ -155,7 +146,7 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
   }
 
   get compiler(): SqlCompiler {
-    this.boundCompiler ??= this.compilerFor({ dialect: 'sqlite', indexLanguage: this.meta.fullTextLanguage });
+    this.boundCompiler ??= this.setup.compilerFor({ dialect: 'sqlite', indexLanguage: this.meta.fullTextLanguage });
     return this.boundCompiler;
   }
 
@@ -185,7 +176,7 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
   private get pool(): SqlWorkerPool {
     this.workers ??= new SqlWorkerPool(
       this.file.path,
-      this.extensionModules,
+      this.setup.extensionModules,
       Math.max(1, Math.min(2, availableParallelism())),
     );
     return this.workers;
@@ -209,7 +200,7 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
       }
     }
     this.moved += 1;
-    return this.pool.run(query, this.searchTimeoutMs);
+    return this.pool.run(query, this.setup.searchTimeoutMs);
   }
 
   async rows(query: CompiledQuery): Promise<unknown[][]> {
@@ -223,7 +214,7 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
    */
   async bulkRows(query: CompiledQuery): Promise<unknown[][]> {
     this.bulk ??= {
-      connection: openReadConnection(this.file.path, 'stream', this.extensions),
+      connection: openReadConnection(this.file.path, 'stream', this.setup.extensions),
       statements: new BoundedCache(100),
     };
     const { connection, statements } = this.bulk;
@@ -244,7 +235,7 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
    * when the consumer stops (also early: a client that disconnects stops the work).
    */
   async *stream(query: CompiledQuery, batchRows: number): AsyncGenerator<unknown[][]> {
-    const { db } = openReadConnection(this.file.path, 'stream', this.extensions);
+    const { db } = openReadConnection(this.file.path, 'stream', this.setup.extensions);
     this.streams.add(db);
     try {
       const rows = db
@@ -293,10 +284,7 @@ export class SqliteStore implements Store {
   private constructor(
     private readonly file: string,
     first: SqliteVersion,
-    private readonly extensions: readonly LoadedExtension[],
-    private readonly extensionModules: readonly SqliteExtension[],
-    private readonly searchTimeoutMs: number,
-    private readonly compilerFor: CompilerFor,
+    private readonly setup: VersionSetup,
   ) {
     this.versions = new ServedVersions(first);
   }
@@ -304,17 +292,14 @@ export class SqliteStore implements Store {
   static async open(file: string, options: SqliteStoreOptions): Promise<SqliteStore> {
     if (!existsSync(file)) throw new Error(`no Count Centre database at ${file}; run the loader first`);
     removeStaleLinks(file);
-    const modules = options.extensions ?? [];
-    const searchTimeoutMs = options.searchTimeoutMs ?? 30_000;
-    const loaded = await loadExtensions(modules);
-    return new SqliteStore(
-      file,
-      SqliteVersion.open(file, loaded, modules, searchTimeoutMs, options.compilerFor),
-      loaded,
-      modules,
-      searchTimeoutMs,
-      options.compilerFor,
-    );
+    const extensionModules = options.extensions ?? [];
+    const setup: VersionSetup = {
+      extensions: await loadExtensions(extensionModules),
+      extensionModules,
+      searchTimeoutMs: options.searchTimeoutMs ?? 30_000,
+      compilerFor: options.compilerFor,
+    };
+    return new SqliteStore(file, SqliteVersion.open(file, setup), setup);
   }
 
   get current(): SqliteVersion {
@@ -333,13 +318,7 @@ export class SqliteStore implements Store {
       return null;
     }
     if (inode === this.current.inode) return null;
-    const next = SqliteVersion.open(
-      this.file,
-      this.extensions,
-      this.extensionModules,
-      this.searchTimeoutMs,
-      this.compilerFor,
-    );
+    const next = SqliteVersion.open(this.file, this.setup);
     // The file may have been replaced again between the look and the link: the link is what is read.
     if (next.inode === this.current.inode) {
       await next.close();
