@@ -520,26 +520,19 @@ export function registerRuntime(db: Database.Database): void {
     state.dirty = true;
     return state;
   };
-  db.aggregate(RT.floatSum, {
-    ...det,
-    start: floatStart,
-    step: floatStep,
-    inverse: floatInverse,
-    result: (state: FloatSumState) => {
-      const s = floatSumValue(state);
-      return s === null ? null : checkFloat(s);
-    },
-  });
-  db.aggregate(RT.floatAvg, {
-    ...det,
-    start: floatStart,
-    step: floatStep,
-    inverse: floatInverse,
-    result: (state: FloatSumState) => {
-      const s = floatSumValue(state);
-      return s === null ? null : checkFloat(s / (state.values.length - state.first));
-    },
-  });
+  const floatAggregate = (name: string, result: (sum: number, state: FloatSumState) => number) =>
+    db.aggregate(name, {
+      ...det,
+      start: floatStart,
+      step: floatStep,
+      inverse: floatInverse,
+      result: (state: FloatSumState) => {
+        const s = floatSumValue(state);
+        return s === null ? null : checkFloat(result(s, state));
+      },
+    });
+  floatAggregate(RT.floatSum, (sum) => sum);
+  floatAggregate(RT.floatAvg, (sum, state) => sum / (state.values.length - state.first));
   db.aggregate(RT.scalar, {
     ...det,
     start: () => ({ rows: 0, value: null as unknown }),
