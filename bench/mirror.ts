@@ -8,9 +8,11 @@
 // (the requests a copy makes, read and verified but not stored) and the whole copy, published.
 // With --changes (and BENCH_CKAN_TOKEN), the real CKAN's table is then changed by one record at a time (an append, an
 // edit, a deletion, each put back afterwards) and each refresh timed against the first copy: the incremental refresh.
+// With --double-changes N, the same refreshes are timed against the tests' in-process CKAN double holding N records of
+// the same generated table (what the store's part of a refresh costs, without a real CKAN).
 //   node dist/bench/mirror.js [--rows 1000000] [--ckan-rows 200000] [--routes dump,pages] [--methods sql,offset] [--pg
 // postgres://…]
-//     [--changes] [--ckan-dataset NAME]
+//     [--changes] [--ckan-dataset NAME] [--double-changes 200000]
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +31,8 @@ import { catalogFields, UpstreamResource, type PagingMethod } from '../src/inges
 import type { CopyRoute } from '../src/ingest/sources.js';
 import { loadSettings } from '../src/settings.js';
 import { storageFor } from '../src/stores.js';
+import { LosslessNumber } from 'lossless-json';
+import { FakeCkan, type FakeRecord } from '../test/helpers/fake-ckan.js';
 import { CkanWriter, TEST_TABLE_FIELDS, testRecord, testRecords } from '../test/helpers/real-ckan.js';
 import { SYNTHETIC_RESOURCE_ID, writeSynthetic } from './synthetic.js';
 
@@ -192,19 +196,79 @@ async function measure(label: string, portal: string, resourceId: string, option
   }
 }
 
+/** The changes a refresh is timed after: a record appended (its `_id` returned), edited, deleted. */
+interface Changes {
+  label: string;
+  append(): Promise<number>;
+  edit(id: number, name: string): Promise<void>;
+  delete(id: number): Promise<void>;
+}
+
+/** The real CKAN's table, changed through its API (needs a token that may write to it). */
+function realChanges(portal: string, resourceId: string, rows: number, token: string): Changes {
+  const writer = new CkanWriter(portal, token);
+  return {
+    label: 'real CKAN',
+    async append() {
+      await writer.insert(resourceId, [{ ...testRecord(rows + 1), name: 'Appended by the bench' }]);
+      return Number(
+        (
+          await writer.action('datastore_search', {
+            resource_id: resourceId,
+            sort: '_id desc',
+            limit: 1,
+            fields: ['_id'],
+          })
+        ).records[0]._id,
+      );
+    },
+    async edit(id, name) {
+      await writer.action('datastore_upsert', {
+        resource_id: resourceId,
+        method: 'update',
+        force: true,
+        records: [{ _id: id, name }],
+      });
+    },
+    delete: (id) => writer.deleteRecords(resourceId, { _id: id }),
+  };
+}
+
+/** A record of the generated table as the CKAN double holds it (numerics as lossless numbers, as it sends them). */
+function doubleRecord(i: number, values: Record<string, unknown> = testRecord(i)): FakeRecord {
+  const record: FakeRecord = { _id: i };
+  for (const field of TEST_TABLE_FIELDS) {
+    const value = values[field.id];
+    record[field.id] =
+      value !== null && (field.type === 'numeric' || field.type === 'int8') ? new LosslessNumber(String(value)) : value;
+  }
+  return record;
+}
+
+/** The tests' CKAN double, changed in memory. */
+function doubleChanges(portal: FakeCkan, rows: number): Changes {
+  return {
+    label: 'CKAN double',
+    async append() {
+      portal.records = [...portal.records, doubleRecord(rows + 1, { ...testRecord(rows + 1), name: 'Appended' })];
+      return rows + 1;
+    },
+    async edit(id, name) {
+      const at = portal.records.findIndex((r) => r._id === id);
+      portal.records = portal.records.map((r, i) => (i === at ? { ...r, name } : r));
+    },
+    async delete(id) {
+      portal.records = portal.records.filter((r) => r._id !== id);
+    },
+  };
+}
+
 /**
  * What a refresh costs after one change upstream, against the first copy: the table copied into a fresh store, then
  * one record appended, one edited, one deleted, each followed by a timed refresh (no settle interval, as for the copy),
- * and put back at the end. Needs a token that may write to the table.
+ * and put back at the end.
  */
-async function measureChanges(
-  portal: string,
-  resourceId: string,
-  rows: number,
-  token: string,
-  options: Options,
-): Promise<void> {
-  const writer = new CkanWriter(portal, token);
+async function measureChanges(portal: string, resourceId: string, changes: Changes, options: Options): Promise<void> {
   const { catalog, settings } = await freshStore(options, 'changes');
   writeFileSync(catalog, (await planMirror({ portal, ids: [resourceId] }, catalog)).catalogText);
   const mirror = { settleMs: 0 };
@@ -212,7 +276,7 @@ async function measureChanges(
     const outcome = run.result.outcomes[0]!;
     console.log(
       JSON.stringify({
-        upstream: 'real CKAN',
+        upstream: changes.label,
         part,
         store: options.pg ? 'postgres' : 'sqlite',
         status: outcome.status,
@@ -220,43 +284,29 @@ async function measureChanges(
         records: outcome.rows,
         seconds: round(run.seconds, 2),
         ofFirstCopy: round(run.seconds / first, 3),
+        load: os.loadavg().map((l) => round(l, 1)),
         ...(outcome.error ? { error: outcome.error } : {}),
       }),
     );
   };
   const first = await load(settings, mirror);
   report('first copy', first, first.seconds);
-  const appended = { ...testRecord(rows + 1), name: 'Appended by the bench' };
-  await writer.insert(resourceId, [appended]);
-  const maxId = Number(
-    (await writer.action('datastore_search', { resource_id: resourceId, sort: '_id desc', limit: 1, fields: ['_id'] }))
-      .records[0]._id,
-  );
+  const maxId = await changes.append();
   try {
     report('refresh, one record appended', await load(settings, mirror), first.seconds);
     const edited = 100_000;
-    await writer.action('datastore_upsert', {
-      resource_id: resourceId,
-      method: 'update',
-      force: true,
-      records: [{ _id: edited, name: 'Edited by the bench' }],
-    });
+    await changes.edit(edited, 'Edited by the bench');
     try {
       report('refresh, one record edited', await load(settings, mirror), first.seconds);
     } finally {
-      await writer.action('datastore_upsert', {
-        resource_id: resourceId,
-        method: 'update',
-        force: true,
-        records: [{ _id: edited, name: testRecord(edited).name }],
-      });
+      await changes.edit(edited, testRecord(edited).name as string);
     }
-    await writer.deleteRecords(resourceId, { _id: maxId });
+    await changes.delete(maxId);
     report('refresh, one record deleted', await load(settings, mirror), first.seconds);
     // With the portal's block hashes, a refresh that finds nothing changed still has the portal hash the table.
     report('refresh, nothing changed', await load(settings, mirror), first.seconds);
   } finally {
-    await writer.deleteRecords(resourceId, { _id: maxId }).catch(() => {});
+    await changes.delete(maxId).catch(() => {});
   }
 }
 
@@ -332,6 +382,7 @@ async function main(): Promise<void> {
       pg: { type: 'string' },
       changes: { type: 'boolean', default: false },
       'ckan-dataset': { type: 'string' },
+      'double-changes': { type: 'string' },
     },
   });
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'countcentre-bench-mirror-'));
@@ -367,11 +418,25 @@ async function main(): Promise<void> {
           await measureChanges(
             ckanUrl,
             table.resource,
-            Number(values['ckan-rows']),
-            process.env.BENCH_CKAN_TOKEN,
+            realChanges(ckanUrl, table.resource, Number(values['ckan-rows']), process.env.BENCH_CKAN_TOKEN),
             options,
           );
       } else await measure('real CKAN', ckanUrl, table.resource, options);
+    }
+    if (values['double-changes']) {
+      const rows = Number(values['double-changes']);
+      const portal = await new FakeCkan({
+        version: '2.10',
+        sql: true,
+        rowsMax: 32_000,
+        fields: TEST_TABLE_FIELDS,
+        records: Array.from({ length: rows }, (_, i) => doubleRecord(i + 1)),
+      }).start();
+      try {
+        await measureChanges(portal.url, portal.resourceId, doubleChanges(portal, rows), options);
+      } finally {
+        await portal.stop();
+      }
     }
     const rows = Number(values.rows);
     if (rows > 0) {

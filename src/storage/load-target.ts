@@ -74,31 +74,7 @@ export interface ResourceSink {
   readonly count: number;
 }
 
-/**
- * The `_id` of the next record: the one given (checked to be a positive whole number above the last), or its position.
- */
-export function checkedId(id: number | undefined, position: number, lastId: number): number {
-  if (id === undefined) return position;
-  if (!Number.isSafeInteger(id) || id <= lastId)
-    throw new Error(`record _id ${id} is not a whole number above the previous one (${lastId})`);
-  return id;
-}
-
 export type LoadBase = Pick<ResourceLoadRecord, 'id' | 'sourceSha256' | 'specHash' | 'source' | 'inputs'>;
-
-/** Notes which fields receive a null while records are loaded. */
-export function nullTracker(fieldIds: readonly string[]): {
-  see(values: readonly StoredValue[]): void;
-  fields(): string[];
-} {
-  const seen = new Array<boolean>(fieldIds.length).fill(false);
-  return {
-    see(values) {
-      for (let i = 0; i < values.length; i++) if (values[i] === null) seen[i] = true;
-    },
-    fields: () => fieldIds.filter((_, i) => seen[i]),
-  };
-}
 
 export interface LoadSession {
   /** Keeps a resource as the store holds it (its source is unchanged, or its new source failed to load). */

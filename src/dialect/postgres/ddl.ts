@@ -1,6 +1,7 @@
 // PostgreSQL statements that create, fill and publish resources in CKAN's DataStore layout: one table per resource and
-// load (a generation), `_id` as the key, typed columns, a `_full_text` tsvector with a GIN index; per resource a view
-// named by its id that shows the published generation; and the catalogue tables.
+// load (a generation; a mirror's patch makes a view instead, patch.ts), `_id` as the key, typed columns, a `_full_text`
+// tsvector with a GIN index; per resource a view named by its id that shows the published generation; and the
+// catalogue tables.
 
 import { createHash } from 'node:crypto';
 import type { FieldDefinition, FieldType, ResourceDefinition } from '../../catalog/types.js';
@@ -51,16 +52,21 @@ export interface PgSchemas {
 }
 
 /**
- * The table of one load of a resource. Each load writes a table of its own and publishing points the resource's view
- * at it, so a request that began on the previous generation still finds its table; that one is dropped by the load
- * after next. Resource ids are at most 50 characters, so the name stays within PostgreSQL's 63.
+ * The table (or a patch's view) of one load of a resource. Each load writes a table of its own and publishing points
+ * the resource's view at it, so a request that began on the previous generation still finds its table; that one is
+ * dropped by the load after next. Resource ids are at most 50 characters, so the name (and a patch's segment, with a
+ * plus) stays within PostgreSQL's 63.
  */
 export function generationTable(resourceId: string, generation: number): string {
   return `${resourceId}@${generation.toString(36)}`;
 }
 
-/** Whether a table in the data schema is a resource's generation table (anything else there is the catalogue's). */
-export const GENERATION_TABLE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,49}@[0-9a-z]+$/;
+/**
+ * Whether a table or view in the data schema is a resource's generation (anything else there is the catalogue's): a
+ * load's table, a patch's view, or the segment a patch adds (the view's name and a plus). CKAN's `_table_metadata` is
+ * loaded as a resource too, so its generations go as the others do.
+ */
+export const GENERATION_TABLE = /^(?:[A-Za-z0-9][A-Za-z0-9_-]{0,49}|_table_metadata)@[0-9a-z]+\+?$/;
 
 /** Index names from a digest of their table's name: short, whatever the resource id, and unique per generation. */
 function indexName(table: string, suffix: string): string {
@@ -249,8 +255,6 @@ export function metaSql(schema: string) {
     allResources: `SELECT "id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields", "table_name", "inputs", "max_id" FROM ${resources}`,
     clearResources: `DELETE FROM ${resources}`,
     putResource: `INSERT INTO ${resources} ("id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields", "table_name", "inputs", "max_id") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-    /** Tables of the data schema, for removing generations that no version uses any more. */
-    tables: `SELECT tablename FROM pg_tables WHERE schemaname = $1`,
     sizes: `SELECT pg_table_size($1::regclass) AS data, pg_indexes_size($1::regclass) AS indexes`,
     databaseBytes: `SELECT pg_database_size(current_database()) AS bytes`,
     /** Sent in the publishing transaction, so delivered when it commits; the payload is the data schema. */

@@ -1,25 +1,137 @@
-// PostgreSQL statements that make a resource's next generation from its published one: the records outside the
-// changed `_id` ranges copied as they are stored (their `_full_text` included, not worked out again), the changed
-// records inserted with their `_full_text` computed as a load computes it, and what the new table then holds.
+// PostgreSQL statements that make a resource's next version from its published one. Usually the version is a view over
+// segments that earlier versions share: each segment a table of records (with its own indexes), shown without the
+// `_id` ranges later segments replace, and one new segment holding the changed records. Now and then the segments are
+// compacted into one table again: the records outside the changed ranges copied as stored (their `_full_text`
+// included, not worked out again). The changed records are inserted with their `_full_text` computed as a load
+// computes it.
 
 import type { ResourceDefinition } from '../../catalog/types.js';
 import { COLUMN_TYPES, fullTextExpressionSql } from './ddl.js';
-import { qualified, quoteIdent } from './quote.js';
+import { qualified, quoteIdent, quoteLiteral } from './quote.js';
 
-/** The new generation, holding the published one's records outside the ranges. */
-export function copyOutsideRangesSql(
-  schema: string,
-  table: string,
-  from: string,
-  ranges: readonly { from: number; to: number }[],
-): string[] {
-  const inside = ranges.map((r) => `"_id" BETWEEN ${Math.trunc(r.from)} AND ${Math.trunc(r.to)}`);
-  const outside = ranges.length === 0 ? '' : ` WHERE NOT (${inside.join(' OR ')})`;
+export interface IdSpan {
+  from: number;
+  to: number;
+}
+
+/** One table a version reads, and the `_id` ranges of it that later segments replace (it is read without them). */
+export interface Segment {
+  table: string;
+  /** The records the table holds (hidden ones included). */
+  rows: number;
+  without: IdSpan[];
+}
+
+/** The table of a version's new segment, beside the version's view (its name with a plus: see GENERATION_TABLE). */
+export function segmentTable(version: string): string {
+  return `${version}+`;
+}
+
+/** What a version made by a patch may leave behind (its view or table, its new segment), to drop when unpublished. */
+export function versionObjectsSql(schema: string, version: string): string[] {
   return [
-    `DROP TABLE IF EXISTS ${qualified(schema, table)}`,
-    `CREATE TABLE ${qualified(schema, table)} AS SELECT * FROM ${qualified(schema, from)}${outside}`,
+    dropViewSql(schema, version),
+    `DROP TABLE IF EXISTS ${qualified(schema, version)}`,
+    `DROP TABLE IF EXISTS ${qualified(schema, segmentTable(version))}`,
   ];
 }
+
+export function dropViewSql(schema: string, name: string): string {
+  return `DROP VIEW IF EXISTS ${qualified(schema, name)}`;
+}
+
+/** A condition that holds for `_id`s inside the ranges. */
+function insideSql(ranges: readonly IdSpan[]): string {
+  return ranges.map((r) => `"_id" BETWEEN ${Math.trunc(r.from)} AND ${Math.trunc(r.to)}`).join(' OR ') || 'false';
+}
+
+/** A WHERE clause that holds for `_id`s outside the ranges; empty when there are none. */
+function outsideSql(ranges: readonly IdSpan[]): string {
+  return ranges.length === 0 ? '' : ` WHERE NOT (${insideSql(ranges)})`;
+}
+
+/** The columns of a version, in its tables' order. */
+function columnsSql(resource: ResourceDefinition): string {
+  return ['_id', ...resource.fields.map((f) => f.id), '_record', '_csv', '_full_text'].map(quoteIdent).join(', ');
+}
+
+/** The records of segments, each without its hidden ranges, one segment after another (the order they are stored). */
+function segmentsSelectSql(schema: string, resource: ResourceDefinition, segments: readonly Segment[]): string {
+  const columns = columnsSql(resource);
+  return segments
+    .map((s) => `SELECT ${columns} FROM ${qualified(schema, s.table)}${outsideSql(s.without)}`)
+    .join(' UNION ALL ');
+}
+
+/**
+ * A new table holding the records of `segments` (none: an empty table of the version's columns, `_full_text` a plain
+ * column that inserts fill), read from them as they are stored.
+ */
+export function copySegmentsSql(
+  schema: string,
+  table: string,
+  resource: ResourceDefinition,
+  segments: readonly Segment[],
+  like: string,
+): string[] {
+  const source =
+    segments.length === 0
+      ? `SELECT ${columnsSql(resource)} FROM ${qualified(schema, like)} WITH NO DATA`
+      : segmentsSelectSql(schema, resource, segments);
+  return [`DROP TABLE IF EXISTS ${qualified(schema, table)}`, `CREATE TABLE ${qualified(schema, table)} AS ${source}`];
+}
+
+/**
+ * The version as a view over its segments, and what it is made of (read by the next patch) as the view's comment.
+ * The hidden ranges are one condition on the union, each naming its segment by number, not a condition inside each
+ * branch: PostgreSQL flattens only a union of plain branches, and then hands each table its own part of the condition
+ * (the others fold to true), so that its indexes serve as a table's do (pages in `_id` order merge index scans).
+ * A view's query names its tables, so PostgreSQL itself refuses to drop a segment that a version still reads.
+ */
+export function versionViewSql(
+  schema: string,
+  view: string,
+  resource: ResourceDefinition,
+  segments: readonly Segment[],
+): string[] {
+  const name = qualified(schema, view);
+  const columns = columnsSql(resource);
+  const union = segments
+    .map((s, i) => `SELECT ${i} AS "_segment", ${columns} FROM ${qualified(schema, s.table)}`)
+    .join(' UNION ALL ');
+  const hidden = segments.flatMap((s, i) =>
+    s.without.length === 0 ? [] : [`NOT ("_segment" = ${i} AND (${insideSql(s.without)}))`],
+  );
+  const where = hidden.length === 0 ? '' : ` WHERE ${hidden.join(' AND ')}`;
+  return [
+    `CREATE VIEW ${name} AS SELECT ${columns} FROM (${union}) AS "segments"${where}`,
+    `COMMENT ON VIEW ${name} IS ${quoteLiteral(JSON.stringify({ segments }))}`,
+  ];
+}
+
+/** One row: whether the relation is a view (`view`), and its comment (`composition`, a view's segments as JSON). */
+export function compositionSql(): string {
+  return `SELECT c.relkind = 'v' AS "view", obj_description(c.oid, 'pg_class') AS "composition" FROM pg_class c WHERE c.oid = to_regclass($1)`;
+}
+
+/** One row: how many records the table holds in the ranges (`hidden`). */
+export function recordsInRangesSql(schema: string, table: string, ranges: readonly IdSpan[]): string {
+  return `SELECT count(*) AS "hidden" FROM ${qualified(schema, table)} WHERE ${insideSql(ranges)}`;
+}
+
+/** One row: the data and index bytes of the tables named (qualified) in $1, together. */
+export const segmentSizesSql = `SELECT coalesce(sum(pg_table_size(t)), 0) AS data, coalesce(sum(pg_indexes_size(t)), 0) AS indexes FROM unnest($1::regclass[]) AS t`;
+
+/** The tables and views of the data schema ($1), with whether each is a view. */
+export const relationsSql = `SELECT c.relname AS "name", c.relkind = 'v' AS "view" FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind IN ('r', 'v')`;
+
+/** The tables that the views named $2 in schema $1 read: the segments of versions still in use. */
+export const segmentsReadSql =
+  `SELECT DISTINCT t.relname AS "name" FROM pg_class v JOIN pg_namespace n ON n.oid = v.relnamespace ` +
+  `JOIN pg_rewrite r ON r.ev_class = v.oid ` +
+  `JOIN pg_depend d ON d.classid = 'pg_rewrite'::regclass AND d.objid = r.oid AND d.refclassid = 'pg_class'::regclass ` +
+  `JOIN pg_class t ON t.oid = d.refobjid ` +
+  `WHERE n.nspname = $1 AND v.relkind = 'v' AND v.relname = ANY($2) AND t.oid <> v.oid AND t.relkind = 'r'`;
 
 /** Inserts `rows` records given as parameters (each: `_id`, the fields, `_record`, `_csv`), computing `_full_text`. */
 export function insertRecordsSql(
@@ -42,7 +154,7 @@ export function insertRecordsSql(
   );
 }
 
-/** One row: the table's count (`total`), largest `_id` (`max_id`), per field (n0, n1, …) whether it holds a null. */
+/** One row: the version's count (`total`), largest `_id` (`max_id`), per field (n0, n1, …) whether it holds a null. */
 export function patchedFactsSql(schema: string, table: string, resource: ResourceDefinition): string {
   const nulls = resource.fields.map((f, i) => `, bool_or(${quoteIdent(f.id)} IS NULL) AS "n${i}"`).join('');
   return `SELECT count(*) AS "total", coalesce(max("_id"), 0) AS "max_id"${nulls} FROM ${qualified(schema, table)}`;

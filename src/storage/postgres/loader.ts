@@ -6,9 +6,7 @@
 import { once } from 'node:events';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { ID_FIELD } from '../../catalog/catalog.js';
 import type { FieldType, ResourceDefinition } from '../../catalog/types.js';
-import { delimitedWriter, objectWriter } from '../../serialize/records.js';
 import { numberText, type StoredValue } from '../../catalog/values.js';
 import {
   copyIntoTableSql,
@@ -24,10 +22,9 @@ import {
   unpublishSql,
   type PgSchemas,
 } from '../../dialect/postgres/ddl.js';
+import { dropViewSql, relationsSql, segmentsReadSql, versionObjectsSql } from '../../dialect/postgres/patch.js';
 import { qualified } from '../../dialect/postgres/quote.js';
 import {
-  checkedId,
-  nullTracker,
   type IdRange,
   type LoadBase,
   type LoadSession,
@@ -37,6 +34,7 @@ import {
   type ResourceSink,
   type StoreMeta,
 } from '../load-target.js';
+import { RecordRenderer, renderingSink } from '../row-sink.js';
 import { storeError } from './connection.js';
 import { readGeneration, readPostgresMeta } from './meta.js';
 import { patchTable } from './patch.js';
@@ -98,11 +96,7 @@ class PostgresLoadSession implements LoadSession {
         await client.query(sql);
       copy = client.query(copyFrom(copyIntoTableSql(schema, table, resource)));
       const types = resource.fields.map((f) => f.type);
-      const recordText = objectWriter([ID_FIELD, ...resource.fields]);
-      const csvLine = delimitedWriter([ID_FIELD, ...resource.fields], ',');
-      const nulls = nullTracker(resource.fields.map((f) => f.id));
-      let count = 0;
-      let maxId = 0;
+      const renderer = new RecordRenderer(resource.fields);
       let chunk = '';
       const stream = copy;
       const flush = async () => {
@@ -111,28 +105,12 @@ class PostgresLoadSession implements LoadSession {
         chunk = '';
         if (full) await once(stream, 'drain');
       };
-      const sink: ResourceSink = {
-        get count() {
-          return count;
-        },
-        insert(values, id) {
-          count += 1;
-          const rowId = checkedId(id, count, maxId);
-          maxId = rowId;
-          nulls.see(values);
-          let line = String(rowId);
-          for (let i = 0; i < values.length; i++) line += '\t' + copyValue(values[i]!, types[i]!);
-          const row = [rowId, ...values];
-          chunk +=
-            line +
-            '\t' +
-            copyValue(recordText.record(row), 'text') +
-            '\t' +
-            copyValue(csvLine.record(row), 'text') +
-            '\n';
-          return chunk.length >= CHUNK_CHARS ? flush() : undefined;
-        },
-      };
+      const sink = renderingSink(renderer, (values, record) => {
+        let line = String(record.id);
+        for (let i = 0; i < values.length; i++) line += '\t' + copyValue(values[i]!, types[i]!);
+        chunk += line + '\t' + copyValue(record.json, 'text') + '\t' + copyValue(record.csv, 'text') + '\n';
+        return chunk.length >= CHUNK_CHARS ? flush() : undefined;
+      });
       await fill(sink);
       await flush();
       copy.end();
@@ -147,13 +125,13 @@ class PostgresLoadSession implements LoadSession {
       ]);
       const record: ResourceLoadRecord = {
         ...base,
-        total: count,
+        total: renderer.count,
         loadedAt: new Date().toISOString(),
         dataBytes: Number(sizes.rows[0]?.data ?? 0),
         indexBytes: Number(sizes.rows[0]?.indexes ?? 0),
-        nullFields: nulls.fields(),
+        nullFields: renderer.nullFields(),
         table,
-        maxId,
+        maxId: renderer.maxId,
       };
       this.loaded.push({ resource, record });
       return record;
@@ -277,15 +255,15 @@ class PostgresLoadSession implements LoadSession {
   }
 
   /**
-   * Drops generation tables that no version uses any more: those the previous load retired, an earlier layout's, and
-   * any a failed load left. A request still reading one holds a lock that the drop waits for, up to a point; what
-   * cannot be dropped now is dropped by a later load.
+   * Drops generation tables and views that no version uses any more: those the previous load retired, an earlier
+   * layout's, and any a failed load left; never a segment that a version in use still reads. A request still reading
+   * one holds a lock that the drop waits for, up to a point; what cannot be dropped now is dropped by a later load.
    */
   private async dropUnused(inUse: ReadonlySet<string>): Promise<void> {
     const schema = this.options.schemas.data;
-    const tables = (await this.client.query<{ tablename: string }>(metaSql(schema).tables, [schema])).rows.map(
-      (r) => r.tablename,
-    );
+    const relations = (await this.client.query<{ name: string; view: boolean }>(relationsSql, [schema])).rows;
+    const read = (await this.client.query<{ name: string }>(segmentsReadSql, [schema, [...inUse]])).rows;
+    const used = new Set([...inUse, ...read.map((r) => r.name)]);
     // Before generations, a resource's table was named by its id (and "<id>__load" while loading).
     const earlierLayout = new Set(
       [...inUse].flatMap((t) => {
@@ -293,14 +271,21 @@ class PostgresLoadSession implements LoadSession {
         return [id, `${id}__load`];
       }),
     );
-    const unused = tables.filter((t) => !inUse.has(t) && (GENERATION_TABLE.test(t) || earlierLayout.has(t)));
+    const unused = relations.filter(
+      (r) => !used.has(r.name) && (GENERATION_TABLE.test(r.name) || (!r.view && earlierLayout.has(r.name))),
+    );
     await this.client.query(`SET lock_timeout = '5s'`).catch(() => {});
-    for (const table of unused) await this.client.query(dropTableSql(schema, table)).catch(() => {});
+    // Views first: a segment goes only once no view reads it.
+    for (const view of unused.filter((r) => r.view))
+      await this.client.query(dropViewSql(schema, view.name)).catch(() => {});
+    for (const table of unused.filter((r) => !r.view))
+      await this.client.query(dropTableSql(schema, table.name)).catch(() => {});
   }
 
   async abort(): Promise<void> {
     for (const { record } of this.loaded)
-      await this.client.query(dropTableSql(this.options.schemas.data, record.table)).catch(() => {});
+      for (const sql of versionObjectsSql(this.options.schemas.data, record.table))
+        await this.client.query(sql).catch(() => {});
     this.loaded.length = 0;
     await this.release();
   }

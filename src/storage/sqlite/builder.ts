@@ -24,12 +24,9 @@ import {
   SQLITE_SCHEMA_VERSION,
 } from '../../dialect/sqlite/ddl.js';
 import { parseTsvector, tsvectorToString } from '../../text-search/index.js';
-import { delimitedWriter, objectWriter } from '../../serialize/records.js';
-import { ID_FIELD } from '../../catalog/catalog.js';
 import { ftsDocument, RowVectorizer } from '../full-text.js';
+import { RecordRenderer, renderingSink } from '../row-sink.js';
 import {
-  checkedId,
-  nullTracker,
   type IdRange,
   type LoadBase,
   type LoadSession,
@@ -106,8 +103,7 @@ export class SqliteDatabaseBuilder {
     try {
       for (const sql of dropResourceSql(id)) this.db.exec(sql);
       for (const sql of createResourceSql(id, fields)) this.db.exec(sql);
-      const nulls = nullTracker(fields.map((f) => f.id));
-      const sink = this.sink(id, fields, nulls.see);
+      const sink = this.sink(id, fields);
       await fill(sink);
       const exactFields = [...sink.exactFields];
       for (const sql of createIndexesSql(id, fields, resource.indexes)) this.db.exec(sql);
@@ -117,7 +113,7 @@ export class SqliteDatabaseBuilder {
         loadedAt: new Date().toISOString(),
         dataBytes: 0,
         indexBytes: 0,
-        nullFields: nulls.fields(),
+        nullFields: sink.nullFields(),
         table: id,
         maxId: sink.maxId,
         ...(exactFields.length > 0 ? { exactFields } : {}),
@@ -146,7 +142,7 @@ export class SqliteDatabaseBuilder {
   ): Promise<ResourceLoadRecord> {
     if (!this.base || !this.copiedIds.includes(resource.id))
       throw new Error(`resource ${resource.id}: the store holds no copy of it to patch`);
-    const sink = this.sink(resource.id, resource.fields, () => {});
+    const sink = this.sink(resource.id, resource.fields);
     const record = await patchResource(this.db, resource, base, previous, ranges, sink, fill, (r) =>
       this.recordResource(r),
     );
@@ -252,47 +248,40 @@ export class SqliteDatabaseBuilder {
   private sink(
     resourceId: string,
     fields: readonly FieldDefinition[],
-    see: (values: readonly StoredValue[]) => void,
-  ): ResourceSink & { readonly maxId: number; readonly exactFields: ReadonlySet<string> } {
+  ): ResourceSink & { readonly maxId: number; readonly exactFields: ReadonlySet<string>; nullFields(): string[] } {
     const numeric = fields.flatMap((f, i) => (f.type === 'numeric' ? [i] : []));
     const exactFields = new Set<string>();
     const insertRow = this.db.prepare(insertRowSql(resourceId, fields.length, numeric.length));
     const insertLexemes = this.db.prepare(insertLexemesSql(resourceId));
     const vectorizer = new RowVectorizer(this.fullTextLanguage, fields);
-    const record = objectWriter([ID_FIELD, ...fields]);
-    const csvLine = delimitedWriter([ID_FIELD, ...fields], ',');
-    let count = 0;
-    let maxId = 0;
+    const renderer = new RecordRenderer(fields);
+    const sink = renderingSink(renderer, (values, record) => {
+      const vector = vectorizer.vector(values);
+      const exact = numeric.map((i) => {
+        const text = exactText(values[i]!);
+        if (text !== null) exactFields.add(fields[i]!.id);
+        return text;
+      });
+      insertRow.run(
+        record.id,
+        ...values.map((v, i) => toSqlite(v, fields[i]!.type)),
+        record.json,
+        record.csv,
+        tsvectorToString(vector),
+        ...exact,
+      );
+      insertLexemes.run(record.id, ftsDocument(vector));
+    });
     return {
       get count() {
-        return count;
+        return sink.count;
       },
       get maxId() {
-        return maxId;
+        return renderer.maxId;
       },
       exactFields,
-      insert(values, id) {
-        count += 1;
-        const rowId = checkedId(id, count, maxId);
-        maxId = rowId;
-        see(values);
-        const vector = vectorizer.vector(values);
-        const row = [rowId, ...values];
-        const exact = numeric.map((i) => {
-          const text = exactText(values[i]!);
-          if (text !== null) exactFields.add(fields[i]!.id);
-          return text;
-        });
-        insertRow.run(
-          rowId,
-          ...values.map((v, i) => toSqlite(v, fields[i]!.type)),
-          record.record(row),
-          csvLine.record(row),
-          tsvectorToString(vector),
-          ...exact,
-        );
-        insertLexemes.run(rowId, ftsDocument(vector));
-      },
+      insert: sink.insert,
+      nullFields: () => renderer.nullFields(),
     };
   }
 }
