@@ -9,7 +9,7 @@ import type { ServiceLease, Services, ServiceState } from './actions/types.js';
 import { ResidentTables } from './resident/tables.js';
 import { buildDatabase, mirrorOptions, type BuildOptions, type BuildResult } from './ingest/build.js';
 import type { Settings } from './settings.js';
-import type { StorageBackend, Store } from './storage/backend.js';
+import type { StoreVersion, Store } from './storage/backend.js';
 import { storageFor } from './stores.js';
 import { VersionMemos } from './util/version-memos.js';
 
@@ -36,7 +36,7 @@ export interface PrepareOptions {
 }
 
 /** A version's catalogue, as recorded by the load that wrote it. */
-function catalogOf(version: StorageBackend): Catalog {
+function catalogOf(version: StoreVersion): Catalog {
   if (!version.catalog) throw new Error('the store holds no catalogue; run the loader first');
   return new Catalog(parseCatalog(JSON.parse(version.catalog)), version.resources);
 }
@@ -51,7 +51,7 @@ function residentTables(settings: Settings): Pick<Services, 'resident'> {
 
 /** Services per version of the store, each made once: the catalogue is parsed when the version is opened. */
 class StoreServices implements ServiceState {
-  private readonly byVersion = new WeakMap<StorageBackend, Services>();
+  private readonly byVersion = new WeakMap<StoreVersion, Services>();
 
   constructor(
     private readonly store: Store,
@@ -61,7 +61,7 @@ class StoreServices implements ServiceState {
     this.servicesOf(store.current);
   }
 
-  private servicesOf(version: StorageBackend): Services {
+  private servicesOf(version: StoreVersion): Services {
     let services = this.byVersion.get(version);
     if (!services) {
       services = {

@@ -1,6 +1,8 @@
 // Chooses the store from the settings — PostgreSQL when DATABASE_URL is set, the embedded SQLite file otherwise — and
-// equips it: the embedded store gets the SQL functions that translated datastore_search_sql statements call. The
-// PostgreSQL modules (and the driver) are loaded only when PostgreSQL is chosen.
+// composes it, as a dialect is composed of a driver and its query compiler: each store gets the compiler of its
+// dialect (src/sql/, which no store imports), and the embedded store the SQL functions that translated
+// datastore_search_sql statements call. The PostgreSQL modules (and the driver) are loaded only when PostgreSQL is
+// chosen.
 
 import path from 'node:path';
 import type { Settings } from './settings.js';
@@ -8,14 +10,15 @@ import type { Store } from './storage/backend.js';
 import type { LoadTarget } from './storage/load-target.js';
 import type { PostgresLoadOptions } from './storage/postgres/loader.js';
 import { redact } from './storage/postgres/redact.js';
-import { SqliteStore } from './storage/sqlite/backend.js';
+import { sqlCompilerFor } from './sql/compilers.js';
+import { SqliteStore, type SqliteStoreOptions } from './storage/sqlite/backend.js';
 import { SqliteLoadTarget } from './storage/sqlite/load-target.js';
 import type { SqliteExtension } from './storage/sqlite/connection.js';
 
 /** Loaded by module name so that the embedded store's worker threads can register them too. */
 const SQLITE_EXTENSIONS: SqliteExtension[] = [
   // The runtime alone: the statement translator (and PostgreSQL's parser behind it) loads with the first statement.
-  { module: new URL('./sql/search-sql/runtime.js', import.meta.url).href, register: 'registerRuntime' },
+  { module: new URL('./sql/user-sql/runtime.js', import.meta.url).href, register: 'registerRuntime' },
 ];
 
 /** PostgreSQL's load target, loading its module on first use (a LoadTarget's work is all asynchronous anyway). */
@@ -61,6 +64,7 @@ export function storageFor(settings: Settings): StorageChoice {
       loadTarget: () => new PostgresLoadTargetOnDemand({ url, schemas, readerRole }),
       openStore: async () =>
         (await import('./storage/postgres/backend.js')).PostgresStore.open({
+          compilerFor: sqlCompilerFor,
           url,
           readUrls: settings.databaseReadUrls,
           schemas,
@@ -75,10 +79,14 @@ export function storageFor(settings: Settings): StorageChoice {
     // Named by its file alone: a path on this machine is nobody else's business (logs leave it).
     description: `embedded SQLite (${path.basename(settings.databasePath)})`,
     loadTarget: () => new SqliteLoadTarget(settings.databasePath),
-    openStore: () =>
-      SqliteStore.open(settings.databasePath, {
-        extensions: SQLITE_EXTENSIONS,
-        searchTimeoutMs: settings.searchTimeoutMs,
-      }),
+    openStore: () => openSqliteStore(settings.databasePath, { searchTimeoutMs: settings.searchTimeoutMs }),
   };
+}
+
+/** The embedded store at `file`, composed with the SQLite compiler and the functions translated user SQL calls. */
+export function openSqliteStore(
+  file: string,
+  options: Omit<SqliteStoreOptions, 'compilerFor' | 'extensions'> = {},
+): Promise<SqliteStore> {
+  return SqliteStore.open(file, { ...options, compilerFor: sqlCompilerFor, extensions: SQLITE_EXTENSIONS });
 }

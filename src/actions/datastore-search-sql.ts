@@ -12,9 +12,9 @@ import type { Action } from './types.js';
  * The translator and PostgreSQL's parser (WebAssembly, some 13 MB, and about 20 MB of a process's memory once loaded)
  * are loaded by the first statement, not at start: most processes never answer one.
  */
-let searchSql: Promise<typeof import('../sql/search-sql/index.js')> | null = null;
-function loadSearchSql(): Promise<typeof import('../sql/search-sql/index.js')> {
-  searchSql ??= import('../sql/search-sql/index.js').then(async (module) => {
+let searchSql: Promise<typeof import('../sql/user-sql/index.js')> | null = null;
+function loadSearchSql(): Promise<typeof import('../sql/user-sql/index.js')> {
+  searchSql ??= import('../sql/user-sql/index.js').then(async (module) => {
     await module.initSearchSql();
     return module;
   });

@@ -6,7 +6,7 @@ import type { ResidentTables } from '../resident/tables.js';
 import type { ParamSpec } from '../query/params.js';
 import type { Settings } from '../settings.js';
 import type { VersionMemos } from '../util/version-memos.js';
-import { DataVersionMoved, type StorageBackend } from '../storage/backend.js';
+import { DataVersionMoved, type StoreVersion } from '../storage/backend.js';
 import type { StageTimings } from '../util/timing.js';
 
 /**
@@ -14,7 +14,7 @@ import type { StageTimings } from '../util/timing.js';
  */
 export interface Services {
   catalog: Catalog;
-  backend: StorageBackend;
+  backend: StoreVersion;
   settings: Settings;
   /** This version's small resources held in memory, answering searches without the store (absent: turned off). */
   resident?: ResidentTables;

@@ -4,18 +4,15 @@
 // --dry-run it prints all that and changes nothing.
 
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { EMPTY_CATALOG, resourceWithPath, withDatasetKeys, withResource } from '../catalog/edit.js';
 import { licenceById } from '../catalog/licences.js';
 import { parseCatalog } from '../catalog/load.js';
 import { inferTable, type InferredSchema } from '../ingest/infer.js';
 import { openTable, tableSpec, type TableSpec } from '../ingest/readers/open.js';
 import { DELIMITER_NAMES, NotATableError, sniffFile } from '../ingest/readers/sniff.js';
+import { downloadFile, isUrl } from '../ingest/source.js';
 import type { Settings } from '../settings.js';
 import { textTable } from './progress.js';
 
@@ -54,8 +51,6 @@ export interface AddPlan {
 /** A publisher's mistake on the command line (an unknown licence id): exit 2. */
 export class AddUsageError extends Error {}
 
-const isUrl = (text: string) => /^https?:\/\//i.test(text);
-
 /** A dataset name from a file name: CKAN's rules (lowercase letters, digits, - and _, 2 to 100 of them). */
 export function datasetNameFor(stem: string): string {
   const name = stem
@@ -76,20 +71,7 @@ function titleFor(stem: string): string {
 /** A local copy of the source to read: the file itself, or a URL downloaded (streamed to a temporary file). */
 async function localCopy(source: string): Promise<{ file: string; release(): Promise<void> }> {
   if (!isUrl(source)) return { file: path.resolve(source), release: async () => {} };
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'countcentre-add-'));
-  const file = path.join(dir, 'download');
-  try {
-    const response = await fetch(source, { signal: AbortSignal.timeout(120_000) });
-    if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
-    await pipeline(
-      Readable.fromWeb(response.body as import('node:stream/web').ReadableStream),
-      createWriteStream(file),
-    );
-  } catch (err) {
-    await rm(dir, { recursive: true, force: true });
-    throw new Error(`${source}: download failed (${(err as Error).message})`);
-  }
-  return { file, release: () => rm(dir, { recursive: true, force: true }) };
+  return downloadFile(source, 120_000, { prefix: 'countcentre-add-', name: 'download' });
 }
 
 /**

@@ -16,7 +16,30 @@ export interface LocatedSource {
   release(): Promise<void>;
 }
 
-const isUrl = (text: string) => /^https?:\/\//i.test(text);
+export const isUrl = (text: string) => /^https?:\/\//i.test(text);
+
+/** Streams `url` to a file of a temporary folder of its own, which `release` removes. */
+export async function downloadFile(
+  url: string,
+  timeoutMs: number,
+  temp: { prefix: string; name: string },
+): Promise<{ file: string; release(): Promise<void> }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), temp.prefix));
+  const file = path.join(dir, temp.name);
+  const release = () => rm(dir, { recursive: true, force: true });
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+    await pipeline(
+      Readable.fromWeb(response.body as import('node:stream/web').ReadableStream),
+      createWriteStream(file),
+    );
+  } catch (err) {
+    await release();
+    throw new Error(`${url}: download failed (${(err as Error).message})`);
+  }
+  return { file, release };
+}
 
 /** What the service calls a source in anything it shows: an absolute local path by its file name. */
 export function publicName(sourcePath: string): string {
@@ -45,18 +68,6 @@ export async function locateSource(sources: string, sourcePath: string, timeoutM
     // publisher's machine is nobody else's business, and never leaves it (messages, package_show, logs).
     return { file: location, displayName: publicName(sourcePath), release: async () => {} };
   }
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'countcentre-source-'));
-  const file = path.join(dir, 'source');
-  try {
-    const response = await fetch(location, { signal: AbortSignal.timeout(timeoutMs) });
-    if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
-    await pipeline(
-      Readable.fromWeb(response.body as import('node:stream/web').ReadableStream),
-      createWriteStream(file),
-    );
-  } catch (err) {
-    await rm(dir, { recursive: true, force: true });
-    throw new Error(`${location}: download failed (${(err as Error).message})`);
-  }
-  return { file, displayName: location, release: () => rm(dir, { recursive: true, force: true }) };
+  const { file, release } = await downloadFile(location, timeoutMs, { prefix: 'countcentre-source-', name: 'source' });
+  return { file, displayName: location, release };
 }

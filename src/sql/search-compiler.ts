@@ -14,7 +14,8 @@ import {
   type TextMatch,
   type ValueCountPlan,
 } from '../query/plan.js';
-import type { CompiledQuery } from './compiled.js';
+import type { CompiledQuery } from '../dialect/compiled.js';
+import type { SqlCompiler } from '../dialect/compiler.js';
 
 export type SqlParam = CompiledQuery['params'][number];
 
@@ -278,5 +279,20 @@ export function compileColumnsWith(
   return {
     sql: `SELECT ${select} FROM ${h.table(resourceId)}${where} ORDER BY ${id} LIMIT ${p.bind(limit)}`,
     params: p.values,
+  };
+}
+
+/**
+ * A dialect's compiler for one store version, in the shape every action reads it (SqlCompiler): the dialect's hooks,
+ * made once, and the one way that dialect runs user SQL.
+ */
+export function compilerOf(h: SearchDialectHooks, compileUserSql: SqlCompiler['compileUserSql']): SqlCompiler {
+  return {
+    compileSearch: (plan) => compileSearchWith(h, plan),
+    compileCount: (plan) => compileCountWith(h, plan),
+    compileValueCounts: (plan) => compileValueCountsWith(h, plan),
+    compileColumns: (resourceId, columns, afterId, limit, numeric) =>
+      compileColumnsWith(h, resourceId, columns, afterId, limit, numeric),
+    compileUserSql,
   };
 }

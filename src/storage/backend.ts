@@ -1,10 +1,10 @@
 // The contract every store meets. A Store serves one version of the data at a time and switches to the next when a
-// load is published; a StorageBackend is one such version, pinned: everything a request reads through it (rows, counts,
+// load is published; a StoreVersion is one such version, pinned: everything a request reads through it (rows, counts,
 // streams, user SQL, the catalogue recorded with the load) belongs to that version, even if a newer one is published
 // while the request runs. Backends never see plans or requests.
 
-import type { CompiledQuery } from '../sql/compiled.js';
-import type { CompileTarget, Dialect } from '../sql/dialects.js';
+import type { CompiledQuery } from '../dialect/compiled.js';
+import type { CompileTarget, SqlCompiler } from '../dialect/compiler.js';
 
 export type DialectName = CompileTarget['dialect'];
 
@@ -31,7 +31,7 @@ export interface StoreHealth {
 }
 
 /** One version of the data as a store holds it: what a request reads, all of it from the same load. */
-export interface StorageBackend {
+export interface StoreVersion {
   readonly dialect: DialectName;
   /** The catalogue (JSON text) the load recorded: the definitions that describe exactly this version's tables. */
   readonly catalog: string;
@@ -39,7 +39,7 @@ export interface StorageBackend {
    * The SQL compiler for this version: its dialect, bound to what it must know of the store (schema, this load's
    * tables, the full-text index language). Made once per version, so actions compile through the store they read.
    */
-  readonly compiler: Dialect;
+  readonly compiler: SqlCompiler;
   /** Text search configuration of the whole-row full-text index. */
   readonly indexLanguage: string;
   /** Changes with every reload; versions cached answers and ETags. */
@@ -70,7 +70,7 @@ export interface StorageBackend {
 
 /** A version in use by a request; released when the request is answered (or its stream ends). */
 export interface Lease {
-  readonly version: StorageBackend;
+  readonly version: StoreVersion;
   release(): void;
 }
 
@@ -80,14 +80,14 @@ export interface Lease {
  */
 export interface Store {
   readonly dialect: DialectName;
-  readonly current: StorageBackend;
+  readonly current: StoreVersion;
   acquire(): Lease;
   /** The version the store now holds, opened, if it is not the current one; null when nothing changed. */
-  openLatest(): Promise<StorageBackend | null>;
+  openLatest(): Promise<StoreVersion | null>;
   /** Makes `version` (from openLatest) current; the previous one closes when no lease holds it any more. */
-  serve(version: StorageBackend): void;
+  serve(version: StoreVersion): void;
   /** Discards a version from openLatest that will not be served. */
-  discard(version: StorageBackend): Promise<void>;
+  discard(version: StoreVersion): Promise<void>;
   /**
    * Calls `changed` as soon as another process may have published a load, where the store can tell (PostgreSQL's
    * notifications, a file renamed in the embedded store's folder); serving processes also poll, so a missed signal is

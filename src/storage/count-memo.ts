@@ -1,7 +1,7 @@
 // Counts remembered per dataset version: the data only changes with a reload, so a filter's total, once counted,
 // holds until then. Paging through a filtered result (page 2, 3, … of the same filters) counts once.
 
-import type { CompiledQuery } from '../sql/compiled.js';
+import type { CompiledQuery } from '../dialect/compiled.js';
 import { BoundedCache } from '../util/bounded-cache.js';
 
 /** Distinct counts remembered; each is a key of a few hundred bytes and a number. */

@@ -1,11 +1,11 @@
 // Which version of the data a store serves, and which older ones are still in use: a request leases the current
 // version for as long as it reads; a version that has been replaced is closed when its last lease is released.
 
-import type { Lease, LoadedResource, StorageBackend } from './backend.js';
+import type { Lease, LoadedResource, StoreVersion } from './backend.js';
 import type { StoreMeta } from './load-target.js';
 
 /** A version a store can close once nothing reads it. */
-export interface ClosableVersion extends StorageBackend {
+export interface ClosableVersion extends StoreVersion {
   close(): Promise<void>;
 }
 

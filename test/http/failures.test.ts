@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { pino } from 'pino';
 import { buildApp } from '../../src/app.js';
-import type { StorageBackend } from '../../src/storage/backend.js';
+import type { StoreVersion } from '../../src/storage/backend.js';
 import { VersionMemos } from '../../src/util/version-memos.js';
 import { httpCall, RESOURCE_A, RESOURCE_B, startService, TEST_BACKENDS, type TestService } from '../helpers/service.js';
 
@@ -27,7 +27,7 @@ for (const backend of TEST_BACKENDS)
             ? Promise.reject(new Error('disk I/O error at /secret/path'))
             : real[read](query as never),
       });
-      const failing: StorageBackend = Object.create(real, {
+      const failing: StoreVersion = Object.create(real, {
         rows: failingRead('rows'),
         bulkRows: failingRead('bulkRows'),
       });

@@ -26,8 +26,8 @@ import { buildDatabase } from '../../src/ingest/build.js';
 import type { PlanField, SearchPlan } from '../../src/query/plan.js';
 import { readSearchRequest } from '../../src/query/search-params.js';
 import { planSearch, type PlanResource } from '../../src/query/search-plan.js';
-import { dialectFor } from '../../src/sql/dialects.js';
-import { SQLITE_FUNCTIONS } from '../../src/sql/sqlite/functions.js';
+import { sqlCompilerFor } from '../../src/sql/compilers.js';
+import { SQLITE_FUNCTIONS } from '../../src/dialect/sqlite/functions.js';
 import { readPostgresMeta } from '../../src/storage/postgres/meta.js';
 import { PROJECT_ROOT } from '../../src/settings.js';
 import { storageFor } from '../../src/stores.js';
@@ -340,7 +340,7 @@ for (const backend of TEST_BACKENDS)
     test('ranges on indexed fields are found through the indexes (EXPLAIN), never by reading the table', async () => {
       const explained: string[] = [];
       if (backend === 'sqlite') {
-        const dialect = dialectFor({ dialect: 'sqlite', indexLanguage: 'english' });
+        const dialect = sqlCompilerFor({ dialect: 'sqlite', indexLanguage: 'english' });
         const db = new Database(storePath, { readonly: true });
         // The compiled statements call the store's deadline guard on each row; here there is no deadline to keep.
         db.function(SQLITE_FUNCTIONS.deadline, (_row: unknown) => 1);
@@ -366,7 +366,7 @@ for (const backend of TEST_BACKENDS)
         try {
           // The resource's rows live in the table of the generation the load published.
           const table = (await readPostgresMeta(client, 'countcentre'))!.resources.get(RESOURCE)!.table;
-          const dialect = dialectFor({
+          const dialect = sqlCompilerFor({
             dialect: 'postgres',
             schema: 'countcentre',
             tables: new Map([[RESOURCE, table]]),

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Services, ServiceState } from '../../src/actions/types.js';
 import type { ApiRequest, ApiResponse } from '../../src/http/core.js';
-import { DataVersionMoved, type StorageBackend } from '../../src/storage/backend.js';
+import { DataVersionMoved, type StoreVersion } from '../../src/storage/backend.js';
 import { VersionMemos } from '../../src/util/version-memos.js';
 import { createPageCore } from '../../src/web/index.js';
 import { RESOURCE_A, silentLogger, startService, TEST_BACKENDS, type TestService } from '../helpers/service.js';
@@ -23,7 +23,7 @@ async function bodyOf(response: ApiResponse): Promise<string> {
 }
 
 /** A version of the store whose every read says a load replaced it, under a version name of its own. */
-function movedVersion(real: StorageBackend): StorageBackend {
+function movedVersion(real: StoreVersion): StoreVersion {
   const gone = async () => {
     throw new DataVersionMoved('replaced by a test');
   };
@@ -85,7 +85,7 @@ for (const backend of TEST_BACKENDS)
     test('facet counts: one grouped statement per field, kept with the version', async () => {
       const real = service.prepared.services;
       const statements: string[] = [];
-      const spying: StorageBackend = Object.create(real.backend, {
+      const spying: StoreVersion = Object.create(real.backend, {
         rows: { value: (query: { sql: string }) => (statements.push(query.sql), real.backend.rows(query as never)) },
       });
       const services: Services = { ...real, backend: spying, memos: new VersionMemos() };

@@ -14,7 +14,7 @@ import { parseCatalog } from '../../src/catalog/load.js';
 import { buildDatabase } from '../../src/ingest/build.js';
 import { SqliteLoadTarget } from '../../src/storage/sqlite/load-target.js';
 import { PROJECT_ROOT } from '../../src/settings.js';
-import { SqliteStore } from '../../src/storage/sqlite/backend.js';
+import { openSqliteStore } from '../../src/stores.js';
 import { silentLogger } from '../helpers/service.js';
 
 const PEOPLE = '11111111-0000-4000-8000-000000000001';
@@ -139,7 +139,7 @@ describe('loader', () => {
       ],
     );
     assert.equal(rows(PEOPLE).length, 3);
-    const store = await SqliteStore.open(db);
+    const store = await openSqliteStore(db);
     const backend = store.current;
     try {
       const search = await backend.rows({
@@ -256,7 +256,7 @@ describe('loader', () => {
       result.outcomes.map((o) => o.status),
       ['failed', 'loaded'],
     );
-    const store = await SqliteStore.open(db);
+    const store = await openSqliteStore(db);
     const backend = store.current;
     try {
       assert.deepEqual([...backend.resources.keys()].sort(), [PLACES, '_table_metadata'].sort());
@@ -270,7 +270,7 @@ describe('loader', () => {
   test('the new database is swapped in atomically: an open reader keeps its snapshot', async () => {
     writeSources();
     await build(catalogJson(), true);
-    const store = await SqliteStore.open(db);
+    const store = await openSqliteStore(db);
     const reader = store.current;
     try {
       writeSources(PEOPLE_CSV, 'Place,Seats\nCork,5\n');

@@ -17,7 +17,7 @@ import { loadCatalogFile } from '../../src/catalog/load.js';
 import { buildDatabase, type BuildResult } from '../../src/ingest/build.js';
 import type { CopyRoute } from '../../src/ingest/sources.js';
 import { loadSettings, type Settings } from '../../src/settings.js';
-import type { Store, StorageBackend } from '../../src/storage/backend.js';
+import type { Store, StoreVersion } from '../../src/storage/backend.js';
 import { MAX_SEGMENTS } from '../../src/storage/postgres/patch.js';
 import { storageFor } from '../../src/stores.js';
 import { FakeCkan, SAMPLE_FIELDS, sampleRecords } from '../helpers/fake-ckan.js';
@@ -105,11 +105,11 @@ describe('PostgreSQL versions made by patches', { skip: !TEST_BACKENDS.includes(
     }
   }
 
-  const tableOf = (version: StorageBackend) =>
+  const tableOf = (version: StoreVersion) =>
     (version.resources.get(portal.resourceId) as unknown as { table: string }).table;
 
   /** Every column of a version's records as stored, `_full_text` included, read through the version itself. */
-  async function rowsOf(version: StorageBackend, schema: string): Promise<unknown[][]> {
+  async function rowsOf(version: StoreVersion, schema: string): Promise<unknown[][]> {
     const table = `"${schema}"."${tableOf(version)}"`;
     return version.rows({
       sql: `SELECT "_id", "Name", "Votes", "Share"::text, "Big", "Seen"::text, "Notes", "_record", "_csv", "_full_text"::text FROM ${table} ORDER BY "_id"`,
@@ -152,7 +152,7 @@ describe('PostgreSQL versions made by patches', { skip: !TEST_BACKENDS.includes(
   }
 
   /** Patches the upstream's change in, serves the new version, and checks it holds what a fresh copy holds. */
-  async function patched(settings: Settings, served: Store, change: () => void): Promise<StorageBackend> {
+  async function patched(settings: Settings, served: Store, change: () => void): Promise<StoreVersion> {
     change();
     const result = await load(settings);
     assert.equal(result.outcomes[0]!.method, 'patch (datastore_search_sql hashes)', result.outcomes[0]!.error ?? '');

@@ -15,10 +15,10 @@ import { PROJECT_ROOT } from '../../src/settings.js';
 import { ApiError } from '../../src/errors.js';
 import { readSearchRequest } from '../../src/query/search-params.js';
 import { planSearch, type PlanResource } from '../../src/query/search-plan.js';
-import { indexTableSql, INDEXED_FIELD_STATISTICS } from '../../src/sql/postgres/ddl.js';
+import { indexTableSql, INDEXED_FIELD_STATISTICS } from '../../src/dialect/postgres/ddl.js';
 import { readPostgresMeta } from '../../src/storage/postgres/meta.js';
-import { qualified } from '../../src/sql/postgres/quote.js';
-import { compileCount, compileSearch } from '../../src/sql/postgres/search.js';
+import { qualified } from '../../src/dialect/postgres/quote.js';
+import { postgresCompiler } from '../../src/sql/postgres/search.js';
 import { PostgresLoadTarget } from '../../src/storage/postgres/loader.js';
 import { createTestDatabase, DATA_DIR, silentLogger, TEST_BACKENDS } from '../helpers/service.js';
 
@@ -150,7 +150,8 @@ describe('PostgreSQL loader', { skip: !TEST_BACKENDS.includes('postgres') }, () 
       ];
       for (const search of searches) {
         const target = { schema: SCHEMAS.data, tables: new Map([[candidates.id, tableName]]) };
-        for (const query of [compileSearch(search, target), compileCount(search, target)]) {
+        const compiler = postgresCompiler(target);
+        for (const query of [compiler.compileSearch(search), compiler.compileCount(search)]) {
           const explained = await client.query<{ 'QUERY PLAN': string }>(
             `EXPLAIN ${query.sql}`,
             query.params as unknown[],

@@ -1,6 +1,7 @@
-// The import rule, checked: the arrows point one way (http → actions → query → sql → storage), the presenters (http,
-// web) never reach SQL or a store, and the domain and leaf modules stay free of the layers above them. Every static
-// and dynamic import between modules of src/ is read from the sources.
+// The import rule, checked: the arrows point one way (http → actions → query → sql), the presenters (http, web) never
+// reach SQL or a store, a store and its compiler meet only in what they share (dialect/) and where they are composed
+// (stores.ts), and the domain and leaf modules stay free of the layers above them. Every static and dynamic import
+// between modules of src/ is read from the sources.
 
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -17,6 +18,7 @@ const ALL = [
   'actions',
   'query',
   'sql',
+  'dialect',
   'storage',
   'resident',
   'ingest',
@@ -40,8 +42,11 @@ const FORBIDDEN: Record<string, readonly string[]> = {
   actions: ['http', 'web', 'ingest', 'cli'],
   query: ['http', 'web', 'actions', 'sql', 'storage', 'resident', 'ingest', 'cli', 'elections'],
   // The translator and compilers raise domain errors (domain-errors.ts); only errors.ts turns them into the API's.
+  // A compiler and a store know each other only through dialect/; stores.ts composes them.
   sql: ['http', 'web', 'actions', 'resident', 'ingest', 'cli', 'elections', 'storage', 'errors'],
-  storage: ['http', 'web', 'actions', 'query', 'resident', 'ingest', 'cli', 'elections', 'errors'],
+  storage: ['http', 'web', 'actions', 'query', 'sql', 'resident', 'ingest', 'cli', 'elections', 'errors'],
+  // What a dialect's compiler and store share (layout, quoting, SQL function names, CompiledQuery) depends on neither.
+  dialect: ['http', 'web', 'actions', 'sql', 'storage', 'resident', 'ingest', 'cli', 'elections', 'errors'],
   // The in-memory engine answers plans from tables it is handed; reading them from a store is the actions' part.
   resident: ['http', 'web', 'actions', 'sql', 'storage', 'ingest', 'cli'],
   // Loading reads files and writes a store; the commands that start it live in cli/.
@@ -101,7 +106,10 @@ test('the rule catches what it is meant to catch', () => {
   assert.equal(areaOf(path.resolve(SRC, 'http', match![1]!)), 'sql');
   assert.ok(FORBIDDEN.http!.includes('sql') && FORBIDDEN.web!.includes('storage'));
   assert.ok(
-    FORBIDDEN.sql!.includes('storage') && FORBIDDEN.catalog!.includes('storage') && FORBIDDEN.ingest!.includes('cli'),
+    FORBIDDEN.sql!.includes('storage') && FORBIDDEN.storage!.includes('sql') && FORBIDDEN.catalog!.includes('storage'),
+  );
+  assert.ok(
+    FORBIDDEN.ingest!.includes('cli') && FORBIDDEN.dialect!.includes('sql') && FORBIDDEN.dialect!.includes('storage'),
   );
 });
 
@@ -111,4 +119,14 @@ test('every layer and leaf of src/ has its row', () => {
   const rowless = [...areas].filter((area) => !(area in FORBIDDEN) && !entryPoints.includes(area));
   assert.deepEqual(rowless, []);
   for (const area of ALL) assert.ok(areas.has(area), `${area} is an area of src/`);
+});
+
+test('the catalogue names no election: its layouts and transforms are elections/sources.ts', () => {
+  const election = /['"](?:stv-[a-z-]+|Constituency[^'"]*|Candidate Id)['"]/;
+  const carrying = sources(path.join(SRC, 'catalog')).filter((file) => election.test(readFileSync(file, 'utf8')));
+  assert.deepEqual(
+    carrying.map((file) => path.relative(PROJECT_ROOT, file)),
+    [],
+  );
+  assert.ok(election.test(readFileSync(path.join(SRC, 'elections', 'sources.ts'), 'utf8')));
 });

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ERROR_KINDS, toApiError } from '../../src/errors.js';
 import { PROJECT_ROOT } from '../../src/settings.js';
-import { initSearchSql, prepareSearchSql, type SqlResourceInfo } from '../../src/sql/search-sql/index.js';
+import { initSearchSql, prepareSearchSql, type SqlResourceInfo } from '../../src/sql/user-sql/index.js';
 import { StatementTimeout } from '../../src/storage/backend.js';
 import type { SqliteVersion } from '../../src/storage/sqlite/backend.js';
 import { startService, type TestService } from '../helpers/service.js';

@@ -10,12 +10,7 @@ import path from 'node:path';
 import { toApiError } from '../../src/errors.js';
 import { RawJson } from '../../src/serialize/python-json.js';
 import { PROJECT_ROOT } from '../../src/settings.js';
-import {
-  initSearchSql,
-  prepareSearchSql,
-  renderSqlValue,
-  type SqlResourceInfo,
-} from '../../src/sql/search-sql/index.js';
+import { initSearchSql, prepareSearchSql, renderSqlValue, type SqlResourceInfo } from '../../src/sql/user-sql/index.js';
 import type { SqliteVersion } from '../../src/storage/sqlite/backend.js';
 import { startService, type TestService } from '../helpers/service.js';
 

@@ -9,7 +9,7 @@ import {
   prepareSearchSql,
   type PreparedSql,
   type SqlResourceInfo,
-} from '../../src/sql/search-sql/index.js';
+} from '../../src/sql/user-sql/index.js';
 
 const A = '60728fc9-2896-41d8-a70c-9c01dd3d57ce';
 const B = 'f6a59fec-6f64-48bb-9f65-e6679aa23dba';

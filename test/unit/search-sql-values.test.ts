@@ -18,11 +18,11 @@ import {
   textToTimestamp,
   timestampIsoformat,
   toDecimal,
-} from '../../src/sql/search-sql/conversions.js';
-import * as D from '../../src/sql/search-sql/decimal.js';
-import { registerSqliteRuntime, renderSqlValue } from '../../src/sql/search-sql/index.js';
-import { globPattern, likeMatch, parseLike } from '../../src/sql/search-sql/like.js';
-import { numericKey } from '../../src/sql/search-sql/runtime.js';
+} from '../../src/sql/user-sql/conversions.js';
+import * as D from '../../src/sql/user-sql/decimal.js';
+import { registerSqliteRuntime, renderSqlValue } from '../../src/sql/user-sql/index.js';
+import { globPattern, likeMatch, parseLike } from '../../src/sql/user-sql/like.js';
+import { numericKey } from '../../src/sql/user-sql/runtime.js';
 
 const dec = (text: string) => D.parseDecimal(text)!;
 const txt = (d: D.Decimal) => D.decimalText(d);

@@ -14,7 +14,7 @@ import {
   toTsvector,
   tsMatches,
 } from '../../src/text-search/index.js';
-import { quoteLiteral } from '../../src/sql/postgres/quote.js';
+import { quoteLiteral } from '../../src/dialect/postgres/quote.js';
 import { TEST_PG_ADMIN_URL } from '../helpers/service.js';
 
 test('Irish names fold to their letters without fadas', () => {

@@ -5,12 +5,11 @@
 
 import { createHash } from 'node:crypto';
 import type { FieldDefinition } from '../../catalog/types.js';
-import { ValueError, type StoredValue } from '../../catalog/values.js';
-import { LoadError } from '../csv.js';
-import { origin, type TableRow } from '../table.js';
+import type { StoredValue } from '../../catalog/values.js';
+import type { TableRow } from '../table.js';
 import type { IdRange } from '../../storage/load-target.js';
 import { CkanError, isLosslessNumber, type CkanClient } from './client.js';
-import { upstreamValue, type Probe, type UpstreamResource } from './mirror.js';
+import { upstreamRecord, type Probe, type UpstreamResource } from './mirror.js';
 
 /** Hashes of a table's blocks of `_id`s: block b holds `_id`s b·size+1 … (b+1)·size. */
 export interface BlockHashes {
@@ -121,20 +120,7 @@ export async function* recordsIn(
   viaSql: boolean,
 ): AsyncGenerator<TableRow & { id: number }> {
   const ids = ['_id', ...fields.map((f) => f.id)];
-  const typed = (id: number, row: readonly unknown[]): TableRow & { id: number } => {
-    const values: StoredValue[] = new Array(fields.length);
-    for (let j = 0; j < fields.length; j++) {
-      try {
-        values[j] = upstreamValue(row[j], fields[j]!);
-      } catch (err) {
-        if (!(err instanceof ValueError)) throw err;
-        const field = fields[j]!;
-        const where = `record _id ${id}, field "${field.id}" (${field.type})`;
-        throw new LoadError(upstream.id, null, null, `${where}: ${err.message}`);
-      }
-    }
-    return { id, values, origin: origin(upstream.id, { pointer: `/_id/${id}` }) };
-  };
+  const typed = (id: number, row: readonly unknown[]) => upstreamRecord(upstream.id, id, row, fields);
   if (viaSql) {
     for (let after = range.from - 1; ;) {
       const sql =

@@ -206,6 +206,31 @@ function upstreamFields(result: { fields?: unknown }): UpstreamField[] {
 const asNumber = (value: unknown): number =>
   isLosslessNumber(value) ? Number(value.value) : typeof value === 'number' ? value : Number(value);
 
+/** A portal's record of resource `resourceId`, typed as a copy types it; a value its field cannot hold stops the copy. */
+export function upstreamRecord(
+  resourceId: string,
+  id: number,
+  row: readonly unknown[],
+  fields: readonly FieldDefinition[],
+): TableRow & { id: number } {
+  const values: StoredValue[] = new Array(fields.length);
+  for (let j = 0; j < fields.length; j++) {
+    try {
+      values[j] = upstreamValue(row[j], fields[j]!);
+    } catch (err) {
+      if (!(err instanceof ValueError)) throw err;
+      const field = fields[j]!;
+      throw new LoadError(
+        resourceId,
+        null,
+        null,
+        `record _id ${id}, field "${field.id}" (${field.type}): ${err.message}`,
+      );
+    }
+  }
+  return { id, values, origin: origin(resourceId, { pointer: `/_id/${id}` }) };
+}
+
 /**
  * An upstream value as this store holds it, digit for digit: a numeric keeps its text (scale and every digit); a
  * number that a field's type cannot hold exactly here (an int8 beyond 2^53) stops the copy rather than change. Null
@@ -464,24 +489,10 @@ export class UpstreamResource {
             true,
           );
         }
-        const row = page.rows[i]!;
-        const values: StoredValue[] = new Array(fields.length);
-        for (let j = 0; j < fields.length; j++) {
-          try {
-            values[j] = upstreamValue(row[j], fields[j]!);
-          } catch (err) {
-            if (!(err instanceof ValueError)) throw err;
-            throw new LoadError(
-              this.id,
-              null,
-              null,
-              `record _id ${id}, field "${fields[j]!.id}" (${fields[j]!.type}): ${err.message}`,
-            );
-          }
-        }
+        const record = upstreamRecord(this.id, id, page.rows[i]!, fields);
         afterId = id;
         copied += 1;
-        yield { id, values, origin: origin(this.id, { pointer: `/_id/${id}` }) };
+        yield record;
       }
       this.options.onPage?.(copied);
       if (page.rows.length === 0 || (method !== 'sql' && page.rows.length < page.limit)) return;

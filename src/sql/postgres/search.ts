@@ -1,18 +1,12 @@
 // PostgreSQL's hooks for the search compiler: `$n` placeholders, `= ANY($n)` arrays, text ordered by code point
 // (COLLATE "C", CKAN's collation), and full-text matching with the database's own @@ and ts_rank.
 
-import { RANK_NORMALIZATION, type SearchPlan, type TextMatch, type ValueCountPlan } from '../../query/plan.js';
-import type { CompiledQuery } from '../compiled.js';
-import {
-  compileColumnsWith,
-  compileCountWith,
-  compileSearchWith,
-  compileValueCountsWith,
-  type ParamList,
-  type SearchDialectHooks,
-} from '../search-compiler.js';
-import { COLUMN_TYPES, foldSql, keyExpression } from './ddl.js';
-import { qualified, quoteIdent } from './quote.js';
+import { RANK_NORMALIZATION, type SearchPlan, type TextMatch } from '../../query/plan.js';
+import type { SqlCompiler } from '../../dialect/compiler.js';
+import { compilerOf, type ParamList, type SearchDialectHooks } from '../search-compiler.js';
+import { wrapUserSql } from './user-sql.js';
+import { COLUMN_TYPES, foldSql, keyExpression } from '../../dialect/postgres/ddl.js';
+import { qualified, quoteIdent } from '../../dialect/postgres/quote.js';
 
 export interface PostgresCompileOptions {
   schema: string;
@@ -49,24 +43,7 @@ function hooks(options: PostgresCompileOptions): SearchDialectHooks {
   };
 }
 
-export function compileSearch(plan: SearchPlan, options: PostgresCompileOptions): CompiledQuery {
-  return compileSearchWith(hooks(options), plan);
-}
-
-export function compileCount(plan: SearchPlan, options: PostgresCompileOptions): CompiledQuery {
-  return compileCountWith(hooks(options), plan);
-}
-
-export function compileColumns(
-  resourceId: string,
-  columns: readonly string[],
-  afterId: number | null,
-  limit: number,
-  options: PostgresCompileOptions,
-): CompiledQuery {
-  return compileColumnsWith(hooks(options), resourceId, columns, afterId, limit);
-}
-
-export function compileValueCounts(plan: ValueCountPlan, options: PostgresCompileOptions): CompiledQuery {
-  return compileValueCountsWith(hooks(options), plan);
+/** The PostgreSQL compiler for a version of the data (its schema and this load's tables); user SQL runs as written. */
+export function postgresCompiler(options: PostgresCompileOptions): SqlCompiler {
+  return compilerOf(hooks(options), (prepared, maxRows) => wrapUserSql(prepared.statement, maxRows));
 }

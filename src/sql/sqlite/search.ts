@@ -2,25 +2,12 @@
 // through the FTS5 candidate index plus the registered functions that match and rank exactly as PostgreSQL does.
 
 import { lexemeKey, type CandidateFilter } from '../../text-search/index.js';
-import {
-  RANK_NORMALIZATION,
-  type PlanField,
-  type SearchPlan,
-  type TextMatch,
-  type ValueCountPlan,
-} from '../../query/plan.js';
-import type { CompiledQuery } from '../compiled.js';
-import {
-  compileColumnsWith,
-  compileCountWith,
-  compileSearchWith,
-  compileValueCountsWith,
-  type ParamList,
-  type SearchDialectHooks,
-} from '../search-compiler.js';
-import { SQLITE_FUNCTIONS as F } from './functions.js';
-import { exactValueSql } from './ddl.js';
-import { quoteIdent, resourceTables } from './quote.js';
+import { RANK_NORMALIZATION, type PlanField, type SearchPlan, type TextMatch } from '../../query/plan.js';
+import type { SqlCompiler } from '../../dialect/compiler.js';
+import { compilerOf, type ParamList, type SearchDialectHooks } from '../search-compiler.js';
+import { SQLITE_FUNCTIONS as F } from '../../dialect/sqlite/functions.js';
+import { exactValueSql } from '../../dialect/sqlite/ddl.js';
+import { quoteIdent, resourceTables } from '../../dialect/sqlite/quote.js';
 
 export interface SqliteCompileOptions {
   /** Configuration the whole-row index was built with; field matches in it can use the index too. */
@@ -127,25 +114,7 @@ function hooks(options: SqliteCompileOptions): SearchDialectHooks {
   };
 }
 
-export function compileSearch(plan: SearchPlan, options: SqliteCompileOptions): CompiledQuery {
-  return compileSearchWith(hooks(options), plan);
-}
-
-export function compileCount(plan: SearchPlan, options: SqliteCompileOptions): CompiledQuery {
-  return compileCountWith(hooks(options), plan);
-}
-
-export function compileColumns(
-  resourceId: string,
-  columns: readonly string[],
-  afterId: number | null,
-  limit: number,
-  numeric: ReadonlySet<string>,
-  options: SqliteCompileOptions,
-): CompiledQuery {
-  return compileColumnsWith(hooks(options), resourceId, columns, afterId, limit, numeric);
-}
-
-export function compileValueCounts(plan: ValueCountPlan, options: SqliteCompileOptions): CompiledQuery {
-  return compileValueCountsWith(hooks(options), plan);
+/** The SQLite compiler for a version of the embedded store; translated user SQL is compiled when it is prepared. */
+export function sqliteCompiler(options: SqliteCompileOptions): SqlCompiler {
+  return compilerOf(hooks(options), (prepared) => prepared.sqlite);
 }

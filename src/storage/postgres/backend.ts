@@ -5,10 +5,10 @@
 
 import pg from 'pg';
 import Cursor from 'pg-cursor';
-import type { CompiledQuery } from '../../sql/compiled.js';
-import { dialectFor, type Dialect } from '../../sql/dialects.js';
-import { metaSql, type PgSchemas } from '../../sql/postgres/ddl.js';
-import { qualified } from '../../sql/postgres/quote.js';
+import type { CompiledQuery } from '../../dialect/compiled.js';
+import type { CompilerFor, SqlCompiler } from '../../dialect/compiler.js';
+import { metaSql, type PgSchemas } from '../../dialect/postgres/ddl.js';
+import { qualified } from '../../dialect/postgres/quote.js';
 import {
   DataVersionMoved,
   StatementRejected,
@@ -27,6 +27,8 @@ import { redact } from './redact.js';
 import { RecordedVersion, ServedVersions, type ClosableVersion } from '../versions.js';
 
 export interface PostgresBackendOptions {
+  /** Makes each version's SQL compiler (src/stores.ts composes the store with the PostgreSQL dialect's). */
+  compilerFor: CompilerFor;
   url: string;
   readUrls: string[];
   schemas: PgSchemas;
@@ -84,7 +86,7 @@ const MISSING_OBJECT = new Set(['42P01', '42703']);
 /** One version of the data in PostgreSQL: the catalogue of one load, reading that load's generation tables. */
 export class PostgresVersion extends RecordedVersion implements ClosableVersion {
   readonly dialect = 'postgres' as const;
-  readonly compiler: Dialect;
+  readonly compiler: SqlCompiler;
   private readonly counts = new CountMemo();
 
   constructor(
@@ -93,7 +95,7 @@ export class PostgresVersion extends RecordedVersion implements ClosableVersion 
   ) {
     super(meta);
     const tables = new Map([...meta.resources.values()].map((r) => [r.id, r.table]));
-    this.compiler = dialectFor({ dialect: 'postgres', schema: store.schemas.data, tables });
+    this.compiler = store.compilerFor({ dialect: 'postgres', schema: store.schemas.data, tables });
   }
 
   health(): Promise<StoreHealth> {
@@ -278,6 +280,10 @@ export class PostgresStore implements Store {
 
   get schemas(): PgSchemas {
     return this.options.schemas;
+  }
+
+  get compilerFor(): CompilerFor {
+    return this.options.compilerFor;
   }
 
   get current(): PostgresVersion {

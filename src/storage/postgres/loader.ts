@@ -21,9 +21,9 @@ import {
   schemaSetupSql,
   unpublishSql,
   type PgSchemas,
-} from '../../sql/postgres/ddl.js';
-import { dropViewSql, relationsSql, segmentsReadSql, versionObjectsSql } from '../../sql/postgres/patch.js';
-import { qualified } from '../../sql/postgres/quote.js';
+} from '../../dialect/postgres/ddl.js';
+import { dropViewSql, relationsSql, segmentsReadSql, versionObjectsSql } from '../../dialect/postgres/patch.js';
+import { qualified } from '../../dialect/postgres/quote.js';
 import {
   type IdRange,
   type LoadBase,

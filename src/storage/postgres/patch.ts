@@ -8,7 +8,7 @@
 import type pg from 'pg';
 import type { ResourceDefinition } from '../../catalog/types.js';
 import { numberText, type StoredValue } from '../../catalog/values.js';
-import { indexTableSql } from '../../sql/postgres/ddl.js';
+import { indexTableSql } from '../../dialect/postgres/ddl.js';
 import {
   compositionSql,
   copySegmentsSql,
@@ -21,8 +21,8 @@ import {
   versionViewSql,
   type IdSpan,
   type Segment,
-} from '../../sql/postgres/patch.js';
-import { qualified } from '../../sql/postgres/quote.js';
+} from '../../dialect/postgres/patch.js';
+import { qualified } from '../../dialect/postgres/quote.js';
 import type { IdRange, LoadBase, ResourceLoadRecord, ResourceSink } from '../load-target.js';
 import { RecordRenderer, renderingSink } from '../row-sink.js';
 import { storeError } from './connection.js';

@@ -7,8 +7,8 @@ import { existsSync, linkSync, readdirSync, statSync, unlinkSync, watch, type FS
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import type { CompiledQuery } from '../../sql/compiled.js';
-import { dialectFor, type Dialect } from '../../sql/dialects.js';
+import type { CompiledQuery } from '../../dialect/compiled.js';
+import type { CompilerFor, SqlCompiler } from '../../dialect/compiler.js';
 import type { Lease, Store, StoreHealth, UserSqlResult } from '../backend.js';
 import { BoundedCache } from '../../util/bounded-cache.js';
 import { CountMemo } from '../count-memo.js';
@@ -38,10 +38,21 @@ type SqliteParam = string | number | null;
 const EVENT_LOOP_BUDGET_MS = 20;
 
 export interface SqliteStoreOptions {
+  /** Makes each version's SQL compiler (src/stores.ts composes the store with the SQLite dialect's). */
+  compilerFor: CompilerFor;
   /** SQL functions to register on every connection, the worker threads' included. */
   extensions?: readonly SqliteExtension[];
   /** The time limit of a datastore_search statement (COUNTCENTRE_SEARCH_TIMEOUT_MS). */
   searchTimeoutMs?: number;
+}
+
+/** What every version of the store is opened with. */
+interface VersionSetup {
+  extensions: readonly LoadedExtension[];
+  /** The same functions by module, for the worker threads to load. */
+  extensionModules: readonly SqliteExtension[];
+  searchTimeoutMs: number;
+  compilerFor: CompilerFor;
 }
 
 const LINK_MARK = '.reader-';
@@ -105,40 +116,25 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
   /** Statements that outran the event loop's budget once: they go to a worker straight away from then on. */
   private readonly long = new BoundedCache<string, true>(1000);
   private moved = 0;
-  private boundCompiler: Dialect | null = null;
+  private boundCompiler: SqlCompiler | null = null;
 
   private constructor(
     private readonly file: { path: string; pinned: boolean },
     readonly inode: number,
     private readonly connection: ReadConnection,
     meta: StoreMeta,
-    private readonly extensions: readonly LoadedExtension[],
-    private readonly extensionModules: readonly SqliteExtension[],
-    private readonly searchTimeoutMs: number,
+    private readonly setup: VersionSetup,
   ) {
     super(meta);
   }
 
-  static open(
-    file: string,
-    extensions: readonly LoadedExtension[],
-    extensionModules: readonly SqliteExtension[],
-    searchTimeoutMs: number,
-  ): SqliteVersion {
+  static open(file: string, setup: VersionSetup): SqliteVersion {
     const pinned = pin(file);
     try {
       const inode = statSync(pinned.path).ino;
-      const connection = openReadConnection(pinned.path, 'query', extensions);
+      const connection = openReadConnection(pinned.path, 'query', setup.extensions);
       try {
-        return new SqliteVersion(
-          pinned,
-          inode,
-          connection,
-          readMeta(connection.db),
-          extensions,
-          extensionModules,
-          searchTimeoutMs,
-        );
+        return new SqliteVersion(pinned, inode, connection, readMeta(connection.db), setup);
       } catch (err) {
         connection.db.close();
         throw err;
@@ -149,8 +145,8 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
     }
   }
 
-  get compiler(): Dialect {
-    this.boundCompiler ??= dialectFor({ dialect: 'sqlite', indexLanguage: this.meta.fullTextLanguage });
+  get compiler(): SqlCompiler {
+    this.boundCompiler ??= this.setup.compilerFor({ dialect: 'sqlite', indexLanguage: this.meta.fullTextLanguage });
     return this.boundCompiler;
   }
 
@@ -180,7 +176,7 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
   private get pool(): SqlWorkerPool {
     this.workers ??= new SqlWorkerPool(
       this.file.path,
-      this.extensionModules,
+      this.setup.extensionModules,
       Math.max(1, Math.min(2, availableParallelism())),
     );
     return this.workers;
@@ -204,7 +200,7 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
       }
     }
     this.moved += 1;
-    return this.pool.run(query, this.searchTimeoutMs);
+    return this.pool.run(query, this.setup.searchTimeoutMs);
   }
 
   async rows(query: CompiledQuery): Promise<unknown[][]> {
@@ -218,7 +214,7 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
    */
   async bulkRows(query: CompiledQuery): Promise<unknown[][]> {
     this.bulk ??= {
-      connection: openReadConnection(this.file.path, 'stream', this.extensions),
+      connection: openReadConnection(this.file.path, 'stream', this.setup.extensions),
       statements: new BoundedCache(100),
     };
     const { connection, statements } = this.bulk;
@@ -239,7 +235,7 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
    * when the consumer stops (also early: a client that disconnects stops the work).
    */
   async *stream(query: CompiledQuery, batchRows: number): AsyncGenerator<unknown[][]> {
-    const { db } = openReadConnection(this.file.path, 'stream', this.extensions);
+    const { db } = openReadConnection(this.file.path, 'stream', this.setup.extensions);
     this.streams.add(db);
     try {
       const rows = db
@@ -288,26 +284,22 @@ export class SqliteStore implements Store {
   private constructor(
     private readonly file: string,
     first: SqliteVersion,
-    private readonly extensions: readonly LoadedExtension[],
-    private readonly extensionModules: readonly SqliteExtension[],
-    private readonly searchTimeoutMs: number,
+    private readonly setup: VersionSetup,
   ) {
     this.versions = new ServedVersions(first);
   }
 
-  static async open(file: string, options: SqliteStoreOptions = {}): Promise<SqliteStore> {
+  static async open(file: string, options: SqliteStoreOptions): Promise<SqliteStore> {
     if (!existsSync(file)) throw new Error(`no Count Centre database at ${file}; run the loader first`);
     removeStaleLinks(file);
-    const modules = options.extensions ?? [];
-    const searchTimeoutMs = options.searchTimeoutMs ?? 30_000;
-    const loaded = await loadExtensions(modules);
-    return new SqliteStore(
-      file,
-      SqliteVersion.open(file, loaded, modules, searchTimeoutMs),
-      loaded,
-      modules,
-      searchTimeoutMs,
-    );
+    const extensionModules = options.extensions ?? [];
+    const setup: VersionSetup = {
+      extensions: await loadExtensions(extensionModules),
+      extensionModules,
+      searchTimeoutMs: options.searchTimeoutMs ?? 30_000,
+      compilerFor: options.compilerFor,
+    };
+    return new SqliteStore(file, SqliteVersion.open(file, setup), setup);
   }
 
   get current(): SqliteVersion {
@@ -326,7 +318,7 @@ export class SqliteStore implements Store {
       return null;
     }
     if (inode === this.current.inode) return null;
-    const next = SqliteVersion.open(this.file, this.extensions, this.extensionModules, this.searchTimeoutMs);
+    const next = SqliteVersion.open(this.file, this.setup);
     // The file may have been replaced again between the look and the link: the link is what is read.
     if (next.inode === this.current.inode) {
       await next.close();

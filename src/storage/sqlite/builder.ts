@@ -23,7 +23,7 @@ import {
   insertRowSql,
   metaSql,
   SQLITE_SCHEMA_VERSION,
-} from '../../sql/sqlite/ddl.js';
+} from '../../dialect/sqlite/ddl.js';
 import { parseTsvector } from '../../text-search/index.js';
 import { ftsDocument } from '../full-text.js';
 import { type IdRange, type LoadBase, type Publication, type ResourceLoadRecord } from '../load-target.js';

@@ -2,59 +2,8 @@
 // full-text functions, and the per-statement deadline. Every connection the backend opens is set up here.
 
 import Database from 'better-sqlite3';
-import { searchableText } from '../../catalog/values.js';
-import type { FieldType } from '../../catalog/types.js';
-import { SQLITE_FUNCTIONS as F } from '../../sql/sqlite/functions.js';
-import {
-  parseTsquery,
-  parseTsvector,
-  toTsvector,
-  tsMatches,
-  tsRank,
-  tsRankText,
-  type TsQuery,
-  type TsVector,
-} from '../../text-search/index.js';
+import { registerTextSearch, SQLITE_FUNCTIONS as F } from '../../dialect/sqlite/functions.js';
 import { StatementTimeout } from '../backend.js';
-import { BoundedCache } from '../../util/bounded-cache.js';
-
-function registerTextSearch(db: Database.Database): void {
-  const queries = new BoundedCache<string, TsQuery>(1000);
-  const query = (text: string) => queries.getOrCreate(text, () => parseTsquery(text));
-  // Matching and ranking one row call this back to back with the same value; remembering one saves a parse.
-  let lastVectorText: string | null = null;
-  let lastVector: TsVector | null = null;
-  const vector = (text: string) => {
-    if (text !== lastVectorText) {
-      lastVector = parseTsvector(text);
-      lastVectorText = text;
-    }
-    return lastVector!;
-  };
-  const options = { deterministic: true };
-  db.function(F.tsMatch, options, (vectorText: unknown, queryText: unknown) =>
-    typeof vectorText === 'string' && tsMatches(vector(vectorText), query(String(queryText))) ? 1 : 0,
-  );
-  db.function(F.tsRank, options, (vectorText: unknown, queryText: unknown, normalization: unknown) =>
-    typeof vectorText === 'string'
-      ? tsRankText(vectorText, query(String(queryText)), Number(normalization), vector)
-      : 0,
-  );
-  db.function(F.tsMatchValue, options, (config: unknown, value: unknown, type: unknown, queryText: unknown) => {
-    const text = searchableText(value, String(type) as FieldType);
-    return text !== null && tsMatches(toTsvector(String(config), text), query(String(queryText))) ? 1 : 0;
-  });
-  db.function(
-    F.tsRankValue,
-    options,
-    (config: unknown, value: unknown, type: unknown, queryText: unknown, normalization: unknown) => {
-      const text = searchableText(value, String(type) as FieldType);
-      return text === null
-        ? 0
-        : tsRank(toTsvector(String(config), text), query(String(queryText)), Number(normalization));
-    },
-  );
-}
 
 /** Raised inside a statement by the deadline function once its time is up; SQLite aborts the statement. */
 export class DeadlineExceeded extends StatementTimeout {

@@ -4,7 +4,7 @@
 
 import type Database from 'better-sqlite3';
 import type { StoredValue } from '../../catalog/values.js';
-import { deleteRangeSql, nullFieldsSql, patchedTotalsSql } from '../../sql/sqlite/patch.js';
+import { deleteRangeSql, nullFieldsSql, patchedTotalsSql } from '../../dialect/sqlite/patch.js';
 import type { IdRange, LoadBase, ResourceLoadRecord } from '../load-target.js';
 import type { ResourceShape } from './build-protocol.js';
 

@@ -4,7 +4,7 @@
 // While they run, the main thread keeps serving.
 
 import { Worker } from 'node:worker_threads';
-import type { CompiledQuery } from '../../sql/compiled.js';
+import type { CompiledQuery } from '../../dialect/compiled.js';
 import { StatementRejected, StatementTimeout, StoreBusy, StoreUnavailable } from '../backend.js';
 import type { SqliteExtension } from './connection.js';
 import type { WorkerReply, WorkerRequest } from './sql-worker.js';

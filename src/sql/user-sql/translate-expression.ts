@@ -41,7 +41,7 @@ import {
   unknownConstant,
   type CompareOp,
   type Ex,
-} from './ex.js';
+} from './typed-expression.js';
 import { SqlFailure, unsupported } from './failure.js';
 import { callScalarFunction, noSuchFunction } from './functions.js';
 import { nodeKind, stringsOf, stringValue } from './ast.js';
@@ -59,6 +59,7 @@ import {
   type PgType,
 } from './pg-types.js';
 import { RT } from './runtime.js';
+import { SQLITE_FUNCTIONS as TS } from '../../dialect/sqlite/functions.js';
 import { columnDisplay, type Column, type Grouping, type Scope } from './scope.js';
 import { intBitsOf } from './conversions.js';
 
@@ -463,15 +464,15 @@ function textMatch(l: Ex, r: Ex, env: ExprEnv): Ex {
     vector.type === 'tsvector'
       ? vector.sql
       : isStringType(vector.type) || vector.type === 'unknown'
-        ? `${RT.toTsvector}(${config}, ${vector.sql})`
+        ? `${TS.toTsvector}(${config}, ${vector.sql})`
         : null;
   let querySql: string | null = null;
   if (query.type === 'tsquery') querySql = query.sql;
   else if (query.type === 'unknown') querySql = coerce(query, 'tsquery').sql;
   else if (isStringType(query.type) && isStringType(vector.type))
-    querySql = `${RT.plainToTsquery}(${config}, ${query.sql})`;
+    querySql = `${TS.plainToTsquery}(${config}, ${query.sql})`;
   if (vectorSql === null || querySql === null) throw operatorError('@@', l.type, r.type);
-  return ex(`${RT.tsMatch}(${vectorSql}, ${querySql})`, 'bool', [l, r]);
+  return ex(`${TS.tsMatch}(${vectorSql}, ${querySql})`, 'bool', [l, r]);
 }
 
 function likeEx(op: string, value: Ex, pattern: Ex, escape: Ex | null): Ex {

@@ -4,19 +4,6 @@
 
 import type Database from 'better-sqlite3';
 import { lowerText } from '../../text-search/chars.js';
-import {
-  parseTsquery,
-  parseTsvector,
-  plainToTsquery,
-  toTsquery,
-  toTsvector,
-  tsMatches,
-  tsqueryToString,
-  tsRank,
-  tsvectorToString,
-  type TsQuery,
-  type TsVector,
-} from '../../text-search/index.js';
 import { BoundedCache } from '../../util/bounded-cache.js';
 import {
   checkFloat,
@@ -90,11 +77,6 @@ export const RT = {
   timestampRound: 'cc_timestamp_round',
   greatest: 'cc_greatest',
   least: 'cc_least',
-  toTsvector: 'cc_to_tsvector',
-  toTsquery: 'cc_to_tsquery',
-  plainToTsquery: 'cc_plainto_tsquery',
-  tsMatch: 'cc_ts_matches',
-  tsRank: 'cc_ts_rank4',
   // aggregates
   numSum: 'cc_num_sum',
   numAvg: 'cc_num_avg',
@@ -488,62 +470,23 @@ export function registerRuntime(db: Database.Database): void {
   fn(RT.greatest, extreme(1), true);
   fn(RT.least, extreme(-1), true);
 
-  // text search (tsvector and tsquery travel as their text forms)
-  const queries = new BoundedCache<string, TsQuery>(1000);
-  const query = (text: string) => queries.getOrCreate(text, () => parseTsquery(text));
-  let lastVectorText: string | null = null;
-  let lastVector: TsVector | null = null;
-  const vector = (text: string): TsVector => {
-    if (text !== lastVectorText) {
-      lastVector = parseTsvector(text);
-      lastVectorText = text;
-    }
-    return lastVector!;
-  };
-  fn(RT.toTsvector, (config: unknown, text: unknown) =>
-    isNull(config) || isNull(text) ? null : tsvectorToString(toTsvector(String(config), String(text))),
-  );
-  fn(RT.toTsquery, (config: unknown, text: unknown) =>
-    isNull(config) || isNull(text) ? null : tsqueryToString(toTsquery(String(config), String(text))),
-  );
-  fn(RT.plainToTsquery, (config: unknown, text: unknown) =>
-    isNull(config) || isNull(text) ? null : tsqueryToString(plainToTsquery(String(config), String(text))),
-  );
-  fn(RT.tsMatch, (v: unknown, q: unknown) =>
-    isNull(v) || isNull(q) ? null : tsMatches(vector(String(v)), query(String(q))) ? 1 : 0,
-  );
-  fn(RT.tsRank, (v: unknown, q: unknown, n: unknown) =>
-    isNull(v) || isNull(q) ? null : tsRank(vector(String(v)), query(String(q)), isNull(n) ? 0 : intArg(n)),
-  );
-
   // aggregates
-  db.aggregate(RT.numSum, {
-    ...det,
-    start: (): NumSumState => ({ n: 0, dec: D.ZERO, scales: new Map() }),
-    step: (state: NumSumState, v: unknown) => {
-      numSumStep(state, v);
-      return state;
-    },
-    inverse: (state: NumSumState, v: unknown) => {
-      numSumInverse(state, v);
-      return state;
-    },
-    result: (state: NumSumState) => (state.n === 0 ? null : fromDecimal(numSumValue(state))),
-  });
-  db.aggregate(RT.numAvg, {
-    ...det,
-    start: (): NumSumState => ({ n: 0, dec: D.ZERO, scales: new Map() }),
-    step: (state: NumSumState, v: unknown) => {
-      numSumStep(state, v);
-      return state;
-    },
-    inverse: (state: NumSumState, v: unknown) => {
-      numSumInverse(state, v);
-      return state;
-    },
-    result: (state: NumSumState) =>
-      state.n === 0 ? null : fromDecimal(D.div(numSumValue(state), D.fromBigInt(BigInt(state.n)))),
-  });
+  const numAggregate = (name: string, result: (state: NumSumState) => Value) =>
+    db.aggregate(name, {
+      ...det,
+      start: (): NumSumState => ({ n: 0, dec: D.ZERO, scales: new Map() }),
+      step: (state: NumSumState, v: unknown) => {
+        numSumStep(state, v);
+        return state;
+      },
+      inverse: (state: NumSumState, v: unknown) => {
+        numSumInverse(state, v);
+        return state;
+      },
+      result: (state: NumSumState) => (state.n === 0 ? null : result(state)),
+    });
+  numAggregate(RT.numSum, (state) => fromDecimal(numSumValue(state)));
+  numAggregate(RT.numAvg, (state) => fromDecimal(D.div(numSumValue(state), D.fromBigInt(BigInt(state.n)))));
   for (const [name, sign] of [
     [RT.numMin, -1],
     [RT.numMax, 1],
@@ -577,26 +520,19 @@ export function registerRuntime(db: Database.Database): void {
     state.dirty = true;
     return state;
   };
-  db.aggregate(RT.floatSum, {
-    ...det,
-    start: floatStart,
-    step: floatStep,
-    inverse: floatInverse,
-    result: (state: FloatSumState) => {
-      const s = floatSumValue(state);
-      return s === null ? null : checkFloat(s);
-    },
-  });
-  db.aggregate(RT.floatAvg, {
-    ...det,
-    start: floatStart,
-    step: floatStep,
-    inverse: floatInverse,
-    result: (state: FloatSumState) => {
-      const s = floatSumValue(state);
-      return s === null ? null : checkFloat(s / (state.values.length - state.first));
-    },
-  });
+  const floatAggregate = (name: string, result: (sum: number, state: FloatSumState) => number) =>
+    db.aggregate(name, {
+      ...det,
+      start: floatStart,
+      step: floatStep,
+      inverse: floatInverse,
+      result: (state: FloatSumState) => {
+        const s = floatSumValue(state);
+        return s === null ? null : checkFloat(result(s, state));
+      },
+    });
+  floatAggregate(RT.floatSum, (sum) => sum);
+  floatAggregate(RT.floatAvg, (sum, state) => sum / (state.values.length - state.first));
   db.aggregate(RT.scalar, {
     ...det,
     start: () => ({ rows: 0, value: null as unknown }),

@@ -1,4 +1,4 @@
-// What a dialect compiler hands to a storage backend: SQL text and its positional parameters.
+// What a dialect compiler hands to a store version: SQL text and its positional parameters.
 
 export interface CompiledQuery {
   sql: string;

@@ -2,10 +2,11 @@
 // types it takes, what it returns) and the SQLite expression that computes it exactly.
 
 import { isTextSearchConfig } from '../../text-search/index.js';
-import { coerce, ex, textOf, type Ex } from './ex.js';
+import { coerce, ex, textOf, type Ex } from './typed-expression.js';
 import { SqlFailure, unsupported } from './failure.js';
 import { displayType, isFloatType, isIntegerType, isNumericType, isStringType, type PgType } from './pg-types.js';
 import { RT } from './runtime.js';
+import { SQLITE_FUNCTIONS as TS } from '../../dialect/sqlite/functions.js';
 
 export function noSuchFunction(name: string, types: readonly PgType[]): SqlFailure {
   return new SqlFailure(`function ${name}(${types.map(displayType).join(', ')}) does not exist`);
@@ -333,7 +334,7 @@ export function callScalarFunction(name: string, args: Ex[], syntax: boolean, de
       const config = args.length === 2 ? textSearchConfig(args[0]!) : defaultConfig;
       const text = asText(args[args.length - 1]!);
       if (!text) throw noSuchFunction(name, types);
-      const fn = name === 'to_tsvector' ? RT.toTsvector : name === 'to_tsquery' ? RT.toTsquery : RT.plainToTsquery;
+      const fn = name === 'to_tsvector' ? TS.toTsvector : name === 'to_tsquery' ? TS.toTsquery : TS.plainToTsquery;
       return ex(`${fn}('${config}', ${textOf(text)})`, name === 'to_tsvector' ? 'tsvector' : 'tsquery', [text]);
     }
     case 'ts_rank': {
@@ -342,7 +343,7 @@ export function callScalarFunction(name: string, args: Ex[], syntax: boolean, de
       const q = args[1]!.type === 'unknown' ? coerce(args[1]!, 'tsquery') : args[1]!;
       const n = args.length === 3 ? asInt4(args[2]!) : null;
       if (v.type !== 'tsvector' || q.type !== 'tsquery' || (args.length === 3 && !n)) throw noSuchFunction(name, types);
-      return ex(`${RT.tsRank}(${v.sql}, ${q.sql}, ${n ? n.sql : 0})`, 'float4', [v, q, ...(n ? [n] : [])]);
+      return ex(`${TS.tsRank}(${v.sql}, ${q.sql}, ${n ? n.sql : 0})`, 'float4', [v, q, ...(n ? [n] : [])]);
     }
     default:
       if (KNOWN_UNSUPPORTED.has(name)) throw unsupported(`function ${name}`);

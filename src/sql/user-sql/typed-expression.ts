@@ -3,7 +3,7 @@
 
 import { numberText } from '../../catalog/values.js';
 import { parseTsquery, parseTsvector, tsqueryToString, tsvectorToString } from '../../text-search/index.js';
-import { quoteLiteral } from '../sqlite/quote.js';
+import { quoteLiteral } from '../../dialect/sqlite/quote.js';
 import {
   decimalText,
   intBitsOf,

@@ -13,11 +13,11 @@ import type {
   SortBy,
   WithClause,
 } from 'libpg-query';
-import { SQLITE_FUNCTIONS } from '../sqlite/functions.js';
-import { quoteIdent } from '../sqlite/quote.js';
-import { exactValueSql } from '../sqlite/ddl.js';
+import { SQLITE_FUNCTIONS } from '../../dialect/sqlite/functions.js';
+import { quoteIdent } from '../../dialect/sqlite/quote.js';
+import { exactValueSql } from '../../dialect/sqlite/ddl.js';
 import { nodeKind, stringsOf, stringValue } from './ast.js';
-import { coerce, compareEx, ex, keyOf, requireBool, unify, type Ex } from './ex.js';
+import { coerce, compareEx, ex, keyOf, requireBool, unify, type Ex } from './typed-expression.js';
 import {
   columnExpr,
   isGroupedColumn,
@@ -27,7 +27,7 @@ import {
   type Subquery,
   type SubqueryColumn,
   type Translation,
-} from './expr.js';
+} from './translate-expression.js';
 import { CKAN_MESSAGES, forbidden, readOnlyRefusal, SqlFailure, unsupported } from './failure.js';
 import type { PgType } from './pg-types.js';
 import {

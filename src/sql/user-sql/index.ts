@@ -3,27 +3,24 @@
 
 import type Database from 'better-sqlite3';
 import type { SelectStmt } from 'libpg-query';
-import type { CompiledQuery } from '../compiled.js';
+import type { UserStatement } from '../../dialect/compiler.js';
 import { guard } from './guard.js';
 import { initParser, parseSingleStatement } from './parse.js';
 import { StatementTranslator } from './query.js';
 import { renderValue } from './render.js';
 import { registerRuntime } from './runtime.js';
+import { registerTextSearch } from '../../dialect/sqlite/functions.js';
 
 export interface SqlResourceInfo {
   id: string;
   fields: readonly { id: string; type: string }[];
 }
 
-export interface PreparedSql {
+export interface PreparedSql extends UserStatement {
   /** Resources the statement reads (for auditing and ETags). */
   resourceIds: string[];
-  /** SQLite SQL returning at most maxRows + 1 rows, in the statement's column order and names. */
-  sqlite: CompiledQuery;
   /** Output columns as PostgreSQL names them, with PostgreSQL's type names. */
   columns: { id: string; type: string }[];
-  /** The statement as written, without a terminating semicolon: what a PostgreSQL store runs itself. */
-  statement: string;
 }
 
 /** Loads PostgreSQL's parser (WebAssembly); call once at start-up, before prepareSearchSql. */
@@ -52,6 +49,7 @@ export function prepareSearchSql(
 /** Registers the cc_ functions translated statements call (the store registers cc_deadline itself). */
 export function registerSqliteRuntime(db: Database.Database): void {
   registerRuntime(db);
+  registerTextSearch(db);
 }
 
 /** The JSON value CKAN's convert() gives for a result cell of this PostgreSQL type, from what SQLite returned. */
