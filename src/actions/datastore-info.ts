@@ -9,6 +9,20 @@ import type { Action } from './types.js';
 
 const defaultTrue = (value: unknown) => (value === '' ? true : toBoolean(value));
 
+/** A part of the answer that is there unless the parameter is false. */
+function switchedOff(name: string, description: string): ParamSpec {
+  return {
+    name,
+    type: 'bool',
+    defaultText: 'true',
+    coerce: defaultTrue,
+    whenMissing: () => true,
+    schema: { type: 'boolean', default: true },
+    example: false,
+    description,
+  };
+}
+
 const params: ParamSpec[] = [
   {
     name: 'resource_id',
@@ -20,27 +34,11 @@ const params: ParamSpec[] = [
     example: 'f6a59fec-6f64-48bb-9f65-e6679aa23dba',
     description: 'id of the resource. `id` is accepted as a synonym (CKAN 2.10 knew only `id`).',
   },
-  {
-    name: 'include_meta',
-    type: 'bool',
-    defaultText: 'true',
-    coerce: defaultTrue,
-    whenMissing: () => true,
-    schema: { type: 'boolean', default: true },
-    example: false,
-    description: 'false to leave out `meta` (record count, sizes, aliases), as CKAN 2.12 allows.',
-  },
-  {
-    name: 'include_fields_schema',
-    type: 'bool',
-    defaultText: 'true',
-    coerce: defaultTrue,
-    whenMissing: () => true,
-    schema: { type: 'boolean', default: true },
-    example: false,
-    description:
-      "false to leave out each field's `schema` (native type, index, unique and not-null status), as CKAN 2.12 allows.",
-  },
+  switchedOff('include_meta', 'false to leave out `meta` (record count, sizes, aliases), as CKAN 2.12 allows.'),
+  switchedOff(
+    'include_fields_schema',
+    "false to leave out each field's `schema` (native type, index, unique and not-null status), as CKAN 2.12 allows.",
+  ),
 ];
 
 export const datastoreInfoAction: Action = {

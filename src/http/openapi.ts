@@ -164,42 +164,35 @@ export function openApiDocument({ siteUrl, version, actions, dumpParams }: OpenA
           required: ['help', 'success', 'result'],
           properties: { help: { type: 'string', format: 'uri' }, success: { const: true }, result: {} },
         },
-        ErrorEnvelope: {
+        ErrorEnvelope: errorEnvelope({
           type: 'object',
-          required: ['help', 'error', 'success'],
+          required: ['__type'],
           properties: {
-            help: { type: 'string', format: 'uri' },
-            success: { const: false },
-            error: {
-              type: 'object',
-              required: ['__type'],
-              properties: {
-                __type: {
-                  enum: Object.values(ERROR_KINDS)
-                    .map((k) => k.type)
-                    .filter((t) => t !== null),
-                },
-                message: { type: 'string' },
-              },
+            __type: {
+              enum: Object.values(ERROR_KINDS)
+                .map((k) => k.type)
+                .filter((t) => t !== null),
             },
+            message: { type: 'string' },
           },
-        },
-        ValidationErrorEnvelope: {
+        }),
+        ValidationErrorEnvelope: errorEnvelope({
           type: 'object',
-          required: ['help', 'error', 'success'],
-          properties: {
-            help: { type: 'string', format: 'uri' },
-            success: { const: false },
-            error: {
-              type: 'object',
-              description: 'Each failing parameter with its messages, and __type.',
-              properties: { __type: { const: ERROR_KINDS.validation.type } },
-              additionalProperties: { type: 'array', items: { type: 'string' } },
-            },
-          },
-        },
+          description: 'Each failing parameter with its messages, and __type.',
+          properties: { __type: { const: ERROR_KINDS.validation.type } },
+          additionalProperties: { type: 'array', items: { type: 'string' } },
+        }),
       },
     },
+  };
+}
+
+/** CKAN's failure envelope around an `error` of the given schema. */
+function errorEnvelope(error: Record<string, unknown>): Record<string, unknown> {
+  return {
+    type: 'object',
+    required: ['help', 'error', 'success'],
+    properties: { help: { type: 'string', format: 'uri' }, success: { const: false }, error },
   };
 }
 

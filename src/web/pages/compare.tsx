@@ -1,12 +1,22 @@
 // Two elections compared: turnout and seats, party vote shares and seats with their changes, and constituencies
 // matched by name, with the ones that exist in only one of them (boundaries redrawn) or changed seats flagged.
 
-import type { Comparison, ElectionSummary } from '../../elections/index.js';
+import type { Comparison, ElectionSummary, ElectionTotals } from '../../elections/index.js';
 import { formatNumber, formatShare, formatSigned } from '../format.js';
-import { Figure, Num, PartyName, ScrollRegion } from './layout.js';
+import { Figure, Num, NumHeads, PartyName, ScrollRegion } from './layout.js';
 
 /** An election's label as a column heading: its year where the label ends in one ("General Election 2020" → 2020). */
 const short = (label: string) => /\b(\d{4})$/.exec(label)?.[1] ?? label;
+
+/** The whole country's figures, compared side by side: each row's name and its value in an election. */
+const OVERALL_ROWS: readonly [string, (totals: ElectionTotals) => string][] = [
+  ['Seats', (t) => formatNumber(t.houseSeats)],
+  ['Constituencies', (t) => formatNumber(t.constituencies)],
+  ['Candidates', (t) => formatNumber(t.candidates)],
+  ['Women candidates', (t) => formatNumber(t.women)],
+  ['Turnout', (t) => formatShare(t.turnout)],
+  ['Valid poll', (t) => formatNumber(t.validPoll)],
+];
 
 export interface CompareChoice {
   name: string;
@@ -32,6 +42,22 @@ const STATUS_TEXT = {
   'only-later': 'Only in the later election (new or redrawn)',
 } as const;
 
+/** One of the two elections to compare, chosen from the list. */
+function ElectionChoice(props: { name: string; label: string; choices: CompareChoice[]; chosen: string | null }) {
+  return (
+    <div>
+      <label for={props.name}>{props.label}</label>
+      <select id={props.name} name={props.name}>
+        {props.choices.map((c) => (
+          <option value={c.name} selected={c.name === props.chosen}>
+            {c.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 export function ComparePage({
   choices,
   earlier,
@@ -46,26 +72,8 @@ export function ComparePage({
     <>
       <h1>Compare elections</h1>
       <form method="get" action="/compare" class="compare-form">
-        <div>
-          <label for="earlier">Earlier election</label>
-          <select id="earlier" name="earlier">
-            {choices.map((c) => (
-              <option value={c.name} selected={c.name === earlier}>
-                {c.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label for="later">Later election</label>
-          <select id="later" name="later">
-            {choices.map((c) => (
-              <option value={c.name} selected={c.name === later}>
-                {c.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ElectionChoice name="earlier" label="Earlier election" choices={choices} chosen={earlier} />
+        <ElectionChoice name="later" label="Later election" choices={choices} chosen={later} />
         <button type="submit">Compare</button>
       </form>
       {!comparison ? (
@@ -102,15 +110,7 @@ function ComparedHead({ a, b }: { a: ElectionSummary; b: ElectionSummary }) {
     <thead>
       <tr>
         <th scope="col">Party</th>
-        <th scope="col" class="num">
-          {short(a.label)}
-        </th>
-        <th scope="col" class="num">
-          {short(b.label)}
-        </th>
-        <th scope="col" class="num">
-          Change
-        </th>
+        <NumHeads labels={[short(a.label), short(b.label), 'Change']} />
       </tr>
     </thead>
   );
@@ -160,45 +160,17 @@ function CompareBody({
             <thead>
               <tr>
                 <th scope="col"></th>
-                <th scope="col" class="num">
-                  {a.label}
-                </th>
-                <th scope="col" class="num">
-                  {b.label}
-                </th>
+                <NumHeads labels={[a.label, b.label]} />
               </tr>
             </thead>
             <tbody>
-              <tr>
-                <th scope="row">Seats</th>
-                <Num>{formatNumber(a.totals.houseSeats)}</Num>
-                <Num>{formatNumber(b.totals.houseSeats)}</Num>
-              </tr>
-              <tr>
-                <th scope="row">Constituencies</th>
-                <Num>{formatNumber(a.totals.constituencies)}</Num>
-                <Num>{formatNumber(b.totals.constituencies)}</Num>
-              </tr>
-              <tr>
-                <th scope="row">Candidates</th>
-                <Num>{formatNumber(a.totals.candidates)}</Num>
-                <Num>{formatNumber(b.totals.candidates)}</Num>
-              </tr>
-              <tr>
-                <th scope="row">Women candidates</th>
-                <Num>{formatNumber(a.totals.women)}</Num>
-                <Num>{formatNumber(b.totals.women)}</Num>
-              </tr>
-              <tr>
-                <th scope="row">Turnout</th>
-                <Num>{formatShare(a.totals.turnout)}</Num>
-                <Num>{formatShare(b.totals.turnout)}</Num>
-              </tr>
-              <tr>
-                <th scope="row">Valid poll</th>
-                <Num>{formatNumber(a.totals.validPoll)}</Num>
-                <Num>{formatNumber(b.totals.validPoll)}</Num>
-              </tr>
+              {OVERALL_ROWS.map(([name, value]) => (
+                <tr>
+                  <th scope="row">{name}</th>
+                  <Num>{value(a.totals)}</Num>
+                  <Num>{value(b.totals)}</Num>
+                </tr>
+              ))}
             </tbody>
           </table>
         </ScrollRegion>
@@ -303,18 +275,14 @@ function CompareBody({
             <thead>
               <tr>
                 <th scope="col">Constituency</th>
-                <th scope="col" class="num">
-                  Seats {short(a.label)}
-                </th>
-                <th scope="col" class="num">
-                  Seats {short(b.label)}
-                </th>
-                <th scope="col" class="num">
-                  Turnout {short(a.label)}
-                </th>
-                <th scope="col" class="num">
-                  Turnout {short(b.label)}
-                </th>
+                <NumHeads
+                  labels={[
+                    `Seats ${short(a.label)}`,
+                    `Seats ${short(b.label)}`,
+                    `Turnout ${short(a.label)}`,
+                    `Turnout ${short(b.label)}`,
+                  ]}
+                />
                 <th scope="col">Match</th>
               </tr>
             </thead>

@@ -12,7 +12,7 @@ import {
 import { candidateLabel, countColours } from '../election-charts.js';
 import { formatNumber, formatShare, formatSigned, plural } from '../format.js';
 import { ShortfallNote } from './election.js';
-import { Fact, Figure, Ga, Num, PartyChip, ScrollRegion } from './layout.js';
+import { Fact, Figure, Ga, Num, NumHeads, PartyChip, ScrollRegion } from './layout.js';
 
 export interface ConstituencyPageProps {
   constituency: Constituency;
@@ -168,15 +168,7 @@ export function ConstituencyPage(props: ConstituencyPageProps) {
               <tr>
                 <th scope="col">Candidate</th>
                 <th scope="col">Party</th>
-                <th scope="col" class="num">
-                  Votes
-                </th>
-                <th scope="col" class="num">
-                  Share
-                </th>
-                <th scope="col" class="num">
-                  Quotas
-                </th>
+                <NumHeads labels={['Votes', 'Share', 'Quotas']} />
               </tr>
             </thead>
             <tbody>
@@ -364,18 +356,7 @@ function RaceTable({ sheet, count }: { sheet: CountSheet; count: number }) {
       <thead>
         <tr>
           <th scope="col">Candidate</th>
-          <th scope="col" class="num">
-            First preferences
-          </th>
-          <th scope="col" class="num">
-            Gained since
-          </th>
-          <th scope="col" class="num">
-            Total after count {count}
-          </th>
-          <th scope="col" class="num">
-            Of the quota
-          </th>
+          <NumHeads labels={['First preferences', 'Gained since', `Total after count ${count}`, 'Of the quota']} />
         </tr>
       </thead>
       <tbody>
@@ -450,12 +431,7 @@ function StepTable({
           <thead>
             <tr>
               <th scope="col">To</th>
-              <th scope="col" class="num">
-                Votes
-              </th>
-              <th scope="col" class="num">
-                Share of those distributed
-              </th>
+              <NumHeads labels={['Votes', 'Share of those distributed']} />
             </tr>
           </thead>
           <tbody>

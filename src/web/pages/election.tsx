@@ -15,7 +15,7 @@ import {
   type PartyTotals,
 } from '../../elections/index.js';
 import { formatDate, formatNumber, formatShare, formatSigned, plural } from '../format.js';
-import { Fact, Figure, Ga, Num, PartyChip, PartyName, ScrollRegion } from './layout.js';
+import { Fact, Figure, Ga, Num, NumHeads, PartyChip, PartyName, ScrollRegion } from './layout.js';
 
 export interface ElectionLinks {
   overview: string;
@@ -400,33 +400,19 @@ export function PartyTotalsPage({
           <thead>
             <tr>
               <th scope="col">Party</th>
-              <th scope="col" class="num">
-                Seats
-              </th>
-              <th scope="col" class="num">
-                First preferences
-              </th>
-              <th scope="col" class="num">
-                Vote share
-              </th>
-              <th scope="col" class="num">
-                Seat share
-              </th>
-              <th scope="col" class="num">
-                Seat share minus vote share
-              </th>
-              <th scope="col" class="num">
-                Candidates
-              </th>
-              <th scope="col" class="num">
-                Women candidates
-              </th>
-              <th scope="col" class="num">
-                Women elected
-              </th>
-              <th scope="col" class="num">
-                Passed a quarter quota
-              </th>
+              <NumHeads
+                labels={[
+                  'Seats',
+                  'First preferences',
+                  'Vote share',
+                  'Seat share',
+                  'Seat share minus vote share',
+                  'Candidates',
+                  'Women candidates',
+                  'Women elected',
+                  'Passed a quarter quota',
+                ]}
+              />
             </tr>
           </thead>
           <tbody>
@@ -499,12 +485,7 @@ function SharesTable({ parties }: { parties: readonly PartyTotals[] }) {
       <thead>
         <tr>
           <th scope="col">Party</th>
-          <th scope="col" class="num">
-            Vote share
-          </th>
-          <th scope="col" class="num">
-            Seat share
-          </th>
+          <NumHeads labels={['Vote share', 'Seat share']} />
         </tr>
       </thead>
       <tbody>
@@ -574,15 +555,7 @@ export function PartyPage({
             <tr>
               <th scope="col">Candidate</th>
               <th scope="col">Constituency</th>
-              <th scope="col" class="num">
-                First preferences
-              </th>
-              <th scope="col" class="num">
-                Share of valid poll
-              </th>
-              <th scope="col" class="num">
-                Quotas
-              </th>
+              <NumHeads labels={['First preferences', 'Share of valid poll', 'Quotas']} />
               <th scope="col">Result</th>
             </tr>
           </thead>

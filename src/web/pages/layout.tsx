@@ -362,6 +362,19 @@ export function Num({ value, children }: { value?: number | null; children?: Com
   return <td class="num">{children ?? value}</td>;
 }
 
+/** The heads of numeric columns, right-aligned like their cells (Num). */
+export function NumHeads({ labels }: { labels: readonly string[] }) {
+  return (
+    <>
+      {labels.map((label) => (
+        <th scope="col" class="num">
+          {label}
+        </th>
+      ))}
+    </>
+  );
+}
+
 /** A fact box's entry. */
 export function Fact({ term, children }: { term: string; children: ComponentChildren }) {
   return (

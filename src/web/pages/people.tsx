@@ -5,7 +5,7 @@
 import type { Candidacy, Person, PersonMatch } from '../../elections/index.js';
 import { formatNumber, formatShare, plural } from '../format.js';
 import type { CandidacyLinks } from '../routes-together.js';
-import { Num, PartyChip, ScrollRegion } from './layout.js';
+import { Num, NumHeads, PartyChip, ScrollRegion } from './layout.js';
 
 const year = (c: Candidacy) => c.date.slice(0, 4);
 
@@ -123,15 +123,7 @@ export function PersonPage({ person, links }: { person: Person; links: Candidacy
               <th scope="col">Election</th>
               <th scope="col">Constituency</th>
               <th scope="col">Party</th>
-              <th scope="col" class="num">
-                First preferences
-              </th>
-              <th scope="col" class="num">
-                Share
-              </th>
-              <th scope="col" class="num">
-                Quotas
-              </th>
+              <NumHeads labels={['First preferences', 'Share', 'Quotas']} />
               <th scope="col">Result</th>
               <th scope="col">Record</th>
             </tr>

@@ -10,7 +10,7 @@ import {
   type TransferCount,
 } from '../../elections/index.js';
 import { formatNumber, formatShare, plural } from '../format.js';
-import { Figure, Num, PartyName, ScrollRegion } from './layout.js';
+import { Figure, Num, NumHeads, PartyName, ScrollRegion } from './layout.js';
 
 export interface TransferPageBase {
   electionLabel: string;
@@ -113,12 +113,7 @@ export function PartyBreakdown({ base, heading }: { base: TransferPageBase; head
             <thead>
               <tr>
                 <th scope="col">To</th>
-                <th scope="col" class="num">
-                  Votes
-                </th>
-                <th scope="col" class="num">
-                  Share
-                </th>
+                <NumHeads labels={['Votes', 'Share']} />
               </tr>
             </thead>
             <tbody>
@@ -164,12 +159,7 @@ export function CountsUsed({ base, byConstituency }: { base: TransferPageBase; b
               {byConstituency && <th scope="col">Constituency</th>}
               <th scope="col">Count</th>
               <th scope="col">Distributed</th>
-              <th scope="col" class="num">
-                Votes
-              </th>
-              <th scope="col" class="num">
-                Non-transferable
-              </th>
+              <NumHeads labels={['Votes', 'Non-transferable']} />
             </tr>
           </thead>
           <tbody>
