@@ -224,6 +224,28 @@ export function testSettings(overrides: Partial<Settings> = {}): Settings {
 }
 
 /**
+ * The whole bodies a service over an already loaded store gives for `paths` (each answered 200), read by a server of
+ * its own that is closed again.
+ */
+export async function servedBodies(settings: Settings, paths: readonly string[]): Promise<string[]> {
+  const prepared = await prepareServices(settings, silentLogger, { load: false });
+  const app = await buildApp(prepared.state, silentLogger);
+  try {
+    const port = Number(new URL(await app.listen({ port: 0, host: '127.0.0.1' })).port);
+    const bodies: string[] = [];
+    for (const url of paths) {
+      const response = await httpCall(port, url);
+      if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
+      bodies.push(response.body);
+    }
+    return bodies;
+  } finally {
+    await app.close();
+    await prepared.close();
+  }
+}
+
+/**
  * The election service on the given backend. The embedded database is rebuilt only when a source or the catalogue
  * changed since the last run; a PostgreSQL database is copied for the service from the checkout's loaded template
  * (so the service finds it up to date) and dropped when it closes.

@@ -10,14 +10,12 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { planMirror } from '../../src/cli/mirror.js';
 import { loadCatalogFile } from '../../src/catalog/load.js';
-import { buildApp } from '../../src/app.js';
-import { prepareServices } from '../../src/bootstrap.js';
 import { buildDatabase, type BuildResult } from '../../src/ingest/build.js';
 import type { CopyRoute } from '../../src/ingest/sources.js';
 import { loadSettings } from '../../src/settings.js';
 import { storageFor } from '../../src/stores.js';
 import { FakeCkan, SAMPLE_FIELDS, sampleRecords, type FakeOptions } from '../helpers/fake-ckan.js';
-import { createTestDatabase, httpCall, silentLogger, TEST_BACKENDS } from '../helpers/service.js';
+import { createTestDatabase, servedBodies, silentLogger, TEST_BACKENDS } from '../helpers/service.js';
 
 /**
  * Blocks of 10 _ids over 150 records (more than the probe's last 100), so that one change is one block of ten, and a
@@ -109,26 +107,11 @@ for (const backend of TEST_BACKENDS) {
     }
 
     /** The API's whole answers to QUERIES, with the version-dependent parts (none in these bodies) as they are. */
-    async function answers(settings: ReturnType<typeof loadSettings>): Promise<string[]> {
-      const prepared = await prepareServices(settings, silentLogger, { load: false });
-      const app = await buildApp(prepared.state, silentLogger);
-      try {
-        const port = Number(new URL(await app.listen({ port: 0, host: '127.0.0.1' })).port);
-        const bodies: string[] = [];
-        for (const query of QUERIES) {
-          const response = await httpCall(
-            port,
-            `/api/3/action/datastore_search?resource_id=${portal.resourceId}&${query}`,
-          );
-          assert.equal(response.statusCode, 200, response.body);
-          bodies.push(response.body);
-        }
-        return bodies;
-      } finally {
-        await app.close();
-        await prepared.close();
-      }
-    }
+    const answers = (settings: ReturnType<typeof loadSettings>) =>
+      servedBodies(
+        settings,
+        QUERIES.map((query) => `/api/3/action/datastore_search?resource_id=${portal.resourceId}&${query}`),
+      );
 
     /**
      * The patched store answers as a fresh whole copy of the same upstream does, and a further refresh finds nothing.

@@ -10,8 +10,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import pg from 'pg';
-import { buildApp } from '../../src/app.js';
-import { prepareServices } from '../../src/bootstrap.js';
 import { planMirror } from '../../src/cli/mirror.js';
 import { loadCatalogFile } from '../../src/catalog/load.js';
 import { buildDatabase, type BuildResult } from '../../src/ingest/build.js';
@@ -21,7 +19,7 @@ import type { Store, StoreVersion } from '../../src/storage/backend.js';
 import { MAX_SEGMENTS } from '../../src/storage/postgres/patch.js';
 import { storageFor } from '../../src/stores.js';
 import { FakeCkan, SAMPLE_FIELDS, sampleRecords } from '../helpers/fake-ckan.js';
-import { createTestDatabase, httpCall, silentLogger, TEST_BACKENDS } from '../helpers/service.js';
+import { createTestDatabase, servedBodies, silentLogger, TEST_BACKENDS } from '../helpers/service.js';
 
 /** Blocks of 10 `_id`s over 1,000 records: a change of one record is a patch of 10, far from a compaction. */
 const MIRROR = {
@@ -130,26 +128,11 @@ describe('PostgreSQL versions made by patches', { skip: !TEST_BACKENDS.includes(
   }
 
   /** The API's whole answers to QUERIES. */
-  async function answers(settings: Settings): Promise<string[]> {
-    const prepared = await prepareServices(settings, silentLogger, { load: false });
-    const app = await buildApp(prepared.state, silentLogger);
-    try {
-      const port = Number(new URL(await app.listen({ port: 0, host: '127.0.0.1' })).port);
-      const bodies: string[] = [];
-      for (const query of QUERIES) {
-        const response = await httpCall(
-          port,
-          `/api/3/action/datastore_search?resource_id=${portal.resourceId}&${query}`,
-        );
-        assert.equal(response.statusCode, 200, response.body);
-        bodies.push(response.body);
-      }
-      return bodies;
-    } finally {
-      await app.close();
-      await prepared.close();
-    }
-  }
+  const answers = (settings: Settings) =>
+    servedBodies(
+      settings,
+      QUERIES.map((query) => `/api/3/action/datastore_search?resource_id=${portal.resourceId}&${query}`),
+    );
 
   /** Patches the upstream's change in, serves the new version, and checks it holds what a fresh copy holds. */
   async function patched(settings: Settings, served: Store, change: () => void): Promise<StoreVersion> {
