@@ -23,12 +23,9 @@ import {
   testSettings,
   type TestService,
 } from '../helpers/service.js';
+import { tallyCsv, writeTallyCatalog } from '../helpers/tally.js';
 
 const TALLY = '33333333-0000-4000-8000-000000000001';
-
-function tallyCsv(rows: number): string {
-  return 'Name,Votes\r\n' + Array.from({ length: rows }, (_, i) => `Candidate ${i + 1},${1000 + i}\r\n`).join('');
-}
 
 for (const backend of TEST_BACKENDS)
   describe(`loading while serving [${backend}]`, () => {
@@ -38,27 +35,7 @@ for (const backend of TEST_BACKENDS)
 
     before(async () => {
       dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-reload-'));
-      writeFileSync(
-        path.join(dir, 'catalog.json'),
-        JSON.stringify({
-          datasets: [
-            {
-              name: 'tally',
-              resources: [
-                {
-                  id: TALLY,
-                  name: 'Tally',
-                  source: { path: 'tally.csv' },
-                  fields: [
-                    { id: 'Name', type: 'text' },
-                    { id: 'Votes', type: 'numeric', index: true },
-                  ],
-                },
-              ],
-            },
-          ],
-        }),
-      );
+      writeTallyCatalog(dir, TALLY, { votesIndexed: true });
       writeFileSync(path.join(dir, 'tally.csv'), tallyCsv(3));
       service = await startService(
         { catalog: path.join(dir, 'catalog.json'), sources: dir, databasePath: path.join(dir, 'tally.sqlite') },
@@ -170,27 +147,7 @@ describe(
 
     before(async () => {
       dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-replica-'));
-      writeFileSync(
-        path.join(dir, 'catalog.json'),
-        JSON.stringify({
-          datasets: [
-            {
-              name: 'tally',
-              resources: [
-                {
-                  id: TALLY,
-                  name: 'Tally',
-                  source: { path: 'tally.csv' },
-                  fields: [
-                    { id: 'Name', type: 'text' },
-                    { id: 'Votes', type: 'numeric' },
-                  ],
-                },
-              ],
-            },
-          ],
-        }),
-      );
+      writeTallyCatalog(dir, TALLY);
       [primary, replica] = await Promise.all([createTestDatabase(), createTestDatabase()]);
     });
     after(async () => {

@@ -16,15 +16,12 @@ import { buildDatabase } from '../../src/ingest/build.js';
 import { storageFor } from '../../src/stores.js';
 import { replicaUnavailable, startReplicaPair, type ReplicaPair } from '../helpers/replica.js';
 import { httpCall, silentLogger, TEST_BACKENDS, testSettings } from '../helpers/service.js';
+import { tallyCsv, writeTallyCatalog } from '../helpers/tally.js';
 
 const TALLY = '33333333-0000-4000-8000-0000000000aa';
 const skip = !TEST_BACKENDS.includes('postgres')
   ? 'PostgreSQL is not among the backends tested'
   : (replicaUnavailable() ?? false);
-
-function tallyCsv(rows: number): string {
-  return 'Name,Votes\r\n' + Array.from({ length: rows }, (_, i) => `Candidate ${i + 1},${1000 + i}\r\n`).join('');
-}
 
 describe('a real streaming replica [postgres]', { skip }, () => {
   let dir: string;
@@ -86,27 +83,7 @@ describe('a real streaming replica [postgres]', { skip }, () => {
 
   before(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-real-replica-'));
-    writeFileSync(
-      path.join(dir, 'catalog.json'),
-      JSON.stringify({
-        datasets: [
-          {
-            name: 'tally',
-            resources: [
-              {
-                id: TALLY,
-                name: 'Tally',
-                source: { path: 'tally.csv' },
-                fields: [
-                  { id: 'Name', type: 'text' },
-                  { id: 'Votes', type: 'numeric' },
-                ],
-              },
-            ],
-          },
-        ],
-      }),
-    );
+    writeTallyCatalog(dir, TALLY);
     pair = await startReplicaPair();
     await pair.primary.query(`CREATE DATABASE ${database}`);
     await load(3);
