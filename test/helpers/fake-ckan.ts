@@ -9,7 +9,22 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { CopyRoute } from '../../src/ingest/sources.js';
 import { LosslessNumber, parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
+
+/**
+ * Mirror settings for patching against the double: blocks of 10 `_id`s (so one changed record is one block of ten),
+ * one attempt, no settle interval and no real waiting between retries, patches of up to 30 % of a table.
+ */
+export const PATCHING_MIRROR = {
+  attempts: 1,
+  settleMs: 0,
+  routes: ['dump', 'pages'] as CopyRoute[],
+  blockSize: 10,
+  patchMaxShare: 0.3,
+  sampleBlocks: 2,
+  client: { baseDelayMs: 1, sleep: async () => {} },
+};
 
 export interface FakeField {
   id: string;

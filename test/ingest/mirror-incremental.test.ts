@@ -11,25 +11,10 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { planMirror } from '../../src/cli/mirror.js';
 import { loadCatalogFile } from '../../src/catalog/load.js';
 import { buildDatabase, type BuildResult } from '../../src/ingest/build.js';
-import type { CopyRoute } from '../../src/ingest/sources.js';
 import { loadSettings } from '../../src/settings.js';
 import { storageFor } from '../../src/stores.js';
-import { FakeCkan, SAMPLE_FIELDS, sampleRecords, type FakeOptions } from '../helpers/fake-ckan.js';
+import { FakeCkan, PATCHING_MIRROR, SAMPLE_FIELDS, sampleRecords, type FakeOptions } from '../helpers/fake-ckan.js';
 import { createTestDatabase, servedBodies, silentLogger, TEST_BACKENDS } from '../helpers/service.js';
-
-/**
- * Blocks of 10 _ids over 150 records (more than the probe's last 100), so that one change is one block of ten, and a
- * patch may take up to 45 records.
- */
-const MIRROR = {
-  attempts: 1,
-  settleMs: 0,
-  routes: ['dump', 'pages'] as CopyRoute[],
-  blockSize: 10,
-  patchMaxShare: 0.3,
-  sampleBlocks: 2,
-  client: { baseDelayMs: 1, sleep: async () => {} },
-};
 
 /** What each check asks of the copy: every record, a full-text search, a filter and a sort on indexed fields. */
 const QUERIES = [
@@ -78,6 +63,8 @@ for (const backend of TEST_BACKENDS) {
         sql: true,
         rowsMax: 1000,
         fields: SAMPLE_FIELDS,
+        // 150 records, more than the probe's last 100: with blocks of 10 (PATCHING_MIRROR) one change is one block,
+        // and a patch may take up to 45 records.
         records: sampleRecords(150),
         ...options,
       }).start();
@@ -102,7 +89,7 @@ for (const backend of TEST_BACKENDS) {
         sources: dir,
         target,
         logger: silentLogger,
-        mirror: { ...MIRROR, ...mirror },
+        mirror: { ...PATCHING_MIRROR, ...mirror },
       }).finally(() => target.close());
     }
 
@@ -220,7 +207,7 @@ for (const backend of TEST_BACKENDS) {
       const newBlocks = Math.floor((appended._id - 1) / 10) - Math.floor((maxId - 1) / 10) + 1;
       assert.equal(
         reads(sent).length,
-        1 + 3 * (newBlocks + MIRROR.sampleBlocks),
+        1 + 3 * (newBlocks + PATCHING_MIRROR.sampleBlocks),
         'the last blocks (the edit, the deletion, the append) and the sampled ones are read, 4 records a request',
       );
       assert.ok(!portal.seen.slice(sent).some((r) => r.action === 'dump'), 'no copy of the whole table');

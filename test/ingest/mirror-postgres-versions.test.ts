@@ -13,24 +13,12 @@ import pg from 'pg';
 import { planMirror } from '../../src/cli/mirror.js';
 import { loadCatalogFile } from '../../src/catalog/load.js';
 import { buildDatabase, type BuildResult } from '../../src/ingest/build.js';
-import type { CopyRoute } from '../../src/ingest/sources.js';
 import { loadSettings, type Settings } from '../../src/settings.js';
 import type { Store, StoreVersion } from '../../src/storage/backend.js';
 import { MAX_SEGMENTS } from '../../src/storage/postgres/patch.js';
 import { storageFor } from '../../src/stores.js';
-import { FakeCkan, SAMPLE_FIELDS, sampleRecords } from '../helpers/fake-ckan.js';
+import { FakeCkan, PATCHING_MIRROR, SAMPLE_FIELDS, sampleRecords } from '../helpers/fake-ckan.js';
 import { createTestDatabase, servedBodies, silentLogger, TEST_BACKENDS } from '../helpers/service.js';
-
-/** Blocks of 10 `_id`s over 1,000 records: a change of one record is a patch of 10, far from a compaction. */
-const MIRROR = {
-  attempts: 1,
-  settleMs: 0,
-  routes: ['dump', 'pages'] as CopyRoute[],
-  blockSize: 10,
-  patchMaxShare: 0.3,
-  sampleBlocks: 2,
-  client: { baseDelayMs: 1, sleep: async () => {} },
-};
 
 /** Searches of every kind the API answers from a version's rows: pages, full text, filters, sorts, deep pages. */
 const QUERIES = [
@@ -55,6 +43,7 @@ describe('PostgreSQL versions made by patches', { skip: !TEST_BACKENDS.includes(
       sql: true,
       rowsMax: 1000,
       fields: SAMPLE_FIELDS,
+      // With blocks of 10 `_id`s (PATCHING_MIRROR), a change of one record is a patch of 10, far from a compaction.
       records: sampleRecords(1000),
     }).start();
   });
@@ -88,7 +77,7 @@ describe('PostgreSQL versions made by patches', { skip: !TEST_BACKENDS.includes(
       sources: dir,
       target,
       logger: silentLogger,
-      mirror: { ...MIRROR, ...mirror },
+      mirror: { ...PATCHING_MIRROR, ...mirror },
     }).finally(() => target.close());
   }
 
