@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { FieldType, ResourceDefinition } from '../../catalog/types.js';
-import { numberText, type StoredValue } from '../../catalog/values.js';
+import type { StoredValue } from '../../catalog/values.js';
 import {
   copyIntoTableSql,
   createGenerationTableSql,
@@ -36,6 +36,7 @@ import {
 } from '../load-target.js';
 import { RecordRenderer, renderingSink } from '../row-sink.js';
 import { storeError } from './connection.js';
+import { valueText } from './value-text.js';
 import { readGeneration, readPostgresMeta } from './meta.js';
 import { patchTable } from './patch.js';
 
@@ -49,11 +50,10 @@ const NEEDS_ESCAPE = /[\\\t\n\r]/;
 
 /** One value in COPY's text format: \N for null, backslash escapes for the characters the format uses. */
 function copyValue(value: StoredValue, type: FieldType): string {
-  if (value === null) return '\\N';
-  if (typeof value === 'number') return numberText(value, type);
-  if (typeof value === 'boolean') return value ? 't' : 'f';
-  if (!NEEDS_ESCAPE.test(value)) return value;
-  return value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
+  const text = valueText(value, type);
+  if (text === null) return '\\N';
+  if (!NEEDS_ESCAPE.test(text)) return text;
+  return text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
 }
 
 /** Rows are gathered into chunks of about this many characters before being written to the COPY stream. */

@@ -7,7 +7,7 @@
 
 import type pg from 'pg';
 import type { ResourceDefinition } from '../../catalog/types.js';
-import { numberText, type StoredValue } from '../../catalog/values.js';
+import type { StoredValue } from '../../catalog/values.js';
 import { indexTableSql } from '../../dialect/postgres/ddl.js';
 import {
   compositionSql,
@@ -26,6 +26,7 @@ import { qualified } from '../../dialect/postgres/quote.js';
 import type { IdRange, LoadBase, ResourceLoadRecord, ResourceSink } from '../load-target.js';
 import { RecordRenderer, renderingSink } from '../row-sink.js';
 import { storeError } from './connection.js';
+import { valueText } from './value-text.js';
 
 /** Records sent per INSERT. */
 const BATCH = 200;
@@ -80,12 +81,7 @@ export async function patchTable(
 ): Promise<ResourceLoadRecord> {
   const { client, schema, fullTextLanguage } = context;
   const types = resource.fields.map((f) => f.type);
-  const param = (value: StoredValue, i: number): string | null => {
-    if (value === null) return null;
-    if (typeof value === 'number') return numberText(value, types[i]!);
-    if (typeof value === 'boolean') return value ? 't' : 'f';
-    return value;
-  };
+  const param = (value: StoredValue, i: number) => valueText(value, types[i]!);
   const spans = joinSpans(ranges);
   try {
     const published = await segmentsOf(client, schema, previous);
