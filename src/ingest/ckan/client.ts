@@ -7,7 +7,7 @@
 
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { isLosslessNumber, parse as parseLossless, type LosslessNumber } from 'lossless-json';
+import { isLosslessNumber, parse as parseLossless } from 'lossless-json';
 import type { Logger } from 'pino';
 import { COUNT_CENTRE_VERSION } from '../../version.js';
 
@@ -174,11 +174,6 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
 
 function isLoopback(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127\./.test(hostname);
-}
-
-/** A JSON number as its exact text, whatever its size. */
-export function numberTextOf(value: LosslessNumber): string {
-  return value.value;
 }
 
 export { isLosslessNumber };
