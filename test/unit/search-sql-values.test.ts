@@ -254,7 +254,8 @@ describe('LIKE patterns', () => {
     assert.equal(m('a%c', 'a\\%c'), true);
     const start = performance.now();
     assert.equal(m('a'.repeat(5000), '%a'.repeat(40) + 'b'), false);
-    assert.ok(performance.now() - start < 200);
+    // Exponential backtracking would take longer than the universe's age; a busy machine takes tens of milliseconds.
+    assert.ok(performance.now() - start < 5000);
   });
 });
 

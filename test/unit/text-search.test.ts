@@ -174,7 +174,8 @@ test('toTsvector, parseTsvector, tsMatches and tsRank are fast enough for per-ro
     m += 1000;
   }
   const microsPerRow = ((performance.now() - t0) * 1000) / m;
-  // generous bounds: they catch a pathological regression, not machine noise
-  assert.ok(rowsPerSecond > 5000, `toTsvector: ${rowsPerSecond.toFixed(0)} rows/s`);
-  assert.ok(microsPerRow < 100, `parse+match+rank: ${microsPerRow.toFixed(2)} µs/row`);
+  // Bounds far below a quiet machine's pace: they catch a pathological (quadratic, backtracking) regression,
+  // not two busy cores.
+  assert.ok(rowsPerSecond > 500, `toTsvector: ${rowsPerSecond.toFixed(0)} rows/s`);
+  assert.ok(microsPerRow < 1000, `parse+match+rank: ${microsPerRow.toFixed(2)} µs/row`);
 });
