@@ -110,7 +110,7 @@ describe('the prepared statement', () => {
     ]);
   });
 
-  test('preparing a typical statement takes well under a millisecond', () => {
+  test('preparing a typical statement takes a few milliseconds at most, not tens', () => {
     const statements = [
       `SELECT "Constituency", count(*) AS n, sum("Votes") AS votes FROM "${A}" GROUP BY 1 ORDER BY n DESC`,
       `SELECT a."Surname", b."Quota" FROM "${A}" a JOIN "${B}" b USING ("Constituency Number") WHERE a."Votes" > b."Quota"`,
@@ -121,7 +121,9 @@ describe('the prepared statement', () => {
     const start = performance.now();
     for (let i = 0; i < rounds; i++) for (const s of statements) prepare(s);
     const mean = (performance.now() - start) / (rounds * statements.length);
-    assert.ok(mean < 0.5, `${mean.toFixed(3)} ms per statement`);
+    // A quiet machine takes well under half a millisecond and two busy cores took two: the bound catches a parser gone
+    // pathological, not a loaded machine.
+    assert.ok(mean < 5, `${mean.toFixed(3)} ms per statement`);
   });
 });
 
