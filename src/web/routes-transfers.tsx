@@ -86,8 +86,8 @@ export async function electionTransfers(ctx: PageContext): Promise<PageResult> {
       <ElectionTransfersPage
         base={baseOf(ctx, view, election, base.label, used, left, transfers)}
         constituencies={election.constituencies
-          .map((c) => ({ name: c.name, href: urls.constituencyTransfers(name, c.key) }))
-          .sort((a, b) => a.name.localeCompare(b.name, 'en-IE'))}
+          .map((c) => ({ label: c.name, href: urls.constituencyTransfers(name, c.key) }))
+          .sort((a, b) => a.label.localeCompare(b.label, 'en-IE'))}
       />,
     ),
   );

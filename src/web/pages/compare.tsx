@@ -3,7 +3,7 @@
 
 import type { Comparison, ElectionSummary, ElectionTotals } from '../../elections/index.js';
 import { formatNumber, formatShare, formatSigned } from '../format.js';
-import { Figure, Num, NumHeads, PartyName, ScrollRegion } from './layout.js';
+import { Figure, Num, PartyName, ScrollRegion, TableHead } from './layout.js';
 
 /** An election's label as a column heading: its year where the label ends in one ("General Election 2020" → 2020). */
 const short = (label: string) => /\b(\d{4})$/.exec(label)?.[1] ?? label;
@@ -106,14 +106,7 @@ function seatsCell(seats: number | null, withCeannComhairle: boolean) {
 
 /** The head of a table comparing parties: the two elections by year, then the change. */
 function ComparedHead({ a, b }: { a: ElectionSummary; b: ElectionSummary }) {
-  return (
-    <thead>
-      <tr>
-        <th scope="col">Party</th>
-        <NumHeads labels={[short(a.label), short(b.label), 'Change']} />
-      </tr>
-    </thead>
-  );
+  return <TableHead text={['Party']} numeric={[short(a.label), short(b.label), 'Change']} />;
 }
 
 function CeannComhairleNote({ a, b }: { a: ElectionSummary; b: ElectionSummary }) {
@@ -157,12 +150,7 @@ function CompareBody({
         <ScrollRegion label="The whole country compared">
           <table class="data compact">
             <caption>{label}: the whole country</caption>
-            <thead>
-              <tr>
-                <th scope="col"></th>
-                <NumHeads labels={[a.label, b.label]} />
-              </tr>
-            </thead>
+            <TableHead text={['']} numeric={[a.label, b.label]} />
             <tbody>
               {OVERALL_ROWS.map(([name, value]) => (
                 <tr>
@@ -239,14 +227,7 @@ function CompareBody({
           data={
             <table class="data compact">
               <caption>Change in vote share by party (percentage points)</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Party</th>
-                  <th scope="col" class="num">
-                    Change
-                  </th>
-                </tr>
-              </thead>
+              <TableHead text={['Party']} numeric={['Change']} />
               <tbody>
                 {comparison.parties
                   .filter((p) => p.shareChange !== null)
@@ -272,20 +253,16 @@ function CompareBody({
         <ScrollRegion label="Constituencies compared">
           <table class="data">
             <caption>Constituencies matched by name, {label}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Constituency</th>
-                <NumHeads
-                  labels={[
-                    `Seats ${short(a.label)}`,
-                    `Seats ${short(b.label)}`,
-                    `Turnout ${short(a.label)}`,
-                    `Turnout ${short(b.label)}`,
-                  ]}
-                />
-                <th scope="col">Match</th>
-              </tr>
-            </thead>
+            <TableHead
+              text={['Constituency']}
+              numeric={[
+                `Seats ${short(a.label)}`,
+                `Seats ${short(b.label)}`,
+                `Turnout ${short(a.label)}`,
+                `Turnout ${short(b.label)}`,
+              ]}
+              after={['Match']}
+            />
             <tbody>
               {comparison.constituencies.map((c) => (
                 <tr class={c.status === 'same' ? undefined : 'flagged'}>

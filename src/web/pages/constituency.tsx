@@ -12,7 +12,7 @@ import {
 import { candidateLabel, countColours } from '../election-charts.js';
 import { formatNumber, formatShare, formatSigned, plural } from '../format.js';
 import { ShortfallNote } from './election.js';
-import { Fact, Figure, Ga, Num, NumHeads, PartyChip, ScrollRegion } from './layout.js';
+import { Fact, Figure, Ga, Num, PartyChip, ScrollRegion, TableHead } from './layout.js';
 
 export interface ConstituencyPageProps {
   constituency: Constituency;
@@ -164,13 +164,7 @@ export function ConstituencyPage(props: ConstituencyPageProps) {
         data={
           <table class="data compact">
             <caption>First preferences in {c.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Candidate</th>
-                <th scope="col">Party</th>
-                <NumHeads labels={['Votes', 'Share', 'Quotas']} />
-              </tr>
-            </thead>
+            <TableHead text={['Candidate', 'Party']} numeric={['Votes', 'Share', 'Quotas']} />
             <tbody>
               {sheet.candidates.map((s) => (
                 <tr>
@@ -353,12 +347,10 @@ function RaceTable({ sheet, count }: { sheet: CountSheet; count: number }) {
       <caption>
         Running totals after count {count} and progress to the quota of {formatNumber(quota)}
       </caption>
-      <thead>
-        <tr>
-          <th scope="col">Candidate</th>
-          <NumHeads labels={['First preferences', 'Gained since', `Total after count ${count}`, 'Of the quota']} />
-        </tr>
-      </thead>
+      <TableHead
+        text={['Candidate']}
+        numeric={['First preferences', 'Gained since', `Total after count ${count}`, 'Of the quota']}
+      />
       <tbody>
         {sheet.candidates.map((s) => {
           const gained = s.cells.slice(1, count).reduce((sum, c) => sum + Math.max(0, c.transfer ?? 0), 0);
@@ -428,12 +420,7 @@ function StepTable({
       <ScrollRegion label={`Transfers at count ${step.count}${heading ? '' : ', chart data'}`}>
         <table class="data compact">
           <caption>{heading ? `Transfers at count ${step.count} in ${constituencyName}` : title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">To</th>
-              <NumHeads labels={['Votes', 'Share of those distributed']} />
-            </tr>
-          </thead>
+          <TableHead text={['To']} numeric={['Votes', 'Share of those distributed']} />
           <tbody>
             {step.gains.map((g) => (
               <tr>

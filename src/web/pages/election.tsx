@@ -15,7 +15,7 @@ import {
   type PartyTotals,
 } from '../../elections/index.js';
 import { formatDate, formatNumber, formatShare, formatSigned, plural } from '../format.js';
-import { Fact, Figure, Ga, Num, NumHeads, PartyChip, PartyName, ScrollRegion } from './layout.js';
+import { Fact, Figure, Ga, Num, PartyChip, PartyName, ScrollRegion, SortHead, TableHead } from './layout.js';
 
 export interface ElectionLinks {
   overview: string;
@@ -271,17 +271,13 @@ export function ConstituencyList({
     const href = `${links.constituencies}?sort=${nextDescending ? '-' : ''}${key}#list`;
     const state = active ? (descending ? 'descending' : 'ascending') : null;
     return (
-      <th scope="col" class={spec.numeric ? 'num' : undefined} aria-sort={state ?? undefined}>
-        <a
-          href={href}
-          aria-label={`${spec.label}${state ? `, sorted ${state}` : ''}: sort ${nextDescending ? 'descending' : 'ascending'}`}
-        >
-          {spec.label}
-          <span class="sort-mark" aria-hidden="true">
-            {state === 'ascending' ? ' ▲' : state === 'descending' ? ' ▼' : ' ⇅'}
-          </span>
-        </a>
-      </th>
+      <SortHead
+        label={spec.label}
+        numeric={spec.numeric}
+        state={state}
+        href={href}
+        action={`sort ${nextDescending ? 'descending' : 'ascending'}`}
+      />
     );
   };
   return (
@@ -397,24 +393,20 @@ export function PartyTotalsPage({
       <ScrollRegion label="Party totals">
         <table class="data">
           <caption>Party totals, {label}, by first-preference votes</caption>
-          <thead>
-            <tr>
-              <th scope="col">Party</th>
-              <NumHeads
-                labels={[
-                  'Seats',
-                  'First preferences',
-                  'Vote share',
-                  'Seat share',
-                  'Seat share minus vote share',
-                  'Candidates',
-                  'Women candidates',
-                  'Women elected',
-                  'Passed a quarter quota',
-                ]}
-              />
-            </tr>
-          </thead>
+          <TableHead
+            text={['Party']}
+            numeric={[
+              'Seats',
+              'First preferences',
+              'Vote share',
+              'Seat share',
+              'Seat share minus vote share',
+              'Candidates',
+              'Women candidates',
+              'Women elected',
+              'Passed a quarter quota',
+            ]}
+          />
           <tbody>
             {parties.map((p) => (
               <tr>
@@ -482,12 +474,7 @@ function SharesTable({ parties }: { parties: readonly PartyTotals[] }) {
   return (
     <table class="data compact">
       <caption>Vote share and seat share by party</caption>
-      <thead>
-        <tr>
-          <th scope="col">Party</th>
-          <NumHeads labels={['Vote share', 'Seat share']} />
-        </tr>
-      </thead>
+      <TableHead text={['Party']} numeric={['Vote share', 'Seat share']} />
       <tbody>
         {parties.map((p) => (
           <tr>
@@ -551,14 +538,11 @@ export function PartyPage({
           <caption>
             Candidates of {party.party}, {label}, by constituency
           </caption>
-          <thead>
-            <tr>
-              <th scope="col">Candidate</th>
-              <th scope="col">Constituency</th>
-              <NumHeads labels={['First preferences', 'Share of valid poll', 'Quotas']} />
-              <th scope="col">Result</th>
-            </tr>
-          </thead>
+          <TableHead
+            text={['Candidate', 'Constituency']}
+            numeric={['First preferences', 'Share of valid poll', 'Quotas']}
+            after={['Result']}
+          />
           <tbody>
             {candidates.map((c) => {
               const constituency = byConstituency.get(c.constituencyKey)!;

@@ -5,7 +5,7 @@
 import type { Candidacy, Person, PersonMatch } from '../../elections/index.js';
 import { formatNumber, formatShare, plural } from '../format.js';
 import type { CandidacyLinks } from '../routes-together.js';
-import { Num, NumHeads, PartyChip, ScrollRegion } from './layout.js';
+import { Num, PartyChip, ScrollRegion, TableHead } from './layout.js';
 
 const year = (c: Candidacy) => c.date.slice(0, 4);
 
@@ -118,16 +118,11 @@ export function PersonPage({ person, links }: { person: Person; links: Candidacy
       <ScrollRegion label={`${person.name}'s candidacies`}>
         <table class="data person">
           <caption>{person.name}'s candidacies, oldest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Election</th>
-              <th scope="col">Constituency</th>
-              <th scope="col">Party</th>
-              <NumHeads labels={['First preferences', 'Share', 'Quotas']} />
-              <th scope="col">Result</th>
-              <th scope="col">Record</th>
-            </tr>
-          </thead>
+          <TableHead
+            text={['Election', 'Constituency', 'Party']}
+            numeric={['First preferences', 'Share', 'Quotas']}
+            after={['Result', 'Record']}
+          />
           <tbody>
             {stood.map((c) => {
               const record = links.record(c.election, c.recordId);

@@ -20,7 +20,7 @@ import {
   type FilterClause,
   type SortClause,
 } from '../table-query.js';
-import { ScrollRegion } from './layout.js';
+import { ScrollRegion, SortHead } from './layout.js';
 
 export const PAGE_SIZES = [25, 100, 500];
 
@@ -436,22 +436,15 @@ function ResultTable({ resource, result, sort, href, search, rowsDefault, pagePa
                   const state = sorted ? (sorted.descending ? 'descending' : 'ascending') : null;
                   const action = next === null ? 'remove the sort' : `sort ${next ? 'descending' : 'ascending'}`;
                   return (
-                    <th
-                      scope="col"
-                      class={numeric ? 'num' : undefined}
-                      aria-sort={isPrimary ? (state ?? undefined) : undefined}
+                    <SortHead
+                      label={f.id}
+                      numeric={numeric}
+                      state={state}
+                      href={`${link}${next === null ? '#results' : '#sorted'}`}
+                      action={action}
+                      marked={isPrimary}
                       id={isPrimary ? 'sorted' : undefined}
-                    >
-                      <a
-                        href={`${link}${next === null ? '#results' : '#sorted'}`}
-                        aria-label={`${f.id}${state ? `, sorted ${state}` : ''}: ${action}`}
-                      >
-                        {f.id}
-                        <span class="sort-mark" aria-hidden="true">
-                          {state === 'ascending' ? ' ▲' : state === 'descending' ? ' ▼' : ' ⇅'}
-                        </span>
-                      </a>
-                    </th>
+                    />
                   );
                 })}
               </tr>

@@ -10,7 +10,7 @@ import {
   type TransferCount,
 } from '../../elections/index.js';
 import { formatNumber, formatShare, plural } from '../format.js';
-import { Figure, Num, NumHeads, PartyName, ScrollRegion } from './layout.js';
+import { Figure, Num, LinkList, PartyName, ScrollRegion, TableHead } from './layout.js';
 
 export interface TransferPageBase {
   electionLabel: string;
@@ -110,12 +110,7 @@ export function PartyBreakdown({ base, heading }: { base: TransferPageBase; head
           </p>
           <table class="data compact">
             <caption>Where {g.party}'s transfers went</caption>
-            <thead>
-              <tr>
-                <th scope="col">To</th>
-                <NumHeads labels={['Votes', 'Share']} />
-              </tr>
-            </thead>
+            <TableHead text={['To']} numeric={['Votes', 'Share']} />
             <tbody>
               {g.to.map((t) => (
                 <tr class={t.party === g.party ? 'own' : undefined}>
@@ -154,21 +149,11 @@ export function CountsUsed({ base, byConstituency }: { base: TransferPageBase; b
       <ScrollRegion label="The counts used">
         <table class="data compact">
           <caption>Counts used</caption>
-          <thead>
-            <tr>
-              {byConstituency && <th scope="col">Constituency</th>}
-              <th scope="col">Count</th>
-              <th scope="col">Distributed</th>
-              <NumHeads labels={['Votes', 'Non-transferable']} />
-            </tr>
-          </thead>
+          <TableHead text={['Count', 'Distributed']} numeric={['Votes', 'Non-transferable']} />
           <tbody>
             {base.used.map((c) => (
               <tr>
-                {byConstituency && <td>{c.constituencyName}</td>}
-                <td>
-                  <a href={base.countHref(c.constituencyKey, c.count)}>{c.count}</a>
-                </td>
+                <CountCell base={base} count={c} />
                 <td>
                   {what(c)} ({base.abbreviation(c.party) || c.party})
                 </td>
@@ -183,21 +168,11 @@ export function CountsUsed({ base, byConstituency }: { base: TransferPageBase; b
         <ScrollRegion label="The counts left out">
           <table class="data compact">
             <caption>Counts left out</caption>
-            <thead>
-              <tr>
-                {byConstituency && <th scope="col">Constituency</th>}
-                <th scope="col">Count</th>
-                <th scope="col">Distributed</th>
-                <th scope="col">Why left out</th>
-              </tr>
-            </thead>
+            <TableHead text={['Count', 'Distributed', 'Why left out']} />
             <tbody>
               {base.left.map((c) => (
                 <tr>
-                  {byConstituency && <td>{c.constituencyName}</td>}
-                  <td>
-                    <a href={base.countHref(c.constituencyKey, c.count)}>{c.count}</a>
-                  </td>
+                  <CountCell base={base} count={c} />
                   <td>{names(c.from)}</td>
                   <td>
                     {c.reason === 'several parties'
@@ -211,6 +186,21 @@ export function CountsUsed({ base, byConstituency }: { base: TransferPageBase; b
         </ScrollRegion>
       )}
     </details>
+  );
+}
+
+/** A count's number, linked to the count as it stood then. */
+function CountCell({
+  base,
+  count,
+}: {
+  base: TransferPageBase;
+  count: Pick<TransferCount, 'constituencyKey' | 'count'>;
+}) {
+  return (
+    <td>
+      <a href={base.countHref(count.constituencyKey, count.count)}>{count.count}</a>
+    </td>
   );
 }
 
@@ -269,7 +259,7 @@ export function ElectionTransfersPage({
   constituencies,
 }: {
   base: TransferPageBase;
-  constituencies: { name: string; href: string }[];
+  constituencies: { label: string; href: string }[];
 }) {
   const distributed = base.used.reduce((s, c) => s + c.distributed, 0);
   return (
@@ -292,13 +282,7 @@ export function ElectionTransfersPage({
       <section aria-labelledby="by-constituency">
         <h2 id="by-constituency">By constituency</h2>
         <p>Each constituency's transfers, and its count as a flow:</p>
-        <ul class="constituency-links">
-          {constituencies.map((c) => (
-            <li>
-              <a href={c.href}>{c.name}</a>
-            </li>
-          ))}
-        </ul>
+        <LinkList class="constituency-links" links={constituencies} />
       </section>
       <p>
         <a href={base.api} rel="nofollow">
@@ -388,16 +372,7 @@ function FlowTable({ rows, name }: { rows: FlowRow[]; name: string }) {
     <ScrollRegion label={`Transfers at each count in ${name}`}>
       <table class="data compact flow-table">
         <caption>Transfers at each count in {name}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Count</th>
-            <th scope="col">Distributed</th>
-            <th scope="col">To</th>
-            <th scope="col" class="num">
-              Votes
-            </th>
-          </tr>
-        </thead>
+        <TableHead text={['Count', 'Distributed', 'To']} numeric={['Votes']} />
         <tbody>
           {rows.map((r) => (
             <tr>
