@@ -1,12 +1,15 @@
 // Two elections compared: turnout and seats, party vote shares and seats with their changes, and constituencies
 // matched by name, with the ones that exist in only one of them (boundaries redrawn) or changed seats flagged.
 
+import type { ComponentChildren } from 'preact';
 import type { Comparison, ElectionSummary, ElectionTotals } from '../../elections/index.js';
 import { formatNumber, formatShare, formatSigned } from '../format.js';
 import { Figure, Num, PartyName, ScrollRegion, TableHead } from './layout.js';
 
 /** An election's label as a column heading: its year where the label ends in one ("General Election 2020" → 2020). */
 const short = (label: string) => /\b(\d{4})$/.exec(label)?.[1] ?? label;
+
+type ComparedParty = Comparison['parties'][number];
 
 /** The whole country's figures, compared side by side: each row's name and its value in an election. */
 const OVERALL_ROWS: readonly [string, (totals: ElectionTotals) => string][] = [
@@ -104,9 +107,49 @@ function seatsCell(seats: number | null, withCeannComhairle: boolean) {
   );
 }
 
-/** The head of a table comparing parties: the two elections by year, then the change. */
-function ComparedHead({ a, b }: { a: ElectionSummary; b: ElectionSummary }) {
-  return <TableHead text={['Party']} numeric={[short(a.label), short(b.label), 'Change']} />;
+/** A table of the parties compared: each party's figure in the two elections, then the change. */
+function PartiesCompared({
+  label,
+  id,
+  caption,
+  a,
+  b,
+  parties,
+  partyHref,
+  cells,
+}: Pick<ComparePageProps, 'partyHref'> & {
+  label: string;
+  id: string;
+  caption: string;
+  a: ElectionSummary;
+  b: ElectionSummary;
+  parties: readonly ComparedParty[];
+  cells: (party: ComparedParty) => ComponentChildren[];
+}) {
+  return (
+    <ScrollRegion label={label}>
+      <table class="data compare-table" id={id}>
+        <caption>{caption}</caption>
+        <TableHead text={['Party']} numeric={[short(a.label), short(b.label), 'Change']} />
+        <tbody>
+          {parties.map((p) => (
+            <tr>
+              <th scope="row">
+                <PartyName
+                  party={p.party}
+                  abbreviation={p.abbreviation}
+                  href={partyHref(p.keys[1] ? 1 : 0, (p.keys[1] ?? p.keys[0])!)}
+                />
+              </th>
+              {cells(p).map((cell) => (
+                <Num>{cell}</Num>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollRegion>
+  );
 }
 
 function CeannComhairleNote({ a, b }: { a: ElectionSummary; b: ElectionSummary }) {
@@ -170,52 +213,30 @@ function CompareBody({
           Parties are matched by name (ignoring fadas, case and a leading "The") or by abbreviation; a party that stood
           in only one election has no change.
         </p>
-        <ScrollRegion label="Vote share by party, compared">
-          <table class="data compare-table" id="shares-compared">
-            <caption>First-preference vote share by party, {label}; the change in percentage points</caption>
-            <ComparedHead a={a} b={b} />
-            <tbody>
-              {comparison.parties.map((p) => (
-                <tr>
-                  <th scope="row">
-                    <PartyName
-                      party={p.party}
-                      abbreviation={p.abbreviation}
-                      href={partyHref(p.keys[1] ? 1 : 0, (p.keys[1] ?? p.keys[0])!)}
-                    />
-                  </th>
-                  <Num>{formatShare(p.voteShare[0])}</Num>
-                  <Num>{formatShare(p.voteShare[1])}</Num>
-                  <Num>{formatSigned(p.shareChange, 1)}</Num>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollRegion>
-        <ScrollRegion label="Seats by party, compared">
-          <table class="data compare-table" id="seats-compared">
-            <caption>Seats by party, {label}</caption>
-            <ComparedHead a={a} b={b} />
-            <tbody>
-              {comparison.parties
-                .filter((p) => (p.seats[0] ?? 0) > 0 || (p.seats[1] ?? 0) > 0)
-                .map((p) => (
-                  <tr>
-                    <th scope="row">
-                      <PartyName
-                        party={p.party}
-                        abbreviation={p.abbreviation}
-                        href={partyHref(p.keys[1] ? 1 : 0, (p.keys[1] ?? p.keys[0])!)}
-                      />
-                    </th>
-                    <Num>{seatsCell(p.seats[0], p.ceannComhairle[0])}</Num>
-                    <Num>{seatsCell(p.seats[1], p.ceannComhairle[1])}</Num>
-                    <Num>{formatSigned(p.seatChange)}</Num>
-                  </tr>
-                ))}
-            </tbody>
-          </table>
-        </ScrollRegion>
+        <PartiesCompared
+          label="Vote share by party, compared"
+          id="shares-compared"
+          caption={`First-preference vote share by party, ${label}; the change in percentage points`}
+          a={a}
+          b={b}
+          parties={comparison.parties}
+          partyHref={partyHref}
+          cells={(p) => [formatShare(p.voteShare[0]), formatShare(p.voteShare[1]), formatSigned(p.shareChange, 1)]}
+        />
+        <PartiesCompared
+          label="Seats by party, compared"
+          id="seats-compared"
+          caption={`Seats by party, ${label}`}
+          a={a}
+          b={b}
+          parties={comparison.parties.filter((p) => (p.seats[0] ?? 0) > 0 || (p.seats[1] ?? 0) > 0)}
+          partyHref={partyHref}
+          cells={(p) => [
+            seatsCell(p.seats[0], p.ceannComhairle[0]),
+            seatsCell(p.seats[1], p.ceannComhairle[1]),
+            formatSigned(p.seatChange),
+          ]}
+        />
         <p class="hint">Parties that won no seat in either election are in the vote share table only.</p>
         <CeannComhairleNote a={a} b={b} />
         <Figure
