@@ -75,27 +75,24 @@ export function firstPreferencesChart(sheet: CountSheet): string {
         }),
         Marks.ruleX([quota], { stroke: '#111', strokeWidth: 2 }),
         Marks.ruleX([quarterQuota], { stroke: '#111', strokeDasharray: '2 3' }),
-        Marks.text([quota], {
-          x: (d: number) => d,
-          frameAnchor: 'top',
-          text: () => 'quota',
-          dy: -14,
-          textAnchor: 'start',
-          dx: 3,
-          fill: '#111',
-        }),
-        Marks.text([quarterQuota], {
-          x: (d: number) => d,
-          frameAnchor: 'top',
-          text: () => '¼ quota',
-          dy: -14,
-          textAnchor: 'start',
-          dx: 3,
-          fill: '#111',
-        }),
+        quotaName(quota, 'quota'),
+        quotaName(quarterQuota, '¼ quota'),
       ],
     },
   );
+}
+
+/** A quota line's name, above the plot at the line. */
+function quotaName(at: number, name: string) {
+  return Marks.text([at], {
+    x: (d: number) => d,
+    frameAnchor: 'top',
+    text: () => name,
+    dy: -14,
+    textAnchor: 'start',
+    dx: 3,
+    fill: '#111',
+  });
 }
 
 /** Blues from light to dark, one per count: the order of the segments reads left to right as the count went. */
