@@ -4,7 +4,7 @@
 import type { ComponentChildren } from 'preact';
 import type { Comparison, ElectionSummary, ElectionTotals } from '../../elections/index.js';
 import { formatNumber, formatShare, formatSigned } from '../format.js';
-import { Figure, Num, PartyName, ScrollRegion, TableHead } from './layout.js';
+import { DataTable, Figure, Num, PartyName, ScrollRegion } from './layout.js';
 
 /** An election's label as a column heading: its year where the label ends in one ("General Election 2020" → 2020). */
 const short = (label: string) => /\b(\d{4})$/.exec(label)?.[1] ?? label;
@@ -128,26 +128,28 @@ function PartiesCompared({
 }) {
   return (
     <ScrollRegion label={label}>
-      <table class="data compare-table" id={id}>
-        <caption>{caption}</caption>
-        <TableHead text={['Party']} numeric={[short(a.label), short(b.label), 'Change']} />
-        <tbody>
-          {parties.map((p) => (
-            <tr>
-              <th scope="row">
-                <PartyName
-                  party={p.party}
-                  abbreviation={p.abbreviation}
-                  href={partyHref(p.keys[1] ? 1 : 0, (p.keys[1] ?? p.keys[0])!)}
-                />
-              </th>
-              {cells(p).map((cell) => (
-                <Num>{cell}</Num>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        class="data compare-table"
+        id={id}
+        caption={caption}
+        text={['Party']}
+        numeric={[short(a.label), short(b.label), 'Change']}
+      >
+        {parties.map((p) => (
+          <tr>
+            <th scope="row">
+              <PartyName
+                party={p.party}
+                abbreviation={p.abbreviation}
+                href={partyHref(p.keys[1] ? 1 : 0, (p.keys[1] ?? p.keys[0])!)}
+              />
+            </th>
+            {cells(p).map((cell) => (
+              <Num>{cell}</Num>
+            ))}
+          </tr>
+        ))}
+      </DataTable>
     </ScrollRegion>
   );
 }
@@ -191,19 +193,20 @@ function CompareBody({
       <section aria-labelledby="overall-title">
         <h2 id="overall-title">Overall</h2>
         <ScrollRegion label="The whole country compared">
-          <table class="data compact">
-            <caption>{label}: the whole country</caption>
-            <TableHead text={['']} numeric={[a.label, b.label]} />
-            <tbody>
-              {OVERALL_ROWS.map(([name, value]) => (
-                <tr>
-                  <th scope="row">{name}</th>
-                  <Num>{value(a.totals)}</Num>
-                  <Num>{value(b.totals)}</Num>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            class="data compact"
+            caption={<>{label}: the whole country</>}
+            text={['']}
+            numeric={[a.label, b.label]}
+          >
+            {OVERALL_ROWS.map(([name, value]) => (
+              <tr>
+                <th scope="row">{name}</th>
+                <Num>{value(a.totals)}</Num>
+                <Num>{value(b.totals)}</Num>
+              </tr>
+            ))}
+          </DataTable>
         </ScrollRegion>
       </section>
 
@@ -246,20 +249,21 @@ function CompareBody({
           svg={chart}
           api={api}
           data={
-            <table class="data compact">
-              <caption>Change in vote share by party (percentage points)</caption>
-              <TableHead text={['Party']} numeric={['Change']} />
-              <tbody>
-                {comparison.parties
-                  .filter((p) => p.shareChange !== null)
-                  .map((p) => (
-                    <tr>
-                      <th scope="row">{p.party}</th>
-                      <Num>{formatSigned(p.shareChange, 1)}</Num>
-                    </tr>
-                  ))}
-              </tbody>
-            </table>
+            <DataTable
+              class="data compact"
+              caption="Change in vote share by party (percentage points)"
+              text={['Party']}
+              numeric={['Change']}
+            >
+              {comparison.parties
+                .filter((p) => p.shareChange !== null)
+                .map((p) => (
+                  <tr>
+                    <th scope="row">{p.party}</th>
+                    <Num>{formatSigned(p.shareChange, 1)}</Num>
+                  </tr>
+                ))}
+            </DataTable>
           }
         />
       </section>
@@ -272,37 +276,35 @@ function CompareBody({
           changed boundaries.
         </p>
         <ScrollRegion label="Constituencies compared">
-          <table class="data">
-            <caption>Constituencies matched by name, {label}</caption>
-            <TableHead
-              text={['Constituency']}
-              numeric={[
-                `Seats ${short(a.label)}`,
-                `Seats ${short(b.label)}`,
-                `Turnout ${short(a.label)}`,
-                `Turnout ${short(b.label)}`,
-              ]}
-              after={['Match']}
-            />
-            <tbody>
-              {comparison.constituencies.map((c) => (
-                <tr class={c.status === 'same' ? undefined : 'flagged'}>
-                  <th scope="row">
-                    {c.keys[1] ? (
-                      <a href={constituencyHref(1, c.keys[1])}>{c.name}</a>
-                    ) : (
-                      <a href={constituencyHref(0, c.keys[0]!)}>{c.name}</a>
-                    )}
-                  </th>
-                  <Num>{seatsCell(c.seats[0], c.ceannComhairle[0])}</Num>
-                  <Num>{seatsCell(c.seats[1], c.ceannComhairle[1])}</Num>
-                  <Num>{formatShare(c.turnout[0])}</Num>
-                  <Num>{formatShare(c.turnout[1])}</Num>
-                  <td>{STATUS_TEXT[c.status]}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            class="data"
+            caption={<>Constituencies matched by name, {label}</>}
+            text={['Constituency']}
+            numeric={[
+              `Seats ${short(a.label)}`,
+              `Seats ${short(b.label)}`,
+              `Turnout ${short(a.label)}`,
+              `Turnout ${short(b.label)}`,
+            ]}
+            after={['Match']}
+          >
+            {comparison.constituencies.map((c) => (
+              <tr class={c.status === 'same' ? undefined : 'flagged'}>
+                <th scope="row">
+                  {c.keys[1] ? (
+                    <a href={constituencyHref(1, c.keys[1])}>{c.name}</a>
+                  ) : (
+                    <a href={constituencyHref(0, c.keys[0]!)}>{c.name}</a>
+                  )}
+                </th>
+                <Num>{seatsCell(c.seats[0], c.ceannComhairle[0])}</Num>
+                <Num>{seatsCell(c.seats[1], c.ceannComhairle[1])}</Num>
+                <Num>{formatShare(c.turnout[0])}</Num>
+                <Num>{formatShare(c.turnout[1])}</Num>
+                <td>{STATUS_TEXT[c.status]}</td>
+              </tr>
+            ))}
+          </DataTable>
         </ScrollRegion>
       </section>
     </>

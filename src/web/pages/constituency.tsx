@@ -12,7 +12,7 @@ import {
 import { candidateLabel, countColours } from '../election-charts.js';
 import { formatNumber, formatShare, formatSigned, plural } from '../format.js';
 import { ShortfallNote } from './election.js';
-import { Fact, Figure, Ga, Num, PartyChip, ScrollRegion, TableHead } from './layout.js';
+import { DataTable, Fact, Figure, Ga, Num, PartyChip, ScrollRegion } from './layout.js';
 
 export interface ConstituencyPageProps {
   constituency: Constituency;
@@ -162,21 +162,22 @@ export function ConstituencyPage(props: ConstituencyPageProps) {
         narrowSvg={props.narrowCharts.firstPreferences}
         api={props.api.candidates}
         data={
-          <table class="data compact">
-            <caption>First preferences in {c.name}</caption>
-            <TableHead text={['Candidate', 'Party']} numeric={['Votes', 'Share', 'Quotas']} />
-            <tbody>
-              {sheet.candidates.map((s) => (
-                <tr>
-                  <th scope="row">{fullName(s.candidate)}</th>
-                  <td>{s.candidate.party}</td>
-                  <Num>{formatNumber(s.candidate.firstPreferences)}</Num>
-                  <Num>{formatShare(c.validPoll ? s.candidate.firstPreferences / c.validPoll : null)}</Num>
-                  <Num>{(s.candidate.firstPreferences / c.quota).toFixed(2)}</Num>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            class="data compact"
+            caption={<>First preferences in {c.name}</>}
+            text={['Candidate', 'Party']}
+            numeric={['Votes', 'Share', 'Quotas']}
+          >
+            {sheet.candidates.map((s) => (
+              <tr>
+                <th scope="row">{fullName(s.candidate)}</th>
+                <td>{s.candidate.party}</td>
+                <Num>{formatNumber(s.candidate.firstPreferences)}</Num>
+                <Num>{formatShare(c.validPoll ? s.candidate.firstPreferences / c.validPoll : null)}</Num>
+                <Num>{(s.candidate.firstPreferences / c.quota).toFixed(2)}</Num>
+              </tr>
+            ))}
+          </DataTable>
         }
       />
 
@@ -343,30 +344,30 @@ function CountTable({ sheet, shown, count, constituency: c, pagePath }: Constitu
 function RaceTable({ sheet, count }: { sheet: CountSheet; count: number }) {
   const quota = sheet.constituency.quota;
   return (
-    <table class="data compact">
-      <caption>
-        Running totals after count {count} and progress to the quota of {formatNumber(quota)}
-      </caption>
-      <TableHead
-        text={['Candidate']}
-        numeric={['First preferences', 'Gained since', `Total after count ${count}`, 'Of the quota']}
-      />
-      <tbody>
-        {sheet.candidates.map((s) => {
-          const gained = s.cells.slice(1, count).reduce((sum, c) => sum + Math.max(0, c.transfer ?? 0), 0);
-          const total = s.cells[count - 1]?.total ?? null;
-          return (
-            <tr>
-              <th scope="row">{candidateLabel(s)}</th>
-              <Num>{formatNumber(s.candidate.firstPreferences)}</Num>
-              <Num>{formatNumber(gained)}</Num>
-              <Num>{total === null ? 'Excluded' : formatNumber(total)}</Num>
-              <Num>{total === null ? '–' : formatShare(total / quota, 0)}</Num>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <DataTable
+      class="data compact"
+      caption={
+        <>
+          Running totals after count {count} and progress to the quota of {formatNumber(quota)}
+        </>
+      }
+      text={['Candidate']}
+      numeric={['First preferences', 'Gained since', `Total after count ${count}`, 'Of the quota']}
+    >
+      {sheet.candidates.map((s) => {
+        const gained = s.cells.slice(1, count).reduce((sum, c) => sum + Math.max(0, c.transfer ?? 0), 0);
+        const total = s.cells[count - 1]?.total ?? null;
+        return (
+          <tr>
+            <th scope="row">{candidateLabel(s)}</th>
+            <Num>{formatNumber(s.candidate.firstPreferences)}</Num>
+            <Num>{formatNumber(gained)}</Num>
+            <Num>{total === null ? 'Excluded' : formatNumber(total)}</Num>
+            <Num>{total === null ? '–' : formatShare(total / quota, 0)}</Num>
+          </tr>
+        );
+      })}
+    </DataTable>
   );
 }
 
@@ -418,24 +419,25 @@ function StepTable({
     <>
       {heading && <h3>{title}</h3>}
       <ScrollRegion label={`Transfers at count ${step.count}${heading ? '' : ', chart data'}`}>
-        <table class="data compact">
-          <caption>{heading ? `Transfers at count ${step.count} in ${constituencyName}` : title}</caption>
-          <TableHead text={['To']} numeric={['Votes', 'Share of those distributed']} />
-          <tbody>
-            {step.gains.map((g) => (
-              <tr>
-                <th scope="row">{candidateLabel({ candidate: g.candidate })}</th>
-                <Num>{formatNumber(g.votes)}</Num>
-                <Num>{formatShare(distributed ? g.votes / distributed : null)}</Num>
-              </tr>
-            ))}
+        <DataTable
+          class="data compact"
+          caption={heading ? `Transfers at count ${step.count} in ${constituencyName}` : title}
+          text={['To']}
+          numeric={['Votes', 'Share of those distributed']}
+        >
+          {step.gains.map((g) => (
             <tr>
-              <th scope="row">Non-transferable</th>
-              <Num>{formatNumber(step.nonTransferable)}</Num>
-              <Num>{formatShare(distributed ? step.nonTransferable / distributed : null)}</Num>
+              <th scope="row">{candidateLabel({ candidate: g.candidate })}</th>
+              <Num>{formatNumber(g.votes)}</Num>
+              <Num>{formatShare(distributed ? g.votes / distributed : null)}</Num>
             </tr>
-          </tbody>
-        </table>
+          ))}
+          <tr>
+            <th scope="row">Non-transferable</th>
+            <Num>{formatNumber(step.nonTransferable)}</Num>
+            <Num>{formatShare(distributed ? step.nonTransferable / distributed : null)}</Num>
+          </tr>
+        </DataTable>
       </ScrollRegion>
     </>
   );

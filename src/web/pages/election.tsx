@@ -15,7 +15,7 @@ import {
   type PartyTotals,
 } from '../../elections/index.js';
 import { formatDate, formatNumber, formatShare, formatSigned, plural } from '../format.js';
-import { Fact, Figure, Ga, Num, PartyChip, PartyName, ScrollRegion, SortHead, TableHead } from './layout.js';
+import { DataTable, Fact, Figure, Ga, Num, PartyChip, PartyName, ScrollRegion, SortHead, TableHead } from './layout.js';
 
 export interface ElectionLinks {
   overview: string;
@@ -472,19 +472,20 @@ export function PartyTotalsPage({
 
 function SharesTable({ parties }: { parties: readonly PartyTotals[] }) {
   return (
-    <table class="data compact">
-      <caption>Vote share and seat share by party</caption>
-      <TableHead text={['Party']} numeric={['Vote share', 'Seat share']} />
-      <tbody>
-        {parties.map((p) => (
-          <tr>
-            <th scope="row">{p.party}</th>
-            <Num>{formatShare(p.voteShare)}</Num>
-            <Num>{formatShare(p.seatShare)}</Num>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      class="data compact"
+      caption="Vote share and seat share by party"
+      text={['Party']}
+      numeric={['Vote share', 'Seat share']}
+    >
+      {parties.map((p) => (
+        <tr>
+          <th scope="row">{p.party}</th>
+          <Num>{formatShare(p.voteShare)}</Num>
+          <Num>{formatShare(p.seatShare)}</Num>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
@@ -534,38 +535,38 @@ export function PartyPage({
         <Fact term="Passed a quarter quota">{formatNumber(party.reachedQuarterQuota)}</Fact>
       </dl>
       <ScrollRegion label={`Candidates of ${party.party}`}>
-        <table class="data">
-          <caption>
-            Candidates of {party.party}, {label}, by constituency
-          </caption>
-          <TableHead
-            text={['Candidate', 'Constituency']}
-            numeric={['First preferences', 'Share of valid poll', 'Quotas']}
-            after={['Result']}
-          />
-          <tbody>
-            {candidates.map((c) => {
-              const constituency = byConstituency.get(c.constituencyKey)!;
-              const at = electedAt(c);
-              return (
-                <tr>
-                  <th scope="row">
-                    {displayName(c.firstName)} {displayName(c.surname)}
-                  </th>
-                  <td>
-                    <a href={links.constituency(c.constituencyKey)}>{constituency.name}</a>
-                  </td>
-                  <Num>{formatNumber(c.firstPreferences)}</Num>
-                  <Num>{formatShare(constituency.validPoll ? c.firstPreferences / constituency.validPoll : null)}</Num>
-                  <Num>{(c.firstPreferences / constituency.quota).toFixed(2)}</Num>
-                  <td>
-                    {isElectedResult(c.result) ? `Elected${at ? ` on count ${at}` : ''}` : c.result || 'Not elected'}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <DataTable
+          class="data"
+          caption={
+            <>
+              Candidates of {party.party}, {label}, by constituency
+            </>
+          }
+          text={['Candidate', 'Constituency']}
+          numeric={['First preferences', 'Share of valid poll', 'Quotas']}
+          after={['Result']}
+        >
+          {candidates.map((c) => {
+            const constituency = byConstituency.get(c.constituencyKey)!;
+            const at = electedAt(c);
+            return (
+              <tr>
+                <th scope="row">
+                  {displayName(c.firstName)} {displayName(c.surname)}
+                </th>
+                <td>
+                  <a href={links.constituency(c.constituencyKey)}>{constituency.name}</a>
+                </td>
+                <Num>{formatNumber(c.firstPreferences)}</Num>
+                <Num>{formatShare(constituency.validPoll ? c.firstPreferences / constituency.validPoll : null)}</Num>
+                <Num>{(c.firstPreferences / constituency.quota).toFixed(2)}</Num>
+                <td>
+                  {isElectedResult(c.result) ? `Elected${at ? ` on count ${at}` : ''}` : c.result || 'Not elected'}
+                </td>
+              </tr>
+            );
+          })}
+        </DataTable>
       </ScrollRegion>
       <p>
         <a href={table}>These candidates in the candidates table</a> ·{' '}

@@ -375,16 +375,31 @@ export function NumHeads({ labels }: { labels: readonly string[] }) {
   );
 }
 
-/** A table's head row: its text columns, then its numeric ones, then any text columns after those. */
-export function TableHead({
-  text,
-  numeric = [],
-  after = [],
-}: {
+export interface TableHeadProps {
   text: readonly string[];
   numeric?: readonly string[];
   after?: readonly string[];
-}) {
+}
+
+/** A data table of a head row and a body: its rows are the children. */
+export function DataTable({
+  class: className,
+  id,
+  caption,
+  children,
+  ...head
+}: TableHeadProps & { class: string; id?: string; caption: ComponentChildren; children: ComponentChildren }) {
+  return (
+    <table class={className} id={id}>
+      <caption>{caption}</caption>
+      <TableHead {...head} />
+      <tbody>{children}</tbody>
+    </table>
+  );
+}
+
+/** A table's head row: its text columns, then its numeric ones, then any text columns after those. */
+export function TableHead({ text, numeric = [], after = [] }: TableHeadProps) {
   return (
     <thead>
       <tr>

@@ -10,7 +10,7 @@ import {
   type TransferCount,
 } from '../../elections/index.js';
 import { formatNumber, formatShare, plural } from '../format.js';
-import { Figure, Num, LinkList, PartyName, ScrollRegion, TableHead } from './layout.js';
+import { DataTable, Figure, LinkList, Num, PartyName, ScrollRegion } from './layout.js';
 
 export interface TransferPageBase {
   electionLabel: string;
@@ -108,22 +108,23 @@ export function PartyBreakdown({ base, heading }: { base: TransferPageBase; head
           <p>
             {formatNumber(g.distributed)} votes distributed at {plural(g.counts, 'count')}.
           </p>
-          <table class="data compact">
-            <caption>Where {g.party}'s transfers went</caption>
-            <TableHead text={['To']} numeric={['Votes', 'Share']} />
-            <tbody>
-              {g.to.map((t) => (
-                <tr class={t.party === g.party ? 'own' : undefined}>
-                  <th scope="row">
-                    {t.party === NON_TRANSFERABLE ? 'Non-transferable' : t.party}
-                    {t.party === g.party ? ' (own party)' : ''}
-                  </th>
-                  <Num>{formatNumber(t.votes)}</Num>
-                  <Num>{formatShare(t.share)}</Num>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            class="data compact"
+            caption={<>Where {g.party}'s transfers went</>}
+            text={['To']}
+            numeric={['Votes', 'Share']}
+          >
+            {g.to.map((t) => (
+              <tr class={t.party === g.party ? 'own' : undefined}>
+                <th scope="row">
+                  {t.party === NON_TRANSFERABLE ? 'Non-transferable' : t.party}
+                  {t.party === g.party ? ' (own party)' : ''}
+                </th>
+                <Num>{formatNumber(t.votes)}</Num>
+                <Num>{formatShare(t.share)}</Num>
+              </tr>
+            ))}
+          </DataTable>
         </section>
       ))}
     </div>
@@ -147,42 +148,39 @@ export function CountsUsed({ base, byConstituency }: { base: TransferPageBase; b
         The {plural(base.used.length, 'count')} used, and the {plural(base.left.length, 'count')} left out
       </summary>
       <ScrollRegion label="The counts used">
-        <table class="data compact">
-          <caption>Counts used</caption>
-          <TableHead text={['Count', 'Distributed']} numeric={['Votes', 'Non-transferable']} />
-          <tbody>
-            {base.used.map((c) => (
-              <tr>
-                <CountCell base={base} count={c} />
-                <td>
-                  {what(c)} ({base.abbreviation(c.party) || c.party})
-                </td>
-                <Num>{formatNumber(c.distributed)}</Num>
-                <Num>{formatNumber(c.nonTransferable)}</Num>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          class="data compact"
+          caption="Counts used"
+          text={['Count', 'Distributed']}
+          numeric={['Votes', 'Non-transferable']}
+        >
+          {base.used.map((c) => (
+            <tr>
+              <CountCell base={base} count={c} />
+              <td>
+                {what(c)} ({base.abbreviation(c.party) || c.party})
+              </td>
+              <Num>{formatNumber(c.distributed)}</Num>
+              <Num>{formatNumber(c.nonTransferable)}</Num>
+            </tr>
+          ))}
+        </DataTable>
       </ScrollRegion>
       {base.left.length > 0 && (
         <ScrollRegion label="The counts left out">
-          <table class="data compact">
-            <caption>Counts left out</caption>
-            <TableHead text={['Count', 'Distributed', 'Why left out']} />
-            <tbody>
-              {base.left.map((c) => (
-                <tr>
-                  <CountCell base={base} count={c} />
-                  <td>{names(c.from)}</td>
-                  <td>
-                    {c.reason === 'several parties'
-                      ? "Several parties' votes at once"
-                      : `The source's totals gain ${formatNumber(c.excess)} more votes than the count distributed`}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable class="data compact" caption="Counts left out" text={['Count', 'Distributed', 'Why left out']}>
+            {base.left.map((c) => (
+              <tr>
+                <CountCell base={base} count={c} />
+                <td>{names(c.from)}</td>
+                <td>
+                  {c.reason === 'several parties'
+                    ? "Several parties' votes at once"
+                    : `The source's totals gain ${formatNumber(c.excess)} more votes than the count distributed`}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         </ScrollRegion>
       )}
     </details>
@@ -370,20 +368,21 @@ export function ConstituencyTransfersPage({
 function FlowTable({ rows, name }: { rows: FlowRow[]; name: string }) {
   return (
     <ScrollRegion label={`Transfers at each count in ${name}`}>
-      <table class="data compact flow-table">
-        <caption>Transfers at each count in {name}</caption>
-        <TableHead text={['Count', 'Distributed', 'To']} numeric={['Votes']} />
-        <tbody>
-          {rows.map((r) => (
-            <tr>
-              <td>{r.count}</td>
-              <td>{r.what}</td>
-              <th scope="row">{r.to}</th>
-              <Num>{formatNumber(r.votes)}</Num>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        class="data compact flow-table"
+        caption={<>Transfers at each count in {name}</>}
+        text={['Count', 'Distributed', 'To']}
+        numeric={['Votes']}
+      >
+        {rows.map((r) => (
+          <tr>
+            <td>{r.count}</td>
+            <td>{r.what}</td>
+            <th scope="row">{r.to}</th>
+            <Num>{formatNumber(r.votes)}</Num>
+          </tr>
+        ))}
+      </DataTable>
     </ScrollRegion>
   );
 }
