@@ -265,12 +265,13 @@ function CountTable({ sheet, shown, count, constituency: c, pagePath }: Constitu
         Quota {formatNumber(c.quota)}.
       </p>
       <ScrollRegion label={`Count by count in ${c.name}`}>
-        <table class="data count-table">
-          <caption>
-            Count by count in {c.name}: a row per candidate, a column per count, headed by what was distributed.
-          </caption>
-          <thead>
-            <tr>
+        <DataTable
+          class="data count-table"
+          caption={
+            <>Count by count in {c.name}: a row per candidate, a column per count, headed by what was distributed.</>
+          }
+          head={
+            <>
               <th scope="col">Candidate</th>
               {steps.map((s) => (
                 <th scope="col" class="num">
@@ -283,59 +284,58 @@ function CountTable({ sheet, shown, count, constituency: c, pagePath }: Constitu
                   </span>
                 </th>
               ))}
-            </tr>
-          </thead>
-          <tbody>
-            {shown.candidates.map((s) => (
-              <tr class={s.elected ? 'is-elected' : s.excludedAt !== null ? 'is-excluded' : undefined}>
-                <th scope="row">
-                  {fullName(s.candidate)}
-                  <span class="row-party">
-                    <PartyChip party={s.candidate.party} label={s.candidate.partyAbbreviation || s.candidate.party} />
-                  </span>
-                </th>
-                {s.cells.map((cell) => (
-                  <td class={`num${cell.event ? ` event-${cell.event}` : ''}`}>
-                    {cell.transfer !== null && cell.transfer !== 0 && (
-                      <span class="transfer">
-                        <span class="visually-hidden">transfer </span>
-                        {formatSigned(cell.transfer)}
-                      </span>
-                    )}
-                    {cell.total !== null && (
-                      <span class="total">
-                        <span class="visually-hidden">total </span>
-                        {formatNumber(cell.total)}
-                      </span>
-                    )}
-                    {cell.event === 'elected' && <span class="event">Elected</span>}
-                    {cell.event === 'excluded' && <span class="event">Excluded</span>}
-                    {cell.transfer === null && cell.total === null && cell.event === null && (
-                      <span class="visually-hidden">out of the count</span>
-                    )}
-                  </td>
-                ))}
-              </tr>
-            ))}
-            <tr class="nontransferable">
-              <th scope="row">Non-transferable</th>
-              {steps.map((s) => (
-                <td class="num">
-                  {s.count > 1 && (
+            </>
+          }
+        >
+          {shown.candidates.map((s) => (
+            <tr class={s.elected ? 'is-elected' : s.excludedAt !== null ? 'is-excluded' : undefined}>
+              <th scope="row">
+                {fullName(s.candidate)}
+                <span class="row-party">
+                  <PartyChip party={s.candidate.party} label={s.candidate.partyAbbreviation || s.candidate.party} />
+                </span>
+              </th>
+              {s.cells.map((cell) => (
+                <td class={`num${cell.event ? ` event-${cell.event}` : ''}`}>
+                  {cell.transfer !== null && cell.transfer !== 0 && (
                     <span class="transfer">
-                      <span class="visually-hidden">this count </span>
-                      {formatSigned(s.nonTransferable)}
+                      <span class="visually-hidden">transfer </span>
+                      {formatSigned(cell.transfer)}
                     </span>
                   )}
-                  <span class="total">
-                    <span class="visually-hidden">in all </span>
-                    {formatNumber(s.nonTransferableSoFar)}
-                  </span>
+                  {cell.total !== null && (
+                    <span class="total">
+                      <span class="visually-hidden">total </span>
+                      {formatNumber(cell.total)}
+                    </span>
+                  )}
+                  {cell.event === 'elected' && <span class="event">Elected</span>}
+                  {cell.event === 'excluded' && <span class="event">Excluded</span>}
+                  {cell.transfer === null && cell.total === null && cell.event === null && (
+                    <span class="visually-hidden">out of the count</span>
+                  )}
                 </td>
               ))}
             </tr>
-          </tbody>
-        </table>
+          ))}
+          <tr class="nontransferable">
+            <th scope="row">Non-transferable</th>
+            {steps.map((s) => (
+              <td class="num">
+                {s.count > 1 && (
+                  <span class="transfer">
+                    <span class="visually-hidden">this count </span>
+                    {formatSigned(s.nonTransferable)}
+                  </span>
+                )}
+                <span class="total">
+                  <span class="visually-hidden">in all </span>
+                  {formatNumber(s.nonTransferableSoFar)}
+                </span>
+              </td>
+            ))}
+          </tr>
+        </DataTable>
       </ScrollRegion>
     </section>
   );

@@ -381,19 +381,36 @@ export interface TableHeadProps {
   after?: readonly string[];
 }
 
-/** A data table of a head row and a body: its rows are the children. */
-export function DataTable({
-  class: className,
-  id,
-  caption,
-  children,
-  ...head
-}: TableHeadProps & { class: string; id?: string; caption: ComponentChildren; children: ComponentChildren }) {
+/**
+ * A data table: its caption, a head row (of text and numeric columns, or `head`'s own cells), its rows (the children)
+ * and, where given, a foot row of `foot`'s cells.
+ */
+export function DataTable(
+  props: (TableHeadProps | { head: ComponentChildren }) & {
+    class: string;
+    id?: string;
+    caption: ComponentChildren;
+    foot?: ComponentChildren;
+    children: ComponentChildren;
+  },
+) {
+  const { class: className, id, caption, foot, children } = props;
   return (
     <table class={className} id={id}>
       <caption>{caption}</caption>
-      <TableHead {...head} />
+      {'head' in props ? (
+        <thead>
+          <tr>{props.head}</tr>
+        </thead>
+      ) : (
+        <TableHead text={props.text} numeric={props.numeric} after={props.after} />
+      )}
       <tbody>{children}</tbody>
+      {foot && (
+        <tfoot>
+          <tr>{foot}</tr>
+        </tfoot>
+      )}
     </table>
   );
 }

@@ -20,7 +20,7 @@ import {
   type FilterClause,
   type SortClause,
 } from '../table-query.js';
-import { ScrollRegion, SortHead } from './layout.js';
+import { DataTable, ScrollRegion, SortHead } from './layout.js';
 
 export const PAGE_SIZES = [25, 100, 500];
 
@@ -422,10 +422,11 @@ function ResultTable({ resource, result, sort, href, search, rowsDefault, pagePa
         </div>
       ) : (
         <ScrollRegion label={`${resource.definition.name}, table`}>
-          <table class="data resource-table">
-            <caption>{caption}</caption>
-            <thead>
-              <tr>
+          <DataTable
+            class="data resource-table"
+            caption={caption}
+            head={
+              <>
                 {shown.map((f) => {
                   const sorted = sort?.find((s) => s.field === f.id);
                   const isPrimary = primary?.field === f.id;
@@ -447,34 +448,33 @@ function ResultTable({ resource, result, sort, href, search, rowsDefault, pagePa
                     />
                   );
                 })}
-              </tr>
-            </thead>
-            <tbody>
-              {result.records.map((record) => (
-                <tr>
-                  {shown.map((f) => {
-                    const value = record[f.id];
-                    if (f.id === '_id')
-                      return (
-                        <td class="num">
-                          <a href={recordHref(value)} aria-label={`Record ${String(value)}`}>
-                            {String(value)}
-                          </a>
-                        </td>
-                      );
+              </>
+            }
+          >
+            {result.records.map((record) => (
+              <tr>
+                {shown.map((f) => {
+                  const value = record[f.id];
+                  if (f.id === '_id')
                     return (
-                      <td
-                        class={isNumericType(f.type) ? 'num' : value === null ? 'null' : undefined}
-                        lang={isIrishField(f.id) ? 'ga' : undefined}
-                      >
-                        {cellText(value, f.type, f.id)}
+                      <td class="num">
+                        <a href={recordHref(value)} aria-label={`Record ${String(value)}`}>
+                          {String(value)}
+                        </a>
                       </td>
                     );
-                  })}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  return (
+                    <td
+                      class={isNumericType(f.type) ? 'num' : value === null ? 'null' : undefined}
+                      lang={isIrishField(f.id) ? 'ga' : undefined}
+                    >
+                      {cellText(value, f.type, f.id)}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </DataTable>
         </ScrollRegion>
       )}
       {!fieldIds.includes('_id') && result.records.length > 0 && (

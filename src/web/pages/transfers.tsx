@@ -62,10 +62,12 @@ export function TransferMatrix({ base, caption, id }: { base: TransferPageBase; 
   const short = (party: string) => (party === NON_TRANSFERABLE ? 'Non-trans.' : base.abbreviation(party) || party);
   return (
     <ScrollRegion label={caption}>
-      <table class="data transfer-matrix" id={id}>
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
+      <DataTable
+        class="data transfer-matrix"
+        id={id}
+        caption={caption}
+        head={
+          <>
             <th scope="col">From</th>
             <th scope="col" class="num">
               Votes distributed
@@ -76,23 +78,22 @@ export function TransferMatrix({ base, caption, id }: { base: TransferPageBase; 
                 <span aria-hidden="true">{short(p)}</span>
               </th>
             ))}
+          </>
+        }
+      >
+        {givers.map((g) => (
+          <tr>
+            <th scope="row">
+              <PartyName party={g.party} abbreviation={base.abbreviation(g.party)} href={base.partyHref(g.party)} />
+            </th>
+            <Num>{formatNumber(g.distributed)}</Num>
+            {columns.map((p) => {
+              const to = g.to.find((t) => t.party === p);
+              return <td class={`num${p === g.party ? ' own' : ''}`}>{to ? formatShare(to.share) : '–'}</td>;
+            })}
           </tr>
-        </thead>
-        <tbody>
-          {givers.map((g) => (
-            <tr>
-              <th scope="row">
-                <PartyName party={g.party} abbreviation={base.abbreviation(g.party)} href={base.partyHref(g.party)} />
-              </th>
-              <Num>{formatNumber(g.distributed)}</Num>
-              {columns.map((p) => {
-                const to = g.to.find((t) => t.party === p);
-                return <td class={`num${p === g.party ? ' own' : ''}`}>{to ? formatShare(to.share) : '–'}</td>;
-              })}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
     </ScrollRegion>
   );
 }
