@@ -64,15 +64,7 @@ const MODELS = memoKey<Map<string, Promise<Election>>>('web: election models');
 
 /** The election's model, read through the actions the first time a page of this version needs it. */
 export function electionModel(client: ActionClient, view: ElectionView): Promise<Election> {
-  const models = client.memo(MODELS, () => new Map<string, Promise<Election>>());
-  let model = models.get(view.definition.name);
-  if (!model) {
-    model = loadElection(client, view);
-    models.set(view.definition.name, model);
-    // A failure (the store briefly unreachable) is not remembered.
-    model.catch(() => models.delete(view.definition.name));
-  }
-  return model;
+  return client.memoPromise(MODELS, view.definition.name, () => loadElection(client, view));
 }
 
 async function loadElection(client: ActionClient, view: ElectionView): Promise<Election> {

@@ -68,6 +68,21 @@ export class ActionClient {
     return this.services.memos.get(key, make);
   }
 
+  /**
+   * What `start` promises, kept under `name` in the memo `key` for this version: started the first time it is asked
+   * for. A failure (the store briefly unreachable) is not remembered, so the next page asks again.
+   */
+  memoPromise<T>(key: MemoKey<Map<string, Promise<T>>>, name: string, start: () => Promise<T>): Promise<T> {
+    const kept = this.memo(key, () => new Map<string, Promise<T>>());
+    let promise = kept.get(name);
+    if (!promise) {
+      promise = start();
+      kept.set(name, promise);
+      promise.catch(() => kept.delete(name));
+    }
+    return promise;
+  }
+
   /** datastore_search with the given parameters, as decoded from a query string (strings, JSON text) or as values. */
   search(params: Record<string, unknown>): Promise<SearchResult> {
     return searchRecordValues(params, this.services);

@@ -8,6 +8,7 @@ import {
   type PartyChange,
   type PartyTotals,
 } from '../elections/index.js';
+import type { PlotOptions, ScaleOptions } from '@observablehq/plot';
 import { Marks, renderChart } from './charts.js';
 import { formatNumber, formatShare } from './format.js';
 import { NEUTRAL_COLOUR, partyColour } from './party-colours.js';
@@ -26,6 +27,21 @@ function marginFor(labels: string[]): number {
   return Math.min(260, 12 + 6.2 * Math.max(...labels.map((l) => l.length), 8));
 }
 
+/** A wide chart of a row per label: the labels down the left, a gridded axis of values along the bottom. */
+function rowsChart(
+  label: string,
+  labels: string[],
+  options: PlotOptions & { height: number; marginRight: number; x: ScaleOptions },
+): string {
+  return renderChart(label, {
+    width: WIDTH,
+    marginLeft: marginFor(labels),
+    y: { label: null, domain: labels },
+    ...options,
+    x: { grid: true, ...options.x },
+  }).svg;
+}
+
 /** Horizontal bars of first preferences, with the quota and the quarter quota marked. */
 export function firstPreferencesChart(sheet: CountSheet): string {
   const { quota, quarterQuota, validPoll } = sheet.constituency;
@@ -37,16 +53,14 @@ export function firstPreferencesChart(sheet: CountSheet): string {
   }));
   const labels = rows.map((r) => r.label);
   const max = Math.max(quota, ...rows.map((r) => r.votes));
-  return renderChart(
+  return rowsChart(
     `First preferences in ${sheet.constituency.name}, against the quota of ${formatNumber(quota)} and a quarter quota of ${formatNumber(quarterQuota)}.`,
+    labels,
     {
-      width: WIDTH,
       height: 54 + rows.length * ROW,
       marginTop: 24,
-      marginLeft: marginFor(labels),
       marginRight: 150,
-      x: { label: 'First-preference votes', grid: true, domain: [0, max * 1.02] },
-      y: { label: null, domain: labels },
+      x: { label: 'First-preference votes', domain: [0, max * 1.02] },
       marks: [
         Marks.barX(rows, { x: 'votes', y: 'label', fill: 'colour', stroke: '#222', strokeWidth: 0.5 }),
         Marks.text(rows, {
@@ -61,27 +75,24 @@ export function firstPreferencesChart(sheet: CountSheet): string {
         }),
         Marks.ruleX([quota], { stroke: '#111', strokeWidth: 2 }),
         Marks.ruleX([quarterQuota], { stroke: '#111', strokeDasharray: '2 3' }),
-        Marks.text([quota], {
-          x: (d: number) => d,
-          frameAnchor: 'top',
-          text: () => 'quota',
-          dy: -14,
-          textAnchor: 'start',
-          dx: 3,
-          fill: '#111',
-        }),
-        Marks.text([quarterQuota], {
-          x: (d: number) => d,
-          frameAnchor: 'top',
-          text: () => '¼ quota',
-          dy: -14,
-          textAnchor: 'start',
-          dx: 3,
-          fill: '#111',
-        }),
+        quotaName(quota, 'quota'),
+        quotaName(quarterQuota, '¼ quota'),
       ],
     },
-  ).svg;
+  );
+}
+
+/** A quota line's name, above the plot at the line. */
+function quotaName(at: number, name: string) {
+  return Marks.text([at], {
+    x: (d: number) => d,
+    frameAnchor: 'top',
+    text: () => name,
+    dy: -14,
+    textAnchor: 'start',
+    dx: 3,
+    fill: '#111',
+  });
 }
 
 /** Blues from light to dark, one per count: the order of the segments reads left to right as the count went. */
@@ -112,19 +123,16 @@ export function raceToQuotaChart(sheet: CountSheet, upTo: number): string {
       .slice(0, upTo)
       .reduce((sum, c, i) => sum + (i === 0 ? s.candidate.firstPreferences : Math.max(0, c.transfer ?? 0)), 0),
   );
-  return renderChart(
+  return rowsChart(
     `Votes gained by each candidate in ${sheet.constituency.name} up to count ${upTo}, count by count, against the quota of ${formatNumber(quota)}.`,
+    labels,
     {
-      width: WIDTH,
       height: 40 + labels.length * ROW,
-      marginLeft: marginFor(labels),
       marginRight: 24,
       x: {
         label: 'Votes gained (first preferences, then transfers)',
-        grid: true,
         domain: [0, Math.max(quota, ...totals) * 1.02],
       },
-      y: { label: null, domain: labels },
       color: { domain: colours.map((_, i) => `Count ${i + 1}`), range: colours },
       marks: [
         Marks.barX(
@@ -134,7 +142,7 @@ export function raceToQuotaChart(sheet: CountSheet, upTo: number): string {
         Marks.ruleX([quota], { stroke: '#111', strokeWidth: 2, strokeDasharray: '6 3' }),
       ],
     },
-  ).svg;
+  );
 }
 
 /** Where a count's votes went: each candidate's gain, and the votes that went no further. */
@@ -147,13 +155,10 @@ export function transfersChart(sheet: CountSheet, step: CountStep): string {
   if (step.nonTransferable > 0)
     rows.push({ label: 'Non-transferable', votes: step.nonTransferable, colour: NEUTRAL_COLOUR });
   const labels = rows.map((r) => r.label);
-  return renderChart(`Where the votes distributed at count ${step.count} in ${sheet.constituency.name} went.`, {
-    width: WIDTH,
+  return rowsChart(`Where the votes distributed at count ${step.count} in ${sheet.constituency.name} went.`, labels, {
     height: 40 + Math.max(1, rows.length) * ROW,
-    marginLeft: marginFor(labels),
     marginRight: 70,
-    x: { label: 'Votes received at this count', grid: true },
-    y: { label: null, domain: labels },
+    x: { label: 'Votes received at this count' },
     marks: [
       Marks.barX(rows, { x: 'votes', y: 'label', fill: 'colour', stroke: '#222', strokeWidth: 0.5 }),
       Marks.text(rows, {
@@ -165,7 +170,7 @@ export function transfersChart(sheet: CountSheet, step: CountStep): string {
         fill: '#222',
       }),
     ],
-  }).svg;
+  });
 }
 
 /** Each party's share of the vote (circle) and of the seats (diamond). */
@@ -175,13 +180,10 @@ export function sharesChart(parties: readonly PartyTotals[], electionLabel: stri
     { party: p.abbreviation, measure: 'Seat share', share: p.seatShare * 100, colour: partyColour(p.party) },
   ]);
   const labels = parties.map((p) => p.abbreviation);
-  return renderChart(`Share of first-preference votes and share of seats by party, ${electionLabel}.`, {
-    width: WIDTH,
+  return rowsChart(`Share of first-preference votes and share of seats by party, ${electionLabel}.`, labels, {
     height: 40 + labels.length * ROW,
-    marginLeft: marginFor(labels),
     marginRight: 24,
-    x: { label: 'Share (%)', grid: true, domain: [0, Math.max(5, ...rows.map((r) => r.share)) * 1.05] },
-    y: { label: null, domain: labels },
+    x: { label: 'Share (%)', domain: [0, Math.max(5, ...rows.map((r) => r.share)) * 1.05] },
     symbol: { domain: ['Vote share', 'Seat share'], range: ['circle', 'diamond'] },
     marks: [
       Marks.ruleY(
@@ -190,7 +192,7 @@ export function sharesChart(parties: readonly PartyTotals[], electionLabel: stri
       ),
       Marks.dot(rows, { x: 'share', y: 'party', symbol: 'measure', fill: 'colour', stroke: '#222', r: 5 }),
     ],
-  }).svg;
+  });
 }
 
 /** Change in vote share between two elections, by party, in percentage points. */
@@ -199,18 +201,15 @@ export function shareChangeChart(parties: readonly PartyChange[], label: string)
     .filter((p) => p.shareChange !== null)
     .map((p) => ({ party: p.abbreviation, change: p.shareChange!, colour: partyColour(p.party) }));
   const labels = rows.map((r) => r.party);
-  return renderChart(`Change in first-preference vote share by party, ${label}, in percentage points.`, {
-    width: WIDTH,
+  return rowsChart(`Change in first-preference vote share by party, ${label}, in percentage points.`, labels, {
     height: 40 + Math.max(1, rows.length) * ROW,
-    marginLeft: marginFor(labels),
     marginRight: 40,
-    x: { label: 'Change in vote share (percentage points)', grid: true },
-    y: { label: null, domain: labels },
+    x: { label: 'Change in vote share (percentage points)' },
     marks: [
       Marks.barX(rows, { x: 'change', y: 'party', fill: 'colour', stroke: '#222', strokeWidth: 0.5 }),
       Marks.ruleX([0], { stroke: '#111' }),
     ],
-  }).svg;
+  });
 }
 
 /** A phone's chart width: drawn at about the width it is shown at, so its text reads at its own size. */

@@ -94,15 +94,7 @@ export async function facetOf(
  * repeat (party, result, gender), found once per version of the data.
  */
 export function defaultFacets(client: ActionClient, resource: CatalogResource): Promise<string[]> {
-  const known = client.memo(DEFAULTS, () => new Map<string, Promise<string[]>>());
-  let chosen = known.get(resource.id);
-  if (!chosen) {
-    chosen = findDefaultFacets(client, resource);
-    known.set(resource.id, chosen);
-    // A failure (the store briefly unreachable) is not remembered.
-    chosen.catch(() => known.delete(resource.id));
-  }
-  return chosen;
+  return client.memoPromise(DEFAULTS, resource.id, () => findDefaultFacets(client, resource));
 }
 
 async function findDefaultFacets(client: ActionClient, resource: CatalogResource): Promise<string[]> {

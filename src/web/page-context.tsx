@@ -118,10 +118,15 @@ export function notFound(what: string): never {
   throw new PageFailure(404, what);
 }
 
-/** The election a URL names, with its model. */
-export async function electionOf(
-  ctx: PageContext,
-): Promise<{ view: ElectionView; election: Election; base: ElectionPageBase; crumbs: Crumb[] }> {
+/** The election a URL names, with its model, and how to answer with one of its pages. */
+export async function electionOf(ctx: PageContext): Promise<{
+  view: ElectionView;
+  election: Election;
+  base: ElectionPageBase;
+  crumbs: Crumb[];
+  /** A page of the election: it draws on the election's dataset alone. */
+  answer: (options: Omit<PageOptions, 'datasets'>, body: VNode) => PageResult;
+}> {
   const view = electionByName(ctx.client, ctx.params.name ?? '');
   if (!view) notFound(`There is no election called "${ctx.params.name}".`);
   const election = await electionModel(ctx.client, view);
@@ -153,6 +158,7 @@ export async function electionOf(
       { label: 'Home', href: '/' },
       { label, href: urls.election(name) },
     ],
+    answer: (options, body) => ok(page(ctx, { ...options, datasets: [name] }, body)),
   };
 }
 

@@ -14,7 +14,7 @@ import { chartOf } from './charts.js';
 import type { ElectionView } from './catalog-view.js';
 import { candidateLabel } from './election-charts.js';
 import { countFlowChart } from './flow-chart.js';
-import { electionOf, notFound, ok, page, type PageContext, type PageResult } from './page-context.js';
+import { electionOf, notFound, type PageContext, type PageResult } from './page-context.js';
 import { distributionText } from './pages/constituency.js';
 import {
   ConstituencyTransfersPage,
@@ -70,31 +70,23 @@ function nationalCounts(ctx: PageContext, name: string, election: Election): Nat
 }
 
 export async function electionTransfers(ctx: PageContext): Promise<PageResult> {
-  const { view, election, base, crumbs } = await electionOf(ctx);
+  const { view, election, base, crumbs, answer } = await electionOf(ctx);
   if (!election.hasCounts) notFound(`The ${base.label} has no count details, so no transfers.`);
   const name = view.definition.name;
   const { used, left, transfers } = nationalCounts(ctx, name, election);
-  return ok(
-    page(
-      ctx,
-      {
-        title: `Transfers, ${base.label}`,
-        crumbs: [...crumbs, { label: 'Transfers' }],
-        alternate: null,
-        datasets: [name],
-      },
-      <ElectionTransfersPage
-        base={baseOf(ctx, view, election, base.label, used, left, transfers)}
-        constituencies={election.constituencies
-          .map((c) => ({ name: c.name, href: urls.constituencyTransfers(name, c.key) }))
-          .sort((a, b) => a.name.localeCompare(b.name, 'en-IE'))}
-      />,
-    ),
+  return answer(
+    { title: `Transfers, ${base.label}`, crumbs: [...crumbs, { label: 'Transfers' }], alternate: null },
+    <ElectionTransfersPage
+      base={baseOf(ctx, view, election, base.label, used, left, transfers)}
+      constituencies={election.constituencies
+        .map((c) => ({ label: c.name, href: urls.constituencyTransfers(name, c.key) }))
+        .sort((a, b) => a.label.localeCompare(b.label, 'en-IE'))}
+    />,
   );
 }
 
 export async function constituencyTransfers(ctx: PageContext): Promise<PageResult> {
-  const { view, election, base, crumbs } = await electionOf(ctx);
+  const { view, election, base, crumbs, answer } = await electionOf(ctx);
   const constituency = election.constituency(ctx.params.key ?? '');
   if (!constituency) notFound(`There is no constituency "${ctx.params.key}" in the ${base.label}.`);
   if (!election.hasCounts) notFound(`The ${base.label} has no count details, so no transfers.`);
@@ -116,29 +108,25 @@ export async function constituencyTransfers(ctx: PageContext): Promise<PageResul
     ]);
   const flowSvg = chartOf(ctx.client, `flow ${name}/${constituency.key}`, () => countFlowChart(sheet));
   const transferBase = baseOf(ctx, view, election, base.label, used, left);
-  return ok(
-    page(
-      ctx,
-      {
-        title: `Transfers in ${constituency.name}, ${base.label}`,
-        crumbs: [
-          ...crumbs,
-          { label: 'Constituencies', href: base.links.constituencies },
-          { label: constituency.name, href: urls.constituency(name, constituency.key) },
-          { label: 'Transfers' },
-        ],
-        alternate: null,
-        datasets: [name],
-      },
-      <ConstituencyTransfersPage
-        base={transferBase}
-        name={constituency.name}
-        flowSvg={flowSvg}
-        flowRows={flowRows}
-        constituencyHref={urls.constituency(name, constituency.key)}
-        electionTransfersHref={urls.transfers(name)}
-      />,
-    ),
+  return answer(
+    {
+      title: `Transfers in ${constituency.name}, ${base.label}`,
+      crumbs: [
+        ...crumbs,
+        { label: 'Constituencies', href: base.links.constituencies },
+        { label: constituency.name, href: urls.constituency(name, constituency.key) },
+        { label: 'Transfers' },
+      ],
+      alternate: null,
+    },
+    <ConstituencyTransfersPage
+      base={transferBase}
+      name={constituency.name}
+      flowSvg={flowSvg}
+      flowRows={flowRows}
+      constituencyHref={urls.constituency(name, constituency.key)}
+      electionTransfersHref={urls.transfers(name)}
+    />,
   );
 }
 

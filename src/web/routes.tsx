@@ -366,24 +366,16 @@ async function relatedLinks(
 }
 
 async function electionOverview(ctx: PageContext): Promise<PageResult> {
-  const { base, crumbs, view } = await electionOf(ctx);
+  const { base, crumbs, view, answer } = await electionOf(ctx);
   const candidates = view.roles.candidates;
-  return ok(
-    page(
-      ctx,
-      {
-        title: base.label,
-        crumbs,
-        alternate: candidates ? apiSearchUrl('', candidates.id) : null,
-        datasets: [view.definition.name],
-      },
-      <ElectionOverview {...base} />,
-    ),
+  return answer(
+    { title: base.label, crumbs, alternate: candidates ? apiSearchUrl('', candidates.id) : null },
+    <ElectionOverview {...base} />,
   );
 }
 
 async function constituencyList(ctx: PageContext): Promise<PageResult> {
-  const { base, crumbs, view } = await electionOf(ctx);
+  const { base, crumbs, view, answer } = await electionOf(ctx);
   const raw = ctx.search.get('sort') ?? 'name';
   const descending = raw.startsWith('-');
   const key = raw.replace(/^-/, '');
@@ -391,23 +383,15 @@ async function constituencyList(ctx: PageContext): Promise<PageResult> {
     throw new PageFailure(400, `The constituencies cannot be sorted by "${key}"; choose a column heading.`);
   const resource = view.roles.constituencies;
   const api = resource ? apiSearchUrl('', resource.id) : null;
-  return ok(
-    page(
-      ctx,
-      {
-        title: `Constituencies, ${base.label}`,
-        crumbs: [...crumbs, { label: 'Constituencies' }],
-        alternate: api,
-        datasets: [view.definition.name],
-      },
-      <ConstituencyList {...base} sortKey={key} descending={descending} api={api} />,
-    ),
+  return answer(
+    { title: `Constituencies, ${base.label}`, crumbs: [...crumbs, { label: 'Constituencies' }], alternate: api },
+    <ConstituencyList {...base} sortKey={key} descending={descending} api={api} />,
   );
 }
 
 async function constituencyPage(ctx: PageContext): Promise<PageResult> {
   await loadCharts();
-  const { base, crumbs, view, election } = await electionOf(ctx);
+  const { base, crumbs, view, election, answer } = await electionOf(ctx);
   const constituency = election.constituency(ctx.params.key ?? '');
   if (!constituency) notFound(`There is no constituency "${ctx.params.key}" in the ${base.label}.`);
   const sheet = election.sheet(constituency.key)!;
@@ -498,23 +482,19 @@ async function constituencyPage(ctx: PageContext): Promise<PageResult> {
   };
   const title =
     count < last ? `${constituency.name} after count ${count}, ${base.label}` : `${constituency.name}, ${base.label}`;
-  return ok(
-    page(
-      ctx,
-      {
-        title,
-        crumbs: [...crumbs, { label: 'Constituencies', href: base.links.constituencies }, { label: constituency.name }],
-        alternate: props.api.counts ?? props.api.candidates,
-        datasets: [view.definition.name],
-      },
-      <ConstituencyPage {...props} charts={charts} narrowCharts={narrowCharts} />,
-    ),
+  return answer(
+    {
+      title,
+      crumbs: [...crumbs, { label: 'Constituencies', href: base.links.constituencies }, { label: constituency.name }],
+      alternate: props.api.counts ?? props.api.candidates,
+    },
+    <ConstituencyPage {...props} charts={charts} narrowCharts={narrowCharts} />,
   );
 }
 
 async function partyTotals(ctx: PageContext): Promise<PageResult> {
   await loadCharts();
-  const { base, crumbs, view } = await electionOf(ctx);
+  const { base, crumbs, view, answer } = await electionOf(ctx);
   const candidates = view.roles.candidates!;
   const api = apiSearchUrl('', candidates.id, new URLSearchParams({ limit: String(ctx.client.settings.rowsMax) }));
   const chart = chartOf(ctx.client, `shares ${view.definition.name}`, () =>
@@ -523,28 +503,20 @@ async function partyTotals(ctx: PageContext): Promise<PageResult> {
   const narrowChart = chartOf(ctx.client, `shares narrow ${view.definition.name}`, () =>
     sharesNarrowChart(base.election.parties, base.label),
   );
-  return ok(
-    page(
-      ctx,
-      {
-        title: `Party totals, ${base.label}`,
-        crumbs: [...crumbs, { label: 'Party totals' }],
-        alternate: api,
-        datasets: [view.definition.name],
-      },
-      <PartyTotalsPage
-        {...base}
-        api={api}
-        chart={chart}
-        narrowChart={narrowChart}
-        candidatesHref={urls.resource(candidates.id)}
-      />,
-    ),
+  return answer(
+    { title: `Party totals, ${base.label}`, crumbs: [...crumbs, { label: 'Party totals' }], alternate: api },
+    <PartyTotalsPage
+      {...base}
+      api={api}
+      chart={chart}
+      narrowChart={narrowChart}
+      candidatesHref={urls.resource(candidates.id)}
+    />,
   );
 }
 
 async function partyPage(ctx: PageContext): Promise<PageResult> {
-  const { base, crumbs, view, election } = await electionOf(ctx);
+  const { base, crumbs, view, election, answer } = await electionOf(ctx);
   const party = election.party(ctx.params.key ?? '');
   if (!party) notFound(`No party "${ctx.params.key}" stood in the ${base.label}.`);
   const candidates = view.roles.candidates!;
@@ -552,17 +524,13 @@ async function partyPage(ctx: PageContext): Promise<PageResult> {
   const filters = partyField ? { [partyField]: party.party } : {};
   const api = apiSearchUrl('', candidates.id, new URLSearchParams({ filters: JSON.stringify(filters) }));
   const table = `${urls.resource(candidates.id)}${filteredQuery(filters)}`;
-  return ok(
-    page(
-      ctx,
-      {
-        title: `${party.party}, ${base.label}`,
-        crumbs: [...crumbs, { label: 'Party totals', href: base.links.parties }, { label: party.party }],
-        alternate: api,
-        datasets: [view.definition.name],
-      },
-      <PartyPage {...base} party={party} api={api} table={table} />,
-    ),
+  return answer(
+    {
+      title: `${party.party}, ${base.label}`,
+      crumbs: [...crumbs, { label: 'Party totals', href: base.links.parties }, { label: party.party }],
+      alternate: api,
+    },
+    <PartyPage {...base} party={party} api={api} table={table} />,
   );
 }
 

@@ -32,15 +32,7 @@ export function isOfficial(view: ElectionView): boolean {
 }
 
 export function electionsTogether(client: ActionClient, reviewed: Reviewed): Promise<ElectionsTogether> {
-  const kept = client.memo(TOGETHER, () => new Map<string, Promise<ElectionsTogether>>());
-  let together = kept.get(reviewed.version);
-  if (!together) {
-    together = readTogether(client, reviewed);
-    kept.set(reviewed.version, together);
-    // A failure (the store briefly unreachable) is not remembered.
-    together.catch(() => kept.delete(reviewed.version));
-  }
-  return together;
+  return client.memoPromise(TOGETHER, reviewed.version, () => readTogether(client, reviewed));
 }
 
 async function readTogether(client: ActionClient, reviewed: Reviewed): Promise<ElectionsTogether> {

@@ -1,12 +1,15 @@
 // Two elections compared: turnout and seats, party vote shares and seats with their changes, and constituencies
 // matched by name, with the ones that exist in only one of them (boundaries redrawn) or changed seats flagged.
 
+import type { ComponentChildren } from 'preact';
 import type { Comparison, ElectionSummary, ElectionTotals } from '../../elections/index.js';
 import { formatNumber, formatShare, formatSigned } from '../format.js';
-import { Figure, Num, NumHeads, PartyName, ScrollRegion } from './layout.js';
+import { DataTable, Figure, Num, PartyName, ScrollRegion } from './layout.js';
 
 /** An election's label as a column heading: its year where the label ends in one ("General Election 2020" → 2020). */
 const short = (label: string) => /\b(\d{4})$/.exec(label)?.[1] ?? label;
+
+type ComparedParty = Comparison['parties'][number];
 
 /** The whole country's figures, compared side by side: each row's name and its value in an election. */
 const OVERALL_ROWS: readonly [string, (totals: ElectionTotals) => string][] = [
@@ -104,15 +107,50 @@ function seatsCell(seats: number | null, withCeannComhairle: boolean) {
   );
 }
 
-/** The head of a table comparing parties: the two elections by year, then the change. */
-function ComparedHead({ a, b }: { a: ElectionSummary; b: ElectionSummary }) {
+/** A table of the parties compared: each party's figure in the two elections, then the change. */
+function PartiesCompared({
+  label,
+  id,
+  caption,
+  a,
+  b,
+  parties,
+  partyHref,
+  cells,
+}: Pick<ComparePageProps, 'partyHref'> & {
+  label: string;
+  id: string;
+  caption: string;
+  a: ElectionSummary;
+  b: ElectionSummary;
+  parties: readonly ComparedParty[];
+  cells: (party: ComparedParty) => ComponentChildren[];
+}) {
   return (
-    <thead>
-      <tr>
-        <th scope="col">Party</th>
-        <NumHeads labels={[short(a.label), short(b.label), 'Change']} />
-      </tr>
-    </thead>
+    <ScrollRegion label={label}>
+      <DataTable
+        class="data compare-table"
+        id={id}
+        caption={caption}
+        text={['Party']}
+        numeric={[short(a.label), short(b.label), 'Change']}
+      >
+        {parties.map((p) => (
+          <tr>
+            <th scope="row">
+              <PartyName
+                party={p.party}
+                abbreviation={p.abbreviation}
+                href={partyHref(p.keys[1] ? 1 : 0, (p.keys[1] ?? p.keys[0])!)}
+              />
+            </th>
+            {cells(p).map((cell) => (
+              <Num>{cell}</Num>
+            ))}
+          </tr>
+        ))}
+      </DataTable>
+    </ScrollRegion>
   );
 }
 
@@ -155,24 +193,20 @@ function CompareBody({
       <section aria-labelledby="overall-title">
         <h2 id="overall-title">Overall</h2>
         <ScrollRegion label="The whole country compared">
-          <table class="data compact">
-            <caption>{label}: the whole country</caption>
-            <thead>
+          <DataTable
+            class="data compact"
+            caption={<>{label}: the whole country</>}
+            text={['']}
+            numeric={[a.label, b.label]}
+          >
+            {OVERALL_ROWS.map(([name, value]) => (
               <tr>
-                <th scope="col"></th>
-                <NumHeads labels={[a.label, b.label]} />
+                <th scope="row">{name}</th>
+                <Num>{value(a.totals)}</Num>
+                <Num>{value(b.totals)}</Num>
               </tr>
-            </thead>
-            <tbody>
-              {OVERALL_ROWS.map(([name, value]) => (
-                <tr>
-                  <th scope="row">{name}</th>
-                  <Num>{value(a.totals)}</Num>
-                  <Num>{value(b.totals)}</Num>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </ScrollRegion>
       </section>
 
@@ -182,52 +216,30 @@ function CompareBody({
           Parties are matched by name (ignoring fadas, case and a leading "The") or by abbreviation; a party that stood
           in only one election has no change.
         </p>
-        <ScrollRegion label="Vote share by party, compared">
-          <table class="data compare-table" id="shares-compared">
-            <caption>First-preference vote share by party, {label}; the change in percentage points</caption>
-            <ComparedHead a={a} b={b} />
-            <tbody>
-              {comparison.parties.map((p) => (
-                <tr>
-                  <th scope="row">
-                    <PartyName
-                      party={p.party}
-                      abbreviation={p.abbreviation}
-                      href={partyHref(p.keys[1] ? 1 : 0, (p.keys[1] ?? p.keys[0])!)}
-                    />
-                  </th>
-                  <Num>{formatShare(p.voteShare[0])}</Num>
-                  <Num>{formatShare(p.voteShare[1])}</Num>
-                  <Num>{formatSigned(p.shareChange, 1)}</Num>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollRegion>
-        <ScrollRegion label="Seats by party, compared">
-          <table class="data compare-table" id="seats-compared">
-            <caption>Seats by party, {label}</caption>
-            <ComparedHead a={a} b={b} />
-            <tbody>
-              {comparison.parties
-                .filter((p) => (p.seats[0] ?? 0) > 0 || (p.seats[1] ?? 0) > 0)
-                .map((p) => (
-                  <tr>
-                    <th scope="row">
-                      <PartyName
-                        party={p.party}
-                        abbreviation={p.abbreviation}
-                        href={partyHref(p.keys[1] ? 1 : 0, (p.keys[1] ?? p.keys[0])!)}
-                      />
-                    </th>
-                    <Num>{seatsCell(p.seats[0], p.ceannComhairle[0])}</Num>
-                    <Num>{seatsCell(p.seats[1], p.ceannComhairle[1])}</Num>
-                    <Num>{formatSigned(p.seatChange)}</Num>
-                  </tr>
-                ))}
-            </tbody>
-          </table>
-        </ScrollRegion>
+        <PartiesCompared
+          label="Vote share by party, compared"
+          id="shares-compared"
+          caption={`First-preference vote share by party, ${label}; the change in percentage points`}
+          a={a}
+          b={b}
+          parties={comparison.parties}
+          partyHref={partyHref}
+          cells={(p) => [formatShare(p.voteShare[0]), formatShare(p.voteShare[1]), formatSigned(p.shareChange, 1)]}
+        />
+        <PartiesCompared
+          label="Seats by party, compared"
+          id="seats-compared"
+          caption={`Seats by party, ${label}`}
+          a={a}
+          b={b}
+          parties={comparison.parties.filter((p) => (p.seats[0] ?? 0) > 0 || (p.seats[1] ?? 0) > 0)}
+          partyHref={partyHref}
+          cells={(p) => [
+            seatsCell(p.seats[0], p.ceannComhairle[0]),
+            seatsCell(p.seats[1], p.ceannComhairle[1]),
+            formatSigned(p.seatChange),
+          ]}
+        />
         <p class="hint">Parties that won no seat in either election are in the vote share table only.</p>
         <CeannComhairleNote a={a} b={b} />
         <Figure
@@ -237,27 +249,21 @@ function CompareBody({
           svg={chart}
           api={api}
           data={
-            <table class="data compact">
-              <caption>Change in vote share by party (percentage points)</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Party</th>
-                  <th scope="col" class="num">
-                    Change
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {comparison.parties
-                  .filter((p) => p.shareChange !== null)
-                  .map((p) => (
-                    <tr>
-                      <th scope="row">{p.party}</th>
-                      <Num>{formatSigned(p.shareChange, 1)}</Num>
-                    </tr>
-                  ))}
-              </tbody>
-            </table>
+            <DataTable
+              class="data compact"
+              caption="Change in vote share by party (percentage points)"
+              text={['Party']}
+              numeric={['Change']}
+            >
+              {comparison.parties
+                .filter((p) => p.shareChange !== null)
+                .map((p) => (
+                  <tr>
+                    <th scope="row">{p.party}</th>
+                    <Num>{formatSigned(p.shareChange, 1)}</Num>
+                  </tr>
+                ))}
+            </DataTable>
           }
         />
       </section>
@@ -270,41 +276,35 @@ function CompareBody({
           changed boundaries.
         </p>
         <ScrollRegion label="Constituencies compared">
-          <table class="data">
-            <caption>Constituencies matched by name, {label}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Constituency</th>
-                <NumHeads
-                  labels={[
-                    `Seats ${short(a.label)}`,
-                    `Seats ${short(b.label)}`,
-                    `Turnout ${short(a.label)}`,
-                    `Turnout ${short(b.label)}`,
-                  ]}
-                />
-                <th scope="col">Match</th>
+          <DataTable
+            class="data"
+            caption={<>Constituencies matched by name, {label}</>}
+            text={['Constituency']}
+            numeric={[
+              `Seats ${short(a.label)}`,
+              `Seats ${short(b.label)}`,
+              `Turnout ${short(a.label)}`,
+              `Turnout ${short(b.label)}`,
+            ]}
+            after={['Match']}
+          >
+            {comparison.constituencies.map((c) => (
+              <tr class={c.status === 'same' ? undefined : 'flagged'}>
+                <th scope="row">
+                  {c.keys[1] ? (
+                    <a href={constituencyHref(1, c.keys[1])}>{c.name}</a>
+                  ) : (
+                    <a href={constituencyHref(0, c.keys[0]!)}>{c.name}</a>
+                  )}
+                </th>
+                <Num>{seatsCell(c.seats[0], c.ceannComhairle[0])}</Num>
+                <Num>{seatsCell(c.seats[1], c.ceannComhairle[1])}</Num>
+                <Num>{formatShare(c.turnout[0])}</Num>
+                <Num>{formatShare(c.turnout[1])}</Num>
+                <td>{STATUS_TEXT[c.status]}</td>
               </tr>
-            </thead>
-            <tbody>
-              {comparison.constituencies.map((c) => (
-                <tr class={c.status === 'same' ? undefined : 'flagged'}>
-                  <th scope="row">
-                    {c.keys[1] ? (
-                      <a href={constituencyHref(1, c.keys[1])}>{c.name}</a>
-                    ) : (
-                      <a href={constituencyHref(0, c.keys[0]!)}>{c.name}</a>
-                    )}
-                  </th>
-                  <Num>{seatsCell(c.seats[0], c.ceannComhairle[0])}</Num>
-                  <Num>{seatsCell(c.seats[1], c.ceannComhairle[1])}</Num>
-                  <Num>{formatShare(c.turnout[0])}</Num>
-                  <Num>{formatShare(c.turnout[1])}</Num>
-                  <td>{STATUS_TEXT[c.status]}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </ScrollRegion>
       </section>
     </>

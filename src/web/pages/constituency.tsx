@@ -12,7 +12,7 @@ import {
 import { candidateLabel, countColours } from '../election-charts.js';
 import { formatNumber, formatShare, formatSigned, plural } from '../format.js';
 import { ShortfallNote } from './election.js';
-import { Fact, Figure, Ga, Num, NumHeads, PartyChip, ScrollRegion } from './layout.js';
+import { DataTable, Fact, Figure, Ga, Num, PartyChip, ScrollRegion } from './layout.js';
 
 export interface ConstituencyPageProps {
   constituency: Constituency;
@@ -162,27 +162,22 @@ export function ConstituencyPage(props: ConstituencyPageProps) {
         narrowSvg={props.narrowCharts.firstPreferences}
         api={props.api.candidates}
         data={
-          <table class="data compact">
-            <caption>First preferences in {c.name}</caption>
-            <thead>
+          <DataTable
+            class="data compact"
+            caption={<>First preferences in {c.name}</>}
+            text={['Candidate', 'Party']}
+            numeric={['Votes', 'Share', 'Quotas']}
+          >
+            {sheet.candidates.map((s) => (
               <tr>
-                <th scope="col">Candidate</th>
-                <th scope="col">Party</th>
-                <NumHeads labels={['Votes', 'Share', 'Quotas']} />
+                <th scope="row">{fullName(s.candidate)}</th>
+                <td>{s.candidate.party}</td>
+                <Num>{formatNumber(s.candidate.firstPreferences)}</Num>
+                <Num>{formatShare(c.validPoll ? s.candidate.firstPreferences / c.validPoll : null)}</Num>
+                <Num>{(s.candidate.firstPreferences / c.quota).toFixed(2)}</Num>
               </tr>
-            </thead>
-            <tbody>
-              {sheet.candidates.map((s) => (
-                <tr>
-                  <th scope="row">{fullName(s.candidate)}</th>
-                  <td>{s.candidate.party}</td>
-                  <Num>{formatNumber(s.candidate.firstPreferences)}</Num>
-                  <Num>{formatShare(c.validPoll ? s.candidate.firstPreferences / c.validPoll : null)}</Num>
-                  <Num>{(s.candidate.firstPreferences / c.quota).toFixed(2)}</Num>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         }
       />
 
@@ -270,12 +265,13 @@ function CountTable({ sheet, shown, count, constituency: c, pagePath }: Constitu
         Quota {formatNumber(c.quota)}.
       </p>
       <ScrollRegion label={`Count by count in ${c.name}`}>
-        <table class="data count-table">
-          <caption>
-            Count by count in {c.name}: a row per candidate, a column per count, headed by what was distributed.
-          </caption>
-          <thead>
-            <tr>
+        <DataTable
+          class="data count-table"
+          caption={
+            <>Count by count in {c.name}: a row per candidate, a column per count, headed by what was distributed.</>
+          }
+          head={
+            <>
               <th scope="col">Candidate</th>
               {steps.map((s) => (
                 <th scope="col" class="num">
@@ -288,59 +284,58 @@ function CountTable({ sheet, shown, count, constituency: c, pagePath }: Constitu
                   </span>
                 </th>
               ))}
-            </tr>
-          </thead>
-          <tbody>
-            {shown.candidates.map((s) => (
-              <tr class={s.elected ? 'is-elected' : s.excludedAt !== null ? 'is-excluded' : undefined}>
-                <th scope="row">
-                  {fullName(s.candidate)}
-                  <span class="row-party">
-                    <PartyChip party={s.candidate.party} label={s.candidate.partyAbbreviation || s.candidate.party} />
-                  </span>
-                </th>
-                {s.cells.map((cell) => (
-                  <td class={`num${cell.event ? ` event-${cell.event}` : ''}`}>
-                    {cell.transfer !== null && cell.transfer !== 0 && (
-                      <span class="transfer">
-                        <span class="visually-hidden">transfer </span>
-                        {formatSigned(cell.transfer)}
-                      </span>
-                    )}
-                    {cell.total !== null && (
-                      <span class="total">
-                        <span class="visually-hidden">total </span>
-                        {formatNumber(cell.total)}
-                      </span>
-                    )}
-                    {cell.event === 'elected' && <span class="event">Elected</span>}
-                    {cell.event === 'excluded' && <span class="event">Excluded</span>}
-                    {cell.transfer === null && cell.total === null && cell.event === null && (
-                      <span class="visually-hidden">out of the count</span>
-                    )}
-                  </td>
-                ))}
-              </tr>
-            ))}
-            <tr class="nontransferable">
-              <th scope="row">Non-transferable</th>
-              {steps.map((s) => (
-                <td class="num">
-                  {s.count > 1 && (
+            </>
+          }
+        >
+          {shown.candidates.map((s) => (
+            <tr class={s.elected ? 'is-elected' : s.excludedAt !== null ? 'is-excluded' : undefined}>
+              <th scope="row">
+                {fullName(s.candidate)}
+                <span class="row-party">
+                  <PartyChip party={s.candidate.party} label={s.candidate.partyAbbreviation || s.candidate.party} />
+                </span>
+              </th>
+              {s.cells.map((cell) => (
+                <td class={`num${cell.event ? ` event-${cell.event}` : ''}`}>
+                  {cell.transfer !== null && cell.transfer !== 0 && (
                     <span class="transfer">
-                      <span class="visually-hidden">this count </span>
-                      {formatSigned(s.nonTransferable)}
+                      <span class="visually-hidden">transfer </span>
+                      {formatSigned(cell.transfer)}
                     </span>
                   )}
-                  <span class="total">
-                    <span class="visually-hidden">in all </span>
-                    {formatNumber(s.nonTransferableSoFar)}
-                  </span>
+                  {cell.total !== null && (
+                    <span class="total">
+                      <span class="visually-hidden">total </span>
+                      {formatNumber(cell.total)}
+                    </span>
+                  )}
+                  {cell.event === 'elected' && <span class="event">Elected</span>}
+                  {cell.event === 'excluded' && <span class="event">Excluded</span>}
+                  {cell.transfer === null && cell.total === null && cell.event === null && (
+                    <span class="visually-hidden">out of the count</span>
+                  )}
                 </td>
               ))}
             </tr>
-          </tbody>
-        </table>
+          ))}
+          <tr class="nontransferable">
+            <th scope="row">Non-transferable</th>
+            {steps.map((s) => (
+              <td class="num">
+                {s.count > 1 && (
+                  <span class="transfer">
+                    <span class="visually-hidden">this count </span>
+                    {formatSigned(s.nonTransferable)}
+                  </span>
+                )}
+                <span class="total">
+                  <span class="visually-hidden">in all </span>
+                  {formatNumber(s.nonTransferableSoFar)}
+                </span>
+              </td>
+            ))}
+          </tr>
+        </DataTable>
       </ScrollRegion>
     </section>
   );
@@ -349,32 +344,30 @@ function CountTable({ sheet, shown, count, constituency: c, pagePath }: Constitu
 function RaceTable({ sheet, count }: { sheet: CountSheet; count: number }) {
   const quota = sheet.constituency.quota;
   return (
-    <table class="data compact">
-      <caption>
-        Running totals after count {count} and progress to the quota of {formatNumber(quota)}
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Candidate</th>
-          <NumHeads labels={['First preferences', 'Gained since', `Total after count ${count}`, 'Of the quota']} />
-        </tr>
-      </thead>
-      <tbody>
-        {sheet.candidates.map((s) => {
-          const gained = s.cells.slice(1, count).reduce((sum, c) => sum + Math.max(0, c.transfer ?? 0), 0);
-          const total = s.cells[count - 1]?.total ?? null;
-          return (
-            <tr>
-              <th scope="row">{candidateLabel(s)}</th>
-              <Num>{formatNumber(s.candidate.firstPreferences)}</Num>
-              <Num>{formatNumber(gained)}</Num>
-              <Num>{total === null ? 'Excluded' : formatNumber(total)}</Num>
-              <Num>{total === null ? '–' : formatShare(total / quota, 0)}</Num>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <DataTable
+      class="data compact"
+      caption={
+        <>
+          Running totals after count {count} and progress to the quota of {formatNumber(quota)}
+        </>
+      }
+      text={['Candidate']}
+      numeric={['First preferences', 'Gained since', `Total after count ${count}`, 'Of the quota']}
+    >
+      {sheet.candidates.map((s) => {
+        const gained = s.cells.slice(1, count).reduce((sum, c) => sum + Math.max(0, c.transfer ?? 0), 0);
+        const total = s.cells[count - 1]?.total ?? null;
+        return (
+          <tr>
+            <th scope="row">{candidateLabel(s)}</th>
+            <Num>{formatNumber(s.candidate.firstPreferences)}</Num>
+            <Num>{formatNumber(gained)}</Num>
+            <Num>{total === null ? 'Excluded' : formatNumber(total)}</Num>
+            <Num>{total === null ? '–' : formatShare(total / quota, 0)}</Num>
+          </tr>
+        );
+      })}
+    </DataTable>
   );
 }
 
@@ -426,29 +419,25 @@ function StepTable({
     <>
       {heading && <h3>{title}</h3>}
       <ScrollRegion label={`Transfers at count ${step.count}${heading ? '' : ', chart data'}`}>
-        <table class="data compact">
-          <caption>{heading ? `Transfers at count ${step.count} in ${constituencyName}` : title}</caption>
-          <thead>
+        <DataTable
+          class="data compact"
+          caption={heading ? `Transfers at count ${step.count} in ${constituencyName}` : title}
+          text={['To']}
+          numeric={['Votes', 'Share of those distributed']}
+        >
+          {step.gains.map((g) => (
             <tr>
-              <th scope="col">To</th>
-              <NumHeads labels={['Votes', 'Share of those distributed']} />
+              <th scope="row">{candidateLabel({ candidate: g.candidate })}</th>
+              <Num>{formatNumber(g.votes)}</Num>
+              <Num>{formatShare(distributed ? g.votes / distributed : null)}</Num>
             </tr>
-          </thead>
-          <tbody>
-            {step.gains.map((g) => (
-              <tr>
-                <th scope="row">{candidateLabel({ candidate: g.candidate })}</th>
-                <Num>{formatNumber(g.votes)}</Num>
-                <Num>{formatShare(distributed ? g.votes / distributed : null)}</Num>
-              </tr>
-            ))}
-            <tr>
-              <th scope="row">Non-transferable</th>
-              <Num>{formatNumber(step.nonTransferable)}</Num>
-              <Num>{formatShare(distributed ? step.nonTransferable / distributed : null)}</Num>
-            </tr>
-          </tbody>
-        </table>
+          ))}
+          <tr>
+            <th scope="row">Non-transferable</th>
+            <Num>{formatNumber(step.nonTransferable)}</Num>
+            <Num>{formatShare(distributed ? step.nonTransferable / distributed : null)}</Num>
+          </tr>
+        </DataTable>
       </ScrollRegion>
     </>
   );

@@ -15,7 +15,7 @@ import {
   type PartyTotals,
 } from '../../elections/index.js';
 import { formatDate, formatNumber, formatShare, formatSigned, plural } from '../format.js';
-import { Fact, Figure, Ga, Num, NumHeads, PartyChip, PartyName, ScrollRegion } from './layout.js';
+import { DataTable, Fact, Figure, Ga, Num, PartyChip, PartyName, ScrollRegion, SortHead } from './layout.js';
 
 export interface ElectionLinks {
   overview: string;
@@ -271,17 +271,13 @@ export function ConstituencyList({
     const href = `${links.constituencies}?sort=${nextDescending ? '-' : ''}${key}#list`;
     const state = active ? (descending ? 'descending' : 'ascending') : null;
     return (
-      <th scope="col" class={spec.numeric ? 'num' : undefined} aria-sort={state ?? undefined}>
-        <a
-          href={href}
-          aria-label={`${spec.label}${state ? `, sorted ${state}` : ''}: sort ${nextDescending ? 'descending' : 'ascending'}`}
-        >
-          {spec.label}
-          <span class="sort-mark" aria-hidden="true">
-            {state === 'ascending' ? ' ▲' : state === 'descending' ? ' ▼' : ' ⇅'}
-          </span>
-        </a>
-      </th>
+      <SortHead
+        label={spec.label}
+        numeric={spec.numeric}
+        state={state}
+        href={href}
+        action={`sort ${nextDescending ? 'descending' : 'ascending'}`}
+      />
     );
   };
   return (
@@ -293,13 +289,16 @@ export function ConstituencyList({
       </p>
       <div id="list" tabindex={-1}>
         <ScrollRegion label="Constituencies">
-          <table class="data">
-            <caption>
-              Constituencies of the {label}, sorted by {CONSTITUENCY_SORTS[sortKey]!.label.toLowerCase()}{' '}
-              {descending ? 'descending' : 'ascending'}
-            </caption>
-            <thead>
-              <tr>
+          <DataTable
+            class="data"
+            caption={
+              <>
+                Constituencies of the {label}, sorted by {CONSTITUENCY_SORTS[sortKey]!.label.toLowerCase()}{' '}
+                {descending ? 'descending' : 'ascending'}
+              </>
+            }
+            head={
+              <>
                 {header('name')}
                 <th scope="col">Irish name</th>
                 {header('seats')}
@@ -309,41 +308,40 @@ export function ConstituencyList({
                 {header('spoiled')}
                 {header('quota')}
                 {header('counts')}
+              </>
+            }
+          >
+            {list.map((c) => (
+              <tr>
+                <th scope="row">
+                  <a href={links.constituency(c.key)}>{c.name}</a>
+                </th>
+                <td>{c.nameGa ? <Ga>{c.nameGa}</Ga> : '–'}</td>
+                <Num>
+                  {c.returnedAutomatically ? (
+                    <>
+                      {formatNumber(c.seats + c.returnedAutomatically)}
+                      <a
+                        href="#ceann-comhairle-note"
+                        class="footnote-mark"
+                        aria-label={`${c.seats} contested and the Ceann Comhairle: see the note`}
+                      >
+                        *
+                      </a>
+                    </>
+                  ) : (
+                    formatNumber(c.seats)
+                  )}
+                </Num>
+                <Num>{formatNumber(election.candidates(c.key).length)}</Num>
+                <Num>{formatNumber(c.electorate)}</Num>
+                <Num>{formatShare(CONSTITUENCY_SORTS.turnout!.value(c, election) as number | null)}</Num>
+                <Num>{formatShare(CONSTITUENCY_SORTS.spoiled!.value(c, election) as number | null)}</Num>
+                <Num>{formatNumber(c.quota)}</Num>
+                <Num>{formatNumber(CONSTITUENCY_SORTS.counts!.value(c, election) as number | null)}</Num>
               </tr>
-            </thead>
-            <tbody>
-              {list.map((c) => (
-                <tr>
-                  <th scope="row">
-                    <a href={links.constituency(c.key)}>{c.name}</a>
-                  </th>
-                  <td>{c.nameGa ? <Ga>{c.nameGa}</Ga> : '–'}</td>
-                  <Num>
-                    {c.returnedAutomatically ? (
-                      <>
-                        {formatNumber(c.seats + c.returnedAutomatically)}
-                        <a
-                          href="#ceann-comhairle-note"
-                          class="footnote-mark"
-                          aria-label={`${c.seats} contested and the Ceann Comhairle: see the note`}
-                        >
-                          *
-                        </a>
-                      </>
-                    ) : (
-                      formatNumber(c.seats)
-                    )}
-                  </Num>
-                  <Num>{formatNumber(election.candidates(c.key).length)}</Num>
-                  <Num>{formatNumber(c.electorate)}</Num>
-                  <Num>{formatShare(CONSTITUENCY_SORTS.turnout!.value(c, election) as number | null)}</Num>
-                  <Num>{formatShare(CONSTITUENCY_SORTS.spoiled!.value(c, election) as number | null)}</Num>
-                  <Num>{formatNumber(c.quota)}</Num>
-                  <Num>{formatNumber(CONSTITUENCY_SORTS.counts!.value(c, election) as number | null)}</Num>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </ScrollRegion>
       </div>
       {election.house.ceannComhairle && list.some((c) => c.returnedAutomatically) && (
@@ -395,46 +393,23 @@ export function PartyTotalsPage({
         ; {formatNumber(t.validPoll)} valid first-preference votes.
       </p>
       <ScrollRegion label="Party totals">
-        <table class="data">
-          <caption>Party totals, {label}, by first-preference votes</caption>
-          <thead>
-            <tr>
-              <th scope="col">Party</th>
-              <NumHeads
-                labels={[
-                  'Seats',
-                  'First preferences',
-                  'Vote share',
-                  'Seat share',
-                  'Seat share minus vote share',
-                  'Candidates',
-                  'Women candidates',
-                  'Women elected',
-                  'Passed a quarter quota',
-                ]}
-              />
-            </tr>
-          </thead>
-          <tbody>
-            {parties.map((p) => (
-              <tr>
-                <th scope="row">
-                  <PartyName party={p.party} abbreviation={p.abbreviation} href={links.party(p.key)} />
-                </th>
-                <SeatsCell {...p} />
-                <Num>{formatNumber(p.firstPreferences)}</Num>
-                <Num>{formatShare(p.voteShare)}</Num>
-                <Num>{formatShare(p.seatShare)}</Num>
-                <Num>{formatSigned((p.seatShare - p.voteShare) * 100, 1, ' pts')}</Num>
-                <Num>{formatNumber(p.candidates)}</Num>
-                <Num>{formatNumber(p.women)}</Num>
-                <Num>{formatNumber(p.womenElected)}</Num>
-                <Num>{formatNumber(p.reachedQuarterQuota)}</Num>
-              </tr>
-            ))}
-          </tbody>
-          <tfoot>
-            <tr>
+        <DataTable
+          class="data"
+          caption={<>Party totals, {label}, by first-preference votes</>}
+          text={['Party']}
+          numeric={[
+            'Seats',
+            'First preferences',
+            'Vote share',
+            'Seat share',
+            'Seat share minus vote share',
+            'Candidates',
+            'Women candidates',
+            'Women elected',
+            'Passed a quarter quota',
+          ]}
+          foot={
+            <>
               <th scope="row">All</th>
               <SeatsCell seats={t.houseSeats} elected={t.elected} returnedAutomatically={t.returnedAutomatically} />
               <Num>{formatNumber(parties.reduce((s, p) => s + p.firstPreferences, 0))}</Num>
@@ -445,9 +420,26 @@ export function PartyTotalsPage({
               <Num>{formatNumber(t.women)}</Num>
               <Num>{formatNumber(t.womenElected)}</Num>
               <Num>{formatNumber(parties.reduce((s, p) => s + p.reachedQuarterQuota, 0))}</Num>
+            </>
+          }
+        >
+          {parties.map((p) => (
+            <tr>
+              <th scope="row">
+                <PartyName party={p.party} abbreviation={p.abbreviation} href={links.party(p.key)} />
+              </th>
+              <SeatsCell {...p} />
+              <Num>{formatNumber(p.firstPreferences)}</Num>
+              <Num>{formatShare(p.voteShare)}</Num>
+              <Num>{formatShare(p.seatShare)}</Num>
+              <Num>{formatSigned((p.seatShare - p.voteShare) * 100, 1, ' pts')}</Num>
+              <Num>{formatNumber(p.candidates)}</Num>
+              <Num>{formatNumber(p.women)}</Num>
+              <Num>{formatNumber(p.womenElected)}</Num>
+              <Num>{formatNumber(p.reachedQuarterQuota)}</Num>
             </tr>
-          </tfoot>
-        </table>
+          ))}
+        </DataTable>
       </ScrollRegion>
       <CeannComhairleNote election={election} candidatesHref={candidatesHref} />
       <ShortfallNote
@@ -480,24 +472,20 @@ export function PartyTotalsPage({
 
 function SharesTable({ parties }: { parties: readonly PartyTotals[] }) {
   return (
-    <table class="data compact">
-      <caption>Vote share and seat share by party</caption>
-      <thead>
+    <DataTable
+      class="data compact"
+      caption="Vote share and seat share by party"
+      text={['Party']}
+      numeric={['Vote share', 'Seat share']}
+    >
+      {parties.map((p) => (
         <tr>
-          <th scope="col">Party</th>
-          <NumHeads labels={['Vote share', 'Seat share']} />
+          <th scope="row">{p.party}</th>
+          <Num>{formatShare(p.voteShare)}</Num>
+          <Num>{formatShare(p.seatShare)}</Num>
         </tr>
-      </thead>
-      <tbody>
-        {parties.map((p) => (
-          <tr>
-            <th scope="row">{p.party}</th>
-            <Num>{formatShare(p.voteShare)}</Num>
-            <Num>{formatShare(p.seatShare)}</Num>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </DataTable>
   );
 }
 
@@ -547,41 +535,38 @@ export function PartyPage({
         <Fact term="Passed a quarter quota">{formatNumber(party.reachedQuarterQuota)}</Fact>
       </dl>
       <ScrollRegion label={`Candidates of ${party.party}`}>
-        <table class="data">
-          <caption>
-            Candidates of {party.party}, {label}, by constituency
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Candidate</th>
-              <th scope="col">Constituency</th>
-              <NumHeads labels={['First preferences', 'Share of valid poll', 'Quotas']} />
-              <th scope="col">Result</th>
-            </tr>
-          </thead>
-          <tbody>
-            {candidates.map((c) => {
-              const constituency = byConstituency.get(c.constituencyKey)!;
-              const at = electedAt(c);
-              return (
-                <tr>
-                  <th scope="row">
-                    {displayName(c.firstName)} {displayName(c.surname)}
-                  </th>
-                  <td>
-                    <a href={links.constituency(c.constituencyKey)}>{constituency.name}</a>
-                  </td>
-                  <Num>{formatNumber(c.firstPreferences)}</Num>
-                  <Num>{formatShare(constituency.validPoll ? c.firstPreferences / constituency.validPoll : null)}</Num>
-                  <Num>{(c.firstPreferences / constituency.quota).toFixed(2)}</Num>
-                  <td>
-                    {isElectedResult(c.result) ? `Elected${at ? ` on count ${at}` : ''}` : c.result || 'Not elected'}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <DataTable
+          class="data"
+          caption={
+            <>
+              Candidates of {party.party}, {label}, by constituency
+            </>
+          }
+          text={['Candidate', 'Constituency']}
+          numeric={['First preferences', 'Share of valid poll', 'Quotas']}
+          after={['Result']}
+        >
+          {candidates.map((c) => {
+            const constituency = byConstituency.get(c.constituencyKey)!;
+            const at = electedAt(c);
+            return (
+              <tr>
+                <th scope="row">
+                  {displayName(c.firstName)} {displayName(c.surname)}
+                </th>
+                <td>
+                  <a href={links.constituency(c.constituencyKey)}>{constituency.name}</a>
+                </td>
+                <Num>{formatNumber(c.firstPreferences)}</Num>
+                <Num>{formatShare(constituency.validPoll ? c.firstPreferences / constituency.validPoll : null)}</Num>
+                <Num>{(c.firstPreferences / constituency.quota).toFixed(2)}</Num>
+                <td>
+                  {isElectedResult(c.result) ? `Elected${at ? ` on count ${at}` : ''}` : c.result || 'Not elected'}
+                </td>
+              </tr>
+            );
+          })}
+        </DataTable>
       </ScrollRegion>
       <p>
         <a href={table}>These candidates in the candidates table</a> ·{' '}

@@ -124,13 +124,7 @@ export function HomePage({
                 </ul>
                 <details>
                   <summary>The data ({plural(e.resources.length, 'table')})</summary>
-                  <ul>
-                    {e.resources.map((r) => (
-                      <li>
-                        <a href={resourceHref(r.id)}>{r.definition.name}</a> ({plural(r.total, 'record')})
-                      </li>
-                    ))}
-                  </ul>
+                  <ResourceList resources={e.resources} resourceHref={resourceHref} />
                 </details>
               </li>
             ))}
@@ -145,13 +139,7 @@ export function HomePage({
               <li class="card">
                 <h3>{d.title}</h3>
                 {d.notes && <p>{d.notes}</p>}
-                <ul>
-                  {d.resources.map((r) => (
-                    <li>
-                      <a href={resourceHref(r.id)}>{r.definition.name}</a> ({plural(r.total, 'record')})
-                    </li>
-                  ))}
-                </ul>
+                <ResourceList resources={d.resources} resourceHref={resourceHref} />
               </li>
             ))}
           </ul>
@@ -159,5 +147,24 @@ export function HomePage({
       )}
       {elections.length === 0 && datasets.length === 0 && <p>No data is loaded yet.</p>}
     </>
+  );
+}
+
+/** A dataset's tables, each linked, with its number of records. */
+function ResourceList({
+  resources,
+  resourceHref,
+}: {
+  resources: readonly CatalogResource[];
+  resourceHref: (id: string) => string;
+}) {
+  return (
+    <ul>
+      {resources.map((r) => (
+        <li>
+          <a href={resourceHref(r.id)}>{r.definition.name}</a> ({plural(r.total, 'record')})
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -375,6 +375,120 @@ export function NumHeads({ labels }: { labels: readonly string[] }) {
   );
 }
 
+export interface TableHeadProps {
+  text: readonly string[];
+  numeric?: readonly string[];
+  after?: readonly string[];
+}
+
+/**
+ * A data table: its caption, a head row (of text and numeric columns, or `head`'s own cells), its rows (the children)
+ * and, where given, a foot row of `foot`'s cells.
+ */
+export function DataTable(
+  props: (TableHeadProps | { head: ComponentChildren }) & {
+    class: string;
+    id?: string;
+    caption: ComponentChildren;
+    foot?: ComponentChildren;
+    children: ComponentChildren;
+  },
+) {
+  const { class: className, id, caption, foot, children } = props;
+  return (
+    <table class={className} id={id}>
+      <caption>{caption}</caption>
+      {'head' in props ? (
+        <thead>
+          <tr>{props.head}</tr>
+        </thead>
+      ) : (
+        <TableHead text={props.text} numeric={props.numeric} after={props.after} />
+      )}
+      <tbody>{children}</tbody>
+      {foot && (
+        <tfoot>
+          <tr>{foot}</tr>
+        </tfoot>
+      )}
+    </table>
+  );
+}
+
+/** A table's head row: its text columns, then its numeric ones, then any text columns after those. */
+export function TableHead({ text, numeric = [], after = [] }: TableHeadProps) {
+  return (
+    <thead>
+      <tr>
+        <TextHeads labels={text} />
+        <NumHeads labels={numeric} />
+        <TextHeads labels={after} />
+      </tr>
+    </thead>
+  );
+}
+
+function TextHeads({ labels }: { labels: readonly string[] }) {
+  return (
+    <>
+      {labels.map((label) => (
+        <th scope="col">{label}</th>
+      ))}
+    </>
+  );
+}
+
+/** The head of a column that sorts the table: a link to sort by it, saying how it is sorted now. */
+export function SortHead({
+  label,
+  numeric,
+  state,
+  href,
+  action,
+  marked = true,
+  id,
+}: {
+  label: string;
+  numeric: boolean;
+  state: 'ascending' | 'descending' | null;
+  href: string;
+  /** What following the link does ("sort descending"). */
+  action: string;
+  /** Whether the table says (aria-sort) it is sorted by this column: only by its first sort, when it has several. */
+  marked?: boolean;
+  id?: string;
+}) {
+  return (
+    <th scope="col" class={numeric ? 'num' : undefined} aria-sort={marked ? (state ?? undefined) : undefined} id={id}>
+      <a href={href} aria-label={`${label}${state ? `, sorted ${state}` : ''}: ${action}`}>
+        {label}
+        <span class="sort-mark" aria-hidden="true">
+          {state === 'ascending' ? ' ▲' : state === 'descending' ? ' ▼' : ' ⇅'}
+        </span>
+      </a>
+    </th>
+  );
+}
+
+/** A list of links. */
+export function LinkList({
+  links,
+  class: className,
+}: {
+  links: readonly { label: string; href: string }[];
+  class?: string;
+}) {
+  return (
+    <ul class={className}>
+      {links.map((l) => (
+        <li>
+          <a href={l.href}>{l.label}</a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** A fact box's entry. */
 export function Fact({ term, children }: { term: string; children: ComponentChildren }) {
   return (

@@ -3,7 +3,7 @@
 
 import type { ElectionsOverTime, PartyLine, PartyTotals } from '../../elections/index.js';
 import { formatNumber, formatShare } from '../format.js';
-import { Figure, Num, PartyName as PartyLabel, ScrollRegion } from './layout.js';
+import { DataTable, Figure, Num, PartyName as PartyLabel, ScrollRegion } from './layout.js';
 
 export interface OverTimeProps {
   overTime: ElectionsOverTime;
@@ -76,12 +76,15 @@ export function OverTimePage({ overTime, electionHref, partyHref, shortfalls, ch
         <section aria-labelledby={`${m.id}-table-title`} id={`${m.id}-table`}>
           <h2 id={`${m.id}-table-title`}>{m.title}</h2>
           <ScrollRegion label={`${m.title} by party and election`}>
-            <table class="data over-time">
-              <caption>
-                {m.title} by party, {first} to {last}: {m.caption}
-              </caption>
-              <thead>
-                <tr>
+            <DataTable
+              class="data over-time"
+              caption={
+                <>
+                  {m.title} by party, {first} to {last}: {m.caption}
+                </>
+              }
+              head={
+                <>
                   <th scope="col">Party</th>
                   {elections.map((e, i) => (
                     <th scope="col" class="num">
@@ -90,48 +93,47 @@ export function OverTimePage({ overTime, electionHref, partyHref, shortfalls, ch
                       </a>
                     </th>
                   ))}
-                </tr>
-              </thead>
-              <tbody>
-                {major.map((line) => (
-                  <tr>
-                    <th scope="row">
-                      <PartyName line={line} partyHref={partyHref} />
-                    </th>
-                    {line.totals.map((t) =>
-                      t === null ? (
-                        <Num>
-                          <span aria-label="did not stand">–</span>
-                        </Num>
-                      ) : (
-                        <Num>
-                          {m.value(t)}
-                          {m.mark && t.returnedAutomatically > 0 && (
-                            <a
-                              href="#ceann-comhairle-note"
-                              class="footnote-mark"
-                              aria-label={`: ${formatNumber(t.elected)} at the count and the Ceann Comhairle (see the note)`}
-                            >
-                              *
-                            </a>
-                          )}
-                        </Num>
-                      ),
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-              {m.id !== 'shares' && (
-                <tfoot>
-                  <tr>
+                </>
+              }
+              foot={
+                m.id !== 'shares' && (
+                  <>
                     <th scope="row">All parties</th>
                     {elections.map((e) => (
                       <Num>{formatNumber(m.id === 'seats' ? e.totals.houseSeats : e.totals.candidates)}</Num>
                     ))}
-                  </tr>
-                </tfoot>
-              )}
-            </table>
+                  </>
+                )
+              }
+            >
+              {major.map((line) => (
+                <tr>
+                  <th scope="row">
+                    <PartyName line={line} partyHref={partyHref} />
+                  </th>
+                  {line.totals.map((t) =>
+                    t === null ? (
+                      <Num>
+                        <span aria-label="did not stand">–</span>
+                      </Num>
+                    ) : (
+                      <Num>
+                        {m.value(t)}
+                        {m.mark && t.returnedAutomatically > 0 && (
+                          <a
+                            href="#ceann-comhairle-note"
+                            class="footnote-mark"
+                            aria-label={`: ${formatNumber(t.elected)} at the count and the Ceann Comhairle (see the note)`}
+                          >
+                            *
+                          </a>
+                        )}
+                      </Num>
+                    ),
+                  )}
+                </tr>
+              ))}
+            </DataTable>
           </ScrollRegion>
         </section>
       ))}

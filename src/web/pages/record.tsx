@@ -4,6 +4,7 @@
 import type { CatalogResource } from '../../catalog/catalog.js';
 import type { FieldMeta } from '../data.js';
 import { cellText, isIrishField } from '../format.js';
+import { LinkList } from './layout.js';
 
 export interface RelatedLink {
   label: string;
@@ -55,13 +56,7 @@ export function RecordPage({ resource, record, fields, related, apiUrl, tableHre
       {related.length > 0 && (
         <section aria-labelledby="related-title">
           <h2 id="related-title">Related</h2>
-          <ul>
-            {related.map((r) => (
-              <li>
-                <a href={r.href}>{r.label}</a>
-              </li>
-            ))}
-          </ul>
+          <LinkList links={related} />
         </section>
       )}
       <p>

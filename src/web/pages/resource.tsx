@@ -20,7 +20,7 @@ import {
   type FilterClause,
   type SortClause,
 } from '../table-query.js';
-import { ScrollRegion } from './layout.js';
+import { DataTable, ScrollRegion, SortHead } from './layout.js';
 
 export const PAGE_SIZES = [25, 100, 500];
 
@@ -422,10 +422,11 @@ function ResultTable({ resource, result, sort, href, search, rowsDefault, pagePa
         </div>
       ) : (
         <ScrollRegion label={`${resource.definition.name}, table`}>
-          <table class="data resource-table">
-            <caption>{caption}</caption>
-            <thead>
-              <tr>
+          <DataTable
+            class="data resource-table"
+            caption={caption}
+            head={
+              <>
                 {shown.map((f) => {
                   const sorted = sort?.find((s) => s.field === f.id);
                   const isPrimary = primary?.field === f.id;
@@ -436,52 +437,44 @@ function ResultTable({ resource, result, sort, href, search, rowsDefault, pagePa
                   const state = sorted ? (sorted.descending ? 'descending' : 'ascending') : null;
                   const action = next === null ? 'remove the sort' : `sort ${next ? 'descending' : 'ascending'}`;
                   return (
-                    <th
-                      scope="col"
-                      class={numeric ? 'num' : undefined}
-                      aria-sort={isPrimary ? (state ?? undefined) : undefined}
+                    <SortHead
+                      label={f.id}
+                      numeric={numeric}
+                      state={state}
+                      href={`${link}${next === null ? '#results' : '#sorted'}`}
+                      action={action}
+                      marked={isPrimary}
                       id={isPrimary ? 'sorted' : undefined}
+                    />
+                  );
+                })}
+              </>
+            }
+          >
+            {result.records.map((record) => (
+              <tr>
+                {shown.map((f) => {
+                  const value = record[f.id];
+                  if (f.id === '_id')
+                    return (
+                      <td class="num">
+                        <a href={recordHref(value)} aria-label={`Record ${String(value)}`}>
+                          {String(value)}
+                        </a>
+                      </td>
+                    );
+                  return (
+                    <td
+                      class={isNumericType(f.type) ? 'num' : value === null ? 'null' : undefined}
+                      lang={isIrishField(f.id) ? 'ga' : undefined}
                     >
-                      <a
-                        href={`${link}${next === null ? '#results' : '#sorted'}`}
-                        aria-label={`${f.id}${state ? `, sorted ${state}` : ''}: ${action}`}
-                      >
-                        {f.id}
-                        <span class="sort-mark" aria-hidden="true">
-                          {state === 'ascending' ? ' ▲' : state === 'descending' ? ' ▼' : ' ⇅'}
-                        </span>
-                      </a>
-                    </th>
+                      {cellText(value, f.type, f.id)}
+                    </td>
                   );
                 })}
               </tr>
-            </thead>
-            <tbody>
-              {result.records.map((record) => (
-                <tr>
-                  {shown.map((f) => {
-                    const value = record[f.id];
-                    if (f.id === '_id')
-                      return (
-                        <td class="num">
-                          <a href={recordHref(value)} aria-label={`Record ${String(value)}`}>
-                            {String(value)}
-                          </a>
-                        </td>
-                      );
-                    return (
-                      <td
-                        class={isNumericType(f.type) ? 'num' : value === null ? 'null' : undefined}
-                        lang={isIrishField(f.id) ? 'ga' : undefined}
-                      >
-                        {cellText(value, f.type, f.id)}
-                      </td>
-                    );
-                  })}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </ScrollRegion>
       )}
       {!fieldIds.includes('_id') && result.records.length > 0 && (

@@ -10,7 +10,7 @@ import {
   type TransferCount,
 } from '../../elections/index.js';
 import { formatNumber, formatShare, plural } from '../format.js';
-import { Figure, Num, NumHeads, PartyName, ScrollRegion } from './layout.js';
+import { DataTable, Figure, LinkList, Num, PartyName, ScrollRegion } from './layout.js';
 
 export interface TransferPageBase {
   electionLabel: string;
@@ -62,10 +62,12 @@ export function TransferMatrix({ base, caption, id }: { base: TransferPageBase; 
   const short = (party: string) => (party === NON_TRANSFERABLE ? 'Non-trans.' : base.abbreviation(party) || party);
   return (
     <ScrollRegion label={caption}>
-      <table class="data transfer-matrix" id={id}>
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
+      <DataTable
+        class="data transfer-matrix"
+        id={id}
+        caption={caption}
+        head={
+          <>
             <th scope="col">From</th>
             <th scope="col" class="num">
               Votes distributed
@@ -76,23 +78,22 @@ export function TransferMatrix({ base, caption, id }: { base: TransferPageBase; 
                 <span aria-hidden="true">{short(p)}</span>
               </th>
             ))}
+          </>
+        }
+      >
+        {givers.map((g) => (
+          <tr>
+            <th scope="row">
+              <PartyName party={g.party} abbreviation={base.abbreviation(g.party)} href={base.partyHref(g.party)} />
+            </th>
+            <Num>{formatNumber(g.distributed)}</Num>
+            {columns.map((p) => {
+              const to = g.to.find((t) => t.party === p);
+              return <td class={`num${p === g.party ? ' own' : ''}`}>{to ? formatShare(to.share) : '–'}</td>;
+            })}
           </tr>
-        </thead>
-        <tbody>
-          {givers.map((g) => (
-            <tr>
-              <th scope="row">
-                <PartyName party={g.party} abbreviation={base.abbreviation(g.party)} href={base.partyHref(g.party)} />
-              </th>
-              <Num>{formatNumber(g.distributed)}</Num>
-              {columns.map((p) => {
-                const to = g.to.find((t) => t.party === p);
-                return <td class={`num${p === g.party ? ' own' : ''}`}>{to ? formatShare(to.share) : '–'}</td>;
-              })}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
     </ScrollRegion>
   );
 }
@@ -108,27 +109,23 @@ export function PartyBreakdown({ base, heading }: { base: TransferPageBase; head
           <p>
             {formatNumber(g.distributed)} votes distributed at {plural(g.counts, 'count')}.
           </p>
-          <table class="data compact">
-            <caption>Where {g.party}'s transfers went</caption>
-            <thead>
-              <tr>
-                <th scope="col">To</th>
-                <NumHeads labels={['Votes', 'Share']} />
+          <DataTable
+            class="data compact"
+            caption={<>Where {g.party}'s transfers went</>}
+            text={['To']}
+            numeric={['Votes', 'Share']}
+          >
+            {g.to.map((t) => (
+              <tr class={t.party === g.party ? 'own' : undefined}>
+                <th scope="row">
+                  {t.party === NON_TRANSFERABLE ? 'Non-transferable' : t.party}
+                  {t.party === g.party ? ' (own party)' : ''}
+                </th>
+                <Num>{formatNumber(t.votes)}</Num>
+                <Num>{formatShare(t.share)}</Num>
               </tr>
-            </thead>
-            <tbody>
-              {g.to.map((t) => (
-                <tr class={t.party === g.party ? 'own' : undefined}>
-                  <th scope="row">
-                    {t.party === NON_TRANSFERABLE ? 'Non-transferable' : t.party}
-                    {t.party === g.party ? ' (own party)' : ''}
-                  </th>
-                  <Num>{formatNumber(t.votes)}</Num>
-                  <Num>{formatShare(t.share)}</Num>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </section>
       ))}
     </div>
@@ -152,65 +149,57 @@ export function CountsUsed({ base, byConstituency }: { base: TransferPageBase; b
         The {plural(base.used.length, 'count')} used, and the {plural(base.left.length, 'count')} left out
       </summary>
       <ScrollRegion label="The counts used">
-        <table class="data compact">
-          <caption>Counts used</caption>
-          <thead>
+        <DataTable
+          class="data compact"
+          caption="Counts used"
+          text={['Count', 'Distributed']}
+          numeric={['Votes', 'Non-transferable']}
+        >
+          {base.used.map((c) => (
             <tr>
-              {byConstituency && <th scope="col">Constituency</th>}
-              <th scope="col">Count</th>
-              <th scope="col">Distributed</th>
-              <NumHeads labels={['Votes', 'Non-transferable']} />
+              <CountCell base={base} count={c} />
+              <td>
+                {what(c)} ({base.abbreviation(c.party) || c.party})
+              </td>
+              <Num>{formatNumber(c.distributed)}</Num>
+              <Num>{formatNumber(c.nonTransferable)}</Num>
             </tr>
-          </thead>
-          <tbody>
-            {base.used.map((c) => (
-              <tr>
-                {byConstituency && <td>{c.constituencyName}</td>}
-                <td>
-                  <a href={base.countHref(c.constituencyKey, c.count)}>{c.count}</a>
-                </td>
-                <td>
-                  {what(c)} ({base.abbreviation(c.party) || c.party})
-                </td>
-                <Num>{formatNumber(c.distributed)}</Num>
-                <Num>{formatNumber(c.nonTransferable)}</Num>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </ScrollRegion>
       {base.left.length > 0 && (
         <ScrollRegion label="The counts left out">
-          <table class="data compact">
-            <caption>Counts left out</caption>
-            <thead>
+          <DataTable class="data compact" caption="Counts left out" text={['Count', 'Distributed', 'Why left out']}>
+            {base.left.map((c) => (
               <tr>
-                {byConstituency && <th scope="col">Constituency</th>}
-                <th scope="col">Count</th>
-                <th scope="col">Distributed</th>
-                <th scope="col">Why left out</th>
+                <CountCell base={base} count={c} />
+                <td>{names(c.from)}</td>
+                <td>
+                  {c.reason === 'several parties'
+                    ? "Several parties' votes at once"
+                    : `The source's totals gain ${formatNumber(c.excess)} more votes than the count distributed`}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {base.left.map((c) => (
-                <tr>
-                  {byConstituency && <td>{c.constituencyName}</td>}
-                  <td>
-                    <a href={base.countHref(c.constituencyKey, c.count)}>{c.count}</a>
-                  </td>
-                  <td>{names(c.from)}</td>
-                  <td>
-                    {c.reason === 'several parties'
-                      ? "Several parties' votes at once"
-                      : `The source's totals gain ${formatNumber(c.excess)} more votes than the count distributed`}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </ScrollRegion>
       )}
     </details>
+  );
+}
+
+/** A count's number, linked to the count as it stood then. */
+function CountCell({
+  base,
+  count,
+}: {
+  base: TransferPageBase;
+  count: Pick<TransferCount, 'constituencyKey' | 'count'>;
+}) {
+  return (
+    <td>
+      <a href={base.countHref(count.constituencyKey, count.count)}>{count.count}</a>
+    </td>
   );
 }
 
@@ -269,7 +258,7 @@ export function ElectionTransfersPage({
   constituencies,
 }: {
   base: TransferPageBase;
-  constituencies: { name: string; href: string }[];
+  constituencies: { label: string; href: string }[];
 }) {
   const distributed = base.used.reduce((s, c) => s + c.distributed, 0);
   return (
@@ -292,13 +281,7 @@ export function ElectionTransfersPage({
       <section aria-labelledby="by-constituency">
         <h2 id="by-constituency">By constituency</h2>
         <p>Each constituency's transfers, and its count as a flow:</p>
-        <ul class="constituency-links">
-          {constituencies.map((c) => (
-            <li>
-              <a href={c.href}>{c.name}</a>
-            </li>
-          ))}
-        </ul>
+        <LinkList class="constituency-links" links={constituencies} />
       </section>
       <p>
         <a href={base.api} rel="nofollow">
@@ -386,29 +369,21 @@ export function ConstituencyTransfersPage({
 function FlowTable({ rows, name }: { rows: FlowRow[]; name: string }) {
   return (
     <ScrollRegion label={`Transfers at each count in ${name}`}>
-      <table class="data compact flow-table">
-        <caption>Transfers at each count in {name}</caption>
-        <thead>
+      <DataTable
+        class="data compact flow-table"
+        caption={<>Transfers at each count in {name}</>}
+        text={['Count', 'Distributed', 'To']}
+        numeric={['Votes']}
+      >
+        {rows.map((r) => (
           <tr>
-            <th scope="col">Count</th>
-            <th scope="col">Distributed</th>
-            <th scope="col">To</th>
-            <th scope="col" class="num">
-              Votes
-            </th>
+            <td>{r.count}</td>
+            <td>{r.what}</td>
+            <th scope="row">{r.to}</th>
+            <Num>{formatNumber(r.votes)}</Num>
           </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr>
-              <td>{r.count}</td>
-              <td>{r.what}</td>
-              <th scope="row">{r.to}</th>
-              <Num>{formatNumber(r.votes)}</Num>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
     </ScrollRegion>
   );
 }
