@@ -277,27 +277,32 @@ function filterOf(n: TsQueryNode): CandidateFilter {
     case 'not':
       return ALL;
     case 'and':
-    case 'phrase': {
-      const of: CandidateFilter[] = [];
-      for (const c of [filterOf(n.left), filterOf(n.right)]) {
-        if (c.kind === 'none') return NONE;
-        if (c.kind === 'all') continue;
-        if (c.kind === 'and') of.push(...c.of);
-        else of.push(c);
-      }
-      return of.length === 0 ? ALL : of.length === 1 ? of[0]! : { kind: 'and', of };
-    }
-    case 'or': {
-      const of: CandidateFilter[] = [];
-      for (const c of [filterOf(n.left), filterOf(n.right)]) {
-        if (c.kind === 'all') return ALL;
-        if (c.kind === 'none') continue;
-        if (c.kind === 'or') of.push(...c.of);
-        else of.push(c);
-      }
-      return of.length === 0 ? NONE : of.length === 1 ? of[0]! : { kind: 'or', of };
-    }
+    case 'phrase':
+      return combined('and', filterOf(n.left), filterOf(n.right), NONE, ALL);
+    case 'or':
+      return combined('or', filterOf(n.left), filterOf(n.right), ALL, NONE);
   }
+}
+
+/**
+ * `left` and `right` joined by `kind`, flattened into one list: `absorbing` decides the whole
+ * (none for AND, all for OR) and `neutral` drops out.
+ */
+function combined(
+  kind: 'and' | 'or',
+  left: CandidateFilter,
+  right: CandidateFilter,
+  absorbing: CandidateFilter,
+  neutral: CandidateFilter,
+): CandidateFilter {
+  const of: CandidateFilter[] = [];
+  for (const c of [left, right]) {
+    if (c.kind === absorbing.kind) return absorbing;
+    if (c.kind === neutral.kind) continue;
+    if (c.kind === kind) of.push(...c.of);
+    else of.push(c);
+  }
+  return of.length === 0 ? neutral : of.length === 1 ? of[0]! : { kind, of };
 }
 
 /**
