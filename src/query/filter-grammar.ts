@@ -105,24 +105,30 @@ class FilterReader {
       const members = this.combination(input, '$or', 0);
       return members ? this.made({ op: '$or', members }) : null;
     }
-    this.checkDictSize(input);
-    const children: FilterOperation[] = [];
-    for (const [key, value] of Object.entries(input)) {
+    const children = this.dictOperations(input, 0, true);
+    if (this.errors.length > 0 || children.length === 0) return null;
+    return children.length === 1 ? children[0]! : this.made({ op: '$and', members: children });
+  }
+
+  /** The operations of one filter dict's keys, in order. */
+  private dictOperations(dict: Dict, level: number, topLevel: boolean): FilterOperation[] {
+    this.checkDictSize(dict);
+    const operations: FilterOperation[] = [];
+    for (const [key, value] of Object.entries(dict)) {
       if (isCombinatorKey(key)) {
         const combinator = this.combinator(key, value);
         if (!combinator) continue;
-        const members = this.combination(value as Dict[], combinator, 0);
+        const members = this.combination(value as Dict[], combinator, level);
         if (!members) continue;
         // The top level is an AND already: a `$and` there adds its members, not an operation of its own.
-        if (combinator === '$and') children.push(...members);
-        else children.push(this.made({ op: combinator, members }));
+        if (topLevel && combinator === '$and') operations.push(...members);
+        else operations.push(this.made({ op: combinator, members }));
       } else {
         const operation = this.field(key, value);
-        if (operation) children.push(operation);
+        if (operation) operations.push(operation);
       }
     }
-    if (this.errors.length > 0 || children.length === 0) return null;
-    return children.length === 1 ? children[0]! : this.made({ op: '$and', members: children });
+    return operations;
   }
 
   /** The combinator a key names, when its value is a list of dicts; otherwise the error is recorded. */
@@ -143,19 +149,7 @@ class FilterReader {
     if (level >= MAX_FILTER_DEPTH) throw new Refusal(FILTER_MESSAGES.tooDeep);
     const out: FilterOperation[] = [];
     for (const item of list) {
-      this.checkDictSize(item);
-      const operations: FilterOperation[] = [];
-      for (const [key, value] of Object.entries(item)) {
-        if (isCombinatorKey(key)) {
-          const combinator = this.combinator(key, value);
-          if (!combinator) continue;
-          const members = this.combination(value as Dict[], combinator, level);
-          if (members) operations.push(this.made({ op: combinator, members }));
-        } else {
-          const operation = this.field(key, value);
-          if (operation) operations.push(operation);
-        }
-      }
+      const operations = this.dictOperations(item, level, false);
       // A member that asks for nothing (an empty dict, an empty `$and`) is left out, as CKAN leaves it out.
       if (operations.length === 1) out.push(operations[0]!);
       else if (operations.length > 1) out.push(this.made({ op: '$and', members: merged(operations, '$and') }));

@@ -98,6 +98,23 @@ const FILTERS_OBJECT = {
 };
 const STRING_OR_LIST = { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] };
 
+/**
+ * A true/false parameter defaulting to `byDefault`. With `filled` set the request always carries a value: a missing or
+ * empty one reads as the default (CKAN's `default` validator); without, a missing one stays missing.
+ */
+function boolParam(name: string, byDefault: boolean, description: string, { filled = false } = {}): ParamSpec {
+  return {
+    name,
+    type: 'bool',
+    defaultText: String(byDefault),
+    coerce: filled ? orDefault(toBoolean, () => byDefault) : toBoolean,
+    ...(filled ? { whenMissing: () => byDefault } : {}),
+    schema: { type: 'boolean', default: byDefault },
+    example: !byDefault,
+    description,
+  };
+}
+
 export function searchParamSpecs(limits: SearchLimits): ParamSpec[] {
   return [
     {
@@ -138,25 +155,16 @@ export function searchParamSpecs(limits: SearchLimits): ParamSpec[] {
       description:
         'full text query over all fields of each record, to be used instead of a string `q`. It may be combined with a dictionary `q`.',
     },
-    {
-      name: 'distinct',
-      type: 'bool',
-      defaultText: 'false',
-      coerce: toBoolean,
-      schema: { type: 'boolean', default: false },
-      example: true,
-      description: 'return only distinct records (of the selected `fields`); the total counts distinct records.',
-    },
-    {
-      name: 'plain',
-      type: 'bool',
-      defaultText: 'true',
-      coerce: toBoolean,
-      schema: { type: 'boolean', default: true },
-      example: false,
-      description:
-        'treat `q` as plain text (all words must match). false enables PostgreSQL\'s tsquery syntax: & | ! <-> ( ) and prefix matching with :*, e.g. "Dub:*".',
-    },
+    boolParam(
+      'distinct',
+      false,
+      'return only distinct records (of the selected `fields`); the total counts distinct records.',
+    ),
+    boolParam(
+      'plain',
+      true,
+      'treat `q` as plain text (all words must match). false enables PostgreSQL\'s tsquery syntax: & | ! <-> ( ) and prefix matching with :*, e.g. "Dub:*".',
+    ),
     {
       name: 'language',
       type: 'string',
@@ -209,26 +217,13 @@ export function searchParamSpecs(limits: SearchLimits): ParamSpec[] {
       description:
         'comma separated field names with ordering, e.g. "Votes desc, Surname". A name with spaces may be double-quoted; `nulls first` or `nulls last` may follow. Ties are broken by record order (_id).',
     },
-    {
-      name: 'include_total',
-      type: 'bool',
-      defaultText: 'true',
-      coerce: orDefault(toBoolean, () => true),
-      whenMissing: () => true,
-      schema: { type: 'boolean', default: true },
-      example: false,
-      description: 'true to return the total number of matching records.',
-    },
-    {
-      name: 'include_next_page',
-      type: 'bool',
-      defaultText: 'false',
-      coerce: orDefault(toBoolean, () => false),
-      whenMissing: () => false,
-      schema: { type: 'boolean', default: false },
-      example: true,
-      description: `true to say where the next page starts. When the records are sorted by _id alone (the default order, or sort "_id" / "_id desc"), the result's \`next_page\` is a filter to merge into \`filters\` for the next page: {"_id": {"gt": <last _id>}} ({"lt": …} for _id desc). A page without records has none: the last page has been read. Sorted by any fields (not by rank, not distinct), the result also carries \`${NEXT_AFTER_KEY}\`, the value of \`${AFTER_PARAMETER}\` for the next page.`,
-    },
+    boolParam('include_total', true, 'true to return the total number of matching records.', { filled: true }),
+    boolParam(
+      'include_next_page',
+      false,
+      `true to say where the next page starts. When the records are sorted by _id alone (the default order, or sort "_id" / "_id desc"), the result's \`next_page\` is a filter to merge into \`filters\` for the next page: {"_id": {"gt": <last _id>}} ({"lt": …} for _id desc). A page without records has none: the last page has been read. Sorted by any fields (not by rank, not distinct), the result also carries \`${NEXT_AFTER_KEY}\`, the value of \`${AFTER_PARAMETER}\` for the next page.`,
+      { filled: true },
+    ),
     {
       name: AFTER_PARAMETER,
       type: 'list',

@@ -57,26 +57,63 @@ function orNull(nullText: string, render: Render): Render {
   return (v) => (v === null || v === undefined ? nullText : render(v));
 }
 
-function jsonRenderer(type: ResultColumn['type'], options: RenderOptions = {}): Render {
+/** How a record format writes the values whose text differs between formats (never given null). */
+interface CellFormat {
+  nullText: string;
+  bool: Render;
+  /** text and date values */
+  text: Render;
+  timestamp(options: RenderOptions): Render;
+  numeric(options: RenderOptions): Render;
+}
+
+const exactNumeric: Render = (v) => numberText(typeof v === 'string' ? v : Number(v), 'numeric');
+
+const JSON_FORMAT: CellFormat = {
+  nullText: 'null',
+  bool: (v) => (v ? 'true' : 'false'),
+  text: (v) => JSON.stringify(v),
+  // CKAN formats timestamps with to_char(…, 'YYYY-MM-DD"T"HH24:MI:SS[.MS]'): no zone.
+  timestamp: (options) => (v) => JSON.stringify(timestampText(v, options)),
+  // The store's exact text where it kept one (every digit and the scale), as PostgreSQL's to_json writes it.
+  numeric: (options) => (options.numericAsPythonFloat ? (v) => pythonNumericText(exactNumeric(v)) : exactNumeric),
+};
+
+function csvQuote(text: string, needsQuotes: RegExp): string {
+  // COPY quotes empty strings (to tell them from NULL) and anything holding the delimiter, a quote or a line break.
+  if (text === '' || needsQuotes.test(text)) {
+    return '"' + text.replace(/"/g, '""') + '"';
+  }
+  return text;
+}
+
+/** CSV/TSV as COPY writes it: NULL as nothing, booleans as t/f, text quoted only where it must be. */
+function delimitedFormat(delimiter: string): CellFormat {
+  const needsQuotes = delimiter === '\t' ? /[\t"\n\r]/ : /[,"\n\r]/;
+  return {
+    nullText: '',
+    bool: (v) => (v ? 't' : 'f'),
+    text: (v) => csvQuote(String(v), needsQuotes),
+    timestamp: (options) => (v) => timestampText(v, options),
+    numeric: () => exactNumeric,
+  };
+}
+
+function renderer(type: ResultColumn['type'], format: CellFormat, options: RenderOptions = {}): Render {
   switch (type) {
     case 'float':
-      return orNull('null', (v) => formatFloat4(Number(v)));
+      return orNull(format.nullText, (v) => formatFloat4(Number(v)));
     case 'bool':
-      return orNull('null', (v) => (v ? 'true' : 'false'));
+      return orNull(format.nullText, format.bool);
     case 'timestamp':
-      // CKAN formats timestamps with to_char(…, 'YYYY-MM-DD"T"HH24:MI:SS[.MS]'): no zone.
-      return orNull('null', (v) => JSON.stringify(timestampText(v, options)));
+      return orNull(format.nullText, format.timestamp(options));
     case 'text':
     case 'date':
-      return orNull('null', (v) => JSON.stringify(v));
+      return orNull(format.nullText, format.text);
     case 'numeric':
-      if (options.numericAsPythonFloat) {
-        return orNull('null', (v) => pythonNumericText(numberText(typeof v === 'string' ? v : Number(v), type)));
-      }
-      // The store's exact text where it kept one (every digit and the scale), as PostgreSQL's to_json writes it.
-      return orNull('null', (v) => numberText(typeof v === 'string' ? v : Number(v), type));
+      return orNull(format.nullText, format.numeric(options));
     default:
-      return orNull('null', (v) => numberText(Number(v), type));
+      return orNull(format.nullText, (v) => numberText(Number(v), type));
   }
 }
 
@@ -96,33 +133,6 @@ export function valueReader(type: ResultColumn['type'], options: RenderOptions =
   }
 }
 
-function csvQuote(text: string, needsQuotes: RegExp): string {
-  // COPY quotes empty strings (to tell them from NULL) and anything holding the delimiter, a quote or a line break.
-  if (text === '' || needsQuotes.test(text)) {
-    return '"' + text.replace(/"/g, '""') + '"';
-  }
-  return text;
-}
-
-function csvRenderer(type: ResultColumn['type'], delimiter: string, options: RenderOptions = {}): Render {
-  const needsQuotes = delimiter === '\t' ? /[\t"\n\r]/ : /[,"\n\r]/;
-  switch (type) {
-    case 'float':
-      return orNull('', (v) => formatFloat4(Number(v)));
-    case 'bool':
-      return orNull('', (v) => (v ? 't' : 'f'));
-    case 'timestamp':
-      return orNull('', (v) => timestampText(v, options));
-    case 'text':
-    case 'date':
-      return orNull('', (v) => csvQuote(String(v), needsQuotes));
-    case 'numeric':
-      return orNull('', (v) => numberText(typeof v === 'string' ? v : Number(v), type));
-    default:
-      return orNull('', (v) => numberText(Number(v), type));
-  }
-}
-
 export interface RecordWriter {
   /** One record as compact JSON (objects/lists) or one CSV line with its "\n". */
   record(row: readonly unknown[]): string;
@@ -130,7 +140,7 @@ export interface RecordWriter {
 
 export function objectWriter(columns: readonly ResultColumn[], options: RenderOptions = {}): RecordWriter {
   const prefixes = columns.map((c, i) => (i === 0 ? '{' : ',') + JSON.stringify(c.id) + ':');
-  const renders = columns.map((c) => jsonRenderer(c.type, options));
+  const renders = columns.map((c) => renderer(c.type, JSON_FORMAT, options));
   return {
     record(row) {
       if (columns.length === 0) return '{}';
@@ -148,7 +158,7 @@ export function objectWriter(columns: readonly ResultColumn[], options: RenderOp
 export function wholeRecordWriter(rankColumns: readonly ResultColumn[]): RecordWriter {
   if (rankColumns.length === 0) return { record: (row) => row[0] as string };
   const prefixes = rankColumns.map((c) => ',' + JSON.stringify(c.id) + ':');
-  const render = jsonRenderer('float');
+  const render = renderer('float', JSON_FORMAT);
   return {
     record(row) {
       const text = row[0] as string;
@@ -163,7 +173,7 @@ export function wholeRecordWriter(rankColumns: readonly ResultColumn[]): RecordW
 export const storedLineWriter: RecordWriter = { record: (row) => row[0] as string };
 
 export function listWriter(columns: readonly ResultColumn[], options: RenderOptions = {}): RecordWriter {
-  const renders = columns.map((c) => jsonRenderer(c.type, options));
+  const renders = columns.map((c) => renderer(c.type, JSON_FORMAT, options));
   return {
     record(row) {
       let out = '[';
@@ -178,7 +188,8 @@ export function delimitedWriter(
   delimiter: ',' | '\t',
   options: RenderOptions = {},
 ): RecordWriter {
-  const renders = columns.map((c) => csvRenderer(c.type, delimiter, options));
+  const format = delimitedFormat(delimiter);
+  const renders = columns.map((c) => renderer(c.type, format, options));
   return {
     record(row) {
       let out = '';

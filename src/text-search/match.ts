@@ -229,20 +229,10 @@ function exec(v: TsVector, n: TsQueryNode): Tri {
       const r = exec(v, n.arg);
       return r === YES ? NO : r === NO ? YES : MAYBE;
     }
-    case 'and': {
-      const l = exec(v, n.left);
-      if (l === NO) return NO;
-      const r = exec(v, n.right);
-      if (r === NO) return NO;
-      return l === YES && r === YES ? YES : MAYBE;
-    }
-    case 'or': {
-      const l = exec(v, n.left);
-      if (l === YES) return YES;
-      const r = exec(v, n.right);
-      if (r === YES) return YES;
-      return l === NO && r === NO ? NO : MAYBE;
-    }
+    case 'and':
+      return connective(v, n.left, n.right, NO, YES);
+    case 'or':
+      return connective(v, n.left, n.right, YES, NO);
     case 'phrase': {
       const data: PhraseData = { pos: [], negate: false, width: 0 };
       const r = phraseExec(v, n, data);
@@ -251,6 +241,18 @@ function exec(v: TsVector, n: TsQueryNode): Tri {
       return r;
     }
   }
+}
+
+/**
+ * Three-valued AND (`decisive` NO) or OR (`decisive` YES): a decisive side decides without the other (which is then
+ * not evaluated), both sides `opposite` make the opposite, anything else is MAYBE.
+ */
+function connective(v: TsVector, left: TsQueryNode, right: TsQueryNode, decisive: Tri, opposite: Tri): Tri {
+  const l = exec(v, left);
+  if (l === decisive) return decisive;
+  const r = exec(v, right);
+  if (r === decisive) return decisive;
+  return l === opposite && r === opposite ? opposite : MAYBE;
 }
 
 /** tsvector @@ tsquery */
@@ -277,27 +279,32 @@ function filterOf(n: TsQueryNode): CandidateFilter {
     case 'not':
       return ALL;
     case 'and':
-    case 'phrase': {
-      const of: CandidateFilter[] = [];
-      for (const c of [filterOf(n.left), filterOf(n.right)]) {
-        if (c.kind === 'none') return NONE;
-        if (c.kind === 'all') continue;
-        if (c.kind === 'and') of.push(...c.of);
-        else of.push(c);
-      }
-      return of.length === 0 ? ALL : of.length === 1 ? of[0]! : { kind: 'and', of };
-    }
-    case 'or': {
-      const of: CandidateFilter[] = [];
-      for (const c of [filterOf(n.left), filterOf(n.right)]) {
-        if (c.kind === 'all') return ALL;
-        if (c.kind === 'none') continue;
-        if (c.kind === 'or') of.push(...c.of);
-        else of.push(c);
-      }
-      return of.length === 0 ? NONE : of.length === 1 ? of[0]! : { kind: 'or', of };
-    }
+    case 'phrase':
+      return combined('and', filterOf(n.left), filterOf(n.right), NONE, ALL);
+    case 'or':
+      return combined('or', filterOf(n.left), filterOf(n.right), ALL, NONE);
   }
+}
+
+/**
+ * `left` and `right` joined by `kind`, flattened into one list: `absorbing` decides the whole
+ * (none for AND, all for OR) and `neutral` drops out.
+ */
+function combined(
+  kind: 'and' | 'or',
+  left: CandidateFilter,
+  right: CandidateFilter,
+  absorbing: CandidateFilter,
+  neutral: CandidateFilter,
+): CandidateFilter {
+  const of: CandidateFilter[] = [];
+  for (const c of [left, right]) {
+    if (c.kind === absorbing.kind) return absorbing;
+    if (c.kind === neutral.kind) continue;
+    if (c.kind === kind) of.push(...c.of);
+    else of.push(c);
+  }
+  return of.length === 0 ? neutral : of.length === 1 ? of[0]! : { kind, of };
 }
 
 /**

@@ -177,16 +177,51 @@ const S = {
 const STATE_COUNT = 77;
 const SAME = -1;
 
-type RuleSpec = [test: string | number, act: number, to?: number, type?: number, fx?: number];
+// A rule's test in the specs: 'EOF', 'ANY', a named context check, a class mask number, or characters.
+// A list of tests, or a string of several characters, stands for consecutive rules with the same action,
+// one a test: the machine still tries them one by one, as its backtracking counts rules.
+type Test = string | number;
+type RuleSpec = [test: Test | readonly Test[], act: number, to?: number, type?: number, fx?: number];
 
-// Test shorthands in the specs: 'EOF', 'ANY', a one-character string, or a class mask number;
-// named tests for the few context checks.
 const NOTALNUM = 'NOTALNUM',
   IGNORE = 'IGNORE',
   STOPHOST = 'STOPHOST',
   ISHOST = 'ISHOST',
   ISURLPATH = 'ISURLPATH';
+const NAMED_TESTS: Readonly<Record<string, number>> = {
+  EOF: T_EOF,
+  ANY: T_ANY,
+  [NOTALNUM]: T_NOTALNUM,
+  [IGNORE]: T_IGNORE,
+  [STOPHOST]: T_STOPHOST,
+  [ISHOST]: T_ISHOST,
+  [ISURLPATH]: T_ISURLPATH,
+};
 const ALNUM = C_ALPHA | C_DIGIT;
+
+/** A state that goes on only by its rules: at the end of the text or on any other character it backtracks. */
+function tentative(...rules: RuleSpec[]): RuleSpec[] {
+  return [['EOF', POP], ...rules, ['ANY', POP]];
+}
+
+/** A state inside a token of `type`: it ends at the end of the text or at a character no rule takes. */
+function inToken(type: Tok, ...rules: RuleSpec[]): RuleSpec[] {
+  return [['EOF', EMIT, S.Base, type], ...rules, ['ANY', EMIT, S.Base, type]];
+}
+
+/** Inside a hyphenated word of `type`: where it ends it is emitted whole, then read again part by part. */
+function inCompound(type: Tok, ...rules: RuleSpec[]): RuleSpec[] {
+  return [
+    ['EOF', EMIT | CLRALL, S.ParseHyp, type, X_HYPHEN],
+    ...rules,
+    ['ANY', EMIT | CLRALL, S.ParseHyp, type, X_HYPHEN],
+  ];
+}
+
+/** Inside one part of a hyphenated word: the next part follows, unless the text ends. */
+function inPart(type: Tok, ...rules: RuleSpec[]): RuleSpec[] {
+  return [['EOF', EMIT, S.Base, type], ...rules, ['ANY', EMIT, S.ParseHyp, type]];
+}
 
 const SPECS: Record<number, RuleSpec[]> = {
   [S.Base]: [
@@ -196,16 +231,15 @@ const SPECS: Record<number, RuleSpec[]> = {
     [C_ASCLET, NEXT, S.AsciiWord],
     [C_ALPHA, NEXT, S.Word],
     [C_DIGIT, NEXT, S.UInt],
-    ['-', PUSH, S.SIntFirst],
-    ['+', PUSH, S.SIntFirst],
+    ['-+', PUSH, S.SIntFirst],
     ['&', PUSH, S.EntFirst],
     ['~', PUSH, S.FileTwiddle],
     ['/', PUSH, S.FileFirst],
     ['.', PUSH, S.PathFirstFirst],
     ['ANY', NEXT, S.Space],
   ],
-  [S.AsciiWord]: [
-    ['EOF', EMIT, S.Base, Tok.AsciiWord],
+  [S.AsciiWord]: inToken(
+    Tok.AsciiWord,
     [C_ASCLET, NEXT, SAME],
     ['.', PUSH, S.HostFirstDomain],
     ['.', PUSH, S.FileNext],
@@ -217,229 +251,83 @@ const SPECS: Record<number, RuleSpec[]> = {
     ['/', PUSH, S.FileFirst],
     [C_DIGIT, PUSH, S.Host],
     [C_DIGIT, NEXT, S.NumWord],
-    [C_ALPHA, NEXT, S.Word],
-    [C_SPECIAL, NEXT, S.Word],
-    ['ANY', EMIT, S.Base, Tok.AsciiWord],
-  ],
-  [S.Word]: [
-    ['EOF', EMIT, S.Base, Tok.Word],
-    [C_ALPHA, NEXT, SAME],
-    [C_SPECIAL, NEXT, SAME],
+    [[C_ALPHA, C_SPECIAL], NEXT, S.Word],
+  ),
+  [S.Word]: inToken(
+    Tok.Word,
+    [[C_ALPHA, C_SPECIAL], NEXT, SAME],
     [C_DIGIT, NEXT, S.NumWord],
     ['-', PUSH, S.HypWordFirst],
-    ['ANY', EMIT, S.Base, Tok.Word],
-  ],
-  [S.NumWord]: [
-    ['EOF', EMIT, S.Base, Tok.NumWord],
-    [ALNUM, NEXT, SAME],
-    [C_SPECIAL, NEXT, SAME],
+  ),
+  [S.NumWord]: inToken(
+    Tok.NumWord,
+    [[ALNUM, C_SPECIAL], NEXT, SAME],
     ['@', PUSH, S.Email],
     ['/', PUSH, S.FileFirst],
     ['.', PUSH, S.FileNext],
     ['-', PUSH, S.HypNumFirst],
-    ['ANY', EMIT, S.Base, Tok.NumWord],
-  ],
-  [S.UInt]: [
-    ['EOF', EMIT, S.Base, Tok.UInt],
+  ),
+  [S.UInt]: inToken(
+    Tok.UInt,
     [C_DIGIT, NEXT, SAME],
     ['.', PUSH, S.HostFirstDomain],
     ['.', PUSH, S.UDecFirst],
-    ['e', PUSH, S.MantFirst],
-    ['E', PUSH, S.MantFirst],
-    ['-', PUSH, S.HostFirstAN],
-    ['_', PUSH, S.HostFirstAN],
+    ['eE', PUSH, S.MantFirst],
+    ['-_', PUSH, S.HostFirstAN],
     ['@', PUSH, S.Email],
     [C_ASCLET, PUSH, S.Host],
-    [C_ALPHA, NEXT, S.NumWord],
-    [C_SPECIAL, NEXT, S.NumWord],
+    [[C_ALPHA, C_SPECIAL], NEXT, S.NumWord],
     ['/', PUSH, S.FileFirst],
-    ['ANY', EMIT, S.Base, Tok.UInt],
-  ],
-  [S.SIntFirst]: [
-    ['EOF', POP],
-    [C_DIGIT, NEXT | CLEAR, S.SInt],
-    ['ANY', POP],
-  ],
-  [S.SInt]: [
-    ['EOF', EMIT, S.Base, Tok.Int],
-    [C_DIGIT, NEXT, SAME],
-    ['.', PUSH, S.DecFirst],
-    ['e', PUSH, S.MantFirst],
-    ['E', PUSH, S.MantFirst],
-    ['ANY', EMIT, S.Base, Tok.Int],
-  ],
+  ),
+  [S.SIntFirst]: tentative([C_DIGIT, NEXT | CLEAR, S.SInt]),
+  [S.SInt]: inToken(Tok.Int, [C_DIGIT, NEXT, SAME], ['.', PUSH, S.DecFirst], ['eE', PUSH, S.MantFirst]),
   [S.Space]: [
     ['EOF', EMIT, S.Base, Tok.Blank],
     ['<', EMIT, S.Base, Tok.Blank],
     [IGNORE, NEXT, SAME],
-    ['-', EMIT, S.Base, Tok.Blank],
-    ['+', EMIT, S.Base, Tok.Blank],
-    ['&', EMIT, S.Base, Tok.Blank],
-    ['/', EMIT, S.Base, Tok.Blank],
+    ['-+&/', EMIT, S.Base, Tok.Blank],
     [NOTALNUM, NEXT, SAME],
     ['ANY', EMIT, S.Base, Tok.Blank],
   ],
-  [S.UDecFirst]: [
-    ['EOF', POP],
-    [C_DIGIT, NEXT | CLEAR, S.UDec],
-    ['ANY', POP],
-  ],
-  [S.UDec]: [
-    ['EOF', EMIT, S.Base, Tok.Float],
-    [C_DIGIT, NEXT, SAME],
-    ['.', PUSH, S.VersionFirst],
-    ['e', PUSH, S.MantFirst],
-    ['E', PUSH, S.MantFirst],
-    ['ANY', EMIT, S.Base, Tok.Float],
-  ],
-  [S.DecFirst]: [
-    ['EOF', POP],
-    [C_DIGIT, NEXT | CLEAR, S.Dec],
-    ['ANY', POP],
-  ],
-  [S.Dec]: [
-    ['EOF', EMIT, S.Base, Tok.Float],
-    [C_DIGIT, NEXT, SAME],
-    ['.', PUSH, S.SignedVersion],
-    ['e', PUSH, S.MantFirst],
-    ['E', PUSH, S.MantFirst],
-    ['ANY', EMIT, S.Base, Tok.Float],
-  ],
+  [S.UDecFirst]: tentative([C_DIGIT, NEXT | CLEAR, S.UDec]),
+  [S.UDec]: inToken(Tok.Float, [C_DIGIT, NEXT, SAME], ['.', PUSH, S.VersionFirst], ['eE', PUSH, S.MantFirst]),
+  [S.DecFirst]: tentative([C_DIGIT, NEXT | CLEAR, S.Dec]),
+  [S.Dec]: inToken(Tok.Float, [C_DIGIT, NEXT, SAME], ['.', PUSH, S.SignedVersion], ['eE', PUSH, S.MantFirst]),
   // "-1.2.3": the sign is dropped as a blank and the digits re-read as a version.
-  [S.SignedVersion]: [
-    ['EOF', POP],
-    [C_DIGIT, RERUN, S.UInt, Tok.Blank, X_SIGNED_VERSION],
-    ['ANY', POP],
-  ],
-  [S.VersionFirst]: [
-    ['EOF', POP],
-    [C_DIGIT, NEXT | CLEAR, S.Version],
-    ['ANY', POP],
-  ],
-  [S.Version]: [
-    ['EOF', EMIT, S.Base, Tok.Version],
-    [C_DIGIT, NEXT, SAME],
-    ['.', PUSH, S.VersionFirst],
-    ['ANY', EMIT, S.Base, Tok.Version],
-  ],
-  [S.MantFirst]: [
-    ['EOF', POP],
-    [C_DIGIT, NEXT | CLEAR, S.Mant],
-    ['+', NEXT, S.MantSign],
-    ['-', NEXT, S.MantSign],
-    ['ANY', POP],
-  ],
-  [S.MantSign]: [
-    ['EOF', POP],
-    [C_DIGIT, NEXT | CLEAR, S.Mant],
-    ['ANY', POP],
-  ],
-  [S.Mant]: [
-    ['EOF', EMIT, S.Base, Tok.SFloat],
-    [C_DIGIT, NEXT, SAME],
-    ['ANY', EMIT, S.Base, Tok.SFloat],
-  ],
-  [S.EntFirst]: [
-    ['EOF', POP],
-    ['#', NEXT, S.EntNumFirst],
-    [C_ASCLET, NEXT, S.Ent],
-    [':', NEXT, S.Ent],
-    ['_', NEXT, S.Ent],
-    ['ANY', POP],
-  ],
-  [S.Ent]: [
-    ['EOF', POP],
-    [ALNUM, NEXT, SAME],
-    [':', NEXT, SAME],
-    ['_', NEXT, SAME],
-    ['.', NEXT, SAME],
-    ['-', NEXT, SAME],
-    [';', NEXT, S.EntEnd],
-    ['ANY', POP],
-  ],
-  [S.EntNumFirst]: [
-    ['EOF', POP],
-    ['x', NEXT, S.EntHexFirst],
-    ['X', NEXT, S.EntHexFirst],
-    [C_DIGIT, NEXT, S.EntNum],
-    ['ANY', POP],
-  ],
-  [S.EntHexFirst]: [
-    ['EOF', POP],
-    [C_XDIGIT, NEXT, S.EntHex],
-    ['ANY', POP],
-  ],
-  [S.EntNum]: [
-    ['EOF', POP],
-    [C_DIGIT, NEXT, SAME],
-    [';', NEXT, S.EntEnd],
-    ['ANY', POP],
-  ],
-  [S.EntHex]: [
-    ['EOF', POP],
-    [C_XDIGIT, NEXT, SAME],
-    [';', NEXT, S.EntEnd],
-    ['ANY', POP],
-  ],
+  [S.SignedVersion]: tentative([C_DIGIT, RERUN, S.UInt, Tok.Blank, X_SIGNED_VERSION]),
+  [S.VersionFirst]: tentative([C_DIGIT, NEXT | CLEAR, S.Version]),
+  [S.Version]: inToken(Tok.Version, [C_DIGIT, NEXT, SAME], ['.', PUSH, S.VersionFirst]),
+  [S.MantFirst]: tentative([C_DIGIT, NEXT | CLEAR, S.Mant], ['+-', NEXT, S.MantSign]),
+  [S.MantSign]: tentative([C_DIGIT, NEXT | CLEAR, S.Mant]),
+  [S.Mant]: inToken(Tok.SFloat, [C_DIGIT, NEXT, SAME]),
+  [S.EntFirst]: tentative(['#', NEXT, S.EntNumFirst], [[C_ASCLET, ':_'], NEXT, S.Ent]),
+  [S.Ent]: tentative([[ALNUM, ':_.-'], NEXT, SAME], [';', NEXT, S.EntEnd]),
+  [S.EntNumFirst]: tentative(['xX', NEXT, S.EntHexFirst], [C_DIGIT, NEXT, S.EntNum]),
+  [S.EntHexFirst]: tentative([C_XDIGIT, NEXT, S.EntHex]),
+  [S.EntNum]: tentative([C_DIGIT, NEXT, SAME], [';', NEXT, S.EntEnd]),
+  [S.EntHex]: tentative([C_XDIGIT, NEXT, SAME], [';', NEXT, S.EntEnd]),
   [S.EntEnd]: [['ANY', EMIT | CLEAR, S.Base, Tok.Entity]],
-  [S.TagFirst]: [
-    ['EOF', POP],
+  [S.TagFirst]: tentative(
     ['/', PUSH, S.TagCloseFirst],
     ['!', PUSH, S.ComFirst],
     ['?', PUSH, S.XmlBegin],
-    [C_ASCLET, RERUN, S.TagName],
-    [':', RERUN, S.TagName],
-    ['_', RERUN, S.TagName],
-    ['ANY', POP],
-  ],
-  [S.XmlBegin]: [
-    ['EOF', POP],
-    ['x', NEXT, S.Tag],
-    ['ANY', POP],
-  ],
-  [S.TagCloseFirst]: [
-    ['EOF', POP],
-    [C_ASCLET, NEXT, S.TagName],
-    ['ANY', POP],
-  ],
-  [S.TagName]: [
-    ['EOF', POP],
+    [[C_ASCLET, ':_'], RERUN, S.TagName],
+  ),
+  [S.XmlBegin]: tentative(['x', NEXT, S.Tag]),
+  [S.TagCloseFirst]: tentative([C_ASCLET, NEXT, S.TagName]),
+  [S.TagName]: tentative(
     ['/', NEXT, S.TagBeginEnd],
     ['>', NEXT, S.TagEnd, 0, X_TAGNAME],
     [C_SPACE, NEXT, S.Tag, 0, X_TAGNAME],
-    [ALNUM, NEXT, SAME],
-    [':', NEXT, SAME],
-    ['_', NEXT, SAME],
-    ['.', NEXT, SAME],
-    ['-', NEXT, SAME],
-    ['ANY', POP],
-  ],
-  [S.TagBeginEnd]: [
-    ['EOF', POP],
-    ['>', NEXT, S.TagEnd],
-    ['ANY', POP],
-  ],
-  [S.Tag]: [
-    ['EOF', POP],
+    [[ALNUM, ':_.-'], NEXT, SAME],
+  ),
+  [S.TagBeginEnd]: tentative(['>', NEXT, S.TagEnd]),
+  [S.Tag]: tentative(
     ['>', NEXT, S.TagEnd],
     ["'", NEXT, S.TagQ1],
     ['"', NEXT, S.TagQ2],
-    [C_ASCLET, NEXT, SAME],
-    [C_DIGIT, NEXT, SAME],
-    ['=', NEXT, SAME],
-    ['-', NEXT, SAME],
-    ['_', NEXT, SAME],
-    ['#', NEXT, SAME],
-    ['/', NEXT, SAME],
-    [':', NEXT, SAME],
-    ['.', NEXT, SAME],
-    ['&', NEXT, SAME],
-    ['?', NEXT, SAME],
-    ['%', NEXT, SAME],
-    ['~', NEXT, SAME],
-    [C_SPACE, NEXT, SAME],
-    ['ANY', POP],
-  ],
+    [[C_ASCLET, C_DIGIT, '=-_#/:.&?%~', C_SPACE], NEXT, SAME],
+  ),
   [S.TagQ1]: [
     ['EOF', POP],
     ['\\', NEXT, S.TagQ1Esc],
@@ -461,58 +349,30 @@ const SPECS: Record<number, RuleSpec[]> = {
     ['ANY', NEXT, S.TagQ2, 0, X_ESCAPED],
   ],
   [S.TagEnd]: [['ANY', EMIT | CLRALL, S.Base, Tok.Tag]],
-  [S.ComFirst]: [
-    ['EOF', POP],
-    ['-', NEXT, S.ComLast],
-    ['D', NEXT, S.Tag],
-    ['d', NEXT, S.Tag],
-    ['ANY', POP],
-  ],
-  [S.ComLast]: [
-    ['EOF', POP],
-    ['-', NEXT, S.Com],
-    ['ANY', POP],
-  ],
+  [S.ComFirst]: tentative(['-', NEXT, S.ComLast], ['Dd', NEXT, S.Tag]),
+  [S.ComLast]: tentative(['-', NEXT, S.Com]),
   [S.Com]: [
     ['EOF', POP],
     ['-', PUSH, S.ComCloseFirst],
     ['ANY', NEXT, SAME],
   ],
-  [S.ComCloseFirst]: [
-    ['EOF', POP],
-    ['-', NEXT, S.ComCloseLast],
-    ['ANY', POP],
-  ],
-  [S.ComCloseLast]: [
-    ['EOF', POP],
-    ['-', NEXT, SAME],
-    ['>', NEXT, S.ComEnd],
-    ['ANY', POP],
-  ],
+  [S.ComCloseFirst]: tentative(['-', NEXT, S.ComCloseLast]),
+  [S.ComCloseLast]: tentative(['-', NEXT, SAME], ['>', NEXT, S.ComEnd]),
   [S.ComEnd]: [['ANY', EMIT | CLRALL, S.Base, Tok.Tag]],
-  [S.HostFirstDomain]: [
-    ['EOF', POP],
-    [C_ASCLET, NEXT, S.HostDomainSecond],
-    [C_DIGIT, NEXT, S.Host],
-    ['ANY', POP],
-  ],
-  [S.HostDomainSecond]: [
-    ['EOF', POP],
+  [S.HostFirstDomain]: tentative([C_ASCLET, NEXT, S.HostDomainSecond], [C_DIGIT, NEXT, S.Host]),
+  [S.HostDomainSecond]: tentative(
     [C_ASCLET, NEXT, S.HostDomain],
-    ['-', PUSH, S.HostFirstAN],
-    ['_', PUSH, S.HostFirstAN],
+    ['-_', PUSH, S.HostFirstAN],
     ['.', PUSH, S.HostFirstDomain],
     ['@', PUSH, S.Email],
     [C_DIGIT, PUSH, S.Host],
-    ['ANY', POP],
-  ],
+  ),
   [S.HostDomain]: [
     ['EOF', EMIT | CLRALL, S.Base, Tok.Host],
     [C_ASCLET, NEXT, SAME],
     [C_DIGIT, PUSH, S.Host],
     [':', PUSH, S.PortFirst],
-    ['-', PUSH, S.HostFirstAN],
-    ['_', PUSH, S.HostFirstAN],
+    ['-_', PUSH, S.HostFirstAN],
     ['.', PUSH, S.HostFirstDomain],
     ['@', PUSH, S.Email],
     [C_DIGIT, POP],
@@ -520,11 +380,7 @@ const SPECS: Record<number, RuleSpec[]> = {
     ['/', PUSH, S.FUrl],
     ['ANY', EMIT | CLRALL, S.Base, Tok.Host],
   ],
-  [S.PortFirst]: [
-    ['EOF', POP],
-    [C_DIGIT, NEXT, S.Port],
-    ['ANY', POP],
-  ],
+  [S.PortFirst]: tentative([C_DIGIT, NEXT, S.Port]),
   [S.Port]: [
     ['EOF', EMIT | CLRALL, S.Base, Tok.Host],
     [C_DIGIT, NEXT, SAME],
@@ -532,159 +388,77 @@ const SPECS: Record<number, RuleSpec[]> = {
     ['/', PUSH, S.FUrl],
     ['ANY', EMIT | CLRALL, S.Base, Tok.Host],
   ],
-  [S.HostFirstAN]: [
-    ['EOF', POP],
-    [C_DIGIT, NEXT, S.Host],
-    [C_ASCLET, NEXT, S.Host],
-    ['ANY', POP],
-  ],
-  [S.Host]: [
-    ['EOF', POP],
-    [C_DIGIT, NEXT, SAME],
-    [C_ASCLET, NEXT, SAME],
+  [S.HostFirstAN]: tentative([[C_DIGIT, C_ASCLET], NEXT, S.Host]),
+  [S.Host]: tentative(
+    [[C_DIGIT, C_ASCLET], NEXT, SAME],
     ['@', PUSH, S.Email],
     ['.', PUSH, S.HostFirstDomain],
-    ['-', PUSH, S.HostFirstAN],
-    ['_', PUSH, S.HostFirstAN],
-    ['ANY', POP],
-  ],
+    ['-_', PUSH, S.HostFirstAN],
+  ),
   [S.Email]: [
     [STOPHOST, POP],
     [ISHOST, EMIT | CLRALL, S.Base, Tok.Email],
     ['ANY', POP],
   ],
-  [S.FileFirst]: [
-    ['EOF', POP],
-    [C_ASCLET, NEXT, S.File],
-    [C_DIGIT, NEXT, S.File],
+  [S.FileFirst]: tentative(
+    [[C_ASCLET, C_DIGIT], NEXT, S.File],
     ['.', NEXT, S.PathFirst],
     ['_', NEXT, S.File],
     ['~', PUSH, S.FileTwiddle],
-    ['ANY', POP],
-  ],
-  [S.FileTwiddle]: [
-    ['EOF', POP],
-    [C_ASCLET, NEXT, S.File],
-    [C_DIGIT, NEXT, S.File],
-    ['_', NEXT, S.File],
-    ['/', NEXT, S.FileFirst],
-    ['ANY', POP],
-  ],
-  [S.PathFirst]: [
-    ['EOF', POP],
-    [C_ASCLET, NEXT, S.File],
-    [C_DIGIT, NEXT, S.File],
-    ['_', NEXT, S.File],
+  ),
+  [S.FileTwiddle]: tentative([[C_ASCLET, C_DIGIT, '_'], NEXT, S.File], ['/', NEXT, S.FileFirst]),
+  [S.PathFirst]: tentative(
+    [[C_ASCLET, C_DIGIT, '_'], NEXT, S.File],
     ['.', NEXT, S.PathSecond],
     ['/', NEXT, S.FileFirst],
-    ['ANY', POP],
-  ],
-  [S.PathFirstFirst]: [
-    ['EOF', POP],
-    ['.', NEXT, S.PathSecond],
-    ['/', NEXT, S.FileFirst],
-    ['ANY', POP],
-  ],
+  ),
+  [S.PathFirstFirst]: tentative(['.', NEXT, S.PathSecond], ['/', NEXT, S.FileFirst]),
   [S.PathSecond]: [
     ['EOF', EMIT | CLEAR, S.Base, Tok.File],
     ['/', NEXT | PUSH, S.FileFirst],
-    ['/', EMIT | CLEAR, S.Base, Tok.File],
-    [C_SPACE, EMIT | CLEAR, S.Base, Tok.File],
+    [['/', C_SPACE], EMIT | CLEAR, S.Base, Tok.File],
     ['ANY', POP],
   ],
-  [S.File]: [
-    ['EOF', EMIT, S.Base, Tok.File],
-    [C_ASCLET, NEXT, SAME],
-    [C_DIGIT, NEXT, SAME],
+  [S.File]: inToken(
+    Tok.File,
+    [[C_ASCLET, C_DIGIT], NEXT, SAME],
     ['.', PUSH, S.FileNext],
-    ['_', NEXT, SAME],
-    ['-', NEXT, SAME],
+    ['_-', NEXT, SAME],
     ['/', PUSH, S.FileFirst],
-    ['ANY', EMIT, S.Base, Tok.File],
-  ],
-  [S.FileNext]: [
-    ['EOF', POP],
-    [C_ASCLET, NEXT | CLEAR, S.File],
-    [C_DIGIT, NEXT | CLEAR, S.File],
-    ['_', NEXT | CLEAR, S.File],
-    ['ANY', POP],
-  ],
-  [S.UrlPathFirst]: [
-    ['EOF', POP],
-    [C_URLCHAR, NEXT, S.UrlPath],
-    ['ANY', POP],
-  ],
+  ),
+  [S.FileNext]: tentative([[C_ASCLET, C_DIGIT, '_'], NEXT | CLEAR, S.File]),
+  [S.UrlPathFirst]: tentative([C_URLCHAR, NEXT, S.UrlPath]),
   [S.UrlPathStart]: [['ANY', NEXT, S.UrlPath]],
-  [S.UrlPath]: [
-    ['EOF', EMIT, S.Base, Tok.UrlPath],
-    [C_URLCHAR, NEXT, SAME],
-    ['ANY', EMIT, S.Base, Tok.UrlPath],
-  ],
+  [S.UrlPath]: inToken(Tok.UrlPath, [C_URLCHAR, NEXT, SAME]),
   [S.FUrl]: [
     [ISURLPATH, EMIT | CLRALL, S.Base, Tok.Url, X_URL],
     ['ANY', POP],
   ],
-  [S.ProtoFirst]: [
-    ['EOF', POP],
-    ['/', NEXT, S.ProtoSecond],
-    ['ANY', POP],
-  ],
-  [S.ProtoSecond]: [
-    ['EOF', POP],
-    ['/', NEXT, S.ProtoEnd],
-    ['ANY', POP],
-  ],
+  [S.ProtoFirst]: tentative(['/', NEXT, S.ProtoSecond]),
+  [S.ProtoSecond]: tentative(['/', NEXT, S.ProtoEnd]),
   [S.ProtoEnd]: [['ANY', EMIT | CLRALL, S.Base, Tok.Protocol]],
-  [S.HypAsciiFirst]: [
-    ['EOF', POP],
+  [S.HypAsciiFirst]: tentative(
     [C_ASCLET, NEXT, S.HypAscii],
     [C_ALPHA, NEXT, S.HypWord],
     [C_DIGIT, NEXT, S.HypDigitLook],
-    ['ANY', POP],
-  ],
-  [S.HypAscii]: [
-    ['EOF', EMIT | CLRALL, S.ParseHyp, Tok.AsciiHWord, X_HYPHEN],
+  ),
+  [S.HypAscii]: inCompound(
+    Tok.AsciiHWord,
     [C_ASCLET, NEXT, SAME],
-    [C_ALPHA, NEXT, S.HypWord],
-    [C_SPECIAL, NEXT, S.HypWord],
+    [[C_ALPHA, C_SPECIAL], NEXT, S.HypWord],
     [C_DIGIT, NEXT, S.HypNum],
     ['-', PUSH, S.HypAsciiFirst],
-    ['ANY', EMIT | CLRALL, S.ParseHyp, Tok.AsciiHWord, X_HYPHEN],
-  ],
-  [S.HypWordFirst]: [
-    ['EOF', POP],
-    [C_ALPHA, NEXT, S.HypWord],
-    [C_DIGIT, NEXT, S.HypDigitLook],
-    ['ANY', POP],
-  ],
-  [S.HypWord]: [
-    ['EOF', EMIT | CLRALL, S.ParseHyp, Tok.HWord, X_HYPHEN],
-    [C_ALPHA, NEXT, SAME],
-    [C_SPECIAL, NEXT, SAME],
+  ),
+  [S.HypWordFirst]: tentative([C_ALPHA, NEXT, S.HypWord], [C_DIGIT, NEXT, S.HypDigitLook]),
+  [S.HypWord]: inCompound(
+    Tok.HWord,
+    [[C_ALPHA, C_SPECIAL], NEXT, SAME],
     [C_DIGIT, NEXT, S.HypNum],
     ['-', PUSH, S.HypWordFirst],
-    ['ANY', EMIT | CLRALL, S.ParseHyp, Tok.HWord, X_HYPHEN],
-  ],
-  [S.HypNumFirst]: [
-    ['EOF', POP],
-    [C_ALPHA, NEXT, S.HypNum],
-    [C_DIGIT, NEXT, S.HypDigitLook],
-    ['ANY', POP],
-  ],
-  [S.HypNum]: [
-    ['EOF', EMIT | CLRALL, S.ParseHyp, Tok.NumHWord, X_HYPHEN],
-    [ALNUM, NEXT, SAME],
-    [C_SPECIAL, NEXT, SAME],
-    ['-', PUSH, S.HypNumFirst],
-    ['ANY', EMIT | CLRALL, S.ParseHyp, Tok.NumHWord, X_HYPHEN],
-  ],
-  [S.HypDigitLook]: [
-    ['EOF', POP],
-    [C_DIGIT, NEXT, SAME],
-    [C_ALPHA, NEXT, S.HypNum],
-    [C_SPECIAL, NEXT, S.HypNum],
-    ['ANY', POP],
-  ],
+  ),
+  [S.HypNumFirst]: tentative([C_ALPHA, NEXT, S.HypNum], [C_DIGIT, NEXT, S.HypDigitLook]),
+  [S.HypNum]: inCompound(Tok.NumHWord, [[ALNUM, C_SPECIAL], NEXT, SAME], ['-', PUSH, S.HypNumFirst]),
+  [S.HypDigitLook]: tentative([C_DIGIT, NEXT, SAME], [[C_ALPHA, C_SPECIAL], NEXT, S.HypNum]),
   [S.ParseHyp]: [
     ['EOF', EMIT, S.Base, 0],
     [C_ASCLET, NEXT, S.HypAsciiPart],
@@ -693,67 +467,34 @@ const SPECS: Record<number, RuleSpec[]> = {
     ['-', PUSH, S.ParseHypHyp],
     ['ANY', RERUN, S.Base],
   ],
-  [S.ParseHypHyp]: [
-    ['EOF', POP],
-    [ALNUM, EMIT | CLEAR, S.ParseHyp, Tok.Blank],
-    [C_SPECIAL, EMIT | CLEAR, S.ParseHyp, Tok.Blank],
-    ['ANY', POP],
-  ],
-  [S.HypWordPart]: [
-    ['EOF', EMIT, S.Base, Tok.HWordPart],
-    [C_ALPHA, NEXT, SAME],
-    [C_SPECIAL, NEXT, SAME],
-    [C_DIGIT, NEXT, S.HypNumPart],
-    ['ANY', EMIT, S.ParseHyp, Tok.HWordPart],
-  ],
-  [S.HypAsciiPart]: [
-    ['EOF', EMIT, S.Base, Tok.HWordAsciiPart],
+  [S.ParseHypHyp]: tentative([[ALNUM, C_SPECIAL], EMIT | CLEAR, S.ParseHyp, Tok.Blank]),
+  [S.HypWordPart]: inPart(Tok.HWordPart, [[C_ALPHA, C_SPECIAL], NEXT, SAME], [C_DIGIT, NEXT, S.HypNumPart]),
+  [S.HypAsciiPart]: inPart(
+    Tok.HWordAsciiPart,
     [C_ASCLET, NEXT, SAME],
-    [C_ALPHA, NEXT, S.HypWordPart],
-    [C_SPECIAL, NEXT, S.HypWordPart],
+    [[C_ALPHA, C_SPECIAL], NEXT, S.HypWordPart],
     [C_DIGIT, NEXT, S.HypNumPart],
-    ['ANY', EMIT, S.ParseHyp, Tok.HWordAsciiPart],
-  ],
-  [S.HypNumPart]: [
-    ['EOF', EMIT, S.Base, Tok.HWordNumPart],
-    [ALNUM, NEXT, SAME],
-    [C_SPECIAL, NEXT, SAME],
-    ['ANY', EMIT, S.ParseHyp, Tok.HWordNumPart],
-  ],
-  [S.HypUInt]: [
-    ['EOF', POP],
-    [C_DIGIT, NEXT, SAME],
-    [C_ALPHA, NEXT | CLEAR, S.HypNumPart],
-    [C_SPECIAL, NEXT | CLEAR, S.HypNumPart],
-    ['ANY', POP],
-  ],
+  ),
+  [S.HypNumPart]: inPart(Tok.HWordNumPart, [[ALNUM, C_SPECIAL], NEXT, SAME]),
+  [S.HypUInt]: tentative([C_DIGIT, NEXT, SAME], [[C_ALPHA, C_SPECIAL], NEXT | CLEAR, S.HypNumPart]),
 };
+
+/** The rules one spec stands for, with `SAME` resolved to `state`. */
+function rulesOf(state: number, [tests, act, to = SAME, type = 0, fx = X_NONE]: RuleSpec): Rule[] {
+  const list = [tests].flat().flatMap((t) => (typeof t === 'string' && !(t in NAMED_TESTS) ? [...t] : [t]));
+  return list.map((t) => {
+    const named = typeof t === 'string' ? NAMED_TESTS[t] : undefined;
+    const test = typeof t === 'number' ? T_CLASS : (named ?? T_CHAR);
+    const arg = typeof t === 'number' ? t : named === undefined ? t.charCodeAt(0) : 0;
+    return { test, arg, act, to: to === SAME ? state : to, type, fx };
+  });
+}
 
 const TABLE: Rule[][] = [];
 for (let s = 0; s < STATE_COUNT; s++) {
   const specs = SPECS[s];
   if (!specs) throw new Error(`text-search parser: state ${s} has no rules`);
-  TABLE.push(
-    specs.map(([t, act, to = SAME, type = 0, fx = X_NONE]) => {
-      let test: number,
-        arg = 0;
-      if (typeof t === 'number') {
-        test = T_CLASS;
-        arg = t;
-      } else if (t === 'EOF') test = T_EOF;
-      else if (t === 'ANY') test = T_ANY;
-      else if (t === NOTALNUM) test = T_NOTALNUM;
-      else if (t === IGNORE) test = T_IGNORE;
-      else if (t === STOPHOST) test = T_STOPHOST;
-      else if (t === ISHOST) test = T_ISHOST;
-      else if (t === ISURLPATH) test = T_ISURLPATH;
-      else {
-        test = T_CHAR;
-        arg = t.charCodeAt(0);
-      }
-      return { test, arg, act, to: to === SAME ? s : to, type, fx };
-    }),
-  );
+  TABLE.push(specs.flatMap((spec) => rulesOf(s, spec)));
 }
 
 // ---- the machine ----------------------------------------------------------------------------------

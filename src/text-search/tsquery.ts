@@ -2,7 +2,7 @@
 // to_tsquery/plainto_tsquery normalisation through a configuration, stop-word removal, and text output.
 
 import type { TextSearchConfig } from './dictionaries.js';
-import { lexize, quoteLexeme } from './tsvector.js';
+import { lexize, quoteLexeme, readQuoted } from './tsvector.js';
 
 export interface TsQueryLexeme {
   type: 'lexeme';
@@ -109,42 +109,18 @@ function scanQuery(text: string): QToken[] {
       }
       if (c === 58 || c === 38 || c === 124 || c === 41 || c === 60) syntax();
       let word = '';
-      // A backslash takes the next character literally, in quoted and unquoted operands alike.
-      const readEscaped = () => {
-        if (i + 1 >= n) noEscaped();
-        const cp = text.codePointAt(i + 1)!;
-        word += String.fromCodePoint(cp);
-        i += cp > 0xffff ? 3 : 2;
-      };
       if (c === 39 /* ' */) {
-        i++;
-        let closed = false;
-        while (i < n) {
-          const d = text.charCodeAt(i);
-          if (d === 39) {
-            if (text.charCodeAt(i + 1) === 39) {
-              word += "'";
-              i += 2;
-              continue;
-            }
-            i++;
-            closed = true;
-            break;
-          }
-          if (d === 92) {
-            readEscaped();
-            continue;
-          }
-          word += text[i];
-          i++;
-        }
-        if (!closed || word.length === 0) syntax();
+        [word, i] = readQuoted(text, i, noEscaped) ?? syntax();
       } else {
         while (i < n) {
           const d = text.charCodeAt(i);
           if (endsOperand(d)) break;
+          // A backslash takes the next character literally, as in quoted operands.
           if (d === 92) {
-            readEscaped();
+            if (i + 1 >= n) noEscaped();
+            const cp = text.codePointAt(i + 1)!;
+            word += String.fromCodePoint(cp);
+            i += cp > 0xffff ? 3 : 2;
             continue;
           }
           word += text[i];

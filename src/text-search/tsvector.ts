@@ -103,6 +103,35 @@ function quoteLexeme(lexeme: string): string {
 }
 export { quoteLexeme };
 
+/**
+ * Reads the quoted lexeme whose opening quote is at `text[start]`, as tsvector and tsquery input write it ('' for a
+ * quote, a backslash taking the next character literally): the lexeme and the index after the closing quote, or null
+ * when the quote is not closed or holds nothing. A backslash ending the text calls `escapeAtEnd`.
+ */
+export function readQuoted(text: string, start: number, escapeAtEnd: () => never): [string, number] | null {
+  const n = text.length;
+  let i = start + 1;
+  let lexeme = '';
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 39 /* ' */) {
+      if (text.charCodeAt(i + 1) !== 39) return lexeme.length === 0 ? null : [lexeme, i + 1];
+      lexeme += "'";
+      i += 2;
+      continue;
+    }
+    if (c === 92 /* \ */) {
+      if (i + 1 >= n) escapeAtEnd();
+      lexeme += text[i + 1];
+      i += 2;
+      continue;
+    }
+    lexeme += text[i];
+    i++;
+  }
+  return null;
+}
+
 /** tsvector::text */
 export function formatTsvector(v: TsVector): string {
   let out = '';
@@ -195,33 +224,10 @@ export function parseTsvectorText(text: string): TsVector {
   for (;;) {
     while (i < n && isSpace(text.charCodeAt(i))) i++;
     if (i >= n) break;
-    let lexeme = '';
+    let lexeme: string;
     let c = text.charCodeAt(i);
     if (c === 39 /* ' */) {
-      i++;
-      let closed = false;
-      while (i < n) {
-        c = text.charCodeAt(i);
-        if (c === 39) {
-          if (text.charCodeAt(i + 1) === 39) {
-            lexeme += "'";
-            i += 2;
-            continue;
-          }
-          i++;
-          closed = true;
-          break;
-        }
-        if (c === 92 /* \ */) {
-          if (i + 1 >= n) fail();
-          lexeme += text[i + 1];
-          i += 2;
-          continue;
-        }
-        lexeme += text[i];
-        i++;
-      }
-      if (!closed || lexeme.length === 0) fail();
+      [lexeme, i] = readQuoted(text, i, fail) ?? fail();
     } else {
       // the first character is always part of the word, even ':'; quotes inside are literal
       const start = i;

@@ -290,11 +290,16 @@ function translateColumnRef(ref: ColumnRef, env: ExprEnv): Ex {
 // ---------------------------------------------------------------------------------------------------------
 // operators
 
-function operatorName(e: A_Expr): string {
-  const names = stringsOf(e.name);
+/** An operator's or function's name, unqualified or qualified by pg_catalog; other schemas are not supported. */
+function catalogName(nameNodes: Node[] | undefined, what: 'operator' | 'function'): string {
+  const names = stringsOf(nameNodes);
   if (names.length === 2 && names[0] === 'pg_catalog') return names[1]!;
-  if (names.length !== 1) throw unsupported(`operator ${names.join('.')}`);
+  if (names.length !== 1) throw unsupported(`${what} ${names.join('.')}`);
   return names[0]!;
+}
+
+function operatorName(e: A_Expr): string {
+  return catalogName(e.name, 'operator');
 }
 
 function translateAExpr(e: A_Expr, env: ExprEnv): Ex {
@@ -698,15 +703,8 @@ const WINDOW_ONLY = new Set([
   'nth_value',
 ]);
 
-function functionName(f: FuncCall): string {
-  const names = stringsOf(f.funcname);
-  if (names.length === 2 && names[0] === 'pg_catalog') return names[1]!;
-  if (names.length !== 1) throw unsupported(`function ${names.join('.')}`);
-  return names[0]!;
-}
-
 function translateFuncCall(f: FuncCall, env: ExprEnv): Ex {
-  const name = functionName(f);
+  const name = catalogName(f.funcname, 'function');
   const isAggregate = AGGREGATES.has(name);
   if (f.over) return translateWindowCall(f, name, env);
   if (WINDOW_ONLY.has(name)) throw new SqlFailure(`window function ${name} requires an OVER clause`);
