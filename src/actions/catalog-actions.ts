@@ -5,10 +5,10 @@ import { datasetId, type Catalog, type CatalogResource } from '../catalog/catalo
 import { isOpenLicence } from '../catalog/licences.js';
 import type { DatasetDefinition } from '../catalog/types.js';
 import { errors } from '../errors.js';
-import { ParamProblem, toInteger, toText } from '../query/coerce.js';
-import { ParamErrors, validateParams, type ParamSpec } from '../query/params.js';
-import { renderHelp } from './help-text.js';
-import type { Action } from './types.js';
+import { ParamProblem, toInteger } from '../query/coerce.js';
+import { requiredText, type ParamSpec } from '../query/params.js';
+import { documented } from './help-text.js';
+import { paramValues } from './validation.js';
 
 import { COUNT_CENTRE_VERSION } from '../version.js';
 
@@ -27,13 +27,8 @@ function ckanTimestamp(iso: string): string {
 
 /** Validates parameters against an action's table; unknown names are ignored, as CKAN's catalogue actions do. */
 function read(specs: readonly ParamSpec[], input: Record<string, unknown>): Map<string, unknown> {
-  try {
-    // An empty value counts as missing, as CKAN's not_empty and ignore_missing treat it.
-    return validateParams(specs, Object.fromEntries(Object.entries(input).filter(([, v]) => v !== ''))).values;
-  } catch (err) {
-    if (err instanceof ParamErrors) throw errors.validation(err.detail);
-    throw err;
-  }
+  // An empty value counts as missing, as CKAN's not_empty and ignore_missing treat it.
+  return paramValues(specs, Object.fromEntries(Object.entries(input).filter(([, v]) => v !== '')));
 }
 
 const naturalNumber = (value: unknown) => {
@@ -164,16 +159,6 @@ function packageDict(catalog: Catalog, dataset: DatasetDefinition, siteUrl: stri
   };
 }
 
-const idParam = (description: string, example: string): ParamSpec => ({
-  name: 'id',
-  type: 'string',
-  required: true,
-  coerce: toText,
-  schema: { type: 'string', minLength: 1 },
-  example,
-  description,
-});
-
 const packageListParams: ParamSpec[] = [
   {
     name: 'limit',
@@ -193,17 +178,14 @@ const packageListParams: ParamSpec[] = [
     description: 'when limit is given, the offset to start returning packages from',
   },
 ];
-const packageShowParams = [idParam('the id or name of the dataset', 'general-election-2020')];
-const resourceShowParams = [idParam('the id of the resource', '60728fc9-2896-41d8-a70c-9c01dd3d57ce')];
+const packageShowParams = [requiredText('id', 'general-election-2020', 'the id or name of the dataset')];
+const resourceShowParams = [requiredText('id', '60728fc9-2896-41d8-a70c-9c01dd3d57ce', 'the id of the resource')];
 
-export const packageListAction: Action = {
+export const packageListAction = documented({
   name: 'package_list',
   params: packageListParams,
-  help: renderHelp({
-    summary: "Return a list of the names of the site's datasets (packages).",
-    params: packageListParams,
-    results: 'A list of dataset names.',
-  }),
+  summary: "Return a list of the names of the site's datasets (packages).",
+  results: 'A list of dataset names.',
   async run({ params }, { catalog }) {
     const values = read(packageListParams, params);
     const limit = (values.get('limit') as number | undefined) ?? null;
@@ -214,34 +196,28 @@ export const packageListAction: Action = {
       .sort();
     return names.slice(offset, limit === null ? undefined : offset + limit);
   },
-};
+});
 
-export const packageShowAction: Action = {
+export const packageShowAction = documented({
   name: 'package_show',
   params: packageShowParams,
-  help: renderHelp({
-    summary: 'Return the metadata of a dataset (package) and its resources.',
-    params: packageShowParams,
-    results:
-      'The dataset: name, title, notes, license (license_id, license_title, license_url), organization, extras (with the attribution the licence requires), and its resources as resource_show gives them.',
-  }),
+  summary: 'Return the metadata of a dataset (package) and its resources.',
+  results:
+    'The dataset: name, title, notes, license (license_id, license_title, license_url), organization, extras (with the attribution the licence requires), and its resources as resource_show gives them.',
   async run({ params, siteUrl }, { catalog }) {
     const id = read(packageShowParams, params).get('id') as string;
     const dataset = catalog.definition.datasets.find((d) => d.name === id || datasetId(d.name) === id);
     if (!dataset || datasetResources(catalog, dataset).length === 0) throw errors.notFound('');
     return packageDict(catalog, dataset, siteUrl);
   },
-};
+});
 
-export const resourceShowAction: Action = {
+export const resourceShowAction = documented({
   name: 'resource_show',
   params: resourceShowParams,
-  help: renderHelp({
-    summary: 'Return the metadata of a resource.',
-    params: resourceShowParams,
-    results:
-      'The resource: id, name, description, format, url (its full download, /datastore/dump/<id>), datastore_active, package_id, position, timestamps and the checksum of its source.',
-  }),
+  summary: 'Return the metadata of a resource.',
+  results:
+    'The resource: id, name, description, format, url (its full download, /datastore/dump/<id>), datastore_active, package_id, position, timestamps and the checksum of its source.',
   async run({ params, siteUrl }, { catalog }) {
     const id = read(resourceShowParams, params).get('id') as string;
     const resource = catalog.get(id);
@@ -249,17 +225,14 @@ export const resourceShowAction: Action = {
     const position = datasetResources(catalog, resource.dataset).findIndex((r) => r.id === id);
     return resourceDict(resource, position, siteUrl);
   },
-};
+});
 
-export const statusShowAction: Action = {
+export const statusShowAction = documented({
   name: 'status_show',
   params: [],
-  help: renderHelp({
-    summary: "Return a dictionary with information about the site's configuration.",
-    params: [],
-    results:
-      'site_title, site_description, site_url, ckan_version (the newest CKAN release whose read API this service serves; 2.10 and 2.11 clients are answered as before), count_centre_version, locale_default, error_emails_to and extensions.',
-  }),
+  summary: "Return a dictionary with information about the site's configuration.",
+  results:
+    'site_title, site_description, site_url, ckan_version (the newest CKAN release whose read API this service serves; 2.10 and 2.11 clients are answered as before), count_centre_version, locale_default, error_emails_to and extensions.',
   async run({ siteUrl }, { settings }) {
     return {
       site_title: 'Count Centre',
@@ -272,13 +245,14 @@ export const statusShowAction: Action = {
       extensions: ['datastore'],
     };
   },
-};
+});
 
-export const siteReadAction: Action = {
+export const siteReadAction = documented({
   name: 'site_read',
   params: [],
-  help: renderHelp({ summary: 'Return true if the site may be read.', params: [], results: 'true' }),
+  summary: 'Return true if the site may be read.',
+  results: 'true',
   async run() {
     return true;
   },
-};
+});

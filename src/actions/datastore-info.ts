@@ -2,10 +2,9 @@
 
 import { FIELD_TYPES, fieldIndexName } from '../catalog/types.js';
 import { errors } from '../errors.js';
-import { toBoolean, toText } from '../query/coerce.js';
-import { ParamErrors, validateParams, type ParamSpec } from '../query/params.js';
-import { renderHelp } from './help-text.js';
-import type { Action } from './types.js';
+import { toBoolean } from '../query/coerce.js';
+import { ParamErrors, requiredText, validateParams, type ParamSpec } from '../query/params.js';
+import { documented } from './help-text.js';
 
 const defaultTrue = (value: unknown) => (value === '' ? true : toBoolean(value));
 
@@ -25,14 +24,12 @@ function switchedOff(name: string, description: string): ParamSpec {
 
 const params: ParamSpec[] = [
   {
-    name: 'resource_id',
+    ...requiredText(
+      'resource_id',
+      'f6a59fec-6f64-48bb-9f65-e6679aa23dba',
+      'id of the resource. `id` is accepted as a synonym (CKAN 2.10 knew only `id`).',
+    ),
     alias: 'id',
-    type: 'string',
-    required: true,
-    coerce: toText,
-    schema: { type: 'string', minLength: 1 },
-    example: 'f6a59fec-6f64-48bb-9f65-e6679aa23dba',
-    description: 'id of the resource. `id` is accepted as a synonym (CKAN 2.10 knew only `id`).',
   },
   switchedOff('include_meta', 'false to leave out `meta` (record count, sizes, aliases), as CKAN 2.12 allows.'),
   switchedOff(
@@ -41,15 +38,12 @@ const params: ParamSpec[] = [
   ),
 ];
 
-export const datastoreInfoAction: Action = {
+export const datastoreInfoAction = documented({
   name: 'datastore_info',
   params,
-  help: renderHelp({
-    summary: 'Returns detailed metadata about a resource.',
-    params,
-    results:
-      "A dictionary with `meta` (id, count of records, table_type, size and idx_size of the resource in bytes, db_size of the whole store, aliases; unless include_meta is false) and `fields` (each field's id, type and, unless include_fields_schema is false, its storage schema; _id is not listed).",
-  }),
+  summary: 'Returns detailed metadata about a resource.',
+  results:
+    "A dictionary with `meta` (id, count of records, table_type, size and idx_size of the resource in bytes, db_size of the whole store, aliases; unless include_meta is false) and `fields` (each field's id, type and, unless include_fields_schema is false, its storage schema; _id is not listed).",
   async run({ params: input }, { catalog, backend }) {
     // CKAN accepts either name; an empty value is as good as none, and the error names resource_id.
     const given = Object.fromEntries(
@@ -98,4 +92,4 @@ export const datastoreInfoAction: Action = {
       fields,
     };
   },
-};
+});

@@ -2,11 +2,10 @@
 // under a time limit and a row cap (natively on PostgreSQL, translated on the embedded store), answered as CKAN does.
 
 import { errors, toApiError } from '../errors.js';
-import { toText } from '../query/coerce.js';
-import { ParamErrors, validateParams, type ParamSpec } from '../query/params.js';
+import { requiredText } from '../query/params.js';
 import { ReadForbidden, StatementRejected, StatementTimeout } from '../domain-errors.js';
-import { renderHelp } from './help-text.js';
-import type { Action } from './types.js';
+import { documented } from './help-text.js';
+import { paramValues } from './validation.js';
 
 /**
  * The translator and PostgreSQL's parser (WebAssembly, some 13 MB, and about 20 MB of a process's memory once loaded)
@@ -21,18 +20,12 @@ function loadSearchSql(): Promise<typeof import('../sql/user-sql/index.js')> {
   return searchSql;
 }
 
-const params: ParamSpec[] = [
-  {
-    name: 'sql',
-    type: 'string',
-    required: true,
-    coerce: toText,
-    schema: { type: 'string', minLength: 1 },
-    example:
-      'SELECT "Party Abbreviation", count(*) AS candidates, sum("Votes") AS votes FROM "60728fc9-2896-41d8-a70c-9c01dd3d57ce" GROUP BY 1 ORDER BY 3 DESC',
-    description:
-      "a single SELECT statement in PostgreSQL's dialect, naming resources by their id in double quotes. Joins, WITH, GROUP BY/HAVING, window functions and the usual functions work (docs/sql.md lists the subset the embedded store runs). Statements that would write, read anything but the resources, or call other functions are refused.",
-  },
+const params = [
+  requiredText(
+    'sql',
+    'SELECT "Party Abbreviation", count(*) AS candidates, sum("Votes") AS votes FROM "60728fc9-2896-41d8-a70c-9c01dd3d57ce" GROUP BY 1 ORDER BY 3 DESC',
+    "a single SELECT statement in PostgreSQL's dialect, naming resources by their id in double quotes. Joins, WITH, GROUP BY/HAVING, window functions and the usual functions work (docs/sql.md lists the subset the embedded store runs). Statements that would write, read anything but the resources, or call other functions are refused.",
+  ),
 ];
 
 /** A refusal by the translator or the store as the API's error here, so the action's hints apply to it. */
@@ -48,25 +41,16 @@ function refusedAsApiError<T>(prepare: () => T): T {
   }
 }
 
-export const datastoreSearchSqlAction: Action = {
+export const datastoreSearchSqlAction = documented({
   name: 'datastore_search_sql',
   params,
-  help: renderHelp({
-    summary: 'Execute SQL queries on the DataStore.',
-    details:
-      'The datastore_search_sql action allows a user to search data in a resource or connect multiple resources with join expressions. The underlying SQL engine is PostgreSQL (or an embedded store that answers as PostgreSQL would). Each statement runs under a time limit and returns at most the configured number of rows.',
-    params,
-    results:
-      "A dictionary with the parameters as given, `records` (a list of {column: value} objects; numeric values as JSON numbers with all their digits, as CKAN 2.11 and later give them), `fields` (each result column's id and PostgreSQL type), and `records_truncated: true` when the row cap cut the result.",
-  }),
+  summary: 'Execute SQL queries on the DataStore.',
+  details:
+    'The datastore_search_sql action allows a user to search data in a resource or connect multiple resources with join expressions. The underlying SQL engine is PostgreSQL (or an embedded store that answers as PostgreSQL would). Each statement runs under a time limit and returns at most the configured number of rows.',
+  results:
+    "A dictionary with the parameters as given, `records` (a list of {column: value} objects; numeric values as JSON numbers with all their digits, as CKAN 2.11 and later give them), `fields` (each result column's id and PostgreSQL type), and `records_truncated: true` when the row cap cut the result.",
   async run({ params: input }, { catalog, backend, settings }) {
-    let sql: string;
-    try {
-      sql = validateParams(params, input.sql === '' ? {} : input).values.get('sql') as string;
-    } catch (err) {
-      if (err instanceof ParamErrors) throw errors.validation(err.detail);
-      throw err;
-    }
+    const sql = paramValues(params, input.sql === '' ? {} : input).get('sql') as string;
     const lookup = (id: string) => {
       const resource = catalog.get(id);
       if (!resource?.dataset) return undefined;
@@ -102,4 +86,4 @@ export const datastoreSearchSqlAction: Action = {
     if (truncated) result.records_truncated = true;
     return result;
   },
-};
+});

@@ -4,7 +4,6 @@
 
 import type { CatalogResource } from '../catalog/catalog.js';
 import { ApiError, errors } from '../errors.js';
-import { ParamErrors } from '../query/params.js';
 import { idOnlyOrder, NEXT_AFTER_KEY, rowCursor } from '../query/keyset.js';
 import type { SearchPlan } from '../query/plan.js';
 import { readSearchRequest, searchParamSpecs, type SearchRequest } from '../query/search-params.js';
@@ -27,9 +26,10 @@ import {
 } from '../serialize/records.js';
 import { BoundedCache } from '../util/bounded-cache.js';
 import type { Settings } from '../settings.js';
-import { renderHelp } from './help-text.js';
+import { documented } from './help-text.js';
 import { residentAnswer } from './resident.js';
 import type { Action, ActionCall, Services } from './types.js';
+import { validating } from './validation.js';
 
 /**
  * What answers with the same columns of a resource share: the result columns, the `fields` list (serialised once)
@@ -117,13 +117,7 @@ async function runSearch(
   format?: SearchRequest['recordsFormat'],
 ): Promise<SearchOutcome> {
   const { settings, catalog, backend } = services;
-  let request: SearchRequest;
-  try {
-    request = readSearchRequest(call.params, settings, specs);
-  } catch (err) {
-    if (err instanceof ParamErrors) throw errors.validation(err.detail);
-    throw err;
-  }
+  let request = validating(() => readSearchRequest(call.params, settings, specs));
   // A presenter that wants values asks for columns: never the stored JSON or CSV text of whole records.
   if (format) request = { ...request, recordsFormat: format };
   const resource = catalog.get(request.resourceId);
@@ -239,15 +233,12 @@ export async function searchRecordValues(params: Record<string, unknown>, servic
 
 export function datastoreSearchAction(settings: Settings): Action {
   const specs = searchParamSpecs(settings);
-  return {
+  return documented({
     name: 'datastore_search',
     params: specs,
-    help: renderHelp({
-      summary: 'Search a DataStore resource.',
-      details: `The datastore_search action allows you to search data in a resource. By default ${settings.rowsDefault} records are returned - see the \`limit\` parameter. Records come in _id order unless \`sort\` or a full-text \`q\` says otherwise. Follow \`_links.next\` to page through a resource, or, faster on large ones, ask for \`include_next_page\` and merge each page's \`next_page\` into \`filters\` until a page comes without one.`,
-      params: specs,
-      results: `A dictionary with the parameters as applied (limit, offset, filters, q, sort, …, resource_id, records_format, include_total, total_estimation_threshold), \`records\` (in the requested records_format), \`fields\` (id and type of each returned field), \`_links\` (\`start\`, \`next\` and, past the first page, \`prev\`), when include_total is true \`total\` (the number of matching records) and \`total_was_estimated\`, and, with include_next_page and a page that has records, \`next_page\` (sorted by _id alone) and \`${NEXT_AFTER_KEY}\` (sorted by fields).`,
-    }),
+    summary: 'Search a DataStore resource.',
+    details: `The datastore_search action allows you to search data in a resource. By default ${settings.rowsDefault} records are returned - see the \`limit\` parameter. Records come in _id order unless \`sort\` or a full-text \`q\` says otherwise. Follow \`_links.next\` to page through a resource, or, faster on large ones, ask for \`include_next_page\` and merge each page's \`next_page\` into \`filters\` until a page comes without one.`,
+    results: `A dictionary with the parameters as applied (limit, offset, filters, q, sort, …, resource_id, records_format, include_total, total_estimation_threshold), \`records\` (in the requested records_format), \`fields\` (id and type of each returned field), \`_links\` (\`start\`, \`next\` and, past the first page, \`prev\`), when include_total is true \`total\` (the number of matching records) and \`total_was_estimated\`, and, with include_next_page and a page that has records, \`next_page\` (sorted by _id alone) and \`${NEXT_AFTER_KEY}\` (sorted by fields).`,
     run: (call, services) => search(call, services, specs),
-  };
+  });
 }

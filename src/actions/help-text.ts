@@ -2,6 +2,7 @@
 // from the same parameter tables the validator uses, so the two cannot disagree.
 
 import type { ParamSpec } from '../query/params.js';
+import type { Action } from './types.js';
 
 export interface HelpSection {
   summary: string;
@@ -41,4 +42,12 @@ export function renderHelp({ summary, details, params, results }: HelpSection): 
   }
   if (results) parts.push('', `${indent}**Results:**`, '', indent + wrap(results, indent));
   return parts.join('\n') + '\n';
+}
+
+/** An action with its documentation in parts, help_show's text to be made from them and its parameter table. */
+export type DocumentedAction = Omit<Action, 'help'> & Omit<HelpSection, 'params'>;
+
+/** The action, its help_show text documenting its own parameters. */
+export function documented({ summary, details, results, ...action }: DocumentedAction): Action {
+  return { ...action, help: renderHelp({ summary, details, params: action.params, results }) };
 }

@@ -48,6 +48,22 @@ export function jsonSyntaxError(text: string): { line: number; column: number; p
   return { ...lineAndColumn(text, first.offset), problem: printParseErrorCode(first.error) };
 }
 
+/**
+ * JSON.parse, a syntax error thrown as the caller's error: `refuse` is given what is wrong and, when it can be found,
+ * where (line and column, 1-based).
+ */
+export function parseJsonOr(
+  text: string,
+  refuse: (problem: string, where: { line: number; column: number } | null) => Error,
+): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    const where = jsonSyntaxError(text);
+    throw refuse(where?.problem ?? (err as Error).message, where);
+  }
+}
+
 /** Line and column (1-based) of a character offset. */
 export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../settings.js';
-import { jsonSyntaxError, lineOf, pathText, type JsonPath } from './json-location.js';
+import { lineOf, parseJsonOr, pathText, type JsonPath } from './json-location.js';
 import {
   BASE_LAYOUTS,
   jsonColumnProblem,
@@ -666,14 +666,12 @@ export function loadCatalogFile(file: string): CatalogDefinition {
   } catch (err) {
     throw new CatalogError(`cannot read catalogue ${file}: ${(err as Error).message}`);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    const where = jsonSyntaxError(text);
-    throw new CatalogError(
-      `catalogue ${file}${where ? `, line ${where.line}, column ${where.column}` : ''} is not valid JSON: ${where?.problem ?? (err as Error).message}`,
-    );
-  }
+  const json = parseJsonOr(
+    text,
+    (problem, where) =>
+      new CatalogError(
+        `catalogue ${file}${where ? `, line ${where.line}, column ${where.column}` : ''} is not valid JSON: ${problem}`,
+      ),
+  );
   return parseCatalog(json, { text, name: path.basename(file), baseDir: path.dirname(path.resolve(file)) });
 }

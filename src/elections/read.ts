@@ -61,6 +61,9 @@ export const FIELD_NAMES = {
 
 type Role = keyof typeof FIELD_NAMES;
 
+/** The field ids a constituency is read from; any missing one is counted from the candidates or left empty. */
+type ConstituencyFields = Partial<Record<keyof typeof FIELD_NAMES.constituencies, string>>;
+
 /** For each value of a role, the field id the resource has for it, or undefined. */
 function fieldMap<R extends Role>(
   role: R,
@@ -137,34 +140,41 @@ export function readElection(input: ElectionRecords, house: House = NO_HOUSE): E
       electedByJoin.set(join, (electedByJoin.get(join) ?? 0) + 1);
   }
 
+  /**
+   * Adds the constituency a record gives, under its join: a record of the constituencies resource, or a candidate's,
+   * whose fields give only the name, number and Irish name, the rest then counted from the constituency's candidates.
+   */
+  const addConstituency = (r: RecordObject, f: ConstituencyFields, join: string, recordId: number): string => {
+    const name = textOf(r[f.name!]);
+    const seats = numberOf(f.seats ? r[f.seats] : null) ?? electedByJoin.get(join) ?? 0;
+    const validPoll = numberOf(f.validPoll ? r[f.validPoll] : null) ?? firstPreferencesByJoin.get(join) ?? 0;
+    const quota = numberOf(f.quota ? r[f.quota] : null) ?? droopQuota(validPoll, seats);
+    const key = uniqueKey(name);
+    keyByJoin.set(join, key);
+    constituencies.push({
+      key,
+      name,
+      number: f.number ? numberOf(r[f.number]) : null,
+      nameGa: f.nameGa ? textOf(r[f.nameGa]) || null : null,
+      seats,
+      validPoll,
+      quota,
+      electorate: f.electorate ? numberOf(r[f.electorate]) : null,
+      totalPoll: f.totalPoll ? numberOf(r[f.totalPoll]) : null,
+      spoiled: f.spoiled ? numberOf(r[f.spoiled]) : null,
+      quarterQuota: numberOf(f.quarterQuota ? r[f.quarterQuota] : null) ?? quarterQuotaOf(quota),
+      counts: f.counts ? numberOf(r[f.counts]) : null,
+      recordId,
+      returnedAutomatically: 0,
+    });
+    return key;
+  };
+
   if (input.constituencies && kf) {
     if (!kf.name) problems.push('The constituencies resource has no Constituency Name field.');
     else {
-      for (const r of input.constituencies.records) {
-        const name = textOf(r[kf.name]);
-        const join = joinOf(r, kf.number, kf.name);
-        const seats = numberOf(kf.seats ? r[kf.seats] : null) ?? electedByJoin.get(join) ?? 0;
-        const validPoll = numberOf(kf.validPoll ? r[kf.validPoll] : null) ?? firstPreferencesByJoin.get(join) ?? 0;
-        const quota = numberOf(kf.quota ? r[kf.quota] : null) ?? droopQuota(validPoll, seats);
-        const key = uniqueKey(name);
-        keyByJoin.set(join, key);
-        constituencies.push({
-          key,
-          name,
-          number: kf.number ? numberOf(r[kf.number]) : null,
-          nameGa: kf.nameGa ? textOf(r[kf.nameGa]) || null : null,
-          seats,
-          validPoll,
-          quota,
-          electorate: kf.electorate ? numberOf(r[kf.electorate]) : null,
-          totalPoll: kf.totalPoll ? numberOf(r[kf.totalPoll]) : null,
-          spoiled: kf.spoiled ? numberOf(r[kf.spoiled]) : null,
-          quarterQuota: numberOf(kf.quarterQuota ? r[kf.quarterQuota] : null) ?? quarterQuotaOf(quota),
-          counts: kf.counts ? numberOf(r[kf.counts]) : null,
-          recordId: numberOf(r._id) ?? 0,
-          returnedAutomatically: 0,
-        });
-      }
+      for (const r of input.constituencies.records)
+        addConstituency(r, kf, joinOf(r, kf.number, kf.name), numberOf(r._id) ?? 0);
     }
   }
 
@@ -180,28 +190,7 @@ export function readElection(input: ElectionRecords, house: House = NO_HOUSE): E
         return;
       }
       // No constituencies resource: each constituency is made from its candidates.
-      const name = textOf(r[cf.constituency!]);
-      const seats = electedByJoin.get(join) ?? 0;
-      const validPoll = firstPreferencesByJoin.get(join) ?? 0;
-      const quota = droopQuota(validPoll, seats);
-      key = uniqueKey(name);
-      keyByJoin.set(join, key);
-      constituencies.push({
-        key,
-        name,
-        number: cf.number ? numberOf(r[cf.number]) : null,
-        nameGa: cf.nameGa ? textOf(r[cf.nameGa]) || null : null,
-        seats,
-        validPoll,
-        quota,
-        electorate: null,
-        totalPoll: null,
-        spoiled: null,
-        quarterQuota: quarterQuotaOf(quota),
-        counts: null,
-        recordId: 0,
-        returnedAutomatically: 0,
-      });
+      key = addConstituency(r, { name: cf.constituency, number: cf.number, nameGa: cf.nameGa }, join, 0);
     }
     const candidateId = cf.candidateId ? (numberOf(r[cf.candidateId]) ?? i + 1) : i + 1;
     const candidateKey = `${key}/${candidateId}`;

@@ -65,6 +65,57 @@ export const CHECK_COLUMNS = [
   'Source',
 ] as const;
 
+/** The layout of STV running-totals files (one JSON document per constituency), a json layout with its columns said. */
+export const STV_RUNNING_TOTALS = {
+  name: 'stv-running-totals',
+  base: 'json',
+  records: '/candidates/*/counts/*',
+  about: { title: '/pageTitle', url: '/pageUrl' },
+  columns: {
+    constituency_key: { path: '$stem', type: 'text', notes: "The file's name without its extension." },
+    constituency: { path: '/constituency', type: 'text', notes: 'The constituency as the file names it.' },
+    page_title: { path: '/pageTitle', type: 'text', notes: 'Title of the article the table was taken from.' },
+    page_url: { path: '/pageUrl', type: 'text', notes: 'Address of the article the table was taken from.' },
+    election_date: { path: '/electionDate', type: 'date', notes: 'Polling day.' },
+    counts_in_constituency: { path: '/numCounts', type: 'int4', notes: 'Number of counts.' },
+    candidate: { path: '/candidates/*/id', type: 'text', notes: "The candidate's number in the table." },
+    name: { path: '/candidates/*/name', type: 'text', notes: "The candidate's name." },
+    party: { path: '/candidates/*/party', type: 'text', notes: 'The party label.' },
+    status: { path: '/candidates/*/status', type: 'text', notes: 'Elected, Excluded or Not Elected.' },
+    elected_at: {
+      path: '/candidates/*/electedAt',
+      type: 'int4',
+      notes: 'The count at which the candidate was elected.',
+    },
+    last_count: { path: '/candidates/*/lastCount', type: 'int4', notes: 'The last count with a running total.' },
+    count: { path: '/candidates/*/counts/#', type: 'int4', notes: 'The count (its position in the list, from 1).' },
+    running_total: {
+      path: '/candidates/*/counts/*',
+      type: 'int4',
+      notes:
+        'The running total after the count; empty once the candidate is out of the count or elected with no further change.',
+    },
+  },
+} as const;
+
+/**
+ * The running-totals input of an STV transform (the stv-running-totals layout): the layout's columns it reads, each of
+ * the kind the layout types it.
+ */
+function runningTotals(
+  description: string,
+  names: readonly (keyof typeof STV_RUNNING_TOTALS.columns)[],
+): { required: true; description: string; columns: Record<string, 'text' | 'number'> } {
+  const kind = (name: keyof typeof STV_RUNNING_TOTALS.columns) =>
+    STV_RUNNING_TOTALS.columns[name].type === 'text' ? 'text' : 'number';
+  return { required: true, description, columns: Object.fromEntries(names.map((name) => [name, kind(name)])) };
+}
+
+/** The optional Irish names input of an STV transform: official files of other elections that name constituencies. */
+function irishNames(description: string) {
+  return { required: false, description, columns: { name: 'text', ainm: 'text' } } as const;
+}
+
 function columns(names: readonly string[], notes: Record<string, string>): { name: string; notes: string }[] {
   return names.map((name) => ({ name, notes: notes[name] ?? '' }));
 }
@@ -100,18 +151,14 @@ export const ELECTION_TRANSFORMS = [
       "Count details (one record per candidate per count) from STV running totals and the constituencies' quotas.",
     version: 1,
     inputs: {
-      totals: {
-        required: true,
-        description: 'Running totals, one record per candidate per count (the stv-running-totals layout).',
-        columns: {
-          constituency_key: 'text',
-          candidate: 'text',
-          name: 'text',
-          status: 'text',
-          count: 'number',
-          running_total: 'number',
-        },
-      },
+      totals: runningTotals('Running totals, one record per candidate per count (the stv-running-totals layout).', [
+        'constituency_key',
+        'candidate',
+        'name',
+        'status',
+        'count',
+        'running_total',
+      ]),
       statistics: {
         required: true,
         description: 'One record per constituency, in the order that numbers them.',
@@ -150,19 +197,15 @@ export const ELECTION_TRANSFORMS = [
       "Candidate results (one record per candidate) from STV running totals, the constituencies' statistics and party names.",
     version: 1,
     inputs: {
-      totals: {
-        required: true,
-        description: 'Running totals (the stv-running-totals layout).',
-        columns: {
-          constituency_key: 'text',
-          candidate: 'text',
-          name: 'text',
-          party: 'text',
-          status: 'text',
-          count: 'number',
-          running_total: 'number',
-        },
-      },
+      totals: runningTotals('Running totals (the stv-running-totals layout).', [
+        'constituency_key',
+        'candidate',
+        'name',
+        'party',
+        'status',
+        'count',
+        'running_total',
+      ]),
       statistics: {
         required: true,
         description: 'One record per constituency.',
@@ -173,11 +216,9 @@ export const ELECTION_TRANSFORMS = [
         description: 'The party name and abbreviation to give each party label of the running totals.',
         columns: { label: 'text', party: 'text', abbreviation: 'text' },
       },
-      irish_names: {
-        required: false,
-        description: 'Irish names of constituencies, matched by name (accents, case, dashes and spaces ignored).',
-        columns: { name: 'text', ainm: 'text' },
-      },
+      irish_names: irishNames(
+        'Irish names of constituencies, matched by name (accents, case, dashes and spaces ignored).',
+      ),
     },
     options: {
       constituency_keys: { type: 'string-map', description: 'As for stv-count-details.' },
@@ -207,17 +248,13 @@ export const ELECTION_TRANSFORMS = [
       "Constituency results (one record per constituency) from the constituencies' statistics and the STV running totals.",
     version: 1,
     inputs: {
-      totals: {
-        required: true,
-        description: 'Running totals (the stv-running-totals layout).',
-        columns: {
-          constituency_key: 'text',
-          candidate: 'text',
-          status: 'text',
-          count: 'number',
-          running_total: 'number',
-        },
-      },
+      totals: runningTotals('Running totals (the stv-running-totals layout).', [
+        'constituency_key',
+        'candidate',
+        'status',
+        'count',
+        'running_total',
+      ]),
       statistics: {
         required: true,
         description: 'One record per constituency: seats, electorate, poll, spoiled and valid votes, quota.',
@@ -232,11 +269,7 @@ export const ELECTION_TRANSFORMS = [
           quota: 'number',
         },
       },
-      irish_names: {
-        required: false,
-        description: 'Irish names of constituencies, matched by name.',
-        columns: { name: 'text', ainm: 'text' },
-      },
+      irish_names: irishNames('Irish names of constituencies, matched by name.'),
     },
     options: {
       constituency_keys: { type: 'string-map', description: 'As for stv-count-details.' },
@@ -388,36 +421,3 @@ export const ELECTION_TRANSFORMS = [
     }),
   },
 ] as const;
-
-/** The layout of STV running-totals files (one JSON document per constituency), a json layout with its columns said. */
-export const STV_RUNNING_TOTALS = {
-  name: 'stv-running-totals',
-  base: 'json',
-  records: '/candidates/*/counts/*',
-  about: { title: '/pageTitle', url: '/pageUrl' },
-  columns: {
-    constituency_key: { path: '$stem', type: 'text', notes: "The file's name without its extension." },
-    constituency: { path: '/constituency', type: 'text', notes: 'The constituency as the file names it.' },
-    page_title: { path: '/pageTitle', type: 'text', notes: 'Title of the article the table was taken from.' },
-    page_url: { path: '/pageUrl', type: 'text', notes: 'Address of the article the table was taken from.' },
-    election_date: { path: '/electionDate', type: 'date', notes: 'Polling day.' },
-    counts_in_constituency: { path: '/numCounts', type: 'int4', notes: 'Number of counts.' },
-    candidate: { path: '/candidates/*/id', type: 'text', notes: "The candidate's number in the table." },
-    name: { path: '/candidates/*/name', type: 'text', notes: "The candidate's name." },
-    party: { path: '/candidates/*/party', type: 'text', notes: 'The party label.' },
-    status: { path: '/candidates/*/status', type: 'text', notes: 'Elected, Excluded or Not Elected.' },
-    elected_at: {
-      path: '/candidates/*/electedAt',
-      type: 'int4',
-      notes: 'The count at which the candidate was elected.',
-    },
-    last_count: { path: '/candidates/*/lastCount', type: 'int4', notes: 'The last count with a running total.' },
-    count: { path: '/candidates/*/counts/#', type: 'int4', notes: 'The count (its position in the list, from 1).' },
-    running_total: {
-      path: '/candidates/*/counts/*',
-      type: 'int4',
-      notes:
-        'The running total after the count; empty once the candidate is out of the count or elected with no further change.',
-    },
-  },
-} as const;

@@ -97,6 +97,15 @@ export interface ApiCore {
 /** The routes whose answers are tagged by the data's version and remembered. */
 type CachedRoute = Extract<ApiRoute, { kind: 'version' | 'openapi' | 'action' | 'dump' }>;
 
+/** Makes the answer to a request on such a route afresh, on the lease's version (or the one a reload put in its place). */
+type Responder<K extends CachedRoute['kind']> = (
+  request: ApiRequest,
+  route: Extract<CachedRoute, { kind: K }>,
+  lease: { current: ServiceLease },
+  siteUrl: string,
+  query: string,
+) => Promise<ApiResponse>;
+
 function splitUrl(url: string): { path: string; query: string } {
   const at = url.indexOf('?');
   return at === -1 ? { path: url, query: '' } : { path: url.slice(0, at), query: url.slice(at + 1) };
@@ -215,13 +224,7 @@ export function createApiCore(options: CoreOptions): ApiCore {
     return response;
   };
 
-  async function respondToAction(
-    request: ApiRequest,
-    route: Extract<ApiRoute, { kind: 'action' }>,
-    lease: { current: ServiceLease },
-    siteUrl: string,
-    query: string,
-  ): Promise<ApiResponse> {
+  const respondToAction: Responder<'action'> = async (request, route, lease, siteUrl, query) => {
     const action = actions.get(route.name);
     const help = helpUrl(siteUrl, settings.locale, route.name);
     let callback: string | null = null;
@@ -258,15 +261,9 @@ export function createApiCore(options: CoreOptions): ApiCore {
       const envelope = errorEnvelope(action ? help : null, apiError);
       return answer(envelope.status, { 'content-type': JSON_CONTENT_TYPE }, envelope.body, route.name, lease.current);
     }
-  }
+  };
 
-  async function respondToDump(
-    request: ApiRequest,
-    route: Extract<ApiRoute, { kind: 'dump' }>,
-    lease: { current: ServiceLease },
-    siteUrl: string,
-    query: string,
-  ): Promise<ApiResponse> {
+  const respondToDump: Responder<'dump'> = async (request, route, lease, siteUrl, query) => {
     const help = helpUrl(siteUrl, settings.locale, 'datastore_search');
     try {
       const params = decodeRequest('GET', query, undefined, undefined).params;
@@ -301,7 +298,7 @@ export function createApiCore(options: CoreOptions): ApiCore {
         lease.current,
       );
     }
-  }
+  };
 
   const remembered = (
     method: string,
@@ -385,14 +382,7 @@ export function createApiCore(options: CoreOptions): ApiCore {
     );
   };
 
-  /** The answer made afresh, on the lease's version (or the one a reload put in its place). */
-  const dispatch = (
-    request: ApiRequest,
-    route: CachedRoute,
-    lease: { current: ServiceLease },
-    siteUrl: string,
-    query: string,
-  ): Promise<ApiResponse> => {
+  const dispatch: Responder<CachedRoute['kind']> = (request, route, lease, siteUrl, query) => {
     switch (route.kind) {
       case 'version':
         return Promise.resolve(answer(200, { 'content-type': JSON_CONTENT_TYPE }, '{"version": 3}', '', lease.current));

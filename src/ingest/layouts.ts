@@ -5,7 +5,7 @@
 // rows gets them checked, with the file, line, column or JSON pointer of any problem.
 
 import { jsonColumnProblem, LAYOUT_PRESETS, layoutBase, parseJsonPath } from '../catalog/source-kinds.js';
-import { jsonSyntaxError, lineOf, pointerText } from '../catalog/json-location.js';
+import { lineOf, parseJsonOr, pointerText } from '../catalog/json-location.js';
 import type { FieldDefinition, LayoutSourceDefinition } from '../catalog/types.js';
 import { parseCell, ValueError, type StoredValue } from '../catalog/values.js';
 import { correctionJson, correctionsFor, type Correction } from './corrections.js';
@@ -497,19 +497,11 @@ async function* readJson({ source, fields, files, corrections }: LayoutRead): As
   for (const file of files) {
     const name = file.name;
     const text = await decodedText(file.located.file, file.scan, source.repair);
-    let document: unknown;
-    try {
-      document = JSON.parse(text);
-    } catch (err) {
-      const where = jsonSyntaxError(text);
-      throw new LoadError(
-        name,
-        where?.line ?? null,
-        where?.column ?? null,
-        `not valid JSON: ${where?.problem ?? (err as Error).message}`,
-      );
-    }
-    document = applyJsonCorrections(document, correctionsFor(corrections, name), name);
+    const parsed = parseJsonOr(
+      text,
+      (problem, where) => new LoadError(name, where?.line ?? null, where?.column ?? null, `not valid JSON: ${problem}`),
+    );
+    const document = applyJsonCorrections(parsed, correctionsFor(corrections, name), name);
     let any = false;
     for (const at of matches(document, recordSegments)) {
       any = true;

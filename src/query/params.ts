@@ -2,7 +2,7 @@
 // documentation. Validation, help_show text and API documentation are all generated from these tables.
 
 import { messages, type ValidationDetail } from '../errors.js';
-import { isMissing, ParamProblem } from './coerce.js';
+import { isMissing, ParamProblem, toText } from './coerce.js';
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it) describing a parameter's accepted JSON values. */
 export type JsonSchema = Record<string, unknown>;
@@ -39,6 +39,19 @@ export interface ValidatedParams {
   given: Set<string>;
   /** Names the table does not know, in request order. */
   unknown: string[];
+}
+
+/** A parameter that must be given as text that is not empty: an id, a name, a statement. */
+export function requiredText(name: string, example: string, description: string): ParamSpec {
+  return {
+    name,
+    type: 'string',
+    required: true,
+    coerce: toText,
+    schema: { type: 'string', minLength: 1 },
+    example,
+    description,
+  };
 }
 
 /**

@@ -338,49 +338,48 @@ function columnPlan(node: SchemaTree): ColumnPlan {
     return { name, type: 'text', convert: (value) => timeOfDay(value, unit) };
   }
   if (logical?.type === 'INTEGER') {
-    if (logical.bitWidth === 64)
-      return logical.isSigned
-        ? { name, type: 'int8', convert: toBigInt }
-        : { name, type: 'numeric', convert: toDigits };
-    if (logical.bitWidth === 32 && !logical.isSigned) return { name, type: 'int8', convert: toBigInt };
-    return { name, type: 'int4', convert: null };
+    if (logical.bitWidth === 64) return { name, ...(logical.isSigned ? INT8 : UINT64) };
+    return { name, ...(logical.bitWidth === 32 && !logical.isSigned ? INT8 : INT4) };
   }
-  switch (converted) {
-    case 'INT_8':
-    case 'INT_16':
-    case 'INT_32':
-    case 'UINT_8':
-    case 'UINT_16':
-      return { name, type: 'int4', convert: null };
-    case 'INT_64':
-    case 'UINT_32':
-      return { name, type: 'int8', convert: toBigInt };
-    case 'UINT_64':
-      return { name, type: 'numeric', convert: toDigits };
-    case 'UTF8':
-      return { name, type: 'text', convert: null };
-    default:
-  }
+  const byConvertedType = converted && BY_CONVERTED_TYPE[converted];
+  if (byConvertedType) return { name, ...byConvertedType };
   if (logical?.type === 'FLOAT16') return { name, type: 'float8', convert: null };
-  if (logical?.type === 'STRING') return { name, type: 'text', convert: null };
-  if (logical?.type === 'UUID') return { name, type: 'text', convert: null };
+  if (logical?.type === 'STRING' || logical?.type === 'UUID') return { name, ...TEXT };
   if (logical?.type === 'GEOMETRY' || logical?.type === 'GEOGRAPHY' || logical?.type === 'VARIANT')
     return { name, type: 'text', convert: jsonable };
-  switch (element.type) {
-    case 'BOOLEAN':
-      return { name, type: 'bool', convert: null };
-    case 'INT32':
-      return { name, type: 'int4', convert: null };
-    case 'INT64':
-      return { name, type: 'int8', convert: toBigInt };
-    case 'FLOAT':
-      return { name, type: 'float8', convert: (value) => shortestSingle(value as number) };
-    case 'DOUBLE':
-      return { name, type: 'float8', convert: null };
-    default:
-      return { name, type: 'text', convert: textOf };
-  }
+  return { name, ...((element.type && BY_PHYSICAL_TYPE[element.type]) ?? { type: 'text', convert: textOf }) };
 }
+
+/** A column's declared type and how its values become cells. */
+type Reading = Omit<ColumnPlan, 'name'>;
+
+const INT4: Reading = { type: 'int4', convert: null };
+const INT8: Reading = { type: 'int8', convert: toBigInt };
+/** An unsigned 64-bit integer may be beyond int8: exact digits. */
+const UINT64: Reading = { type: 'numeric', convert: toDigits };
+const TEXT: Reading = { type: 'text', convert: null };
+
+/** The legacy converted types that say only an integer's width, or text. */
+const BY_CONVERTED_TYPE: Partial<Record<NonNullable<SchemaElement['converted_type']>, Reading>> = {
+  INT_8: INT4,
+  INT_16: INT4,
+  INT_32: INT4,
+  UINT_8: INT4,
+  UINT_16: INT4,
+  INT_64: INT8,
+  UINT_32: INT8,
+  UINT_64: UINT64,
+  UTF8: TEXT,
+};
+
+/** The physical types, read so where no annotation says more (any other is text). */
+const BY_PHYSICAL_TYPE: Partial<Record<NonNullable<SchemaElement['type']>, Reading>> = {
+  BOOLEAN: { type: 'bool', convert: null },
+  INT32: INT4,
+  INT64: INT8,
+  FLOAT: { type: 'float8', convert: (value) => shortestSingle(value as number) },
+  DOUBLE: { type: 'float8', convert: null },
+};
 
 function toBigInt(value: unknown): bigint {
   return typeof value === 'bigint' ? value : BigInt(value as number);

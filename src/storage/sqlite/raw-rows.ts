@@ -6,21 +6,23 @@ import type { StoredValue } from '../../catalog/values.js';
 import { RowVectorizer } from '../full-text.js';
 import type { ResourceSink } from '../load-target.js';
 import type { RawRows } from './build-protocol.js';
+import { RecordBatches } from './batches.js';
 import { recordText } from './row-encoder.js';
 
 const emptyBatch = (): RawRows => ({ ids: [], values: [], vectors: [], documents: [] });
 
 export class RawRowBatcher implements ResourceSink {
-  private batch = emptyBatch();
+  private readonly batches: RecordBatches<RawRows>;
   private rows = 0;
   private readonly vectorizer: RowVectorizer;
 
   constructor(
     fields: readonly FieldDefinition[],
     fullTextLanguage: string,
-    private readonly send: (batch: RawRows) => void | Promise<void>,
-    private readonly batchRows = 250,
+    send: (batch: RawRows) => void | Promise<void>,
+    batchRows = 250,
   ) {
+    this.batches = new RecordBatches(emptyBatch, send, batchRows);
     this.vectorizer = new RowVectorizer(fullTextLanguage, fields);
   }
 
@@ -30,22 +32,19 @@ export class RawRowBatcher implements ResourceSink {
 
   insert(values: readonly StoredValue[], id?: number): void | Promise<void> {
     this.rows += 1;
+    const batch = this.batches.current;
     for (const value of values)
-      if (typeof value === 'number' && (!Number.isFinite(value) || Object.is(value, -0)))
-        this.batch.unusualNumbers = true;
+      if (typeof value === 'number' && (!Number.isFinite(value) || Object.is(value, -0))) batch.unusualNumbers = true;
     const { vector, document } = recordText(this.vectorizer, values);
-    this.batch.ids.push(id ?? null);
-    this.batch.values.push(values);
-    this.batch.vectors.push(vector);
-    this.batch.documents.push(document);
-    return this.batch.ids.length >= this.batchRows ? this.flush() : undefined;
+    batch.ids.push(id ?? null);
+    batch.values.push(values);
+    batch.vectors.push(vector);
+    batch.documents.push(document);
+    return this.batches.added();
   }
 
   /** Hands on the records not yet sent. */
   flush(): void | Promise<void> {
-    if (this.batch.ids.length === 0) return;
-    const batch = this.batch;
-    this.batch = emptyBatch();
-    return this.send(batch);
+    return this.batches.flush();
   }
 }

@@ -8,6 +8,7 @@ import { tsvectorToString } from '../../text-search/index.js';
 import { ftsDocument, RowVectorizer } from '../full-text.js';
 import type { ResourceSink } from '../load-target.js';
 import { RecordRenderer } from '../row-sink.js';
+import { RecordBatches } from './batches.js';
 import type { EncodedRows, RowFacts } from './build-protocol.js';
 
 /** A record's tsvector, as stored text, and its full-text index document. */
@@ -43,14 +44,15 @@ export class SqliteRowEncoder implements ResourceSink {
   private readonly vectorizer: RowVectorizer;
   private readonly renderer: RecordRenderer;
   private readonly exactFields = new Set<string>();
-  private batch: EncodedRows = { rows: [], documents: [] };
+  private readonly batches: RecordBatches<EncodedRows>;
 
   constructor(
     private readonly fields: readonly FieldDefinition[],
     fullTextLanguage: string,
-    private readonly send: (batch: EncodedRows) => void | Promise<void>,
-    private readonly batchRows = 1000,
+    send: (batch: EncodedRows) => void | Promise<void>,
+    batchRows = 1000,
   ) {
+    this.batches = new RecordBatches<EncodedRows>(() => ({ rows: [], documents: [] }), send, batchRows);
     this.numeric = fields.flatMap((f, i) => (f.type === 'numeric' ? [i] : []));
     this.types = fields.map((f) => f.type);
     this.vectorizer = new RowVectorizer(fullTextLanguage, fields);
@@ -73,17 +75,15 @@ export class SqliteRowEncoder implements ResourceSink {
       if (exact !== null) this.exactFields.add(this.fields[i]!.id);
       encoded.push(exact);
     }
-    this.batch.rows.push(encoded);
-    this.batch.documents.push(document);
-    return this.batch.rows.length >= this.batchRows ? this.flush() : undefined;
+    const batch = this.batches.current;
+    batch.rows.push(encoded);
+    batch.documents.push(document);
+    return this.batches.added();
   }
 
   /** Hands on the rows not yet sent. */
   flush(): void | Promise<void> {
-    if (this.batch.rows.length === 0) return;
-    const batch = this.batch;
-    this.batch = { rows: [], documents: [] };
-    return this.send(batch);
+    return this.batches.flush();
   }
 
   facts(): RowFacts {
