@@ -16,6 +16,8 @@ import type { SqliteStore, SqliteVersion } from '../../src/storage/sqlite/backen
 import { openSqliteStore } from '../../src/stores.js';
 import { SqliteDatabaseBuilder } from '../../src/storage/sqlite/builder.js';
 import { SqliteRowEncoder } from '../../src/storage/sqlite/row-encoder.js';
+import { recordText } from '../../src/storage/sqlite/raw-rows.js';
+import { RowVectorizer } from '../../src/storage/full-text.js';
 
 const RID = 'r1';
 const definition: ResourceDefinition = {
@@ -73,8 +75,9 @@ describe('SQLite compiler', () => {
       definition,
       { id: RID, sourceSha256: 'x', specHash: 'y', source: 'x.csv' },
       async (write) => {
-        const encoder = new SqliteRowEncoder(definition.fields, 'english', write);
-        for (const row of ROWS) await encoder.insert(row);
+        const encoder = new SqliteRowEncoder(definition.fields, write);
+        const vectorizer = new RowVectorizer('english', definition.fields);
+        for (const row of ROWS) await encoder.insert(row, undefined, recordText(vectorizer, row));
         await encoder.flush();
         return encoder.facts();
       },

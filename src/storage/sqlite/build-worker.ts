@@ -44,7 +44,7 @@ function answer(seq: number, work: () => unknown): void {
 function receiver(resource: ResourceShape, base: LoadBase) {
   return (write: RowWriter): Promise<RowFacts> =>
     new Promise((end, fail) => {
-      receiving = { encoder: new SqliteRowEncoder(resource.fields, start.fullTextLanguage, write), base, end, fail };
+      receiving = { encoder: new SqliteRowEncoder(resource.fields, write), base, end, fail };
     });
 }
 

@@ -3,11 +3,22 @@
 
 import type { FieldDefinition } from '../../catalog/types.js';
 import type { StoredValue } from '../../catalog/values.js';
-import { RowVectorizer } from '../full-text.js';
+import { tsvectorToString } from '../../text-search/index.js';
+import { ftsDocument, RowVectorizer } from '../full-text.js';
 import type { ResourceSink } from '../load-target.js';
 import type { RawRows } from './build-protocol.js';
 import { RecordBatches } from './batches.js';
-import { recordText } from './row-encoder.js';
+
+/** A record's tsvector, as stored text, and its full-text index document. */
+export interface RecordText {
+  vector: string;
+  document: string;
+}
+
+export function recordText(vectorizer: RowVectorizer, values: readonly StoredValue[]): RecordText {
+  const vector = vectorizer.vector(values);
+  return { vector: tsvectorToString(vector), document: ftsDocument(vector) };
+}
 
 const emptyBatch = (): RawRows => ({ ids: [], values: [], vectors: [], documents: [] });
 
