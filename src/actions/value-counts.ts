@@ -3,7 +3,7 @@
 // it, so the API does not serve it; the pages call it as they call datastore_search.
 
 import { ApiError, errors } from '../errors.js';
-import { ParamErrors } from '../query/params.js';
+import { validating } from './validation.js';
 import { readSearchRequest, searchParamSpecs } from '../query/search-params.js';
 import { planValueCounts } from '../query/search-plan.js';
 import { valueReader } from '../serialize/records.js';
@@ -40,13 +40,7 @@ export async function countFieldValues(
     specs = searchParamSpecs(settings);
     specsBySettings.set(settings, specs);
   }
-  let request;
-  try {
-    request = readSearchRequest({ ...params, fields: field }, settings, specs);
-  } catch (err) {
-    if (err instanceof ParamErrors) throw errors.validation(err.detail);
-    throw err;
-  }
+  const request = validating(() => readSearchRequest({ ...params, fields: field }, settings, specs));
   const resource = catalog.get(request.resourceId);
   if (!resource) throw errors.resourceNotFound(request.resourceId);
   const plan = planValueCounts(request, resource, field, limit + 1, {

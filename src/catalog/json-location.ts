@@ -33,10 +33,7 @@ export function lineOf(text: string, path: JsonPath): number | null {
     node = next;
   }
   // The key of an object member is where a reader looks first.
-  const at = node.parent?.type === 'property' ? node.parent.offset : node.offset;
-  let line = 1;
-  for (let i = 0; i < at && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
+  return lineAndColumn(text, node.parent?.type === 'property' ? node.parent.offset : node.offset).line;
 }
 
 /** Where a text that JSON.parse rejected goes wrong: line, column (1-based) and what is wrong there. */
