@@ -4,7 +4,7 @@
 import type { ComponentChildren } from 'preact';
 import type { Comparison, ElectionSummary, ElectionTotals } from '../../elections/index.js';
 import { formatNumber, formatShare, formatSigned } from '../format.js';
-import { DataTable, Figure, Num, PartyName, ScrollRegion } from './layout.js';
+import { DataTable, Figure, Num, PartyName } from './layout.js';
 
 /** An election's label as a column heading: its year where the label ends in one ("General Election 2020" → 2020). */
 const short = (label: string) => /\b(\d{4})$/.exec(label)?.[1] ?? label;
@@ -127,30 +127,29 @@ function PartiesCompared({
   cells: (party: ComparedParty) => ComponentChildren[];
 }) {
   return (
-    <ScrollRegion label={label}>
-      <DataTable
-        class="data compare-table"
-        id={id}
-        caption={caption}
-        text={['Party']}
-        numeric={[short(a.label), short(b.label), 'Change']}
-      >
-        {parties.map((p) => (
-          <tr>
-            <th scope="row">
-              <PartyName
-                party={p.party}
-                abbreviation={p.abbreviation}
-                href={partyHref(p.keys[1] ? 1 : 0, (p.keys[1] ?? p.keys[0])!)}
-              />
-            </th>
-            {cells(p).map((cell) => (
-              <Num>{cell}</Num>
-            ))}
-          </tr>
-        ))}
-      </DataTable>
-    </ScrollRegion>
+    <DataTable
+      scroll={label}
+      class="data compare-table"
+      id={id}
+      caption={caption}
+      text={['Party']}
+      numeric={[short(a.label), short(b.label), 'Change']}
+    >
+      {parties.map((p) => (
+        <tr>
+          <th scope="row">
+            <PartyName
+              party={p.party}
+              abbreviation={p.abbreviation}
+              href={partyHref(p.keys[1] ? 1 : 0, (p.keys[1] ?? p.keys[0])!)}
+            />
+          </th>
+          {cells(p).map((cell) => (
+            <Num>{cell}</Num>
+          ))}
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
@@ -192,22 +191,21 @@ function CompareBody({
     <>
       <section aria-labelledby="overall-title">
         <h2 id="overall-title">Overall</h2>
-        <ScrollRegion label="The whole country compared">
-          <DataTable
-            class="data compact"
-            caption={<>{label}: the whole country</>}
-            text={['']}
-            numeric={[a.label, b.label]}
-          >
-            {OVERALL_ROWS.map(([name, value]) => (
-              <tr>
-                <th scope="row">{name}</th>
-                <Num>{value(a.totals)}</Num>
-                <Num>{value(b.totals)}</Num>
-              </tr>
-            ))}
-          </DataTable>
-        </ScrollRegion>
+        <DataTable
+          scroll="The whole country compared"
+          class="data compact"
+          caption={<>{label}: the whole country</>}
+          text={['']}
+          numeric={[a.label, b.label]}
+        >
+          {OVERALL_ROWS.map(([name, value]) => (
+            <tr>
+              <th scope="row">{name}</th>
+              <Num>{value(a.totals)}</Num>
+              <Num>{value(b.totals)}</Num>
+            </tr>
+          ))}
+        </DataTable>
       </section>
 
       <section aria-labelledby="parties-title">
@@ -275,37 +273,36 @@ function CompareBody({
           appear in only one of them, where boundaries were redrawn. Constituencies with the same name may still have
           changed boundaries.
         </p>
-        <ScrollRegion label="Constituencies compared">
-          <DataTable
-            class="data"
-            caption={<>Constituencies matched by name, {label}</>}
-            text={['Constituency']}
-            numeric={[
-              `Seats ${short(a.label)}`,
-              `Seats ${short(b.label)}`,
-              `Turnout ${short(a.label)}`,
-              `Turnout ${short(b.label)}`,
-            ]}
-            after={['Match']}
-          >
-            {comparison.constituencies.map((c) => (
-              <tr class={c.status === 'same' ? undefined : 'flagged'}>
-                <th scope="row">
-                  {c.keys[1] ? (
-                    <a href={constituencyHref(1, c.keys[1])}>{c.name}</a>
-                  ) : (
-                    <a href={constituencyHref(0, c.keys[0]!)}>{c.name}</a>
-                  )}
-                </th>
-                <Num>{seatsCell(c.seats[0], c.ceannComhairle[0])}</Num>
-                <Num>{seatsCell(c.seats[1], c.ceannComhairle[1])}</Num>
-                <Num>{formatShare(c.turnout[0])}</Num>
-                <Num>{formatShare(c.turnout[1])}</Num>
-                <td>{STATUS_TEXT[c.status]}</td>
-              </tr>
-            ))}
-          </DataTable>
-        </ScrollRegion>
+        <DataTable
+          scroll="Constituencies compared"
+          class="data"
+          caption={<>Constituencies matched by name, {label}</>}
+          text={['Constituency']}
+          numeric={[
+            `Seats ${short(a.label)}`,
+            `Seats ${short(b.label)}`,
+            `Turnout ${short(a.label)}`,
+            `Turnout ${short(b.label)}`,
+          ]}
+          after={['Match']}
+        >
+          {comparison.constituencies.map((c) => (
+            <tr class={c.status === 'same' ? undefined : 'flagged'}>
+              <th scope="row">
+                {c.keys[1] ? (
+                  <a href={constituencyHref(1, c.keys[1])}>{c.name}</a>
+                ) : (
+                  <a href={constituencyHref(0, c.keys[0]!)}>{c.name}</a>
+                )}
+              </th>
+              <Num>{seatsCell(c.seats[0], c.ceannComhairle[0])}</Num>
+              <Num>{seatsCell(c.seats[1], c.ceannComhairle[1])}</Num>
+              <Num>{formatShare(c.turnout[0])}</Num>
+              <Num>{formatShare(c.turnout[1])}</Num>
+              <td>{STATUS_TEXT[c.status]}</td>
+            </tr>
+          ))}
+        </DataTable>
       </section>
     </>
   );

@@ -12,7 +12,7 @@ import {
 import { candidateLabel, countColours } from '../election-charts.js';
 import { formatNumber, formatShare, formatSigned, plural } from '../format.js';
 import { ShortfallNote } from './election.js';
-import { DataTable, Fact, Figure, Ga, Num, PartyChip, ScrollRegion } from './layout.js';
+import { DataTable, Fact, Figure, Ga, Num, PartyChip } from './layout.js';
 
 export interface ConstituencyPageProps {
   constituency: Constituency;
@@ -264,79 +264,76 @@ function CountTable({ sheet, shown, count, constituency: c, pagePath }: Constitu
         Each cell gives the votes transferred at that count (+ received, − given away) and the running total after it.
         Quota {formatNumber(c.quota)}.
       </p>
-      <ScrollRegion label={`Count by count in ${c.name}`}>
-        <DataTable
-          class="data count-table"
-          caption={
-            <>Count by count in {c.name}: a row per candidate, a column per count, headed by what was distributed.</>
-          }
-          head={
-            <>
-              <th scope="col">Candidate</th>
-              {steps.map((s) => (
-                <th scope="col" class="num">
-                  <a href={s.count >= sheet.steps.length ? pagePath : `${pagePath}?count=${s.count}`}>
-                    Count {s.count}
-                  </a>
-                  <span class="count-what">
-                    {distributionText(s.distribution)}
-                    {s.distribution.kind !== 'first' && ` (${formatNumber(s.distribution.votes)})`}
-                  </span>
-                </th>
-              ))}
-            </>
-          }
-        >
-          {shown.candidates.map((s) => (
-            <tr class={s.elected ? 'is-elected' : s.excludedAt !== null ? 'is-excluded' : undefined}>
-              <th scope="row">
-                {fullName(s.candidate)}
-                <span class="row-party">
-                  <PartyChip party={s.candidate.party} label={s.candidate.partyAbbreviation || s.candidate.party} />
+      <DataTable
+        scroll={`Count by count in ${c.name}`}
+        class="data count-table"
+        caption={
+          <>Count by count in {c.name}: a row per candidate, a column per count, headed by what was distributed.</>
+        }
+        head={
+          <>
+            <th scope="col">Candidate</th>
+            {steps.map((s) => (
+              <th scope="col" class="num">
+                <a href={s.count >= sheet.steps.length ? pagePath : `${pagePath}?count=${s.count}`}>Count {s.count}</a>
+                <span class="count-what">
+                  {distributionText(s.distribution)}
+                  {s.distribution.kind !== 'first' && ` (${formatNumber(s.distribution.votes)})`}
                 </span>
               </th>
-              {s.cells.map((cell) => (
-                <td class={`num${cell.event ? ` event-${cell.event}` : ''}`}>
-                  {cell.transfer !== null && cell.transfer !== 0 && (
-                    <span class="transfer">
-                      <span class="visually-hidden">transfer </span>
-                      {formatSigned(cell.transfer)}
-                    </span>
-                  )}
-                  {cell.total !== null && (
-                    <span class="total">
-                      <span class="visually-hidden">total </span>
-                      {formatNumber(cell.total)}
-                    </span>
-                  )}
-                  {cell.event === 'elected' && <span class="event">Elected</span>}
-                  {cell.event === 'excluded' && <span class="event">Excluded</span>}
-                  {cell.transfer === null && cell.total === null && cell.event === null && (
-                    <span class="visually-hidden">out of the count</span>
-                  )}
-                </td>
-              ))}
-            </tr>
-          ))}
-          <tr class="nontransferable">
-            <th scope="row">Non-transferable</th>
-            {steps.map((s) => (
-              <td class="num">
-                {s.count > 1 && (
+            ))}
+          </>
+        }
+      >
+        {shown.candidates.map((s) => (
+          <tr class={s.elected ? 'is-elected' : s.excludedAt !== null ? 'is-excluded' : undefined}>
+            <th scope="row">
+              {fullName(s.candidate)}
+              <span class="row-party">
+                <PartyChip party={s.candidate.party} label={s.candidate.partyAbbreviation || s.candidate.party} />
+              </span>
+            </th>
+            {s.cells.map((cell) => (
+              <td class={`num${cell.event ? ` event-${cell.event}` : ''}`}>
+                {cell.transfer !== null && cell.transfer !== 0 && (
                   <span class="transfer">
-                    <span class="visually-hidden">this count </span>
-                    {formatSigned(s.nonTransferable)}
+                    <span class="visually-hidden">transfer </span>
+                    {formatSigned(cell.transfer)}
                   </span>
                 )}
-                <span class="total">
-                  <span class="visually-hidden">in all </span>
-                  {formatNumber(s.nonTransferableSoFar)}
-                </span>
+                {cell.total !== null && (
+                  <span class="total">
+                    <span class="visually-hidden">total </span>
+                    {formatNumber(cell.total)}
+                  </span>
+                )}
+                {cell.event === 'elected' && <span class="event">Elected</span>}
+                {cell.event === 'excluded' && <span class="event">Excluded</span>}
+                {cell.transfer === null && cell.total === null && cell.event === null && (
+                  <span class="visually-hidden">out of the count</span>
+                )}
               </td>
             ))}
           </tr>
-        </DataTable>
-      </ScrollRegion>
+        ))}
+        <tr class="nontransferable">
+          <th scope="row">Non-transferable</th>
+          {steps.map((s) => (
+            <td class="num">
+              {s.count > 1 && (
+                <span class="transfer">
+                  <span class="visually-hidden">this count </span>
+                  {formatSigned(s.nonTransferable)}
+                </span>
+              )}
+              <span class="total">
+                <span class="visually-hidden">in all </span>
+                {formatNumber(s.nonTransferableSoFar)}
+              </span>
+            </td>
+          ))}
+        </tr>
+      </DataTable>
     </section>
   );
 }
@@ -418,27 +415,26 @@ function StepTable({
   return (
     <>
       {heading && <h3>{title}</h3>}
-      <ScrollRegion label={`Transfers at count ${step.count}${heading ? '' : ', chart data'}`}>
-        <DataTable
-          class="data compact"
-          caption={heading ? `Transfers at count ${step.count} in ${constituencyName}` : title}
-          text={['To']}
-          numeric={['Votes', 'Share of those distributed']}
-        >
-          {step.gains.map((g) => (
-            <tr>
-              <th scope="row">{candidateLabel({ candidate: g.candidate })}</th>
-              <Num>{formatNumber(g.votes)}</Num>
-              <Num>{formatShare(distributed ? g.votes / distributed : null)}</Num>
-            </tr>
-          ))}
+      <DataTable
+        scroll={`Transfers at count ${step.count}${heading ? '' : ', chart data'}`}
+        class="data compact"
+        caption={heading ? `Transfers at count ${step.count} in ${constituencyName}` : title}
+        text={['To']}
+        numeric={['Votes', 'Share of those distributed']}
+      >
+        {step.gains.map((g) => (
           <tr>
-            <th scope="row">Non-transferable</th>
-            <Num>{formatNumber(step.nonTransferable)}</Num>
-            <Num>{formatShare(distributed ? step.nonTransferable / distributed : null)}</Num>
+            <th scope="row">{candidateLabel({ candidate: g.candidate })}</th>
+            <Num>{formatNumber(g.votes)}</Num>
+            <Num>{formatShare(distributed ? g.votes / distributed : null)}</Num>
           </tr>
-        </DataTable>
-      </ScrollRegion>
+        ))}
+        <tr>
+          <th scope="row">Non-transferable</th>
+          <Num>{formatNumber(step.nonTransferable)}</Num>
+          <Num>{formatShare(distributed ? step.nonTransferable / distributed : null)}</Num>
+        </tr>
+      </DataTable>
     </>
   );
 }

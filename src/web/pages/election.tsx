@@ -15,7 +15,7 @@ import {
   type PartyTotals,
 } from '../../elections/index.js';
 import { formatDate, formatNumber, formatShare, formatSigned, plural } from '../format.js';
-import { DataTable, Fact, Figure, Ga, Num, PartyChip, PartyName, ScrollRegion, SortHead } from './layout.js';
+import { DataTable, Fact, Figure, Ga, Num, PartyChip, PartyName, SortHead } from './layout.js';
 
 export interface ElectionLinks {
   overview: string;
@@ -288,61 +288,60 @@ export function ConstituencyList({
         {plural(list.length, 'constituency', 'constituencies')}. Choose one for its count, transfer by transfer.
       </p>
       <div id="list" tabindex={-1}>
-        <ScrollRegion label="Constituencies">
-          <DataTable
-            class="data"
-            caption={
-              <>
-                Constituencies of the {label}, sorted by {CONSTITUENCY_SORTS[sortKey]!.label.toLowerCase()}{' '}
-                {descending ? 'descending' : 'ascending'}
-              </>
-            }
-            head={
-              <>
-                {header('name')}
-                <th scope="col">Irish name</th>
-                {header('seats')}
-                {header('candidates')}
-                {header('electorate')}
-                {header('turnout')}
-                {header('spoiled')}
-                {header('quota')}
-                {header('counts')}
-              </>
-            }
-          >
-            {list.map((c) => (
-              <tr>
-                <th scope="row">
-                  <a href={links.constituency(c.key)}>{c.name}</a>
-                </th>
-                <td>{c.nameGa ? <Ga>{c.nameGa}</Ga> : '–'}</td>
-                <Num>
-                  {c.returnedAutomatically ? (
-                    <>
-                      {formatNumber(c.seats + c.returnedAutomatically)}
-                      <a
-                        href="#ceann-comhairle-note"
-                        class="footnote-mark"
-                        aria-label={`${c.seats} contested and the Ceann Comhairle: see the note`}
-                      >
-                        *
-                      </a>
-                    </>
-                  ) : (
-                    formatNumber(c.seats)
-                  )}
-                </Num>
-                <Num>{formatNumber(election.candidates(c.key).length)}</Num>
-                <Num>{formatNumber(c.electorate)}</Num>
-                <Num>{formatShare(CONSTITUENCY_SORTS.turnout!.value(c, election) as number | null)}</Num>
-                <Num>{formatShare(CONSTITUENCY_SORTS.spoiled!.value(c, election) as number | null)}</Num>
-                <Num>{formatNumber(c.quota)}</Num>
-                <Num>{formatNumber(CONSTITUENCY_SORTS.counts!.value(c, election) as number | null)}</Num>
-              </tr>
-            ))}
-          </DataTable>
-        </ScrollRegion>
+        <DataTable
+          scroll="Constituencies"
+          class="data"
+          caption={
+            <>
+              Constituencies of the {label}, sorted by {CONSTITUENCY_SORTS[sortKey]!.label.toLowerCase()}{' '}
+              {descending ? 'descending' : 'ascending'}
+            </>
+          }
+          head={
+            <>
+              {header('name')}
+              <th scope="col">Irish name</th>
+              {header('seats')}
+              {header('candidates')}
+              {header('electorate')}
+              {header('turnout')}
+              {header('spoiled')}
+              {header('quota')}
+              {header('counts')}
+            </>
+          }
+        >
+          {list.map((c) => (
+            <tr>
+              <th scope="row">
+                <a href={links.constituency(c.key)}>{c.name}</a>
+              </th>
+              <td>{c.nameGa ? <Ga>{c.nameGa}</Ga> : '–'}</td>
+              <Num>
+                {c.returnedAutomatically ? (
+                  <>
+                    {formatNumber(c.seats + c.returnedAutomatically)}
+                    <a
+                      href="#ceann-comhairle-note"
+                      class="footnote-mark"
+                      aria-label={`${c.seats} contested and the Ceann Comhairle: see the note`}
+                    >
+                      *
+                    </a>
+                  </>
+                ) : (
+                  formatNumber(c.seats)
+                )}
+              </Num>
+              <Num>{formatNumber(election.candidates(c.key).length)}</Num>
+              <Num>{formatNumber(c.electorate)}</Num>
+              <Num>{formatShare(CONSTITUENCY_SORTS.turnout!.value(c, election) as number | null)}</Num>
+              <Num>{formatShare(CONSTITUENCY_SORTS.spoiled!.value(c, election) as number | null)}</Num>
+              <Num>{formatNumber(c.quota)}</Num>
+              <Num>{formatNumber(CONSTITUENCY_SORTS.counts!.value(c, election) as number | null)}</Num>
+            </tr>
+          ))}
+        </DataTable>
       </div>
       {election.house.ceannComhairle && list.some((c) => c.returnedAutomatically) && (
         <p class="note" role="note" id="ceann-comhairle-note">
@@ -392,55 +391,54 @@ export function PartyTotalsPage({
         )}
         ; {formatNumber(t.validPoll)} valid first-preference votes.
       </p>
-      <ScrollRegion label="Party totals">
-        <DataTable
-          class="data"
-          caption={<>Party totals, {label}, by first-preference votes</>}
-          text={['Party']}
-          numeric={[
-            'Seats',
-            'First preferences',
-            'Vote share',
-            'Seat share',
-            'Seat share minus vote share',
-            'Candidates',
-            'Women candidates',
-            'Women elected',
-            'Passed a quarter quota',
-          ]}
-          foot={
-            <>
-              <th scope="row">All</th>
-              <SeatsCell seats={t.houseSeats} elected={t.elected} returnedAutomatically={t.returnedAutomatically} />
-              <Num>{formatNumber(parties.reduce((s, p) => s + p.firstPreferences, 0))}</Num>
-              <Num>100%</Num>
-              <Num>100%</Num>
-              <Num>–</Num>
-              <Num>{formatNumber(t.candidates)}</Num>
-              <Num>{formatNumber(t.women)}</Num>
-              <Num>{formatNumber(t.womenElected)}</Num>
-              <Num>{formatNumber(parties.reduce((s, p) => s + p.reachedQuarterQuota, 0))}</Num>
-            </>
-          }
-        >
-          {parties.map((p) => (
-            <tr>
-              <th scope="row">
-                <PartyName party={p.party} abbreviation={p.abbreviation} href={links.party(p.key)} />
-              </th>
-              <SeatsCell {...p} />
-              <Num>{formatNumber(p.firstPreferences)}</Num>
-              <Num>{formatShare(p.voteShare)}</Num>
-              <Num>{formatShare(p.seatShare)}</Num>
-              <Num>{formatSigned((p.seatShare - p.voteShare) * 100, 1, ' pts')}</Num>
-              <Num>{formatNumber(p.candidates)}</Num>
-              <Num>{formatNumber(p.women)}</Num>
-              <Num>{formatNumber(p.womenElected)}</Num>
-              <Num>{formatNumber(p.reachedQuarterQuota)}</Num>
-            </tr>
-          ))}
-        </DataTable>
-      </ScrollRegion>
+      <DataTable
+        scroll="Party totals"
+        class="data"
+        caption={<>Party totals, {label}, by first-preference votes</>}
+        text={['Party']}
+        numeric={[
+          'Seats',
+          'First preferences',
+          'Vote share',
+          'Seat share',
+          'Seat share minus vote share',
+          'Candidates',
+          'Women candidates',
+          'Women elected',
+          'Passed a quarter quota',
+        ]}
+        foot={
+          <>
+            <th scope="row">All</th>
+            <SeatsCell seats={t.houseSeats} elected={t.elected} returnedAutomatically={t.returnedAutomatically} />
+            <Num>{formatNumber(parties.reduce((s, p) => s + p.firstPreferences, 0))}</Num>
+            <Num>100%</Num>
+            <Num>100%</Num>
+            <Num>–</Num>
+            <Num>{formatNumber(t.candidates)}</Num>
+            <Num>{formatNumber(t.women)}</Num>
+            <Num>{formatNumber(t.womenElected)}</Num>
+            <Num>{formatNumber(parties.reduce((s, p) => s + p.reachedQuarterQuota, 0))}</Num>
+          </>
+        }
+      >
+        {parties.map((p) => (
+          <tr>
+            <th scope="row">
+              <PartyName party={p.party} abbreviation={p.abbreviation} href={links.party(p.key)} />
+            </th>
+            <SeatsCell {...p} />
+            <Num>{formatNumber(p.firstPreferences)}</Num>
+            <Num>{formatShare(p.voteShare)}</Num>
+            <Num>{formatShare(p.seatShare)}</Num>
+            <Num>{formatSigned((p.seatShare - p.voteShare) * 100, 1, ' pts')}</Num>
+            <Num>{formatNumber(p.candidates)}</Num>
+            <Num>{formatNumber(p.women)}</Num>
+            <Num>{formatNumber(p.womenElected)}</Num>
+            <Num>{formatNumber(p.reachedQuarterQuota)}</Num>
+          </tr>
+        ))}
+      </DataTable>
       <CeannComhairleNote election={election} candidatesHref={candidatesHref} />
       <ShortfallNote
         firstPreferences={parties.reduce((sum, p) => sum + p.firstPreferences, 0)}
@@ -534,40 +532,37 @@ export function PartyPage({
         <Fact term="Women elected">{formatNumber(party.womenElected)}</Fact>
         <Fact term="Passed a quarter quota">{formatNumber(party.reachedQuarterQuota)}</Fact>
       </dl>
-      <ScrollRegion label={`Candidates of ${party.party}`}>
-        <DataTable
-          class="data"
-          caption={
-            <>
-              Candidates of {party.party}, {label}, by constituency
-            </>
-          }
-          text={['Candidate', 'Constituency']}
-          numeric={['First preferences', 'Share of valid poll', 'Quotas']}
-          after={['Result']}
-        >
-          {candidates.map((c) => {
-            const constituency = byConstituency.get(c.constituencyKey)!;
-            const at = electedAt(c);
-            return (
-              <tr>
-                <th scope="row">
-                  {displayName(c.firstName)} {displayName(c.surname)}
-                </th>
-                <td>
-                  <a href={links.constituency(c.constituencyKey)}>{constituency.name}</a>
-                </td>
-                <Num>{formatNumber(c.firstPreferences)}</Num>
-                <Num>{formatShare(constituency.validPoll ? c.firstPreferences / constituency.validPoll : null)}</Num>
-                <Num>{(c.firstPreferences / constituency.quota).toFixed(2)}</Num>
-                <td>
-                  {isElectedResult(c.result) ? `Elected${at ? ` on count ${at}` : ''}` : c.result || 'Not elected'}
-                </td>
-              </tr>
-            );
-          })}
-        </DataTable>
-      </ScrollRegion>
+      <DataTable
+        scroll={`Candidates of ${party.party}`}
+        class="data"
+        caption={
+          <>
+            Candidates of {party.party}, {label}, by constituency
+          </>
+        }
+        text={['Candidate', 'Constituency']}
+        numeric={['First preferences', 'Share of valid poll', 'Quotas']}
+        after={['Result']}
+      >
+        {candidates.map((c) => {
+          const constituency = byConstituency.get(c.constituencyKey)!;
+          const at = electedAt(c);
+          return (
+            <tr>
+              <th scope="row">
+                {displayName(c.firstName)} {displayName(c.surname)}
+              </th>
+              <td>
+                <a href={links.constituency(c.constituencyKey)}>{constituency.name}</a>
+              </td>
+              <Num>{formatNumber(c.firstPreferences)}</Num>
+              <Num>{formatShare(constituency.validPoll ? c.firstPreferences / constituency.validPoll : null)}</Num>
+              <Num>{(c.firstPreferences / constituency.quota).toFixed(2)}</Num>
+              <td>{isElectedResult(c.result) ? `Elected${at ? ` on count ${at}` : ''}` : c.result || 'Not elected'}</td>
+            </tr>
+          );
+        })}
+      </DataTable>
       <p>
         <a href={table}>These candidates in the candidates table</a> ·{' '}
         <a href={api} rel="nofollow">

@@ -383,19 +383,20 @@ export interface TableHeadProps {
 
 /**
  * A data table: its caption, a head row (of text and numeric columns, or `head`'s own cells), its rows (the children)
- * and, where given, a foot row of `foot`'s cells.
+ * and, where given, a foot row of `foot`'s cells. With `scroll`, it scrolls sideways in a region of that name.
  */
 export function DataTable(
   props: (TableHeadProps | { head: ComponentChildren }) & {
     class: string;
     id?: string;
+    scroll?: string;
     caption: ComponentChildren;
     foot?: ComponentChildren;
     children: ComponentChildren;
   },
 ) {
-  const { class: className, id, caption, foot, children } = props;
-  return (
+  const { class: className, id, scroll, caption, foot, children } = props;
+  const table = (
     <table class={className} id={id}>
       <caption>{caption}</caption>
       {'head' in props ? (
@@ -413,6 +414,7 @@ export function DataTable(
       )}
     </table>
   );
+  return scroll === undefined ? table : <ScrollRegion label={scroll}>{table}</ScrollRegion>;
 }
 
 /** A table's head row: its text columns, then its numeric ones, then any text columns after those. */

@@ -3,7 +3,7 @@
 
 import type { ElectionsOverTime, PartyLine, PartyTotals } from '../../elections/index.js';
 import { formatNumber, formatShare } from '../format.js';
-import { DataTable, Figure, Num, PartyName as PartyLabel, ScrollRegion } from './layout.js';
+import { DataTable, Figure, Num, PartyName as PartyLabel } from './layout.js';
 
 export interface OverTimeProps {
   overTime: ElectionsOverTime;
@@ -75,66 +75,65 @@ export function OverTimePage({ overTime, electionHref, partyHref, shortfalls, ch
       {measures.map((m) => (
         <section aria-labelledby={`${m.id}-table-title`} id={`${m.id}-table`}>
           <h2 id={`${m.id}-table-title`}>{m.title}</h2>
-          <ScrollRegion label={`${m.title} by party and election`}>
-            <DataTable
-              class="data over-time"
-              caption={
+          <DataTable
+            scroll={`${m.title} by party and election`}
+            class="data over-time"
+            caption={
+              <>
+                {m.title} by party, {first} to {last}: {m.caption}
+              </>
+            }
+            head={
+              <>
+                <th scope="col">Party</th>
+                {elections.map((e, i) => (
+                  <th scope="col" class="num">
+                    <a href={electionHref[i]} aria-label={e.label}>
+                      {years[i]}
+                    </a>
+                  </th>
+                ))}
+              </>
+            }
+            foot={
+              m.id !== 'shares' && (
                 <>
-                  {m.title} by party, {first} to {last}: {m.caption}
-                </>
-              }
-              head={
-                <>
-                  <th scope="col">Party</th>
-                  {elections.map((e, i) => (
-                    <th scope="col" class="num">
-                      <a href={electionHref[i]} aria-label={e.label}>
-                        {years[i]}
-                      </a>
-                    </th>
+                  <th scope="row">All parties</th>
+                  {elections.map((e) => (
+                    <Num>{formatNumber(m.id === 'seats' ? e.totals.houseSeats : e.totals.candidates)}</Num>
                   ))}
                 </>
-              }
-              foot={
-                m.id !== 'shares' && (
-                  <>
-                    <th scope="row">All parties</th>
-                    {elections.map((e) => (
-                      <Num>{formatNumber(m.id === 'seats' ? e.totals.houseSeats : e.totals.candidates)}</Num>
-                    ))}
-                  </>
-                )
-              }
-            >
-              {major.map((line) => (
-                <tr>
-                  <th scope="row">
-                    <PartyName line={line} partyHref={partyHref} />
-                  </th>
-                  {line.totals.map((t) =>
-                    t === null ? (
-                      <Num>
-                        <span aria-label="did not stand">–</span>
-                      </Num>
-                    ) : (
-                      <Num>
-                        {m.value(t)}
-                        {m.mark && t.returnedAutomatically > 0 && (
-                          <a
-                            href="#ceann-comhairle-note"
-                            class="footnote-mark"
-                            aria-label={`: ${formatNumber(t.elected)} at the count and the Ceann Comhairle (see the note)`}
-                          >
-                            *
-                          </a>
-                        )}
-                      </Num>
-                    ),
-                  )}
-                </tr>
-              ))}
-            </DataTable>
-          </ScrollRegion>
+              )
+            }
+          >
+            {major.map((line) => (
+              <tr>
+                <th scope="row">
+                  <PartyName line={line} partyHref={partyHref} />
+                </th>
+                {line.totals.map((t) =>
+                  t === null ? (
+                    <Num>
+                      <span aria-label="did not stand">–</span>
+                    </Num>
+                  ) : (
+                    <Num>
+                      {m.value(t)}
+                      {m.mark && t.returnedAutomatically > 0 && (
+                        <a
+                          href="#ceann-comhairle-note"
+                          class="footnote-mark"
+                          aria-label={`: ${formatNumber(t.elected)} at the count and the Ceann Comhairle (see the note)`}
+                        >
+                          *
+                        </a>
+                      )}
+                    </Num>
+                  ),
+                )}
+              </tr>
+            ))}
+          </DataTable>
         </section>
       ))}
       {withCeannComhairle.length > 0 && (

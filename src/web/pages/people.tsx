@@ -5,7 +5,7 @@
 import type { Candidacy, Person, PersonMatch } from '../../elections/index.js';
 import { formatNumber, formatShare, plural } from '../format.js';
 import type { CandidacyLinks } from '../routes-together.js';
-import { DataTable, Num, PartyChip, ScrollRegion } from './layout.js';
+import { DataTable, Num, PartyChip } from './layout.js';
 
 const year = (c: Candidacy) => c.date.slice(0, 4);
 
@@ -115,52 +115,51 @@ export function PersonPage({ person, links }: { person: Person; links: Candidacy
             ? `, elected at ${stood.length === 2 ? 'both' : 'all of them'}.`
             : `, elected ${elected === 1 ? 'once' : `${elected} times`}.`}
       </p>
-      <ScrollRegion label={`${person.name}'s candidacies`}>
-        <DataTable
-          class="data person"
-          caption={<>{person.name}'s candidacies, oldest first</>}
-          text={['Election', 'Constituency', 'Party']}
-          numeric={['First preferences', 'Share', 'Quotas']}
-          after={['Result', 'Record']}
-        >
-          {stood.map((c) => {
-            const record = links.record(c.election, c.recordId);
-            return (
-              <tr>
-                <th scope="row">
-                  <a href={links.election(c.election)}>{year(c)}</a>
-                  {!c.official && (
-                    <a href="#unofficial-rows" class="footnote-mark" aria-label=": unofficial, see the note">
-                      *
-                    </a>
-                  )}
-                </th>
-                <td>
-                  <a href={links.constituency(c.election, c.constituencyKey)}>{c.constituencyName}</a>
-                </td>
-                <td>
-                  <PartyOf c={c} links={links} />
-                </td>
-                <Num>{formatNumber(c.firstPreferences)}</Num>
-                <Num>{formatShare(c.share)}</Num>
-                <Num>{c.quotas === null ? '–' : c.quotas.toFixed(2)}</Num>
-                <td>
-                  <ResultText c={c} links={links} />
-                </td>
-                <td>
-                  {record ? (
-                    <a href={record} aria-label={`The ${year(c)} record`}>
-                      record
-                    </a>
-                  ) : (
-                    '–'
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </DataTable>
-      </ScrollRegion>
+      <DataTable
+        scroll={`${person.name}'s candidacies`}
+        class="data person"
+        caption={<>{person.name}'s candidacies, oldest first</>}
+        text={['Election', 'Constituency', 'Party']}
+        numeric={['First preferences', 'Share', 'Quotas']}
+        after={['Result', 'Record']}
+      >
+        {stood.map((c) => {
+          const record = links.record(c.election, c.recordId);
+          return (
+            <tr>
+              <th scope="row">
+                <a href={links.election(c.election)}>{year(c)}</a>
+                {!c.official && (
+                  <a href="#unofficial-rows" class="footnote-mark" aria-label=": unofficial, see the note">
+                    *
+                  </a>
+                )}
+              </th>
+              <td>
+                <a href={links.constituency(c.election, c.constituencyKey)}>{c.constituencyName}</a>
+              </td>
+              <td>
+                <PartyOf c={c} links={links} />
+              </td>
+              <Num>{formatNumber(c.firstPreferences)}</Num>
+              <Num>{formatShare(c.share)}</Num>
+              <Num>{c.quotas === null ? '–' : c.quotas.toFixed(2)}</Num>
+              <td>
+                <ResultText c={c} links={links} />
+              </td>
+              <td>
+                {record ? (
+                  <a href={record} aria-label={`The ${year(c)} record`}>
+                    record
+                  </a>
+                ) : (
+                  '–'
+                )}
+              </td>
+            </tr>
+          );
+        })}
+      </DataTable>
       {unofficial.length > 0 && (
         <p class="note" role="note" id="unofficial-rows">
           * {[...new Set(unofficial.map((c) => links.label(c.election)))].join(' and ')}: unofficial figures, derived

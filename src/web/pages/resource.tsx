@@ -20,7 +20,7 @@ import {
   type FilterClause,
   type SortClause,
 } from '../table-query.js';
-import { DataTable, ScrollRegion, SortHead } from './layout.js';
+import { DataTable, SortHead } from './layout.js';
 
 export const PAGE_SIZES = [25, 100, 500];
 
@@ -421,61 +421,60 @@ function ResultTable({ resource, result, sort, href, search, rowsDefault, pagePa
           {total === 0 && (search.has('q') || search.has('filters')) && <p>Try fewer words, or remove a filter.</p>}
         </div>
       ) : (
-        <ScrollRegion label={`${resource.definition.name}, table`}>
-          <DataTable
-            class="data resource-table"
-            caption={caption}
-            head={
-              <>
-                {shown.map((f) => {
-                  const sorted = sort?.find((s) => s.field === f.id);
-                  const isPrimary = primary?.field === f.id;
-                  const numeric = isNumericType(f.type);
-                  // Numbers are most often wanted largest first; names A to Z.
-                  const next = sorted ? (sorted.descending ? null : true) : numeric;
-                  const link = href((s) => setSort(s, next === null ? [] : [{ field: f.id, descending: next }]));
-                  const state = sorted ? (sorted.descending ? 'descending' : 'ascending') : null;
-                  const action = next === null ? 'remove the sort' : `sort ${next ? 'descending' : 'ascending'}`;
+        <DataTable
+          scroll={`${resource.definition.name}, table`}
+          class="data resource-table"
+          caption={caption}
+          head={
+            <>
+              {shown.map((f) => {
+                const sorted = sort?.find((s) => s.field === f.id);
+                const isPrimary = primary?.field === f.id;
+                const numeric = isNumericType(f.type);
+                // Numbers are most often wanted largest first; names A to Z.
+                const next = sorted ? (sorted.descending ? null : true) : numeric;
+                const link = href((s) => setSort(s, next === null ? [] : [{ field: f.id, descending: next }]));
+                const state = sorted ? (sorted.descending ? 'descending' : 'ascending') : null;
+                const action = next === null ? 'remove the sort' : `sort ${next ? 'descending' : 'ascending'}`;
+                return (
+                  <SortHead
+                    label={f.id}
+                    numeric={numeric}
+                    state={state}
+                    href={`${link}${next === null ? '#results' : '#sorted'}`}
+                    action={action}
+                    marked={isPrimary}
+                    id={isPrimary ? 'sorted' : undefined}
+                  />
+                );
+              })}
+            </>
+          }
+        >
+          {result.records.map((record) => (
+            <tr>
+              {shown.map((f) => {
+                const value = record[f.id];
+                if (f.id === '_id')
                   return (
-                    <SortHead
-                      label={f.id}
-                      numeric={numeric}
-                      state={state}
-                      href={`${link}${next === null ? '#results' : '#sorted'}`}
-                      action={action}
-                      marked={isPrimary}
-                      id={isPrimary ? 'sorted' : undefined}
-                    />
-                  );
-                })}
-              </>
-            }
-          >
-            {result.records.map((record) => (
-              <tr>
-                {shown.map((f) => {
-                  const value = record[f.id];
-                  if (f.id === '_id')
-                    return (
-                      <td class="num">
-                        <a href={recordHref(value)} aria-label={`Record ${String(value)}`}>
-                          {String(value)}
-                        </a>
-                      </td>
-                    );
-                  return (
-                    <td
-                      class={isNumericType(f.type) ? 'num' : value === null ? 'null' : undefined}
-                      lang={isIrishField(f.id) ? 'ga' : undefined}
-                    >
-                      {cellText(value, f.type, f.id)}
+                    <td class="num">
+                      <a href={recordHref(value)} aria-label={`Record ${String(value)}`}>
+                        {String(value)}
+                      </a>
                     </td>
                   );
-                })}
-              </tr>
-            ))}
-          </DataTable>
-        </ScrollRegion>
+                return (
+                  <td
+                    class={isNumericType(f.type) ? 'num' : value === null ? 'null' : undefined}
+                    lang={isIrishField(f.id) ? 'ga' : undefined}
+                  >
+                    {cellText(value, f.type, f.id)}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </DataTable>
       )}
       {!fieldIds.includes('_id') && result.records.length > 0 && (
         <p class="hint">

@@ -10,7 +10,7 @@ import {
   type TransferCount,
 } from '../../elections/index.js';
 import { formatNumber, formatShare, plural } from '../format.js';
-import { DataTable, Figure, LinkList, Num, PartyName, ScrollRegion } from './layout.js';
+import { DataTable, Figure, LinkList, Num, PartyName } from './layout.js';
 
 export interface TransferPageBase {
   electionLabel: string;
@@ -61,40 +61,39 @@ export function TransferMatrix({ base, caption, id }: { base: TransferPageBase; 
   const columns = [...receivers, NON_TRANSFERABLE];
   const short = (party: string) => (party === NON_TRANSFERABLE ? 'Non-trans.' : base.abbreviation(party) || party);
   return (
-    <ScrollRegion label={caption}>
-      <DataTable
-        class="data transfer-matrix"
-        id={id}
-        caption={caption}
-        head={
-          <>
-            <th scope="col">From</th>
+    <DataTable
+      scroll={caption}
+      class="data transfer-matrix"
+      id={id}
+      caption={caption}
+      head={
+        <>
+          <th scope="col">From</th>
+          <th scope="col" class="num">
+            Votes distributed
+          </th>
+          {columns.map((p) => (
             <th scope="col" class="num">
-              Votes distributed
+              <span class="visually-hidden">To {p === NON_TRANSFERABLE ? 'non-transferable' : p}</span>
+              <span aria-hidden="true">{short(p)}</span>
             </th>
-            {columns.map((p) => (
-              <th scope="col" class="num">
-                <span class="visually-hidden">To {p === NON_TRANSFERABLE ? 'non-transferable' : p}</span>
-                <span aria-hidden="true">{short(p)}</span>
-              </th>
-            ))}
-          </>
-        }
-      >
-        {givers.map((g) => (
-          <tr>
-            <th scope="row">
-              <PartyName party={g.party} abbreviation={base.abbreviation(g.party)} href={base.partyHref(g.party)} />
-            </th>
-            <Num>{formatNumber(g.distributed)}</Num>
-            {columns.map((p) => {
-              const to = g.to.find((t) => t.party === p);
-              return <td class={`num${p === g.party ? ' own' : ''}`}>{to ? formatShare(to.share) : '–'}</td>;
-            })}
-          </tr>
-        ))}
-      </DataTable>
-    </ScrollRegion>
+          ))}
+        </>
+      }
+    >
+      {givers.map((g) => (
+        <tr>
+          <th scope="row">
+            <PartyName party={g.party} abbreviation={base.abbreviation(g.party)} href={base.partyHref(g.party)} />
+          </th>
+          <Num>{formatNumber(g.distributed)}</Num>
+          {columns.map((p) => {
+            const to = g.to.find((t) => t.party === p);
+            return <td class={`num${p === g.party ? ' own' : ''}`}>{to ? formatShare(to.share) : '–'}</td>;
+          })}
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
@@ -148,41 +147,43 @@ export function CountsUsed({ base, byConstituency }: { base: TransferPageBase; b
       <summary>
         The {plural(base.used.length, 'count')} used, and the {plural(base.left.length, 'count')} left out
       </summary>
-      <ScrollRegion label="The counts used">
+      <DataTable
+        scroll="The counts used"
+        class="data compact"
+        caption="Counts used"
+        text={['Count', 'Distributed']}
+        numeric={['Votes', 'Non-transferable']}
+      >
+        {base.used.map((c) => (
+          <tr>
+            <CountCell base={base} count={c} />
+            <td>
+              {what(c)} ({base.abbreviation(c.party) || c.party})
+            </td>
+            <Num>{formatNumber(c.distributed)}</Num>
+            <Num>{formatNumber(c.nonTransferable)}</Num>
+          </tr>
+        ))}
+      </DataTable>
+      {base.left.length > 0 && (
         <DataTable
+          scroll="The counts left out"
           class="data compact"
-          caption="Counts used"
-          text={['Count', 'Distributed']}
-          numeric={['Votes', 'Non-transferable']}
+          caption="Counts left out"
+          text={['Count', 'Distributed', 'Why left out']}
         >
-          {base.used.map((c) => (
+          {base.left.map((c) => (
             <tr>
               <CountCell base={base} count={c} />
+              <td>{names(c.from)}</td>
               <td>
-                {what(c)} ({base.abbreviation(c.party) || c.party})
+                {c.reason === 'several parties'
+                  ? "Several parties' votes at once"
+                  : `The source's totals gain ${formatNumber(c.excess)} more votes than the count distributed`}
               </td>
-              <Num>{formatNumber(c.distributed)}</Num>
-              <Num>{formatNumber(c.nonTransferable)}</Num>
             </tr>
           ))}
         </DataTable>
-      </ScrollRegion>
-      {base.left.length > 0 && (
-        <ScrollRegion label="The counts left out">
-          <DataTable class="data compact" caption="Counts left out" text={['Count', 'Distributed', 'Why left out']}>
-            {base.left.map((c) => (
-              <tr>
-                <CountCell base={base} count={c} />
-                <td>{names(c.from)}</td>
-                <td>
-                  {c.reason === 'several parties'
-                    ? "Several parties' votes at once"
-                    : `The source's totals gain ${formatNumber(c.excess)} more votes than the count distributed`}
-                </td>
-              </tr>
-            ))}
-          </DataTable>
-        </ScrollRegion>
       )}
     </details>
   );
@@ -368,22 +369,21 @@ export function ConstituencyTransfersPage({
 
 function FlowTable({ rows, name }: { rows: FlowRow[]; name: string }) {
   return (
-    <ScrollRegion label={`Transfers at each count in ${name}`}>
-      <DataTable
-        class="data compact flow-table"
-        caption={<>Transfers at each count in {name}</>}
-        text={['Count', 'Distributed', 'To']}
-        numeric={['Votes']}
-      >
-        {rows.map((r) => (
-          <tr>
-            <td>{r.count}</td>
-            <td>{r.what}</td>
-            <th scope="row">{r.to}</th>
-            <Num>{formatNumber(r.votes)}</Num>
-          </tr>
-        ))}
-      </DataTable>
-    </ScrollRegion>
+    <DataTable
+      scroll={`Transfers at each count in ${name}`}
+      class="data compact flow-table"
+      caption={<>Transfers at each count in {name}</>}
+      text={['Count', 'Distributed', 'To']}
+      numeric={['Votes']}
+    >
+      {rows.map((r) => (
+        <tr>
+          <td>{r.count}</td>
+          <td>{r.what}</td>
+          <th scope="row">{r.to}</th>
+          <Num>{formatNumber(r.votes)}</Num>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
