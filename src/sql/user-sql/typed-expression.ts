@@ -4,17 +4,7 @@
 import { numberText } from '../../catalog/values.js';
 import { parseTsquery, parseTsvector, tsqueryToString, tsvectorToString } from '../../text-search/index.js';
 import { quoteLiteral } from '../../dialect/sqlite/quote.js';
-import {
-  decimalText,
-  intBitsOf,
-  roundTimestamp,
-  textToBool,
-  textToDate,
-  textToDecimal,
-  textToFloat,
-  textToInt,
-  textToTimestamp,
-} from './conversions.js';
+import * as convert from './conversions.js';
 import { applyTypmod, type Decimal } from './decimal.js';
 import { SqlFailure, unsupported } from './failure.js';
 import {
@@ -121,7 +111,7 @@ export function sqlFloat(value: number): string {
 
 /** A numeric constant: as an SQLite number when that number reads back as the same digits and scale. */
 export function numericLiteral(d: Decimal): { sql: string; native: boolean; value: number | string } {
-  const text = decimalText(d);
+  const text = convert.decimalText(d);
   if (d.scale === 0 && d.coef >= -9007199254740991n && d.coef <= 9007199254740991n) {
     return { sql: sqlInteger(d.coef), native: true, value: Number(d.coef) };
   }
@@ -181,22 +171,22 @@ function castUnknownConstant(e: Ex, target: CastTarget, keep: Partial<Ex>): Ex {
     case 'int2':
     case 'int4':
     case 'int8':
-      return constant(t, textToInt(text, intBitsOf(t)), keep);
+      return constant(t, convert.textToInt(text, convert.intBitsOf(t)), keep);
     case 'numeric': {
-      let d = textToDecimal(text);
+      let d = convert.textToDecimal(text);
       if (target.length !== undefined) d = applyTypmod(d, target.length, target.scale ?? 0);
       return numericConstant(d, keep);
     }
     case 'float4':
     case 'float8':
-      return constant(t, textToFloat(text, t === 'float4' ? 32 : 64), keep);
+      return constant(t, convert.textToFloat(text, t === 'float4' ? 32 : 64), keep);
     case 'bool':
-      return constant('bool', textToBool(text), keep);
+      return constant('bool', convert.textToBool(text), keep);
     case 'date':
-      return constant('date', textToDate(text), keep);
+      return constant('date', convert.textToDate(text), keep);
     case 'timestamp': {
-      const ts = textToTimestamp(text);
-      return constant('timestamp', target.length !== undefined ? roundTimestamp(ts, target.length) : ts, keep);
+      const ts = convert.textToTimestamp(text);
+      return constant('timestamp', target.length !== undefined ? convert.roundTimestamp(ts, target.length) : ts, keep);
     }
     case 'text':
       return constant('text', text, keep);
@@ -284,9 +274,9 @@ export function castEx(e: Ex, target: CastTarget, explicit = true): Ex {
   if (from === to) return withTypmod(e.type === to && target.length === undefined ? e : { ...e });
   if (isNumericType(from) && isNumericType(to)) {
     if (isIntegerType(to)) {
-      const bits = intBitsOf(to);
+      const bits = convert.intBitsOf(to);
       if (isIntegerType(from)) {
-        return intBitsOf(from) <= bits ? out(e.sql) : out(intCast(RT.intCheck, `${e.sql}, ${bits}`));
+        return convert.intBitsOf(from) <= bits ? out(e.sql) : out(intCast(RT.intCheck, `${e.sql}, ${bits}`));
       }
       if (from === 'numeric') return out(intCast(RT.numToInt, `${e.sql}, ${bits}`));
       return out(intCast(RT.floatToInt, `${e.sql}, ${bits}`));
@@ -318,7 +308,7 @@ export function castEx(e: Ex, target: CastTarget, explicit = true): Ex {
       case 'int2':
       case 'int4':
       case 'int8':
-        return out(intCast(RT.textToInt, `${e.sql}, ${intBitsOf(to)}`));
+        return out(intCast(RT.textToInt, `${e.sql}, ${convert.intBitsOf(to)}`));
       case 'numeric':
         return withTypmod(out(`${RT.textToNum}(${e.sql})`, false));
       case 'float4':
@@ -353,7 +343,9 @@ function applyCastModifier(e: Ex, target: CastTarget): Ex {
     case 'numeric':
       if (e.konst?.kind === 'value')
         return {
-          ...numericConstant(applyTypmod(textToDecimal(String(e.konst.value)), target.length, target.scale ?? 0)),
+          ...numericConstant(
+            applyTypmod(convert.textToDecimal(String(e.konst.value)), target.length, target.scale ?? 0),
+          ),
           name: e.name,
           strength: e.strength,
         };
@@ -425,7 +417,7 @@ function numericKeyOf(e: Ex): string {
 }
 
 function toDecimalConst(e: Ex): Decimal {
-  return textToDecimal(String((e.konst as { value: unknown }).value));
+  return convert.textToDecimal(String((e.konst as { value: unknown }).value));
 }
 
 export function compareEx(op: CompareOp, left: Ex, right: Ex): Ex {

@@ -219,6 +219,8 @@ export class PostgresStore implements Store {
   private listener: pg.Client | null = null;
   private closed = false;
   private versions!: ServedVersions<PostgresVersion>;
+  readonly schemas: PgSchemas;
+  readonly compilerFor: CompilerFor;
 
   private constructor(
     private readonly options: PostgresBackendOptions,
@@ -226,6 +228,8 @@ export class PostgresStore implements Store {
     role: string | null,
   ) {
     this.admin = admin;
+    this.schemas = options.schemas;
+    this.compilerFor = options.compilerFor;
     const target = (url: string, name: string): ReadTarget => {
       const base = { url, max: options.poolSize, role, readOnly: true, applicationName: 'count-centre' };
       return {
@@ -276,14 +280,6 @@ export class PostgresStore implements Store {
       await admin.end();
       throw storeError(err);
     }
-  }
-
-  get schemas(): PgSchemas {
-    return this.options.schemas;
-  }
-
-  get compilerFor(): CompilerFor {
-    return this.options.compilerFor;
   }
 
   get current(): PostgresVersion {
