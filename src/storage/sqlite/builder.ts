@@ -30,6 +30,13 @@ import { type IdRange, type LoadBase, type Publication, type ResourceLoadRecord 
 import { patchResource } from './patch.js';
 import type { ResourceShape, RowFill, RowWriter } from './build-protocol.js';
 
+// Page caches in KiB (SQLite's negative form). Row inserts (the full-text index above all) want a large one; an index
+// build wants a small one, which sorts in short runs that helper threads sort side by side before merging them: on a
+// table of 1,000,000 records, 2 MiB and two helpers build an index in half the time that 64 MiB and none take.
+const LOAD_CACHE = -65_536;
+const INDEX_BUILD_CACHE = -2_048;
+const INDEX_BUILD_THREADS = 2;
+
 export class SqliteDatabaseBuilder {
   private readonly db: Database.Database;
   private readonly tempPath: string;
@@ -57,7 +64,7 @@ export class SqliteDatabaseBuilder {
     // during the build buys nothing.
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
-    this.db.pragma('cache_size = -65536');
+    this.db.pragma(`cache_size = ${LOAD_CACHE}`);
     this.db.function(FTS_DOCUMENT_FUNCTION, { deterministic: true }, (text: unknown) =>
       typeof text === 'string' ? ftsDocument(parseTsvector(text)) : '',
     );
@@ -80,7 +87,7 @@ export class SqliteDatabaseBuilder {
       for (const sql of dropResourceSql(id)) this.db.exec(sql);
       for (const sql of createResourceSql(id, fields)) this.db.exec(sql);
       const facts = await fill(this.writer(id, fields));
-      for (const sql of createIndexesSql(id, fields, resource.indexes)) this.db.exec(sql);
+      this.buildIndexes(createIndexesSql(id, fields, resource.indexes));
       const record: ResourceLoadRecord = {
         ...base,
         total: facts.count,
@@ -148,7 +155,7 @@ export class SqliteDatabaseBuilder {
       this.db.transaction(() => {
         for (const sql of createResourceSql(resource.id, resource.fields)) this.db.exec(sql);
         for (const sql of copyResourceSql(resource.id)) this.db.exec(sql);
-        for (const sql of createIndexesSql(resource.id, resource.fields, resource.indexes)) this.db.exec(sql);
+        this.buildIndexes(createIndexesSql(resource.id, resource.fields, resource.indexes));
         this.recordResource(record);
       })();
     } finally {
@@ -223,6 +230,18 @@ export class SqliteDatabaseBuilder {
       );
     if (!this.loaded.has(record.id))
       this.db.prepare(metaSql.setSizes).run(record.dataBytes, record.indexBytes, record.id);
+  }
+
+  /** Builds a resource's indexes with the page cache and helper threads that sort fastest (see INDEX_BUILD_CACHE). */
+  private buildIndexes(statements: readonly string[]): void {
+    this.db.pragma(`cache_size = ${INDEX_BUILD_CACHE}`);
+    this.db.pragma(`threads = ${INDEX_BUILD_THREADS}`);
+    try {
+      for (const sql of statements) this.db.exec(sql);
+    } finally {
+      this.db.pragma(`cache_size = ${LOAD_CACHE}`);
+      this.db.pragma('threads = 0');
+    }
   }
 
   /** Writes encoded rows (see ./row-encoder.ts) into a resource's table and its full-text index. */
