@@ -41,12 +41,20 @@ export class RowVectorizer {
   /** Values longer than this are rarely repeated: lexized every time, not cached. */
   private static readonly MAX_CACHED_CHARS = 100;
   private static readonly MAX_CACHED_VALUES = 200_000;
+  /**
+   * A field whose values missed the cache this many times while hitting it less than a twentieth as often is seldom
+   * repeated (ids, amounts, free text): its values are then lexized without the cache, which they would only churn.
+   */
+  private static readonly CACHE_TRIAL = 20_000;
   private readonly cache = new Map<string, ValueLexemes>();
+  private readonly caching: { on: boolean; hits: number; misses: number }[];
 
   constructor(
     private readonly language: string,
     private readonly fields: readonly FieldDefinition[],
-  ) {}
+  ) {
+    this.caching = fields.map(() => ({ on: true, hits: 0, misses: 0 }));
+  }
 
   vector(values: readonly StoredValue[]): TsVector {
     const builder = new TsvectorBuilder();
@@ -54,12 +62,6 @@ export class RowVectorizer {
     for (let i = 0; i < this.fields.length; i++) {
       const value = values[i];
       if (value === null || value === undefined) continue;
-      if (typeof value === 'number' && value >= 0 && Number.isSafeInteger(value)) {
-        // Digits are one "uint" token, which every configuration passes through the simple dictionary unchanged.
-        offset += 1;
-        builder.add(String(value), offset);
-        continue;
-      }
       const text =
         typeof value === 'string'
           ? value
@@ -68,7 +70,14 @@ export class RowVectorizer {
             : value
               ? 'true'
               : 'false';
-      const words = this.lexemesOf(text);
+      if (typeof value === 'number' && NUMBER_TOKEN.test(text)) {
+        // A number prints as one token ("uint", "int", "float" or "sfloat"), which every configuration passes through
+        // the simple dictionary unchanged: no need to lexize it, or to cache values that may never repeat.
+        offset += 1;
+        builder.add(text, offset);
+        continue;
+      }
+      const words = this.lexemesOf(text, i);
       if (words.markup) return toTsvector(this.language, foldText(rowDocument(this.fields, values)));
       for (let j = 0; j < words.lexemes.length; j++) builder.add(words.lexemes[j]!, offset + words.positions[j]!);
       offset += words.width;
@@ -76,9 +85,13 @@ export class RowVectorizer {
     return builder.build();
   }
 
-  private lexemesOf(text: string): ValueLexemes {
-    const cached = this.cache.get(text);
-    if (cached) return cached;
+  private lexemesOf(text: string, field: number): ValueLexemes {
+    const caching = this.caching[field]!;
+    const cached = caching.on ? this.cache.get(text) : undefined;
+    if (cached) {
+      caching.hits += 1;
+      return cached;
+    }
     const lexemes: string[] = [];
     const positions: number[] = [];
     const width = lexizeText(this.language, foldText(text), (lexeme, pos) => {
@@ -86,13 +99,18 @@ export class RowVectorizer {
       positions.push(pos);
     });
     const words = { lexemes, positions, width, markup: text.includes('<') };
-    if (text.length <= RowVectorizer.MAX_CACHED_CHARS) {
+    if (caching.on && (caching.misses += 1) === RowVectorizer.CACHE_TRIAL && caching.hits < caching.misses / 20)
+      caching.on = false;
+    if (caching.on && text.length <= RowVectorizer.MAX_CACHED_CHARS) {
       if (this.cache.size >= RowVectorizer.MAX_CACHED_VALUES) this.cache.clear();
       this.cache.set(text, words);
     }
     return words;
   }
 }
+
+/** A number's text as numberText writes it, which PostgreSQL's parser reads as one token (see row-vectorizer tests). */
+const NUMBER_TOKEN = /^-?\d+(?:\.\d+)?(?:e[+-]\d+)?$/;
 
 export function ftsDocument(vector: TsVector): string {
   return vector.entries.map((entry) => lexemeKey(entry.lexeme)).join(' ');

@@ -4,6 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import type { FieldDefinition } from '../../src/catalog/types.js';
 import type { StoredValue } from '../../src/catalog/values.js';
 import { RowVectorizer, rowDocument } from '../../src/storage/full-text.js';
@@ -133,4 +134,48 @@ test('another language', () => {
     tsvectorToString(vectorizer.vector(values)),
     tsvectorToString(toTsvector('german', foldText(values.join(' ')))),
   );
+});
+
+test('numbers of every type, however rarely repeated, lexize as to_tsvector reads their printed text', () => {
+  const types = ['float8', 'numeric', 'int4', 'int8'] as const;
+  const fields: FieldDefinition[] = [
+    ...types.map((type) => ({ id: type, column: type, type, index: false, format: 'ISO' as const })),
+    { id: 'name', column: 'name', type: 'text', index: false, format: 'ISO' },
+  ];
+  const number = fc.oneof(
+    fc.double({ noNaN: true }),
+    fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+    fc.constantFrom(0, -0, 1e-4, -1e-4, 9.999999999999999e-5, 1e15, 999999999999999.9, -1e21, 5e-324, 1.5e-7),
+    fc.integer(),
+    fc.constant(null),
+  );
+  for (const language of ['english', 'simple', 'german']) {
+    const vectorizer = new RowVectorizer(language, fields);
+    const cell = fc.constantFrom('Cork', 'the -5', '1.5e3 x', null);
+    fc.assert(
+      fc.property(fc.tuple(number, number, number, number, cell), (row) => {
+        // The integer fields get whole numbers.
+        const values: StoredValue[] = row.map((v, i) => (i >= 2 && typeof v === 'number' ? Math.trunc(v) : v));
+        const expected = tsvectorToString(toTsvector(language, foldText(rowDocument(fields, values))));
+        assert.equal(tsvectorToString(vectorizer.vector(values)), expected, `${language}: ${JSON.stringify(values)}`);
+      }),
+      { numRuns: 10_000, seed: 2020 },
+    );
+  }
+});
+
+test('a field that seldom repeats stops using the lexeme cache, and its vectors stay exact', () => {
+  const fields = FIELDS.slice(0, 2);
+  const vectorizer = new RowVectorizer('english', fields);
+  for (let n = 0; n < 60_000; n++) {
+    const values = [`unique running text ${n}x`, n % 2 ? 'Fianna Fáil' : 'Sinn Féin'];
+    const expected = tsvectorToString(toTsvector('english', foldText(rowDocument(fields, values))));
+    assert.equal(tsvectorToString(vectorizer.vector(values)), expected);
+  }
+  const caching = (vectorizer as unknown as { caching: { on: boolean; hits: number }[] }).caching;
+  assert.deepEqual(
+    caching.map((c) => c.on),
+    [false, true],
+  );
+  assert.equal(caching[1]!.hits, 59_998);
 });

@@ -2,6 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import fc from 'fast-check';
 import { numberText, parseCell, parseDate, parseNumber, parseTimestamp, ValueError } from '../../src/catalog/values.js';
 
 describe('values', () => {
@@ -74,5 +75,33 @@ describe('values', () => {
     assert.equal(numberText(123456789012345, 'float8'), '123456789012345');
     assert.equal(numberText(1e-5, 'float8'), '1e-05');
     assert.equal(numberText(0.0001, 'float8'), '0.0001');
+  });
+});
+
+describe('float8 text', () => {
+  /** PostgreSQL's float8 output, worked out from the exponent of the shortest digits every time. */
+  function byExponent(value: number): string {
+    if (value === 0) return Object.is(value, -0) ? '-0' : '0';
+    const [mantissa, exp] = value.toExponential().split('e') as [string, string];
+    const exponent = Number(exp);
+    if (exponent < -4 || exponent >= 15)
+      return `${mantissa}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
+    return numberText(value, 'numeric');
+  }
+
+  test('the range check agrees with the exponent of the shortest digits, at the bounds and anywhere', () => {
+    const bounds = [1e-4, 1e15].flatMap((b) => [b, -b, b * (1 + Number.EPSILON), b * (1 - Number.EPSILON / 2)]);
+    for (const value of [...bounds, 0, -0, 5e-324, Number.MAX_VALUE, 123.456, 0.1 + 0.2])
+      assert.equal(numberText(value, 'float8'), byExponent(value), String(value));
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (value) => {
+        assert.equal(numberText(value, 'float8'), byExponent(value));
+      }),
+      { numRuns: 50_000, seed: 2020 },
+    );
+    assert.equal(numberText(1e15, 'float8'), '1e+15');
+    assert.equal(numberText(999999999999999.9, 'float8'), '999999999999999.9');
+    assert.equal(numberText(0.0001, 'float8'), '0.0001');
+    assert.equal(numberText(0.00009999999999999999, 'float8'), '9.999999999999999e-05');
   });
 });
