@@ -229,6 +229,7 @@ function withoutExponent(shortest: string): string {
 /** PostgreSQL's float8 output: shortest round-trip digits, exponent form outside 1e-4 ≤ |x| < 1e15. */
 function float8Text(value: number): string {
   if (value === 0) return Object.is(value, -0) ? '-0' : '0';
+  if (!Number.isFinite(value)) return Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity';
   // Shortest digits keep a double's order, so these bounds are the exponent's bounds below, without toExponential.
   const magnitude = Math.abs(value);
   if (magnitude >= 1e-4 && magnitude < 1e15) return withoutExponent(String(value));

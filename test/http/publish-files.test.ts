@@ -12,7 +12,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import iconv from 'iconv-lite';
 import { PROJECT_ROOT } from '../../src/settings.js';
-import { sampleRow, writeSampleWithArrow } from '../helpers/parquet-files.js';
+import * as arrow from 'apache-arrow';
+import { sampleRow, writeArrowTable, writeSampleWithArrow } from '../helpers/parquet-files.js';
 import { runCli } from '../helpers/processes.js';
 import { writeWithExcelJs } from '../helpers/xlsx-files.js';
 import { startService, TEST_BACKENDS, type TestService } from '../helpers/service.js';
@@ -141,6 +142,13 @@ const CORPUS: CorpusFile[] = [
 const DEBIAN_RELEASES = '/usr/share/distro-info/debian.csv';
 const NPM_BOND_PRICES = path.join(PROJECT_ROOT, 'node_modules', 'ckan', 'examples', 'bond-prices.csv');
 
+const UNUSUAL_READINGS: readonly (readonly [string, number])[] = [
+  ['Roches Point', -0],
+  ['Mace Head', 1e15],
+  ['Shannon', 0.00001],
+  ['Casement', 0.1],
+];
+
 describe('count-centre add on the files people have', () => {
   let dir: string;
   let env: Record<string, string>;
@@ -178,6 +186,19 @@ describe('count-centre add on the files people have', () => {
     writeSampleWithArrow(path.join(dir, 'sample-gzip.parquet'), 1000, 'GZIP');
     runs.set('sample-zstd.parquet', await runCli(['add', path.join(dir, 'sample-zstd.parquet'), '--id', id(21)], env));
     runs.set('sample-gzip.parquet', await runCli(['add', path.join(dir, 'sample-gzip.parquet'), '--id', id(22)], env));
+    // Doubles as instruments write them: a negative zero, a large whole one, a small one (NaN and the infinities are
+    // refused: the embedded store cannot keep them).
+    writeArrowTable(
+      path.join(dir, 'readings.parquet'),
+      new arrow.Table({
+        station: arrow.vectorFromArray(
+          UNUSUAL_READINGS.map(([station]) => station),
+          new arrow.Utf8(),
+        ),
+        reading: arrow.makeVector(Float64Array.from(UNUSUAL_READINGS.map(([, reading]) => reading))),
+      }),
+    );
+    runs.set('readings.parquet', await runCli(['add', path.join(dir, 'readings.parquet'), '--id', id(23)], env));
     for (const [name, file] of [
       ['debian.csv', DEBIAN_RELEASES],
       ['bond-prices.csv', NPM_BOND_PRICES],
@@ -483,6 +504,27 @@ describe('count-centre add on the files people have', () => {
             });
           });
         }
+      });
+
+      test('Parquet doubles (a negative zero, a large whole one): written, and found, as PostgreSQL writes them', async () => {
+        const csv = await service.request(`/datastore/dump/${id(23)}`);
+        assert.equal(csv.statusCode, 200);
+        assert.equal(
+          csv.body,
+          '_id,station,reading\r\n1,Roches Point,-0\n2,Mace Head,1e+15\n3,Shannon,1e-05\n4,Casement,0.1\n',
+        );
+        const found = async (q: string) =>
+          (await search(id(23), `&q=${encodeURIComponent(q)}&fields=_id`)).records.map((r: { _id: number }) => r._id);
+        assert.deepEqual(
+          [
+            await found('-0'),
+            await found('1e+15'),
+            await found('1e-05'),
+            await found('0.1'),
+            await found('1000000000000000'),
+          ],
+          [[1], [2], [3], [4], []],
+        );
       });
 
       test('package_show names a file outside the sources by its file name alone, and says the licence is not specified', async () => {

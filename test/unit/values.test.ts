@@ -103,5 +103,10 @@ describe('float8 text', () => {
     assert.equal(numberText(999999999999999.9, 'float8'), '999999999999999.9');
     assert.equal(numberText(0.0001, 'float8'), '0.0001');
     assert.equal(numberText(0.00009999999999999999, 'float8'), '9.999999999999999e-05');
+    // PostgreSQL's words for the values that are not numbers (they once came out as "NaNe+NaN").
+    assert.deepEqual(
+      [NaN, Infinity, -Infinity].map((v) => numberText(v, 'float8')),
+      ['NaN', 'Infinity', '-Infinity'],
+    );
   });
 });
