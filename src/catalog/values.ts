@@ -230,13 +230,12 @@ function withoutExponent(shortest: string): string {
 function float8Text(value: number): string {
   if (value === 0) return Object.is(value, -0) ? '-0' : '0';
   if (!Number.isFinite(value)) return Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity';
-  // Shortest digits keep a double's order, so these bounds are the exponent's bounds below, without toExponential.
+  // Shortest digits keep a double's order, so comparing the value with the bounds tells the exponent's range.
   const magnitude = Math.abs(value);
   if (magnitude >= 1e-4 && magnitude < 1e15) return withoutExponent(String(value));
-  const [mantissa, exp] = value.toExponential().split('e') as [string, string];
-  const exponent = Number(exp);
-  if (exponent >= -4 && exponent < 15) return withoutExponent(String(value));
-  return `${mantissa}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
+  const [mantissa, exponent] = value.toExponential().split('e') as [string, string];
+  const sign = exponent.startsWith('-') ? '-' : '+';
+  return `${mantissa}e${sign}${exponent.replace(/^[+-]/, '').padStart(2, '0')}`;
 }
 
 /**

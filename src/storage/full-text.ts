@@ -99,8 +99,10 @@ export class RowVectorizer {
       positions.push(pos);
     });
     const words = { lexemes, positions, width, markup: text.includes('<') };
-    if (caching.on && (caching.misses += 1) === RowVectorizer.CACHE_TRIAL && caching.hits < caching.misses / 20)
-      caching.on = false;
+    if (caching.on) {
+      caching.misses += 1;
+      if (caching.misses === RowVectorizer.CACHE_TRIAL && caching.hits < caching.misses / 20) caching.on = false;
+    }
     if (caching.on && text.length <= RowVectorizer.MAX_CACHED_CHARS) {
       if (this.cache.size >= RowVectorizer.MAX_CACHED_VALUES) this.cache.clear();
       this.cache.set(text, words);
