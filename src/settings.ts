@@ -103,6 +103,14 @@ export const SETTING_SPECS = {
     description:
       'Most connections each API process opens for queries per database (primary or replica); datastore_search_sql has its own pool of at most half as many beside it, and on the primary up to two more serve bookkeeping and one hears of loads.',
   }),
+  pgLoadSplitRows: declare<number>({
+    env: 'COUNTCENTRE_PG_LOAD_SPLIT_ROWS',
+    type: 'integer',
+    default: 200000,
+    min: 0,
+    description:
+      'Records after which a PostgreSQL load copies the rest of a resource over a second connection into a second table, which the first then reads as its own (inheritance): two server processes share the full-text work and the index builds. 0 copies every resource over one connection.',
+  }),
   searchTimeoutMs: declare<number>({
     env: 'COUNTCENTRE_SEARCH_TIMEOUT_MS',
     type: 'integer',

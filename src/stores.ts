@@ -61,7 +61,8 @@ export function storageFor(settings: Settings): StorageChoice {
     const schemas = { data: settings.pgDataSchema, public: settings.pgSchema };
     return {
       description: `PostgreSQL ${redact(url)} (schemas ${schemas.data}, ${schemas.public}${settings.databaseReadUrls.length > 0 ? `; ${settings.databaseReadUrls.length} replicas` : ''})`,
-      loadTarget: () => new PostgresLoadTargetOnDemand({ url, schemas, readerRole }),
+      loadTarget: () =>
+        new PostgresLoadTargetOnDemand({ url, schemas, readerRole, splitAfterRows: settings.pgLoadSplitRows }),
       openStore: async () =>
         (await import('./storage/postgres/backend.js')).PostgresStore.open({
           compilerFor: sqlCompilerFor,

@@ -90,6 +90,7 @@ function templateName(settings: Settings): string {
     settings.pgSchema,
     settings.pgDataSchema,
     settings.pgReaderRole,
+    settings.pgLoadSplitRows,
   ]);
   return `countcentre_template_${createHash('sha1').update(key).digest('hex').slice(0, 12)}`;
 }
@@ -101,6 +102,7 @@ async function loadTemplate(admin: pg.Client, name: string, settings: Settings):
     url: databaseUrl(name),
     schemas: { data: settings.pgDataSchema, public: settings.pgSchema },
     readerRole: settings.pgReaderRole,
+    splitAfterRows: settings.pgLoadSplitRows,
   });
   await buildDatabase({
     catalog: loadCatalogFile(settings.catalog),
@@ -211,6 +213,12 @@ export function httpCall(port: number, options: RequestOptions | string): Promis
   });
 }
 
+/**
+ * COUNTCENTRE_TEST_PG_LOAD_SPLIT_ROWS runs every suite with PostgreSQL loads split after that many records (see
+ * COUNTCENTRE_PG_LOAD_SPLIT_ROWS), so that the whole suite can be run over split tables.
+ */
+const SPLIT_ROWS = process.env.COUNTCENTRE_TEST_PG_LOAD_SPLIT_ROWS;
+
 export function testSettings(overrides: Partial<Settings> = {}): Settings {
   return loadSettings(
     {},
@@ -218,6 +226,7 @@ export function testSettings(overrides: Partial<Settings> = {}): Settings {
       sources: DATA_DIR,
       databasePath: path.join(TEST_TMP, 'election.sqlite'),
       logLevel: 'silent',
+      ...(SPLIT_ROWS ? { pgLoadSplitRows: Number(SPLIT_ROWS) } : {}),
       ...overrides,
     },
   );

@@ -207,13 +207,13 @@ export const INDEXED_FIELD_STATISTICS = 1000;
 /**
  * Keys and indexes, built after the rows are in (much faster than maintaining them row by row). The `indexes` are
  * independent of one another and may be built at the same time on separate connections (CREATE INDEX takes a lock
- * that does not conflict with itself); `finish` runs after them all.
+ * that does not conflict with itself); `finish` runs after them all, then `analyze`.
  */
 export function indexTableSql(
   schema: string,
   table: string,
   resource: ResourceDefinition,
-): { indexes: string[]; finish: string[] } {
+): { indexes: string[]; finish: string[]; analyze: string } {
   const qualifiedTable = qualified(schema, table);
   const key = indexName(table, 'pkey');
   // The full-text index takes longest: first, so that the others are built alongside it.
@@ -248,10 +248,26 @@ export function indexTableSql(
     finish: [
       `ALTER TABLE ${qualifiedTable} ADD CONSTRAINT ${quoteIdent(key)} PRIMARY KEY USING INDEX ${quoteIdent(key)}`,
       ...statistics,
-      `ANALYZE ${qualifiedTable}`,
     ],
+    analyze: `ANALYZE ${qualifiedTable}`,
   };
 }
+
+/**
+ * Makes the second table of a load split over two connections part of the first: PostgreSQL then reads the two as one
+ * table (inheritance), each with its own indexes, and drops neither while the other depends on it. See the loader.
+ */
+export function inheritSql(schema: string, child: string, parent: string): string {
+  return `ALTER TABLE ${qualified(schema, child)} INHERIT ${qualified(schema, parent)}`;
+}
+
+/** The tables named (qualified) in $1 and the tables that inherit from them: a split load's second table. */
+const TABLE_TREES =
+  `(SELECT t::oid AS "table" FROM unnest($1::regclass[]) AS t UNION ` +
+  `SELECT i.inhrelid FROM pg_inherits i WHERE i.inhparent = ANY($1::regclass[]::oid[])) AS "tree"`;
+
+/** One row: the data and index bytes of the tables named (qualified) in $1 with their inheriting tables, together. */
+export const tableSizesSql = `SELECT coalesce(sum(pg_table_size("table")), 0) AS data, coalesce(sum(pg_indexes_size("table")), 0) AS indexes FROM ${TABLE_TREES}`;
 
 /**
  * Points the resource's view (what datastore_search_sql reads) at a generation; run inside the publishing transaction.
@@ -296,7 +312,6 @@ export function metaSql(schema: string) {
     allResources: `SELECT "id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields", "table_name", "inputs", "max_id" FROM ${resources}`,
     clearResources: `DELETE FROM ${resources}`,
     putResource: `INSERT INTO ${resources} ("id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields", "table_name", "inputs", "max_id") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-    sizes: `SELECT pg_table_size($1::regclass) AS data, pg_indexes_size($1::regclass) AS indexes`,
     databaseBytes: `SELECT pg_database_size(current_database()) AS bytes`,
     /** Sent in the publishing transaction, so delivered when it commits; the payload is the data schema. */
     notify: `SELECT pg_notify('${LOADED_CHANNEL}', $1)`,
@@ -305,6 +320,9 @@ export function metaSql(schema: string) {
     lock: `SELECT pg_advisory_lock(hashtext($1))`,
     unlock: `SELECT pg_advisory_unlock(hashtext($1))`,
     /** PostgreSQL's own estimate of a table's rows (CKAN's total_estimation_threshold reads it). */
-    estimate: `SELECT reltuples::bigint AS estimate FROM pg_class WHERE oid = to_regclass($1)`,
+    /** The planner's count of a table's records, its inheriting table's included; -1 when either was never analysed. */
+    estimate:
+      `SELECT CASE WHEN min(c.reltuples) < 0 THEN -1 ELSE sum(c.reltuples) END::bigint AS estimate FROM pg_class c ` +
+      `WHERE c.oid = to_regclass($1) OR c.oid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = to_regclass($1))`,
   };
 }

@@ -22,17 +22,24 @@ export interface Segment {
   without: IdSpan[];
 }
 
-/** The table of a version's new segment, beside the version's view (its name with a plus: see GENERATION_TABLE). */
+/**
+ * The table of a version's new segment, beside the version's view (its name with a plus: see GENERATION_TABLE); for a
+ * load split over two connections, its second table.
+ */
 export function segmentTable(version: string): string {
   return `${version}+`;
 }
 
-/** What a version made by a patch may leave behind (its view or table, its new segment), to drop when unpublished. */
+/**
+ * What a version may leave behind (a patch's view or table and new segment; a load's table and, if split, its second
+ * one), to drop when unpublished.
+ */
 export function versionObjectsSql(schema: string, version: string): string[] {
+  // The plus table before the version's own: a split load's second table inherits from it (see the loader).
   return [
     dropViewSql(schema, version),
-    `DROP TABLE IF EXISTS ${qualified(schema, version)}`,
     `DROP TABLE IF EXISTS ${qualified(schema, segmentTable(version))}`,
+    `DROP TABLE IF EXISTS ${qualified(schema, version)}`,
   ];
 }
 
@@ -119,9 +126,6 @@ export function recordsInRangesSql(schema: string, table: string, ranges: readon
   return `SELECT count(*) AS "hidden" FROM ${qualified(schema, table)} WHERE ${insideSql(ranges)}`;
 }
 
-/** One row: the data and index bytes of the tables named (qualified) in $1, together. */
-export const segmentSizesSql = `SELECT coalesce(sum(pg_table_size(t)), 0) AS data, coalesce(sum(pg_indexes_size(t)), 0) AS indexes FROM unnest($1::regclass[]) AS t`;
-
 /** The tables and views of the data schema ($1), with whether each is a view. */
 export const relationsSql = `SELECT c.relname AS "name", c.relkind = 'v' AS "view" FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind IN ('r', 'v')`;
 
@@ -132,6 +136,12 @@ export const segmentsReadSql =
   `JOIN pg_depend d ON d.classid = 'pg_rewrite'::regclass AND d.objid = r.oid AND d.refclassid = 'pg_class'::regclass ` +
   `JOIN pg_class t ON t.oid = d.refobjid ` +
   `WHERE n.nspname = $1 AND v.relkind = 'v' AND v.relname = ANY($2) AND t.oid <> v.oid AND t.relkind = 'r'`;
+
+/** The tables that inherit from the tables named $2 in schema $1: the second tables of split loads still in use. */
+export const inheritingTablesSql =
+  `SELECT c.relname AS "name" FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid ` +
+  `JOIN pg_class p ON p.oid = i.inhparent JOIN pg_namespace n ON n.oid = p.relnamespace ` +
+  `WHERE n.nspname = $1 AND p.relname = ANY($2)`;
 
 /** Inserts `rows` records given as parameters (each: `_id`, the fields, `_record`, `_csv`), computing `_full_text`. */
 export function insertRecordsSql(

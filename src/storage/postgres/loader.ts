@@ -4,6 +4,7 @@
 // still reading it, and go with the next load. A failed load drops its table and leaves the published one serving.
 
 import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { FieldType, ResourceDefinition } from '../../catalog/types.js';
@@ -15,14 +16,23 @@ import {
   GENERATION_TABLE,
   generationTable,
   indexTableSql,
+  inheritSql,
   metaSql,
   POSTGRES_SCHEMA_VERSION,
   publishSql,
   schemaSetupSql,
+  tableSizesSql,
   unpublishSql,
   type PgSchemas,
 } from '../../dialect/postgres/ddl.js';
-import { dropViewSql, relationsSql, segmentsReadSql, versionObjectsSql } from '../../dialect/postgres/patch.js';
+import {
+  dropViewSql,
+  inheritingTablesSql,
+  relationsSql,
+  segmentsReadSql,
+  segmentTable,
+  versionObjectsSql,
+} from '../../dialect/postgres/patch.js';
 import { qualified } from '../../dialect/postgres/quote.js';
 import {
   type IdRange,
@@ -44,6 +54,8 @@ export interface PostgresLoadOptions {
   url: string;
   schemas: PgSchemas;
   readerRole: string;
+  /** Records after which a load copies on a second connection into a second table (COUNTCENTRE_PG_LOAD_SPLIT_ROWS). */
+  splitAfterRows?: number;
 }
 
 const NEEDS_ESCAPE = /[\\\t\n\r]/;
@@ -58,8 +70,34 @@ function copyValue(value: StoredValue, type: FieldType): string {
 
 /** Rows are gathered into chunks of about this many characters before being written to the COPY stream. */
 const CHUNK_CHARS = 64 * 1024;
-/** Connections building a resource's indexes at once: the loader's own and one more. */
-const INDEX_BUILDERS = 2;
+/** COUNTCENTRE_PG_LOAD_SPLIT_ROWS's default, for a load target made without it. */
+const DEFAULT_SPLIT_ROWS = 200_000;
+
+/** One COPY of a load in progress: its connection and table, its stream, the records sent to it. */
+interface TableCopy {
+  client: pg.Client;
+  table: string;
+  stream: ReturnType<typeof copyFrom>;
+  rows: number;
+  /** Whether the COPY is still open: a failure then ends it (CopyFail) before rolling back. */
+  open: boolean;
+  /** The stream's failure, once it has failed. */
+  error: Error | null;
+}
+
+/**
+ * Ends a COPY the load gave up on and rolls its transaction back. A COPY left open keeps its connection from running
+ * anything else, so it is failed (CopyFail) first, or the ROLLBACK would wait behind it for ever.
+ */
+async function failCopy(copy: TableCopy, err: Error): Promise<void> {
+  if (copy.open && !copy.stream.destroyed) {
+    const closed = new Promise((resolve) => copy.stream.once('close', resolve));
+    copy.stream.destroy(err);
+    await closed;
+  }
+  copy.open = false;
+  await copy.client.query('ROLLBACK').catch(() => {});
+}
 
 class PostgresLoadSession implements LoadSession {
   private readonly loaded: { resource: ResourceDefinition; record: ResourceLoadRecord }[] = [];
@@ -88,41 +126,51 @@ class PostgresLoadSession implements LoadSession {
     const { client, options } = this;
     const schema = options.schemas.data;
     const table = generationTable(resource.id, this.generation);
-    let copy: ReturnType<typeof copyFrom> | null = null;
+    const copies: TableCopy[] = [];
+    const splitAfter = options.splitAfterRows ?? DEFAULT_SPLIT_ROWS;
     try {
-      // One transaction from CREATE TABLE to the end of COPY, as COPY … FREEZE requires.
-      await client.query('BEGIN');
-      for (const sql of createGenerationTableSql(schema, table, resource, this.fullTextLanguage))
-        await client.query(sql);
-      copy = client.query(copyFrom(copyIntoTableSql(schema, table, resource)));
+      copies.push(await this.startCopy(client, table, resource));
       const types = resource.fields.map((f) => f.type);
       const renderer = new RecordRenderer(resource.fields);
       let chunk = '';
-      const stream = copy;
+      let chunkRows = 0;
+      let sent = 0;
+      let chunks = 0;
       const flush = async () => {
         if (chunk === '') return;
-        const full = !stream.write(chunk);
+        // Past the threshold, a second table takes every other chunk: the server computes each row's _full_text in
+        // the process that receives it, so two streams put both cores to work.
+        if (copies.length === 1 && splitAfter > 0 && sent >= splitAfter) {
+          copies.push(await this.startCopy(await this.helper(), segmentTable(table), resource));
+          chunks = 1;
+        }
+        const target = copies[chunks++ % copies.length]!;
+        if (target.error) throw target.error;
+        const full = !target.stream.write(chunk);
+        target.rows += chunkRows;
+        sent += chunkRows;
         chunk = '';
-        if (full) await once(stream, 'drain');
+        chunkRows = 0;
+        if (full) await once(target.stream, 'drain');
       };
       const sink = renderingSink(renderer, (values, record) => {
         let line = String(record.id);
         for (let i = 0; i < values.length; i++) line += '\t' + copyValue(values[i]!, types[i]!);
         chunk += line + '\t' + copyValue(record.json, 'text') + '\t' + copyValue(record.csv, 'text') + '\n';
+        chunkRows += 1;
         return chunk.length >= CHUNK_CHARS ? flush() : undefined;
       });
       await fill(sink);
       await flush();
-      copy.end();
-      await once(copy, 'finish');
-      copy = null;
-      await client.query('COMMIT');
-      const { indexes, finish } = indexTableSql(schema, table, resource);
-      await this.buildSideBySide(indexes);
-      for (const sql of finish) await client.query(sql);
-      const sizes = await client.query<{ data: string; indexes: string }>(metaSql(schema).sizes, [
-        qualified(schema, table),
-      ]);
+      for (const copy of copies) {
+        if (copy.error) throw copy.error;
+        copy.stream.end();
+      }
+      await Promise.all(copies.map((copy) => finished(copy.stream)));
+      for (const copy of copies) copy.open = false;
+      await Promise.all(copies.map((copy) => copy.client.query('COMMIT')));
+      await this.indexSplit(schema, resource, copies);
+      const sizes = await client.query<{ data: string; indexes: string }>(tableSizesSql, [[qualified(schema, table)]]);
       const record: ResourceLoadRecord = {
         ...base,
         total: renderer.count,
@@ -136,19 +184,54 @@ class PostgresLoadSession implements LoadSession {
       this.loaded.push({ resource, record });
       return record;
     } catch (err) {
-      // A fill that fails part way leaves the COPY open, and the connection runs nothing else until it ends: it is
-      // failed (CopyFail) first, or the ROLLBACK would wait behind it for ever.
-      if (copy && !copy.destroyed) {
-        const closed = new Promise((resolve) => copy!.once('close', resolve));
-        // PostgreSQL's answer to the CopyFail is the failure itself, already in hand.
-        copy.on('error', () => {});
-        copy.destroy(err as Error);
-        await closed;
-      }
-      await client.query('ROLLBACK').catch(() => {});
-      await client.query(dropTableSql(schema, table)).catch(() => {});
+      for (const copy of copies) await failCopy(copy, err as Error);
+      for (const sql of versionObjectsSql(schema, table)) await client.query(sql).catch(() => {});
       throw storeError(err);
     }
+  }
+
+  /**
+   * Opens a COPY into a new table on `connection`, in the transaction that creates the table (as COPY … FREEZE
+   * requires): the transaction stays open until the copy ends.
+   */
+  private async startCopy(connection: pg.Client, table: string, resource: ResourceDefinition): Promise<TableCopy> {
+    const schema = this.options.schemas.data;
+    await connection.query('BEGIN');
+    const copy: TableCopy = { client: connection, table, stream: null as never, rows: 0, open: false, error: null };
+    try {
+      for (const sql of createGenerationTableSql(schema, table, resource, this.fullTextLanguage))
+        await connection.query(sql);
+      copy.stream = connection.query(copyFrom(copyIntoTableSql(schema, table, resource)));
+      // Kept for the next write: with two streams, one may fail while the load is waiting on the other.
+      copy.stream.on('error', (err: Error) => {
+        copy.error ??= err;
+      });
+      copy.open = true;
+      return copy;
+    } catch (err) {
+      await connection.query('ROLLBACK').catch(() => {});
+      throw err;
+    }
+  }
+
+  /**
+   * Builds the indexes of a loaded table and, when the load was split, of its second table, side by side (the full-text
+   * indexes first, being the longest), then joins the second to the first (inheritance) and analyses both.
+   */
+  private async indexSplit(schema: string, resource: ResourceDefinition, copies: readonly TableCopy[]): Promise<void> {
+    const built = copies.map((copy) => indexTableSql(schema, copy.table, resource));
+    // indexTableSql lists the full-text index first.
+    await this.buildSideBySide([...built.map((b) => b.indexes[0]!), ...built.flatMap((b) => b.indexes.slice(1))]);
+    for (const b of built) for (const sql of b.finish) await this.client.query(sql);
+    if (copies.length > 1) await this.client.query(inheritSql(schema, copies[1]!.table, copies[0]!.table));
+    // Analysing the first table also samples the second, for the statistics of the two read as one.
+    await Promise.all(built.map((b, i) => (i === 0 ? this.client : this.helpers[0]!).query(b.analyze)));
+  }
+
+  /** The load's second connection: the second table's COPY, and the index builds beside the loader's own. */
+  private async helper(): Promise<pg.Client> {
+    if (this.helpers.length === 0) this.helpers.push(await connectLoader(this.options.url));
+    return this.helpers[0]!;
   }
 
   async patch(
@@ -179,8 +262,7 @@ class PostgresLoadSession implements LoadSession {
 
   /** Runs independent statements on up to INDEX_BUILDERS connections, each taking the next when it is free. */
   private async buildSideBySide(statements: readonly string[]): Promise<void> {
-    while (this.helpers.length < Math.min(INDEX_BUILDERS, statements.length) - 1)
-      this.helpers.push(await connectLoader(this.options.url));
+    if (statements.length > 1) await this.helper();
     const queue = [...statements];
     const worker = async (connection: pg.Client) => {
       try {
@@ -263,7 +345,9 @@ class PostgresLoadSession implements LoadSession {
     const schema = this.options.schemas.data;
     const relations = (await this.client.query<{ name: string; view: boolean }>(relationsSql, [schema])).rows;
     const read = (await this.client.query<{ name: string }>(segmentsReadSql, [schema, [...inUse]])).rows;
-    const used = new Set([...inUse, ...read.map((r) => r.name)]);
+    const reading = [...inUse, ...read.map((r) => r.name)];
+    const inheriting = (await this.client.query<{ name: string }>(inheritingTablesSql, [schema, reading])).rows;
+    const used = new Set([...reading, ...inheriting.map((r) => r.name)]);
     // Before generations, a resource's table was named by its id (and "<id>__load" while loading).
     const earlierLayout = new Set(
       [...inUse].flatMap((t) => {
@@ -278,8 +362,11 @@ class PostgresLoadSession implements LoadSession {
     // Views first: a segment goes only once no view reads it.
     for (const view of unused.filter((r) => r.view))
       await this.client.query(dropViewSql(schema, view.name)).catch(() => {});
-    for (const table of unused.filter((r) => !r.view))
-      await this.client.query(dropTableSql(schema, table.name)).catch(() => {});
+    // A split load's second table (a plus name) before the table it inherits from, which cannot go while it is there.
+    const tables = unused
+      .filter((r) => !r.view)
+      .sort((a, b) => Number(b.name.endsWith('+')) - Number(a.name.endsWith('+')));
+    for (const table of tables) await this.client.query(dropTableSql(schema, table.name)).catch(() => {});
   }
 
   async abort(): Promise<void> {

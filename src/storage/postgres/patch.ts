@@ -8,14 +8,13 @@
 import type pg from 'pg';
 import type { ResourceDefinition } from '../../catalog/types.js';
 import type { StoredValue } from '../../catalog/values.js';
-import { indexTableSql } from '../../dialect/postgres/ddl.js';
+import { indexTableSql, tableSizesSql } from '../../dialect/postgres/ddl.js';
 import {
   compositionSql,
   copySegmentsSql,
   insertRecordsSql,
   patchedFactsSql,
   recordsInRangesSql,
-  segmentSizesSql,
   segmentTable,
   versionObjectsSql,
   versionViewSql,
@@ -127,14 +126,14 @@ export async function patchTable(
     await fill(sink);
     await flush();
     await client.query('COMMIT');
-    const { indexes, finish } = indexTableSql(schema, table, resource);
+    const { indexes, finish, analyze } = indexTableSql(schema, table, resource);
     await context.buildSideBySide(indexes);
-    for (const sql of finish) await client.query(sql);
+    for (const sql of [...finish, analyze]) await client.query(sql);
     const segments = compact ? [] : [...kept, { table, rows: rows + renderer.count, without: [] }];
     if (!compact) for (const sql of versionViewSql(schema, version, resource, segments)) await client.query(sql);
     const facts = (await client.query<Record<string, unknown>>(patchedFactsSql(schema, version, resource))).rows[0]!;
     const sized = (compact ? [version] : segments.map((s) => s.table)).map((t) => qualified(schema, t));
-    const sizes = await client.query<{ data: string; indexes: string }>(segmentSizesSql, [sized]);
+    const sizes = await client.query<{ data: string; indexes: string }>(tableSizesSql, [sized]);
     return {
       ...base,
       total: Number(facts.total),
