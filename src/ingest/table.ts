@@ -64,6 +64,26 @@ export function columnReader(table: Table): (row: TableRow, id: string) => Store
 const INTEGER_TYPES = new Set<FieldType>(['int4', 'int8']);
 const NUMBER_TYPES = new Set<FieldType>(['numeric', 'float8', 'int4', 'int8']);
 
+const DAY_MS = 86_400_000;
+/** 0000-01-01 and 10000-01-01 UTC in milliseconds: the days dayText keeps. */
+const FOUR_DIGIT_YEARS = [-62_167_219_200_000, 253_402_300_800_000] as const;
+const MAX_DAY_TEXTS = 100_000;
+const dayTexts = new Map<number, string>();
+
+/**
+ * `YYYY-MM-DD` of a day (counted from 1970-01-01), kept once made: the days of a date column repeat, and toISOString
+ * was most of the time spent typing a Parquet or Excel date column.
+ */
+export function dayText(day: number): string {
+  let text = dayTexts.get(day);
+  if (text === undefined) {
+    text = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    if (dayTexts.size >= MAX_DAY_TEXTS) dayTexts.clear();
+    dayTexts.set(day, text);
+  }
+  return text;
+}
+
 /**
  * A value as a field of this type stores it. Text is parsed as a CSV cell is; JSON numbers and booleans must suit
  * the field (a whole number for an integer field); nothing (null or a missing value) is "" in a text field and null
@@ -98,7 +118,15 @@ export function typedValue(value: unknown, field: FieldDefinition): StoredValue 
     throw new ValueError(`${value} is a number, not a ${type}`);
   }
   if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) throw new ValueError('an invalid date');
+    const ms = value.getTime();
+    if (Number.isNaN(ms)) throw new ValueError('an invalid date');
+    if (
+      (type === 'date' || type === 'text') &&
+      ms % DAY_MS === 0 &&
+      ms >= FOUR_DIGIT_YEARS[0] &&
+      ms < FOUR_DIGIT_YEARS[1]
+    )
+      return dayText(ms / DAY_MS);
     const iso = value.toISOString();
     const midnight = iso.endsWith('T00:00:00.000Z');
     if (type === 'date') {

@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { numberText, parseCell, parseDate, parseNumber, parseTimestamp, ValueError } from '../../src/catalog/values.js';
+import type { FieldDefinition, FieldType } from '../../src/catalog/types.js';
+import { typedValue } from '../../src/ingest/table.js';
 
 describe('values', () => {
   test('numbers: signs, decimals, exponents, surrounding spaces; anything else is an error', () => {
@@ -108,5 +110,33 @@ describe('float8 text', () => {
       [NaN, Infinity, -Infinity].map((v) => numberText(v, 'float8')),
       ['NaN', 'Infinity', '-Infinity'],
     );
+  });
+});
+
+describe('dates from Parquet and Excel (Date values)', () => {
+  const field = (type: FieldType): FieldDefinition => ({ id: 'd', type, column: 'd', format: 'ISO', index: false });
+
+  test('a midnight is its day, in a date or a text field, for any day JavaScript can hold', () => {
+    const day = fc.integer({ min: -100_000_000, max: 100_000_000 });
+    fc.assert(
+      fc.property(day, (d) => {
+        const iso = new Date(d * 86_400_000).toISOString();
+        for (const type of ['date', 'text'] as const)
+          assert.equal(typedValue(new Date(d * 86_400_000), field(type)), iso.slice(0, 10));
+        // Again, now that the day is kept.
+        assert.equal(typedValue(new Date(d * 86_400_000), field('date')), iso.slice(0, 10));
+      }),
+      { numRuns: 20_000 },
+    );
+    assert.equal(typedValue(new Date(Date.UTC(2020, 1, 29)), field('date')), '2020-02-29');
+  });
+
+  test('a time of day is a timestamp, and not a date', () => {
+    const at = new Date(Date.UTC(2020, 1, 8, 13, 5, 9, 250));
+    assert.equal(typedValue(at, field('timestamp')), '2020-02-08T13:05:09.25');
+    assert.equal(typedValue(at, field('text')), '2020-02-08T13:05:09.25');
+    assert.throws(() => typedValue(at, field('date')), ValueError);
+    assert.equal(typedValue(new Date(Date.UTC(2020, 1, 8)), field('timestamp')), '2020-02-08T00:00:00');
+    assert.throws(() => typedValue(new Date(Number.NaN), field('date')), ValueError);
   });
 });
