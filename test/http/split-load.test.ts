@@ -1,7 +1,8 @@
 // A PostgreSQL load split over two connections (COUNTCENTRE_PG_LOAD_SPLIT_ROWS) serves exactly what a load over one
 // serves: the elections loaded with a split after 500 records, so that every resource past that size is two tables,
-// the second inheriting from the first, answer every request below with the same bytes as the unsplit load. Then a
-// reload replaces a split generation, which goes with both its tables, and a failed split load leaves nothing.
+// the second inheriting from the first, answer every request below with the same bytes as the unsplit load, and the
+// recorded sizes count both tables. (Generations of split tables replaced in turn, and a failure in either stream:
+// test/ingest/postgres-loader.test.ts.)
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

@@ -24,8 +24,8 @@ import { createTestDatabase, DATA_DIR, silentLogger, TEST_BACKENDS } from '../he
 
 const SCHEMAS = { data: 'countcentre', public: 'public' };
 
-async function load(url: string, catalog: CatalogDefinition, sources: string) {
-  const target = new PostgresLoadTarget({ url, schemas: SCHEMAS, readerRole: 'countcentre_reader' });
+async function load(url: string, catalog: CatalogDefinition, sources: string, splitAfterRows?: number) {
+  const target = new PostgresLoadTarget({ url, schemas: SCHEMAS, readerRole: 'countcentre_reader', splitAfterRows });
   return buildDatabase({ catalog, sources, target, logger: silentLogger, force: true }).finally(() => target.close());
 }
 
@@ -260,5 +260,137 @@ describe('PostgreSQL loader', { skip: !TEST_BACKENDS.includes('postgres') }, () 
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+  describe('a load split over two connections', () => {
+    const ids = ['44444444-0000-4000-8000-000000000001', '44444444-0000-4000-8000-000000000002'];
+    const catalog = parseCatalog({
+      datasets: [
+        {
+          name: 'split',
+          resources: ids.map((id, i) => ({
+            id,
+            name: `r${i}`,
+            source: { path: `r${i}.csv` },
+            fields: [
+              { id: 'N', type: 'int4' },
+              { id: 'T', type: 'text' },
+            ],
+          })),
+        },
+      ],
+    });
+    const rows = (count: number, text = (i: number) => `row ${i}`) =>
+      `N,T\n${Array.from({ length: count }, (_, i) => `${i},${text(i)}`).join('\n')}\n`;
+    /** The data schema's tables of a resource: every generation's, with the table each inherits from. */
+    const tablesOf = async (id: string) =>
+      (
+        await client.query<{ name: string; parent: string | null }>(
+          `SELECT c.relname AS name, p.relname AS parent FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace ` +
+            `LEFT JOIN pg_inherits i ON i.inhrelid = c.oid LEFT JOIN pg_class p ON p.oid = i.inhparent ` +
+            `WHERE n.nspname = $1 AND c.relkind = 'r' AND c.relname LIKE $2 ORDER BY c.relname`,
+          [SCHEMAS.data, `${id}@%`],
+        )
+      ).rows;
+
+    test('each generation is two tables; the one before the previous goes with both', async () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-pg-split-'));
+      try {
+        const names: string[] = [];
+        for (const version of [1, 2, 3]) {
+          writeFileSync(path.join(dir, 'r0.csv'), rows(5000 + version));
+          writeFileSync(path.join(dir, 'r1.csv'), rows(10));
+          const result = await load(database.url, catalog, dir, 1000);
+          assert.deepEqual(
+            result.outcomes.map((o) => [o.status, o.rows]),
+            [
+              ['loaded', 5000 + version],
+              ['loaded', 10],
+            ],
+          );
+          const table = await tableOf(ids[0]!);
+          names.push(table);
+          const counts = await client.query<{ all: number; own: number; second: number }>(
+            `SELECT (SELECT count(*)::int FROM ${qualified(SCHEMAS.data, table)}) AS all, ` +
+              `(SELECT count(*)::int FROM ONLY ${qualified(SCHEMAS.data, table)}) AS own, ` +
+              `(SELECT count(*)::int FROM ${qualified(SCHEMAS.data, `${table}+`)}) AS second`,
+          );
+          const { all, own, second } = counts.rows[0]!;
+          assert.equal(all, 5000 + version);
+          assert.ok(own >= 1000 && second > 0 && own + second === all, `${own} + ${second}`);
+          // The small resource is one table.
+          assert.deepEqual(
+            (await tablesOf(ids[1]!)).filter((t) => t.name.endsWith('+')),
+            [],
+          );
+        }
+        // The first generation is gone, both its tables; the previous one stays for requests still reading it.
+        assert.deepEqual(await tablesOf(ids[0]!), [
+          { name: names[1]!, parent: null },
+          { name: `${names[1]}+`, parent: names[1]! },
+          { name: names[2]!, parent: null },
+          { name: `${names[2]}+`, parent: names[2]! },
+        ]);
+        const estimate = await client.query<{ estimate: string }>(
+          `SELECT sum(reltuples)::bigint AS estimate FROM pg_class WHERE oid IN ($1::regclass, $2::regclass)`,
+          [qualified(SCHEMAS.data, names[2]!), qualified(SCHEMAS.data, `${names[2]}+`)],
+        );
+        assert.equal(Number(estimate.rows[0]!.estimate), 5003);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    test('a failure in either stream after the split abandons both tables; the previous data serves', async () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-pg-split-'));
+      try {
+        writeFileSync(path.join(dir, 'r0.csv'), rows(3));
+        writeFileSync(path.join(dir, 'r1.csv'), rows(2));
+        await load(database.url, catalog, dir, 1000);
+        const before = await tablesOf(ids[0]!);
+        const published = await tableOf(ids[0]!);
+        // Two records past the split whose tsvectors PostgreSQL refuses (over 1 MB): each in a chunk of its own, so
+        // that one of the two streams fails whichever the load is writing to.
+        const huge = (i: number) => Array.from({ length: 160_000 }, (_, k) => `w${i}x${k}`).join(' ');
+        writeFileSync(
+          path.join(dir, 'r0.csv'),
+          rows(4000, (i) => (i === 2500 || i === 2501 ? huge(i) : `row ${i}`)),
+        );
+        writeFileSync(path.join(dir, 'r1.csv'), rows(3));
+        const target = new PostgresLoadTarget({
+          url: database.url,
+          schemas: SCHEMAS,
+          readerRole: 'countcentre_reader',
+          splitAfterRows: 1000,
+        });
+        const result = await Promise.race([
+          buildDatabase({ catalog, sources: dir, target, logger: silentLogger }).finally(() => target.close()),
+          new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the load stalled')), 60_000).unref()),
+        ]);
+        assert.deepEqual(
+          result.outcomes.map((o) => [o.status, o.rows]),
+          [
+            ['kept-previous', 3],
+            ['loaded', 3],
+          ],
+        );
+        assert.match(result.outcomes[0]!.error ?? '', /tsvector/);
+        // Nothing of the failed generation is left (tables of the generation before the previous go, as they would).
+        const after = await tablesOf(ids[0]!);
+        assert.ok(
+          after.every((t) => before.some((b) => b.name === t.name)),
+          JSON.stringify({ before, after }),
+        );
+        assert.equal(await tableOf(ids[0]!), published);
+        const served = await client.query<{ n: number }>(
+          `SELECT "N" AS n FROM ${qualified(SCHEMAS.data, await tableOf(ids[0]!))} ORDER BY "_id"`,
+        );
+        assert.deepEqual(
+          served.rows.map((r) => r.n),
+          [0, 1, 2],
+        );
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
   });
 });
