@@ -64,7 +64,8 @@ const NEEDS_ESCAPE = /[\\\t\n\r]/;
 function copyValue(value: StoredValue, type: FieldType): string {
   const text = valueText(value, type);
   if (text === null) return '\\N';
-  if (!NEEDS_ESCAPE.test(text)) return text;
+  // A number's or a boolean's text never holds a character the format uses.
+  if (typeof value !== 'string' || !NEEDS_ESCAPE.test(text)) return text;
   return text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
 }
 
