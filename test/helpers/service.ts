@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { after } from 'node:test';
 import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp, type App } from '../../src/app.js';
@@ -54,6 +55,34 @@ export const BROWSER_BACKENDS: TestBackend[] = process.env.COUNTCENTRE_TEST_BROW
 
 /** The PostgreSQL the tests create their databases in (each test suite its own, dropped afterwards). */
 export const TEST_PG_ADMIN_URL = process.env.COUNTCENTRE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/**
+ * The tests' PostgreSQL for suites that check against it live and are skipped when none answers: connected, and
+ * `setup` run, on first use; `teardown` run and the connection ended after the suite. Gives the client, or why not.
+ */
+export function livePostgres(
+  hooks: { setup?: (client: pg.Client) => Promise<void>; teardown?: (client: pg.Client) => Promise<void> } = {},
+): () => Promise<pg.Client | string> {
+  let connection: Promise<pg.Client | string> | undefined;
+  after(async () => {
+    const client = await connection;
+    if (!client || typeof client === 'string') return;
+    await hooks.teardown?.(client);
+    await client.end();
+  });
+  return () =>
+    (connection ??= (async () => {
+      const client = new pg.Client({ connectionString: TEST_PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
+      try {
+        await client.connect();
+        await hooks.setup?.(client);
+        return client;
+      } catch (err) {
+        await client.end().catch(() => undefined);
+        return `PostgreSQL not reachable: ${(err as Error).message}`;
+      }
+    })());
+}
 
 let databases = 0;
 

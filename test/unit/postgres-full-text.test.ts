@@ -4,13 +4,13 @@
 // after 9999. Live, against 127.0.0.1:5432; skipped when none answers.
 
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import fc from 'fast-check';
 import pg from 'pg';
 import type { FieldDefinition, FieldType, ResourceDefinition } from '../../src/catalog/types.js';
 import { createGenerationTableSql, schemaSetupSql } from '../../src/dialect/postgres/ddl.js';
 import { qualified, quoteIdent } from '../../src/dialect/postgres/quote.js';
-import { TEST_PG_ADMIN_URL } from '../helpers/service.js';
+import { livePostgres } from '../helpers/service.js';
 
 const SCHEMA = `cc_full_text_test_${process.pid}`;
 
@@ -96,29 +96,15 @@ const row = fc.tuple(
   fc.option(text, { nil: null }),
 );
 
-let clientPromise: Promise<pg.Client | string> | undefined;
-function connect(): Promise<pg.Client | string> {
-  clientPromise ??= (async () => {
-    const client = new pg.Client({ connectionString: TEST_PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
-    try {
-      await client.connect();
-      await client.query(`CREATE SCHEMA ${quoteIdent(SCHEMA)}`);
-      for (const sql of schemaSetupSql({ data: SCHEMA, public: SCHEMA }, 'countcentre_reader'))
-        if (sql.startsWith('CREATE OR REPLACE FUNCTION')) await client.query(sql);
-      return client;
-    } catch (err) {
-      await client.end().catch(() => undefined);
-      return `PostgreSQL not reachable: ${(err as Error).message}`;
-    }
-  })();
-  return clientPromise;
-}
-
-after(async () => {
-  const client = await clientPromise;
-  if (!client || typeof client === 'string') return;
-  await client.query(`DROP SCHEMA ${quoteIdent(SCHEMA)} CASCADE`);
-  await client.end();
+const connect = livePostgres({
+  setup: async (client) => {
+    await client.query(`CREATE SCHEMA ${quoteIdent(SCHEMA)}`);
+    for (const sql of schemaSetupSql({ data: SCHEMA, public: SCHEMA }, 'countcentre_reader'))
+      if (sql.startsWith('CREATE OR REPLACE FUNCTION')) await client.query(sql);
+  },
+  teardown: async (client) => {
+    await client.query(`DROP SCHEMA ${quoteIdent(SCHEMA)} CASCADE`);
+  },
 });
 
 /** Loads `rows` into a table made as a load makes it, and returns the rows whose _full_text is not the reference. */

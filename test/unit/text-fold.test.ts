@@ -3,9 +3,8 @@
 // folds every character as the embedded store does (live, against 127.0.0.1:5432; skipped when none answers).
 
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import fc from 'fast-check';
-import pg from 'pg';
 import {
   FOLDED_LETTERS,
   foldSqlBody,
@@ -15,7 +14,7 @@ import {
   tsMatches,
 } from '../../src/text-search/index.js';
 import { quoteLiteral } from '../../src/dialect/postgres/quote.js';
-import { TEST_PG_ADMIN_URL } from '../helpers/service.js';
+import { livePostgres } from '../helpers/service.js';
 
 test('Irish names fold to their letters without fadas', () => {
   assert.equal(foldText('Mícheál Martin'), 'Micheal Martin');
@@ -80,27 +79,12 @@ test('folded documents and queries match names typed without fadas, in any case'
   }
 });
 
-let clientPromise: Promise<pg.Client | string> | undefined;
-function connect(): Promise<pg.Client | string> {
-  clientPromise ??= (async () => {
-    const client = new pg.Client({ connectionString: TEST_PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
-    try {
-      await client.connect();
-      await client.query(
-        `CREATE FUNCTION pg_temp.fold(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT AS $$ ${foldSqlBody(quoteLiteral)} $$`,
-      );
-      return client;
-    } catch (err) {
-      await client.end().catch(() => undefined);
-      return `PostgreSQL not reachable: ${(err as Error).message}`;
-    }
-  })();
-  return clientPromise;
-}
-
-after(async () => {
-  const client = await clientPromise;
-  if (client && typeof client !== 'string') await client.end();
+const connect = livePostgres({
+  setup: async (client) => {
+    await client.query(
+      `CREATE FUNCTION pg_temp.fold(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT AS $$ ${foldSqlBody(quoteLiteral)} $$`,
+    );
+  },
 });
 
 test('PostgreSQL folds every character as the embedded store does', async (t) => {
