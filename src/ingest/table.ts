@@ -74,7 +74,7 @@ const dayTexts = new Map<number, string>();
  * `YYYY-MM-DD` of a day (counted from 1970-01-01), kept once made: the days of a date column repeat, and toISOString
  * was most of the time spent typing a Parquet or Excel date column.
  */
-export function dayText(day: number): string {
+function dayText(day: number): string {
   let text = dayTexts.get(day);
   if (text === undefined) {
     text = new Date(day * DAY_MS).toISOString().slice(0, 10);

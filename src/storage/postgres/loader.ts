@@ -1,7 +1,8 @@
-// Loading into PostgreSQL: each resource is copied (COPY … FROM STDIN) into a table of this load's generation, indexed
-// and analysed; commit then points every loaded resource's view at its new table and rewrites the catalogue tables in
-// one transaction, so readers see either the old data or the new. Tables of the generation replaced stay for requests
-// still reading it, and go with the next load. A failed load drops its table and leaves the published one serving.
+// Loading into PostgreSQL: each resource is copied (COPY … FROM STDIN) into a table of this load's generation (a large
+// one over two connections into two tables, the second then inheriting from the first), indexed and analysed; commit
+// then points every loaded resource's view at its new table and rewrites the catalogue tables in one transaction, so
+// readers see either the old data or the new. Tables of the generation replaced stay for requests still reading it,
+// and go with the next load. A failed load drops its tables and leaves the published one serving.
 
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
@@ -74,12 +75,11 @@ const CHUNK_CHARS = 64 * 1024;
 /** COUNTCENTRE_PG_LOAD_SPLIT_ROWS's default, for a load target made without it. */
 const DEFAULT_SPLIT_ROWS = 200_000;
 
-/** One COPY of a load in progress: its connection and table, its stream, the records sent to it. */
+/** One COPY of a load in progress: its connection, table and stream. */
 interface TableCopy {
   client: pg.Client;
   table: string;
   stream: ReturnType<typeof copyFrom>;
-  rows: number;
   /** Whether the COPY is still open: a failure then ends it (CopyFail) before rolling back. */
   open: boolean;
   /** The stream's failure, once it has failed. */
@@ -148,7 +148,6 @@ class PostgresLoadSession implements LoadSession {
         const target = copies[chunks++ % copies.length]!;
         if (target.error) throw target.error;
         const full = !target.stream.write(chunk);
-        target.rows += chunkRows;
         sent += chunkRows;
         chunk = '';
         chunkRows = 0;
@@ -198,7 +197,7 @@ class PostgresLoadSession implements LoadSession {
   private async startCopy(connection: pg.Client, table: string, resource: ResourceDefinition): Promise<TableCopy> {
     const schema = this.options.schemas.data;
     await connection.query('BEGIN');
-    const copy: TableCopy = { client: connection, table, stream: null as never, rows: 0, open: false, error: null };
+    const copy: TableCopy = { client: connection, table, stream: null as never, open: false, error: null };
     try {
       for (const sql of createGenerationTableSql(schema, table, resource, this.fullTextLanguage))
         await connection.query(sql);
@@ -261,7 +260,7 @@ class PostgresLoadSession implements LoadSession {
     return record;
   }
 
-  /** Runs independent statements on up to INDEX_BUILDERS connections, each taking the next when it is free. */
+  /** Runs independent statements on the loader's connection and its second one, each taking the next when free. */
   private async buildSideBySide(statements: readonly string[]): Promise<void> {
     if (statements.length > 1) await this.helper();
     const queue = [...statements];
