@@ -74,18 +74,23 @@ export const FOLDED_LETTERS: readonly string[] = (() => {
 })();
 
 /**
- * The body of an SQL function of one text argument ($1) that folds exactly as foldText does, with PostgreSQL's own
- * normalize() and regexp_replace(), then replace() for the letters that fold to two and one translate() for the rest.
- * `quote` makes a string literal.
+ * An SQL expression that folds the text `value` (an expression PostgreSQL may evaluate more than once, such as a column)
+ * exactly as foldText does, with PostgreSQL's own normalize() and regexp_replace(), then replace() for the letters that
+ * fold to two and one translate() for the rest. `quote` makes a string literal.
  */
-export function foldSqlBody(quote: (text: string) => string): string {
-  const marks = `normalize(regexp_replace(normalize($1, NFD), ${quote(MARKS_AFTER_ASCII_SQL)}, '\\1', 'g'), NFC)`;
+export function foldSqlExpression(quote: (text: string) => string, value: string): string {
+  const marks = `normalize(regexp_replace(normalize(${value}, NFD), ${quote(MARKS_AFTER_ASCII_SQL)}, '\\1', 'g'), NFC)`;
   const single = Object.entries(EXTRA_FOLDS).filter(([, to]) => to.length === 1);
   let extras = marks;
   for (const [from, to] of Object.entries(EXTRA_FOLDS).filter(([, t]) => t.length > 1))
     extras = `replace(${extras}, ${quote(from)}, ${quote(to)})`;
   extras = `translate(${extras}, ${quote(single.map(([f]) => f).join(''))}, ${quote(single.map(([, t]) => t).join(''))})`;
   // The letters without a decomposition are rare: their replacements run only on text that holds one.
-  const hasExtra = `$1 ~ ${quote(`[${Object.keys(EXTRA_FOLDS).join('')}]`)}`;
-  return `SELECT CASE WHEN octet_length($1) = char_length($1) THEN $1 WHEN ${hasExtra} THEN ${extras} ELSE ${marks} END`;
+  const hasExtra = `${value} ~ ${quote(`[${Object.keys(EXTRA_FOLDS).join('')}]`)}`;
+  return `CASE WHEN octet_length(${value}) = char_length(${value}) THEN ${value} WHEN ${hasExtra} THEN ${extras} ELSE ${marks} END`;
+}
+
+/** The body of an SQL function of one text argument ($1) that folds exactly as foldText does (foldSqlExpression). */
+export function foldSqlBody(quote: (text: string) => string): string {
+  return `SELECT ${foldSqlExpression(quote, '$1')}`;
 }

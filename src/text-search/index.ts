@@ -23,7 +23,7 @@ export { TsQuerySyntaxError } from './tsquery.js';
 export { TsVectorSyntaxError, TsvectorBuilder, compareLexemes } from './tsvector.js';
 export { UnknownTextSearchConfigError } from './dictionaries.js';
 export { debugTokens, TOKEN_TYPE_NAMES } from './parser.js';
-export { foldText, foldSqlBody, FOLDED_LETTERS } from './fold.js';
+export { foldText, foldSqlBody, foldSqlExpression, FOLDED_LETTERS } from './fold.js';
 
 /** Configurations that are implemented exactly: 'simple', 'english', and other Snowball languages. */
 export function supportedTextSearchConfigs(): string[] {
