@@ -29,6 +29,15 @@ async function load(url: string, catalog: CatalogDefinition, sources: string, sp
   return buildDatabase({ catalog, sources, target, logger: silentLogger, force: true }).finally(() => target.close());
 }
 
+/** A load of what changed (as a scheduled reload is), failing the test instead of waiting if it stalls. */
+async function reloadWithin(url: string, catalog: CatalogDefinition, sources: string, splitAfterRows?: number) {
+  const target = new PostgresLoadTarget({ url, schemas: SCHEMAS, readerRole: 'countcentre_reader', splitAfterRows });
+  return Promise.race([
+    buildDatabase({ catalog, sources, target, logger: silentLogger }).finally(() => target.close()),
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the load stalled')), 60_000).unref()),
+  ]);
+}
+
 describe('PostgreSQL loader', { skip: !TEST_BACKENDS.includes('postgres') }, () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let client: pg.Client;
@@ -233,11 +242,7 @@ describe('PostgreSQL loader', { skip: !TEST_BACKENDS.includes('postgres') }, () 
         `N\n${Array.from({ length: 20_000 }, (_, i) => i).join('\n')}\nnot a number\n`,
       );
       writeFileSync(path.join(dir, 'second.csv'), 'N\n6\n7\n');
-      const target = new PostgresLoadTarget({ url: database.url, schemas: SCHEMAS, readerRole: 'countcentre_reader' });
-      const result = await Promise.race([
-        buildDatabase({ catalog, sources: dir, target, logger: silentLogger }).finally(() => target.close()),
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the load stalled')), 30_000).unref()),
-      ]);
+      const result = await reloadWithin(database.url, catalog, dir);
       assert.deepEqual(
         result.outcomes.map((o) => [o.status, o.rows]),
         [
@@ -356,16 +361,7 @@ describe('PostgreSQL loader', { skip: !TEST_BACKENDS.includes('postgres') }, () 
           rows(4000, (i) => (i === 2500 || i === 2501 ? huge(i) : `row ${i}`)),
         );
         writeFileSync(path.join(dir, 'r1.csv'), rows(3));
-        const target = new PostgresLoadTarget({
-          url: database.url,
-          schemas: SCHEMAS,
-          readerRole: 'countcentre_reader',
-          splitAfterRows: 1000,
-        });
-        const result = await Promise.race([
-          buildDatabase({ catalog, sources: dir, target, logger: silentLogger }).finally(() => target.close()),
-          new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the load stalled')), 60_000).unref()),
-        ]);
+        const result = await reloadWithin(database.url, catalog, dir, 1000);
         assert.deepEqual(
           result.outcomes.map((o) => [o.status, o.rows]),
           [

@@ -169,7 +169,7 @@ class PostgresLoadSession implements LoadSession {
       await Promise.all(copies.map((copy) => finished(copy.stream)));
       for (const copy of copies) copy.open = false;
       await Promise.all(copies.map((copy) => copy.client.query('COMMIT')));
-      await this.indexSplit(schema, resource, copies);
+      await this.indexAndAnalyse(schema, resource, copies);
       const sizes = await client.query<{ data: string; indexes: string }>(tableSizesSql, [[qualified(schema, table)]]);
       const record: ResourceLoadRecord = {
         ...base,
@@ -218,7 +218,11 @@ class PostgresLoadSession implements LoadSession {
    * Builds the indexes of a loaded table and, when the load was split, of its second table, side by side (the full-text
    * indexes first, being the longest), then joins the second to the first (inheritance) and analyses both.
    */
-  private async indexSplit(schema: string, resource: ResourceDefinition, copies: readonly TableCopy[]): Promise<void> {
+  private async indexAndAnalyse(
+    schema: string,
+    resource: ResourceDefinition,
+    copies: readonly TableCopy[],
+  ): Promise<void> {
     const built = copies.map((copy) => indexTableSql(schema, copy.table, resource));
     // indexTableSql lists the full-text index first.
     await this.buildSideBySide([...built.map((b) => b.indexes[0]!), ...built.flatMap((b) => b.indexes.slice(1))]);
