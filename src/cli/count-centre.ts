@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The `count-centre` program (package.json's bin): see src/cli/main.ts.
 
+import { limitHeapGrowth } from '../util/heap-growth.js';
 import { run } from './main.js';
 
+limitHeapGrowth();
 run(process.argv.slice(2));
