@@ -84,15 +84,29 @@ export function readableFor(format: LogFormat, out: { isTTY?: boolean }): boolea
  */
 export function createLogger(
   settings: Pick<Settings, 'logLevel' | 'logFormat'>,
-  options: { level?: string; out?: NodeJS.WriteStream } = {},
+  options: {
+    level?: string;
+    out?: NodeJS.WriteStream;
+    /** Entries not to write: given the entry's level number and the facts it was logged with. */
+    drop?: (level: number, facts: Record<string, unknown>) => boolean;
+  } = {},
 ): Logger {
   const out = options.out ?? process.stdout;
   const level = options.level ?? settings.logLevel;
+  const { drop } = options;
+  const hooks: pino.LoggerOptions['hooks'] = drop
+    ? {
+        logMethod(args, write, entryLevel) {
+          const facts = typeof args[0] === 'object' && args[0] !== null ? (args[0] as Record<string, unknown>) : {};
+          if (!drop(entryLevel, facts)) write.apply(this, args);
+        },
+      }
+    : {};
   if (readableFor(settings.logFormat as LogFormat, out)) {
     return pino(
-      { level, base: { pid: process.pid } },
+      { level, base: { pid: process.pid }, hooks },
       readableDestination(out, out.isTTY === true && !process.env.NO_COLOR),
     );
   }
-  return pino({ level, base: { pid: process.pid } }, out === process.stdout ? undefined : out);
+  return pino({ level, base: { pid: process.pid }, hooks }, out === process.stdout ? undefined : out);
 }

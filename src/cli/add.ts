@@ -319,12 +319,24 @@ function readingReport(plan: AddPlan): string[] {
 /** What was decided, as people read it: how the file was read, then a row per field with its type and why. */
 export function schemaReport(plan: AddPlan): string {
   const rows = plan.schema.columns.map((c) => [
-    c.id,
+    shortened(c.id, MAX_FIELD_CHARS),
     c.type,
     c.format === 'ISO' ? '' : c.format,
     count(c.empty),
-    c.example.length > 24 ? `${c.example.slice(0, 23)}…` : c.example,
+    shortened(c.example, MAX_EXAMPLE_CHARS),
     c.note ?? '',
   ]);
-  return `${readingReport(plan).join('\n')}\n\n${textTable(['field', 'type', 'format', 'empty', 'example', 'why'], rows, new Set([3]))}\n`;
+  const cut = plan.schema.columns.some((c) => c.id.length > MAX_FIELD_CHARS)
+    ? '\nLong field names are cut short above; the catalogue entry (--dry-run prints it) has them whole.\n'
+    : '';
+  return `${readingReport(plan).join('\n')}\n\n${textTable(['field', 'type', 'format', 'empty', 'example', 'why'], rows, new Set([3]))}\n${cut}`;
+}
+
+// A header can be a sentence (some files explain each column in its name): cut short, so that one long name does
+// not push the types and reasons off the screen.
+const MAX_FIELD_CHARS = 40;
+const MAX_EXAMPLE_CHARS = 24;
+
+function shortened(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

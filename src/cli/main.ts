@@ -170,13 +170,27 @@ async function serve(args: string[]): Promise<number | null> {
  * The loader's own log lines: warnings and above on a terminal, unless LOG_LEVEL asks for more (progress has its own
  * display); as readable lines, never JSON, unless LOG_FORMAT=json asks for it, so a command's output reads as one.
  */
-function loadLogger(settings: Settings) {
+/**
+ * `quietAbout`: a resource whose errors are not logged, because the command explains them itself (a load it retries,
+ * or its summary table, which notes each resource's error), so that a failure it recovers from is not first shown as
+ * an ERROR line.
+ */
+function loadLogger(settings: Settings, quietAbout: string | null = null) {
   const logFormat = settings.logFormat === 'json' ? 'json' : 'pretty';
   return createLogger(
     { ...settings, logFormat },
-    { level: settings.logLevel === 'info' && out.isTTY ? 'warn' : settings.logLevel, out: process.stderr },
+    {
+      level: settings.logLevel === 'info' && out.isTTY ? 'warn' : settings.logLevel,
+      out: process.stderr,
+      ...(quietAbout === null
+        ? {}
+        : { drop: (level, facts) => level >= ERROR_LEVEL && level < FATAL_LEVEL && facts['resource'] === quietAbout }),
+    },
   );
 }
+
+const ERROR_LEVEL = 50;
+const FATAL_LEVEL = 60;
 
 async function load(args: string[]): Promise<number> {
   const { values } = parse('load', args, { force: { type: 'boolean' } });
@@ -261,7 +275,12 @@ async function add(args: string[]): Promise<number> {
     say(
       `${added.replaces ? 'Updated' : 'Added'} resource ${added.resource.id} in dataset ${added.datasetName} (${path.basename(settings.catalog)}).\n`,
     );
-    run = await runLoad(settings, { out, logger: loadLogger(settings) });
+    // A load on types from the first rows is retried, with types from every row, if a later row does not fit them: the
+    // failure is explained then, or else in the summary, so it is not also logged.
+    run = await runLoad(settings, {
+      out,
+      logger: loadLogger(settings, added.schema.sampled ? added.resource.id : null),
+    });
     const outcome = run.result.outcomes.find((o) => o.id === added.resource.id);
     if (outcome?.status === 'failed' && added.schema.sampled) {
       say(

@@ -197,6 +197,51 @@ for (const backend of TEST_BACKENDS)
       assert.match(catalogue, /\{"id": "Polling day", "type": "date", "format": "DD\/MM\/YYYY"\},\n/);
     });
 
+    test('a row past the first 100,000 that does not fit their types: read again whole, explained once, no ERROR line', async () => {
+      // Types come from the first 100,000 records and every later one is checked as it loads; this one is past them.
+      const longName = 'Amount in cent (the column that people sum up by office and year)';
+      const lines = [`Code,${longName}`];
+      for (let i = 1; i <= 100_000; i++) lines.push(`C${i},${i % 997}`);
+      lines.push('C100001,3000000000');
+      writeFileSync(path.join(dir, 'amounts.csv'), lines.join('\n') + '\n');
+      const id = '3c0ffee0-2222-4222-8333-444455556666';
+      const run = await runCli(['add', path.join(dir, 'amounts.csv'), '--id', id, '--dataset', 'amounts'], env);
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      assert.match(
+        run.stdout,
+        /A record beyond the first 100,000 did not fit the types they gave: amounts\.csv, line 100002, column 2: field "Amount in cent \(the column that people sum up by office and year\)" \(int4\): "3000000000" is out of range for int4\nReading the whole file to infer them again\.\n/,
+      );
+      assert.equal(run.stdout.match(/did not fit/g)?.length, 1);
+      assert.doesNotMatch(run.stderr, /ERROR|load failed/, 'the failure it recovered from is not logged as an error');
+      // Names past 40 characters are cut in the table, and said to be.
+      const cut = 'Amount in cent (the column that people …';
+      assert.match(
+        run.stdout,
+        new RegExp(
+          `^${cut.replace(/[()]/g, '\\$&')}\\s+int8\\s+0\\s+1\\s+whole numbers beyond int4: line 100,002 has "3000000000"$`,
+          'm',
+        ),
+      );
+      assert.match(
+        run.stdout,
+        /Long field names are cut short above; the catalogue entry \(--dry-run prints it\) has them whole\./,
+      );
+      assert.match(run.stdout, /^loaded +3c0ffee0-2222-4222-8333-444455556666 +Amounts +100,001 /m);
+      const answer = await httpCall(
+        server.port,
+        `/api/3/action/datastore_search?resource_id=${id}&filters=${encodeURIComponent(JSON.stringify({ [longName]: 3000000000 }))}`,
+      );
+      assert.equal(answer.statusCode, 200, answer.body);
+      const { result } = JSON.parse(answer.body);
+      assert.deepEqual(result.fields, [
+        { id: '_id', type: 'int' },
+        { id: 'Code', type: 'text' },
+        { id: longName, type: 'int8' },
+      ]);
+      assert.deepEqual(result.records, [{ _id: 100_001, Code: 'C100001', [longName]: 3000000000 }]);
+      assert.equal(result.total, 1);
+    });
+
     test('a file the loader cannot read: the line and column are named, exit code 3, nothing written', async () => {
       writeFileSync(path.join(dir, 'broken.csv'), 'a,b\n1,2\n3,4,5\n');
       const catalogBefore = readFileSync(env.COUNTCENTRE_CATALOG!, 'utf8');
