@@ -197,6 +197,7 @@ const LAYOUT_KEYS = [
   'extra_columns',
   'header_row',
   'short_rows',
+  'quotes',
   'sheet',
   'id_column',
 ];
@@ -260,6 +261,9 @@ function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDe
   if (shortRows !== 'error' && shortRows !== 'pad') r.fail([...where, 'short_rows'], 'must be "error" or "pad"');
   if (base !== 'csv' && obj.short_rows !== undefined)
     r.fail([...where, 'short_rows'], 'only applies to the csv layout');
+  const quotes = r.string(obj, 'quotes', where, 'csv');
+  if (quotes !== 'csv' && quotes !== 'literal') r.fail([...where, 'quotes'], 'must be "csv" or "literal"');
+  if (base !== 'csv' && obj.quotes !== undefined) r.fail([...where, 'quotes'], 'only applies to the csv layout');
   const sheet = obj.sheet === undefined ? null : r.string(obj, 'sheet', where);
   const idColumn = obj.id_column === undefined ? null : r.string(obj, 'id_column', where);
   if (idColumn !== null && LAYOUT_PRESETS[layout])
@@ -283,6 +287,7 @@ function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDe
     extraColumns,
     headerRow: headerRow as number,
     shortRows: shortRows as LayoutSourceDefinition['shortRows'],
+    quotes: quotes as LayoutSourceDefinition['quotes'],
     sheet,
     idColumn,
   };

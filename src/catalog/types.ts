@@ -103,6 +103,11 @@ export interface LayoutSourceDefinition {
    * cells (`pad`).
    */
   shortRows: 'error' | 'pad';
+  /**
+   * For the csv layout: `csv`, quoting as RFC 4180 says; `literal`, quotes are characters (tab-separated files that
+   * never quote).
+   */
+  quotes: 'csv' | 'literal';
   /** For the xlsx layout: the worksheet to read (null: the first). */
   sheet: string | null;
   /**
@@ -157,6 +162,7 @@ export function csvSource(path: string, encoding = 'auto'): LayoutSourceDefiniti
     extraColumns: 'error',
     headerRow: 1,
     shortRows: 'error',
+    quotes: 'csv',
     sheet: null,
     idColumn: null,
   };

@@ -11,6 +11,7 @@ import { licenceById } from '../catalog/licences.js';
 import { parseCatalog } from '../catalog/load.js';
 import { inferTable, type InferredSchema } from '../ingest/infer.js';
 import { openTable, tableSpec, type TableSpec } from '../ingest/readers/open.js';
+import { RunawayQuoteError } from '../ingest/readers/delimited.js';
 import { DELIMITER_NAMES, NotATableError, sniffFile } from '../ingest/readers/sniff.js';
 import { downloadFile, isUrl } from '../ingest/source.js';
 import type { Settings } from '../settings.js';
@@ -26,6 +27,7 @@ export interface AddRequest {
   decimal?: ',' | '.';
   delimiter?: string;
   headerRow?: number;
+  quotes?: 'csv' | 'literal';
   sheet?: string;
   license?: string;
   attribution?: string;
@@ -118,6 +120,7 @@ function sourceEntry(
       if (spec.delimiter !== ',') source.delimiter = spec.delimiter;
       if (spec.headerRow !== 1) source.header_row = spec.headerRow;
       if (schema.shortRows > 0) source.short_rows = 'pad';
+      if (spec.quotes === 'literal') source.quotes = 'literal';
       break;
     case 'json':
       source.layout = 'json';
@@ -184,22 +187,31 @@ export async function planAdd(
   try {
     const sniffed = await sniffFile(local.file, displayName);
     spec = await tableSpec(local.file, displayName, sniffed, request);
-    const reader = await openTable(local.file, displayName, spec);
-    try {
-      schema = await inferTable(
-        reader,
-        {
-          name: displayName,
-          ...(request.dateFormat ? { dateFormat: request.dateFormat } : {}),
-          ...(request.decimal ? { decimal: request.decimal } : {}),
-          ...(spec.format === 'csv' ? { delimiter: spec.delimiter } : {}),
-        },
-        onRows,
-        spec.format === 'json' || spec.format === 'ndjson' ? Infinity : sampleRows,
-      );
-      notes = reader.notes ?? [];
-    } finally {
-      await reader.close();
+    for (;;) {
+      let reader: Awaited<ReturnType<typeof openTable>> | null = null;
+      try {
+        reader = await openTable(local.file, displayName, spec);
+        schema = await inferTable(
+          reader,
+          {
+            name: displayName,
+            ...(request.dateFormat ? { dateFormat: request.dateFormat } : {}),
+            ...(request.decimal ? { decimal: request.decimal } : {}),
+            ...(spec.format === 'csv' ? { delimiter: spec.delimiter } : {}),
+          },
+          onRows,
+          spec.format === 'json' || spec.format === 'ndjson' ? Infinity : sampleRows,
+        );
+        notes = reader.notes ?? [];
+        break;
+      } catch (err) {
+        // A quote that swallows whole rows was a character: the file is read again with quotes as characters, unless
+        // the publisher said how to read them.
+        if (!(err instanceof RunawayQuoteError) || spec.format !== 'csv' || request.quotes !== undefined) throw err;
+        spec = { ...spec, quotes: 'literal', runawayQuote: { line: err.startLine, lines: err.lines } };
+      } finally {
+        await reader?.close();
+      }
     }
   } finally {
     await local.release();
@@ -267,6 +279,14 @@ const ENCODING_NAMES: Record<string, string> = {
 const count = (n: number) => n.toLocaleString('en-IE');
 const quoted = (text: string) => `"${text.length > 50 ? `${text.slice(0, 50)}…` : text}"`;
 
+/** How a delimited file's quotes were read, and what decided it. */
+function quoting(spec: Extract<TableSpec, { format: 'csv' }>): string {
+  if (spec.quotes === 'csv') return spec.quoted ? 'quoted fields' : 'no quoted fields';
+  if (spec.runawayQuote === null) return 'quotes read as characters (--quotes literal)';
+  const { line, lines } = spec.runawayQuote;
+  return `quotes read as characters: read as quoting, the quote on line ${count(line)} would run on over ${count(lines)} lines, taking in whole rows (--quotes csv to read them as quoting)`;
+}
+
 /** How the file was read, in a line or a few. */
 function readingReport(plan: AddPlan): string[] {
   const { spec, schema } = plan;
@@ -278,7 +298,7 @@ function readingReport(plan: AddPlan): string[] {
     case 'csv': {
       const encoding = `${ENCODING_NAMES[spec.encoding] ?? spec.encoding}${spec.bomLength > 0 ? ' with BOM' : ''}`;
       lines.push(
-        `${rows}; ${encoding}; ${DELIMITER_NAMES[spec.delimiter] ?? `"${spec.delimiter}"`}-separated; ${spec.quoted ? 'quoted fields' : 'no quoted fields'}`,
+        `${rows}; ${encoding}; ${DELIMITER_NAMES[spec.delimiter] ?? `"${spec.delimiter}"`}-separated; ${quoting(spec)}`,
       );
       if (spec.headerRow > 1) {
         const titles = spec.titleLines.filter((l) => l.trim() !== '');

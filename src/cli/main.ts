@@ -85,6 +85,8 @@ Adding the same file again updates its entry.
   --attribution TEXT    what the licence requires users to credit
   --source-url URL      where the data comes from (the dataset's Source)
   --header-row N        the header's line, when the one found is not it
+  --quotes csv|literal  whether a quote at the start of a field quotes it (csv) or is a character (literal: tab- and
+                        pipe-separated files that never quote); found from the file when not given
   --delimiter C         the delimiter, when the one found is not it (\\t for tab)
   --decimal , or .      the decimal mark of numbers that read both ways ("1,234")
   --date-format F       DD/MM/YYYY or MM/DD/YYYY, for dates whose days are all 12 or less
@@ -213,6 +215,7 @@ async function add(args: string[]): Promise<number> {
     attribution: { type: 'string' },
     'source-url': { type: 'string' },
     'header-row': { type: 'string' },
+    quotes: { type: 'string' },
     delimiter: { type: 'string' },
     decimal: { type: 'string' },
     sheet: { type: 'string' },
@@ -226,6 +229,9 @@ async function add(args: string[]): Promise<number> {
     throw new UsageError('--date-format must be DD/MM/YYYY or MM/DD/YYYY');
   const decimal = text('decimal');
   if (decimal !== undefined && decimal !== ',' && decimal !== '.') throw new UsageError('--decimal must be , or .');
+  const quotes = text('quotes');
+  if (quotes !== undefined && quotes !== 'csv' && quotes !== 'literal')
+    throw new UsageError('--quotes must be csv or literal');
   const headerRow = text('header-row') === undefined ? undefined : Number(text('header-row'));
   if (headerRow !== undefined && !(Number.isInteger(headerRow) && headerRow >= 1))
     throw new UsageError('--header-row must be a line number, 1 or more');
@@ -247,6 +253,7 @@ async function add(args: string[]): Promise<number> {
     headerRow,
     dateFormat: dateFormat as AddRequest['dateFormat'],
     decimal: decimal as AddRequest['decimal'],
+    quotes: quotes as AddRequest['quotes'],
   };
   const plan = async (sampleRows: number) => {
     const progress = new InferenceProgress(out.isTTY ? out : null, path.basename(request.source));

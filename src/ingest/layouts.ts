@@ -287,6 +287,7 @@ async function* readCsv({ source, fields, files, corrections }: LayoutRead): Asy
       delimiter: source.delimiter,
       headerRow: source.headerRow,
       repair: source.repair,
+      quotes: source.quotes,
     });
     try {
       yield* readTable(reader, file.name, fields, plans, {

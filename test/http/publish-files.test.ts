@@ -136,6 +136,20 @@ const CORPUS: CorpusFile[] = [
     id: id(14),
     bytes: iconv.encode('Name,Note\nMurnane O’Connor,Fáilte\nÓ Ríordáin,€5\n', 'windows-1252'),
   },
+  {
+    // A package index's TSV, which never quotes: a summary that is a quotation, one that starts with a quoted word,
+    // and one cut short after its opening quote, which CSV's quoting would run on through the rows below it.
+    name: 'packages.tsv',
+    id: id(15),
+    bytes:
+      'name\tversion\tsummary\n' +
+      'advlog\t1.0.8\t"Advanced logger (e.g. Java and Kotlin)."\n' +
+      'agentk\t0.3.2\t"AGENT" K is a kubectl "doner"-wrap\n' +
+      'scraper\t0.2.2\t"A simple library to help a developer who\n' +
+      'url-tool\t0.1.4\tamazon_affiliate_url\n' +
+      'argschema\t3.0.4\t"a wrapper"\n' +
+      'zeta\t1.0\t12" pizza\n',
+  },
 ];
 
 /** Real files from packages the install command brings: Debian's distro-info-data, and an npm package's example. */
@@ -228,6 +242,14 @@ describe('count-centre add on the files people have', () => {
     );
     assert.equal(said('pipes.psv'), '2 records; UTF-8; pipe-separated; no quoted fields');
     assert.equal(said('spaces.txt'), '2 records; UTF-8; space-separated; no quoted fields');
+    assert.match(
+      readFileSync(path.join(dir, 'catalog.json'), 'utf8'),
+      /"source": \{"path": "packages\.tsv", "delimiter": "\\t", "quotes": "literal"\}/,
+    );
+    assert.equal(
+      said('packages.tsv'),
+      '6 records; UTF-8; tab-separated; quotes read as characters: read as quoting, the quote on line 4 would run on over 3 lines, taking in whole rows (--quotes csv to read them as quoting)',
+    );
     assert.equal(said('european.csv'), '2 records; Windows-1252; semicolon-separated; no quoted fields');
     assert.equal(said('records.json'), '3 records; JSON, UTF-8; records in the top-level array');
     assert.equal(said('wrapped.json'), '2 records; JSON, UTF-8; records at data');
@@ -364,6 +386,21 @@ describe('count-centre add on the files people have', () => {
           records: [
             { _id: 1, County: 'Cork', Males: 288513, Females: 295515 },
             { _id: 2, County: 'Kerry', Males: 77143, Females: 78115 },
+          ],
+        });
+      });
+
+      test("a TSV's quotes that do not quote are characters: a quote left open takes in no rows", async () => {
+        assert.deepEqual(await search(id(15)), {
+          total: 6,
+          fields: ['_id:int', 'name:text', 'version:text', 'summary:text'],
+          records: [
+            { _id: 1, name: 'advlog', version: '1.0.8', summary: '"Advanced logger (e.g. Java and Kotlin)."' },
+            { _id: 2, name: 'agentk', version: '0.3.2', summary: '"AGENT" K is a kubectl "doner"-wrap' },
+            { _id: 3, name: 'scraper', version: '0.2.2', summary: '"A simple library to help a developer who' },
+            { _id: 4, name: 'url-tool', version: '0.1.4', summary: 'amazon_affiliate_url' },
+            { _id: 5, name: 'argschema', version: '3.0.4', summary: '"a wrapper"' },
+            { _id: 6, name: 'zeta', version: '1.0', summary: '12" pizza' },
           ],
         });
       });
@@ -611,6 +648,21 @@ describe('count-centre add on what is not a table', () => {
     assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
     assert.equal(readFileSync(env.COUNTCENTRE_CATALOG!, 'utf8'), '{\n  "datasets": []\n}\n', 'nothing written');
   };
+
+  test('quotes read as CSV quoting when the publisher says so: the runaway quote is named, with the option', async () => {
+    const file = path.join(dir, 'cut-short.tsv');
+    writeFileSync(file, 'name\tsummary\na\t"cut short\nb\tnext\nc\t"closed" later\n');
+    const run = await runCli(['add', file, '--quotes', 'csv'], env);
+    assert.equal(run.code, 3, run.stdout + run.stderr);
+    assert.equal(
+      run.stderr,
+      'count-centre: cut-short.tsv, line 2: a quote opens a field here that runs on over 3 lines, taking in what look like whole rows; if the file\'s quotes are characters rather than quoting, read it with --quotes literal (in the catalogue: "quotes": "literal")\n',
+    );
+    assert.equal(readFileSync(env.COUNTCENTRE_CATALOG!, 'utf8'), '{\n  "datasets": []\n}\n', 'nothing written');
+    const usage = await runCli(['add', file, '--quotes', 'none'], env);
+    assert.equal(usage.code, 2);
+    assert.match(usage.stderr, /--quotes must be csv or literal/);
+  });
 
   test('a folder, an empty file, a binary, a compressed file', async () => {
     await refused('a-folder', null, /^count-centre: a-folder: is a folder, not a file\n$/);

@@ -258,6 +258,20 @@ describe('catalogue sources', () => {
           fields: [{ id: 'n', type: 'text', column: '/n' }],
         };
       }, /inputs\.people\.extra_columns: only applies to the csv layout/));
+    test('quotes neither csv nor literal, or on JSON', () => {
+      fails((c) => {
+        c.datasets[0].resources[0].source.quotes = 'none';
+      }, /source\.quotes: must be "csv" or "literal"/);
+      fails((c) => {
+        c.datasets[0].inputs.people = {
+          layout: 'json',
+          files: 'p.json',
+          records: '',
+          quotes: 'literal',
+          fields: [{ id: 'n', type: 'text', column: '/n' }],
+        };
+      }, /inputs\.people\.quotes: only applies to the csv layout/);
+    });
     test('an unknown layout', () =>
       fails((c) => {
         c.datasets[0].resources[0].source.layout = 'xls';

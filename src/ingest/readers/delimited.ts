@@ -24,7 +24,36 @@ export interface DelimitedOptions {
    * empty field is NULL (a null cell), a quoted one ("") the empty string. Elsewhere both are "".
    */
   unquotedEmptyIsNull?: boolean;
+  /**
+   * `csv` (the default): a quote at the start of a field quotes it, as RFC 4180 says. `literal`: quotes are characters
+   * like any other, as in tab-separated files that never quote (IANA's text/tab-separated-values, PostgreSQL's text
+   * COPY), where a field may start with a quote that never closes.
+   */
+  quotes?: 'csv' | 'literal';
 }
+
+/**
+ * A quoted field that runs on over lines holding the delimiter, in a tab- or pipe-separated file: most likely a quote
+ * that was a character, read as CSV quoting, swallowing whole rows. Reading the file with literal quotes fixes it.
+ */
+export class RunawayQuoteError extends LoadError {
+  constructor(
+    source: string,
+    readonly startLine: number,
+    readonly lines: number,
+  ) {
+    super(
+      source,
+      startLine,
+      null,
+      `a quote opens a field here that runs on over ${lines} lines, taking in what look like whole rows; if the file's quotes are characters rather than quoting, read it with --quotes literal (in the catalogue: "quotes": "literal")`,
+    );
+    this.name = 'RunawayQuoteError';
+  }
+}
+
+/** Delimiters whose files seldom quote, so that a quoted field holding line breaks and the delimiter is suspect. */
+const RARELY_QUOTED = new Set(['\t', '|']);
 
 /**
  * Lines that statistical exports append below a table ("Source: …", "Note: …"), fewer cells wide than the table; a
@@ -120,6 +149,7 @@ export async function* recordBatches(
       // A quote inside an unquoted field (12" pizza, a note line with "quotes") is a character, as spreadsheets read
       // it.
       relax_quotes: true,
+      ...(options.quotes === 'literal' ? { quote: false } : {}),
       skip_empty_lines: true,
       ...(options.headerRow > 1 ? { from_line: options.headerRow } : {}),
     },
@@ -128,8 +158,20 @@ export async function* recordBatches(
   let batch: RawRow[] = [];
   let held: RawRow[] = [];
   let width = 0;
+  const watchQuotes = options.quotes !== 'literal' && RARELY_QUOTED.has(options.delimiter);
+  let lastLine = options.headerRow - 1;
+  let runaway: RunawayQuoteError | null = null;
   const push = (cells: (string | null)[]) => {
     const row: RawRow = { cells, line: core.info.lines };
+    if (
+      watchQuotes &&
+      row.line - lastLine > 1 &&
+      runaway === null &&
+      cells.some((cell) => swallowsRows(cell, options.delimiter))
+    ) {
+      runaway = new RunawayQuoteError(displayName, lastLine + 1, row.line - lastLine);
+    }
+    lastLine = row.line;
     const first = cells[0] ?? '';
     if (width === 0) width = cells.length;
     // A note is narrower than the table: in a one-column table, or a row as wide as the header, it is data.
@@ -160,6 +202,7 @@ export async function* recordBatches(
   const noop = () => {};
   for await (const chunk of utf8Chunks(file, options)) {
     const err = core.parse(chunk, false, push, noop);
+    if (runaway) throw runaway;
     if (err) await fail(err);
     if (batch.length > 0) {
       yield batch;
@@ -167,9 +210,17 @@ export async function* recordBatches(
     }
   }
   const err = core.parse(undefined, true, push, noop);
+  if (runaway) throw runaway;
   if (err) await fail(err);
   if (batch.length > 0) yield batch;
   for (const row of held) notes.push({ line: row.line, text: (row.cells as string[]).join(options.delimiter) });
+}
+
+/** Whether a cell holds a line break followed by the delimiter: rows swallowed by a quote, in a file of `delimiter`. */
+function swallowsRows(cell: string | null, delimiter: string): boolean {
+  if (cell === null) return false;
+  const lineBreak = cell.search(/[\r\n]/);
+  return lineBreak >= 0 && cell.includes(delimiter, lineBreak);
 }
 
 /** Opens a delimited text file: reads up to its header, whose cells (trimmed) are the columns. */

@@ -12,12 +12,17 @@ import { openXlsx } from './xlsx.js';
 export interface ReadOverrides {
   delimiter?: string;
   headerRow?: number;
+  quotes?: 'csv' | 'literal';
   sheet?: string;
 }
 
 /** How a sniffed file is read: the sniffed shape with overrides applied, and for JSON where its records are. */
 export type TableSpec =
-  | Extract<Sniffed, { format: 'csv' }>
+  | (Extract<Sniffed, { format: 'csv' }> & {
+      quotes: 'csv' | 'literal';
+      /** Where reading quotes as CSV's went wrong, when that decided `literal` (null: the publisher said, or csv). */
+      runawayQuote: { line: number; lines: number } | null;
+    })
   | (Extract<Sniffed, { format: 'json' | 'ndjson' }> & RecordsLocation)
   | { format: 'xlsx'; sheet: string | null }
   | { format: 'parquet' };
@@ -34,6 +39,8 @@ export async function tableSpec(
         ...sniffed,
         ...(overrides.delimiter ? { delimiter: overrides.delimiter } : {}),
         ...(overrides.headerRow ? { headerRow: overrides.headerRow, titleLines: [] } : {}),
+        quotes: overrides.quotes ?? 'csv',
+        runawayQuote: null,
       };
     case 'json':
       return { ...sniffed, ...(await findRecords(file, displayName, sniffed)) };
