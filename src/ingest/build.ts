@@ -512,6 +512,10 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
             if (method) outcome.method = method;
             const note = patched ? undefined : sources.mirrorNotes.get(upstreamId);
             if (note) outcome.warning = note;
+            if (record.unbuiltIndexes) {
+              outcome.warning = `${record.unbuiltIndexes.length === 1 ? 'an index' : 'indexes'} left out, as a value is too long for a PostgreSQL index key (about 2,700 bytes): ${record.unbuiltIndexes.join(', ')}; searches on these fields are right, only slower`;
+              logger.warn({ resource: resource.id }, outcome.warning);
+            }
             if (rows === 0) {
               outcome.warning = `${sourceName(resource)} has ${resource.source.kind === 'ckan' ? 'no records' : 'a header but no records'}: the resource is served empty`;
               logger.warn({ resource: resource.id }, outcome.warning);

@@ -39,6 +39,11 @@ export interface ResourceLoadRecord {
    * store keeps their exact texts beside the doubles. PostgreSQL's numeric keeps every digit, and records none.
    */
   exactFields?: string[];
+  /**
+   * Indexes left out of this load (`"Field"`, or `("A", "B")` for a composite one), because PostgreSQL refused a value
+   * as too long for a B-tree key (about 2,700 bytes). Reported with the load; not kept with the resource.
+   */
+  unbuiltIndexes?: string[];
 }
 
 export interface StoreMeta {

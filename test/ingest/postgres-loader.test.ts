@@ -214,6 +214,67 @@ describe('PostgreSQL loader', { skip: !TEST_BACKENDS.includes('postgres') }, () 
     }
   });
 
+  test('a text too long for a B-tree key: its indexes are left out, said in the outcome; the records load and filter', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-pg-loader-'));
+    try {
+      // Letters drawn from a fixed LCG: 12,000 of them compress to far more than a B-tree key's 2,704 bytes.
+      let seed = 7;
+      const letters = Array.from({ length: 12_000 }, () => {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        return String.fromCharCode(97 + (seed % 26));
+      }).join('');
+      writeFileSync(path.join(dir, 'abstracts.csv'), `Title,Abstract,Pages\nShort,brief,3\nLong,${letters},40\n`);
+      const catalog = parseCatalog({
+        datasets: [
+          {
+            name: 'fixture',
+            resources: [
+              {
+                id: '22222222-0000-4000-8000-000000000002',
+                name: 'Abstracts',
+                source: { path: 'abstracts.csv' },
+                fields: [
+                  { id: 'Title', type: 'text' },
+                  { id: 'Abstract', type: 'text' },
+                  { id: 'Pages', type: 'int4' },
+                ],
+                indexes: [['Abstract', 'Pages']],
+              },
+            ],
+          },
+        ],
+      });
+      const result = await load(database.url, catalog, dir);
+      assert.deepEqual(
+        result.outcomes.map((o) => [o.status, o.rows, o.warning]),
+        [
+          [
+            'loaded',
+            2,
+            'indexes left out, as a value is too long for a PostgreSQL index key (about 2,700 bytes): "Abstract", ("Abstract", "Pages"); searches on these fields are right, only slower',
+          ],
+        ],
+      );
+      const name = await tableOf(catalog.resources[0]!.id);
+      const indexes = await client.query<{ indexdef: string }>(
+        'SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = $2 ORDER BY indexname',
+        [SCHEMAS.data, name],
+      );
+      assert.deepEqual(
+        indexes.rows.map((r) => r.indexdef.replace(/^.* USING /, '')),
+        ['btree ("Title" COLLATE "C")', 'btree ("Pages")', 'gin (_full_text)', 'btree (_id)'],
+      );
+      const table = qualified(SCHEMAS.data, name);
+      const found = await client.query<{ title: string }>(
+        `SELECT "Title" AS title FROM ${table} WHERE "Abstract" = $1`,
+        [letters],
+      );
+      assert.deepEqual(found.rows, [{ title: 'Long' }]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('a resource whose rows fail part way through the COPY is abandoned; the previous data serves and the next resource loads', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-pg-loader-'));
     try {

@@ -227,7 +227,16 @@ export function indexTableSql(
   schema: string,
   table: string,
   resource: ResourceDefinition,
-): { indexes: string[]; finish: string[]; analyze: string } {
+): {
+  indexes: string[];
+  /**
+   * The field and composite indexes among `indexes`, each with how people name it (`"Field"`, `("A", "B")`): searches
+   * are right without them.
+   */
+  optional: Map<string, string>;
+  finish: string[];
+  analyze: string;
+} {
   const qualifiedTable = qualified(schema, table);
   const key = indexName(table, 'pkey');
   // The full-text index takes longest: first, so that the others are built alongside it.
@@ -235,18 +244,19 @@ export function indexTableSql(
     `CREATE INDEX ${quoteIdent(indexName(table, 'fts'))} ON ${qualifiedTable} USING gin ("_full_text")`,
     `CREATE UNIQUE INDEX ${quoteIdent(key)} ON ${qualifiedTable} ("_id")`,
   ];
+  const optional = new Map<string, string>();
   resource.fields.forEach((field, i) => {
-    if (field.index)
-      indexes.push(
-        `CREATE INDEX ${quoteIdent(indexName(table, String(i + 1)))} ON ${qualifiedTable} (${keyExpression(field)})`,
-      );
+    if (!field.index) return;
+    const sql = `CREATE INDEX ${quoteIdent(indexName(table, String(i + 1)))} ON ${qualifiedTable} (${keyExpression(field)})`;
+    indexes.push(sql);
+    optional.set(sql, `"${field.id}"`);
   });
   // The catalogue loader has checked that composite indexes name only the resource's fields.
   const fieldById = new Map(resource.fields.map((f) => [f.id, f]));
   resource.indexes.forEach((ids, n) => {
-    indexes.push(
-      `CREATE INDEX ${quoteIdent(indexName(table, `c${n + 1}`))} ON ${qualifiedTable} (${ids.map((id) => keyExpression(fieldById.get(id)!)).join(', ')})`,
-    );
+    const sql = `CREATE INDEX ${quoteIdent(indexName(table, `c${n + 1}`))} ON ${qualifiedTable} (${ids.map((id) => keyExpression(fieldById.get(id)!)).join(', ')})`;
+    indexes.push(sql);
+    optional.set(sql, `(${ids.map((id) => `"${id}"`).join(', ')})`);
   });
   // A finer histogram on the indexed fields (1,000 buckets instead of 100) lets the planner see that a range in a
   // field's tail is selective: with the default it walked a million records in _id order looking for a few hundred.
@@ -259,6 +269,7 @@ export function indexTableSql(
         ];
   return {
     indexes,
+    optional,
     finish: [
       `ALTER TABLE ${qualifiedTable} ADD CONSTRAINT ${quoteIdent(key)} PRIMARY KEY USING INDEX ${quoteIdent(key)}`,
       ...statistics,

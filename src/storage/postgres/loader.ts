@@ -60,6 +60,8 @@ export interface PostgresLoadOptions {
 }
 
 const NEEDS_ESCAPE = /[\\\t\n\r]/;
+/** PostgreSQL's SQLSTATE for a key too long for its index, among other limits. */
+const PROGRAM_LIMIT_EXCEEDED = '54000';
 
 /** One value in COPY's text format: \N for null, backslash escapes for the characters the format uses. */
 function copyValue(value: StoredValue, type: FieldType): string {
@@ -169,7 +171,7 @@ class PostgresLoadSession implements LoadSession {
       await Promise.all(copies.map((copy) => finished(copy.stream)));
       for (const copy of copies) copy.open = false;
       await Promise.all(copies.map((copy) => copy.client.query('COMMIT')));
-      await this.indexAndAnalyse(schema, resource, copies);
+      const unbuiltIndexes = await this.indexAndAnalyse(schema, resource, copies);
       const sizes = await client.query<{ data: string; indexes: string }>(tableSizesSql, [[qualified(schema, table)]]);
       const record: ResourceLoadRecord = {
         ...base,
@@ -180,6 +182,7 @@ class PostgresLoadSession implements LoadSession {
         nullFields: renderer.nullFields(),
         table,
         maxId: renderer.maxId,
+        ...(unbuiltIndexes.length > 0 ? { unbuiltIndexes } : {}),
       };
       this.loaded.push({ resource, record });
       return record;
@@ -222,14 +225,19 @@ class PostgresLoadSession implements LoadSession {
     schema: string,
     resource: ResourceDefinition,
     copies: readonly TableCopy[],
-  ): Promise<void> {
+  ): Promise<string[]> {
     const built = copies.map((copy) => indexTableSql(schema, copy.table, resource));
+    const optional = new Map(built.flatMap((b) => [...b.optional]));
     // indexTableSql lists the full-text index first.
-    await this.buildSideBySide([...built.map((b) => b.indexes[0]!), ...built.flatMap((b) => b.indexes.slice(1))]);
+    const unbuilt = await this.buildSideBySide(
+      [...built.map((b) => b.indexes[0]!), ...built.flatMap((b) => b.indexes.slice(1))],
+      optional,
+    );
     for (const b of built) for (const sql of b.finish) await this.client.query(sql);
     if (copies.length > 1) await this.client.query(inheritSql(schema, copies[1]!.table, copies[0]!.table));
     // Analysing the first table also samples the second, for the statistics of the two read as one.
     await Promise.all(built.map((b, i) => (i === 0 ? this.client : this.helpers[0]!).query(b.analyze)));
+    return unbuilt;
   }
 
   /** The load's second connection: the second table's COPY, and the index builds beside the loader's own. */
@@ -249,7 +257,7 @@ class PostgresLoadSession implements LoadSession {
       client: this.client,
       schema: this.options.schemas.data,
       fullTextLanguage: this.fullTextLanguage,
-      buildSideBySide: (s: readonly string[]) => this.buildSideBySide(s),
+      buildSideBySide: async (s: readonly string[]) => void (await this.buildSideBySide(s)),
     };
     const record = await patchTable(
       context,
@@ -265,12 +273,28 @@ class PostgresLoadSession implements LoadSession {
   }
 
   /** Runs independent statements on the loader's connection and its second one, each taking the next when free. */
-  private async buildSideBySide(statements: readonly string[]): Promise<void> {
+  /**
+   * Runs index builds over the load's connections. One of the `optional` ones that PostgreSQL refuses because a key is
+   * too long for a B-tree (a text value of more than about 2,700 bytes) is left out, and returned by name: searches on
+   * its fields stay right, only slower.
+   */
+  private async buildSideBySide(
+    statements: readonly string[],
+    optional: ReadonlyMap<string, string> = new Map(),
+  ): Promise<string[]> {
     if (statements.length > 1) await this.helper();
     const queue = [...statements];
+    const refused = new Set<string>();
     const worker = async (connection: pg.Client) => {
       try {
-        for (let sql = queue.shift(); sql !== undefined; sql = queue.shift()) await connection.query(sql);
+        for (let sql = queue.shift(); sql !== undefined; sql = queue.shift()) {
+          try {
+            await connection.query(sql);
+          } catch (err) {
+            if (!optional.has(sql) || (err as { code?: string }).code !== PROGRAM_LIMIT_EXCEEDED) throw err;
+            refused.add(sql);
+          }
+        }
       } catch (err) {
         queue.length = 0;
         throw err;
@@ -279,6 +303,8 @@ class PostgresLoadSession implements LoadSession {
     const outcomes = await Promise.allSettled([this.client, ...this.helpers].map(worker));
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed) throw failed.reason;
+    // In the order given (the connections finish in any order); a split load builds each index twice, once per table.
+    return [...new Set(statements.filter((sql) => refused.has(sql)).map((sql) => optional.get(sql)!))];
   }
 
   async commit(publication: Publication): Promise<void> {
