@@ -198,6 +198,7 @@ const LAYOUT_KEYS = [
   'header_row',
   'short_rows',
   'quotes',
+  'escapes',
   'sheet',
   'id_column',
 ];
@@ -264,6 +265,9 @@ function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDe
   const quotes = r.string(obj, 'quotes', where, 'csv');
   if (quotes !== 'csv' && quotes !== 'literal') r.fail([...where, 'quotes'], 'must be "csv" or "literal"');
   if (base !== 'csv' && obj.quotes !== undefined) r.fail([...where, 'quotes'], 'only applies to the csv layout');
+  const escapes = r.string(obj, 'escapes', where, 'none');
+  if (escapes !== 'none' && escapes !== 'backslash') r.fail([...where, 'escapes'], 'must be "none" or "backslash"');
+  if (base !== 'csv' && obj.escapes !== undefined) r.fail([...where, 'escapes'], 'only applies to the csv layout');
   const sheet = obj.sheet === undefined ? null : r.string(obj, 'sheet', where);
   const idColumn = obj.id_column === undefined ? null : r.string(obj, 'id_column', where);
   if (idColumn !== null && LAYOUT_PRESETS[layout])
@@ -288,6 +292,7 @@ function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDe
     headerRow: headerRow as number,
     shortRows: shortRows as LayoutSourceDefinition['shortRows'],
     quotes: quotes as LayoutSourceDefinition['quotes'],
+    escapes: escapes as LayoutSourceDefinition['escapes'],
     sheet,
     idColumn,
   };

@@ -108,6 +108,11 @@ export interface LayoutSourceDefinition {
    * never quote).
    */
   quotes: 'csv' | 'literal';
+  /**
+   * For the csv layout: `backslash`, PostgreSQL's and MySQL's text format (`\N` is NULL, backslashes escape, quotes are
+   * characters); `none`, backslashes are characters.
+   */
+  escapes: 'none' | 'backslash';
   /** For the xlsx layout: the worksheet to read (null: the first). */
   sheet: string | null;
   /**
@@ -163,6 +168,7 @@ export function csvSource(path: string, encoding = 'auto'): LayoutSourceDefiniti
     headerRow: 1,
     shortRows: 'error',
     quotes: 'csv',
+    escapes: 'none',
     sheet: null,
     idColumn: null,
   };

@@ -28,6 +28,7 @@ export interface AddRequest {
   delimiter?: string;
   headerRow?: number;
   quotes?: 'csv' | 'literal';
+  escapes?: 'none' | 'backslash';
   sheet?: string;
   license?: string;
   attribution?: string;
@@ -121,6 +122,7 @@ function sourceEntry(
       if (spec.headerRow !== 1) source.header_row = spec.headerRow;
       if (schema.shortRows > 0) source.short_rows = 'pad';
       if (spec.quotes === 'literal') source.quotes = 'literal';
+      if (spec.escapes === 'backslash') source.escapes = 'backslash';
       break;
     case 'json':
       source.layout = 'json';
@@ -281,6 +283,10 @@ const quoted = (text: string) => `"${text.length > 50 ? `${text.slice(0, 50)}…
 
 /** How a delimited file's quotes were read, and what decided it. */
 function quoting(spec: Extract<TableSpec, { format: 'csv' }>): string {
+  if (spec.escapes === 'backslash')
+    return spec.backslashNull === null
+      ? "PostgreSQL's or MySQL's text format (--escapes backslash): \\N is an empty cell, backslashes escape, quotes are characters"
+      : `PostgreSQL's or MySQL's text format: line ${count(spec.backslashNull)} has a cell \\N, read as an empty cell; backslashes escape, quotes are characters (--escapes none to read them as they are)`;
   if (spec.quotes === 'csv') return spec.quoted ? 'quoted fields' : 'no quoted fields';
   if (spec.runawayQuote === null) return 'quotes read as characters (--quotes literal)';
   const { line, lines } = spec.runawayQuote;

@@ -87,6 +87,9 @@ Adding the same file again updates its entry.
   --header-row N        the header's line, when the one found is not it
   --quotes csv|literal  whether a quote at the start of a field quotes it (csv) or is a character (literal: tab- and
                         pipe-separated files that never quote); found from the file when not given
+  --escapes backslash|none
+                        whether the file is PostgreSQL's or MySQL's text format (\\N for an empty cell, backslash
+                        escapes); found from the file (a cell \\N in a tab-separated file) when not given
   --delimiter C         the delimiter, when the one found is not it (\\t for tab)
   --decimal , or .      the decimal mark of numbers that read both ways ("1,234")
   --date-format F       DD/MM/YYYY or MM/DD/YYYY, for dates whose days are all 12 or less
@@ -216,6 +219,7 @@ async function add(args: string[]): Promise<number> {
     'source-url': { type: 'string' },
     'header-row': { type: 'string' },
     quotes: { type: 'string' },
+    escapes: { type: 'string' },
     delimiter: { type: 'string' },
     decimal: { type: 'string' },
     sheet: { type: 'string' },
@@ -232,6 +236,9 @@ async function add(args: string[]): Promise<number> {
   const quotes = text('quotes');
   if (quotes !== undefined && quotes !== 'csv' && quotes !== 'literal')
     throw new UsageError('--quotes must be csv or literal');
+  const escapes = text('escapes');
+  if (escapes !== undefined && escapes !== 'none' && escapes !== 'backslash')
+    throw new UsageError('--escapes must be backslash or none');
   const headerRow = text('header-row') === undefined ? undefined : Number(text('header-row'));
   if (headerRow !== undefined && !(Number.isInteger(headerRow) && headerRow >= 1))
     throw new UsageError('--header-row must be a line number, 1 or more');
@@ -254,6 +261,7 @@ async function add(args: string[]): Promise<number> {
     dateFormat: dateFormat as AddRequest['dateFormat'],
     decimal: decimal as AddRequest['decimal'],
     quotes: quotes as AddRequest['quotes'],
+    escapes: escapes as AddRequest['escapes'],
   };
   const plan = async (sampleRows: number) => {
     const progress = new InferenceProgress(out.isTTY ? out : null, path.basename(request.source));

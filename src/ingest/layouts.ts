@@ -288,6 +288,7 @@ async function* readCsv({ source, fields, files, corrections }: LayoutRead): Asy
       headerRow: source.headerRow,
       repair: source.repair,
       quotes: source.quotes,
+      escapes: source.escapes,
     });
     try {
       yield* readTable(reader, file.name, fields, plans, {
@@ -297,6 +298,8 @@ async function* readCsv({ source, fields, files, corrections }: LayoutRead): Asy
         corrections: csvCorrections(correctionsFor(corrections, file.name)),
         headerLine: source.headerRow,
         delimited: true,
+        // Only the text format tells NULL (\N) from the empty string.
+        keepNulls: source.escapes === 'backslash',
       });
     } finally {
       await reader.close();

@@ -150,6 +150,18 @@ const CORPUS: CorpusFile[] = [
       'argschema\t3.0.4\t"a wrapper"\n' +
       'zeta\t1.0\t12" pizza\n',
   },
+  {
+    // PostgreSQL's COPY … TO in its text format (MySQL's INTO OUTFILE writes the same): \N for NULL, backslash escapes,
+    // quotes that are characters.
+    name: 'pg-export.tsv',
+    id: id(16),
+    bytes:
+      'oid\tname\tsize\tnote\n' +
+      '16\tbool\t1\t\\N\n' +
+      '17\tbytea\t\\N\ttab\\there, line\\nbreak\n' +
+      '18\tchar\t-1\tC:\\\\temp "quoted\n' +
+      '19\tname\t64\t\\101\\x42\n',
+  },
 ];
 
 /** Real files from packages the install command brings: Debian's distro-info-data, and an npm package's example. */
@@ -245,6 +257,10 @@ describe('count-centre add on the files people have', () => {
     assert.match(
       readFileSync(path.join(dir, 'catalog.json'), 'utf8'),
       /"source": \{"path": "packages\.tsv", "delimiter": "\\t", "quotes": "literal"\}/,
+    );
+    assert.equal(
+      said('pg-export.tsv'),
+      "4 records; UTF-8; tab-separated; PostgreSQL's or MySQL's text format: line 2 has a cell \\N, read as an empty cell; backslashes escape, quotes are characters (--escapes none to read them as they are)",
     );
     assert.equal(
       said('packages.tsv'),
@@ -401,6 +417,19 @@ describe('count-centre add on the files people have', () => {
             { _id: 4, name: 'url-tool', version: '0.1.4', summary: 'amazon_affiliate_url' },
             { _id: 5, name: 'argschema', version: '3.0.4', summary: '"a wrapper"' },
             { _id: 6, name: 'zeta', version: '1.0', summary: '12" pizza' },
+          ],
+        });
+      });
+
+      test("PostgreSQL's text format: \\N is null, backslashes escape, so numbers with nulls are numbers", async () => {
+        assert.deepEqual(await search(id(16)), {
+          total: 4,
+          fields: ['_id:int', 'oid:int4', 'name:text', 'size:int4', 'note:text'],
+          records: [
+            { _id: 1, oid: 16, name: 'bool', size: 1, note: null },
+            { _id: 2, oid: 17, name: 'bytea', size: null, note: 'tab\there, line\nbreak' },
+            { _id: 3, oid: 18, name: 'char', size: -1, note: 'C:\\temp "quoted' },
+            { _id: 4, oid: 19, name: 'name', size: 64, note: 'AB' },
           ],
         });
       });

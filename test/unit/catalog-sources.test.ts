@@ -272,6 +272,14 @@ describe('catalogue sources', () => {
         };
       }, /inputs\.people\.quotes: only applies to the csv layout/);
     });
+    test('escapes neither none nor backslash, or on xlsx', () => {
+      fails((c) => {
+        c.datasets[0].resources[0].source.escapes = 'c';
+      }, /source\.escapes: must be "none" or "backslash"/);
+      fails((c) => {
+        c.datasets[0].resources[0].source = { path: 'x.xlsx', layout: 'xlsx', escapes: 'backslash' };
+      }, /source\.escapes: only applies to the csv layout/);
+    });
     test('an unknown layout', () =>
       fails((c) => {
         c.datasets[0].resources[0].source.layout = 'xls';

@@ -30,6 +30,28 @@ export interface DelimitedOptions {
    * COPY), where a field may start with a quote that never closes.
    */
   quotes?: 'csv' | 'literal';
+  /**
+   * `backslash`: PostgreSQL's and MySQL's text format (COPY … TO, SELECT … INTO OUTFILE): a cell that is `\N` is NULL,
+   * backslashes escape (`\t`, `\n`, `\\`, octal and hex codes), and quotes are characters. `none` (the default): a
+   * backslash is a character.
+   */
+  escapes?: 'none' | 'backslash';
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
+
+/** A cell of PostgreSQL's text format as the value it stands for (its COPY reading rules; MySQL's agree). */
+export function unescapeTextFormat(cell: string): string | null {
+  if (cell === '\\N') return null;
+  if (!cell.includes('\\')) return cell;
+  return cell.replace(
+    /\\(?:([0-7]{1,3})|x([0-9a-fA-F]{1,2})|([\s\S]))/g,
+    (_match, octal?: string, hex?: string, other?: string) => {
+      if (octal !== undefined) return String.fromCharCode(parseInt(octal, 8) & 0xff);
+      if (hex !== undefined) return String.fromCharCode(parseInt(hex, 16));
+      return SIMPLE_ESCAPES[other!] ?? other!;
+    },
+  );
 }
 
 /**
@@ -149,7 +171,7 @@ export async function* recordBatches(
       // A quote inside an unquoted field (12" pizza, a note line with "quotes") is a character, as spreadsheets read
       // it.
       relax_quotes: true,
-      ...(options.quotes === 'literal' ? { quote: false } : {}),
+      ...(options.quotes === 'literal' || options.escapes === 'backslash' ? { quote: false } : {}),
       skip_empty_lines: true,
       ...(options.headerRow > 1 ? { from_line: options.headerRow } : {}),
     },
@@ -158,10 +180,12 @@ export async function* recordBatches(
   let batch: RawRow[] = [];
   let held: RawRow[] = [];
   let width = 0;
-  const watchQuotes = options.quotes !== 'literal' && RARELY_QUOTED.has(options.delimiter);
+  const backslash = options.escapes === 'backslash';
+  const watchQuotes = options.quotes !== 'literal' && !backslash && RARELY_QUOTED.has(options.delimiter);
   let lastLine = options.headerRow - 1;
   let runaway: RunawayQuoteError | null = null;
-  const push = (cells: (string | null)[]) => {
+  const push = (read: (string | null)[]) => {
+    const cells = backslash ? read.map((cell) => (cell === null ? null : unescapeTextFormat(cell))) : read;
     const row: RawRow = { cells, line: core.info.lines };
     if (
       watchQuotes &&

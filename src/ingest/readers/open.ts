@@ -13,6 +13,7 @@ export interface ReadOverrides {
   delimiter?: string;
   headerRow?: number;
   quotes?: 'csv' | 'literal';
+  escapes?: 'none' | 'backslash';
   sheet?: string;
 }
 
@@ -22,6 +23,8 @@ export type TableSpec =
       quotes: 'csv' | 'literal';
       /** Where reading quotes as CSV's went wrong, when that decided `literal` (null: the publisher said, or csv). */
       runawayQuote: { line: number; lines: number } | null;
+      /** `backslash` where the sample has a `\N` cell (see DelimitedShape.backslashNull), unless the publisher said. */
+      escapes: 'none' | 'backslash';
     })
   | (Extract<Sniffed, { format: 'json' | 'ndjson' }> & RecordsLocation)
   | { format: 'xlsx'; sheet: string | null }
@@ -41,6 +44,7 @@ export async function tableSpec(
         ...(overrides.headerRow ? { headerRow: overrides.headerRow, titleLines: [] } : {}),
         quotes: overrides.quotes ?? 'csv',
         runawayQuote: null,
+        escapes: overrides.escapes ?? (sniffed.backslashNull !== null ? 'backslash' : 'none'),
       };
     case 'json':
       return { ...sniffed, ...(await findRecords(file, displayName, sniffed)) };

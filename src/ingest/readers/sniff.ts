@@ -23,6 +23,11 @@ export interface DelimitedShape {
   titleLines: string[];
   /** Whether any field in the sample is quoted. */
   quoted: boolean;
+  /**
+   * In a tab-separated sample, the first line with a cell that is exactly `\N`: PostgreSQL's and MySQL's text format
+   * (COPY … TO, SELECT … INTO OUTFILE), where that is NULL and backslashes escape. Null when there is none.
+   */
+  backslashNull: number | null;
 }
 
 export type Sniffed =
@@ -190,13 +195,33 @@ export function sniffDelimited(text: string): DelimitedShape {
       score > best.score + 1e-9 ||
       (tie && (headerRow < best.headerRow || (headerRow === best.headerRow && width > best.width)))
     ) {
-      best = { delimiter, headerRow, titleLines: lines.slice(0, headerRow - 1), quoted, score, width };
+      best = {
+        delimiter,
+        headerRow,
+        titleLines: lines.slice(0, headerRow - 1),
+        quoted,
+        backslashNull: delimiter === '\t' ? backslashNullLine(lines, headerRow) : null,
+        score,
+        width,
+      };
     }
   }
   if (!best)
-    return { delimiter: ',', headerRow: headerRowOf(fieldCounts(text, ',').counts), titleLines: [], quoted: false };
+    return {
+      delimiter: ',',
+      headerRow: headerRowOf(fieldCounts(text, ',').counts),
+      titleLines: [],
+      quoted: false,
+      backslashNull: null,
+    };
   const { score: _score, width: _width, ...shape } = best;
   return shape;
+}
+
+/** The first line (1-based) below the header with a cell that is exactly `\N`, in a tab-separated text. */
+function backslashNullLine(lines: readonly string[], headerRow: number): number | null {
+  for (let i = headerRow; i < lines.length; i++) if (lines[i]!.split('\t').includes('\\N')) return i + 1;
+  return null;
 }
 
 const NDJSON_EXTENSIONS = new Set(['.ndjson', '.jsonl', '.ldjson']);
