@@ -148,7 +148,8 @@ function readField(
   return {
     id,
     type,
-    column: r.string(obj, 'column', where, defaults.column ?? id),
+    // A column may be unnamed (pandas writes its index under an empty header): "" reads it.
+    column: obj.column === undefined ? (defaults.column ?? id) : r.text(obj, 'column', where),
     format: format as FieldFormat,
     index,
     info: readInfo(r, obj.info, [...where, 'info']),
@@ -158,13 +159,10 @@ function readField(
 function readFields(r: Reader, obj: Json, where: JsonPath): FieldDefinition[] {
   const fields = r.array(obj, 'fields', where).map((f, i) => readField(r, f, [...where, 'fields', i]));
   const seenIds = new Set<string>();
-  const seenColumns = new Set<string>();
+  // A column named twice is read by two fields when the header repeats the name: they take its columns in order.
   fields.forEach((field, i) => {
     if (seenIds.has(field.id)) r.fail([...where, 'fields', i, 'id'], `field "${field.id}" is declared twice`);
-    if (seenColumns.has(field.column))
-      r.fail([...where, 'fields', i], `source column "${field.column}" is mapped twice`);
     seenIds.add(field.id);
-    seenColumns.add(field.column);
   });
   return fields;
 }

@@ -430,6 +430,13 @@ function decide(e: ColumnEvidence, unit: string, locale: NumberLocale, options: 
   );
 }
 
+/** Why a column's field id is not its header: unnamed, named as an earlier column, or not a valid field name. */
+function whyRenamed(header: string, k: number, kept: readonly { header: string }[]): string {
+  if (header.trim() === '') return 'the header leaves this column unnamed';
+  if (kept.slice(0, k).some((c) => c.header === header)) return `"${header}" also names an earlier column`;
+  return `the name "${header}" is not a valid field name`;
+}
+
 /** A header made a valid field id (CKAN's rules), and unique among the columns. */
 export function fieldIds(headers: readonly string[]): string[] {
   const used = new Set<string>();
@@ -523,7 +530,7 @@ export async function inferTable(
     const decision: Decision = declared
       ? { type: declared, format: 'ISO', note: `${declared}, as the file's schema declares` }
       : decide(e, reader.unit, locale, options);
-    const renamed = ids[k] !== header ? `field id "${ids[k]}" (the name "${header}" is not a valid field name)` : null;
+    const renamed = ids[k] !== header ? `field id "${ids[k]}" (${whyRenamed(header, k, kept)})` : null;
     return {
       header,
       id: ids[k]!,

@@ -162,6 +162,8 @@ const CORPUS: CorpusFile[] = [
       '18\tchar\t-1\tC:\\\\temp "quoted\n' +
       '19\tname\t64\t\\101\\x42\n',
   },
+  // pandas' to_csv: its index under an empty header; and a header that repeats a name.
+  { name: 'pandas.csv', id: id(17), bytes: ',Name,Name,Score\n0,Ann,Lee,1.5\n1,Bo,Ng,2\n' },
 ];
 
 /** Real files from packages the install command brings: Debian's distro-info-data, and an npm package's example. */
@@ -257,6 +259,10 @@ describe('count-centre add on the files people have', () => {
     assert.match(
       readFileSync(path.join(dir, 'catalog.json'), 'utf8'),
       /"source": \{"path": "packages\.tsv", "delimiter": "\\t", "quotes": "literal"\}/,
+    );
+    assert.match(
+      runs.get('pandas.csv')!.stdout,
+      /\nColumn 1 +int4 +0 +0 +field id "Column 1" \(the header leaves this column unnamed\)\nName +text +0 +Ann\nName \(2\) +text +0 +Lee +field id "Name \(2\)" \("Name" also names an earlier column\)\n/,
     );
     assert.equal(
       said('pg-export.tsv'),
@@ -430,6 +436,17 @@ describe('count-centre add on the files people have', () => {
             { _id: 2, oid: 17, name: 'bytea', size: null, note: 'tab\there, line\nbreak' },
             { _id: 3, oid: 18, name: 'char', size: -1, note: 'C:\\temp "quoted' },
             { _id: 4, oid: 19, name: 'name', size: 64, note: 'AB' },
+          ],
+        });
+      });
+
+      test("an unnamed column (pandas' index) and a repeated name are read, each by its place", async () => {
+        assert.deepEqual(await search(id(17)), {
+          total: 2,
+          fields: ['_id:int', 'Column 1:int4', 'Name:text', 'Name (2):text', 'Score:numeric'],
+          records: [
+            { _id: 1, 'Column 1': 0, Name: 'Ann', 'Name (2)': 'Lee', Score: 1.5 },
+            { _id: 2, 'Column 1': 1, Name: 'Bo', 'Name (2)': 'Ng', Score: 2 },
           ],
         });
       });
