@@ -164,6 +164,12 @@ const CORPUS: CorpusFile[] = [
   },
   // pandas' to_csv: its index under an empty header; and a header that repeats a name.
   { name: 'pandas.csv', id: id(17), bytes: ',Name,Name,Score\n0,Ann,Lee,1.5\n1,Bo,Ng,2\n' },
+  {
+    // A spreadsheet's tab-separated export, which quotes a cell holding a line break and a tab: quoting, not a runaway.
+    name: 'notes.tsv',
+    id: id(18),
+    bytes: 'id\tnote\tby\tyear\n1\t"first line\tindented\nsecond line"\tAnn\t2020\n2\tplain\tBo\t2021\n',
+  },
 ];
 
 /** Real files from packages the install command brings: Debian's distro-info-data, and an npm package's example. */
@@ -264,6 +270,7 @@ describe('count-centre add on the files people have', () => {
       runs.get('pandas.csv')!.stdout,
       /\nColumn 1 +int4 +0 +0 +field id "Column 1" \(the header leaves this column unnamed\)\nName +text +0 +Ann\nName \(2\) +text +0 +Lee +field id "Name \(2\)" \("Name" also names an earlier column\)\n/,
     );
+    assert.equal(said('notes.tsv'), '2 records; UTF-8; tab-separated; quoted fields');
     assert.equal(
       said('pg-export.tsv'),
       "4 records; UTF-8; tab-separated; PostgreSQL's or MySQL's text format: line 2 has a cell \\N, read as an empty cell; backslashes escape, quotes are characters (--escapes none to read them as they are)",
@@ -438,6 +445,13 @@ describe('count-centre add on the files people have', () => {
             { _id: 4, oid: 19, name: 'name', size: 64, note: 'AB' },
           ],
         });
+      });
+
+      test("a spreadsheet's TSV quoting a cell with a line break and a tab is read as quoting", async () => {
+        assert.deepEqual((await search(id(18))).records, [
+          { _id: 1, id: 1, note: 'first line\tindented\nsecond line', by: 'Ann', year: 2020 },
+          { _id: 2, id: 2, note: 'plain', by: 'Bo', year: 2021 },
+        ]);
       });
 
       test("an unnamed column (pandas' index) and a repeated name are read, each by its place", async () => {

@@ -191,7 +191,7 @@ export async function* recordBatches(
       watchQuotes &&
       row.line - lastLine > 1 &&
       runaway === null &&
-      cells.some((cell) => swallowsRows(cell, options.delimiter))
+      cells.some((cell) => swallowsRows(cell, options.delimiter, width))
     ) {
       runaway = new RunawayQuoteError(displayName, lastLine + 1, row.line - lastLine);
     }
@@ -240,11 +240,16 @@ export async function* recordBatches(
   for (const row of held) notes.push({ line: row.line, text: (row.cells as string[]).join(options.delimiter) });
 }
 
-/** Whether a cell holds a line break followed by the delimiter: rows swallowed by a quote, in a file of `delimiter`. */
-function swallowsRows(cell: string | null, delimiter: string): boolean {
-  if (cell === null) return false;
-  const lineBreak = cell.search(/[\r\n]/);
-  return lineBreak >= 0 && cell.includes(delimiter, lineBreak);
+/**
+ * Whether a cell holds, after a line break, a line with the cells of a row of `width` (or one fewer, as rows may leave
+ * out a trailing empty cell): rows swallowed by a quote. A quoted cell of a spreadsheet's export may hold a line break,
+ * and even a tab, but not a row.
+ */
+function swallowsRows(cell: string | null, delimiter: string, width: number): boolean {
+  if (cell === null || width < 2) return false;
+  const lines = cell.split(/\r\n|\n|\r/);
+  for (let i = 1; i < lines.length; i++) if (lines[i]!.split(delimiter).length >= Math.max(2, width - 1)) return true;
+  return false;
 }
 
 /** Opens a delimited text file: reads up to its header, whose cells (trimmed) are the columns. */
