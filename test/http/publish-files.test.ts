@@ -724,6 +724,22 @@ describe('count-centre add on what is not a table', () => {
     assert.match(usage.stderr, /--quotes must be csv or literal/);
   });
 
+  test("wider than the embedded store's table can be: said in a sentence, with what to do, nothing written", async () => {
+    // 1,001 numeric fields take 2,006 columns: each keeps its exact digits in a second one.
+    const header = Array.from({ length: 1001 }, (_, i) => `m${i + 1}`).join(',');
+    const row = Array.from({ length: 1001 }, (_, i) => `${i}.5`).join(',');
+    const file = path.join(dir, 'wide.csv');
+    writeFileSync(file, `${header}\n${row}\n`);
+    const run = await runCli(['add', file], env);
+    assert.equal(run.code, 3, run.stdout + run.stderr);
+    assert.match(
+      run.stdout,
+      /: 1,001 fields need 2,006 columns in the embedded store \(one a field, a second for each numeric field's exact digits, four of its own\): more than SQLite's 2,000; split the table, or serve it from PostgreSQL \(up to 1,596 fields\)\nThe new resource could not be loaded; the catalogue is as it was\.\n$/,
+    );
+    assert.doesNotMatch(run.stdout + run.stderr, /too many columns|\n\s+at /);
+    assert.equal(readFileSync(env.COUNTCENTRE_CATALOG!, 'utf8'), '{\n  "datasets": []\n}\n', 'nothing written');
+  });
+
   test('a folder, an empty file, a binary, a compressed file', async () => {
     await refused('a-folder', null, /^count-centre: a-folder: is a folder, not a file\n$/);
     await refused('empty.csv', '', /^count-centre: empty\.csv: the file is empty\n$/);

@@ -27,6 +27,14 @@ export function exactFieldIds(fields: readonly { id: string; type: string }[]): 
   return fields.filter((f) => f.type === 'numeric').map((f) => f.id);
 }
 
+/** SQLite's limit on a table's columns (SQLITE_MAX_COLUMN, as better-sqlite3 builds it). */
+export const SQLITE_MAX_COLUMNS = 2000;
+
+/** The columns of a resource's table: `_id`, a column per field, "_record", "_csv", "_full_text", exact texts. */
+export function dataColumnCount(fields: readonly { id: string; type: string }[]): number {
+  return 1 + fields.length + 3 + exactFieldIds(fields).length;
+}
+
 const COLUMN_TYPES: Record<FieldType, string> = {
   text: 'TEXT',
   // NUMERIC affinity keeps whole numbers as integers and others as doubles; both compare numerically.

@@ -15,6 +15,7 @@ import {
   createIndexesSql,
   createMetaTablesSql,
   createResourceSql,
+  dataColumnCount,
   detachPreviousSql,
   dropResourceSql,
   exactFieldIds,
@@ -22,6 +23,7 @@ import {
   insertLexemesSql,
   insertRowSql,
   metaSql,
+  SQLITE_MAX_COLUMNS,
   SQLITE_SCHEMA_VERSION,
 } from '../../dialect/sqlite/ddl.js';
 import { parseTsvector } from '../../text-search/index.js';
@@ -82,6 +84,11 @@ export class SqliteDatabaseBuilder {
    */
   async loadResource(resource: ResourceShape, base: LoadBase, fill: RowFill): Promise<ResourceLoadRecord> {
     const { id, fields } = resource;
+    const columns = dataColumnCount(fields);
+    if (columns > SQLITE_MAX_COLUMNS)
+      throw new Error(
+        `${fields.length.toLocaleString('en-IE')} fields need ${columns.toLocaleString('en-IE')} columns in the embedded store (one a field, a second for each numeric field's exact digits, four of its own): more than SQLite's ${SQLITE_MAX_COLUMNS.toLocaleString('en-IE')}; split the table, or serve it from PostgreSQL (up to 1,596 fields)`,
+      );
     this.db.exec('BEGIN');
     try {
       for (const sql of dropResourceSql(id)) this.db.exec(sql);
