@@ -92,7 +92,12 @@ export function parseInteger(text: string, type: 'int4' | 'int8'): number {
   if (!INTEGER.test(trimmed)) throw new ValueError(`"${text}" is not a whole number`);
   const value = Number(trimmed);
   const [min, max] = INT_RANGE[type];
-  if (value < min || value > max) throw new ValueError(`"${text}" is out of range for ${type}`);
+  if (value < min || value > max)
+    throw new ValueError(
+      type === 'int8' && Math.abs(value) <= 9223372036854775807
+        ? `"${text}" is beyond the whole numbers Count Centre holds exactly as int8 (±9,007,199,254,740,991, 2^53 − 1)`
+        : `"${text}" is out of range for ${type}`,
+    );
   return value;
 }
 

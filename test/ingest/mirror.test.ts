@@ -412,7 +412,7 @@ describe('faults', () => {
     assert.equal(result.outcomes[0]!.status, 'failed');
     assert.match(
       result.outcomes[0]!.error!,
-      /record _id 6, field "Big" \(int8\): "9007199254740993" is out of range for int8/,
+      /record _id 6, field "Big" \(int8\): "9007199254740993" is beyond the whole numbers Count Centre holds exactly as int8 \(±9,007,199,254,740,991, 2\^53 − 1\)/,
     );
   });
 });

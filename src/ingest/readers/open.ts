@@ -23,7 +23,10 @@ export type TableSpec =
       quotes: 'csv' | 'literal';
       /** Where reading quotes as CSV's went wrong, when that decided `literal` (null: the publisher said, or csv). */
       runawayQuote: { line: number; lines: number } | null;
-      /** `backslash` where the sample has a `\N` cell (see DelimitedShape.backslashNull), unless the publisher said. */
+      /**
+       * `backslash` where the sample has a `\N` cell and no quoted field (see DelimitedShape.backslashNull), unless the
+       * publisher said.
+       */
       escapes: 'none' | 'backslash';
     })
   | (Extract<Sniffed, { format: 'json' | 'ndjson' }> & RecordsLocation)
@@ -44,7 +47,9 @@ export async function tableSpec(
         ...(overrides.headerRow ? { headerRow: overrides.headerRow, titleLines: [] } : {}),
         quotes: overrides.quotes ?? 'csv',
         runawayQuote: null,
-        escapes: overrides.escapes ?? (sniffed.backslashNull !== null ? 'backslash' : 'none'),
+        // The text format never quotes: a sample with quoted fields is CSV's quoting (a CKAN TSV dump), whatever its
+        // cells say.
+        escapes: overrides.escapes ?? (sniffed.backslashNull !== null && !sniffed.quoted ? 'backslash' : 'none'),
       };
     case 'json':
       return { ...sniffed, ...(await findRecords(file, displayName, sniffed)) };
