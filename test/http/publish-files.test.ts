@@ -170,6 +170,13 @@ const CORPUS: CorpusFile[] = [
     id: id(18),
     bytes: 'id\tnote\tby\tyear\n1\t"first line\tindented\nsecond line"\tAnn\t2020\n2\tplain\tBo\t2021\n',
   },
+  {
+    // A CKAN 2.10 TSV dump's bytes (quoted as CSV is) of a table whose text holds a \N and a backslash: not the text
+    // format.
+    name: 'ckan-dump.tsv',
+    id: id(19),
+    bytes: '_id\tname\tzip\r\n2\t"say ""hi"""\t""\n5\t\\N\tback\\slash\n',
+  },
 ];
 
 /** Real files from packages the install command brings: Debian's distro-info-data, and an npm package's example. */
@@ -271,6 +278,10 @@ describe('count-centre add on the files people have', () => {
       /\nColumn 1 +int4 +0 +0 +field id "Column 1" \(the header leaves this column unnamed\)\nName +text +0 +Ann\nName \(2\) +text +0 +Lee +field id "Name \(2\)" \("Name" also names an earlier column\)\n/,
     );
     assert.equal(said('notes.tsv'), '2 records; UTF-8; tab-separated; quoted fields');
+    assert.equal(
+      said('ckan-dump.tsv'),
+      '2 records; UTF-8; tab-separated; quoted fields\nthe column "_id" holds the records\' own ids, increasing: kept as their _id',
+    );
     assert.equal(
       said('pg-export.tsv'),
       "4 records; UTF-8; tab-separated; PostgreSQL's or MySQL's text format: line 2 has a cell \\N, read as an empty cell; backslashes escape, quotes are characters (--escapes none to read them as they are)",
@@ -451,6 +462,13 @@ describe('count-centre add on the files people have', () => {
         assert.deepEqual((await search(id(18))).records, [
           { _id: 1, id: 1, note: 'first line\tindented\nsecond line', by: 'Ann', year: 2020 },
           { _id: 2, id: 2, note: 'plain', by: 'Bo', year: 2021 },
+        ]);
+      });
+
+      test('a CKAN TSV dump with a text \\N: quoting as CSV, the \\N and the backslash kept', async () => {
+        assert.deepEqual((await search(id(19))).records, [
+          { _id: 2, name: 'say "hi"', zip: '' },
+          { _id: 5, name: '\\N', zip: 'back\\slash' },
         ]);
       });
 
@@ -730,7 +748,8 @@ describe('count-centre add on what is not a table', () => {
     const row = Array.from({ length: 1001 }, (_, i) => `${i}.5`).join(',');
     const file = path.join(dir, 'wide.csv');
     writeFileSync(file, `${header}\n${row}\n`);
-    const run = await runCli(['add', file], env);
+    // A store of its own: the load runs (and leaves a store with nothing in it), which the refusals below never do.
+    const run = await runCli(['add', file], { ...env, COUNTCENTRE_DB: path.join(dir, 'wide', 'store.sqlite') });
     assert.equal(run.code, 3, run.stdout + run.stderr);
     assert.match(
       run.stdout,
