@@ -406,6 +406,9 @@ async function* readJsonRecords(
         headerLine: null,
         columnsGrow: true,
         pointerOf: base === 'json' ? (row) => `${prefix}/${row.line - 1}` : () => null,
+        // JSON tells null (or a missing key) from "": a text field keeps it, as CKAN's DataStore does, so that a
+        // JSON dump of a resource with null texts publishes back the same.
+        keepNulls: true,
       });
     } finally {
       await reader.close();
@@ -526,7 +529,9 @@ async function* readJson({ source, fields, files, corrections }: LayoutRead): As
             raw = child(raw, bound(j, plan.segments[j]!));
         }
         try {
-          values[i] = typedValue(raw, fields[i]!);
+          // As the streamed path does (readJsonRecords): a null or missing member stays null, but a preset's tables
+          // keep reading as they were defined.
+          values[i] = preset === null && (raw === null || raw === undefined) ? null : typedValue(raw, fields[i]!);
         } catch (err) {
           if (!(err instanceof ValueError)) throw err;
           // The place is worked out only for a message.
