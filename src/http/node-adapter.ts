@@ -184,10 +184,14 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): v
       ? 'Bad request - the request line and headers are larger than 16 KB'
       : 'Bad request - malformed HTTP request',
   );
-  // An answer to HEAD has no body, and its client would read one as the start of a broken next answer.
-  const head = (err as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+  // An answer to HEAD has no body, and its client would read one as the start of a broken next answer. The packet
+  // the parser stopped in starts with the method only when the request came in one piece: a request line longer than
+  // a packet (a 20 KB URL) ends in a later one, and then the answer goes without its body, which any client reads.
+  const start = (err as { rawPacket?: Buffer }).rawPacket?.subarray(0, 8).toString('latin1') ?? '';
+  const method = /^([A-Z]+) /.exec(start)?.[1];
+  const withBody = method !== undefined && method !== 'HEAD';
   socket.end(
     `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
-      `Content-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${head ? '' : body}`,
+      `Content-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${withBody ? Buffer.byteLength(body) : 0}\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${withBody ? body : ''}`,
   );
 }
