@@ -197,6 +197,7 @@ const LAYOUT_KEYS = [
   'short_rows',
   'quotes',
   'escapes',
+  'nulls',
   'sheet',
   'id_column',
 ];
@@ -266,6 +267,10 @@ function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDe
   const escapes = r.string(obj, 'escapes', where, 'none');
   if (escapes !== 'none' && escapes !== 'backslash') r.fail([...where, 'escapes'], 'must be "none" or "backslash"');
   if (base !== 'csv' && obj.escapes !== undefined) r.fail([...where, 'escapes'], 'only applies to the csv layout');
+  const nulls = r.string(obj, 'nulls', where, 'empty');
+  if (nulls !== 'empty' && nulls !== 'unquoted-empty')
+    r.fail([...where, 'nulls'], 'must be "empty" or "unquoted-empty"');
+  if (base !== 'csv' && obj.nulls !== undefined) r.fail([...where, 'nulls'], 'only applies to the csv layout');
   const sheet = obj.sheet === undefined ? null : r.string(obj, 'sheet', where);
   const idColumn = obj.id_column === undefined ? null : r.string(obj, 'id_column', where);
   if (idColumn !== null && LAYOUT_PRESETS[layout])
@@ -291,6 +296,7 @@ function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDe
     shortRows: shortRows as LayoutSourceDefinition['shortRows'],
     quotes: quotes as LayoutSourceDefinition['quotes'],
     escapes: escapes as LayoutSourceDefinition['escapes'],
+    nulls: nulls as LayoutSourceDefinition['nulls'],
     sheet,
     idColumn,
   };

@@ -113,6 +113,11 @@ export interface LayoutSourceDefinition {
    * characters); `none`, backslashes are characters.
    */
   escapes: 'none' | 'backslash';
+  /**
+   * For the csv layout: `unquoted-empty`, PostgreSQL's CSV as DataStore dumps write it (an unquoted empty cell is NULL,
+   * kept in text fields too; `""` the empty string); `empty`, both are empty.
+   */
+  nulls: 'empty' | 'unquoted-empty';
   /** For the xlsx layout: the worksheet to read (null: the first). */
   sheet: string | null;
   /**
@@ -169,6 +174,7 @@ export function csvSource(path: string, encoding = 'auto'): LayoutSourceDefiniti
     shortRows: 'error',
     quotes: 'csv',
     escapes: 'none',
+    nulls: 'empty',
     sheet: null,
     idColumn: null,
   };

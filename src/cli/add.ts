@@ -123,6 +123,8 @@ function sourceEntry(
       if (schema.shortRows > 0) source.short_rows = 'pad';
       if (spec.quotes === 'literal') source.quotes = 'literal';
       if (spec.escapes === 'backslash') source.escapes = 'backslash';
+      // A table with its own increasing _ids is a DataStore dump (CKAN's or ours): PostgreSQL's CSV.
+      if (schema.idColumn === '_id' && spec.escapes !== 'backslash') source.nulls = 'unquoted-empty';
       break;
     case 'json':
       source.layout = 'json';
@@ -334,7 +336,9 @@ function readingReport(plan: AddPlan): string[] {
       `${count(schema.shortRows)} ${schema.shortRows === 1 ? 'row has' : 'rows have'} fewer cells than the header (the first on line ${count(schema.firstShortRow!)}): padded with empty cells`,
     );
   if (schema.idColumn !== null)
-    lines.push(`the column "${schema.idColumn}" holds the records' own ids, increasing: kept as their _id`);
+    lines.push(
+      `the column "${schema.idColumn}" holds the records' own ids, increasing: kept as their _id${spec.format === 'csv' && spec.escapes !== 'backslash' ? '; read as a DataStore dump: an unquoted empty cell is null, "" the empty string' : ''}`,
+    );
   if (plan.notes.length > 0)
     lines.push(
       `below the table, left out as notes: ${plan.notes.map((n) => `line ${count(n.line)} ${quoted(n.text)}`).join(', ')}`,

@@ -289,6 +289,7 @@ async function* readCsv({ source, fields, files, corrections }: LayoutRead): Asy
       repair: source.repair,
       quotes: source.quotes,
       escapes: source.escapes,
+      unquotedEmptyIsNull: source.nulls === 'unquoted-empty',
     });
     try {
       yield* readTable(reader, file.name, fields, plans, {
@@ -298,8 +299,8 @@ async function* readCsv({ source, fields, files, corrections }: LayoutRead): Asy
         corrections: csvCorrections(correctionsFor(corrections, file.name)),
         headerLine: source.headerRow,
         delimited: true,
-        // Only the text format tells NULL (\N) from the empty string.
-        keepNulls: source.escapes === 'backslash',
+        // Only the text format (\N) and PostgreSQL's CSV (an unquoted empty cell) tell NULL from the empty string.
+        keepNulls: source.escapes === 'backslash' || source.nulls === 'unquoted-empty',
       });
     } finally {
       await reader.close();

@@ -175,7 +175,7 @@ const CORPUS: CorpusFile[] = [
     // format.
     name: 'ckan-dump.tsv',
     id: id(19),
-    bytes: '_id\tname\tzip\r\n2\t"say ""hi"""\t""\n5\t\\N\tback\\slash\n',
+    bytes: '_id\tname\tzip\tnote\r\n2\t"say ""hi"""\t""\t\n5\t\\N\tback\\slash\tx\n',
   },
 ];
 
@@ -258,7 +258,7 @@ describe('count-centre add on the files people have', () => {
     );
     assert.equal(
       said('dump.csv'),
-      '3 records; UTF-8; comma-separated; quoted fields\nthe column "_id" holds the records\' own ids, increasing: kept as their _id',
+      '3 records; UTF-8; comma-separated; quoted fields\nthe column "_id" holds the records\' own ids, increasing: kept as their _id; read as a DataStore dump: an unquoted empty cell is null, "" the empty string',
     );
     assert.equal(said('unicode-text.txt'), '2 records; UTF-16 LE with BOM; tab-separated; no quoted fields');
     assert.equal(
@@ -280,7 +280,7 @@ describe('count-centre add on the files people have', () => {
     assert.equal(said('notes.tsv'), '2 records; UTF-8; tab-separated; quoted fields');
     assert.equal(
       said('ckan-dump.tsv'),
-      '2 records; UTF-8; tab-separated; quoted fields\nthe column "_id" holds the records\' own ids, increasing: kept as their _id',
+      '2 records; UTF-8; tab-separated; quoted fields\nthe column "_id" holds the records\' own ids, increasing: kept as their _id; read as a DataStore dump: an unquoted empty cell is null, "" the empty string',
     );
     assert.equal(
       said('pg-export.tsv'),
@@ -465,10 +465,11 @@ describe('count-centre add on the files people have', () => {
         ]);
       });
 
-      test('a CKAN TSV dump with a text \\N: quoting as CSV, the \\N and the backslash kept', async () => {
+      test('a CKAN TSV dump with a text \\N and a null: quoting as CSV, the \\N and the backslash kept, the null null', async () => {
         assert.deepEqual((await search(id(19))).records, [
-          { _id: 2, name: 'say "hi"', zip: '' },
-          { _id: 5, name: '\\N', zip: 'back\\slash' },
+          // As CKAN wrote them: "" the empty string, an unquoted empty cell a null.
+          { _id: 2, name: 'say "hi"', zip: '', note: null },
+          { _id: 5, name: '\\N', zip: 'back\\slash', note: 'x' },
         ]);
       });
 

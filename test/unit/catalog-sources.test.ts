@@ -280,6 +280,10 @@ describe('catalogue sources', () => {
         c.datasets[0].resources[0].source = { path: 'x.xlsx', layout: 'xlsx', escapes: 'backslash' };
       }, /source\.escapes: only applies to the csv layout/);
     });
+    test('nulls neither empty nor unquoted-empty', () =>
+      fails((c) => {
+        c.datasets[0].resources[0].source.nulls = 'null';
+      }, /source\.nulls: must be "empty" or "unquoted-empty"/));
     test('an unknown layout', () =>
       fails((c) => {
         c.datasets[0].resources[0].source.layout = 'xls';
