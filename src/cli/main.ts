@@ -299,7 +299,7 @@ async function add(args: string[]): Promise<number> {
     const outcome = run.result.outcomes.find((o) => o.id === added.resource.id);
     if (outcome?.status === 'failed' && added.schema.sampled) {
       say(
-        `A record beyond the first ${added.schema.rows.toLocaleString('en-IE')} did not fit the types they gave: ${outcome.error}\nReading the whole file to infer them again.\n`,
+        `A record beyond the first ${added.schema.rows.toLocaleString('en-IE')} did not fit what they showed: ${outcome.error}\nReading the whole file to decide again.\n`,
       );
       const previous = added.previousText;
       added = { ...(await plan(Infinity)), previousText: previous };

@@ -209,7 +209,7 @@ for (const backend of TEST_BACKENDS)
       assert.equal(run.code, 0, run.stdout + run.stderr);
       assert.match(
         run.stdout,
-        /A record beyond the first 100,000 did not fit the types they gave: amounts\.csv, line 100002, column 2: field "Amount in cent \(the column that people sum up by office and year\)" \(int4\): "3000000000" is out of range for int4\nReading the whole file to infer them again\.\n/,
+        /A record beyond the first 100,000 did not fit what they showed: amounts\.csv, line 100002, column 2: field "Amount in cent \(the column that people sum up by office and year\)" \(int4\): "3000000000" is out of range for int4\nReading the whole file to decide again\.\n/,
       );
       assert.equal(run.stdout.match(/did not fit/g)?.length, 1);
       assert.doesNotMatch(run.stderr, /ERROR|load failed/, 'the failure it recovered from is not logged as an error');
@@ -240,6 +240,36 @@ for (const backend of TEST_BACKENDS)
       ]);
       assert.deepEqual(result.records, [{ _id: 100_001, Code: 'C100001', [longName]: 3000000000 }]);
       assert.equal(result.total, 1);
+    });
+
+    test('a TSV whose quote past the first 100,000 rows never closes: read again with quotes as characters', async () => {
+      const lines = ['name\tversion\tsummary'];
+      for (let i = 1; i <= 100_500; i++) lines.push(`pkg${i}\tv${i}\tsummary ${i}`);
+      lines[100_200] = 'cut\tv0\t"A summary cut short';
+      writeFileSync(path.join(dir, 'late-quote.tsv'), lines.join('\n') + '\n');
+      const id = '3c0ffee0-3333-4222-8333-444455556666';
+      const run = await runCli(['add', path.join(dir, 'late-quote.tsv'), '--id', id, '--dataset', 'late'], env);
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      assert.match(
+        run.stdout,
+        /A record beyond the first 100,000 did not fit what they showed: late-quote\.tsv, line 100201: a quote opens a field here that runs on over 301 lines, taking in what look like whole rows; if the file's quotes are characters rather than quoting, read it with --quotes literal \(in the catalogue: "quotes": "literal"\)\nReading the whole file to decide again\.\n100,500 records; UTF-8; tab-separated; quotes read as characters: read as quoting, the quote on line 100,201 would run on over 301 lines, taking in whole rows \(--quotes csv to read them as quoting\)\n/,
+      );
+      assert.doesNotMatch(run.stderr, /ERROR/);
+      const answer = await httpCall(
+        server.port,
+        `/api/3/action/datastore_search?resource_id=${id}&filters=${encodeURIComponent('{"name": ["cut", "pkg100199"]}')}&sort=_id`,
+      );
+      assert.equal(answer.statusCode, 200, answer.body);
+      const { result } = JSON.parse(answer.body);
+      assert.deepEqual(result.records, [
+        { _id: 100_199, name: 'pkg100199', version: 'v100199', summary: 'summary 100199' },
+        { _id: 100_200, name: 'cut', version: 'v0', summary: '"A summary cut short' },
+      ]);
+      assert.equal(
+        JSON.parse((await httpCall(server.port, `/api/3/action/datastore_search?resource_id=${id}&limit=0`)).body)
+          .result.total,
+        100_500,
+      );
     });
 
     test('a file the loader cannot read: the line and column are named, exit code 3, nothing written', async () => {

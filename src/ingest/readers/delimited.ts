@@ -213,6 +213,9 @@ export async function* recordBatches(
     const e = err as CsvParseError;
     if (e.code === 'CSV_QUOTE_NOT_CLOSED') {
       const opened = await findUnclosedQuote(utf8Chunks(file, options), options.delimiter);
+      // In a file that seldom quotes, a quote left open to the end is one more quote that was a character.
+      if (opened && watchQuotes && core.info.lines > opened.line)
+        throw new RunawayQuoteError(displayName, opened.line, core.info.lines - opened.line + 1);
       if (opened)
         throw new LoadError(displayName, opened.line, opened.field, 'a quoted field opens here and is never closed');
     }
