@@ -55,8 +55,9 @@ export function unescapeTextFormat(cell: string): string | null {
 }
 
 /**
- * A quoted field that runs on over lines holding the delimiter, in a tab- or pipe-separated file: most likely a quote
- * that was a character, read as CSV quoting, swallowing whole rows. Reading the file with literal quotes fixes it.
+ * In a tab- or pipe-separated file, a quoted field that takes in a line with a row's worth of cells, or a quote left
+ * open to the end of the file: most likely a quote that was a character, read as CSV quoting, swallowing whole rows.
+ * Reading the file with literal quotes fixes it.
  */
 export class RunawayQuoteError extends LoadError {
   constructor(
@@ -74,7 +75,7 @@ export class RunawayQuoteError extends LoadError {
   }
 }
 
-/** Delimiters whose files seldom quote, so that a quoted field holding line breaks and the delimiter is suspect. */
+/** Delimiters whose files seldom quote, so that a quoted field swallowing rows is suspect (see RunawayQuoteError). */
 const RARELY_QUOTED = new Set(['\t', '|']);
 
 /**
