@@ -202,6 +202,22 @@ const LAYOUT_KEYS = [
   'id_column',
 ];
 
+/** An option of the csv layout: one of `allowed` (the first is the default), and refused on any other layout. */
+function csvOption<T extends string>(
+  r: Reader,
+  obj: Json,
+  where: JsonPath,
+  base: string | null | undefined,
+  key: string,
+  allowed: readonly [T, ...T[]],
+): T {
+  const value = r.string(obj, key, where, allowed[0]);
+  if (!(allowed as readonly string[]).includes(value))
+    r.fail([...where, key], `must be ${allowed.map((a) => `"${a}"`).join(' or ')}`);
+  if (base !== 'csv' && obj[key] !== undefined) r.fail([...where, key], 'only applies to the csv layout');
+  return value as T;
+}
+
 function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDefinition {
   r.keys(obj, LAYOUT_KEYS, where);
   const layout = r.string(obj, 'layout', where, 'csv');
@@ -247,30 +263,16 @@ function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDe
     if (!/^(\/[^/]*)*$/.test(records))
       r.fail([...where, 'records'], 'must be a JSON path such as "/items/*" ("" for the whole document)');
   } else if (obj.records !== undefined) r.fail([...where, 'records'], 'only applies to json layouts');
-  const extraColumns = r.string(obj, 'extra_columns', where, 'error');
-  if (extraColumns !== 'error' && extraColumns !== 'ignore')
-    r.fail([...where, 'extra_columns'], 'must be "error" or "ignore"');
-  if (base !== 'csv' && obj.extra_columns !== undefined)
-    r.fail([...where, 'extra_columns'], 'only applies to the csv layout');
+  const extraColumns = csvOption(r, obj, where, base, 'extra_columns', ['error', 'ignore']);
   const headerRow = obj.header_row ?? 1;
   if (!Number.isInteger(headerRow) || (headerRow as number) < 1)
     r.fail([...where, 'header_row'], 'must be a line number, 1 or more');
   if (base !== 'csv' && obj.header_row !== undefined)
     r.fail([...where, 'header_row'], 'only applies to the csv layout');
-  const shortRows = r.string(obj, 'short_rows', where, 'error');
-  if (shortRows !== 'error' && shortRows !== 'pad') r.fail([...where, 'short_rows'], 'must be "error" or "pad"');
-  if (base !== 'csv' && obj.short_rows !== undefined)
-    r.fail([...where, 'short_rows'], 'only applies to the csv layout');
-  const quotes = r.string(obj, 'quotes', where, 'csv');
-  if (quotes !== 'csv' && quotes !== 'literal') r.fail([...where, 'quotes'], 'must be "csv" or "literal"');
-  if (base !== 'csv' && obj.quotes !== undefined) r.fail([...where, 'quotes'], 'only applies to the csv layout');
-  const escapes = r.string(obj, 'escapes', where, 'none');
-  if (escapes !== 'none' && escapes !== 'backslash') r.fail([...where, 'escapes'], 'must be "none" or "backslash"');
-  if (base !== 'csv' && obj.escapes !== undefined) r.fail([...where, 'escapes'], 'only applies to the csv layout');
-  const nulls = r.string(obj, 'nulls', where, 'empty');
-  if (nulls !== 'empty' && nulls !== 'unquoted-empty')
-    r.fail([...where, 'nulls'], 'must be "empty" or "unquoted-empty"');
-  if (base !== 'csv' && obj.nulls !== undefined) r.fail([...where, 'nulls'], 'only applies to the csv layout');
+  const shortRows = csvOption(r, obj, where, base, 'short_rows', ['error', 'pad']);
+  const quotes = csvOption(r, obj, where, base, 'quotes', ['csv', 'literal']);
+  const escapes = csvOption(r, obj, where, base, 'escapes', ['none', 'backslash']);
+  const nulls = csvOption(r, obj, where, base, 'nulls', ['empty', 'unquoted-empty']);
   const sheet = obj.sheet === undefined ? null : r.string(obj, 'sheet', where);
   const idColumn = obj.id_column === undefined ? null : r.string(obj, 'id_column', where);
   if (idColumn !== null && LAYOUT_PRESETS[layout])
@@ -293,10 +295,10 @@ function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDe
       obj.corrections === undefined ? null : readFileSet(r, obj.corrections, [...where, 'corrections'], 'catalog'),
     extraColumns,
     headerRow: headerRow as number,
-    shortRows: shortRows as LayoutSourceDefinition['shortRows'],
-    quotes: quotes as LayoutSourceDefinition['quotes'],
-    escapes: escapes as LayoutSourceDefinition['escapes'],
-    nulls: nulls as LayoutSourceDefinition['nulls'],
+    shortRows,
+    quotes,
+    escapes,
+    nulls,
     sheet,
     idColumn,
   };

@@ -106,6 +106,14 @@ export function sourcePathFor(
 /** A key as the json layouts' paths write it (RFC 6901: `~` as `~0`, `/` as `~1`). */
 const pointerKey = (key: string) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
+/**
+ * Whether a delimited file is read as a DataStore dump (CKAN's or ours), PostgreSQL's CSV: a table with its own
+ * increasing _ids, not in the text format (which has its own NULL).
+ */
+function readAsDump(spec: TableSpec, schema: InferredSchema): boolean {
+  return spec.format === 'csv' && schema.idColumn === '_id' && spec.escapes !== 'backslash';
+}
+
 /** The catalogue's source entry for a file read as `spec`: only what differs from the defaults is written. */
 function sourceEntry(
   where: { path: string; base?: 'catalog' },
@@ -123,8 +131,7 @@ function sourceEntry(
       if (schema.shortRows > 0) source.short_rows = 'pad';
       if (spec.quotes === 'literal') source.quotes = 'literal';
       if (spec.escapes === 'backslash') source.escapes = 'backslash';
-      // A table with its own increasing _ids is a DataStore dump (CKAN's or ours): PostgreSQL's CSV.
-      if (schema.idColumn === '_id' && spec.escapes !== 'backslash') source.nulls = 'unquoted-empty';
+      if (readAsDump(spec, schema)) source.nulls = 'unquoted-empty';
       break;
     case 'json':
       source.layout = 'json';
@@ -337,7 +344,7 @@ function readingReport(plan: AddPlan): string[] {
     );
   if (schema.idColumn !== null)
     lines.push(
-      `the column "${schema.idColumn}" holds the records' own ids, increasing: kept as their _id${spec.format === 'csv' && spec.escapes !== 'backslash' ? '; read as a DataStore dump: an unquoted empty cell is null, "" the empty string' : ''}`,
+      `the column "${schema.idColumn}" holds the records' own ids, increasing: kept as their _id${readAsDump(spec, schema) ? '; read as a DataStore dump: an unquoted empty cell is null, "" the empty string' : ''}`,
     );
   if (plan.notes.length > 0)
     lines.push(

@@ -3,6 +3,7 @@
 
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { pino } from 'pino';
 import { EMPTY_CATALOG, renderCatalogJson } from '../catalog/edit.js';
 import { CatalogError } from '../catalog/load.js';
 import { CkanError } from '../ingest/ckan/client.js';
@@ -174,8 +175,6 @@ async function serve(args: string[]): Promise<number | null> {
 /**
  * The loader's own log lines: warnings and above on a terminal, unless LOG_LEVEL asks for more (progress has its own
  * display); as readable lines, never JSON, unless LOG_FORMAT=json asks for it, so a command's output reads as one.
- */
-/**
  * `quietAbout`: a resource whose errors are not logged, because the command explains them itself (a load it retries,
  * or its summary table, which notes each resource's error), so that a failure it recovers from is not first shown as
  * an ERROR line.
@@ -189,13 +188,15 @@ function loadLogger(settings: Settings, quietAbout: string | null = null) {
       out: process.stderr,
       ...(quietAbout === null
         ? {}
-        : { drop: (level, facts) => level >= ERROR_LEVEL && level < FATAL_LEVEL && facts['resource'] === quietAbout }),
+        : {
+            drop: (level, facts) =>
+              level >= pino.levels.values.error! &&
+              level < pino.levels.values.fatal! &&
+              facts['resource'] === quietAbout,
+          }),
     },
   );
 }
-
-const ERROR_LEVEL = 50;
-const FATAL_LEVEL = 60;
 
 async function load(args: string[]): Promise<number> {
   const { values } = parse('load', args, { force: { type: 'boolean' } });

@@ -32,7 +32,11 @@ export const SQLITE_MAX_COLUMNS = 2000;
 
 /** The columns of a resource's table: `_id`, a column per field, "_record", "_csv", "_full_text", exact texts. */
 export function dataColumnCount(fields: readonly { id: string; type: string }[]): number {
-  return 1 + fields.length + 3 + exactFieldIds(fields).length;
+  return columnCount(fields.length, exactFieldIds(fields).length);
+}
+
+function columnCount(fieldCount: number, exactCount: number): number {
+  return 1 + fieldCount + 3 + exactCount;
 }
 
 const COLUMN_TYPES: Record<FieldType, string> = {
@@ -108,7 +112,7 @@ export function analyzeSql(resourceId: string): string {
 
 /** `exactCount`: the numeric fields, whose exact texts come last. */
 export function insertRowSql(resourceId: string, fieldCount: number, exactCount = 0): string {
-  const placeholders = new Array(fieldCount + 4 + exactCount).fill('?').join(', ');
+  const placeholders = new Array(columnCount(fieldCount, exactCount)).fill('?').join(', ');
   return `INSERT INTO ${resourceTables(resourceId).data} VALUES (${placeholders})`;
 }
 

@@ -272,11 +272,10 @@ class PostgresLoadSession implements LoadSession {
     return record;
   }
 
-  /** Runs independent statements on the loader's connection and its second one, each taking the next when free. */
   /**
-   * Runs index builds over the load's connections. One of the `optional` ones that PostgreSQL refuses because a key is
-   * too long for a B-tree (a text value of more than about 2,700 bytes) is left out, and returned by name: searches on
-   * its fields stay right, only slower.
+   * Runs independent statements on the loader's connection and its second one, each taking the next when free. One of
+   * the `optional` ones that PostgreSQL refuses because a key is too long for a B-tree (a text value of more than about
+   * 2,700 bytes) is left out, and returned by name: searches on its fields stay right, only slower.
    */
   private async buildSideBySide(
     statements: readonly string[],
