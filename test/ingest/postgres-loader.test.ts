@@ -29,6 +29,11 @@ async function load(url: string, catalog: CatalogDefinition, sources: string, sp
   return buildDatabase({ catalog, sources, target, logger: silentLogger, force: true }).finally(() => target.close());
 }
 
+/** A catalogue of one dataset, "fixture", holding `resources`; `top` adds catalogue-wide keys. */
+function fixtureCatalog(resources: Record<string, unknown>[], top: Record<string, unknown> = {}): CatalogDefinition {
+  return parseCatalog({ ...top, datasets: [{ name: 'fixture', resources }] });
+}
+
 /** A load of what changed (as a scheduled reload is), failing the test instead of waiting if it stalls. */
 async function reloadWithin(url: string, catalog: CatalogDefinition, sources: string, splitAfterRows?: number) {
   const target = new PostgresLoadTarget({ url, schemas: SCHEMAS, readerRole: 'countcentre_reader', splitAfterRows });
@@ -178,25 +183,20 @@ describe('PostgreSQL loader', { skip: !TEST_BACKENDS.includes('postgres') }, () 
     const dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-pg-loader-'));
     try {
       writeFileSync(path.join(dir, 'words.csv'), 'Text,N\r\nLes élections générales,1\r\ndes candidats,2\r\n');
-      const catalog = parseCatalog({
-        full_text_language: 'french',
-        datasets: [
+      const catalog = fixtureCatalog(
+        [
           {
-            name: 'fixture',
-            resources: [
-              {
-                id: '22222222-0000-4000-8000-000000000001',
-                name: 'Words',
-                source: { path: 'words.csv' },
-                fields: [
-                  { id: 'Text', type: 'text' },
-                  { id: 'N', type: 'numeric' },
-                ],
-              },
+            id: '22222222-0000-4000-8000-000000000001',
+            name: 'Words',
+            source: { path: 'words.csv' },
+            fields: [
+              { id: 'Text', type: 'text' },
+              { id: 'N', type: 'numeric' },
             ],
           },
         ],
-      });
+        { full_text_language: 'french' },
+      );
       const result = await load(database.url, catalog, dir);
       assert.equal(result.outcomes[0]!.status, 'loaded');
       const table = qualified(SCHEMAS.data, await tableOf(catalog.resources[0]!.id));
@@ -224,26 +224,19 @@ describe('PostgreSQL loader', { skip: !TEST_BACKENDS.includes('postgres') }, () 
         return String.fromCharCode(97 + (seed % 26));
       }).join('');
       writeFileSync(path.join(dir, 'abstracts.csv'), `Title,Abstract,Pages\nShort,brief,3\nLong,${letters},40\n`);
-      const catalog = parseCatalog({
-        datasets: [
-          {
-            name: 'fixture',
-            resources: [
-              {
-                id: '22222222-0000-4000-8000-000000000002',
-                name: 'Abstracts',
-                source: { path: 'abstracts.csv' },
-                fields: [
-                  { id: 'Title', type: 'text' },
-                  { id: 'Abstract', type: 'text' },
-                  { id: 'Pages', type: 'int4' },
-                ],
-                indexes: [['Abstract', 'Pages']],
-              },
-            ],
-          },
-        ],
-      });
+      const catalog = fixtureCatalog([
+        {
+          id: '22222222-0000-4000-8000-000000000002',
+          name: 'Abstracts',
+          source: { path: 'abstracts.csv' },
+          fields: [
+            { id: 'Title', type: 'text' },
+            { id: 'Abstract', type: 'text' },
+            { id: 'Pages', type: 'int4' },
+          ],
+          indexes: [['Abstract', 'Pages']],
+        },
+      ]);
       const result = await load(database.url, catalog, dir);
       assert.deepEqual(
         result.outcomes.map((o) => [o.status, o.rows, o.warning]),
@@ -284,17 +277,10 @@ describe('PostgreSQL loader', { skip: !TEST_BACKENDS.includes('postgres') }, () 
         source: { path: file },
         fields: [{ id: 'N', type: 'int4' }],
       });
-      const catalog = parseCatalog({
-        datasets: [
-          {
-            name: 'fixture',
-            resources: [
-              resource('33333333-0000-4000-8000-000000000001', 'first.csv'),
-              resource('33333333-0000-4000-8000-000000000002', 'second.csv'),
-            ],
-          },
-        ],
-      });
+      const catalog = fixtureCatalog([
+        resource('33333333-0000-4000-8000-000000000001', 'first.csv'),
+        resource('33333333-0000-4000-8000-000000000002', 'second.csv'),
+      ]);
       writeFileSync(path.join(dir, 'first.csv'), 'N\n1\n2\n');
       writeFileSync(path.join(dir, 'second.csv'), 'N\n5\n');
       await load(database.url, catalog, dir);
