@@ -110,10 +110,18 @@ export function analyzeSql(resourceId: string): string {
   return `ANALYZE ${resourceTables(resourceId).data}`;
 }
 
-/** `exactCount`: the numeric fields, whose exact texts come last. */
-export function insertRowSql(resourceId: string, fieldCount: number, exactCount = 0): string {
-  const placeholders = new Array(columnCount(fieldCount, exactCount)).fill('?').join(', ');
-  return `INSERT INTO ${resourceTables(resourceId).data} VALUES (${placeholders})`;
+/** SQLite's limit on one statement's parameters (SQLITE_MAX_VARIABLE_NUMBER, as better-sqlite3 builds it). */
+const SQLITE_MAX_PARAMETERS = 32_766;
+
+/** The most rows one insert statement takes: enough to spread a statement's fixed cost, within the parameter limit. */
+export function rowsPerInsert(fieldCount: number, exactCount = 0, most = 32): number {
+  return Math.max(1, Math.min(most, Math.floor(SQLITE_MAX_PARAMETERS / columnCount(fieldCount, exactCount))));
+}
+
+/** `exactCount`: the numeric fields, whose exact texts come last. `rows`: how many rows the statement inserts. */
+export function insertRowSql(resourceId: string, fieldCount: number, exactCount = 0, rows = 1): string {
+  const row = `(${new Array(columnCount(fieldCount, exactCount)).fill('?').join(', ')})`;
+  return `INSERT INTO ${resourceTables(resourceId).data} VALUES ${new Array(rows).fill(row).join(', ')}`;
 }
 
 export function insertLexemesSql(resourceId: string): string {

@@ -22,6 +22,7 @@ import {
   FTS_DOCUMENT_FUNCTION,
   insertLexemesSql,
   insertRowSql,
+  rowsPerInsert,
   metaSql,
   SQLITE_MAX_COLUMNS,
   SQLITE_SCHEMA_VERSION,
@@ -251,16 +252,26 @@ export class SqliteDatabaseBuilder {
     }
   }
 
-  /** Writes encoded rows (see ./row-encoder.ts) into a resource's table and its full-text index. */
+  /**
+   * Writes encoded rows (see ./row-encoder.ts) into a resource's table and its full-text index. Rows go into the table
+   * several to a statement, which spends SQLite's and the binding's fixed cost per statement once for all of them
+   * (about 40 % of a narrow table's insert time); the full-text index gains nothing from it, so it takes one a time.
+   */
   private writer(resourceId: string, fields: readonly FieldDefinition[]): RowWriter {
-    const insertRow = this.db.prepare(insertRowSql(resourceId, fields.length, exactFieldIds(fields).length));
+    const exact = exactFieldIds(fields).length;
+    const perStatement = rowsPerInsert(fields.length, exact);
+    const insertRow = this.db.prepare(insertRowSql(resourceId, fields.length, exact));
+    const insertRows = this.db.prepare(insertRowSql(resourceId, fields.length, exact, perStatement));
     const insertLexemes = this.db.prepare(insertLexemesSql(resourceId));
     return ({ rows, documents }) => {
-      for (let i = 0; i < rows.length; i++) {
-        const row = rows[i]!;
-        insertRow.run(row);
-        insertLexemes.run(row[0], documents[i]);
+      let i = 0;
+      for (; i + perStatement <= rows.length; i += perStatement) {
+        const values: (string | number | null)[] = [];
+        for (let j = i; j < i + perStatement; j++) for (const value of rows[j]!) values.push(value);
+        insertRows.run(values);
       }
+      for (; i < rows.length; i++) insertRow.run(rows[i]!);
+      for (let k = 0; k < rows.length; k++) insertLexemes.run(rows[k]![0], documents[k]);
     };
   }
 }
