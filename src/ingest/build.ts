@@ -510,16 +510,21 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
             };
             const method = sources.mirrorMethods.get(upstreamId);
             if (method) outcome.method = method;
+            // A mirror's note, a left-out index and an empty table can all hold for one resource: each is told.
+            const warnings: string[] = [];
             const note = patched ? undefined : sources.mirrorNotes.get(upstreamId);
-            if (note) outcome.warning = note;
+            if (note) warnings.push(note);
             if (record.unbuiltIndexes) {
-              outcome.warning = `${record.unbuiltIndexes.length === 1 ? 'an index' : 'indexes'} left out, as a value is too long for a PostgreSQL index key (about 2,700 bytes): ${record.unbuiltIndexes.join(', ')}; searches on these fields are right, only slower`;
-              logger.warn({ resource: resource.id }, outcome.warning);
+              const unbuilt = `${record.unbuiltIndexes.length === 1 ? 'an index' : 'indexes'} left out, as a value is too long for a PostgreSQL index key (about 2,700 bytes): ${record.unbuiltIndexes.join(', ')}; searches on these fields are right, only slower`;
+              warnings.push(unbuilt);
+              logger.warn({ resource: resource.id }, unbuilt);
             }
             if (rows === 0) {
-              outcome.warning = `${sourceName(resource)} has ${resource.source.kind === 'ckan' ? 'no records' : 'a header but no records'}: the resource is served empty`;
-              logger.warn({ resource: resource.id }, outcome.warning);
+              const empty = `${sourceName(resource)} has ${resource.source.kind === 'ckan' ? 'no records' : 'a header but no records'}: the resource is served empty`;
+              warnings.push(empty);
+              logger.warn({ resource: resource.id }, empty);
             }
+            if (warnings.length > 0) outcome.warning = warnings.join('; ');
             done(outcome);
             logger.info(
               {

@@ -543,6 +543,24 @@ onEachStore('the dump: one request for the whole table, verified before it is st
     );
   });
 
+  test('an empty table whose dump the portal does not serve: both warnings are told, neither hides the other', async () => {
+    await startPortal({ dump: false });
+    portal.records = [];
+    await writeMirrorCatalog();
+    const result = await load(silentLogger, { routes: ['dump', 'pages'] });
+    assert.deepEqual(
+      result.outcomes.map((o) => [o.status, o.rows, o.warning]),
+      [
+        [
+          'loaded',
+          0,
+          `the dump was not used (the dump could not be downloaded (/datastore/dump/${portal.resourceId}: HTTP 404)); copied page by page; ${portal.url} resource ${portal.resourceId} has no records: the resource is served empty`,
+        ],
+      ],
+    );
+    assert.deepEqual((await served()).records, []);
+  });
+
   test("a dump whose values differ from the API's: the sampled records tell; page by page", async () => {
     await startPortal();
     await writeMirrorCatalog();
