@@ -265,8 +265,8 @@ function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDe
   } else if (obj.records !== undefined) r.fail([...where, 'records'], 'only applies to json layouts');
   const extraColumns = csvOption(r, obj, where, base, 'extra_columns', ['error', 'ignore']);
   const headerRow = obj.header_row ?? 1;
-  if (!Number.isInteger(headerRow) || (headerRow as number) < 1)
-    r.fail([...where, 'header_row'], 'must be a line number, 1 or more');
+  if (!Number.isInteger(headerRow) || (headerRow as number) < 0)
+    r.fail([...where, 'header_row'], 'must be a line number, 1 or more (0: the file has no header)');
   if (base !== 'csv' && obj.header_row !== undefined)
     r.fail([...where, 'header_row'], 'only applies to the csv layout');
   const shortRows = csvOption(r, obj, where, base, 'short_rows', ['error', 'pad']);

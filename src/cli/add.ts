@@ -315,7 +315,12 @@ function readingReport(plan: AddPlan): string[] {
       lines.push(
         `${rows}; ${encoding}; ${DELIMITER_NAMES[spec.delimiter] ?? `"${spec.delimiter}"`}-separated; ${quoting(spec)}`,
       );
-      if (spec.headerRow > 1) {
+      if (spec.headerRow === 0) {
+        const evidence = spec.headerless;
+        lines.push(
+          `no header: ${evidence ? `line 1 is data (its cell ${quoted(evidence.value)} in column ${evidence.column} reads as the ${evidence.kind} below it do)` : 'every line is data'}; columns named Column 1, Column 2, … (--header-row 1 if line 1 is the header)`,
+        );
+      } else if (spec.headerRow > 1) {
         const titles = spec.titleLines.filter((l) => l.trim() !== '');
         lines.push(
           `header on line ${spec.headerRow}${titles.length > 0 ? `; above it, left out: ${titles.map(quoted).join(', ')}` : ''} (--header-row N to choose another)`,

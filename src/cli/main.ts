@@ -85,7 +85,8 @@ Adding the same file again updates its entry.
   --license ID          the dataset's licence, by CKAN licence id (cc-by, cc-by-sa, cc-zero, odc-odbl, CC-BY-4.0, …)
   --attribution TEXT    what the licence requires users to credit
   --source-url URL      where the data comes from (the dataset's Source)
-  --header-row N        the header's line, when the one found is not it
+  --header-row N        the header's line, when the one found is not it; 0 for a file with no header (columns
+                        named Column 1, Column 2, …)
   --quotes csv|literal  whether a quote at the start of a field quotes it (csv) or is a character (literal: tab- and
                         pipe-separated files that never quote); found from the file when not given
   --escapes backslash|none
@@ -241,8 +242,8 @@ async function add(args: string[]): Promise<number> {
   if (escapes !== undefined && escapes !== 'none' && escapes !== 'backslash')
     throw new UsageError('--escapes must be backslash or none');
   const headerRow = text('header-row') === undefined ? undefined : Number(text('header-row'));
-  if (headerRow !== undefined && !(Number.isInteger(headerRow) && headerRow >= 1))
-    throw new UsageError('--header-row must be a line number, 1 or more');
+  if (headerRow !== undefined && !(Number.isInteger(headerRow) && headerRow >= 0))
+    throw new UsageError('--header-row must be a line number, 1 or more (0: the file has no header)');
   const delimiter = text('delimiter')?.replace(/^\\t$/, '\t');
   if (delimiter !== undefined && [...delimiter].length !== 1)
     throw new UsageError('--delimiter must be one character (\\t for tab)');

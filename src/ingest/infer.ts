@@ -7,7 +7,8 @@ import { fieldNameProblem } from '../catalog/load.js';
 import type { FieldFormat, FieldType, NumberFormat } from '../catalog/types.js';
 import { fitsNumberFormat, plainNumberText } from '../catalog/values.js';
 import { LoadError } from './csv.js';
-import type { RawCell, TableReader } from './readers/types.js';
+import { unnamedColumn } from './readers/delimited.js';
+import { widthOf, type RawCell, type TableReader } from './readers/types.js';
 
 export interface InferredColumn {
   /** The column's name as the file has it (a header trimmed, a key, a schema's name). */
@@ -446,7 +447,7 @@ export function fieldIds(headers: readonly string[]): string[] {
       .replace(/[\u0000-\u001f\u007f]/g, ' ')
       .replace(/^_+/, '')
       .trim();
-    if (id === '' || fieldNameProblem(id)) id = `Column ${i + 1}`;
+    if (id === '' || fieldNameProblem(id)) id = unnamedColumn(i + 1);
     let unique = id;
     for (let n = 2; used.has(unique); n++) unique = `${id} (${n})`;
     used.add(unique);
@@ -505,7 +506,7 @@ export async function inferTable(
           options.name ?? 'the file',
           line,
           width + 1,
-          `row has ${cells.length} cells, the header has ${width}`,
+          `row has ${cells.length} cells, ${widthOf(reader, width)}`,
         );
       }
       if (cells.length < width) {

@@ -16,7 +16,7 @@ import { openDelimited } from './readers/delimited.js';
 import { publicName } from './source.js';
 import { openJson } from './readers/json.js';
 import { openTypedFile } from './readers/open.js';
-import type { RawRow, TableReader } from './readers/types.js';
+import { widthOf, type RawRow, type TableReader } from './readers/types.js';
 import { loadError, origin, typedValue, type TableRow } from './table.js';
 
 export interface LayoutRead {
@@ -157,14 +157,14 @@ async function* readTable(
       const { cells, line } = row;
       if (text) {
         if (cells.length > width) {
-          throw new LoadError(name, line, width + 1, `row has ${cells.length} cells, the header has ${width}`);
+          throw new LoadError(name, line, width + 1, `row has ${cells.length} cells, ${widthOf(reader, width)}`);
         }
         if (cells.length < width && options.shortRows === 'error') {
           throw new LoadError(
             name,
             line,
             cells.length + 1,
-            `row has ${cells.length} cells, the header has ${width} (the source's short_rows: "pad" fills the rest with empty cells)`,
+            `row has ${cells.length} cells, ${widthOf(reader, width)} (the source's short_rows: "pad" fills the rest with empty cells)`,
           );
         }
         const fix = options.corrections?.get(line);
@@ -297,7 +297,7 @@ async function* readCsv({ source, fields, files, corrections }: LayoutRead): Asy
         extraColumns: source.extraColumns,
         shortRows: source.shortRows,
         corrections: csvCorrections(correctionsFor(corrections, file.name)),
-        headerLine: source.headerRow,
+        headerLine: source.headerRow === 0 ? null : source.headerRow,
         delimited: true,
         // Only the text format (\N) and PostgreSQL's CSV (an unquoted empty cell) tell NULL from the empty string.
         keepNulls: source.escapes === 'backslash' || source.nulls === 'unquoted-empty',

@@ -177,6 +177,25 @@ const CORPUS: CorpusFile[] = [
     id: id(19),
     bytes: '_id\tname\tzip\tnote\r\n2\t"say ""hi"""\t""\t\n5\t\\N\tback\\slash\tx\n',
   },
+  {
+    // MariaDB's SELECT … INTO OUTFILE (these bytes are what it wrote): no header, \N for NULL, and a tab, a line break
+    // and a backslash in a value escaped by a backslash before the character itself.
+    name: 'mysql-outfile.tsv',
+    id: id(24),
+    bytes:
+      '1\tAnn\t1990-02-03\t12.50\t\\N\n' +
+      '2\tBríd\t1985-11-30\t7.25\ttab\\\there\n' +
+      '3\tConn\t2001-01-01\t\\N\tline\\\nbreak\n' +
+      '4\tDáithí\t1979-06-15\t99.99\tback\\\\slash\n',
+  },
+  // An instrument's log, written with no header: a time, a reading, a count.
+  {
+    name: 'logger.csv',
+    id: id(25),
+    bytes: '2024-03-01T10:00:00Z,12.5,3\n2024-03-01T10:10:00Z,13.25,0\n2024-03-01T10:20:00Z,-1.5,12\n',
+  },
+  // Years as column names over counts: a header, whose names are numbers.
+  { name: 'by-year.csv', id: id(26), bytes: '2019,2020,2021\n120,135,150\n98,101,99\n' },
 ];
 
 /** Real files from packages the install command brings: Debian's distro-info-data, and an npm package's example. */
@@ -279,6 +298,17 @@ describe('count-centre add on the files people have', () => {
     );
     assert.equal(said('notes.tsv'), '2 records; UTF-8; tab-separated; quoted fields');
     assert.equal(
+      said('mysql-outfile.tsv'),
+      "4 records; UTF-8; tab-separated; PostgreSQL's or MySQL's text format: line 1 has a cell \\N, read as an empty cell; backslashes escape, quotes are characters (--escapes none to read them as they are)\n" +
+        'no header: line 1 is data (its cell "1" in column 1 reads as the whole numbers below it do); columns named Column 1, Column 2, … (--header-row 1 if line 1 is the header)',
+    );
+    assert.equal(
+      said('logger.csv'),
+      '3 records; UTF-8; comma-separated; no quoted fields\n' +
+        'no header: line 1 is data (its cell "2024-03-01T10:00:00Z" in column 1 reads as the dates below it do); columns named Column 1, Column 2, … (--header-row 1 if line 1 is the header)',
+    );
+    assert.equal(said('by-year.csv'), '2 records; UTF-8; comma-separated; no quoted fields');
+    assert.equal(
       said('ckan-dump.tsv'),
       '2 records; UTF-8; tab-separated; quoted fields\nthe column "_id" holds the records\' own ids, increasing: kept as their _id; read as a DataStore dump: an unquoted empty cell is null, "" the empty string',
     );
@@ -311,6 +341,29 @@ describe('count-centre add on the files people have', () => {
     assert.match(
       runs.get('zips.csv')!.stdout,
       /zip\s+text\s+0\s+00501\s+whole numbers, but line 2 has "00501": its leading zero would be lost as a number/,
+    );
+  });
+
+  test('--header-row 0 reads a first line of names as data; --header-row 1 a first line of data as the header', async () => {
+    const reading = async (name: string, headerRow: string) => {
+      const run = await runCli(['add', path.join(dir, name), '--header-row', headerRow, '--dry-run'], env);
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      return run.stdout;
+    };
+    const years = await reading('by-year.csv', '0');
+    assert.match(
+      years,
+      /^3 records; UTF-8; comma-separated; no quoted fields\nno header: every line is data; columns named Column 1, Column 2, … \(--header-row 1 if line 1 is the header\)\n/,
+    );
+    assert.match(years, /"header_row": 0/);
+    assert.match(years, /\nColumn 1 +int4 +0 +2019\n/);
+    const logger = await reading('logger.csv', '1');
+    assert.match(logger, /^2 records; UTF-8; comma-separated; no quoted fields\n\n/);
+    assert.doesNotMatch(logger, /header_row/);
+    const usage = await runCli(['add', path.join(dir, 'logger.csv'), '--header-row=-1'], env);
+    assert.deepEqual(
+      [usage.code, usage.stderr.trim().split('\n')[0]],
+      [2, 'count-centre: --header-row must be a line number, 1 or more (0: the file has no header)'],
     );
   });
 
@@ -454,6 +507,58 @@ describe('count-centre add on the files people have', () => {
             { _id: 2, oid: 17, name: 'bytea', size: null, note: 'tab\there, line\nbreak' },
             { _id: 3, oid: 18, name: 'char', size: -1, note: 'C:\\temp "quoted' },
             { _id: 4, oid: 19, name: 'name', size: 64, note: 'AB' },
+          ],
+        });
+      });
+
+      test("files written with no header (MySQL's INTO OUTFILE, a logger): every line is data, columns named by place", async () => {
+        assert.deepEqual(await search(id(24)), {
+          total: 4,
+          fields: ['_id:int', 'Column 1:int4', 'Column 2:text', 'Column 3:date', 'Column 4:numeric', 'Column 5:text'],
+          records: [
+            { _id: 1, 'Column 1': 1, 'Column 2': 'Ann', 'Column 3': '1990-02-03', 'Column 4': 12.5, 'Column 5': null },
+            {
+              _id: 2,
+              'Column 1': 2,
+              'Column 2': 'Bríd',
+              'Column 3': '1985-11-30',
+              'Column 4': 7.25,
+              'Column 5': 'tab\there',
+            },
+            {
+              _id: 3,
+              'Column 1': 3,
+              'Column 2': 'Conn',
+              'Column 3': '2001-01-01',
+              'Column 4': null,
+              'Column 5': 'line\nbreak',
+            },
+            {
+              _id: 4,
+              'Column 1': 4,
+              'Column 2': 'Dáithí',
+              'Column 3': '1979-06-15',
+              'Column 4': 99.99,
+              'Column 5': 'back\\slash',
+            },
+          ],
+        });
+        assert.deepEqual(await search(id(25)), {
+          total: 3,
+          fields: ['_id:int', 'Column 1:timestamp', 'Column 2:numeric', 'Column 3:int4'],
+          records: [
+            { _id: 1, 'Column 1': '2024-03-01T10:00:00', 'Column 2': 12.5, 'Column 3': 3 },
+            { _id: 2, 'Column 1': '2024-03-01T10:10:00', 'Column 2': 13.25, 'Column 3': 0 },
+            { _id: 3, 'Column 1': '2024-03-01T10:20:00', 'Column 2': -1.5, 'Column 3': 12 },
+          ],
+        });
+        // Years over counts are names: the first line stays the header.
+        assert.deepEqual(await search(id(26)), {
+          total: 2,
+          fields: ['_id:int', '2019:int4', '2020:int4', '2021:int4'],
+          records: [
+            { _id: 1, '2019': 120, '2020': 135, '2021': 150 },
+            { _id: 2, '2019': 98, '2020': 101, '2021': 99 },
           ],
         });
       });
@@ -790,6 +895,13 @@ describe('count-centre add on what is not a table', () => {
       'long-row.csv',
       'a,b\n1,2\n3,4,5\n',
       /^count-centre: long-row\.csv, line 3, column 3: row has 3 cells, the header has 2\n$/,
+    );
+    // With no header, the columns are as many as the widest of the rows read first (a chunk of the file).
+    const rows = Array.from({ length: 60_000 }, (_, i) => `${i},${i * 2}\n`).join('');
+    await refused(
+      'no-header.csv',
+      `${rows}60000,1,2\n`,
+      /^count-centre: no-header\.csv, line 60001, column 3: row has 3 cells, the first rows have at most 2\n$/,
     );
   });
 });

@@ -280,6 +280,12 @@ describe('catalogue sources', () => {
         c.datasets[0].resources[0].source = { path: 'x.xlsx', layout: 'xlsx', escapes: 'backslash' };
       }, /source\.escapes: only applies to the csv layout/);
     });
+    test('a header row that is not a line number (0, no header, is one)', () => {
+      for (const headerRow of [-1, 1.5, '2'])
+        fails((c) => {
+          c.datasets[0].resources[0].source.header_row = headerRow;
+        }, /source\.header_row: must be a line number, 1 or more \(0: the file has no header\)/);
+    });
     test('nulls neither empty nor unquoted-empty', () =>
       fails((c) => {
         c.datasets[0].resources[0].source.nulls = 'null';

@@ -101,6 +101,35 @@ describe('what a file is', () => {
     assert.equal(sniffDelimited('a,b,c\n1,2,3\n4,5,6,7\n8,9,10\n').headerRow, 1);
   });
 
+  test('a first line that reads as the values below it is data: no header; names, years and column numbers are a header', () => {
+    const headerOf = (text: string) => {
+      const shape = sniffDelimited(text);
+      return [shape.headerRow, shape.headerless];
+    };
+    assert.deepEqual(headerOf('16\tbool\t1\n17\tbytea\t-1\n18\tchar\t1\n'), [
+      0,
+      { column: 1, value: '16', kind: 'whole numbers' },
+    ]);
+    assert.deepEqual(headerOf('Ann,12.5,2020-01-02\nBo,7,2021-03-04\n'), [
+      0,
+      { column: 2, value: '12.5', kind: 'numbers' },
+    ]);
+    assert.deepEqual(headerOf('x,03/02/2020\ny,04/02/2020\n'), [0, { column: 2, value: '03/02/2020', kind: 'dates' }]);
+    // A name over values of a kind: a header, whatever else the line holds.
+    assert.deepEqual(headerOf('id,1,2020-01-02\n1,7,2021-03-04\n2,8,2021-03-05\n'), [1, null]);
+    // Text over text, or an empty cell over numbers: nothing tells, and a header is assumed.
+    assert.deepEqual(headerOf('name,city\nAnn,Cork\nBo,Tralee\n'), [1, null]);
+    assert.deepEqual(headerOf('a,,\nb,1,2\nc,3,4\n'), [1, null]);
+    // Years over counts, and numbered columns (pandas' default names), are names.
+    assert.deepEqual(headerOf('2019,2020\n120,135\n98,101\n'), [1, null]);
+    assert.deepEqual(headerOf(',0,1,2\n0,5,6,7\n1,8,9,10\n'), [1, null]);
+    assert.deepEqual(headerOf('1,2,3\n5,6,7\n8,9,10\n'), [1, null]);
+    // Years over years are data.
+    assert.deepEqual(headerOf('1990,Ann\n1991,Bo\n'), [0, { column: 1, value: '1990', kind: 'whole numbers' }]);
+    // Title lines above a header: the header found stays.
+    assert.equal(sniffDelimited('Table 1\n\nCounty,Males\nCork,1\nKerry,3\n').headerRow, 3);
+  });
+
   test('formats by their content first: Parquet, Excel, JSON, NDJSON; binaries and folders refused in a sentence', async () => {
     assert.equal((await sniffFile(tempFile('x.bin', Buffer.from('PAR1\u0000\u0000PAR1')))).format, 'parquet');
     assert.equal(

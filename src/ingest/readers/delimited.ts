@@ -15,7 +15,7 @@ export interface DelimitedOptions {
   /** Bytes of byte-order mark to skip. */
   bomLength: number;
   delimiter: string;
-  /** The header's line, 1-based; lines above it are not read. */
+  /** The header's line, 1-based; lines above it are not read. 0: no header, every line is data. */
   headerRow: number;
   /** `windows-1252-c1`: C1 control characters left by a wrong conversion read as the Windows-1252 letters they were. */
   repair?: 'windows-1252-c1' | null;
@@ -153,6 +153,43 @@ async function* utf8Chunks(file: string, options: DelimitedOptions): AsyncGenera
   }
 }
 
+const BACKSLASH = 0x5c;
+const HEX_DIGITS = '0123456789abcdef';
+
+/**
+ * MySQL's text format (SELECT … INTO OUTFILE, mysqldump --tab) escapes a tab, a line break or the delimiter in a value
+ * by a backslash before the character itself, which a parser would still split at. Each such pair is rewritten as the
+ * hex escape of the character (`\x09`), which unescapeTextFormat reads back. (A line counted after such a line break
+ * is then one lower: the record's lines count as one.) PostgreSQL's format writes `\t` and `\n`, and passes unchanged.
+ */
+async function* escapedSeparatorsAsHex(chunks: AsyncIterable<Buffer>, delimiter: string): AsyncGenerator<Buffer> {
+  const separators = new Set([0x0a, 0x0d, ...(delimiter.charCodeAt(0) < 0x80 ? [delimiter.charCodeAt(0)] : [])]);
+  // Whether the last chunk ended with a backslash that escapes the first byte of the next.
+  let escaping = false;
+  for await (const chunk of chunks) {
+    if (!escaping && !chunk.includes(BACKSLASH)) {
+      yield chunk;
+      continue;
+    }
+    const out = Buffer.allocUnsafe(chunk.length * 3);
+    let written = 0;
+    for (let i = 0; i < chunk.length; i++) {
+      const byte = chunk[i]!;
+      if (escaping) {
+        escaping = false;
+        if (separators.has(byte)) {
+          out[written++] = 0x78; // x
+          out[written++] = HEX_DIGITS.charCodeAt(byte >> 4);
+          out[written++] = HEX_DIGITS.charCodeAt(byte & 15);
+          continue;
+        }
+      } else if (byte === BACKSLASH) escaping = true;
+      out[written++] = byte;
+    }
+    yield out.subarray(0, written);
+  }
+}
+
 /**
  * Every record of the file with the line it ends on, in batches, from the header row on. A trailing block of note
  * lines ("This is a provisional result", "Source: …", one cell each) is held back and dropped at the end; if a data
@@ -183,7 +220,7 @@ export async function* recordBatches(
   let width = 0;
   const backslash = options.escapes === 'backslash';
   const watchQuotes = options.quotes !== 'literal' && !backslash && RARELY_QUOTED.has(options.delimiter);
-  let lastLine = options.headerRow - 1;
+  let lastLine = Math.max(options.headerRow, 1) - 1;
   let runaway: RunawayQuoteError | null = null;
   const push = (read: (string | null)[]) => {
     const cells = backslash ? read.map((cell) => (cell === null ? null : unescapeTextFormat(cell))) : read;
@@ -228,7 +265,10 @@ export async function* recordBatches(
     );
   };
   const noop = () => {};
-  for await (const chunk of utf8Chunks(file, options)) {
+  const chunks = backslash
+    ? escapedSeparatorsAsHex(utf8Chunks(file, options), options.delimiter)
+    : utf8Chunks(file, options);
+  for await (const chunk of chunks) {
     const err = core.parse(chunk, false, push, noop);
     if (runaway) throw runaway;
     if (err) await fail(err);
@@ -256,7 +296,13 @@ function swallowsRows(cell: string | null, delimiter: string, width: number): bo
   return false;
 }
 
-/** Opens a delimited text file: reads up to its header, whose cells (trimmed) are the columns. */
+/** A column of a file with no header: named by its place, as spreadsheets and pandas' readers name it. */
+export const unnamedColumn = (position: number) => `Column ${position}`;
+
+/**
+ * Opens a delimited text file: reads up to its header, whose cells (trimmed) are the columns. A file with no header
+ * (headerRow 0) has as many columns as the widest of its first rows, named by their places (unnamedColumn).
+ */
 export async function openDelimited(
   file: string,
   displayName: string,
@@ -270,6 +316,12 @@ export async function openDelimited(
     const next = await batches.next();
     if (next.done) break;
     if (next.value.length === 0) continue;
+    if (options.headerRow === 0) {
+      const width = next.value.reduce((most, row) => Math.max(most, row.cells.length), 0);
+      columns = Array.from({ length: width }, (_, i) => unnamedColumn(i + 1));
+      first = next.value;
+      break;
+    }
     const [head, ...rest] = next.value;
     columns = (head!.cells as (string | null)[]).map((c) => (c ?? '').trim());
     first = rest;
@@ -283,13 +335,16 @@ export async function openDelimited(
       null,
       options.headerRow > 1
         ? `the file has no header at line ${options.headerRow} or below`
-        : 'the file is empty (no header row)',
+        : options.headerRow === 0
+          ? 'the file is empty (no rows)'
+          : 'the file is empty (no header row)',
     );
   }
   let started = false;
   return {
     unit: 'line',
     columns,
+    ...(options.headerRow === 0 ? { headerless: true } : {}),
     declaredTypes: null,
     rowCount: null,
     notes,

@@ -44,7 +44,9 @@ export async function tableSpec(
       return {
         ...sniffed,
         ...(overrides.delimiter ? { delimiter: overrides.delimiter } : {}),
-        ...(overrides.headerRow ? { headerRow: overrides.headerRow, titleLines: [] } : {}),
+        ...(overrides.headerRow !== undefined
+          ? { headerRow: overrides.headerRow, titleLines: [], headerless: null }
+          : {}),
         quotes: overrides.quotes ?? 'csv',
         runawayQuote: null,
         // The text format never quotes: a sample with quoted fields is CSV's quoting (a CKAN TSV dump), whatever its

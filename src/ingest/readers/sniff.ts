@@ -4,6 +4,7 @@
 
 import { open } from 'node:fs/promises';
 import path from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 
 /**
@@ -17,8 +18,13 @@ export interface TextEncoding {
 
 export interface DelimitedShape {
   delimiter: string;
-  /** Line of the header (1-based): lines above it are a title, a source note, blank lines. */
+  /**
+   * Line of the header (1-based): lines above it are a title, a source note, blank lines. 0: the file has no header
+   * (every line is data; the columns are named "Column 1", "Column 2", …).
+   */
   headerRow: number;
+  /** Where the header was found to be missing: the first line's cell that reads as the values below it do. */
+  headerless: HeaderlessEvidence | null;
   /** The lines above the header, as read (for the report). */
   titleLines: string[];
   /** Whether any field in the sample is quoted. */
@@ -28,6 +34,15 @@ export interface DelimitedShape {
    * (COPY … TO, SELECT … INTO OUTFILE), where that is NULL and backslashes escape. Null when there is none.
    */
   backslashNull: number | null;
+}
+
+/** A cell of a file's first line that reads as a value of its column, as the cells below it do: that line is data. */
+export interface HeaderlessEvidence {
+  /** 1-based. */
+  column: number;
+  value: string;
+  /** What the column's cells below it are ("whole numbers", "numbers", "dates"). */
+  kind: string;
 }
 
 export type Sniffed =
@@ -173,9 +188,10 @@ function headerRowOf(counts: readonly number[]): number {
  * header a single cell scores nothing. The best score wins, then the fewest lines above the header, then the wider
  * table, then the order of DELIMITERS.
  * Space is taken only when it is the sole way to make columns, as prose has spaces too.
+ * A first line that reads as data (see firstLineIsData) is no header: the header row is then 0.
  */
 export function sniffDelimited(text: string): DelimitedShape {
-  let best: (DelimitedShape & { score: number; width: number }) | null = null;
+  let best: (DelimitedShape & { score: number; width: number; lines: string[] }) | null = null;
   for (const delimiter of DELIMITERS) {
     // Only lines ended by a newline are counted: the last line of a sample cut short is not.
     const { counts: complete, lines, quoted } = fieldCounts(text, delimiter);
@@ -201,6 +217,8 @@ export function sniffDelimited(text: string): DelimitedShape {
         titleLines: lines.slice(0, headerRow - 1),
         quoted,
         backslashNull: delimiter === '\t' ? backslashNullLine(lines, headerRow) : null,
+        headerless: null,
+        lines,
         score,
         width,
       };
@@ -213,9 +231,82 @@ export function sniffDelimited(text: string): DelimitedShape {
       titleLines: [],
       quoted: false,
       backslashNull: null,
+      headerless: null,
     };
-  const { score: _score, width: _width, ...shape } = best;
-  return shape;
+  const { score: _score, width: _width, lines, ...shape } = best;
+  const headerless = shape.headerRow === 1 ? firstLineIsData(lines, shape.delimiter) : null;
+  if (!headerless) return shape;
+  return {
+    ...shape,
+    headerRow: 0,
+    headerless,
+    backslashNull: shape.delimiter === '\t' ? backslashNullLine(lines, 0) : null,
+  };
+}
+
+/** Kinds of values a column's cells may all be, which a header's name is not. */
+const VALUE_KINDS: readonly (readonly [string, RegExp])[] = [
+  ['whole numbers', /^[-+]?(?:\d+|\d{1,3}(?:,\d{3})+)$/],
+  ['numbers', /^[-+]?(?:\d+|\d{1,3}(?:,\d{3})+)?(?:[.,]\d+)?(?:[eE][-+]?\d+)?$/],
+  [
+    'dates',
+    /^(?:\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})$/,
+  ],
+];
+
+const kindOf = (cell: string): string | null =>
+  /\d/.test(cell) ? (VALUE_KINDS.find(([, pattern]) => pattern.test(cell))?.[0] ?? null) : null;
+
+/** A year (a header may be one: "2019,2020,2021" over counts). */
+const YEAR = /^(?:1[5-9]|2[01])\d\d$/;
+
+/**
+ * Whether a file's first line is data rather than a header, as in files written without one (PostgreSQL's COPY … TO
+ * and MySQL's SELECT … INTO OUTFILE by default, loggers, instruments): evidence when some cell of it reads as the
+ * values of its column below it do (whole numbers, numbers, dates), and no cell of a column of such values reads
+ * otherwise (a name: "Votes" over whole numbers). Null when the line is, or may be, a header: a column of numbers
+ * named by a year (unless the values are years too), and headers that number the columns ("0,1,2", pandas' default)
+ * are names.
+ */
+function firstLineIsData(lines: readonly string[], delimiter: string): HeaderlessEvidence | null {
+  let rows: string[][];
+  try {
+    rows = parseCsv(lines.slice(0, 100).join('\n'), {
+      delimiter,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+    }) as string[][];
+  } catch {
+    return null;
+  }
+  // Only rows as wide as the first are compared with it: a line broken by an escaped line break (MySQL's text format)
+  // or a row with trailing cells left out tells less.
+  const [first, ...rest] = rows as [string[], ...string[][]];
+  const body = rest.filter((row) => row.length === first?.length);
+  if (first === undefined || body.length === 0) return null;
+  const numbered = first.map((c) => c.trim()).filter((c) => c !== '');
+  if (
+    numbered.length >= 2 &&
+    numbered.every((c, i) => /^\d+$/.test(c) && Number(c) === Number(numbered[0]) + i) &&
+    Number(numbered[0]) <= 1
+  )
+    return null;
+  let evidence: HeaderlessEvidence | null = null;
+  for (let column = 0; column < first.length; column++) {
+    const cells = body.map((row) => (row[column] ?? '').trim()).filter((c) => c !== '' && c !== '\\N');
+    const cell = first[column]!.trim();
+    if (cell === '' || cell === '\\N') continue;
+    // Whole numbers are numbers too: compared as numbers, told as whole numbers where every cell is one.
+    const broadKind = (c: string) => (kindOf(c) === 'whole numbers' ? 'numbers' : kindOf(c));
+    const below = new Set(cells.map(broadKind));
+    if (below.size !== 1 || below.has(null)) continue;
+    if (!below.has(broadKind(cell))) return null;
+    const kind = [...cells, cell].every((c) => kindOf(c) === 'whole numbers') ? 'whole numbers' : broadKind(cell)!;
+    if (YEAR.test(cell) && !cells.every((c) => YEAR.test(c))) continue;
+    evidence ??= { column: column + 1, value: cell, kind };
+  }
+  return evidence;
 }
 
 /** The first line (1-based) below the header with a cell that is exactly `\N`, in a tab-separated text. */

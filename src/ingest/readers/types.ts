@@ -19,6 +19,10 @@ export interface RawRow {
   line: number;
 }
 
+/** What a row's cell count is told against in messages: the header's, or the first rows' where there is none. */
+export const widthOf = (reader: Pick<TableReader, 'headerless'>, width: number): string =>
+  reader.headerless ? `the first rows have at most ${width}` : `the header has ${width}`;
+
 /** A file opened for reading as a table. */
 export interface TableReader {
   /** What the format calls a row's place in messages: `line`, `row` or `record`. */
@@ -32,6 +36,8 @@ export interface TableReader {
    * ("00501", "123" written as text), since the file could have held a number. Delimited text's cells are all text.
    */
   readonly typed?: boolean;
+  /** Whether the file has no header: its columns are named by their places, as wide as its widest first rows. */
+  readonly headerless?: boolean;
   /** How many rows the file holds, where it says so before they are read (Parquet's metadata), for progress. */
   readonly rowCount: number | null;
   /** Lines below the table that were notes, not data ("Source: …"), left out; known once the rows are read. */
