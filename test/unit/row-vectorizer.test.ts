@@ -164,6 +164,26 @@ test('numbers of every type, however rarely repeated, lexize as to_tsvector read
   }
 });
 
+test('dates of every year, each once, lexize as to_tsvector reads their text', () => {
+  const fields: FieldDefinition[] = [
+    { id: 'day', column: 'day', type: 'date', index: false, format: 'ISO' },
+    { id: 'name', column: 'name', type: 'text', index: false, format: 'ISO' },
+  ];
+  const vectorizer = new RowVectorizer('english', fields);
+  fc.assert(
+    fc.property(
+      fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true }),
+      fc.constantFrom('Cork', 'the 2019-04-14', null),
+      (day, name) => {
+        const values: StoredValue[] = [day.toISOString().slice(0, 10), name];
+        const expected = tsvectorToString(toTsvector('english', foldText(rowDocument(fields, values))));
+        assert.equal(tsvectorToString(vectorizer.vector(values)), expected, JSON.stringify(values));
+      },
+    ),
+    { numRuns: 20_000, seed: 2016 },
+  );
+});
+
 test('a field that seldom repeats stops using the lexeme cache, and its vectors stay exact', () => {
   const fields = FIELDS.slice(0, 2);
   const vectorizer = new RowVectorizer('english', fields);
