@@ -112,6 +112,22 @@ describe('loader', () => {
       ],
     );
     assert.match(String(people[0]!._full_text), /'mari':\d/);
+    // The full-text index was merged once its rows were in, and merges as it goes again for patches.
+    const handle = new Database(db, { readonly: true });
+    try {
+      assert.deepEqual(handle.prepare(`SELECT k, v FROM "${PEOPLE}__fts_config" WHERE k = 'automerge'`).raw().all(), [
+        ['automerge', 4],
+      ]);
+      assert.equal(
+        handle
+          .prepare(`SELECT count(*) FROM "${PEOPLE}__fts" WHERE "${PEOPLE}__fts" MATCH ?`)
+          .pluck()
+          .get(Buffer.from('mari').toString('hex')),
+        1,
+      );
+    } finally {
+      handle.close();
+    }
   });
 
   test('an unchanged catalogue and unchanged sources do not rebuild', async () => {

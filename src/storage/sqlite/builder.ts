@@ -20,6 +20,7 @@ import {
   dropResourceSql,
   exactFieldIds,
   FTS_DOCUMENT_FUNCTION,
+  fullTextBulkSql,
   insertLexemesSql,
   insertRowSql,
   rowsPerInsert,
@@ -94,7 +95,10 @@ export class SqliteDatabaseBuilder {
     try {
       for (const sql of dropResourceSql(id)) this.db.exec(sql);
       for (const sql of createResourceSql(id, fields)) this.db.exec(sql);
+      const fullText = fullTextBulkSql(id);
+      for (const sql of fullText.before) this.db.exec(sql);
       const facts = await fill(this.writer(id, fields));
+      for (const sql of fullText.after) this.db.exec(sql);
       this.buildIndexes(createIndexesSql(id, fields, resource.indexes));
       const record: ResourceLoadRecord = {
         ...base,
@@ -162,7 +166,8 @@ export class SqliteDatabaseBuilder {
     try {
       this.db.transaction(() => {
         for (const sql of createResourceSql(resource.id, resource.fields)) this.db.exec(sql);
-        for (const sql of copyResourceSql(resource.id)) this.db.exec(sql);
+        const fullText = fullTextBulkSql(resource.id);
+        for (const sql of [...fullText.before, ...copyResourceSql(resource.id), ...fullText.after]) this.db.exec(sql);
         this.buildIndexes(createIndexesSql(resource.id, resource.fields, resource.indexes));
         this.recordResource(record);
       })();
