@@ -272,7 +272,7 @@ function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDe
   const shortRows = csvOption(r, obj, where, base, 'short_rows', ['error', 'pad']);
   const quotes = csvOption(r, obj, where, base, 'quotes', ['csv', 'literal']);
   const escapes = csvOption(r, obj, where, base, 'escapes', ['none', 'backslash']);
-  const nulls = csvOption(r, obj, where, base, 'nulls', ['empty', 'unquoted-empty']);
+  const nulls = csvOption(r, obj, where, base, 'nulls', ['empty', 'unquoted-empty', 'NULL']);
   const sheet = obj.sheet === undefined ? null : r.string(obj, 'sheet', where);
   const idColumn = obj.id_column === undefined ? null : r.string(obj, 'id_column', where);
   if (idColumn !== null && LAYOUT_PRESETS[layout])

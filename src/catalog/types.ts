@@ -115,9 +115,10 @@ export interface LayoutSourceDefinition {
   escapes: 'none' | 'backslash';
   /**
    * For the csv layout: `unquoted-empty`, PostgreSQL's CSV as DataStore dumps write it (an unquoted empty cell is NULL,
-   * kept in text fields too; `""` the empty string); `empty`, both are empty.
+   * kept in text fields too; `""` the empty string); `NULL`, a cell that is exactly NULL is NULL (SQL tools' exports);
+   * `empty`, none of these.
    */
-  nulls: 'empty' | 'unquoted-empty';
+  nulls: 'empty' | 'unquoted-empty' | 'NULL';
   /** For the xlsx layout: the worksheet to read (null: the first). */
   sheet: string | null;
   /**

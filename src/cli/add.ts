@@ -29,6 +29,7 @@ export interface AddRequest {
   headerRow?: number;
   quotes?: 'csv' | 'literal';
   escapes?: 'none' | 'backslash';
+  nulls?: 'NULL' | 'empty';
   sheet?: string;
   license?: string;
   attribution?: string;
@@ -111,7 +112,7 @@ const pointerKey = (key: string) => `/${key.replace(/~/g, '~0').replace(/\//g, '
  * increasing _ids, not in the text format (which has its own NULL).
  */
 function readAsDump(spec: TableSpec, schema: InferredSchema): boolean {
-  return spec.format === 'csv' && schema.idColumn === '_id' && spec.escapes !== 'backslash';
+  return spec.format === 'csv' && schema.idColumn === '_id' && spec.escapes !== 'backslash' && !spec.nullWord;
 }
 
 /** The catalogue's source entry for a file read as `spec`: only what differs from the defaults is written. */
@@ -132,6 +133,7 @@ function sourceEntry(
       if (spec.quotes === 'literal') source.quotes = 'literal';
       if (spec.escapes === 'backslash') source.escapes = 'backslash';
       if (readAsDump(spec, schema)) source.nulls = 'unquoted-empty';
+      if (spec.nullWord) source.nulls = 'NULL';
       break;
     case 'json':
       source.layout = 'json';
@@ -292,6 +294,8 @@ const quoted = (text: string) => `"${text.length > 50 ? `${text.slice(0, 50)}…
 
 /** How a delimited file's quotes were read, and what decided it. */
 function quoting(spec: Extract<TableSpec, { format: 'csv' }>): string {
+  if (spec.escapes === 'backslash' && spec.backslashNull === null && spec.nullWord && spec.doubledBackslash)
+    return "MySQL's batch format (mysql --batch): backslashes escape, as a doubled backslash in the first lines shows; quotes are characters (--escapes none to read them as they are)";
   if (spec.escapes === 'backslash')
     return spec.backslashNull === null
       ? "PostgreSQL's or MySQL's text format (--escapes backslash): \\N is an empty cell, backslashes escape, quotes are characters"
@@ -315,6 +319,12 @@ function readingReport(plan: AddPlan): string[] {
       lines.push(
         `${rows}; ${encoding}; ${DELIMITER_NAMES[spec.delimiter] ?? `"${spec.delimiter}"`}-separated; ${quoting(spec)}`,
       );
+      if (spec.nullWord)
+        lines.push(
+          spec.nullWordLine === null
+            ? 'a cell NULL is an empty cell (--nulls NULL)'
+            : `a cell NULL is an empty cell, as SQL tools write one: line ${count(spec.nullWordLine)} has one (--nulls empty to read it as the word)`,
+        );
       if (spec.headerRow === 0) {
         const evidence = spec.headerless;
         lines.push(

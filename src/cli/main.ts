@@ -92,6 +92,8 @@ Adding the same file again updates its entry.
   --escapes backslash|none
                         whether the file is PostgreSQL's or MySQL's text format (\\N for an empty cell, backslash
                         escapes); found from the file (a cell \\N in a tab-separated file) when not given
+  --nulls NULL|empty    whether a cell that is exactly NULL is an empty cell, as SQL tools' exports write one (NULL),
+                        or the word (empty); found from the file when not given
   --delimiter C         the delimiter, when the one found is not it (\\t for tab)
   --decimal , or .      the decimal mark of numbers that read both ways ("1,234")
   --date-format F       DD/MM/YYYY or MM/DD/YYYY, for dates whose days are all 12 or less
@@ -222,6 +224,7 @@ async function add(args: string[]): Promise<number> {
     'header-row': { type: 'string' },
     quotes: { type: 'string' },
     escapes: { type: 'string' },
+    nulls: { type: 'string' },
     delimiter: { type: 'string' },
     decimal: { type: 'string' },
     sheet: { type: 'string' },
@@ -238,6 +241,9 @@ async function add(args: string[]): Promise<number> {
   const quotes = text('quotes');
   if (quotes !== undefined && quotes !== 'csv' && quotes !== 'literal')
     throw new UsageError('--quotes must be csv or literal');
+  const nulls = text('nulls');
+  if (nulls !== undefined && nulls !== 'NULL' && nulls !== 'empty')
+    throw new UsageError('--nulls must be NULL or empty');
   const escapes = text('escapes');
   if (escapes !== undefined && escapes !== 'none' && escapes !== 'backslash')
     throw new UsageError('--escapes must be backslash or none');
@@ -264,6 +270,7 @@ async function add(args: string[]): Promise<number> {
     decimal: decimal as AddRequest['decimal'],
     quotes: quotes as AddRequest['quotes'],
     escapes: escapes as AddRequest['escapes'],
+    nulls: nulls as AddRequest['nulls'],
   };
   const plan = async (sampleRows: number) => {
     const progress = new InferenceProgress(out.isTTY ? out : null, path.basename(request.source));

@@ -290,6 +290,7 @@ async function* readCsv({ source, fields, files, corrections }: LayoutRead): Asy
       quotes: source.quotes,
       escapes: source.escapes,
       unquotedEmptyIsNull: source.nulls === 'unquoted-empty',
+      nullWord: source.nulls === 'NULL',
     });
     try {
       yield* readTable(reader, file.name, fields, plans, {
@@ -299,8 +300,8 @@ async function* readCsv({ source, fields, files, corrections }: LayoutRead): Asy
         corrections: csvCorrections(correctionsFor(corrections, file.name)),
         headerLine: source.headerRow === 0 ? null : source.headerRow,
         delimited: true,
-        // Only the text format (\N) and PostgreSQL's CSV (an unquoted empty cell) tell NULL from the empty string.
-        keepNulls: source.escapes === 'backslash' || source.nulls === 'unquoted-empty',
+        // Only the text format (\N), PostgreSQL's CSV (an unquoted empty cell) and a NULL word tell NULL from "".
+        keepNulls: source.escapes === 'backslash' || source.nulls !== 'empty',
       });
     } finally {
       await reader.close();

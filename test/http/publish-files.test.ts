@@ -194,6 +194,25 @@ const CORPUS: CorpusFile[] = [
     id: id(25),
     bytes: '2024-03-01T10:00:00Z,12.5,3\n2024-03-01T10:10:00Z,13.25,0\n2024-03-01T10:20:00Z,-1.5,12\n',
   },
+  {
+    // mysql --batch (mysql -B -e "select …" > file), these bytes as MariaDB 10.11 wrote them: a header, NULL as the word
+    // NULL (a NULL text and the text 'NULL' alike), backslash escapes.
+    name: 'mysql-batch.tsv',
+    id: id(27),
+    bytes:
+      'id\tname\tborn\tscore\tnote\n' +
+      '1\tAnn\t1990-02-03\t12.50\tNULL\n' +
+      '2\tBríd\t1985-11-30\tNULL\ttab\\there\n' +
+      '3\tConn\tNULL\t3.00\tline\\nbreak\n' +
+      '4\tDáithí\t1979-06-15\t99.99\tback\\\\slash\n' +
+      '5\tNULL\tNULL\tNULL\t\n',
+  },
+  {
+    // psql's unaligned output (psql -A -F $'\t' -c "select …"), as psql 15 wrote it: a row count below the rows.
+    name: 'psql-unaligned.txt',
+    id: id(28),
+    bytes: 'oid\ttypname\ttyplen\ttypdefault\n16\tbool\t1\t\n17\tbytea\t-1\t\n18\tchar\t1\t\n(3 rows)\n',
+  },
   // Years as column names over counts: a header, whose names are numbers.
   { name: 'by-year.csv', id: id(26), bytes: '2019,2020,2021\n120,135,150\n98,101,99\n' },
 ];
@@ -309,6 +328,15 @@ describe('count-centre add on the files people have', () => {
     );
     assert.equal(said('by-year.csv'), '2 records; UTF-8; comma-separated; no quoted fields');
     assert.equal(
+      said('mysql-batch.tsv'),
+      "5 records; UTF-8; tab-separated; MySQL's batch format (mysql --batch): backslashes escape, as a doubled backslash in the first lines shows; quotes are characters (--escapes none to read them as they are)\n" +
+        'a cell NULL is an empty cell, as SQL tools write one: line 2 has one (--nulls empty to read it as the word)',
+    );
+    assert.equal(
+      said('psql-unaligned.txt'),
+      '3 records; UTF-8; tab-separated; no quoted fields\nbelow the table, left out as notes: line 5 "(3 rows)"',
+    );
+    assert.equal(
       said('ckan-dump.tsv'),
       '2 records; UTF-8; tab-separated; quoted fields\nthe column "_id" holds the records\' own ids, increasing: kept as their _id; read as a DataStore dump: an unquoted empty cell is null, "" the empty string',
     );
@@ -344,9 +372,9 @@ describe('count-centre add on the files people have', () => {
     );
   });
 
-  test('--header-row 0 reads a first line of names as data; --header-row 1 a first line of data as the header', async () => {
-    const reading = async (name: string, headerRow: string) => {
-      const run = await runCli(['add', path.join(dir, name), '--header-row', headerRow, '--dry-run'], env);
+  test('--header-row 0 reads a first line of names as data, --header-row 1 data as the header; --nulls empty keeps NULL', async () => {
+    const reading = async (name: string, headerRow: string, ...more: string[]) => {
+      const run = await runCli(['add', path.join(dir, name), '--header-row', headerRow, ...more, '--dry-run'], env);
       assert.equal(run.code, 0, run.stdout + run.stderr);
       return run.stdout;
     };
@@ -360,6 +388,14 @@ describe('count-centre add on the files people have', () => {
     const logger = await reading('logger.csv', '1');
     assert.match(logger, /^2 records; UTF-8; comma-separated; no quoted fields\n\n/);
     assert.doesNotMatch(logger, /header_row/);
+    const words = await reading('mysql-batch.tsv', '1', '--nulls', 'empty');
+    assert.match(words, /\nborn +text +0 +1990-02-03 +line 4 has "NULL", after 2 dates\n/);
+    assert.doesNotMatch(words, /"nulls"/);
+    const nullsUsage = await runCli(['add', path.join(dir, 'mysql-batch.tsv'), '--nulls', 'null'], env);
+    assert.deepEqual(
+      [nullsUsage.code, nullsUsage.stderr.trim().split('\n')[0]],
+      [2, 'count-centre: --nulls must be NULL or empty'],
+    );
     const usage = await runCli(['add', path.join(dir, 'logger.csv'), '--header-row=-1'], env);
     assert.deepEqual(
       [usage.code, usage.stderr.trim().split('\n')[0]],
@@ -553,6 +589,15 @@ describe('count-centre add on the files people have', () => {
           ],
         });
         // Years over counts are names: the first line stays the header.
+        assert.deepEqual(await search(id(28)), {
+          total: 3,
+          fields: ['_id:int', 'oid:int4', 'typname:text', 'typlen:int4', 'typdefault:text'],
+          records: [
+            { _id: 1, oid: 16, typname: 'bool', typlen: 1, typdefault: '' },
+            { _id: 2, oid: 17, typname: 'bytea', typlen: -1, typdefault: '' },
+            { _id: 3, oid: 18, typname: 'char', typlen: 1, typdefault: '' },
+          ],
+        });
         assert.deepEqual(await search(id(26)), {
           total: 2,
           fields: ['_id:int', '2019:int4', '2020:int4', '2021:int4'],
@@ -561,6 +606,21 @@ describe('count-centre add on the files people have', () => {
             { _id: 2, '2019': 98, '2020': 101, '2021': 99 },
           ],
         });
+      });
+
+      test("SQL tools' NULL: mysql --batch's NULL word is null in every field, its escapes decoded", async () => {
+        assert.deepEqual(await search(id(27)), {
+          total: 5,
+          fields: ['_id:int', 'id:int4', 'name:text', 'born:date', 'score:numeric', 'note:text'],
+          records: [
+            { _id: 1, id: 1, name: 'Ann', born: '1990-02-03', score: 12.5, note: null },
+            { _id: 2, id: 2, name: 'Bríd', born: '1985-11-30', score: null, note: 'tab\there' },
+            { _id: 3, id: 3, name: 'Conn', born: null, score: 3, note: 'line\nbreak' },
+            { _id: 4, id: 4, name: 'Dáithí', born: '1979-06-15', score: 99.99, note: 'back\\slash' },
+            { _id: 5, id: 5, name: null, born: null, score: null, note: '' },
+          ],
+        });
+        assert.equal((await search(id(27), '&filters={"score":null}')).total, 2);
       });
 
       test("a spreadsheet's TSV quoting a cell with a line break and a tab is read as quoting", async () => {

@@ -286,10 +286,10 @@ describe('catalogue sources', () => {
           c.datasets[0].resources[0].source.header_row = headerRow;
         }, /source\.header_row: must be a line number, 1 or more \(0: the file has no header\)/);
     });
-    test('nulls neither empty nor unquoted-empty', () =>
+    test('nulls neither empty, unquoted-empty nor NULL', () =>
       fails((c) => {
         c.datasets[0].resources[0].source.nulls = 'null';
-      }, /source\.nulls: must be "empty" or "unquoted-empty"/));
+      }, /source\.nulls: must be "empty" or "unquoted-empty" or "NULL"/));
     test('an unknown layout', () =>
       fails((c) => {
         c.datasets[0].resources[0].source.layout = 'xls';

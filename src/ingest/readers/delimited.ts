@@ -36,6 +36,11 @@ export interface DelimitedOptions {
    * backslash is a character.
    */
   escapes?: 'none' | 'backslash';
+  /**
+   * A cell that is exactly `NULL` is NULL (kept as null in text fields too), as SQL tools write one in their exports
+   * (mysql --batch, SQL Server's): the word itself cannot be told from it there.
+   */
+  nullWord?: boolean;
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
@@ -80,11 +85,13 @@ const RARELY_QUOTED = new Set(['\t', '|']);
 
 /**
  * Lines that statistical exports append below a table ("Source: …", "Note: …"), fewer cells wide than the table; a
- * trailing block of them is not data. Each is reported, never dropped silently.
+ * trailing block of them is not data. Each is reported, never dropped silently. (psql's row count is one too.)
  */
 const NOTE_LINE = /^(Source:|Sources:|Note:|Notes:)/;
 /** The official election exports' own footer ("This is a provisional result, subject to change."), commas and all. */
 const OFFICIAL_FOOTER = /^This is /;
+/** The count psql writes below a query's rows in its unaligned output (`psql -A`): "(5 rows)", "(1 row)". */
+const PSQL_ROW_COUNT = /^\(\d+ rows?\)$/;
 
 /**
  * csv-parse's parsing core, driven directly: records arrive synchronously, one chunk at a time, and the parser's line
@@ -223,7 +230,8 @@ export async function* recordBatches(
   let lastLine = Math.max(options.headerRow, 1) - 1;
   let runaway: RunawayQuoteError | null = null;
   const push = (read: (string | null)[]) => {
-    const cells = backslash ? read.map((cell) => (cell === null ? null : unescapeTextFormat(cell))) : read;
+    let cells = backslash ? read.map((cell) => (cell === null ? null : unescapeTextFormat(cell))) : read;
+    if (options.nullWord && read.includes('NULL')) cells = cells.map((cell, i) => (read[i] === 'NULL' ? null : cell));
     const row: RawRow = { cells, line: core.info.lines };
     if (
       watchQuotes &&
@@ -237,7 +245,10 @@ export async function* recordBatches(
     const first = cells[0] ?? '';
     if (width === 0) width = cells.length;
     // A note is narrower than the table: in a one-column table, or a row as wide as the header, it is data.
-    else if (width > 1 && ((NOTE_LINE.test(first) && cells.length < width) || OFFICIAL_FOOTER.test(first))) {
+    else if (
+      width > 1 &&
+      (((NOTE_LINE.test(first) || PSQL_ROW_COUNT.test(first)) && cells.length < width) || OFFICIAL_FOOTER.test(first))
+    ) {
       held.push(row);
       return;
     }

@@ -14,6 +14,8 @@ export interface ReadOverrides {
   headerRow?: number;
   quotes?: 'csv' | 'literal';
   escapes?: 'none' | 'backslash';
+  /** `NULL`: a cell that is exactly NULL is null; `empty`: it is the word. */
+  nulls?: 'NULL' | 'empty';
   sheet?: string;
 }
 
@@ -24,10 +26,14 @@ export type TableSpec =
       /** Where reading quotes as CSV's went wrong, when that decided `literal` (null: the publisher said, or csv). */
       runawayQuote: { line: number; lines: number } | null;
       /**
-       * `backslash` where the sample has a `\N` cell and no quoted field (see DelimitedShape.backslashNull), unless the
+       * `backslash` where the sample has a `\N` cell and no quoted field (see DelimitedShape.backslashNull), or, in a
+       * tab-separated sample with no quoted field, a `NULL` cell and a doubled backslash (mysql --batch), unless the
        * publisher said.
        */
       escapes: 'none' | 'backslash';
+      /** Whether a cell that is exactly NULL is null: where the sample has one (DelimitedShape.nullWordLine), unless the
+       * publisher said. */
+      nullWord: boolean;
     })
   | (Extract<Sniffed, { format: 'json' | 'ndjson' }> & RecordsLocation)
   | { format: 'xlsx'; sheet: string | null }
@@ -51,7 +57,14 @@ export async function tableSpec(
         runawayQuote: null,
         // The text format never quotes: a sample with quoted fields is CSV's quoting (a CKAN TSV dump), whatever its
         // cells say.
-        escapes: overrides.escapes ?? (sniffed.backslashNull !== null && !sniffed.quoted ? 'backslash' : 'none'),
+        escapes:
+          overrides.escapes ??
+          (!sniffed.quoted &&
+          (sniffed.backslashNull !== null ||
+            (sniffed.delimiter === '\t' && sniffed.nullWordLine !== null && sniffed.doubledBackslash))
+            ? 'backslash'
+            : 'none'),
+        nullWord: overrides.nulls === undefined ? sniffed.nullWordLine !== null : overrides.nulls === 'NULL',
       };
     case 'json':
       return { ...sniffed, ...(await findRecords(file, displayName, sniffed)) };

@@ -34,6 +34,13 @@ export interface DelimitedShape {
    * (COPY … TO, SELECT … INTO OUTFILE), where that is NULL and backslashes escape. Null when there is none.
    */
   backslashNull: number | null;
+  /**
+   * The first line below the header with a cell that is exactly `NULL`, unquoted: how SQL tools write a NULL in their
+   * exports (mysql --batch, SQL Server's and MySQL Workbench's). Null when there is none.
+   */
+  nullWordLine: number | null;
+  /** Whether the sample holds a doubled backslash, a backslash escaped by one (mysql --batch writes `\\`). */
+  doubledBackslash: boolean;
 }
 
 /** A cell of a file's first line that reads as a value of its column, as the cells below it do: that line is data. */
@@ -217,6 +224,8 @@ export function sniffDelimited(text: string): DelimitedShape {
         titleLines: lines.slice(0, headerRow - 1),
         quoted,
         backslashNull: delimiter === '\t' ? backslashNullLine(lines, headerRow) : null,
+        nullWordLine: cellLine(lines, headerRow, delimiter, 'NULL'),
+        doubledBackslash: text.includes('\\\\'),
         headerless: null,
         lines,
         score,
@@ -231,6 +240,8 @@ export function sniffDelimited(text: string): DelimitedShape {
       titleLines: [],
       quoted: false,
       backslashNull: null,
+      nullWordLine: null,
+      doubledBackslash: false,
       headerless: null,
     };
   const { score: _score, width: _width, lines, ...shape } = best;
@@ -241,6 +252,7 @@ export function sniffDelimited(text: string): DelimitedShape {
     headerRow: 0,
     headerless,
     backslashNull: shape.delimiter === '\t' ? backslashNullLine(lines, 0) : null,
+    nullWordLine: cellLine(lines, 0, shape.delimiter, 'NULL'),
   };
 }
 
@@ -311,7 +323,12 @@ function firstLineIsData(lines: readonly string[], delimiter: string): Headerles
 
 /** The first line (1-based) below the header with a cell that is exactly `\N`, in a tab-separated text. */
 function backslashNullLine(lines: readonly string[], headerRow: number): number | null {
-  for (let i = headerRow; i < lines.length; i++) if (lines[i]!.split('\t').includes('\\N')) return i + 1;
+  return cellLine(lines, headerRow, '\t', '\\N');
+}
+
+/** The first line (1-based) below the header with a cell that is exactly `cell` (unquoted). */
+function cellLine(lines: readonly string[], headerRow: number, delimiter: string, cell: string): number | null {
+  for (let i = headerRow; i < lines.length; i++) if (lines[i]!.split(delimiter).includes(cell)) return i + 1;
   return null;
 }
 
