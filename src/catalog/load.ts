@@ -198,6 +198,7 @@ const LAYOUT_KEYS = [
   'quotes',
   'escapes',
   'nulls',
+  'missing',
   'sheet',
   'id_column',
 ];
@@ -273,6 +274,10 @@ function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDe
   const quotes = csvOption(r, obj, where, base, 'quotes', ['csv', 'literal']);
   const escapes = csvOption(r, obj, where, base, 'escapes', ['none', 'backslash']);
   const nulls = csvOption(r, obj, where, base, 'nulls', ['empty', 'unquoted-empty', 'NULL']);
+  const missing = obj.missing ?? [];
+  if (!Array.isArray(missing) || !missing.every((m) => typeof m === 'string' && m.trim() !== '' && m === m.trim()))
+    r.fail([...where, 'missing'], 'must be a list of cell texts, such as ["NA", ".."]');
+  if (base !== 'csv' && obj.missing !== undefined) r.fail([...where, 'missing'], 'only applies to the csv layout');
   const sheet = obj.sheet === undefined ? null : r.string(obj, 'sheet', where);
   const idColumn = obj.id_column === undefined ? null : r.string(obj, 'id_column', where);
   if (idColumn !== null && LAYOUT_PRESETS[layout])
@@ -299,6 +304,7 @@ function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDe
     quotes,
     escapes,
     nulls,
+    missing: missing as string[],
     sheet,
     idColumn,
   };

@@ -119,6 +119,11 @@ export interface LayoutSourceDefinition {
    * `empty`, none of these.
    */
   nulls: 'empty' | 'unquoted-empty' | 'NULL';
+  /**
+   * For the csv layout: cells that stand for a missing value ("NA", "..", "-"): empty in a field of any type but text,
+   * where they are text.
+   */
+  missing: string[];
   /** For the xlsx layout: the worksheet to read (null: the first). */
   sheet: string | null;
   /**
@@ -176,6 +181,7 @@ export function csvSource(path: string, encoding = 'auto'): LayoutSourceDefiniti
     quotes: 'csv',
     escapes: 'none',
     nulls: 'empty',
+    missing: [],
     sheet: null,
     idColumn: null,
   };

@@ -54,7 +54,29 @@ export interface InferredSchema {
   unit: 'line' | 'row' | 'record';
   /** Whether only the first rows were read (the rest are checked as they load). */
   sampled: boolean;
+  /** The missing-value markers (MISSING_MARKERS) that stood for empty cells in columns of another type than text. */
+  missing: string[];
 }
+
+/**
+ * What tools and statistical offices write for a missing value: R's NA, spreadsheets' #N/A, SQL tools' NULL, pandas'
+ * NaN and None, the ".." and ":" of statistical tables, a dash. In a column whose other cells are all numbers, dates or
+ * true/false, such a cell is empty; in a text column it is text.
+ */
+export const MISSING_MARKERS: ReadonlySet<string> = new Set([
+  'NA',
+  'N/A',
+  'n/a',
+  '#N/A',
+  'NaN',
+  'nan',
+  'NULL',
+  'null',
+  'None',
+  '..',
+  ':',
+  '-',
+]);
 
 const WHOLE = /^[+-]?\d+$/;
 const BOOL_TEXT = /^(true|false|t|f)$/i;
@@ -119,6 +141,10 @@ class ColumnEvidence {
   example = '';
   /** A cell that fits no typed reading: the column is text. */
   other: Seen | null = null;
+  /** The first missing-value marker (MISSING_MARKERS) seen in a text cell, and the markers seen. */
+  missing: Seen | null = null;
+  missingCount = 0;
+  readonly missingMarkers = new Set<string>();
   /** Non-text cells of a typed format (objects, arrays): text, as JSON. */
   structured: Seen | null = null;
   booleans = 0;
@@ -186,6 +212,14 @@ class ColumnEvidence {
     }
     const value = typeof cell === 'string' ? raw.trim() : raw;
     if (value === '') {
+      this.empty += 1;
+      return;
+    }
+    if (typeof cell === 'string' && !this.stringsAreText && MISSING_MARKERS.has(value)) {
+      // Empty unless the column turns out to be text (see decide).
+      this.missing ??= { value, line };
+      this.missingMarkers.add(value);
+      this.missingCount += 1;
       this.empty += 1;
       return;
     }
@@ -396,9 +430,18 @@ function dateDecision(e: ColumnEvidence, unit: string, options: InferOptions): D
   );
 }
 
+/** The column's type, with the missing-value markers it held told in the note where they were read as empty. */
 function decide(e: ColumnEvidence, unit: string, locale: NumberLocale, options: InferOptions): Decision {
+  const decision = decideType(e, unit, locale, options);
+  if (!e.missing || decision.type === 'text') return decision;
+  const markers = [...e.missingMarkers].map(describe).join(', ');
+  const told = `${markers} read as empty (${unit} ${e.missing.line.toLocaleString('en-IE')})`;
+  return { ...decision, note: decision.note ? `${decision.note}; ${told}` : told };
+}
+
+function decideType(e: ColumnEvidence, unit: string, locale: NumberLocale, options: InferOptions): Decision {
   const text = (note: string | null): Decision => ({ type: 'text', format: 'ISO', note });
-  if (e.filled === 0) return text('every cell is empty');
+  if (e.filled === 0) return text(e.missing ? `no value but ${at(e.missing, unit)}` : 'every cell is empty');
   if (e.structured) return text(`objects or lists, kept as JSON text: ${at(e.structured, unit)}`);
   if (e.booleans > 0) {
     if (e.booleans === e.filled) return { type: 'bool', format: 'ISO', note: null };
@@ -525,6 +568,7 @@ export async function inferTable(
   const idIndex = reader.columns.findIndex((c, i) => c === '_id' && evidence[i]!.increasing && rows > 0);
   const kept = reader.columns.map((header, i) => ({ header, i })).filter(({ i }) => i !== idIndex);
   const ids = fieldIds(kept.map((k) => k.header));
+  const missing = new Set<string>();
   const columns = kept.map(({ header, i }, k): InferredColumn => {
     const e = evidence[i]!;
     const declared = reader.declaredTypes?.[i] ?? null;
@@ -532,12 +576,14 @@ export async function inferTable(
       ? { type: declared, format: 'ISO', note: `${declared}, as the file's schema declares` }
       : decide(e, reader.unit, locale, options);
     const renamed = ids[k] !== header ? `field id "${ids[k]}" (${whyRenamed(header, k, kept)})` : null;
+    const markersAreText = decision.type === 'text';
+    if (!markersAreText) for (const marker of e.missingMarkers) missing.add(marker);
     return {
       header,
       id: ids[k]!,
       type: decision.type,
       format: decision.format,
-      empty: e.empty,
+      empty: markersAreText ? e.empty - e.missingCount : e.empty,
       example: e.example,
       note: [decision.note, renamed].filter(Boolean).join('; ') || null,
     };
@@ -550,5 +596,6 @@ export async function inferTable(
     firstShortRow,
     unit: reader.unit,
     sampled,
+    missing: [...MISSING_MARKERS].filter((marker) => missing.has(marker)),
   };
 }

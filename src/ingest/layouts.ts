@@ -99,6 +99,8 @@ async function* readTable(
     delimited?: boolean;
     /** The reader tells NULL from "" (PostgreSQL's CSV): a null cell stays null, in a text field too. */
     keepNulls?: boolean;
+    /** Cells that stand for a missing value: null in a field of any type but text (the source's `missing`). */
+    missing?: ReadonlySet<string>;
     /** JSON records: columns are keys, and a key may first appear late (fields waiting for it are empty until then). */
     columnsGrow?: boolean;
     pointerOf?: (row: RawRow) => string | null;
@@ -194,7 +196,9 @@ async function* readTable(
         try {
           values[i] =
             typeof raw === 'string'
-              ? parseCell(raw, field.type, field.format)
+              ? field.type !== 'text' && options.missing?.has(raw.trim())
+                ? null
+                : parseCell(raw, field.type, field.format)
               : raw === null && options.keepNulls
                 ? null
                 : typedValue(raw ?? null, field);
@@ -302,6 +306,7 @@ async function* readCsv({ source, fields, files, corrections }: LayoutRead): Asy
         delimited: true,
         // Only the text format (\N), PostgreSQL's CSV (an unquoted empty cell) and a NULL word tell NULL from "".
         keepNulls: source.escapes === 'backslash' || source.nulls !== 'empty',
+        ...(source.missing.length > 0 ? { missing: new Set(source.missing) } : {}),
       });
     } finally {
       await reader.close();

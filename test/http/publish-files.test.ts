@@ -213,6 +213,19 @@ const CORPUS: CorpusFile[] = [
     id: id(28),
     bytes: 'oid\ttypname\ttyplen\ttypdefault\n16\tbool\t1\t\n17\tbytea\t-1\t\n18\tchar\t1\t\n(3 rows)\n',
   },
+  // R's write.csv: row names under an empty header, strings quoted, NA for a missing value (unquoted), and a text
+  // column where "NA" is Namibia's code.
+  {
+    name: 'r-write.csv',
+    id: id(29),
+    bytes:
+      '"","county","population","change","census_date","code"\n' +
+      '"1","Cork",584156,3.5,2022-04-03,"NA"\n' +
+      '"2","Kerry",NA,NA,NA,"IE"\n' +
+      '"3","Offaly",83150,-1.25,2022-04-03,"NA"\n',
+  },
+  // A statistical office's table: ".." and ":" for not available, "-" for nil.
+  { name: 'stat.csv', id: id(30), bytes: 'Region;2016;2022\nBorder;..;412\nWest;453;-\nMid-West;:;498\n' },
   // Years as column names over counts: a header, whose names are numbers.
   { name: 'by-year.csv', id: id(26), bytes: '2019,2020,2021\n120,135,150\n98,101,99\n' },
 ];
@@ -327,6 +340,15 @@ describe('count-centre add on the files people have', () => {
         'no header: line 1 is data (its cell "2024-03-01T10:00:00Z" in column 1 reads as the dates below it do); columns named Column 1, Column 2, … (--header-row 1 if line 1 is the header)',
     );
     assert.equal(said('by-year.csv'), '2 records; UTF-8; comma-separated; no quoted fields');
+    assert.match(
+      runs.get('r-write.csv')!.stdout,
+      /\npopulation +int4 +1 +584156 +"NA" read as empty \(line 3\)\nchange +numeric +1 +3\.5 +decimals: line 2 has "3\.5"; "NA" read as empty \(line 3\)\n/,
+    );
+    assert.match(runs.get('stat.csv')!.stdout, /\n2016 +int4 +2 +453 +"\.\.", ":" read as empty \(line 2\)\n/);
+    assert.match(
+      readFileSync(path.join(dir, 'catalog.json'), 'utf8'),
+      /"source": \{"path": "stat\.csv", "delimiter": ";", "missing": \["\.\.", ":", "-"\]\}/,
+    );
     assert.equal(
       said('mysql-batch.tsv'),
       "5 records; UTF-8; tab-separated; MySQL's batch format (mysql --batch): backslashes escape, as a doubled backslash in the first lines shows; quotes are characters (--escapes none to read them as they are)\n" +
@@ -389,7 +411,9 @@ describe('count-centre add on the files people have', () => {
     assert.match(logger, /^2 records; UTF-8; comma-separated; no quoted fields\n\n/);
     assert.doesNotMatch(logger, /header_row/);
     const words = await reading('mysql-batch.tsv', '1', '--nulls', 'empty');
-    assert.match(words, /\nborn +text +0 +1990-02-03 +line 4 has "NULL", after 2 dates\n/);
+    // NULL is then a word: text in a text field, a missing value in a date's.
+    assert.match(words, /\nborn +date +2 +1990-02-03 +"NULL" read as empty \(line 4\)\n/);
+    assert.match(words, /"missing": \["NULL"\]/);
     assert.doesNotMatch(words, /"nulls"/);
     const nullsUsage = await runCli(['add', path.join(dir, 'mysql-batch.tsv'), '--nulls', 'null'], env);
     assert.deepEqual(
@@ -589,6 +613,54 @@ describe('count-centre add on the files people have', () => {
           ],
         });
         // Years over counts are names: the first line stays the header.
+        assert.deepEqual(await search(id(29)), {
+          total: 3,
+          fields: [
+            '_id:int',
+            'Column 1:int4',
+            'county:text',
+            'population:int4',
+            'change:numeric',
+            'census_date:date',
+            'code:text',
+          ],
+          records: [
+            {
+              _id: 1,
+              'Column 1': 1,
+              county: 'Cork',
+              population: 584156,
+              change: 3.5,
+              census_date: '2022-04-03',
+              code: 'NA',
+            },
+            { _id: 2, 'Column 1': 2, county: 'Kerry', population: null, change: null, census_date: null, code: 'IE' },
+            {
+              _id: 3,
+              'Column 1': 3,
+              county: 'Offaly',
+              population: 83150,
+              change: -1.25,
+              census_date: '2022-04-03',
+              code: 'NA',
+            },
+          ],
+        });
+        assert.deepEqual(await search(id(30)), {
+          total: 3,
+          fields: ['_id:int', 'Region:text', '2016:int4', '2022:int4'],
+          records: [
+            { _id: 1, Region: 'Border', '2016': null, '2022': 412 },
+            { _id: 2, Region: 'West', '2016': 453, '2022': null },
+            { _id: 3, Region: 'Mid-West', '2016': null, '2022': 498 },
+          ],
+        });
+        assert.deepEqual((await search(id(30), '&sort=2016 asc')).records[0], {
+          _id: 2,
+          Region: 'West',
+          '2016': 453,
+          '2022': null,
+        });
         assert.deepEqual(await search(id(28)), {
           total: 3,
           fields: ['_id:int', 'oid:int4', 'typname:text', 'typlen:int4', 'typdefault:text'],

@@ -286,6 +286,15 @@ describe('catalogue sources', () => {
           c.datasets[0].resources[0].source.header_row = headerRow;
         }, /source\.header_row: must be a line number, 1 or more \(0: the file has no header\)/);
     });
+    test('missing markers that are not a list of cell texts, or on JSON', () => {
+      for (const missing of ['NA', [''], [' NA'], [1]])
+        fails((c) => {
+          c.datasets[0].resources[0].source.missing = missing;
+        }, /source\.missing: must be a list of cell texts, such as \["NA", "\.\."\]/);
+      fails((c) => {
+        c.datasets[0].resources[0].source = { path: 'x.xlsx', layout: 'xlsx', missing: ['NA'] };
+      }, /source\.missing: only applies to the csv layout/);
+    });
     test('nulls neither empty, unquoted-empty nor NULL', () =>
       fails((c) => {
         c.datasets[0].resources[0].source.nulls = 'null';

@@ -263,7 +263,15 @@ describe('schema inference', () => {
     assert.equal((await typeOf(['01/02/2020'], { dateFormat: 'DD/MM/YYYY' })).format, 'DD/MM/YYYY');
     assert.match((await why('0123', '45'))!, /line 2 has "0123": its leading zero would be lost/);
     assert.match((await why('00501', '90210'))!, /leading zero would be lost/);
-    assert.equal(await why('1', '2', 'n/a'), 'line 4 has "n/a", after 2 numbers');
+    assert.equal(await why('1', '2', 'unknown'), 'line 4 has "unknown", after 2 numbers');
+    // A missing-value mark is no evidence against a type: empty in numbers, text among words.
+    assert.deepEqual(await typeOf(['1', 'n/a', '2', 'NA']), {
+      type: 'int4',
+      format: 'ISO',
+      note: '"n/a", "NA" read as empty (line 3)',
+    });
+    assert.equal((await typeOf(['NA', 'IE', 'FR'])).type, 'text');
+    assert.equal(await why('-', '..'), 'no value but line 2 has "-"');
     assert.equal(await why('2020-01-01', 'soon'), 'line 3 has "soon", after 1 date');
     assert.match((await why('99999999999999999999'))!, /beyond what is held exactly/);
     assert.match((await why('31/02/2020'))!, /neither day-first nor month-first/);
