@@ -48,14 +48,12 @@ export class RowVectorizer {
   private static readonly CACHE_TRIAL = 20_000;
   private readonly cache = new Map<string, ValueLexemes>();
   private readonly caching: { on: boolean; hits: number; misses: number }[];
-  private readonly types: readonly FieldDefinition['type'][];
 
   constructor(
     private readonly language: string,
     private readonly fields: readonly FieldDefinition[],
   ) {
     this.caching = fields.map(() => ({ on: true, hits: 0, misses: 0 }));
-    this.types = fields.map((f) => f.type);
   }
 
   vector(values: readonly StoredValue[]): TsVector {
@@ -79,7 +77,7 @@ export class RowVectorizer {
         builder.add(text, offset);
         continue;
       }
-      const date = this.types[i] === 'date' ? DATE_TOKENS.exec(text) : null;
+      const date = this.fields[i]!.type === 'date' ? DATE_TOKENS.exec(text) : null;
       if (date) {
         // A date prints as three number tokens ("2019", "-04", "-14"), passed through unchanged like a number's: dates
         // seldom repeat in some tables (a day per row), and this keeps them off the parser and the cache.
