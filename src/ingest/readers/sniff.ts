@@ -198,7 +198,14 @@ function headerRowOf(counts: readonly number[]): number {
  * A first line that reads as data (see firstLineIsData) is no header: the header row is then 0.
  */
 export function sniffDelimited(text: string): DelimitedShape {
-  let best: (DelimitedShape & { score: number; width: number; lines: string[] }) | null = null;
+  let best: {
+    delimiter: string;
+    headerRow: number;
+    quoted: boolean;
+    lines: string[];
+    score: number;
+    width: number;
+  } | null = null;
   for (const delimiter of DELIMITERS) {
     // Only lines ended by a newline are counted: the last line of a sample cut short is not.
     const { counts: complete, lines, quoted } = fieldCounts(text, delimiter);
@@ -218,19 +225,7 @@ export function sniffDelimited(text: string): DelimitedShape {
       score > best.score + 1e-9 ||
       (tie && (headerRow < best.headerRow || (headerRow === best.headerRow && width > best.width)))
     ) {
-      best = {
-        delimiter,
-        headerRow,
-        titleLines: lines.slice(0, headerRow - 1),
-        quoted,
-        backslashNull: delimiter === '\t' ? backslashNullLine(lines, headerRow) : null,
-        nullWordLine: cellLine(lines, headerRow, delimiter, 'NULL'),
-        doubledBackslash: text.includes('\\\\'),
-        headerless: null,
-        lines,
-        score,
-        width,
-      };
+      best = { delimiter, headerRow, quoted, lines, score, width };
     }
   }
   if (!best)
@@ -244,15 +239,18 @@ export function sniffDelimited(text: string): DelimitedShape {
       doubledBackslash: false,
       headerless: null,
     };
-  const { score: _score, width: _width, lines, ...shape } = best;
-  const headerless = shape.headerRow === 1 ? firstLineIsData(lines, shape.delimiter) : null;
-  if (!headerless) return shape;
+  const { delimiter, quoted, lines } = best;
+  const headerless = best.headerRow === 1 ? firstLineIsData(lines, delimiter) : null;
+  const headerRow = headerless ? 0 : best.headerRow;
   return {
-    ...shape,
-    headerRow: 0,
+    delimiter,
+    headerRow,
     headerless,
-    backslashNull: shape.delimiter === '\t' ? backslashNullLine(lines, 0) : null,
-    nullWordLine: cellLine(lines, 0, shape.delimiter, 'NULL'),
+    titleLines: lines.slice(0, Math.max(headerRow - 1, 0)),
+    quoted,
+    backslashNull: delimiter === '\t' ? cellLine(lines, headerRow, '\t', '\\N') : null,
+    nullWordLine: cellLine(lines, headerRow, delimiter, 'NULL'),
+    doubledBackslash: text.includes('\\\\'),
   };
 }
 
@@ -319,11 +317,6 @@ function firstLineIsData(lines: readonly string[], delimiter: string): Headerles
     evidence ??= { column: column + 1, value: cell, kind };
   }
   return evidence;
-}
-
-/** The first line (1-based) below the header with a cell that is exactly `\N`, in a tab-separated text. */
-function backslashNullLine(lines: readonly string[], headerRow: number): number | null {
-  return cellLine(lines, headerRow, '\t', '\\N');
 }
 
 /** The first line (1-based) below the header with a cell that is exactly `cell` (unquoted). */
