@@ -295,13 +295,7 @@ const quoted = (text: string) => `"${text.length > 50 ? `${text.slice(0, 50)}…
 
 /** How a delimited file's quotes were read, and what decided it. */
 function quoting(spec: Extract<TableSpec, { format: 'csv' }>): string {
-  if (
-    spec.escapes === 'backslash' &&
-    spec.backslashNull === null &&
-    spec.delimiter === '\t' &&
-    spec.nullWordLine !== null &&
-    spec.doubledBackslash
-  )
+  if (spec.escapes === 'backslash' && spec.escapesSeen === 'mysql-batch')
     return "MySQL's batch format (mysql --batch): backslashes escape, as a doubled backslash in the first lines shows; quotes are characters (--escapes none to read them as they are)";
   if (spec.escapes === 'backslash')
     return spec.backslashNull === null

@@ -31,8 +31,15 @@ export type TableSpec =
        * publisher said.
        */
       escapes: 'none' | 'backslash';
-      /** Whether a cell that is exactly NULL is null: where the sample has one (DelimitedShape.nullWordLine), unless the
-       * publisher said. */
+      /**
+       * What in the sample shows backslash escapes, whatever the publisher said: PostgreSQL's or MySQL's text format
+       * (a `\N` cell), or mysql --batch (a `NULL` cell and a doubled backslash); null where nothing does.
+       */
+      escapesSeen: 'text-format' | 'mysql-batch' | null;
+      /**
+       * Whether a cell that is exactly NULL is null: where the sample has one (DelimitedShape.nullWordLine), unless the
+       * publisher said.
+       */
       nullWord: boolean;
     })
   | (Extract<Sniffed, { format: 'json' | 'ndjson' }> & RecordsLocation)
@@ -46,7 +53,16 @@ export async function tableSpec(
   overrides: ReadOverrides = {},
 ): Promise<TableSpec> {
   switch (sniffed.format) {
-    case 'csv':
+    case 'csv': {
+      // The text format never quotes: a sample with quoted fields is CSV's quoting (a CKAN TSV dump), whatever its
+      // cells say.
+      const escapesSeen = sniffed.quoted
+        ? null
+        : sniffed.backslashNull !== null
+          ? 'text-format'
+          : sniffed.delimiter === '\t' && sniffed.nullWordLine !== null && sniffed.doubledBackslash
+            ? 'mysql-batch'
+            : null;
       return {
         ...sniffed,
         ...(overrides.delimiter ? { delimiter: overrides.delimiter } : {}),
@@ -55,17 +71,11 @@ export async function tableSpec(
           : {}),
         quotes: overrides.quotes ?? 'csv',
         runawayQuote: null,
-        // The text format never quotes: a sample with quoted fields is CSV's quoting (a CKAN TSV dump), whatever its
-        // cells say.
-        escapes:
-          overrides.escapes ??
-          (!sniffed.quoted &&
-          (sniffed.backslashNull !== null ||
-            (sniffed.delimiter === '\t' && sniffed.nullWordLine !== null && sniffed.doubledBackslash))
-            ? 'backslash'
-            : 'none'),
+        escapes: overrides.escapes ?? (escapesSeen ? 'backslash' : 'none'),
+        escapesSeen,
         nullWord: overrides.nulls === undefined ? sniffed.nullWordLine !== null : overrides.nulls === 'NULL',
       };
+    }
     case 'json':
       return { ...sniffed, ...(await findRecords(file, displayName, sniffed)) };
     case 'ndjson':
