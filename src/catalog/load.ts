@@ -199,6 +199,7 @@ const LAYOUT_KEYS = [
   'escapes',
   'nulls',
   'missing',
+  'leading_spaces',
   'sheet',
   'id_column',
 ];
@@ -278,6 +279,7 @@ function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDe
   if (!Array.isArray(missing) || !missing.every((m) => typeof m === 'string' && m.trim() !== '' && m === m.trim()))
     r.fail([...where, 'missing'], 'must be a list of cell texts, such as ["NA", ".."]');
   if (base !== 'csv' && obj.missing !== undefined) r.fail([...where, 'missing'], 'only applies to the csv layout');
+  const leadingSpaces = csvOption(r, obj, where, base, 'leading_spaces', ['keep', 'skip']);
   const sheet = obj.sheet === undefined ? null : r.string(obj, 'sheet', where);
   const idColumn = obj.id_column === undefined ? null : r.string(obj, 'id_column', where);
   if (idColumn !== null && LAYOUT_PRESETS[layout])
@@ -305,6 +307,7 @@ function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDe
     escapes,
     nulls,
     missing: missing as string[],
+    leadingSpaces,
     sheet,
     idColumn,
   };

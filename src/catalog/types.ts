@@ -124,6 +124,11 @@ export interface LayoutSourceDefinition {
    * where they are text.
    */
   missing: string[];
+  /**
+   * For the csv layout: `skip`, the spaces after each delimiter are the separator's, not the cells' (a file separated by
+   * ", "), and a quote after them opens a quoted cell; `keep`, they are the cells'.
+   */
+  leadingSpaces: 'keep' | 'skip';
   /** For the xlsx layout: the worksheet to read (null: the first). */
   sheet: string | null;
   /**
@@ -182,6 +187,7 @@ export function csvSource(path: string, encoding = 'auto'): LayoutSourceDefiniti
     escapes: 'none',
     nulls: 'empty',
     missing: [],
+    leadingSpaces: 'keep',
     sheet: null,
     idColumn: null,
   };

@@ -30,6 +30,7 @@ export interface AddRequest {
   quotes?: 'csv' | 'literal';
   escapes?: 'none' | 'backslash';
   nulls?: 'NULL' | 'empty';
+  leadingSpaces?: 'skip' | 'keep';
   sheet?: string;
   license?: string;
   attribution?: string;
@@ -135,6 +136,7 @@ function sourceEntry(
       if (readAsDump(spec, schema)) source.nulls = 'unquoted-empty';
       if (spec.nullWord) source.nulls = 'NULL';
       if (schema.missing.length > 0) source.missing = schema.missing;
+      if (spec.leadingSpaces) source.leading_spaces = 'skip';
       break;
     case 'json':
       source.layout = 'json';
@@ -320,6 +322,10 @@ function readingReport(plan: AddPlan): string[] {
       lines.push(
         `${rows}; ${encoding}; ${DELIMITER_NAMES[spec.delimiter] ?? `"${spec.delimiter}"`}-separated; ${quoting(spec)}`,
       );
+      if (spec.leadingSpaces)
+        lines.push(
+          `a space after each ${DELIMITER_NAMES[spec.delimiter] ?? `"${spec.delimiter}"`} is the separator's, not the cell's (--leading-spaces keep to keep it)`,
+        );
       if (spec.nullWord)
         lines.push(
           spec.nullWordLine === null

@@ -95,6 +95,9 @@ again updates its entry.
                         escapes); found from the file (a cell \\N in a tab-separated file) when not given
   --nulls NULL|empty    whether a cell that is exactly NULL is an empty cell, as SQL tools' exports write one (NULL),
                         or the word (empty); found from the file when not given
+  --leading-spaces skip|keep
+                        whether the spaces after each delimiter are the separator's (skip: a file separated by ", ")
+                        or the cells' (keep); found from the file when not given
   --delimiter C         the delimiter, when the one found is not it (\\t for tab)
   --decimal , or .      the decimal mark of numbers that read both ways ("1,234")
   --date-format F       DD/MM/YYYY or MM/DD/YYYY, for dates whose days are all 12 or less
@@ -226,6 +229,7 @@ async function add(args: string[]): Promise<number> {
     quotes: { type: 'string' },
     escapes: { type: 'string' },
     nulls: { type: 'string' },
+    'leading-spaces': { type: 'string' },
     delimiter: { type: 'string' },
     decimal: { type: 'string' },
     sheet: { type: 'string' },
@@ -245,6 +249,9 @@ async function add(args: string[]): Promise<number> {
   const nulls = text('nulls');
   if (nulls !== undefined && nulls !== 'NULL' && nulls !== 'empty')
     throw new UsageError('--nulls must be NULL or empty');
+  const leadingSpaces = text('leading-spaces');
+  if (leadingSpaces !== undefined && leadingSpaces !== 'skip' && leadingSpaces !== 'keep')
+    throw new UsageError('--leading-spaces must be skip or keep');
   const escapes = text('escapes');
   if (escapes !== undefined && escapes !== 'none' && escapes !== 'backslash')
     throw new UsageError('--escapes must be backslash or none');
@@ -272,6 +279,7 @@ async function add(args: string[]): Promise<number> {
     quotes: quotes as AddRequest['quotes'],
     escapes: escapes as AddRequest['escapes'],
     nulls: nulls as AddRequest['nulls'],
+    leadingSpaces: leadingSpaces as AddRequest['leadingSpaces'],
   };
   const plan = async (sampleRows: number) => {
     const progress = new InferenceProgress(out.isTTY ? out : null, path.basename(request.source));

@@ -295,6 +295,7 @@ async function* readCsv({ source, fields, files, corrections }: LayoutRead): Asy
       escapes: source.escapes,
       unquotedEmptyIsNull: source.nulls === 'unquoted-empty',
       nullWord: source.nulls === 'NULL',
+      leadingSpaces: source.leadingSpaces === 'skip',
     });
     try {
       yield* readTable(reader, file.name, fields, plans, {

@@ -340,7 +340,12 @@ export class LoadSources {
   specHash(resource: ResourceDefinition): string {
     const dataset = this.dataset(resource);
     const describe = (source: SourceDefinition, fields: FieldDefinition[], seen: Set<string>): unknown => {
-      if (source.kind === 'layout' || source.kind === 'ckan') return { source, fields };
+      if (source.kind === 'ckan') return { source, fields };
+      if (source.kind === 'layout') {
+        // An option added later is left out at its default, so that adding it does not reload every file.
+        const { leadingSpaces, ...rest } = source;
+        return { source: leadingSpaces === 'keep' ? rest : source, fields };
+      }
       const inputs = Object.fromEntries(
         Object.entries(source.inputs).map(([name, refs]) => [
           name,

@@ -228,6 +228,17 @@ const CORPUS: CorpusFile[] = [
   { name: 'stat.csv', id: id(30), bytes: 'Region;2016;2022\nBorder;..;412\nWest;453;-\nMid-West;:;498\n' },
   // Years as column names over counts: a header, whose names are numbers.
   { name: 'by-year.csv', id: id(26), bytes: '2019,2020,2021\n120,135,150\n98,101,99\n' },
+  // Separated by ", ", as people type them and as numpy's savetxt(delimiter=", ") and Python's ", ".join write them: a
+  // quoted cell after the space, an empty cell.
+  {
+    name: 'spaced.csv',
+    id: id(31),
+    bytes:
+      'station, reading, taken, note\n' +
+      'Valentia, 12.5, 2024-03-01, "Kerry, south-west"\n' +
+      'Malin Head, 9, 2024-03-02, north\n' +
+      'Dublin Airport, , 2024-03-03, \n',
+  },
 ];
 
 /** Real files from packages the install command brings: Debian's distro-info-data, and an npm package's example. */
@@ -340,6 +351,14 @@ describe('count-centre add on the files people have', () => {
         'no header: line 1 is data (its cell "2024-03-01T10:00:00Z" in column 1 reads as the dates below it do); columns named Column 1, Column 2, … (--header-row 1 if line 1 is the header)',
     );
     assert.equal(said('by-year.csv'), '2 records; UTF-8; comma-separated; no quoted fields');
+    assert.equal(
+      said('spaced.csv'),
+      "3 records; UTF-8; comma-separated; quoted fields\na space after each comma is the separator's, not the cell's (--leading-spaces keep to keep it)",
+    );
+    assert.match(
+      readFileSync(path.join(dir, 'catalog.json'), 'utf8'),
+      /"source": \{"path": "spaced\.csv", "leading_spaces": "skip"\}/,
+    );
     assert.match(
       runs.get('r-write.csv')!.stdout,
       /\npopulation +int4 +1 +584156 +"NA" read as empty \(line 3\)\nchange +numeric +1 +3\.5 +decimals: line 2 has "3\.5"; "NA" read as empty \(line 3\)\n/,
@@ -394,7 +413,7 @@ describe('count-centre add on the files people have', () => {
     );
   });
 
-  test('--header-row 0 reads a first line of names as data, --header-row 1 data as the header; --nulls empty keeps NULL', async () => {
+  test('--header-row 0 reads a first line of names as data, --header-row 1 data as the header; --nulls empty keeps NULL; --leading-spaces keep', async () => {
     const reading = async (name: string, headerRow: string, ...more: string[]) => {
       const run = await runCli(['add', path.join(dir, name), '--header-row', headerRow, ...more, '--dry-run'], env);
       assert.equal(run.code, 0, run.stdout + run.stderr);
@@ -419,6 +438,17 @@ describe('count-centre add on the files people have', () => {
     assert.deepEqual(
       [nullsUsage.code, nullsUsage.stderr.trim().split('\n')[0]],
       [2, 'count-centre: --nulls must be NULL or empty'],
+    );
+    // Kept, the space before the quote makes it a character, and the comma inside splits the row.
+    const kept = await runCli(['add', path.join(dir, 'spaced.csv'), '--leading-spaces', 'keep', '--dry-run'], env);
+    assert.deepEqual(
+      [kept.code, kept.stderr.trim()],
+      [3, 'count-centre: spaced.csv, line 2, column 5: row has 5 cells, the header has 4'],
+    );
+    const spacesUsage = await runCli(['add', path.join(dir, 'spaced.csv'), '--leading-spaces', 'trim'], env);
+    assert.deepEqual(
+      [spacesUsage.code, spacesUsage.stderr.trim().split('\n')[0]],
+      [2, 'count-centre: --leading-spaces must be skip or keep'],
     );
     const usage = await runCli(['add', path.join(dir, 'logger.csv'), '--header-row=-1'], env);
     assert.deepEqual(
@@ -670,6 +700,19 @@ describe('count-centre add on the files people have', () => {
             { _id: 3, oid: 18, typname: 'char', typlen: 1, typdefault: '' },
           ],
         });
+        assert.deepEqual(await search(id(31)), {
+          total: 3,
+          fields: ['_id:int', 'station:text', 'reading:numeric', 'taken:date', 'note:text'],
+          records: [
+            { _id: 1, station: 'Valentia', reading: 12.5, taken: '2024-03-01', note: 'Kerry, south-west' },
+            { _id: 2, station: 'Malin Head', reading: 9, taken: '2024-03-02', note: 'north' },
+            { _id: 3, station: 'Dublin Airport', reading: null, taken: '2024-03-03', note: '' },
+          ],
+        });
+        assert.deepEqual(
+          (await search(id(31), '&q=kerry')).records.map((r: { station: string }) => r.station),
+          ['Valentia'],
+        );
         assert.deepEqual(await search(id(26)), {
           total: 2,
           fields: ['_id:int', '2019:int4', '2020:int4', '2021:int4'],

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { loadCatalogFile, parseCatalog } from '../../src/catalog/load.js';
 import { LAYOUT_PRESETS, TRANSFORM_SPECS } from '../../src/catalog/source-kinds.js';
+import { LoadSources } from '../../src/ingest/sources.js';
 import { TRANSFORMS, unimplementedTransforms } from '../../src/ingest/transforms/index.js';
 import { PROJECT_ROOT } from '../../src/settings.js';
 
@@ -123,6 +124,17 @@ describe('catalogue sources', () => {
       null,
       'a CSV field has no data dictionary unless the catalogue gives one',
     );
+  });
+
+  test('a csv option added later changes what a resource is made from only when it is given', () => {
+    const hashOf = (leadingSpaces?: string) => {
+      const catalog = base();
+      if (leadingSpaces !== undefined) catalog.datasets[0].resources[0].source.leading_spaces = leadingSpaces;
+      const parsed = parseCatalog(catalog);
+      return new LoadSources(parsed, '.').specHash(parsed.resources[0]!);
+    };
+    assert.equal(hashOf('keep'), hashOf());
+    assert.notEqual(hashOf('skip'), hashOf());
   });
 
   test("a preset layout's input without fields takes every column the preset offers", () => {
@@ -279,6 +291,17 @@ describe('catalogue sources', () => {
       fails((c) => {
         c.datasets[0].resources[0].source = { path: 'x.xlsx', layout: 'xlsx', escapes: 'backslash' };
       }, /source\.escapes: only applies to the csv layout/);
+    });
+    test('leading spaces neither keep nor skip, or on Parquet', () => {
+      fails((c) => {
+        c.datasets[0].resources[0].source.leading_spaces = true;
+      }, /source\.leading_spaces: must be a non-empty string/);
+      fails((c) => {
+        c.datasets[0].resources[0].source.leading_spaces = 'trim';
+      }, /source\.leading_spaces: must be "keep" or "skip"/);
+      fails((c) => {
+        c.datasets[0].resources[0].source = { path: 'x.parquet', layout: 'parquet', leading_spaces: 'skip' };
+      }, /source\.leading_spaces: only applies to the csv layout/);
     });
     test('a header row that is not a line number (0, no header, is one)', () => {
       for (const headerRow of [-1, 1.5, '2'])

@@ -89,6 +89,27 @@ describe('what a file is', () => {
     assert.equal(delimiter('single\n1\n'), ',');
   });
 
+  test('a space after each delimiter (", ") is the separator\'s: a quote after it quotes; prose and tabs keep theirs', () => {
+    const shape = (text: string) => {
+      const s = sniffDelimited(text);
+      return [s.delimiter, s.leadingSpaces, s.quoted, s.headerRow];
+    };
+    // Without the spaces counted as the separator's, the quoted comma split the row and the space-separated reading won.
+    assert.deepEqual(shape('id, name, score\n1, "Smith, J", 2.5\n2, Ann, 3\n'), [',', true, true, 1]);
+    assert.deepEqual(shape('seed, 0xdeadbeaf\n0, 0x60d24054e17a0698\n1, 0xd5e79d89856e4f12\n'), [',', true, false, 1]);
+    assert.deepEqual(shape('a; b; c\n1,5; 2; x\n'), [';', true, false, 1]);
+    // Most commas without a space: a plain CSV whose prose has ", " in it.
+    assert.deepEqual(shape('name,note\nann,"well, yes"\nbo,no\n'), [',', false, true, 1]);
+    assert.deepEqual(shape('a\t b\n1\t 2\n'), ['\t', false, false, 1]);
+    // A first line of data is still told from a header, and a NULL after the space is still found.
+    assert.deepEqual(sniffDelimited('1, 2.5, Ann\n2, 3.5, Bo\n').headerless, {
+      column: 1,
+      value: '1',
+      kind: 'whole numbers',
+    });
+    assert.equal(sniffDelimited('id, name\n1, NULL\n').nullWordLine, 2);
+  });
+
   test('title lines above the header are found; rows shorter or longer than the header do not move it', () => {
     const shape = sniffDelimited(
       'Table 1: Population by county, 2022\nSource: CSO\n\nCounty,Males,Females\nCork,1,2\nKerry,3,4\n',

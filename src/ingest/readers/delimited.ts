@@ -41,6 +41,8 @@ export interface DelimitedOptions {
    * (mysql --batch, SQL Server's): the word itself cannot be told from it there.
    */
   nullWord?: boolean;
+  /** The spaces after each delimiter are the separator's, not the cell's (a file separated by ", "). */
+  leadingSpaces?: boolean;
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
@@ -218,6 +220,7 @@ export async function* recordBatches(
       relax_quotes: true,
       ...(options.quotes === 'literal' || options.escapes === 'backslash' ? { quote: false } : {}),
       skip_empty_lines: true,
+      ...(options.leadingSpaces ? { ltrim: true } : {}),
       ...(options.headerRow > 1 ? { from_line: options.headerRow } : {}),
     },
     options.unquotedEmptyIsNull === true,

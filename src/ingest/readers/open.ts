@@ -16,6 +16,8 @@ export interface ReadOverrides {
   escapes?: 'none' | 'backslash';
   /** `NULL`: a cell that is exactly NULL is null; `empty`: it is the word. */
   nulls?: 'NULL' | 'empty';
+  /** `skip`: the spaces after each delimiter are not part of the cells; `keep`: they are. */
+  leadingSpaces?: 'skip' | 'keep';
   sheet?: string;
 }
 
@@ -74,6 +76,7 @@ export async function tableSpec(
         escapes: overrides.escapes ?? (escapesSeen ? 'backslash' : 'none'),
         escapesSeen,
         nullWord: overrides.nulls === undefined ? sniffed.nullWordLine !== null : overrides.nulls === 'NULL',
+        ...(overrides.leadingSpaces ? { leadingSpaces: overrides.leadingSpaces === 'skip' } : {}),
       };
     }
     case 'json':

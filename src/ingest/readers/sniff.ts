@@ -30,6 +30,11 @@ export interface DelimitedShape {
   /** Whether any field in the sample is quoted. */
   quoted: boolean;
   /**
+   * Whether a space follows (nearly) every delimiter, as in "1, Alice, 2.5" (hand-written files, numpy's savetxt with
+   * ", "): the spaces are part of the separator, not of the cells, and a quote after them opens a quoted cell.
+   */
+  leadingSpaces: boolean;
+  /**
    * In a tab-separated sample, the first line with a cell that is exactly `\N`: PostgreSQL's and MySQL's text format
    * (COPY … TO, SELECT … INTO OUTFILE), where that is NULL and backslashes escape. Null when there is none.
    */
@@ -122,6 +127,7 @@ export function fieldCounts(
   text: string,
   delimiter: string,
   maxLines = 200,
+  skipLeadingSpaces = false,
 ): { counts: number[]; lines: string[]; quoted: boolean } {
   const counts: number[] = [];
   const lines: string[] = [];
@@ -146,6 +152,8 @@ export function fieldCounts(
     } else if (ch === delimiter) {
       count += 1;
       atFieldStart = true;
+    } else if (ch === ' ' && atFieldStart && skipLeadingSpaces) {
+      // Still at the cell's start: the spaces after a delimiter are the separator's.
     } else if (ch === '\n' || ch === '\r') {
       const line = text.slice(lineStart, i);
       counts.push(line.trim() === '' ? 0 : count);
@@ -159,6 +167,28 @@ export function fieldCounts(
     }
   }
   return { counts, lines, quoted };
+}
+
+/**
+ * Whether a space follows at least nine in ten of the delimiters outside quotes in a sample's first lines (and there
+ * are some): a file separated by ", " or "; ". Never for a space or a tab, whose cells may well start with spaces.
+ */
+export function spacedAfterDelimiter(text: string, delimiter: string, maxLines = 200): boolean {
+  if (delimiter === ' ' || delimiter === '\t') return false;
+  let delimiters = 0;
+  let spaced = 0;
+  let inQuotes = false;
+  let lines = 0;
+  for (let i = 0; i < text.length && lines < maxLines; i++) {
+    const ch = text[i]!;
+    if (ch === '"') inQuotes = !inQuotes;
+    else if (inQuotes) continue;
+    else if (ch === delimiter) {
+      delimiters += 1;
+      if (text[i + 1] === ' ') spaced += 1;
+    } else if (ch === '\n') lines += 1;
+  }
+  return delimiters > 0 && spaced >= delimiters * 0.9;
 }
 
 /** The most common value of a list (the smaller of two as common); 0 for none. */
@@ -202,13 +232,15 @@ export function sniffDelimited(text: string): DelimitedShape {
     delimiter: string;
     headerRow: number;
     quoted: boolean;
+    leadingSpaces: boolean;
     lines: string[];
     score: number;
     width: number;
   } | null = null;
   for (const delimiter of DELIMITERS) {
+    const leadingSpaces = spacedAfterDelimiter(text, delimiter);
     // Only lines ended by a newline are counted: the last line of a sample cut short is not.
-    const { counts: complete, lines, quoted } = fieldCounts(text, delimiter);
+    const { counts: complete, lines, quoted } = fieldCounts(text, delimiter, 200, leadingSpaces);
     const headerRow = headerRowOf(complete);
     const width = complete[headerRow - 1] ?? 0;
     if (width < 2) continue;
@@ -225,7 +257,7 @@ export function sniffDelimited(text: string): DelimitedShape {
       score > best.score + 1e-9 ||
       (tie && (headerRow < best.headerRow || (headerRow === best.headerRow && width > best.width)))
     ) {
-      best = { delimiter, headerRow, quoted, lines, score, width };
+      best = { delimiter, headerRow, quoted, leadingSpaces, lines, score, width };
     }
   }
   if (!best)
@@ -234,13 +266,14 @@ export function sniffDelimited(text: string): DelimitedShape {
       headerRow: headerRowOf(fieldCounts(text, ',').counts),
       titleLines: [],
       quoted: false,
+      leadingSpaces: false,
       backslashNull: null,
       nullWordLine: null,
       doubledBackslash: false,
       headerless: null,
     };
-  const { delimiter, quoted, lines } = best;
-  const headerless = best.headerRow === 1 ? firstLineIsData(lines, delimiter) : null;
+  const { delimiter, quoted, leadingSpaces, lines } = best;
+  const headerless = best.headerRow === 1 ? firstLineIsData(lines, delimiter, leadingSpaces) : null;
   const headerRow = headerless ? 0 : best.headerRow;
   return {
     delimiter,
@@ -248,8 +281,9 @@ export function sniffDelimited(text: string): DelimitedShape {
     headerless,
     titleLines: lines.slice(0, Math.max(headerRow - 1, 0)),
     quoted,
+    leadingSpaces,
     backslashNull: delimiter === '\t' ? cellLine(lines, headerRow, '\t', '\\N') : null,
-    nullWordLine: cellLine(lines, headerRow, delimiter, 'NULL'),
+    nullWordLine: cellLine(lines, headerRow, delimiter, 'NULL', leadingSpaces),
     doubledBackslash: text.includes('\\\\'),
   };
 }
@@ -278,11 +312,16 @@ const YEAR = /^(?:1[5-9]|2[01])\d\d$/;
  * named by a year (unless the values are years too), and headers that number the columns ("0,1,2", pandas' default)
  * are names.
  */
-function firstLineIsData(lines: readonly string[], delimiter: string): HeaderlessEvidence | null {
+function firstLineIsData(
+  lines: readonly string[],
+  delimiter: string,
+  leadingSpaces: boolean,
+): HeaderlessEvidence | null {
   let rows: string[][];
   try {
     rows = parseCsv(lines.slice(0, 100).join('\n'), {
       delimiter,
+      ltrim: leadingSpaces,
       relax_column_count: true,
       relax_quotes: true,
       skip_empty_lines: true,
@@ -319,9 +358,21 @@ function firstLineIsData(lines: readonly string[], delimiter: string): Headerles
   return evidence;
 }
 
-/** The first line (1-based) below the header with a cell that is exactly `cell` (unquoted). */
-function cellLine(lines: readonly string[], headerRow: number, delimiter: string, cell: string): number | null {
-  for (let i = headerRow; i < lines.length; i++) if (lines[i]!.split(delimiter).includes(cell)) return i + 1;
+/**
+ * The first line (1-based) below the header with a cell that is exactly `cell` (unquoted; after the spaces that follow a
+ * delimiter, where those are skipped).
+ */
+function cellLine(
+  lines: readonly string[],
+  headerRow: number,
+  delimiter: string,
+  cell: string,
+  leadingSpaces = false,
+): number | null {
+  for (let i = headerRow; i < lines.length; i++) {
+    const cells = lines[i]!.split(delimiter);
+    if ((leadingSpaces ? cells.map((c) => c.replace(/^ +/, '')) : cells).includes(cell)) return i + 1;
+  }
   return null;
 }
 
