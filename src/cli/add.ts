@@ -319,9 +319,8 @@ function readingReport(plan: AddPlan): string[] {
   switch (spec.format) {
     case 'csv': {
       const encoding = `${ENCODING_NAMES[spec.encoding] ?? spec.encoding}${spec.bomLength > 0 ? ' with BOM' : ''}`;
-      lines.push(
-        `${rows}; ${encoding}; ${DELIMITER_NAMES[spec.delimiter] ?? `"${spec.delimiter}"`}-separated; ${quoting(spec)}`,
-      );
+      const separated = `${DELIMITER_NAMES[spec.delimiter] ?? `"${spec.delimiter}"`}-separated${spec.separatorLine ? `, as line 1 "sep=${spec.delimiter === '\t' ? '\\t' : spec.delimiter}" says (Excel's way of naming it)` : ''}`;
+      lines.push(`${rows}; ${encoding}; ${separated}; ${quoting(spec)}`);
       if (spec.leadingSpaces)
         lines.push(
           `a space after each ${DELIMITER_NAMES[spec.delimiter] ?? `"${spec.delimiter}"`} is the separator's, not the cell's (--leading-spaces keep to keep it)`,
@@ -337,8 +336,8 @@ function readingReport(plan: AddPlan): string[] {
         lines.push(
           `no header: ${evidence ? `line 1 is data (its cell ${quoted(evidence.value)} in column ${evidence.column} reads as the ${evidence.kind} below it do)` : 'every line is data'}; columns named Column 1, Column 2, … (--header-row 1 if line 1 is the header)`,
         );
-      } else if (spec.headerRow > 1) {
-        const titles = spec.titleLines.filter((l) => l.trim() !== '');
+      } else if (spec.headerRow > (spec.separatorLine ? 2 : 1)) {
+        const titles = spec.titleLines.slice(spec.separatorLine ? 1 : 0).filter((l) => l.trim() !== '');
         lines.push(
           `header on line ${spec.headerRow}${titles.length > 0 ? `; above it, left out: ${titles.map(quoted).join(', ')}` : ''} (--header-row N to choose another)`,
         );

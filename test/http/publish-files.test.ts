@@ -228,6 +228,8 @@ const CORPUS: CorpusFile[] = [
   { name: 'stat.csv', id: id(30), bytes: 'Region;2016;2022\nBorder;..;412\nWest;453;-\nMid-West;:;498\n' },
   // Years as column names over counts: a header, whose names are numbers.
   { name: 'by-year.csv', id: id(26), bytes: '2019,2020,2021\n120,135,150\n98,101,99\n' },
+  // Excel's "sep=;" line above a European export, which names the delimiter and is no part of the table.
+  { name: 'excel-sep.csv', id: id(32), bytes: 'sep=;\r\nName;Amount\r\nÁine;1,5\r\nBo;2,25\r\n' },
   // Separated by ", ", as people type them and as numpy's savetxt(delimiter=", ") and Python's ", ".join write them: a
   // quoted cell after the space, an empty cell.
   {
@@ -351,6 +353,14 @@ describe('count-centre add on the files people have', () => {
         'no header: line 1 is data (its cell "2024-03-01T10:00:00Z" in column 1 reads as the dates below it do); columns named Column 1, Column 2, … (--header-row 1 if line 1 is the header)',
     );
     assert.equal(said('by-year.csv'), '2 records; UTF-8; comma-separated; no quoted fields');
+    assert.equal(
+      said('excel-sep.csv'),
+      '2 records; UTF-8; semicolon-separated, as line 1 "sep=;" says (Excel\'s way of naming it); no quoted fields',
+    );
+    assert.match(
+      readFileSync(path.join(dir, 'catalog.json'), 'utf8'),
+      /"source": \{"path": "excel-sep\.csv", "delimiter": ";", "header_row": 2\}/,
+    );
     assert.equal(
       said('spaced.csv'),
       "3 records; UTF-8; comma-separated; quoted fields\na space after each comma is the separator's, not the cell's (--leading-spaces keep to keep it)",
@@ -698,6 +708,14 @@ describe('count-centre add on the files people have', () => {
             { _id: 1, oid: 16, typname: 'bool', typlen: 1, typdefault: '' },
             { _id: 2, oid: 17, typname: 'bytea', typlen: -1, typdefault: '' },
             { _id: 3, oid: 18, typname: 'char', typlen: 1, typdefault: '' },
+          ],
+        });
+        assert.deepEqual(await search(id(32)), {
+          total: 2,
+          fields: ['_id:int', 'Name:text', 'Amount:numeric'],
+          records: [
+            { _id: 1, Name: 'Áine', Amount: 1.5 },
+            { _id: 2, Name: 'Bo', Amount: 2.25 },
           ],
         });
         assert.deepEqual(await search(id(31)), {

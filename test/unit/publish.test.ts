@@ -110,6 +110,25 @@ describe('what a file is', () => {
     assert.equal(sniffDelimited('id, name\n1, NULL\n').nullWordLine, 2);
   });
 
+  test('a first line "sep=;" names the delimiter, as Excel writes it; the header is below it', () => {
+    const shape = (text: string) => {
+      const s = sniffDelimited(text);
+      return [s.delimiter, s.separatorLine, s.headerRow, s.titleLines, s.nullWordLine];
+    };
+    assert.deepEqual(shape('sep=;\nName;Amount\nAnn;1,5\nBo;NULL\n'), [';', true, 2, ['sep=;'], 4]);
+    // Quoted, with CRLF, and a title below it; a delimiter the table would not have been sniffed by.
+    assert.deepEqual(shape('"sep=,"\r\nTable 1\r\n\r\nName,Amount\r\nAnn,1.5\r\n'), [
+      ',',
+      true,
+      4,
+      ['"sep=,"', 'Table 1', ''],
+      null,
+    ]);
+    assert.deepEqual(shape('sep=|\na|b c|d\n1|2 3|4\n'), ['|', true, 2, ['sep=|'], null]);
+    // Not a separator line: a column named so, or more after it.
+    assert.deepEqual(shape('sep=;x,y\n1,2\n'), [',', false, 1, [], null]);
+  });
+
   test('title lines above the header are found; rows shorter or longer than the header do not move it', () => {
     const shape = sniffDelimited(
       'Table 1: Population by county, 2022\nSource: CSO\n\nCounty,Males,Females\nCork,1,2\nKerry,3,4\n',

@@ -34,6 +34,8 @@ export interface DelimitedShape {
    * ", "): the spaces are part of the separator, not of the cells, and a quote after them opens a quoted cell.
    */
   leadingSpaces: boolean;
+  /** Whether line 1 names the delimiter, as Excel writes and reads it ("sep=;"): the delimiter is that one. */
+  separatorLine: boolean;
   /**
    * In a tab-separated sample, the first line with a cell that is exactly `\N`: PostgreSQL's and MySQL's text format
    * (COPY … TO, SELECT … INTO OUTFILE), where that is NULL and backslashes escape. Null when there is none.
@@ -226,8 +228,31 @@ function headerRowOf(counts: readonly number[]): number {
  * table, then the order of DELIMITERS.
  * Space is taken only when it is the sole way to make columns, as prose has spaces too.
  * A first line that reads as data (see firstLineIsData) is no header: the header row is then 0.
+ * A first line "sep=;" (Excel's) names the delimiter; the table is read below it.
  */
 export function sniffDelimited(text: string): DelimitedShape {
+  const firstLine = /^[^\r\n]*/.exec(text)![0];
+  const named = SEPARATOR_LINE.exec(firstLine)?.[1];
+  if (named === undefined) return sniffTable(text, DELIMITERS);
+  const below = sniffTable(text.slice(firstLine.length).replace(/^\r?\n|^\r/, ''), [named]);
+  const shifted = (line: number | null) => (line === null ? null : line + 1);
+  return {
+    ...below,
+    delimiter: named,
+    // Below a separator line there is a header: Excel writes one.
+    headerRow: Math.max(below.headerRow, 1) + 1,
+    headerless: null,
+    titleLines: [firstLine, ...below.titleLines],
+    separatorLine: true,
+    backslashNull: shifted(below.backslashNull),
+    nullWordLine: shifted(below.nullWordLine),
+  };
+}
+
+/** Excel's first line naming a file's delimiter. */
+const SEPARATOR_LINE = /^"?sep=([^\r\n"])"?$/i;
+
+function sniffTable(text: string, delimiters: readonly string[]): DelimitedShape {
   let best: {
     delimiter: string;
     headerRow: number;
@@ -237,7 +262,7 @@ export function sniffDelimited(text: string): DelimitedShape {
     score: number;
     width: number;
   } | null = null;
-  for (const delimiter of DELIMITERS) {
+  for (const delimiter of delimiters) {
     const leadingSpaces = spacedAfterDelimiter(text, delimiter);
     // Only lines ended by a newline are counted: the last line of a sample cut short is not.
     const { counts: complete, lines, quoted } = fieldCounts(text, delimiter, 200, leadingSpaces);
@@ -267,6 +292,7 @@ export function sniffDelimited(text: string): DelimitedShape {
       titleLines: [],
       quoted: false,
       leadingSpaces: false,
+      separatorLine: false,
       backslashNull: null,
       nullWordLine: null,
       doubledBackslash: false,
@@ -282,6 +308,7 @@ export function sniffDelimited(text: string): DelimitedShape {
     titleLines: lines.slice(0, Math.max(headerRow - 1, 0)),
     quoted,
     leadingSpaces,
+    separatorLine: false,
     backslashNull: delimiter === '\t' ? cellLine(lines, headerRow, '\t', '\\N') : null,
     nullWordLine: cellLine(lines, headerRow, delimiter, 'NULL', leadingSpaces),
     doubledBackslash: text.includes('\\\\'),
