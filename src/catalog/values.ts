@@ -137,7 +137,37 @@ function checkedTime(hour: number, minute: number, second: number, fraction: str
 
 const ISO_DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/;
-const SLASHED_DATE_TIME = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?$/;
+/**
+ * A date with the day and month first, in either order, and a four-digit year, separated by slashes, dots (as German and
+ * Nordic exports write dates) or hyphens, the same one twice; a time may follow. Groups: the first number, the
+ * separator, the second number, the year, then hour, minute, second and fraction.
+ */
+export const DAY_MONTH_DATE_TIME =
+  /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?$/;
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH_NAME =
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const YEAR_FIRST_DATE = /^(\d{4})([/.])(\d{1,2})\2(\d{1,2})$/;
+const DAY_NAMED_MONTH = new RegExp(`^(\\d{1,2})(?:-${MONTH_NAME}-| ${MONTH_NAME},? )(\\d{4})$`, 'i');
+const NAMED_MONTH_DAY = new RegExp(`^${MONTH_NAME} (\\d{1,2}),? (\\d{4})$`, 'i');
+
+/**
+ * A date that reads one way only, other than ISO 8601's: year first with slashes or dots ("2024/03/01", "2024.03.01"),
+ * or with the month's English name ("01-Mar-2024" as Oracle and Excel write it, "1 March 2024", "March 1, 2024"), as
+ * PostgreSQL's date input reads them too. The parts may be no valid date (checked by the caller); null for any other
+ * text.
+ */
+export function namedOrYearFirstDate(text: string): { year: number; month: number; day: number } | null {
+  const monthOf = (name: string) => MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1;
+  let m = YEAR_FIRST_DATE.exec(text);
+  if (m) return { year: +m[1]!, month: +m[3]!, day: +m[4]! };
+  m = DAY_NAMED_MONTH.exec(text);
+  if (m) return { year: +m[4]!, month: monthOf(m[2] ?? m[3]!), day: +m[1]! };
+  m = NAMED_MONTH_DAY.exec(text);
+  if (m) return { year: +m[3]!, month: monthOf(m[1]!), day: +m[2]! };
+  return null;
+}
 
 interface DateTimeParts {
   year: number;
@@ -153,6 +183,8 @@ function dateTimeParts(text: string, format: DateFormat): DateTimeParts {
   const trimmed = text.trim();
   if (format === 'ISO' || format === 'YYYY-MM-DD') {
     const m = ISO_DATE_TIME.exec(trimmed);
+    const other = m ? null : namedOrYearFirstDate(trimmed);
+    if (other) return { ...other, hour: 0, minute: 0, second: 0, fraction: '' };
     if (!m) throw new ValueError(`"${text}" is not a date in ISO 8601 form (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS)`);
     // A zone suffix is accepted and dropped, as PostgreSQL does for `timestamp without time zone`.
     return {
@@ -165,18 +197,18 @@ function dateTimeParts(text: string, format: DateFormat): DateTimeParts {
       fraction: m[7] ?? '',
     };
   }
-  const m = SLASHED_DATE_TIME.exec(trimmed);
+  const m = DAY_MONTH_DATE_TIME.exec(trimmed);
   if (!m) throw new ValueError(`"${text}" is not a date in ${format} form`);
-  const [first, second] = [+m[1]!, +m[2]!];
+  const [first, second] = [+m[1]!, +m[3]!];
   const [day, month] = format === 'DD/MM/YYYY' ? [first, second] : [second, first];
   return {
-    year: +m[3]!,
+    year: +m[4]!,
     month,
     day,
-    hour: +(m[4] ?? 0),
-    minute: +(m[5] ?? 0),
-    second: +(m[6] ?? 0),
-    fraction: m[7] ?? '',
+    hour: +(m[5] ?? 0),
+    minute: +(m[6] ?? 0),
+    second: +(m[7] ?? 0),
+    fraction: m[8] ?? '',
   };
 }
 

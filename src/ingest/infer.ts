@@ -5,7 +5,7 @@
 
 import { fieldNameProblem } from '../catalog/load.js';
 import type { FieldFormat, FieldType, NumberFormat } from '../catalog/types.js';
-import { fitsNumberFormat, plainNumberText } from '../catalog/values.js';
+import { DAY_MONTH_DATE_TIME, fitsNumberFormat, namedOrYearFirstDate, plainNumberText } from '../catalog/values.js';
 import { LoadError } from './csv.js';
 import { unnamedColumn } from './readers/delimited.js';
 import { widthOf, type RawCell, type TableReader } from './readers/types.js';
@@ -84,7 +84,6 @@ const LEADING_ZERO = /^[+-]?0\d/;
 const POINT_NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/;
-const SLASHED = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?$/;
 const NUMBER_FORMATS: readonly NumberFormat[] = ['1,234.5', '1.234,5', '1 234,5'];
 /** A number that two formats read as different numbers is no evidence for either ("1,234" and "1.234"). */
 const AMBIGUOUS_GROUPING = /^[+-]?\d{1,3}[.,]\d{3}$/;
@@ -172,6 +171,8 @@ class ColumnEvidence {
   notIsoDate: Seen | null = null;
   invalidIso: Seen | null = null;
   slashed = 0;
+  /** Of those, dates written with dots ("03.02.2024"), which are written day first. */
+  dotted = 0;
   slashedTimes: Seen | null = null;
   notSlashed: Seen | null = null;
   dayFirstOnly: Seen | null = null;
@@ -243,7 +244,8 @@ class ColumnEvidence {
     const first = value.charCodeAt(0);
     const digitFirst = (first >= 48 && first <= 57) || first === 43 || first === 45 || first === 46;
     if (!digitFirst) {
-      this.other = { value, line };
+      // Only a date that starts with its month's name ("March 1, 2024") starts with a letter.
+      if (!this.seeDate(value, line)) this.other = { value, line };
       return;
     }
     // A typed format's string is text, even when it reads as a number: the file could have held a number.
@@ -302,14 +304,23 @@ class ColumnEvidence {
       this.notSlashed ??= { value, line };
       return true;
     }
-    m = SLASHED.exec(value);
+    const other = namedOrYearFirstDate(value);
+    if (other) {
+      this.dateLike += 1;
+      this.isoDates += 1;
+      if (!validDay(other.year, other.month, other.day)) this.invalidIso ??= { value, line };
+      this.notSlashed ??= { value, line };
+      return true;
+    }
+    m = DAY_MONTH_DATE_TIME.exec(value);
     if (m) {
       this.dateLike += 1;
       this.slashed += 1;
+      if (m[2] === '.') this.dotted += 1;
       this.notIsoDate ??= { value, line };
-      const [a, b, year] = [+m[1]!, +m[2]!, +m[3]!];
-      if (m[4] !== undefined) this.slashedTimes ??= { value, line };
-      const timeOk = m[4] === undefined || validTime(+m[4]!, +m[5]!, +(m[6] ?? 0));
+      const [a, b, year] = [+m[1]!, +m[3]!, +m[4]!];
+      if (m[5] !== undefined) this.slashedTimes ??= { value, line };
+      const timeOk = m[5] === undefined || validTime(+m[5]!, +m[6]!, +(m[7] ?? 0));
       const dayFirst = validDay(year, b, a) && timeOk;
       const monthFirst = validDay(year, a, b) && timeOk;
       if (!dayFirst) this.invalidDayFirst ??= { value, line };
@@ -408,6 +419,12 @@ function dateDecision(e: ColumnEvidence, unit: string, options: InferOptions): D
         type,
         format: options.dateFormat,
         note: `every date reads both ways; ${options.dateFormat} as asked${timed}`,
+      };
+    if (e.dotted === e.slashed)
+      return {
+        type,
+        format: 'DD/MM/YYYY',
+        note: `day first, as dates written with dots are (--date-format MM/DD/YYYY reads them the other way)${timed}`,
       };
     return text(
       'dates that read both as DD/MM/YYYY and MM/DD/YYYY (no day above 12): give --date-format DD/MM/YYYY or MM/DD/YYYY',

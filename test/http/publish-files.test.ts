@@ -228,6 +228,16 @@ const CORPUS: CorpusFile[] = [
   { name: 'stat.csv', id: id(30), bytes: 'Region;2016;2022\nBorder;..;412\nWest;453;-\nMid-West;:;498\n' },
   // Years as column names over counts: a header, whose names are numbers.
   { name: 'by-year.csv', id: id(26), bytes: '2019,2020,2021\n120,135,150\n98,101,99\n' },
+  // Dates as exports write them: Oracle's DD-MON-YYYY, a German export's dots (day first, reading both ways here), year
+  // first with slashes (East Asian locales), and written out.
+  {
+    name: 'dates-export.csv',
+    id: id(33),
+    bytes:
+      'HIRED,Stichtag,登録日,Signed\n' +
+      '01-MAR-2024,03.02.2024,2024/03/01,"March 1, 2024"\n' +
+      '15-APR-2024,04.02.2024,2024/04/15,"April 15, 2024"\n',
+  },
   // Excel's "sep=;" line above a European export, which names the delimiter and is no part of the table.
   { name: 'excel-sep.csv', id: id(32), bytes: 'sep=;\r\nName;Amount\r\nÁine;1,5\r\nBo;2,25\r\n' },
   // Separated by ", ", as people type them and as numpy's savetxt(delimiter=", ") and Python's ", ".join write them: a
@@ -710,6 +720,18 @@ describe('count-centre add on the files people have', () => {
             { _id: 3, oid: 18, typname: 'char', typlen: 1, typdefault: '' },
           ],
         });
+        assert.deepEqual(await search(id(33)), {
+          total: 2,
+          fields: ['_id:int', 'HIRED:date', 'Stichtag:date', '登録日:date', 'Signed:date'],
+          records: [
+            { _id: 1, HIRED: '2024-03-01', Stichtag: '2024-02-03', 登録日: '2024-03-01', Signed: '2024-03-01' },
+            { _id: 2, HIRED: '2024-04-15', Stichtag: '2024-02-04', 登録日: '2024-04-15', Signed: '2024-04-15' },
+          ],
+        });
+        assert.deepEqual(
+          (await search(id(33), '&filters={"HIRED":"2024-04-15"}')).records.map((r: { _id: number }) => r._id),
+          [2],
+        );
         assert.deepEqual(await search(id(32)), {
           total: 2,
           fields: ['_id:int', 'Name:text', 'Amount:numeric'],

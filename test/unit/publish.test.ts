@@ -294,6 +294,39 @@ describe('schema inference', () => {
     );
   });
 
+  test("dates as exports write them: year first with slashes or dots, month names (Oracle's, written out), dots day first", async () => {
+    for (const values of [
+      ['2024/03/01', '2024/04/15'],
+      ['2024.03.01', '2024.04.15'],
+      ['01-Mar-2024', '15-APR-2024'],
+      ['1 March 2024', '15 April 2024'],
+      ['March 1, 2024', 'April 15, 2024'],
+      ['2024-03-01', '1 Mar 2024'],
+    ])
+      assert.deepEqual(await typeOf(values), { type: 'date', format: 'ISO', note: null }, values[0]);
+    assert.deepEqual(await typeOf(['13.02.2024', '14.02.2024']), {
+      type: 'date',
+      format: 'DD/MM/YYYY',
+      note: 'day first: line 2 has "13.02.2024"',
+    });
+    // Dots are written day first: a column that reads both ways is not left as text.
+    assert.deepEqual(await typeOf(['03.02.2024', '04.02.2024']), {
+      type: 'date',
+      format: 'DD/MM/YYYY',
+      note: 'day first, as dates written with dots are (--date-format MM/DD/YYYY reads them the other way)',
+    });
+    assert.equal((await typeOf(['03.02.2024'], { dateFormat: 'MM/DD/YYYY' })).format, 'MM/DD/YYYY');
+    assert.equal((await typeOf(['13-02-2024', '01-03-2024'])).format, 'DD/MM/YYYY');
+    assert.deepEqual(await typeOf(['30-Feb-2024', '01-Mar-2024']), {
+      type: 'text',
+      format: 'ISO',
+      note: 'dates, but line 2 has "30-Feb-2024", which is not a valid date',
+    });
+    // A month's name alone, or with a day and no year, is text.
+    assert.equal((await typeOf(['March', 'May 5'])).type, 'text');
+    assert.equal((await typeOf(['01-Mar-2024', 'soon'])).type, 'text');
+  });
+
   test('an ambiguous column stays text, and says why', async () => {
     const why = async (...values: string[]) => (await typeOf(values)).note;
     assert.match(

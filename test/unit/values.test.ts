@@ -59,6 +59,34 @@ describe('values', () => {
     assert.throws(() => parseDate('2020-02-08T10:00', 'ISO'), ValueError);
   });
 
+  test("dates as PostgreSQL's date input reads them too: year first with slashes or dots, month names, dots and hyphens", () => {
+    for (const text of [
+      '2020/02/08',
+      '2020.02.08',
+      '08-Feb-2020',
+      '8-FEB-2020',
+      '8 February 2020',
+      'Feb 8, 2020',
+      'february 8 2020',
+    ])
+      assert.equal(parseDate(text, 'ISO'), '2020-02-08', text);
+    assert.equal(parseDate('08.02.2020', 'DD/MM/YYYY'), '2020-02-08');
+    assert.equal(parseDate('08-02-2020', 'DD/MM/YYYY'), '2020-02-08');
+    assert.equal(parseDate('02.08.2020', 'MM/DD/YYYY'), '2020-02-08');
+    assert.equal(parseTimestamp('08.02.2020 13:45', 'DD/MM/YYYY'), '2020-02-08T13:45:00');
+    assert.equal(parseTimestamp('Sept 30, 2020', 'ISO'), '2020-09-30T00:00:00');
+    for (const [text, format] of [
+      ['30-Feb-2020', 'ISO'],
+      ['2020/13/01', 'ISO'],
+      ['8 Febuary 2020', 'ISO'],
+      ['08/02.2020', 'DD/MM/YYYY'],
+      ['2020/02-08', 'ISO'],
+      ['08-Feb-20', 'ISO'],
+    ] as const) {
+      assert.throws(() => parseDate(text, format), ValueError, text);
+    }
+  });
+
   test('cells: empty text stays "", other empty cells are null', () => {
     assert.equal(parseCell('', 'text', 'ISO'), '');
     assert.equal(parseCell(' ', 'numeric', 'ISO'), null);
