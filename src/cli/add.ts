@@ -12,6 +12,7 @@ import { parseCatalog } from '../catalog/load.js';
 import { inferTable, type InferredSchema } from '../ingest/infer.js';
 import { openTable, tableSpec, type TableSpec } from '../ingest/readers/open.js';
 import { RunawayQuoteError } from '../ingest/readers/delimited.js';
+import type { RecordsLocation } from '../ingest/readers/json.js';
 import { DELIMITER_NAMES, NotATableError, sniffFile } from '../ingest/readers/sniff.js';
 import { downloadFile, isUrl } from '../ingest/source.js';
 import type { Settings } from '../settings.js';
@@ -309,6 +310,23 @@ function quoting(spec: Extract<TableSpec, { format: 'csv' }>): string {
   return `quotes read as characters: read as quoting, the quote on line ${count(line)} would run on over ${count(lines)} lines, taking in whole rows (--quotes csv to read them as quoting)`;
 }
 
+/** Where a JSON document's records were found, and what named or typed them. */
+function jsonLayout(spec: RecordsLocation): string {
+  const at = spec.recordsAt.length === 0 ? 'in the top-level array' : `at ${spec.recordsAt.join('.')}`;
+  switch (spec.shape) {
+    case 'records':
+      return `records ${at}`;
+    case 'ckan':
+      return `records ${at}, ${spec.lists ? 'lists named' : 'typed'} by the document's "fields"`;
+    case 'table-schema':
+      return `records ${at}, typed by the document's Table Schema ("schema", as pandas' orient="table" writes it)`;
+    case 'split':
+      return `records ${at}, lists named by the document's "columns" (pandas' orient="split")`;
+    case 'index':
+      return 'records as the members of the top-level object, keyed by row (pandas\' orient="index")';
+  }
+}
+
 /** How the file was read, in a line or a few. */
 function readingReport(plan: AddPlan): string[] {
   const { spec, schema } = plan;
@@ -345,9 +363,7 @@ function readingReport(plan: AddPlan): string[] {
       break;
     }
     case 'json':
-      lines.push(
-        `${rows}; JSON, ${ENCODING_NAMES[spec.encoding] ?? spec.encoding}; records ${spec.recordsAt.length === 0 ? 'in the top-level array' : `at ${spec.recordsAt.join('.')}`}${spec.fields ? `, ${spec.lists ? 'lists named' : 'typed'} by the document's "fields"` : ''}`,
-      );
+      lines.push(`${rows}; JSON, ${ENCODING_NAMES[spec.encoding] ?? spec.encoding}; ${jsonLayout(spec)}`);
       break;
     case 'ndjson':
       lines.push(`${rows}; NDJSON (a JSON record per line), ${ENCODING_NAMES[spec.encoding] ?? spec.encoding}`);

@@ -228,6 +228,39 @@ const CORPUS: CorpusFile[] = [
   { name: 'stat.csv', id: id(30), bytes: 'Region;2016;2022\nBorder;..;412\nWest;453;-\nMid-West;:;498\n' },
   // Years as column names over counts: a header, whose names are numbers.
   { name: 'by-year.csv', id: id(26), bytes: '2019,2020,2021\n120,135,150\n98,101,99\n' },
+  // pandas' DataFrame.to_json in its other layouts, as pandas 2 writes them: orient="table" (a Table Schema beside
+  // "data", its index a column), orient="split" (lists named by "columns"), orient="index" (records keyed by row).
+  {
+    name: 'pandas-table.json',
+    id: id(34),
+    bytes: JSON.stringify({
+      schema: {
+        fields: [
+          { name: 'index', type: 'integer' },
+          { name: 'county', type: 'string' },
+          { name: 'population', type: 'integer' },
+          { name: 'share', type: 'number' },
+          { name: 'counted', type: 'datetime' },
+        ],
+        primaryKey: ['index'],
+        pandas_version: '1.4.0',
+      },
+      data: [
+        { index: 0, county: 'Cork', population: 584156, share: 11.3, counted: '2022-04-03T00:00:00.000' },
+        { index: 1, county: 'Kerry', population: 156458, share: 3, counted: '2022-04-03T00:00:00.000' },
+      ],
+    }),
+  },
+  {
+    name: 'pandas-split.json',
+    id: id(35),
+    bytes: '{"columns":["county","population"],"index":[0,1],"data":[["Cork",584156],["Kerry",156458]]}',
+  },
+  {
+    name: 'pandas-index.json',
+    id: id(36),
+    bytes: '{"0":{"county":"Cork","population":584156},"1":{"county":"Kerry","population":null}}',
+  },
   // Dates as exports write them: Oracle's DD-MON-YYYY, a German export's dots (day first, reading both ways here), year
   // first with slashes (East Asian locales), and written out.
   {
@@ -363,6 +396,18 @@ describe('count-centre add on the files people have', () => {
         'no header: line 1 is data (its cell "2024-03-01T10:00:00Z" in column 1 reads as the dates below it do); columns named Column 1, Column 2, … (--header-row 1 if line 1 is the header)',
     );
     assert.equal(said('by-year.csv'), '2 records; UTF-8; comma-separated; no quoted fields');
+    assert.equal(
+      said('pandas-table.json'),
+      '2 records; JSON, UTF-8; records at data, typed by the document\'s Table Schema ("schema", as pandas\' orient="table" writes it)',
+    );
+    assert.equal(
+      said('pandas-split.json'),
+      '2 records; JSON, UTF-8; records at data, lists named by the document\'s "columns" (pandas\' orient="split")',
+    );
+    assert.equal(
+      said('pandas-index.json'),
+      '2 records; JSON, UTF-8; records as the members of the top-level object, keyed by row (pandas\' orient="index")',
+    );
     assert.equal(
       said('excel-sep.csv'),
       '2 records; UTF-8; semicolon-separated, as line 1 "sep=;" says (Excel\'s way of naming it); no quoted fields',
@@ -720,6 +765,23 @@ describe('count-centre add on the files people have', () => {
             { _id: 3, oid: 18, typname: 'char', typlen: 1, typdefault: '' },
           ],
         });
+        assert.deepEqual(await search(id(34)), {
+          total: 2,
+          fields: ['_id:int', 'index:int8', 'county:text', 'population:int8', 'share:float8', 'counted:timestamp'],
+          records: [
+            { _id: 1, index: 0, county: 'Cork', population: 584156, share: 11.3, counted: '2022-04-03T00:00:00' },
+            { _id: 2, index: 1, county: 'Kerry', population: 156458, share: 3, counted: '2022-04-03T00:00:00' },
+          ],
+        });
+        for (const resource of [id(35), id(36)])
+          assert.deepEqual(await search(resource), {
+            total: 2,
+            fields: ['_id:int', 'county:text', 'population:int4'],
+            records: [
+              { _id: 1, county: 'Cork', population: 584156 },
+              { _id: 2, county: 'Kerry', population: resource === id(36) ? null : 156458 },
+            ],
+          });
         assert.deepEqual(await search(id(33)), {
           total: 2,
           fields: ['_id:int', 'HIRED:date', 'Stichtag:date', '登録日:date', 'Signed:date'],
@@ -1087,6 +1149,14 @@ describe('count-centre add on what is not a table', () => {
     );
     assert.doesNotMatch(run.stdout + run.stderr, /too many columns|\n\s+at /);
     assert.equal(readFileSync(env.COUNTCENTRE_CATALOG!, 'utf8'), '{\n  "datasets": []\n}\n', 'nothing written');
+  });
+
+  test("pandas' default JSON, columns keyed by row: the cause and the way to write it that reads", async () => {
+    await refused(
+      'pandas-columns.json',
+      '{"county":{"0":"Cork","1":"Kerry"},"population":{"0":584156,"1":156458}}',
+      /^count-centre: pandas-columns\.json: a JSON document of columns, each an object keyed by row \(pandas' DataFrame\.to_json\(\) by default, orient="columns"\): its records cannot be read one at a time; write it with orient="records" \(an array of objects\) or lines=True \(NDJSON\), which Count Centre reads\n$/,
+    );
   });
 
   test('a folder, an empty file, a binary, a compressed file', async () => {

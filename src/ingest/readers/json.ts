@@ -30,19 +30,40 @@ export interface JsonOptions {
   types?: ReadonlyMap<string, FieldType>;
 }
 
-/** A CKAN DataStore field as dumps and datastore_search describe them. */
+/**
+ * A field as a document describes it: CKAN's DataStore `fields` (dumps, datastore_search), a Table Schema's, or only a
+ * name (pandas' "columns"). `type` is a CKAN type name, null where the document names the field without a type.
+ */
 export interface CkanField {
   id: string;
-  type: string;
+  type: string | null;
 }
 
-/** Where a document's records are, and the fields it describes them with, where it does (CKAN's `fields`). */
+/**
+ * How a JSON document holds its records: an array of objects (`records`, at the root or inside an object); CKAN's
+ * `fields` beside `records`; a Table Schema's `schema` beside `data` (pandas' orient="table", Frictionless); pandas'
+ * orient="split" (`columns`, `index`, `data` as lists); or the values of the root object (pandas' orient="index").
+ */
+export type JsonShape = 'records' | 'ckan' | 'table-schema' | 'split' | 'index';
+
+/** Where a document's records are, and the fields it describes them with, where it does. */
 export interface RecordsLocation {
   recordsAt: string[];
   fields: CkanField[] | null;
   /** Whether the records are lists, whose positions the fields name. */
   lists: boolean;
+  shape: JsonShape;
 }
+
+/** Table Schema's types (pandas writes integer, number, boolean, datetime, string) as CKAN's. */
+const TABLE_SCHEMA_TYPES: Record<string, string> = {
+  integer: 'int8',
+  number: 'float8',
+  boolean: 'bool',
+  date: 'date',
+  datetime: 'timestamp',
+  string: 'text',
+};
 
 const BATCH = 2048;
 
@@ -155,8 +176,10 @@ function cellOf(value: unknown): RawCell {
 
 /**
  * Where the records of a JSON document are, from its first bytes: the root when it is an array; an array named
- * `records` beside a `fields` list (CKAN's dumps and datastore_search answers, whose fields name and type them);
- * otherwise the array of objects with the most elements in the sample (many exports hold `data`).
+ * `records` beside a `fields` list (CKAN's dumps and datastore_search answers, whose fields name and type them); `data`
+ * beside a Table Schema's `schema` (whose fields name and type them) or beside pandas' `columns` (which name the
+ * positions of its lists); otherwise the array of objects with the most elements in the sample (many exports hold
+ * `data`); failing all of these, the root object's members when they are records (pandas' orient="index").
  */
 export async function findRecords(
   file: string,
@@ -173,34 +196,63 @@ export async function findRecords(
     await handle.close();
   }
   const text = iconv.decode(sample, options.encoding);
-  if (text.trimStart().startsWith('[')) return { recordsAt: [], fields: null, lists: false };
+  if (text.trimStart().startsWith('[')) return { recordsAt: [], fields: null, lists: false, shape: 'records' };
   const counts = new Map<string, { keys: string[]; objects: number; lists: number }>();
-  const fieldLists = new Map<string, CkanField[]>();
+  /** Per object (its keys from the root, as JSON), the fields a `fields`, `schema` or `columns` member describes. */
+  const described = new Map<string, { fields: CkanField[]; shape: JsonShape }>();
+  /** Arrays that describe fields rather than hold records: a Table Schema's `fields`. */
+  const descriptors = new Set<string>();
+  /** The root object's members, while they are all objects: pandas' orient="index" or orient="columns". */
+  let rootMembers: { key: string; value: Record<string, unknown> }[] | null = [];
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    v !== null && typeof v === 'object' && !Array.isArray(v);
   const parser = new JSONParser({ keepStack: true });
   parser.onValue = ({ value, key, parent, stack }) => {
     // stack[0] is the root; each entry's key leads to the next.
     const keys = stack.slice(1).map((entry) => String(entry.key));
+    const at = JSON.stringify(keys);
+    if (stack.length === 1 && rootMembers !== null) {
+      if (isObject(value) && !Array.isArray(parent)) rootMembers.push({ key: String(key), value });
+      else rootMembers = null;
+    }
+    if (key === 'fields' && Array.isArray(value) && value.length > 0) {
+      if (value.every((f) => isObject(f) && typeof f.id === 'string'))
+        described.set(at, {
+          fields: (value as unknown as { id: string; type?: unknown }[]).map((f) => ({
+            id: f.id,
+            type: typeof f.type === 'string' ? f.type : 'text',
+          })),
+          shape: 'ckan',
+        });
+      return;
+    }
     if (
-      key === 'fields' &&
-      Array.isArray(value) &&
-      value.every((f) => f !== null && typeof f === 'object' && typeof (f as { id?: unknown }).id === 'string')
+      key === 'schema' &&
+      isObject(value) &&
+      Array.isArray(value.fields) &&
+      value.fields.length > 0 &&
+      value.fields.every((f) => isObject(f) && typeof f.name === 'string')
     ) {
-      fieldLists.set(
-        JSON.stringify(keys),
-        (value as unknown as { id: string; type?: unknown }[]).map((f) => ({
-          id: f.id,
-          type: typeof f.type === 'string' ? f.type : 'text',
+      descriptors.add(JSON.stringify([...keys, 'schema', 'fields']));
+      described.set(at, {
+        fields: (value.fields as { name: string; type?: unknown }[]).map((f) => ({
+          id: f.name,
+          type: (typeof f.type === 'string' && TABLE_SCHEMA_TYPES[f.type]) || null,
         })),
-      );
+        shape: 'table-schema',
+      });
+      return;
+    }
+    if (key === 'columns' && Array.isArray(value) && value.length > 0 && value.every((c) => typeof c === 'string')) {
+      if (!described.has(at)) described.set(at, { fields: value.map((id) => ({ id, type: null })), shape: 'split' });
       return;
     }
     if (!Array.isArray(parent) || value === null || typeof value !== 'object') return;
     if (keys.some((k) => /^\d+$/.test(k))) return;
-    const id = JSON.stringify(keys);
-    const found = counts.get(id) ?? { keys, objects: 0, lists: 0 };
+    const found = counts.get(at) ?? { keys, objects: 0, lists: 0 };
     if (Array.isArray(value)) found.lists += 1;
     else found.objects += 1;
-    counts.set(id, found);
+    counts.set(at, found);
   };
   parser.onError = () => {};
   try {
@@ -208,19 +260,32 @@ export async function findRecords(
   } catch {
     // The sample ends mid-document; what it has seen is enough.
   }
-  const fieldsBeside = (keys: string[]) => fieldLists.get(JSON.stringify(keys.slice(0, -1))) ?? null;
+  const besides = (keys: string[]) => described.get(JSON.stringify(keys.slice(0, -1))) ?? null;
+  // The records an object's description is about: CKAN's "records", a Table Schema's or pandas' "data".
+  const describedBy = (keys: string[]) => {
+    const beside = besides(keys);
+    const name = keys.at(-1);
+    return beside && (beside.shape === 'ckan' ? name === 'records' : name === 'data') ? beside : null;
+  };
   let best: { keys: string[]; objects: number; lists: number } | null = null;
   for (const candidate of counts.values()) {
-    const named = candidate.keys.at(-1) === 'records' && (candidate.objects > 0 || fieldsBeside(candidate.keys));
-    const bestNamed = best !== null && best.keys.at(-1) === 'records' && (best.objects > 0 || fieldsBeside(best.keys));
+    if (descriptors.has(JSON.stringify(candidate.keys))) continue;
+    const named =
+      describedBy(candidate.keys) !== null || (candidate.keys.at(-1) === 'records' && candidate.objects > 0);
+    const bestNamed =
+      best !== null && (describedBy(best.keys) !== null || (best.keys.at(-1) === 'records' && best.objects > 0));
     if (!best || (named && !bestNamed) || (named === bestNamed && candidate.objects > best.objects)) best = candidate;
   }
-  if (!best || (best.objects === 0 && !(best.lists > 0 && fieldsBeside(best.keys)))) {
+  if (!best || (best.objects === 0 && !(best.lists > 0 && describedBy(best.keys)))) {
+    const byIndex = rootMembers !== null && rootMembers.length > 0 ? pandasOrient(rootMembers) : null;
+    if (byIndex === 'index') return { recordsAt: [], fields: null, lists: false, shape: 'index' };
     throw new LoadError(
       displayName,
       null,
       null,
-      'a JSON document with no array of records in it (Count Centre reads an array of objects, or an object holding one, or CKAN\'s "fields" and "records")',
+      byIndex === 'columns'
+        ? 'a JSON document of columns, each an object keyed by row (pandas\' DataFrame.to_json() by default, orient="columns"): its records cannot be read one at a time; write it with orient="records" (an array of objects) or lines=True (NDJSON), which Count Centre reads'
+        : 'a JSON document with no array of records in it (Count Centre reads an array of objects, or an object holding one, or CKAN\'s "fields" and "records")',
     );
   }
   const odd = best.keys.find((k) => k.includes('.') || k.includes('*'));
@@ -231,7 +296,31 @@ export async function findRecords(
       null,
       `the records are under the key "${odd}", whose "." or "*" cannot be followed; move them to a plain key`,
     );
-  return { recordsAt: best.keys, fields: fieldsBeside(best.keys), lists: best.lists > best.objects };
+  const description = describedBy(best.keys);
+  const lists = best.lists > best.objects;
+  return {
+    recordsAt: best.keys,
+    fields: description?.fields ?? null,
+    lists,
+    shape: description?.shape ?? 'records',
+  };
+}
+
+/** Row labels as pandas writes its default and date indexes: whole numbers (epoch milliseconds for dates). */
+const ROW_LABEL = /^-?\d+$/;
+
+/**
+ * How pandas laid out a document whose root's members are all objects: `index`, each member a record keyed by its row
+ * label (orient="index"); `columns`, each member a column whose members are keyed by row labels (orient="columns",
+ * DataFrame.to_json's default). Row labels are told by their form (ROW_LABEL); where neither the outer nor the inner
+ * keys have it, the members are taken as records.
+ */
+function pandasOrient(members: readonly { key: string; value: Record<string, unknown> }[]): 'index' | 'columns' {
+  const innerKeys = members.flatMap((m) => Object.keys(m.value));
+  const outerAreLabels = members.every((m) => ROW_LABEL.test(m.key));
+  const innerAreLabels = innerKeys.length > 0 && innerKeys.every((k) => ROW_LABEL.test(k));
+  const innerScalars = members.every((m) => Object.values(m.value).every((v) => v === null || typeof v !== 'object'));
+  return innerAreLabels && !outerAreLabels && innerScalars ? 'columns' : 'index';
 }
 
 /**

@@ -82,7 +82,7 @@ export async function tableSpec(
     case 'json':
       return { ...sniffed, ...(await findRecords(file, displayName, sniffed)) };
     case 'ndjson':
-      return { ...sniffed, recordsAt: [], fields: null, lists: false };
+      return { ...sniffed, recordsAt: [], fields: null, lists: false, shape: 'records' };
     case 'xlsx':
       return { format: 'xlsx', sheet: overrides.sheet ?? null };
     case 'parquet':
@@ -96,7 +96,8 @@ export async function openTable(file: string, displayName: string, spec: TableSp
       return openDelimited(file, displayName, spec);
     case 'json':
     case 'ndjson': {
-      const types = spec.fields ? new Map(spec.fields.map((f) => [f.id, fieldTypeOfCkan(f.type)])) : undefined;
+      const typed = spec.fields?.filter((f): f is { id: string; type: string } => f.type !== null) ?? [];
+      const types = typed.length > 0 ? new Map(typed.map((f) => [f.id, fieldTypeOfCkan(f.type)])) : undefined;
       return openJson(file, displayName, {
         ...spec,
         lines: spec.format === 'ndjson',
