@@ -12,7 +12,7 @@ import { parseCatalog } from '../catalog/load.js';
 import { inferTable, type InferredSchema } from '../ingest/infer.js';
 import { openTable, tableSpec, type TableSpec } from '../ingest/readers/open.js';
 import { RunawayQuoteError } from '../ingest/readers/delimited.js';
-import type { RecordsLocation } from '../ingest/readers/json.js';
+import { geojsonPath, type RecordsLocation } from '../ingest/readers/json.js';
 import { DELIMITER_NAMES, NotATableError, sniffFile } from '../ingest/readers/sniff.js';
 import { downloadFile, isUrl } from '../ingest/source.js';
 import type { Settings } from '../settings.js';
@@ -167,8 +167,11 @@ function sourceEntry(
  */
 function columnFor(spec: TableSpec, header: string): string {
   if (spec.format === 'json') {
-    const key = spec.lists && spec.fields ? String(spec.fields.findIndex((f) => f.id === header)) : header;
-    return `${spec.recordsAt.map(pointerKey).join('')}/*${pointerKey(key)}`;
+    const keys =
+      spec.shape === 'geojson'
+        ? geojsonPath(header)
+        : [spec.lists && spec.fields ? String(spec.fields.findIndex((f) => f.id === header)) : header];
+    return `${spec.recordsAt.map(pointerKey).join('')}/*${keys.map(pointerKey).join('')}`;
   }
   if (spec.format === 'ndjson') return pointerKey(header);
   return header;
@@ -324,6 +327,8 @@ function jsonLayout(spec: RecordsLocation): string {
       return `records ${at}, lists named by the document's "columns" (pandas' orient="split")`;
     case 'index':
       return 'records as the members of the top-level object, keyed by row (pandas\' orient="index")';
+    case 'geojson':
+      return "GeoJSON features: each property a column, the geometry as GeoJSON text (a property named as a feature's member, id or geometry, is properties.<name>)";
   }
 }
 

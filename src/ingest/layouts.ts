@@ -112,13 +112,15 @@ async function* readTable(
   const plans = options.idPlan ? [...fieldPlans, options.idPlan] : fieldPlans;
   const idAt = options.idPlan ? plans.length - 1 : -1;
   const text = options.delimited === true;
-  // Columns are matched by name; a name the header repeats is taken by its fields in order.
+  // Columns are matched by name; a name the header repeats is taken by its fields in order. Fields that read inside a
+  // column's value (a JSON object's members: "/items/*/address/city", "/items/*/address/zip") share it.
   const positions = (): number[] => {
     const taken = new Set<number>();
     return plans.map((plan) => {
       if (plan.constant !== null) return -1;
-      const at = header.findIndex((h, i) => h === plan.column && !taken.has(i));
-      if (at !== -1) taken.add(at);
+      const whole = plan.within.length === 0;
+      const at = header.findIndex((h, i) => h === plan.column && !(whole && taken.has(i)));
+      if (at !== -1 && whole) taken.add(at);
       return at;
     });
   };

@@ -261,6 +261,31 @@ const CORPUS: CorpusFile[] = [
     id: id(36),
     bytes: '{"0":{"county":"Cork","population":584156},"1":{"county":"Kerry","population":null}}',
   },
+  // GeoJSON as GIS tools export it (ogr2ogr, QGIS): a FeatureCollection with a crs, features with ids, a property
+  // named "id" too, one feature lacking a property and one with a null geometry.
+  {
+    name: 'stations.geojson',
+    id: id(37),
+    bytes: JSON.stringify({
+      type: 'FeatureCollection',
+      name: 'stations',
+      crs: { type: 'name', properties: { name: 'urn:ogc:def:crs:OGC:1.3:CRS84' } },
+      features: [
+        {
+          type: 'Feature',
+          id: 1,
+          properties: { id: 'VAL', name: 'Valentia', height: 24, opened: '1892-01-01' },
+          geometry: { type: 'Point', coordinates: [-10.24, 51.94] },
+        },
+        {
+          type: 'Feature',
+          id: 2,
+          properties: { id: 'MAL', name: 'Malin Head', opened: '1955-03-01' },
+          geometry: null,
+        },
+      ],
+    }),
+  },
   // Dates as exports write them: Oracle's DD-MON-YYYY, a German export's dots (day first, reading both ways here), year
   // first with slashes (East Asian locales), and written out.
   {
@@ -407,6 +432,10 @@ describe('count-centre add on the files people have', () => {
     assert.equal(
       said('pandas-index.json'),
       '2 records; JSON, UTF-8; records as the members of the top-level object, keyed by row (pandas\' orient="index")',
+    );
+    assert.equal(
+      said('stations.geojson'),
+      "2 records; JSON, UTF-8; GeoJSON features: each property a column, the geometry as GeoJSON text (a property named as a feature's member, id or geometry, is properties.<name>)",
     );
     assert.equal(
       said('excel-sep.csv'),
@@ -763,6 +792,38 @@ describe('count-centre add on the files people have', () => {
             { _id: 1, oid: 16, typname: 'bool', typlen: 1, typdefault: '' },
             { _id: 2, oid: 17, typname: 'bytea', typlen: -1, typdefault: '' },
             { _id: 3, oid: 18, typname: 'char', typlen: 1, typdefault: '' },
+          ],
+        });
+        assert.deepEqual(await search(id(37)), {
+          total: 2,
+          fields: [
+            '_id:int',
+            'properties.id:text',
+            'name:text',
+            'height:int4',
+            'opened:date',
+            'id:int4',
+            'geometry:text',
+          ],
+          records: [
+            {
+              _id: 1,
+              'properties.id': 'VAL',
+              name: 'Valentia',
+              height: 24,
+              opened: '1892-01-01',
+              id: 1,
+              geometry: '{"type":"Point","coordinates":[-10.24,51.94]}',
+            },
+            {
+              _id: 2,
+              'properties.id': 'MAL',
+              name: 'Malin Head',
+              height: null,
+              opened: '1955-03-01',
+              id: 2,
+              geometry: null,
+            },
           ],
         });
         assert.deepEqual(await search(id(34)), {

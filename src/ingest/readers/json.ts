@@ -28,6 +28,27 @@ export interface JsonOptions {
   names?: readonly string[];
   /** Types the document declares for its columns by name (CKAN's `fields`). */
   types?: ReadonlyMap<string, FieldType>;
+  /** Records are GeoJSON features: their properties are the columns, beside their geometry (see geojsonColumn). */
+  features?: boolean;
+}
+
+/** A GeoJSON feature's own members read as columns, besides its properties; its `type` ("Feature") is not. */
+const FEATURE_MEMBERS = new Set(['id', 'geometry', 'bbox']);
+
+/**
+ * The column of a GeoJSON feature's value, by its path in the feature: a property by its name (`properties.<name>`
+ * where a feature member has that name), a feature member by its own.
+ */
+export function geojsonColumn(path: readonly [string] | readonly ['properties', string]): string {
+  if (path.length === 1) return path[0];
+  return FEATURE_MEMBERS.has(path[1]) ? `properties.${path[1]}` : path[1];
+}
+
+/** The path in a GeoJSON feature of a column named by geojsonColumn. */
+export function geojsonPath(column: string): string[] {
+  if (FEATURE_MEMBERS.has(column)) return [column];
+  const member = column.startsWith('properties.') ? column.slice('properties.'.length) : null;
+  return ['properties', member !== null && FEATURE_MEMBERS.has(member) ? member : column];
 }
 
 /**
@@ -42,9 +63,10 @@ export interface CkanField {
 /**
  * How a JSON document holds its records: an array of objects (`records`, at the root or inside an object); CKAN's
  * `fields` beside `records`; a Table Schema's `schema` beside `data` (pandas' orient="table", Frictionless); pandas'
- * orient="split" (`columns`, `index`, `data` as lists); or the values of the root object (pandas' orient="index").
+ * orient="split" (`columns`, `index`, `data` as lists); the values of the root object (pandas' orient="index"); or a
+ * GeoJSON FeatureCollection's `features`, whose properties are the columns.
  */
-export type JsonShape = 'records' | 'ckan' | 'table-schema' | 'split' | 'index';
+export type JsonShape = 'records' | 'ckan' | 'table-schema' | 'split' | 'index' | 'geojson';
 
 /** Where a document's records are, and the fields it describes them with, where it does. */
 export interface RecordsLocation {
@@ -204,6 +226,7 @@ export async function findRecords(
   const descriptors = new Set<string>();
   /** The root object's members, while they are all objects: pandas' orient="index" or orient="columns". */
   let rootMembers: { key: string; value: Record<string, unknown> }[] | null = [];
+  let featureCollection = false;
   const isObject = (v: unknown): v is Record<string, unknown> =>
     v !== null && typeof v === 'object' && !Array.isArray(v);
   const parser = new JSONParser({ keepStack: true });
@@ -211,6 +234,7 @@ export async function findRecords(
     // stack[0] is the root; each entry's key leads to the next.
     const keys = stack.slice(1).map((entry) => String(entry.key));
     const at = JSON.stringify(keys);
+    if (stack.length === 1 && key === 'type' && value === 'FeatureCollection') featureCollection = true;
     if (stack.length === 1 && rootMembers !== null) {
       if (isObject(value) && !Array.isArray(parent)) rootMembers.push({ key: String(key), value });
       else rootMembers = null;
@@ -298,11 +322,12 @@ export async function findRecords(
     );
   const description = describedBy(best.keys);
   const lists = best.lists > best.objects;
+  const features = featureCollection && best.keys.length === 1 && best.keys[0] === 'features';
   return {
     recordsAt: best.keys,
     fields: description?.fields ?? null,
     lists,
-    shape: description?.shape ?? 'records',
+    shape: features ? 'geojson' : (description?.shape ?? 'records'),
   };
 }
 
@@ -350,7 +375,7 @@ export async function openJson(file: string, displayName: string, options: JsonO
       );
     }
     const cells: RawCell[] = new Array(columns.length).fill(undefined);
-    for (const key of Object.keys(value)) {
+    const put = (key: string, cell: unknown) => {
       let at = positions.get(key);
       if (at === undefined) {
         at = columns.length;
@@ -358,8 +383,15 @@ export async function openJson(file: string, displayName: string, options: JsonO
         declared.push(options.types?.get(key) ?? null);
         positions.set(key, at);
       }
-      cells[at] = cellOf((value as Record<string, unknown>)[key]);
-    }
+      cells[at] = cellOf(cell);
+    };
+    if (options.features) {
+      const feature = value as Record<string, unknown>;
+      const properties = feature.properties;
+      if (properties !== null && typeof properties === 'object' && !Array.isArray(properties))
+        for (const [name, cell] of Object.entries(properties)) put(geojsonColumn(['properties', name]), cell);
+      for (const member of Object.keys(feature)) if (FEATURE_MEMBERS.has(member)) put(member, feature[member]);
+    } else for (const key of Object.keys(value)) put(key, (value as Record<string, unknown>)[key]);
     // Keys a record lacks are no value.
     for (let i = 0; i < cells.length; i++) if (cells[i] === undefined) cells[i] = null;
     return { cells, line };

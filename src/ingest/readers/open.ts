@@ -102,6 +102,7 @@ export async function openTable(file: string, displayName: string, spec: TableSp
         ...spec,
         lines: spec.format === 'ndjson',
         ...(spec.lists && spec.fields ? { names: spec.fields.map((f) => f.id) } : {}),
+        ...(spec.shape === 'geojson' ? { features: true } : {}),
         ...(types ? { types } : {}),
       });
     }
