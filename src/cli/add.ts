@@ -9,13 +9,14 @@ import path from 'node:path';
 import { EMPTY_CATALOG, resourceWithPath, withDatasetKeys, withResource } from '../catalog/edit.js';
 import { licenceById } from '../catalog/licences.js';
 import { parseCatalog } from '../catalog/load.js';
-import { inferTable, type InferredSchema } from '../ingest/infer.js';
+import { inferTable, type InferredColumn, type InferredSchema } from '../ingest/infer.js';
 import { openTable, tableSpec, type TableSpec } from '../ingest/readers/open.js';
 import { RunawayQuoteError } from '../ingest/readers/delimited.js';
 import { geojsonPath, type RecordsLocation } from '../ingest/readers/json.js';
 import { DELIMITER_NAMES, NotATableError, sniffFile } from '../ingest/readers/sniff.js';
 import { downloadFile, isUrl } from '../ingest/source.js';
 import type { Settings } from '../settings.js';
+import type { EmptyRows } from '../ingest/readers/types.js';
 import { textTable } from './progress.js';
 
 export interface AddRequest {
@@ -44,6 +45,10 @@ export interface AddPlan {
   schema: InferredSchema;
   /** Lines left out below the table (notes), as read. */
   notes: readonly { line: number; text: string }[];
+  /** Rows with every cell empty, left out, as read. */
+  emptyRows: EmptyRows;
+  /** Columns of delimited text with no name and nothing in them (a spreadsheet's empty columns), left out. */
+  unnamedEmpty: readonly InferredColumn[];
   /** The catalogue's text with the entry in it. */
   catalogText: string;
   /** The catalogue's text before. */
@@ -204,6 +209,7 @@ export async function planAdd(
   let spec: TableSpec;
   let schema: InferredSchema;
   let notes: readonly { line: number; text: string }[] = [];
+  let emptyRows: EmptyRows = { count: 0, first: null };
   try {
     const sniffed = await sniffFile(local.file, displayName);
     spec = await tableSpec(local.file, displayName, sniffed, request);
@@ -223,6 +229,7 @@ export async function planAdd(
           spec.format === 'json' || spec.format === 'ndjson' ? Infinity : sampleRows,
         );
         notes = reader.notes ?? [];
+        emptyRows = reader.emptyRows ?? emptyRows;
         break;
       } catch (err) {
         // A quote that swallows whole rows was a character: the file is read again with quotes as characters, unless
@@ -236,6 +243,9 @@ export async function planAdd(
   } finally {
     await local.release();
   }
+  // A delimited file's columns with no name and nothing in them hold nothing to publish; the layout passes over them.
+  const unnamedEmpty = spec.format === 'csv' ? schema.columns.filter((c) => c.header.trim() === '' && c.blank) : [];
+  if (unnamedEmpty.length > 0) schema = { ...schema, columns: schema.columns.filter((c) => !unnamedEmpty.includes(c)) };
   if (schema.columns.length === 0) throw new NotATableError(displayName, 'no columns');
 
   const stem = path
@@ -279,7 +289,18 @@ export async function planAdd(
     name: path.basename(settings.catalog),
     baseDir: path.dirname(settings.catalog),
   });
-  return { spec, schema, notes, catalogText: text, previousText, datasetName, resource, replaces: existing?.id === id };
+  return {
+    spec,
+    schema,
+    notes,
+    emptyRows,
+    unnamedEmpty,
+    catalogText: text,
+    previousText,
+    datasetName,
+    resource,
+    replaces: existing?.id === id,
+  };
 }
 
 /** Writes the catalogue in one step (a rename), so a server reading it never sees half a file. */
@@ -387,6 +408,14 @@ function readingReport(plan: AddPlan): string[] {
   if (schema.idColumn !== null)
     lines.push(
       `the column "${schema.idColumn}" holds the records' own ids, increasing: kept as their _id${readAsDump(spec, schema) ? '; read as a DataStore dump: an unquoted empty cell is null, "" the empty string' : ''}`,
+    );
+  if (plan.emptyRows.count > 0)
+    lines.push(
+      `${count(plan.emptyRows.count)} ${plan.emptyRows.count === 1 ? 'row' : 'rows'} with every cell empty left out (the first on line ${count(plan.emptyRows.first!)})`,
+    );
+  if (plan.unnamedEmpty.length > 0)
+    lines.push(
+      `${plan.unnamedEmpty.length === 1 ? 'an unnamed column' : `${plan.unnamedEmpty.length} unnamed columns`} with every cell empty left out (${plan.unnamedEmpty.length === 1 ? 'column' : 'columns'} ${plan.unnamedEmpty.map((c) => c.position).join(', ')})`,
     );
   if (plan.notes.length > 0)
     lines.push(

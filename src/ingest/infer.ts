@@ -24,6 +24,10 @@ export interface InferredColumn {
   example: string;
   /** Why the type, with the line that decided it; null when there is nothing to say. */
   note: string | null;
+  /** The column's place in the file (1-based). */
+  position: number;
+  /** Whether no cell of it holds anything, not even a missing-value mark. */
+  blank: boolean;
 }
 
 export interface InferOptions {
@@ -603,6 +607,8 @@ export async function inferTable(
       empty: markersAreText ? e.empty - e.missingCount : e.empty,
       example: e.example,
       note: [decision.note, renamed].filter(Boolean).join('; ') || null,
+      position: i + 1,
+      blank: e.filled === 0 && e.missingCount === 0,
     };
   });
   return {

@@ -138,8 +138,14 @@ async function* readTable(
       unit,
     );
   }
+  // Delimited text's columns with no name that no field reads (a spreadsheet's empty columns, as `add` leaves them
+  // out) are passed over while they hold nothing.
+  const unnamedUnread =
+    text && options.extraColumns === 'error'
+      ? header.flatMap((h, i) => (h.trim() === '' && !at.includes(i) ? [i] : []))
+      : [];
   if (options.extraColumns === 'error') {
-    const unexpected = header.findIndex((_, i) => !at.includes(i));
+    const unexpected = header.findIndex((_, i) => !at.includes(i) && !unnamedUnread.includes(i));
     if (unexpected !== -1)
       throw new LoadError(
         name,
@@ -171,6 +177,14 @@ async function* readTable(
             `row has ${cells.length} cells, ${widthOf(reader, width)} (the source's short_rows: "pad" fills the rest with empty cells)`,
           );
         }
+        for (const i of unnamedUnread)
+          if (cells[i] !== undefined && cells[i] !== null && cells[i] !== '')
+            throw new LoadError(
+              name,
+              line,
+              i + 1,
+              `the unnamed column ${i + 1}, which no field reads, holds ${JSON.stringify(cells[i])}: name it in the header and add a field for it`,
+            );
         const fix = options.corrections?.get(line);
         if (fix) {
           for (const [column, c] of fix) {

@@ -286,6 +286,13 @@ const CORPUS: CorpusFile[] = [
       ],
     }),
   },
+  // Excel's CSV of a sheet once formatted beyond its table: empty columns with no name, rows of nothing but commas
+  // (between the rows, and below them).
+  {
+    name: 'excel-ghosts.csv',
+    id: id(38),
+    bytes: 'Name,Votes,Party,,,\r\nAnn,12,FF,,,\r\n,,,,,\r\nBo,7,FG,,,\r\n,,,,,\r\n,,,,,\r\n',
+  },
   // Dates as exports write them: Oracle's DD-MON-YYYY, a German export's dots (day first, reading both ways here), year
   // first with slashes (East Asian locales), and written out.
   {
@@ -436,6 +443,14 @@ describe('count-centre add on the files people have', () => {
     assert.equal(
       said('stations.geojson'),
       "2 records; JSON, UTF-8; GeoJSON features: each property a column, the geometry as GeoJSON text (a property named as a feature's member, id or geometry, is properties.<name>)",
+    );
+    assert.equal(
+      said('excel-ghosts.csv'),
+      '2 records; UTF-8; comma-separated; no quoted fields\n3 rows with every cell empty left out (the first on line 3)\n3 unnamed columns with every cell empty left out (columns 4, 5, 6)',
+    );
+    assert.match(
+      readFileSync(path.join(dir, 'catalog.json'), 'utf8'),
+      /"source": \{"path": "excel-ghosts\.csv"\},\n\s+"fields": \[\{"id": "Name", "type": "text"\}, \{"id": "Votes", "type": "int4"\}, \{"id": "Party", "type": "text"\}\]/,
     );
     assert.equal(
       said('excel-sep.csv'),
@@ -792,6 +807,14 @@ describe('count-centre add on the files people have', () => {
             { _id: 1, oid: 16, typname: 'bool', typlen: 1, typdefault: '' },
             { _id: 2, oid: 17, typname: 'bytea', typlen: -1, typdefault: '' },
             { _id: 3, oid: 18, typname: 'char', typlen: 1, typdefault: '' },
+          ],
+        });
+        assert.deepEqual(await search(id(38)), {
+          total: 2,
+          fields: ['_id:int', 'Name:text', 'Votes:int4', 'Party:text'],
+          records: [
+            { _id: 1, Name: 'Ann', Votes: 12, Party: 'FF' },
+            { _id: 2, Name: 'Bo', Votes: 7, Party: 'FG' },
           ],
         });
         assert.deepEqual(await search(id(37)), {

@@ -450,6 +450,27 @@ describe('sources', () => {
         'parts/a.csv, line 1: header has no column "Votes" (for field "Votes"); found: "Name", "Count"',
       );
     });
+    test("a spreadsheet's empty rows are left out and its unnamed empty columns passed over, until one holds a value", async () => {
+      write('parts/b-1.csv', 'Name,Votes,,\r\nAoife,1,,\r\n,,,\r\nBran,2,,\r\n,,,\r\n');
+      const result = await build();
+      assert.deepEqual([result.outcomes[0]!.status, result.outcomes[0]!.rows], ['loaded', 4]);
+      assert.deepEqual(
+        rows(ROWS).map((r) => [r._id, r.Name, r.Votes]),
+        [
+          [1, 'Aoife', 1],
+          [2, 'Bran', 2],
+          [3, 'Cara', 3],
+          [4, 'Deirdre', 4],
+        ],
+      );
+      write('parts/b-1.csv', 'Name,Votes,,\r\nAoife,1,,\r\nBran,2,,x\r\n');
+      const changed = await build();
+      assert.equal(changed.outcomes[0]!.status, 'kept-previous');
+      assert.equal(
+        changed.outcomes[0]!.error,
+        'parts/b-1.csv, line 3, column 4: the unnamed column 4, which no field reads, holds "x": name it in the header and add a field for it',
+      );
+    });
     test('a derived resource whose input stops loading keeps its previous data', async () => {
       await build();
       write('statistics.csv', 'slug,name,quota,seats\nnorth,North,lots,1\n');

@@ -7,7 +7,7 @@ import { Parser, type Options as CsvOptions } from 'csv-parse';
 import iconv from 'iconv-lite';
 import { findUnclosedQuote, LoadError } from '../csv.js';
 import { repairC1 } from '../encoding.js';
-import type { RawRow, TableReader } from './types.js';
+import type { EmptyRows, RawRow, TableReader } from './types.js';
 
 export interface DelimitedOptions {
   /** An iconv-lite encoding name; `utf-8` is parsed from the bytes without decoding first. */
@@ -202,13 +202,15 @@ async function* escapedSeparatorsAsHex(chunks: AsyncIterable<Buffer>, delimiter:
 /**
  * Every record of the file with the line it ends on, in batches, from the header row on. A trailing block of note
  * lines ("This is a provisional result", "Source: …", one cell each) is held back and dropped at the end; if a data
- * row follows, the block was data after all and is handed on.
+ * row follows, the block was data after all and is handed on. A row of two or more cells, all empty (",,,"), holds
+ * nothing and is left out, counted in `empty`.
  */
 export async function* recordBatches(
   file: string,
   displayName: string,
   options: DelimitedOptions,
   notes: { line: number; text: string }[] = [],
+  empty: EmptyRows = { count: 0, first: null },
 ): AsyncGenerator<RawRow[]> {
   const core = parserCore(
     {
@@ -236,6 +238,12 @@ export async function* recordBatches(
     let cells = backslash ? read.map((cell) => (cell === null ? null : unescapeTextFormat(cell))) : read;
     if (options.nullWord && read.includes('NULL')) cells = cells.map((cell, i) => (read[i] === 'NULL' ? null : cell));
     const row: RawRow = { cells, line: core.info.lines };
+    if (cells.length > 1 && cells.every((cell) => cell === '' || cell === null)) {
+      empty.count += 1;
+      empty.first ??= row.line;
+      lastLine = row.line;
+      return;
+    }
     if (
       watchQuotes &&
       row.line - lastLine > 1 &&
@@ -323,7 +331,8 @@ export async function openDelimited(
   options: DelimitedOptions,
 ): Promise<TableReader> {
   const notes: { line: number; text: string }[] = [];
-  const batches = recordBatches(file, displayName, options, notes);
+  const emptyRows: EmptyRows = { count: 0, first: null };
+  const batches = recordBatches(file, displayName, options, notes, emptyRows);
   let first: RawRow[] = [];
   let columns: string[] | null = null;
   for (;;) {
@@ -362,6 +371,7 @@ export async function openDelimited(
     declaredTypes: null,
     rowCount: null,
     notes,
+    emptyRows,
     async *batches() {
       if (started) throw new Error("a delimited file's rows are read once");
       started = true;

@@ -24,6 +24,11 @@ export const widthOf = (reader: Pick<TableReader, 'headerless'>, width: number):
   reader.headerless ? `the first rows have at most ${width}` : `the header has ${width}`;
 
 /** A file opened for reading as a table. */
+export interface EmptyRows {
+  count: number;
+  first: number | null;
+}
+
 export interface TableReader {
   /** What the format calls a row's place in messages: `line`, `row` or `record`. */
   readonly unit: 'line' | 'row' | 'record';
@@ -42,6 +47,11 @@ export interface TableReader {
   readonly rowCount: number | null;
   /** Lines below the table that were notes, not data ("Source: …"), left out; known once the rows are read. */
   readonly notes?: readonly { line: number; text: string }[];
+  /**
+   * Rows of delimited text with every cell empty (",,,"), as spreadsheets export the rows below a table they once
+   * formatted: left out, counted as read, with the line of the first.
+   */
+  readonly emptyRows?: EmptyRows;
   /**
    * The rows, in file order, in batches (a batch per chunk read, so that a consumer awaits once per batch, not per
    * row).
