@@ -13,7 +13,9 @@ import { inferTable, type InferredColumn, type InferredSchema } from '../ingest/
 import { openTable, tableSpec, type TableSpec } from '../ingest/readers/open.js';
 import { RunawayQuoteError } from '../ingest/readers/delimited.js';
 import { geojsonPath, type RecordsLocation } from '../ingest/readers/json.js';
-import { DELIMITER_NAMES, NotATableError, sniffFile } from '../ingest/readers/sniff.js';
+import { MIXED_UTF8 } from '../ingest/readers/mixed-utf8.js';
+import { DELIMITER_NAMES, NotATableError, sniffFile, type TextEncoding } from '../ingest/readers/sniff.js';
+import { notUtf8 } from '../ingest/encoding.js';
 import { downloadFile, isUrl } from '../ingest/source.js';
 import type { Settings } from '../settings.js';
 import type { EmptyRows } from '../ingest/readers/types.js';
@@ -133,7 +135,7 @@ function sourceEntry(
   if (schema.idColumn !== null) source.id_column = columnFor(spec, schema.idColumn);
   switch (spec.format) {
     case 'csv':
-      if (spec.encoding !== 'utf-8') source.encoding = spec.encoding;
+      if (spec.encoding !== 'utf-8' && spec.encoding !== MIXED_UTF8) source.encoding = spec.encoding;
       if (spec.delimiter !== ',') source.delimiter = spec.delimiter;
       if (spec.headerRow !== 1) source.header_row = spec.headerRow;
       if (schema.shortRows > 0) source.short_rows = 'pad';
@@ -146,12 +148,12 @@ function sourceEntry(
       break;
     case 'json':
       source.layout = 'json';
-      if (spec.encoding !== 'utf-8') source.encoding = spec.encoding;
+      if (spec.encoding !== 'utf-8' && spec.encoding !== MIXED_UTF8) source.encoding = spec.encoding;
       source.records = `${spec.recordsAt.map(pointerKey).join('')}/*`;
       break;
     case 'ndjson':
       source.layout = 'ndjson';
-      if (spec.encoding !== 'utf-8') source.encoding = spec.encoding;
+      if (spec.encoding !== 'utf-8' && spec.encoding !== MIXED_UTF8) source.encoding = spec.encoding;
       break;
     case 'xlsx':
       source.layout = 'xlsx';
@@ -213,6 +215,16 @@ export async function planAdd(
   try {
     const sniffed = await sniffFile(local.file, displayName);
     spec = await tableSpec(local.file, displayName, sniffed, request);
+    // The first bytes were UTF-8; the rest may not be (rows pasted in from a Windows-1252 file), as the load will find.
+    if ((spec.format === 'csv' || spec.format === 'json' || spec.format === 'ndjson') && spec.encoding === 'utf-8') {
+      const found = await notUtf8(local.file, spec.bomLength);
+      if (found)
+        spec = {
+          ...spec,
+          encoding: found.partlyUtf8 || spec.bomLength > 0 ? MIXED_UTF8 : 'windows-1252',
+          notUtf8Line: found.firstLine,
+        };
+    }
     for (;;) {
       let reader: Awaited<ReturnType<typeof openTable>> | null = null;
       try {
@@ -315,7 +327,15 @@ const ENCODING_NAMES: Record<string, string> = {
   'utf-16le': 'UTF-16 LE',
   'utf-16be': 'UTF-16 BE',
   'windows-1252': 'Windows-1252',
+  [MIXED_UTF8]: 'UTF-8 with some Windows-1252 (each byte that is not UTF-8 read as its Windows-1252 letter)',
 };
+
+/** A text file's encoding as people read it, with where a file read as UTF-8 at first stopped being so. */
+function encodingName(spec: TextEncoding): string {
+  const name = ENCODING_NAMES[spec.encoding] ?? spec.encoding;
+  const from = spec.notUtf8Line === undefined ? '' : `: line ${count(spec.notUtf8Line)} is the first that is not UTF-8`;
+  return spec.encoding === MIXED_UTF8 && from ? `${name.replace(/\)$/, '')}${from})` : `${name}${from}`;
+}
 
 const count = (n: number) => n.toLocaleString('en-IE');
 const quoted = (text: string) => `"${text.length > 50 ? `${text.slice(0, 50)}…` : text}"`;
@@ -362,7 +382,7 @@ function readingReport(plan: AddPlan): string[] {
   const lines: string[] = [];
   switch (spec.format) {
     case 'csv': {
-      const encoding = `${ENCODING_NAMES[spec.encoding] ?? spec.encoding}${spec.bomLength > 0 ? ' with BOM' : ''}`;
+      const encoding = `${encodingName(spec)}${spec.bomLength > 0 ? ' with BOM' : ''}`;
       const separated = `${DELIMITER_NAMES[spec.delimiter] ?? `"${spec.delimiter}"`}-separated${spec.separatorLine ? `, as line 1 "sep=${spec.delimiter === '\t' ? '\\t' : spec.delimiter}" says (Excel's way of naming it)` : ''}`;
       lines.push(`${rows}; ${encoding}; ${separated}; ${quoting(spec)}`);
       if (spec.leadingSpaces)
@@ -389,10 +409,10 @@ function readingReport(plan: AddPlan): string[] {
       break;
     }
     case 'json':
-      lines.push(`${rows}; JSON, ${ENCODING_NAMES[spec.encoding] ?? spec.encoding}; ${jsonLayout(spec)}`);
+      lines.push(`${rows}; JSON, ${encodingName(spec)}; ${jsonLayout(spec)}`);
       break;
     case 'ndjson':
-      lines.push(`${rows}; NDJSON (a JSON record per line), ${ENCODING_NAMES[spec.encoding] ?? spec.encoding}`);
+      lines.push(`${rows}; NDJSON (a JSON record per line), ${encodingName(spec)}`);
       break;
     case 'xlsx':
       lines.push(`${rows}; Excel workbook, ${spec.sheet ? `sheet "${spec.sheet}"` : 'first sheet'}`);

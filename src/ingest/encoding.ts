@@ -6,12 +6,16 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { Transform } from 'node:stream';
 import iconv from 'iconv-lite';
+import { MIXED_UTF8, MixedUtf8Decoder, textDecoder } from './readers/mixed-utf8.js';
 import { detectEncoding } from './readers/sniff.js';
 
 export interface SourceScan {
   sha256: string;
   bytes: number;
-  /** The encoding to decode with: `utf-8`, `utf-16le`, `utf-16be` or another iconv-lite name. */
+  /**
+   * The encoding to decode with: `utf-8`, `utf-16le`, `utf-16be` or another iconv-lite name, or MIXED_UTF8 (UTF-8 in
+   * part, Windows-1252 where a byte is not UTF-8).
+   */
   encoding: string;
   /** Bytes of byte-order mark at the start, skipped when the text is read. */
   bomLength: number;
@@ -19,8 +23,9 @@ export interface SourceScan {
 
 /**
  * One pass over the file: its checksum, its byte-order mark, and whether every byte sequence is valid UTF-8.
- * `declared` is the catalogue's encoding; `auto` picks UTF-16 by its BOM (or its zero bytes), else UTF-8 when valid
- * and Windows-1252 otherwise.
+ * `declared` is the catalogue's encoding; `auto` picks UTF-16 by its BOM (or its zero bytes), else UTF-8 when valid,
+ * UTF-8 and Windows-1252 mixed where it has a BOM or UTF-8's multi-byte characters as well as bytes that are not UTF-8
+ * (a second pass tells), and Windows-1252 otherwise.
  */
 export async function scanSource(file: string, declared: string): Promise<SourceScan> {
   const hash = createHash('sha256');
@@ -54,19 +59,42 @@ export async function scanSource(file: string, declared: string): Promise<Source
   let bomLength = sniffed?.bomLength ?? 0;
   if (normalised === 'auto') {
     if (sniffed && sniffed.encoding.startsWith('utf-16')) encoding = sniffed.encoding;
+    else if (validUtf8) encoding = 'utf-8';
+    else if (bomLength === 3 || (await notUtf8(file, 0))?.partlyUtf8) encoding = MIXED_UTF8;
     else {
-      encoding = bomLength === 3 || validUtf8 ? 'utf-8' : 'windows-1252';
-      if (encoding !== 'utf-8') bomLength = 0;
+      encoding = 'windows-1252';
+      bomLength = 0;
     }
   } else {
     if (!iconv.encodingExists(normalised)) throw new Error(`unknown encoding "${declared}"`);
     encoding = normalised === 'utf8' ? 'utf-8' : normalised;
     if (encoding === 'utf-8' && !validUtf8)
-      throw new Error('is declared UTF-8 but contains bytes that are not valid UTF-8');
+      throw new Error(
+        'is declared UTF-8 but contains bytes that are not valid UTF-8 (without "encoding", each such byte reads as its Windows-1252 letter)',
+      );
     // A BOM is skipped only when it is the declared encoding's own.
     if (!(sniffed && sniffed.bomLength > 0 && sniffed.encoding === encoding)) bomLength = 0;
   }
   return { sha256: hash.digest('hex'), bytes, encoding, bomLength };
+}
+
+/**
+ * Where a file (from `start`, past a BOM) is not valid UTF-8: the line of its first byte that is not, and whether it
+ * has UTF-8's multi-byte characters too (it is then UTF-8 in part). Null when the file is valid UTF-8 throughout.
+ */
+export async function notUtf8(file: string, start: number): Promise<{ firstLine: number; partlyUtf8: boolean } | null> {
+  const validator = new TextDecoder('utf-8', { fatal: true });
+  try {
+    for await (const chunk of createReadStream(file, { start, highWaterMark: 1 << 20 }))
+      validator.decode(chunk as Buffer, { stream: true });
+    validator.decode();
+    return null;
+  } catch {
+    const decoder = new MixedUtf8Decoder();
+    for await (const chunk of createReadStream(file, { start, highWaterMark: 1 << 20 })) decoder.write(chunk as Buffer);
+    decoder.end();
+    return { firstLine: decoder.firstInvalidLine ?? 1, partlyUtf8: decoder.sawMultibyte };
+  }
 }
 
 /**
@@ -90,7 +118,18 @@ export function decodedStream(
   repair: 'windows-1252-c1' | null = null,
 ): NodeJS.ReadableStream {
   const raw = createReadStream(file, { start: scan.bomLength });
-  const decoded = raw.pipe(iconv.decodeStream(scan.encoding));
+  const decoder = textDecoder(scan.encoding);
+  const decoded = raw.pipe(
+    new Transform({
+      encoding: 'utf8',
+      transform(chunk: Buffer, _enc, done) {
+        done(null, decoder.write(chunk));
+      },
+      flush(done) {
+        done(null, decoder.end() ?? '');
+      },
+    }),
+  );
   if (!repair) return decoded;
   return decoded.pipe(
     new Transform({

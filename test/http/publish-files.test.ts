@@ -293,6 +293,17 @@ const CORPUS: CorpusFile[] = [
     id: id(38),
     bytes: 'Name,Votes,Party,,,\r\nAnn,12,FF,,,\r\n,,,,,\r\nBo,7,FG,,,\r\n,,,,,\r\n,,,,,\r\n',
   },
+  // A UTF-8 file with rows pasted in from a Windows-1252 one, below the first 256 KB that the first look reads, then
+  // UTF-8 again: each kind of row reads right.
+  {
+    name: 'pasted.csv',
+    id: id(39),
+    bytes: Buffer.concat([
+      Buffer.from(`name,place\n${Array.from({ length: 20000 }, (_, i) => `Ní ${i},Dublin\n`).join('')}`, 'utf8'),
+      iconv.encode('José,Málaga\n', 'windows-1252'),
+      Buffer.from('Zoë,Kraków\n', 'utf8'),
+    ]),
+  },
   // Dates as exports write them: Oracle's DD-MON-YYYY, a German export's dots (day first, reading both ways here), year
   // first with slashes (East Asian locales), and written out.
   {
@@ -452,6 +463,11 @@ describe('count-centre add on the files people have', () => {
       readFileSync(path.join(dir, 'catalog.json'), 'utf8'),
       /"source": \{"path": "excel-ghosts\.csv"\},\n\s+"fields": \[\{"id": "Name", "type": "text"\}, \{"id": "Votes", "type": "int4"\}, \{"id": "Party", "type": "text"\}\]/,
     );
+    assert.equal(
+      said('pasted.csv'),
+      '20,002 records; UTF-8 with some Windows-1252 (each byte that is not UTF-8 read as its Windows-1252 letter: line 20,002 is the first that is not UTF-8); comma-separated; no quoted fields',
+    );
+    assert.doesNotMatch(readFileSync(path.join(dir, 'catalog.json'), 'utf8'), /"path": "pasted\.csv", "encoding"/);
     assert.equal(
       said('excel-sep.csv'),
       '2 records; UTF-8; semicolon-separated, as line 1 "sep=;" says (Excel\'s way of naming it); no quoted fields',
@@ -809,6 +825,13 @@ describe('count-centre add on the files people have', () => {
             { _id: 3, oid: 18, typname: 'char', typlen: 1, typdefault: '' },
           ],
         });
+        const pasted = await search(id(39), '&sort=_id desc&limit=3');
+        assert.equal(pasted.total, 20002);
+        assert.deepEqual(pasted.records, [
+          { _id: 20002, name: 'Zoë', place: 'Kraków' },
+          { _id: 20001, name: 'José', place: 'Málaga' },
+          { _id: 20000, name: 'Ní 19999', place: 'Dublin' },
+        ]);
         assert.deepEqual(await search(id(38)), {
           total: 2,
           fields: ['_id:int', 'Name:text', 'Votes:int4', 'Party:text'],

@@ -19,6 +19,9 @@ import {
 } from '../../src/ingest/ckan/mirror.js';
 import { inferTable, type InferOptions } from '../../src/ingest/infer.js';
 import { detectEncoding, NotATableError, sniffDelimited, sniffFile } from '../../src/ingest/readers/sniff.js';
+import { MIXED_UTF8, MixedUtf8Decoder } from '../../src/ingest/readers/mixed-utf8.js';
+import { scanSource } from '../../src/ingest/encoding.js';
+import fc from 'fast-check';
 import type { RawCell, TableReader } from '../../src/ingest/readers/types.js';
 import { readableLine } from '../../src/logging.js';
 import { PROJECT_ROOT } from '../../src/settings.js';
@@ -75,6 +78,60 @@ describe('what a file is', () => {
       bomLength: 0,
     });
     assert.equal(detectEncoding(Buffer.from([0x00, 0x01, 0x02, 0x00, 0x00, 0x00, 0x7f, 0x00, 0x10]), true), null);
+  });
+
+  test('UTF-8 with rows pasted from Windows-1252: each byte that is not UTF-8 reads as its Windows-1252 letter', () => {
+    const utf8 = Buffer.from('name\nZoë,Kraków\n€5\n', 'utf8');
+    const cp1252 = iconv.encode('José,Málaga,“quoted”\n', 'windows-1252');
+    const decoder = new MixedUtf8Decoder();
+    // Fed a byte at a time: characters split across chunks are carried over.
+    const bytes = Buffer.concat([utf8, cp1252, utf8]);
+    let text = '';
+    for (let i = 0; i < bytes.length; i++) text += decoder.write(bytes.subarray(i, i + 1));
+    text += decoder.end();
+    assert.equal(text, 'name\nZoë,Kraków\n€5\nJosé,Málaga,“quoted”\nname\nZoë,Kraków\n€5\n');
+    assert.deepEqual([decoder.invalidBytes, decoder.firstInvalidLine, decoder.sawMultibyte], [4, 4, true]);
+    // A character cut short at the very end is a Windows-1252 byte too.
+    const cut = new MixedUtf8Decoder();
+    assert.equal(cut.write(Buffer.from([0x61, 0xc3])) + cut.end(), 'aÃ');
+    // The sample tells: UTF-8 and Windows-1252 together, or Windows-1252 alone.
+    assert.deepEqual(detectEncoding(Buffer.concat([utf8, cp1252]), true), { encoding: MIXED_UTF8, bomLength: 0 });
+    assert.deepEqual(detectEncoding(cp1252, true), { encoding: 'windows-1252', bomLength: 0 });
+  });
+
+  test('property: valid UTF-8 decodes as itself, however it is cut into chunks', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), fc.array(fc.nat(400), { maxLength: 8 }), (s, cuts) => {
+        const bytes = Buffer.from(s, 'utf8');
+        const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+        const decoder = new MixedUtf8Decoder();
+        let text = '';
+        let from = 0;
+        for (const at of [...points, bytes.length]) {
+          text += decoder.write(bytes.subarray(from, at));
+          from = at;
+        }
+        text += decoder.end();
+        assert.equal(text, s);
+        assert.equal(decoder.invalidBytes, 0);
+      }),
+    );
+  });
+
+  test("a file's scan: UTF-8 in part is mixed; Windows-1252 throughout is Windows-1252; a UTF-8 BOM is UTF-8's", async () => {
+    const utf8 = Buffer.from('a,b\nZoë,1\n'.repeat(20000), 'utf8');
+    const cp1252 = iconv.encode('José,2\n', 'windows-1252');
+    const scanOf = async (bytes: Buffer) => {
+      const { encoding, bomLength } = await scanSource(tempFile('scan.csv', bytes), 'auto');
+      return [encoding, bomLength];
+    };
+    assert.deepEqual(await scanOf(Buffer.concat([utf8, cp1252])), [MIXED_UTF8, 0]);
+    assert.deepEqual(await scanOf(Buffer.concat([Buffer.from('a,b\n'), cp1252])), ['windows-1252', 0]);
+    assert.deepEqual(await scanOf(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('a,b\n'), cp1252])), [
+      MIXED_UTF8,
+      3,
+    ]);
+    assert.deepEqual(await scanOf(utf8), ['utf-8', 0]);
   });
 
   test('delimiters: comma, semicolon, tab, pipe and space, each ignoring the others inside quotes', () => {

@@ -4,9 +4,9 @@
 
 import { createReadStream } from 'node:fs';
 import { Parser, type Options as CsvOptions } from 'csv-parse';
-import iconv from 'iconv-lite';
 import { findUnclosedQuote, LoadError } from '../csv.js';
 import { repairC1 } from '../encoding.js';
+import { textDecoder } from './mixed-utf8.js';
 import type { EmptyRows, RawRow, TableReader } from './types.js';
 
 export interface DelimitedOptions {
@@ -144,7 +144,7 @@ interface CsvParseError extends Error {
 async function* utf8Chunks(file: string, options: DelimitedOptions): AsyncGenerator<Buffer> {
   const raw = createReadStream(file, { start: options.bomLength, highWaterMark: 1 << 20 });
   const plainUtf8 = options.encoding === 'utf-8' && !options.repair;
-  const decoder = plainUtf8 ? null : iconv.getDecoder(options.encoding);
+  const decoder = plainUtf8 ? null : textDecoder(options.encoding);
   try {
     for await (const chunk of raw) {
       if (!decoder) {

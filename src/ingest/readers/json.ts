@@ -6,9 +6,9 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { JSONParser } from '@streamparser/json';
-import iconv from 'iconv-lite';
 import { LoadError } from '../csv.js';
 import type { FieldType } from '../../catalog/types.js';
+import { decodeText, textDecoder } from './mixed-utf8.js';
 import type { RawCell, RawRow, TableReader } from './types.js';
 
 export interface JsonOptions {
@@ -91,7 +91,7 @@ const BATCH = 2048;
 
 async function* textChunks(file: string, options: Pick<JsonOptions, 'encoding' | 'bomLength'>): AsyncGenerator<string> {
   const raw = createReadStream(file, { start: options.bomLength, highWaterMark: 1 << 20 });
-  const decoder = iconv.getDecoder(options.encoding);
+  const decoder = textDecoder(options.encoding);
   try {
     for await (const chunk of raw) {
       const text = decoder.write(chunk as Buffer);
@@ -217,7 +217,7 @@ export async function findRecords(
   } finally {
     await handle.close();
   }
-  const text = iconv.decode(sample, options.encoding);
+  const text = decodeText(sample, options.encoding);
   if (text.trimStart().startsWith('[')) return { recordsAt: [], fields: null, lists: false, shape: 'records' };
   const counts = new Map<string, { keys: string[]; objects: number; lists: number }>();
   /** Per object (its keys from the root, as JSON), the fields a `fields`, `schema` or `columns` member describes. */

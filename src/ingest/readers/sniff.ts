@@ -5,7 +5,7 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
-import iconv from 'iconv-lite';
+import { decodeText, MIXED_UTF8, MixedUtf8Decoder } from './mixed-utf8.js';
 
 /**
  * How a text file is encoded: an iconv-lite name (`utf-8`, `utf-16le`, `utf-16be`, `windows-1252`) and its BOM's
@@ -14,6 +14,8 @@ import iconv from 'iconv-lite';
 export interface TextEncoding {
   encoding: string;
   bomLength: number;
+  /** Where the whole file was read for it: the line of the first byte that is not UTF-8, in a file mostly UTF-8. */
+  notUtf8Line?: number;
 }
 
 export interface DelimitedShape {
@@ -117,7 +119,10 @@ export function detectEncoding(sample: Uint8Array, complete: boolean): TextEncod
     decoder.decode(sample, { stream: !complete });
     return { encoding: 'utf-8', bomLength: 0 };
   } catch {
-    return { encoding: 'windows-1252', bomLength: 0 };
+    // UTF-8's multi-byte characters beside bytes that are not UTF-8: a file put together from parts.
+    const mixed = new MixedUtf8Decoder();
+    mixed.write(Buffer.from(sample.buffer, sample.byteOffset, sample.length));
+    return { encoding: mixed.sawMultibyte ? MIXED_UTF8 : 'windows-1252', bomLength: 0 };
   }
 }
 
@@ -464,7 +469,7 @@ export async function sniffFile(file: string, displayName = file): Promise<Sniff
       displayName,
       'binary content, not a table file Count Centre reads (CSV or other delimited text, JSON, NDJSON, Excel .xlsx or Parquet)',
     );
-  const text = iconv.decode(sample.subarray(encoding.bomLength), encoding.encoding);
+  const text = decodeText(sample.subarray(encoding.bomLength), encoding.encoding);
   if (text.trim() === '') throw new NotATableError(displayName, 'the file holds only blank lines');
   const first = text.trimStart()[0];
   if (first === '[' || first === '{') {
