@@ -16,7 +16,7 @@ import { geojsonPath, type RecordsLocation } from '../ingest/readers/json.js';
 import { MIXED_UTF8 } from '../ingest/readers/mixed-utf8.js';
 import { DELIMITER_NAMES, NotATableError, sniffFile, type TextEncoding } from '../ingest/readers/sniff.js';
 import { notUtf8 } from '../ingest/encoding.js';
-import { downloadFile, isUrl } from '../ingest/source.js';
+import { downloadFile, isUrl, uncompressed } from '../ingest/source.js';
 import type { Settings } from '../settings.js';
 import type { EmptyRows } from '../ingest/readers/types.js';
 import { textTable } from './progress.js';
@@ -82,9 +82,12 @@ function titleFor(stem: string): string {
 }
 
 /** A local copy of the source to read: the file itself, or a URL downloaded (streamed to a temporary file). */
-async function localCopy(source: string): Promise<{ file: string; release(): Promise<void> }> {
-  if (!isUrl(source)) return { file: path.resolve(source), release: async () => {} };
-  return downloadFile(source, 120_000, { prefix: 'countcentre-add-', name: 'download' });
+async function localCopy(source: string, displayName: string): Promise<{ file: string; release(): Promise<void> }> {
+  if (!isUrl(source)) return uncompressed({ file: path.resolve(source), release: async () => {} }, displayName);
+  return uncompressed(
+    await downloadFile(source, 120_000, { prefix: 'countcentre-add-', name: 'download' }),
+    displayName,
+  );
 }
 
 /**
@@ -207,7 +210,7 @@ export async function planAdd(
       `unknown licence id "${request.license}" (for example cc-by, CC-BY-4.0, CC0-1.0, odc-odbl; see docs/configuration.md)`,
     );
   const displayName = isUrl(request.source) ? request.source : path.basename(request.source);
-  const local = await localCopy(request.source);
+  const local = await localCopy(request.source, displayName);
   let spec: TableSpec;
   let schema: InferredSchema;
   let notes: readonly { line: number; text: string }[] = [];
@@ -262,6 +265,7 @@ export async function planAdd(
 
   const stem = path
     .basename(isUrl(request.source) ? new URL(request.source).pathname : request.source)
+    .replace(/\.gz$/i, '')
     .replace(/\.[^.]*$/, '');
   const previousText = existsSync(settings.catalog) ? readFileSync(settings.catalog, 'utf8') : null;
   let text = previousText ?? EMPTY_CATALOG;

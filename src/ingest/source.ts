@@ -1,12 +1,15 @@
 // Locates a resource's source: a file under the sources folder, or a URL (under a base URL, or absolute),
-// which is downloaded to a temporary file first so that it can be checksummed and read twice.
+// which is downloaded to a temporary file first so that it can be checksummed and read twice. A gzip-compressed file
+// (`.csv.gz`, as large tables are often shipped) is decompressed to a temporary file the same way.
 
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import { NotATableError } from './readers/sniff.js';
 
 export interface LocatedSource {
   /** Local file to read. */
@@ -41,6 +44,45 @@ export async function downloadFile(
   return { file, release };
 }
 
+/** Whether a file starts with gzip's signature; false for what cannot be read (which the reader then names). */
+async function isGzip(file: string): Promise<boolean> {
+  const handle = await open(file, 'r').catch(() => null);
+  if (!handle) return false;
+  try {
+    const head = Buffer.alloc(2);
+    const { bytesRead } = await handle.read(head, 0, 2, 0);
+    return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  } catch {
+    return false;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * A local file as it is read: itself, or, when it is gzip-compressed, its content decompressed (streamed, so memory
+ * stays flat) to a file of a temporary folder of its own, which `release` removes, after releasing `file`'s own.
+ */
+export async function uncompressed(
+  located: { file: string; release(): Promise<void> },
+  displayName: string,
+): Promise<{ file: string; release(): Promise<void> }> {
+  if (!(await isGzip(located.file))) return located;
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'countcentre-gunzip-'));
+  const file = path.join(dir, 'content');
+  const release = async () => {
+    await rm(dir, { recursive: true, force: true });
+    await located.release();
+  };
+  try {
+    await pipeline(createReadStream(located.file), createGunzip(), createWriteStream(file));
+  } catch (err) {
+    await release();
+    throw new NotATableError(displayName, `gzip-compressed, but it does not decompress (${(err as Error).message})`);
+  }
+  return { file, release };
+}
+
 /** What the service calls a source in anything it shows: an absolute local path by its file name. */
 export function publicName(sourcePath: string): string {
   return !isUrl(sourcePath) && path.isAbsolute(sourcePath) ? path.basename(sourcePath) : sourcePath;
@@ -66,8 +108,9 @@ export async function locateSource(sources: string, sourcePath: string, timeoutM
     }
     // A file outside the sources and the catalogue's folder is named by its file name alone: a path on the
     // publisher's machine is nobody else's business, and never leaves it (messages, package_show, logs).
-    return { file: location, displayName: publicName(sourcePath), release: async () => {} };
+    const displayName = publicName(sourcePath);
+    return { ...(await uncompressed({ file: location, release: async () => {} }, displayName)), displayName };
   }
-  const { file, release } = await downloadFile(location, timeoutMs, { prefix: 'countcentre-source-', name: 'source' });
-  return { file, displayName: location, release };
+  const downloaded = await downloadFile(location, timeoutMs, { prefix: 'countcentre-source-', name: 'source' });
+  return { ...(await uncompressed(downloaded, location)), displayName: location };
 }

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import iconv from 'iconv-lite';
 import { PROJECT_ROOT } from '../../src/settings.js';
 import * as arrow from 'apache-arrow';
@@ -304,6 +305,9 @@ const CORPUS: CorpusFile[] = [
       Buffer.from('Zoë,Kraków\n', 'utf8'),
     ]),
   },
+  // Tables shipped gzip-compressed: a CSV and an NDJSON file (the format is the content's, the name's before ".gz").
+  { name: 'releases.csv.gz', id: id(40), bytes: gzipSync('version,codename\n12,Bookworm\n13,Trixie\n') },
+  { name: 'events.ndjson.gz', id: id(41), bytes: gzipSync('{"n":1,"what":"a"}\n{"n":2,"what":"b"}\n') },
   // Dates as exports write them: Oracle's DD-MON-YYYY, a German export's dots (day first, reading both ways here), year
   // first with slashes (East Asian locales), and written out.
   {
@@ -468,6 +472,9 @@ describe('count-centre add on the files people have', () => {
       '20,002 records; UTF-8 with some Windows-1252 (each byte that is not UTF-8 read as its Windows-1252 letter: line 20,002 is the first that is not UTF-8); comma-separated; no quoted fields',
     );
     assert.doesNotMatch(readFileSync(path.join(dir, 'catalog.json'), 'utf8'), /"path": "pasted\.csv", "encoding"/);
+    assert.equal(said('releases.csv.gz'), '2 records; UTF-8; comma-separated; no quoted fields');
+    assert.equal(said('events.ndjson.gz'), '2 records; NDJSON (a JSON record per line), UTF-8');
+    assert.match(readFileSync(path.join(dir, 'catalog.json'), 'utf8'), /"name": "releases",/);
     assert.equal(
       said('excel-sep.csv'),
       '2 records; UTF-8; semicolon-separated, as line 1 "sep=;" says (Excel\'s way of naming it); no quoted fields',
@@ -831,6 +838,18 @@ describe('count-centre add on the files people have', () => {
           { _id: 20002, name: 'Zoë', place: 'Kraków' },
           { _id: 20001, name: 'José', place: 'Málaga' },
           { _id: 20000, name: 'Ní 19999', place: 'Dublin' },
+        ]);
+        assert.deepEqual(await search(id(40)), {
+          total: 2,
+          fields: ['_id:int', 'version:int4', 'codename:text'],
+          records: [
+            { _id: 1, version: 12, codename: 'Bookworm' },
+            { _id: 2, version: 13, codename: 'Trixie' },
+          ],
+        });
+        assert.deepEqual((await search(id(41))).records, [
+          { _id: 1, n: 1, what: 'a' },
+          { _id: 2, n: 2, what: 'b' },
         ]);
         assert.deepEqual(await search(id(38)), {
           total: 2,
@@ -1277,7 +1296,7 @@ describe('count-centre add on what is not a table', () => {
     await refused(
       'table.csv.gz',
       Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00]),
-      /^count-centre: table\.csv\.gz: gzip-compressed: decompress it \(gunzip\) and publish the file inside\n$/,
+      /^count-centre: table\.csv\.gz: gzip-compressed, but it does not decompress \(unexpected end of file\)\n$/,
     );
     assert.equal(existsSync(path.join(dir, 'store.sqlite')), false);
   });

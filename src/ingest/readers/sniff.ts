@@ -445,7 +445,8 @@ export async function sniffFile(file: string, displayName = file): Promise<Sniff
     await handle.close();
   }
   if (size === 0) throw new NotATableError(displayName, 'the file is empty');
-  const extension = path.extname(displayName).toLowerCase();
+  // A compressed file's name keeps the extension of what it holds before its own (events.ndjson.gz).
+  const extension = path.extname(displayName.replace(/\.gz$/i, '')).toLowerCase();
 
   if (startsWith(sample, [0x50, 0x41, 0x52, 0x31])) return { format: 'parquet' };
   if (startsWith(sample, [0x50, 0x4b, 0x03, 0x04])) {
