@@ -1,6 +1,7 @@
 // Locates a resource's source: a file under the sources folder, or a URL (under a base URL, or absolute),
 // which is downloaded to a temporary file first so that it can be checksummed and read twice. A gzip-compressed file
-// (`.csv.gz`, as large tables are often shipped) is decompressed to a temporary file the same way.
+// (`.csv.gz`, as large tables are often shipped), or a ZIP archive holding one table (as portals often offer them), is
+// decompressed to a temporary file the same way.
 
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, open, rm, stat } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
+import yauzl from 'yauzl';
 import { NotATableError } from './readers/sniff.js';
 
 export interface LocatedSource {
@@ -44,41 +46,96 @@ export async function downloadFile(
   return { file, release };
 }
 
-/** Whether a file starts with gzip's signature; false for what cannot be read (which the reader then names). */
-async function isGzip(file: string): Promise<boolean> {
+/** What a file's signature says it is packed in; null for what cannot be read (which the reader then names). */
+async function packing(file: string): Promise<'gzip' | 'zip' | null> {
   const handle = await open(file, 'r').catch(() => null);
-  if (!handle) return false;
+  if (!handle) return null;
   try {
-    const head = Buffer.alloc(2);
-    const { bytesRead } = await handle.read(head, 0, 2, 0);
-    return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await handle.read(head, 0, 4, 0);
+    if (bytesRead >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
+    if (bytesRead === 4 && head.readUInt32BE(0) === 0x504b0304) return 'zip';
+    return null;
   } catch {
-    return false;
+    return null;
   } finally {
     await handle.close();
   }
 }
 
+/** Entries of an archive that are no table: folders, macOS's resource forks, hidden files, a read-me or licence. */
+const NOT_A_TABLE_ENTRY = /(^|\/)(__MACOSX\/|\.)|\/$|(^|\/)(readme|licen[cs]e|copying|notes?)(\.[a-z0-9]+)?$/i;
+
 /**
- * A local file as it is read: itself, or, when it is gzip-compressed, its content decompressed (streamed, so memory
- * stays flat) to a file of a temporary folder of its own, which `release` removes, after releasing `file`'s own.
+ * The one table a ZIP archive holds, extracted to `into`; null for an archive that is an Office document (an .xlsx is
+ * a ZIP archive, which its own reader reads). An archive of several tables, or none, is refused, naming what it holds.
+ */
+async function extractOnlyTable(file: string, into: string, displayName: string): Promise<boolean> {
+  let zip: yauzl.ZipFile;
+  try {
+    zip = await yauzl.openPromise(file, { lazyEntries: true, autoClose: false, strictFileNames: false });
+  } catch (err) {
+    throw new NotATableError(displayName, `a ZIP archive that cannot be read (${(err as Error).message})`);
+  }
+  try {
+    const entries: yauzl.Entry[] = [];
+    await new Promise<void>((resolve, reject) => {
+      zip.on('entry', (entry: yauzl.Entry) => {
+        entries.push(entry);
+        zip.readEntry();
+      });
+      zip.on('end', resolve);
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+    if (entries.some((e) => e.fileName === '[Content_Types].xml' || e.fileName === 'mimetype')) return false;
+    const tables = entries.filter((e) => !NOT_A_TABLE_ENTRY.test(e.fileName));
+    if (tables.length !== 1) {
+      const names = tables.slice(0, 5).map((e) => e.fileName);
+      throw new NotATableError(
+        displayName,
+        tables.length === 0
+          ? 'a ZIP archive with no file in it that could be a table'
+          : `a ZIP archive of ${tables.length} files (${names.join(', ')}${tables.length > 5 ? ', …' : ''}): unzip it and publish each table on its own`,
+      );
+    }
+    await pipeline(await zip.openReadStreamPromise(tables[0]!), createWriteStream(into));
+    return true;
+  } finally {
+    zip.close();
+  }
+}
+
+/**
+ * A local file as it is read: itself, or, when it is gzip-compressed or a ZIP archive of one table, what it holds,
+ * decompressed (streamed, so memory stays flat) to a file of a temporary folder of its own, which `release` removes,
+ * after releasing `file`'s own.
  */
 export async function uncompressed(
   located: { file: string; release(): Promise<void> },
   displayName: string,
 ): Promise<{ file: string; release(): Promise<void> }> {
-  if (!(await isGzip(located.file))) return located;
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'countcentre-gunzip-'));
+  const packed = await packing(located.file);
+  if (!packed) return located;
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'countcentre-unpacked-'));
   const file = path.join(dir, 'content');
   const release = async () => {
     await rm(dir, { recursive: true, force: true });
     await located.release();
   };
   try {
-    await pipeline(createReadStream(located.file), createGunzip(), createWriteStream(file));
+    if (packed === 'gzip') await pipeline(createReadStream(located.file), createGunzip(), createWriteStream(file));
+    else if (!(await extractOnlyTable(located.file, file, displayName))) {
+      await rm(dir, { recursive: true, force: true });
+      return located;
+    }
   } catch (err) {
     await release();
-    throw new NotATableError(displayName, `gzip-compressed, but it does not decompress (${(err as Error).message})`);
+    if (err instanceof NotATableError) throw err;
+    throw new NotATableError(
+      displayName,
+      `${packed === 'gzip' ? 'gzip-compressed' : 'a ZIP archive'}, but it does not decompress (${(err as Error).message})`,
+    );
   }
   return { file, release };
 }

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
+import { strToU8, zipSync } from 'fflate';
 import iconv from 'iconv-lite';
 import { PROJECT_ROOT } from '../../src/settings.js';
 import * as arrow from 'apache-arrow';
@@ -308,6 +309,18 @@ const CORPUS: CorpusFile[] = [
   // Tables shipped gzip-compressed: a CSV and an NDJSON file (the format is the content's, the name's before ".gz").
   { name: 'releases.csv.gz', id: id(40), bytes: gzipSync('version,codename\n12,Bookworm\n13,Trixie\n') },
   { name: 'events.ndjson.gz', id: id(41), bytes: gzipSync('{"n":1,"what":"a"}\n{"n":2,"what":"b"}\n') },
+  // A portal's ZIP download: one table beside a read-me, in a folder, with macOS's resource fork.
+  {
+    name: 'download.zip',
+    id: id(42),
+    bytes: Buffer.from(
+      zipSync({
+        'data/README.txt': strToU8('Read me first.\n'),
+        'data/counties.csv': strToU8('county;seats\r\nCork;18\r\nKerry;5\r\n'),
+        '__MACOSX/data/._counties.csv': strToU8('\u0000\u0005\u0016\u0007'),
+      }),
+    ),
+  },
   // Dates as exports write them: Oracle's DD-MON-YYYY, a German export's dots (day first, reading both ways here), year
   // first with slashes (East Asian locales), and written out.
   {
@@ -475,6 +488,7 @@ describe('count-centre add on the files people have', () => {
     assert.equal(said('releases.csv.gz'), '2 records; UTF-8; comma-separated; no quoted fields');
     assert.equal(said('events.ndjson.gz'), '2 records; NDJSON (a JSON record per line), UTF-8');
     assert.match(readFileSync(path.join(dir, 'catalog.json'), 'utf8'), /"name": "releases",/);
+    assert.equal(said('download.zip'), '2 records; UTF-8; semicolon-separated; no quoted fields');
     assert.equal(
       said('excel-sep.csv'),
       '2 records; UTF-8; semicolon-separated, as line 1 "sep=;" says (Excel\'s way of naming it); no quoted fields',
@@ -845,6 +859,14 @@ describe('count-centre add on the files people have', () => {
           records: [
             { _id: 1, version: 12, codename: 'Bookworm' },
             { _id: 2, version: 13, codename: 'Trixie' },
+          ],
+        });
+        assert.deepEqual(await search(id(42)), {
+          total: 2,
+          fields: ['_id:int', 'county:text', 'seats:int4'],
+          records: [
+            { _id: 1, county: 'Cork', seats: 18 },
+            { _id: 2, county: 'Kerry', seats: 5 },
           ],
         });
         assert.deepEqual((await search(id(41))).records, [
@@ -1285,7 +1307,7 @@ describe('count-centre add on what is not a table', () => {
     );
   });
 
-  test('a folder, an empty file, a binary, a compressed file', async () => {
+  test('a folder, an empty file, a binary, a broken compressed file, an archive of several tables', async () => {
     await refused('a-folder', null, /^count-centre: a-folder: is a folder, not a file\n$/);
     await refused('empty.csv', '', /^count-centre: empty\.csv: the file is empty\n$/);
     await refused(
@@ -1297,6 +1319,11 @@ describe('count-centre add on what is not a table', () => {
       'table.csv.gz',
       Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00]),
       /^count-centre: table\.csv\.gz: gzip-compressed, but it does not decompress \(unexpected end of file\)\n$/,
+    );
+    await refused(
+      'tables.zip',
+      Buffer.from(zipSync({ 'a.csv': strToU8('x\n1\n'), 'b.csv': strToU8('y\n2\n'), LICENSE: strToU8('CC BY') })),
+      /^count-centre: tables\.zip: a ZIP archive of 2 files \(a\.csv, b\.csv\): unzip it and publish each table on its own\n$/,
     );
     assert.equal(existsSync(path.join(dir, 'store.sqlite')), false);
   });
