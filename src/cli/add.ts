@@ -183,7 +183,8 @@ function columnFor(spec: TableSpec, header: string): string {
         : [spec.lists && spec.fields ? String(spec.fields.findIndex((f) => f.id === header)) : header];
     return `${spec.recordsAt.map(pointerKey).join('')}/*${keys.map(pointerKey).join('')}`;
   }
-  if (spec.format === 'ndjson') return pointerKey(header);
+  if (spec.format === 'ndjson')
+    return spec.shape === 'geojson' ? geojsonPath(header).map(pointerKey).join('') : pointerKey(header);
   return header;
 }
 
@@ -416,7 +417,11 @@ function readingReport(plan: AddPlan): string[] {
       lines.push(`${rows}; JSON, ${encodingName(spec)}; ${jsonLayout(spec)}`);
       break;
     case 'ndjson':
-      lines.push(`${rows}; NDJSON (a JSON record per line), ${encodingName(spec)}`);
+      lines.push(
+        spec.shape === 'geojson'
+          ? `${rows}; GeoJSON features, one a line (GeoJSONSeq), ${encodingName(spec)}: each property a column, the geometry as GeoJSON text`
+          : `${rows}; NDJSON (a JSON record per line), ${encodingName(spec)}`,
+      );
       break;
     case 'xlsx':
       lines.push(`${rows}; Excel workbook, ${spec.sheet ? `sheet "${spec.sheet}"` : 'first sheet'}`);

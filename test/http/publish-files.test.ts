@@ -321,6 +321,14 @@ const CORPUS: CorpusFile[] = [
       }),
     ),
   },
+  // The same as GeoJSONSeq (RFC 8142, as ogr2ogr writes it): a feature a line, each after a record separator.
+  {
+    name: 'stations.geojsons',
+    id: id(43),
+    bytes:
+      '\u001e{"type":"Feature","id":1,"properties":{"name":"Valentia","height":24},"geometry":{"type":"Point","coordinates":[-10.24,51.94]}}\n' +
+      '\u001e{"type":"Feature","id":2,"properties":{"name":"Malin Head","height":null},"geometry":null}\n',
+  },
   // Dates as exports write them: Oracle's DD-MON-YYYY, a German export's dots (day first, reading both ways here), year
   // first with slashes (East Asian locales), and written out.
   {
@@ -489,6 +497,10 @@ describe('count-centre add on the files people have', () => {
     assert.equal(said('events.ndjson.gz'), '2 records; NDJSON (a JSON record per line), UTF-8');
     assert.match(readFileSync(path.join(dir, 'catalog.json'), 'utf8'), /"name": "releases",/);
     assert.equal(said('download.zip'), '2 records; UTF-8; semicolon-separated; no quoted fields');
+    assert.equal(
+      said('stations.geojsons'),
+      '2 records; GeoJSON features, one a line (GeoJSONSeq), UTF-8: each property a column, the geometry as GeoJSON text',
+    );
     assert.equal(
       said('excel-sep.csv'),
       '2 records; UTF-8; semicolon-separated, as line 1 "sep=;" says (Excel\'s way of naming it); no quoted fields',
@@ -911,6 +923,14 @@ describe('count-centre add on the files people have', () => {
               id: 2,
               geometry: null,
             },
+          ],
+        });
+        assert.deepEqual(await search(id(43)), {
+          total: 2,
+          fields: ['_id:int', 'name:text', 'height:int4', 'id:int4', 'geometry:text'],
+          records: [
+            { _id: 1, name: 'Valentia', height: 24, id: 1, geometry: '{"type":"Point","coordinates":[-10.24,51.94]}' },
+            { _id: 2, name: 'Malin Head', height: null, id: 2, geometry: null },
           ],
         });
         assert.deepEqual(await search(id(34)), {

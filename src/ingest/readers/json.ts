@@ -120,7 +120,8 @@ async function* records(
       if (text.trim() === '') return;
       let value: unknown;
       try {
-        value = JSON.parse(text);
+        // GeoJSONSeq (RFC 8142) starts each record with a record separator.
+        value = JSON.parse(text.charCodeAt(0) === 0x1e ? text.slice(1) : text);
       } catch (err) {
         throw new LoadError(displayName, line, null, `not a JSON value on this line: ${(err as Error).message}`);
       }
@@ -329,6 +330,35 @@ export async function findRecords(
     lists,
     shape: features ? 'geojson' : (description?.shape ?? 'records'),
   };
+}
+
+/** How an NDJSON file's lines hold records: objects, or GeoJSON features (GeoJSONSeq), by its first line. */
+export async function ndjsonShape(
+  file: string,
+  options: Pick<JsonOptions, 'encoding' | 'bomLength'>,
+): Promise<'records' | 'geojson'> {
+  const handle = await open(file, 'r');
+  let sample: Buffer;
+  try {
+    sample = Buffer.alloc(1 << 20);
+    const { bytesRead } = await handle.read(sample, 0, sample.length, options.bomLength);
+    sample = sample.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+  // GeoJSONSeq (RFC 8142) may start each line with a record separator.
+  const line = decodeText(sample, options.encoding)
+    .split('\n')
+    .map((l) => l.replace(/^\u001e/, '').trim())
+    .find((l) => l !== '');
+  try {
+    const first = JSON.parse(line ?? '') as unknown;
+    return first !== null && typeof first === 'object' && (first as { type?: unknown }).type === 'Feature'
+      ? 'geojson'
+      : 'records';
+  } catch {
+    return 'records';
+  }
 }
 
 /** Row labels as pandas writes its default and date indexes: whole numbers (epoch milliseconds for dates). */

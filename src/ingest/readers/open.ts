@@ -2,7 +2,7 @@
 // place that knows which reader reads which format.
 
 import { openDelimited } from './delimited.js';
-import { fieldTypeOfCkan, findRecords, openJson, type RecordsLocation } from './json.js';
+import { fieldTypeOfCkan, findRecords, ndjsonShape, openJson, type RecordsLocation } from './json.js';
 import { openParquet } from './parquet.js';
 import { NotATableError, type Sniffed } from './sniff.js';
 import type { TableReader } from './types.js';
@@ -82,7 +82,7 @@ export async function tableSpec(
     case 'json':
       return { ...sniffed, ...(await findRecords(file, displayName, sniffed)) };
     case 'ndjson':
-      return { ...sniffed, recordsAt: [], fields: null, lists: false, shape: 'records' };
+      return { ...sniffed, recordsAt: [], fields: null, lists: false, shape: await ndjsonShape(file, sniffed) };
     case 'xlsx':
       return { format: 'xlsx', sheet: overrides.sheet ?? null };
     case 'parquet':

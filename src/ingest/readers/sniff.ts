@@ -408,11 +408,15 @@ function cellLine(
   return null;
 }
 
-const NDJSON_EXTENSIONS = new Set(['.ndjson', '.jsonl', '.ldjson']);
+const NDJSON_EXTENSIONS = new Set(['.ndjson', '.jsonl', '.ldjson', '.geojsonl', '.geojsons', '.geojsonseq']);
 
 /** Whether the first non-blank line is a whole JSON value, and a second line starts another: NDJSON. */
 function looksLikeNdjson(text: string): boolean {
-  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
+  // GeoJSONSeq (RFC 8142) starts each line with a record separator.
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.replace(/^\u001e/, ''))
+    .filter((l) => l.trim() !== '');
   if (lines.length < 2) return false;
   try {
     JSON.parse(lines[0]!);
@@ -472,7 +476,7 @@ export async function sniffFile(file: string, displayName = file): Promise<Sniff
     );
   const text = decodeText(sample.subarray(encoding.bomLength), encoding.encoding);
   if (text.trim() === '') throw new NotATableError(displayName, 'the file holds only blank lines');
-  const first = text.trimStart()[0];
+  const first = text.replace(/^[\s\u001e]+/, '')[0];
   if (first === '[' || first === '{') {
     if (NDJSON_EXTENSIONS.has(extension) || looksLikeNdjson(text)) return { format: 'ndjson', ...encoding };
     return { format: 'json', ...encoding };
