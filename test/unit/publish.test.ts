@@ -2,10 +2,10 @@
 // mapping and verification; and the program's --help and --version.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import iconv from 'iconv-lite';
 import { renderCatalogJson, withResource } from '../../src/catalog/edit.js';
 import { LoadProgressReporter, progressLine, summaryTable } from '../../src/cli/progress.js';
@@ -49,8 +49,15 @@ async function typeOf(values: readonly RawCell[], options: InferOptions = {}) {
   return { type: column!.type, format: column!.format, note: column!.note };
 }
 
+/** Folders tempFile made, removed when the file's tests are done. */
+const tempDirs: string[] = [];
+after(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
 function tempFile(name: string, content: string | Buffer): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-sniff-'));
+  tempDirs.push(dir);
   const file = path.join(dir, name);
   writeFileSync(file, content);
   return file;
