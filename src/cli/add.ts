@@ -127,6 +127,9 @@ function readAsDump(spec: TableSpec, schema: InferredSchema): boolean {
   return spec.format === 'csv' && schema.idColumn === '_id' && spec.escapes !== 'backslash' && !spec.nullWord;
 }
 
+/** Whether the entry names the encoding: `auto` finds UTF-8, and UTF-8 with some Windows-1252, itself. */
+const declaresEncoding = (spec: TextEncoding) => spec.encoding !== 'utf-8' && spec.encoding !== MIXED_UTF8;
+
 /** The catalogue's source entry for a file read as `spec`: only what differs from the defaults is written. */
 function sourceEntry(
   where: { path: string; base?: 'catalog' },
@@ -138,7 +141,7 @@ function sourceEntry(
   if (schema.idColumn !== null) source.id_column = columnFor(spec, schema.idColumn);
   switch (spec.format) {
     case 'csv':
-      if (spec.encoding !== 'utf-8' && spec.encoding !== MIXED_UTF8) source.encoding = spec.encoding;
+      if (declaresEncoding(spec)) source.encoding = spec.encoding;
       if (spec.delimiter !== ',') source.delimiter = spec.delimiter;
       if (spec.headerRow !== 1) source.header_row = spec.headerRow;
       if (schema.shortRows > 0) source.short_rows = 'pad';
@@ -151,12 +154,12 @@ function sourceEntry(
       break;
     case 'json':
       source.layout = 'json';
-      if (spec.encoding !== 'utf-8' && spec.encoding !== MIXED_UTF8) source.encoding = spec.encoding;
+      if (declaresEncoding(spec)) source.encoding = spec.encoding;
       source.records = `${spec.recordsAt.map(pointerKey).join('')}/*`;
       break;
     case 'ndjson':
       source.layout = 'ndjson';
-      if (spec.encoding !== 'utf-8' && spec.encoding !== MIXED_UTF8) source.encoding = spec.encoding;
+      if (declaresEncoding(spec)) source.encoding = spec.encoding;
       break;
     case 'xlsx':
       source.layout = 'xlsx';
@@ -222,12 +225,7 @@ export async function planAdd(
     // The first bytes were UTF-8; the rest may not be (rows pasted in from a Windows-1252 file), as the load will find.
     if ((spec.format === 'csv' || spec.format === 'json' || spec.format === 'ndjson') && spec.encoding === 'utf-8') {
       const found = await notUtf8(local.file, spec.bomLength);
-      if (found)
-        spec = {
-          ...spec,
-          encoding: found.partlyUtf8 || spec.bomLength > 0 ? MIXED_UTF8 : 'windows-1252',
-          notUtf8Line: found.firstLine,
-        };
+      if (found) spec = { ...spec, encoding: found.encoding, notUtf8Line: found.firstLine };
     }
     for (;;) {
       let reader: Awaited<ReturnType<typeof openTable>> | null = null;
@@ -332,14 +330,14 @@ const ENCODING_NAMES: Record<string, string> = {
   'utf-16le': 'UTF-16 LE',
   'utf-16be': 'UTF-16 BE',
   'windows-1252': 'Windows-1252',
-  [MIXED_UTF8]: 'UTF-8 with some Windows-1252 (each byte that is not UTF-8 read as its Windows-1252 letter)',
 };
 
 /** A text file's encoding as people read it, with where a file read as UTF-8 at first stopped being so. */
 function encodingName(spec: TextEncoding): string {
-  const name = ENCODING_NAMES[spec.encoding] ?? spec.encoding;
   const from = spec.notUtf8Line === undefined ? '' : `: line ${count(spec.notUtf8Line)} is the first that is not UTF-8`;
-  return spec.encoding === MIXED_UTF8 && from ? `${name.replace(/\)$/, '')}${from})` : `${name}${from}`;
+  if (spec.encoding === MIXED_UTF8)
+    return `UTF-8 with some Windows-1252 (each byte that is not UTF-8 read as its Windows-1252 letter${from})`;
+  return `${ENCODING_NAMES[spec.encoding] ?? spec.encoding}${from}`;
 }
 
 const count = (n: number) => n.toLocaleString('en-IE');
@@ -388,11 +386,12 @@ function readingReport(plan: AddPlan): string[] {
   switch (spec.format) {
     case 'csv': {
       const encoding = `${encodingName(spec)}${spec.bomLength > 0 ? ' with BOM' : ''}`;
-      const separated = `${DELIMITER_NAMES[spec.delimiter] ?? `"${spec.delimiter}"`}-separated${spec.separatorLine ? `, as line 1 "sep=${spec.delimiter === '\t' ? '\\t' : spec.delimiter}" says (Excel's way of naming it)` : ''}`;
+      const delimiter = DELIMITER_NAMES[spec.delimiter] ?? `"${spec.delimiter}"`;
+      const separated = `${delimiter}-separated${spec.separatorLine ? `, as line 1 "sep=${spec.delimiter === '\t' ? '\\t' : spec.delimiter}" says (Excel's way of naming it)` : ''}`;
       lines.push(`${rows}; ${encoding}; ${separated}; ${quoting(spec)}`);
       if (spec.leadingSpaces)
         lines.push(
-          `a space after each ${DELIMITER_NAMES[spec.delimiter] ?? `"${spec.delimiter}"`} is the separator's, not the cell's (--leading-spaces keep to keep it)`,
+          `a space after each ${delimiter} is the separator's, not the cell's (--leading-spaces keep to keep it)`,
         );
       if (spec.nullWord)
         lines.push(

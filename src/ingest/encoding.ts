@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { Transform } from 'node:stream';
 import iconv from 'iconv-lite';
-import { MIXED_UTF8, MixedUtf8Decoder, textDecoder } from './readers/mixed-utf8.js';
+import { MIXED_UTF8, MixedUtf8Decoder, textDecoder, WINDOWS_1252_HIGH } from './readers/mixed-utf8.js';
 import { detectEncoding } from './readers/sniff.js';
 
 export interface SourceScan {
@@ -60,10 +60,9 @@ export async function scanSource(file: string, declared: string): Promise<Source
   if (normalised === 'auto') {
     if (sniffed && sniffed.encoding.startsWith('utf-16')) encoding = sniffed.encoding;
     else if (validUtf8) encoding = 'utf-8';
-    else if (bomLength === 3 || (await notUtf8(file, 0))?.partlyUtf8) encoding = MIXED_UTF8;
     else {
-      encoding = 'windows-1252';
-      bomLength = 0;
+      encoding = encodingNotUtf8(bomLength, (await utf8Mixture(file, bomLength)).partlyUtf8);
+      if (encoding !== MIXED_UTF8) bomLength = 0;
     }
   } else {
     if (!iconv.encodingExists(normalised)) throw new Error(`unknown encoding "${declared}"`);
@@ -79,21 +78,41 @@ export async function scanSource(file: string, declared: string): Promise<Source
 }
 
 /**
- * Where a file (from `start`, past a BOM) is not valid UTF-8: the line of its first byte that is not, and whether it
- * has UTF-8's multi-byte characters too (it is then UTF-8 in part). Null when the file is valid UTF-8 throughout.
+ * How `auto` reads a file that is not valid UTF-8 throughout: UTF-8 and Windows-1252 mixed where it is UTF-8 in part (a
+ * UTF-8 BOM, or UTF-8's multi-byte characters), Windows-1252 otherwise.
  */
-export async function notUtf8(file: string, start: number): Promise<{ firstLine: number; partlyUtf8: boolean } | null> {
+function encodingNotUtf8(bomLength: number, partlyUtf8: boolean): string {
+  return bomLength === 3 || partlyUtf8 ? MIXED_UTF8 : 'windows-1252';
+}
+
+/**
+ * A file not valid UTF-8 throughout, from `start`: the line of its first byte that is not, and whether it has UTF-8's
+ * multi-byte characters too.
+ */
+async function utf8Mixture(file: string, start: number): Promise<{ firstLine: number; partlyUtf8: boolean }> {
+  const decoder = new MixedUtf8Decoder();
+  for await (const chunk of createReadStream(file, { start, highWaterMark: 1 << 20 })) decoder.write(chunk as Buffer);
+  decoder.end();
+  return { firstLine: decoder.firstInvalidLine ?? 1, partlyUtf8: decoder.sawMultibyte };
+}
+
+/**
+ * For a file whose first bytes read as UTF-8 (past a BOM of `bomLength`): null when the whole of it is valid UTF-8;
+ * otherwise the encoding `auto` reads it with (as scanSource decides) and the line of its first byte that is not UTF-8.
+ */
+export async function notUtf8(
+  file: string,
+  bomLength: number,
+): Promise<{ encoding: string; firstLine: number } | null> {
   const validator = new TextDecoder('utf-8', { fatal: true });
   try {
-    for await (const chunk of createReadStream(file, { start, highWaterMark: 1 << 20 }))
+    for await (const chunk of createReadStream(file, { start: bomLength, highWaterMark: 1 << 20 }))
       validator.decode(chunk as Buffer, { stream: true });
     validator.decode();
     return null;
   } catch {
-    const decoder = new MixedUtf8Decoder();
-    for await (const chunk of createReadStream(file, { start, highWaterMark: 1 << 20 })) decoder.write(chunk as Buffer);
-    decoder.end();
-    return { firstLine: decoder.firstInvalidLine ?? 1, partlyUtf8: decoder.sawMultibyte };
+    const { firstLine, partlyUtf8 } = await utf8Mixture(file, bomLength);
+    return { encoding: encodingNotUtf8(bomLength, partlyUtf8), firstLine };
   }
 }
 
@@ -101,7 +120,7 @@ export async function notUtf8(file: string, start: number): Promise<{ firstLine:
  * Windows-1252's letters for the C1 control characters U+0080–U+009F: what a Windows-1252 file's bytes 0x80–0x9F
  * become when the file was once decoded as Latin-1 and saved as UTF-8 (’ then reads as U+0092).
  */
-const C1_AS_WINDOWS_1252 = iconv.decode(Buffer.from(Array.from({ length: 32 }, (_, i) => 0x80 + i)), 'windows-1252');
+const C1_AS_WINDOWS_1252 = WINDOWS_1252_HIGH.slice(0, 32);
 
 export function repairC1(text: string): string {
   return text.replace(/[\u0080-\u009f]/g, (c) => {

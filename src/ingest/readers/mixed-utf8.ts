@@ -9,7 +9,11 @@ import iconv from 'iconv-lite';
 /** The decoding's name, where an iconv-lite encoding name would be. */
 export const MIXED_UTF8 = 'utf-8+windows-1252';
 
-const WINDOWS_1252 = iconv.decode(Buffer.from(Array.from({ length: 128 }, (_, i) => 0x80 + i)), 'windows-1252');
+/** Windows-1252's letters for the bytes 0x80–0xFF, in order (U+FFFD for the five it leaves undefined). */
+export const WINDOWS_1252_HIGH = iconv.decode(
+  Buffer.from(Array.from({ length: 128 }, (_, i) => 0x80 + i)),
+  'windows-1252',
+);
 
 /** The length of the valid UTF-8 sequence at `at`, 0 where there is none, -1 where the bytes end before it does. */
 function sequenceAt(bytes: Uint8Array, at: number): number {
@@ -59,7 +63,7 @@ export class MixedUtf8Decoder {
     if (isUtf8(bytes)) {
       const text = bytes.toString('utf8');
       if (text.length !== bytes.length) this.sawMultibyte = true;
-      if (this.firstInvalidLine === null) this.countLines(bytes, 0, bytes.length);
+      if (this.firstInvalidLine === null) this.countLines(bytes);
       return text;
     }
     let text = '';
@@ -81,7 +85,7 @@ export class MixedUtf8Decoder {
         this.carry = Buffer.from(bytes.subarray(i));
         return text + bytes.toString('utf8', runStart, i);
       }
-      text += bytes.toString('utf8', runStart, i) + WINDOWS_1252[b - 0x80];
+      text += bytes.toString('utf8', runStart, i) + WINDOWS_1252_HIGH[b - 0x80];
       this.invalidBytes += 1;
       this.firstInvalidLine ??= this.lines;
       i += 1;
@@ -90,8 +94,8 @@ export class MixedUtf8Decoder {
     return text + bytes.toString('utf8', runStart);
   }
 
-  private countLines(bytes: Buffer, from: number, to: number): void {
-    for (let at = bytes.indexOf(0x0a, from); at !== -1 && at < to; at = bytes.indexOf(0x0a, at + 1)) this.lines += 1;
+  private countLines(bytes: Buffer): void {
+    for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) this.lines += 1;
   }
 }
 
