@@ -128,16 +128,19 @@ export function detectEncoding(sample: Uint8Array, complete: boolean): TextEncod
 
 /**
  * Cells per line of a text, counted with CSV's quoting (a delimiter inside quotes does not count; a quoted newline does
- * not end a line).
+ * not end a line), and how many of the delimiters a space follows. With `skipLeadingSpaces`, the spaces after a
+ * delimiter are the separator's: a quote after them opens a quoted cell.
  */
 export function fieldCounts(
   text: string,
   delimiter: string,
   maxLines = 200,
   skipLeadingSpaces = false,
-): { counts: number[]; lines: string[]; quoted: boolean } {
+): { counts: number[]; lines: string[]; quoted: boolean; delimiters: number; spaced: number } {
   const counts: number[] = [];
   const lines: string[] = [];
+  let delimiters = 0;
+  let spaced = 0;
   let count = 1;
   let inQuotes = false;
   let atFieldStart = true;
@@ -159,6 +162,8 @@ export function fieldCounts(
     } else if (ch === delimiter) {
       count += 1;
       atFieldStart = true;
+      delimiters += 1;
+      if (text[i + 1] === ' ') spaced += 1;
     } else if (ch === ' ' && atFieldStart && skipLeadingSpaces) {
       // Still at the cell's start: the spaces after a delimiter are the separator's.
     } else if (ch === '\n' || ch === '\r') {
@@ -173,29 +178,7 @@ export function fieldCounts(
       atFieldStart = false;
     }
   }
-  return { counts, lines, quoted };
-}
-
-/**
- * Whether a space follows at least nine in ten of the delimiters outside quotes in a sample's first lines (and there
- * are some): a file separated by ", " or "; ". Never for a space or a tab, whose cells may well start with spaces.
- */
-export function spacedAfterDelimiter(text: string, delimiter: string, maxLines = 200): boolean {
-  if (delimiter === ' ' || delimiter === '\t') return false;
-  let delimiters = 0;
-  let spaced = 0;
-  let inQuotes = false;
-  let lines = 0;
-  for (let i = 0; i < text.length && lines < maxLines; i++) {
-    const ch = text[i]!;
-    if (ch === '"') inQuotes = !inQuotes;
-    else if (inQuotes) continue;
-    else if (ch === delimiter) {
-      delimiters += 1;
-      if (text[i + 1] === ' ') spaced += 1;
-    } else if (ch === '\n') lines += 1;
-  }
-  return delimiters > 0 && spaced >= delimiters * 0.9;
+  return { counts, lines, quoted, delimiters, spaced };
 }
 
 /** The most common value of a list (the smaller of two as common); 0 for none. */
@@ -268,9 +251,14 @@ function sniffTable(text: string, delimiters: readonly string[]): DelimitedShape
     width: number;
   } | null = null;
   for (const delimiter of delimiters) {
-    const leadingSpaces = spacedAfterDelimiter(text, delimiter);
+    let counted = fieldCounts(text, delimiter);
+    // A space after nine in ten delimiters is a file separated by ", " or "; " (never so for a space or a tab, whose
+    // cells may well start with spaces): counted again with the spaces as the separator's.
+    const leadingSpaces =
+      delimiter !== ' ' && delimiter !== '\t' && counted.delimiters > 0 && counted.spaced >= counted.delimiters * 0.9;
+    if (leadingSpaces) counted = fieldCounts(text, delimiter, 200, true);
     // Only lines ended by a newline are counted: the last line of a sample cut short is not.
-    const { counts: complete, lines, quoted } = fieldCounts(text, delimiter, 200, leadingSpaces);
+    const { counts: complete, lines, quoted } = counted;
     const headerRow = headerRowOf(complete);
     const width = complete[headerRow - 1] ?? 0;
     if (width < 2) continue;
