@@ -67,8 +67,9 @@ async function packing(file: string): Promise<'gzip' | 'zip' | null> {
 const NOT_A_TABLE_ENTRY = /(^|\/)(__MACOSX\/|\.)|\/$|(^|\/)(readme|licen[cs]e|copying|notes?)(\.[a-z0-9]+)?$/i;
 
 /**
- * The one table a ZIP archive holds, extracted to `into`; null for an archive that is an Office document (an .xlsx is
- * a ZIP archive, which its own reader reads). An archive of several tables, or none, is refused, naming what it holds.
+ * Extracts the one table a ZIP archive holds to `into`; false, extracting nothing, for an archive that is an Office
+ * document (an .xlsx is a ZIP archive, which its own reader reads). An archive of several tables, or none, is refused,
+ * naming what it holds.
  */
 async function extractOnlyTable(file: string, into: string, displayName: string): Promise<boolean> {
   let zip: yauzl.ZipFile;

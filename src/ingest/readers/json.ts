@@ -89,6 +89,8 @@ const TABLE_SCHEMA_TYPES: Record<string, string> = {
 
 const BATCH = 2048;
 
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
 async function* textChunks(file: string, options: Pick<JsonOptions, 'encoding' | 'bomLength'>): AsyncGenerator<string> {
   const raw = createReadStream(file, { start: options.bomLength, highWaterMark: 1 << 20 });
   const decoder = textDecoder(options.encoding);
@@ -228,8 +230,6 @@ export async function findRecords(
   /** The root object's members, while they are all objects: pandas' orient="index" or orient="columns". */
   let rootMembers: { key: string; value: Record<string, unknown> }[] | null = [];
   let featureCollection = false;
-  const isObject = (v: unknown): v is Record<string, unknown> =>
-    v !== null && typeof v === 'object' && !Array.isArray(v);
   const parser = new JSONParser({ keepStack: true });
   parser.onValue = ({ value, key, parent, stack }) => {
     // stack[0] is the root; each entry's key leads to the next.
@@ -332,32 +332,23 @@ export async function findRecords(
   };
 }
 
-/** How an NDJSON file's lines hold records: objects, or GeoJSON features (GeoJSONSeq), by its first line. */
+/**
+ * How an NDJSON file's lines hold records: objects, or GeoJSON features (GeoJSONSeq), by its first record. A first line
+ * that does not parse is left for the read to report.
+ */
 export async function ndjsonShape(
   file: string,
   options: Pick<JsonOptions, 'encoding' | 'bomLength'>,
 ): Promise<'records' | 'geojson'> {
-  const handle = await open(file, 'r');
-  let sample: Buffer;
+  // Its messages are never shown: a name is no matter.
+  const lines = records(file, '', { ...options, lines: true, recordsAt: [] });
   try {
-    sample = Buffer.alloc(1 << 20);
-    const { bytesRead } = await handle.read(sample, 0, sample.length, options.bomLength);
-    sample = sample.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-  // GeoJSONSeq (RFC 8142) may start each line with a record separator.
-  const line = decodeText(sample, options.encoding)
-    .split('\n')
-    .map((l) => l.replace(/^\u001e/, '').trim())
-    .find((l) => l !== '');
-  try {
-    const first = JSON.parse(line ?? '') as unknown;
-    return first !== null && typeof first === 'object' && (first as { type?: unknown }).type === 'Feature'
-      ? 'geojson'
-      : 'records';
+    const first = (await lines.next()).value?.[0]?.value;
+    return isObject(first) && first.type === 'Feature' ? 'geojson' : 'records';
   } catch {
     return 'records';
+  } finally {
+    await lines.return(undefined);
   }
 }
 
@@ -417,9 +408,8 @@ export async function openJson(file: string, displayName: string, options: JsonO
     };
     if (options.features) {
       const feature = value as Record<string, unknown>;
-      const properties = feature.properties;
-      if (properties !== null && typeof properties === 'object' && !Array.isArray(properties))
-        for (const [name, cell] of Object.entries(properties)) put(geojsonColumn(['properties', name]), cell);
+      if (isObject(feature.properties))
+        for (const [name, cell] of Object.entries(feature.properties)) put(geojsonColumn(['properties', name]), cell);
       for (const member of Object.keys(feature)) if (FEATURE_MEMBERS.has(member)) put(member, feature[member]);
     } else for (const key of Object.keys(value)) put(key, (value as Record<string, unknown>)[key]);
     // Keys a record lacks are no value.

@@ -23,12 +23,13 @@ export interface RawRow {
 export const widthOf = (reader: Pick<TableReader, 'headerless'>, width: number): string =>
   reader.headerless ? `the first rows have at most ${width}` : `the header has ${width}`;
 
-/** A file opened for reading as a table. */
+/** Rows left out for having every cell empty: how many, and the line of the first. */
 export interface EmptyRows {
   count: number;
   first: number | null;
 }
 
+/** A file opened for reading as a table. */
 export interface TableReader {
   /** What the format calls a row's place in messages: `line`, `row` or `record`. */
   readonly unit: 'line' | 'row' | 'record';
