@@ -26,6 +26,7 @@ import {
   rowsPerInsert,
   metaSql,
   SQLITE_MAX_COLUMNS,
+  SQLITE_PAGE_SIZE,
   SQLITE_SCHEMA_VERSION,
 } from '../../dialect/sqlite/ddl.js';
 import { parseTsvector } from '../../text-search/index.js';
@@ -64,6 +65,8 @@ export class SqliteDatabaseBuilder {
     // The served file is only ever replaced, never written, so a copy of it is consistent.
     if (base) copyFileSync(base, this.tempPath);
     this.db = new Database(this.tempPath);
+    // Only a new, empty file takes a page size; a copied one keeps its own.
+    if (!base) this.db.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);
     // The file is private until the rename; if this process dies it is simply rebuilt, so durability
     // during the build buys nothing.
     this.db.pragma('journal_mode = OFF');
