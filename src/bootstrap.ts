@@ -11,6 +11,7 @@ import { buildDatabase, mirrorOptions, type BuildOptions, type BuildResult } fro
 import type { Settings } from './settings.js';
 import type { StoreVersion, Store } from './storage/backend.js';
 import { storageFor } from './stores.js';
+import { withLimitedHeapGrowth } from './util/heap-growth.js';
 import { VersionMemos } from './util/version-memos.js';
 
 export interface Prepared {
@@ -140,13 +141,15 @@ export async function prepareServices(
     const definition = loadCatalogFile(settings.catalog);
     const target = storage.loadTarget();
     try {
-      build = await buildDatabase({
-        catalog: definition,
-        sources: settings.sources,
-        target,
-        logger,
-        mirror: mirror ?? mirrorOptions(settings),
-      });
+      build = await withLimitedHeapGrowth(() =>
+        buildDatabase({
+          catalog: definition,
+          sources: settings.sources,
+          target,
+          logger,
+          mirror: mirror ?? mirrorOptions(settings),
+        }),
+      );
     } finally {
       await target.close();
     }

@@ -11,6 +11,7 @@ import { pausedPortals } from './ingest/ckan/client.js';
 import { buildDatabase, mirrorOptions, type BuildResult } from './ingest/build.js';
 import type { Settings } from './settings.js';
 import { storageFor } from './stores.js';
+import { withLimitedHeapGrowth } from './util/heap-growth.js';
 
 /** What one refresh cycle found, in the one line it logs at info. */
 export function refreshSummary(
@@ -69,13 +70,15 @@ export function refreshMirrors(settings: Settings, logger: Logger): () => void {
       mirrored = catalog.resources.some((r) => r.source.kind === 'ckan');
       if (mirrored) {
         const target = storageFor(settings).loadTarget();
-        result = await buildDatabase({
-          catalog,
-          sources: settings.sources,
-          target,
-          logger: quiet,
-          mirror: mirrorOptions(settings),
-        }).finally(() => target.close());
+        result = await withLimitedHeapGrowth(() =>
+          buildDatabase({
+            catalog,
+            sources: settings.sources,
+            target,
+            logger: quiet,
+            mirror: mirrorOptions(settings),
+          }),
+        ).finally(() => target.close());
       }
     } catch (err) {
       logger.error({ err }, `could not refresh the mirrors: ${(err as Error).message}`);
