@@ -200,6 +200,7 @@ const LAYOUT_KEYS = [
   'nulls',
   'missing',
   'leading_spaces',
+  'header_prefix',
   'sheet',
   'id_column',
 ];
@@ -280,6 +281,10 @@ function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDe
     r.fail([...where, 'missing'], 'must be a list of cell texts, such as ["NA", ".."]');
   if (base !== 'csv' && obj.missing !== undefined) r.fail([...where, 'missing'], 'only applies to the csv layout');
   const leadingSpaces = csvOption(r, obj, where, base, 'leading_spaces', ['keep', 'skip']);
+  const headerPrefix = obj.header_prefix === undefined ? null : r.string(obj, 'header_prefix', where);
+  if (headerPrefix !== null && (headerPrefix === '' || /\s/.test(headerPrefix)))
+    r.fail([...where, 'header_prefix'], 'must be the mark the header line starts with, such as "#"');
+  if (base !== 'csv' && headerPrefix !== null) r.fail([...where, 'header_prefix'], 'only applies to the csv layout');
   const sheet = obj.sheet === undefined ? null : r.string(obj, 'sheet', where);
   const idColumn = obj.id_column === undefined ? null : r.string(obj, 'id_column', where);
   if (idColumn !== null && LAYOUT_PRESETS[layout])
@@ -308,6 +313,7 @@ function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDe
     nulls,
     missing: missing as string[],
     leadingSpaces,
+    headerPrefix,
     sheet,
     idColumn,
   };

@@ -129,6 +129,11 @@ export interface LayoutSourceDefinition {
    * ", "), and a quote after them opens a quoted cell; `keep`, they are the cells'.
    */
   leadingSpaces: 'keep' | 'skip';
+  /**
+   * For the csv layout: a comment mark the header line starts with, as a cell of its own ("# x y z", numpy's savetxt):
+   * it names no column. Null: the header has none.
+   */
+  headerPrefix: string | null;
   /** For the xlsx layout: the worksheet to read (null: the first). */
   sheet: string | null;
   /**
@@ -188,6 +193,7 @@ export function csvSource(path: string, encoding = 'auto'): LayoutSourceDefiniti
     nulls: 'empty',
     missing: [],
     leadingSpaces: 'keep',
+    headerPrefix: null,
     sheet: null,
     idColumn: null,
   };

@@ -151,6 +151,7 @@ function sourceEntry(
       if (spec.nullWord) source.nulls = 'NULL';
       if (schema.missing.length > 0) source.missing = schema.missing;
       if (spec.leadingSpaces) source.leading_spaces = 'skip';
+      if (spec.headerPrefix !== null) source.header_prefix = spec.headerPrefix;
       break;
     case 'json':
       source.layout = 'json';
@@ -392,6 +393,10 @@ function readingReport(plan: AddPlan): string[] {
       if (spec.leadingSpaces)
         lines.push(
           `a space after each ${delimiter} is the separator's, not the cell's (--leading-spaces keep to keep it)`,
+        );
+      if (spec.headerPrefix !== null)
+        lines.push(
+          `the header, line ${count(spec.headerRow)}, starts with "${spec.headerPrefix}", a comment mark that names no column: the rows below it are a cell narrower (numpy's savetxt writes its header so)`,
         );
       if (spec.nullWord)
         lines.push(

@@ -312,6 +312,7 @@ async function* readCsv({ source, fields, files, corrections }: LayoutRead): Asy
       unquotedEmptyIsNull: source.nulls === 'unquoted-empty',
       nullWord: source.nulls === 'NULL',
       leadingSpaces: source.leadingSpaces === 'skip',
+      headerPrefix: source.headerPrefix,
     });
     try {
       yield* readTable(reader, file.name, fields, plans, {

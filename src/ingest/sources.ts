@@ -343,8 +343,10 @@ export class LoadSources {
       if (source.kind === 'ckan') return { source, fields };
       if (source.kind === 'layout') {
         // An option added later is left out at its default, so that adding it does not reload every file.
-        const { leadingSpaces, ...rest } = source;
-        return { source: leadingSpaces === 'keep' ? rest : source, fields };
+        const { headerPrefix, ...withoutPrefix } = source;
+        const described = headerPrefix === null ? withoutPrefix : source;
+        const { leadingSpaces, ...rest } = described;
+        return { source: leadingSpaces === 'keep' ? rest : described, fields };
       }
       const inputs = Object.fromEntries(
         Object.entries(source.inputs).map(([name, refs]) => [

@@ -329,6 +329,17 @@ const CORPUS: CorpusFile[] = [
       '\u001e{"type":"Feature","id":1,"properties":{"name":"Valentia","height":24},"geometry":{"type":"Point","coordinates":[-10.24,51.94]}}\n' +
       '\u001e{"type":"Feature","id":2,"properties":{"name":"Malin Head","height":null},"geometry":null}\n',
   },
+  // numpy's savetxt with a header (its default comment mark, space-separated, 18 digits in e-notation): the header's
+  // "#" is a cell of its own over rows a cell narrower, and names no column.
+  {
+    name: 'savetxt.txt',
+    id: id(44),
+    bytes:
+      '# id value square\n' +
+      '1.000000000000000000e+00 0.000000000000000000e+00 0.000000000000000000e+00\n' +
+      '2.000000000000000000e+00 2.500000000000000000e-01 1.000000000000000000e+00\n' +
+      '3.000000000000000000e+00 5.000000000000000000e-01 4.000000000000000000e+00\n',
+  },
   // Dates as exports write them: Oracle's DD-MON-YYYY, a German export's dots (day first, reading both ways here), year
   // first with slashes (East Asian locales), and written out.
   {
@@ -508,6 +519,14 @@ describe('count-centre add on the files people have', () => {
     assert.match(
       readFileSync(path.join(dir, 'catalog.json'), 'utf8'),
       /"source": \{"path": "excel-sep\.csv", "delimiter": ";", "header_row": 2\}/,
+    );
+    assert.equal(
+      said('savetxt.txt'),
+      '3 records; UTF-8; space-separated; no quoted fields\nthe header, line 1, starts with "#", a comment mark that names no column: the rows below it are a cell narrower (numpy\'s savetxt writes its header so)',
+    );
+    assert.match(
+      readFileSync(path.join(dir, 'catalog.json'), 'utf8'),
+      /"source": \{"path": "savetxt\.txt", "delimiter": " ", "header_prefix": "#"\}/,
     );
     assert.equal(
       said('spaced.csv'),
@@ -1045,6 +1064,16 @@ describe('count-centre add on the files people have', () => {
           records: [
             { _id: 1, station: 'Valentia', rain_mm: 1557.6, days: 231 },
             { _id: 2, station: 'Dublin', rain_mm: 758.1, days: 190 },
+          ],
+        });
+        // numpy's savetxt: the header's comment mark names no column, so each value is under its own name.
+        assert.deepEqual(await search(id(44)), {
+          total: 3,
+          fields: ['_id:int', 'id:numeric', 'value:numeric', 'square:numeric'],
+          records: [
+            { _id: 1, id: 1, value: 0, square: 0 },
+            { _id: 2, id: 2, value: 0.25, square: 1 },
+            { _id: 3, id: 3, value: 0.5, square: 4 },
           ],
         });
       });

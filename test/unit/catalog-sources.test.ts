@@ -135,6 +135,10 @@ describe('catalogue sources', () => {
     };
     assert.equal(hashOf('keep'), hashOf());
     assert.notEqual(hashOf('skip'), hashOf());
+    const withPrefix = base();
+    withPrefix.datasets[0].resources[0].source.header_prefix = '#';
+    const parsed = parseCatalog(withPrefix);
+    assert.notEqual(new LoadSources(parsed, '.').specHash(parsed.resources[0]!), hashOf());
   });
 
   test("a preset layout's input without fields takes every column the preset offers", () => {
@@ -302,6 +306,15 @@ describe('catalogue sources', () => {
       fails((c) => {
         c.datasets[0].resources[0].source = { path: 'x.parquet', layout: 'parquet', leading_spaces: 'skip' };
       }, /source\.leading_spaces: only applies to the csv layout/);
+    });
+    test('a header prefix that is empty or spaced, or on JSON', () => {
+      for (const prefix of ['', '# ', true])
+        fails((c) => {
+          c.datasets[0].resources[0].source.header_prefix = prefix;
+        }, /source\.header_prefix: must be/);
+      fails((c) => {
+        c.datasets[0].resources[0].source = { path: 'x.json', layout: 'json', records: '/*', header_prefix: '#' };
+      }, /source\.header_prefix: only applies to the csv layout/);
     });
     test('a header row that is not a line number (0, no header, is one)', () => {
       for (const headerRow of [-1, 1.5, '2'])

@@ -174,6 +174,22 @@ describe('what a file is', () => {
     assert.equal(sniffDelimited('id, name\n1, NULL\n').nullWordLine, 2);
   });
 
+  test('a header that starts with a comment mark in a cell of its own, over rows a cell narrower, names no column by it', () => {
+    const shape = (text: string) => {
+      const s = sniffDelimited(text);
+      return [s.delimiter, s.headerRow, s.headerPrefix];
+    };
+    // numpy's savetxt, space-separated and with a delimiter.
+    assert.deepEqual(shape('# x y z\n1.0e+00 2.0e+00 3.0e+00\n4.0e+00 5.0e+00 6.0e+00\n'), [' ', 1, '#']);
+    assert.deepEqual(shape('#,x,y\n1,2\n3,4\n'), [',', 1, '#']);
+    assert.deepEqual(shape('#\tx\ty\n1\t2\n3\t4\n'), ['\t', 1, '#']);
+    // A first column named "#" over row numbers is a column; so is one named "# id" (the mark is the name's).
+    assert.deepEqual(shape('#,Name\n1,Ann\n2,Bo\n'), [',', 1, null]);
+    assert.deepEqual(shape('# id,value\n1,2\n3,4\n'), [',', 1, null]);
+    // Rows a cell narrower under a header that does not start with the mark are short rows, padded as ever.
+    assert.deepEqual(shape('a,b,c\n1,2\n3,4\n'), [',', 1, null]);
+  });
+
   test('a first line "sep=;" names the delimiter, as Excel writes it; the header is below it', () => {
     const shape = (text: string) => {
       const s = sniffDelimited(text);

@@ -43,6 +43,8 @@ export interface DelimitedOptions {
   nullWord?: boolean;
   /** The spaces after each delimiter are the separator's, not the cell's (a file separated by ", "). */
   leadingSpaces?: boolean;
+  /** A comment mark the header line starts with, in a cell of its own: no column (see DelimitedShape.headerPrefix). */
+  headerPrefix?: string | null;
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
@@ -347,6 +349,7 @@ export async function openDelimited(
     }
     const [head, ...rest] = next.value;
     columns = (head!.cells as (string | null)[]).map((c) => (c ?? '').trim());
+    if (options.headerPrefix && columns.length > 1 && columns[0] === options.headerPrefix) columns.shift();
     first = rest;
     break;
   }

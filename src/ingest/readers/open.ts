@@ -69,7 +69,7 @@ export async function tableSpec(
         ...sniffed,
         ...(overrides.delimiter ? { delimiter: overrides.delimiter } : {}),
         ...(overrides.headerRow !== undefined
-          ? { headerRow: overrides.headerRow, titleLines: [], headerless: null }
+          ? { headerRow: overrides.headerRow, titleLines: [], headerless: null, headerPrefix: null }
           : {}),
         quotes: overrides.quotes ?? 'csv',
         runawayQuote: null,

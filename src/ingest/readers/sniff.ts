@@ -39,6 +39,11 @@ export interface DelimitedShape {
   /** Whether line 1 names the delimiter, as Excel writes and reads it ("sep=;"): the delimiter is that one. */
   separatorLine: boolean;
   /**
+   * A comment mark the header line starts with, a cell of its own that names no column: numpy's savetxt writes its
+   * header as a comment ("# x y z" over rows of three values). Null when the header has none.
+   */
+  headerPrefix: string | null;
+  /**
    * In a tab-separated sample, the first line with a cell that is exactly `\N`: PostgreSQL's and MySQL's text format
    * (COPY … TO, SELECT … INTO OUTFILE), where that is NULL and backslashes escape. Null when there is none.
    */
@@ -249,6 +254,7 @@ function sniffTable(text: string, delimiters: readonly string[]): DelimitedShape
     lines: string[];
     score: number;
     width: number;
+    headerPrefix: string | null;
   } | null = null;
   for (const delimiter of delimiters) {
     let counted = fieldCounts(text, delimiter);
@@ -260,9 +266,10 @@ function sniffTable(text: string, delimiters: readonly string[]): DelimitedShape
     // Only lines ended by a newline are counted: the last line of a sample cut short is not.
     const { counts: complete, lines, quoted } = counted;
     const headerRow = headerRowOf(complete);
-    const width = complete[headerRow - 1] ?? 0;
-    if (width < 2) continue;
     const body = complete.slice(headerRow).filter((c) => c > 0);
+    const headerPrefix = commentedHeader(lines[headerRow - 1] ?? '', delimiter, complete[headerRow - 1] ?? 0, body);
+    const width = (complete[headerRow - 1] ?? 0) - (headerPrefix === null ? 0 : 1);
+    if (width < 2) continue;
     let score = body.length === 0 ? 0.5 : body.filter((c) => c === width).length / body.length;
     // Rows may leave out trailing empty cells (they are padded): count them half.
     if (body.length > 0) score += (body.filter((c) => c < width && c >= 2).length / body.length) * 0.5;
@@ -275,7 +282,7 @@ function sniffTable(text: string, delimiters: readonly string[]): DelimitedShape
       score > best.score + 1e-9 ||
       (tie && (headerRow < best.headerRow || (headerRow === best.headerRow && width > best.width)))
     ) {
-      best = { delimiter, headerRow, quoted, leadingSpaces, lines, score, width };
+      best = { delimiter, headerRow, quoted, leadingSpaces, lines, score, width, headerPrefix };
     }
   }
   if (!best)
@@ -286,6 +293,7 @@ function sniffTable(text: string, delimiters: readonly string[]): DelimitedShape
       quoted: false,
       leadingSpaces: false,
       separatorLine: false,
+      headerPrefix: null,
       backslashNull: null,
       nullWordLine: null,
       doubledBackslash: false,
@@ -302,10 +310,24 @@ function sniffTable(text: string, delimiters: readonly string[]): DelimitedShape
     quoted,
     leadingSpaces,
     separatorLine: false,
+    headerPrefix: headerless ? null : best.headerPrefix,
     backslashNull: delimiter === '\t' ? cellLine(lines, headerRow, '\t', '\\N') : null,
     nullWordLine: cellLine(lines, headerRow, delimiter, 'NULL', leadingSpaces),
     doubledBackslash: text.includes('\\\\'),
   };
+}
+
+/** The comment mark a header may start with (numpy's savetxt, gnuplot's data files). */
+const COMMENT_MARK = '#';
+
+/**
+ * The header's comment mark, when its first cell is the mark alone and the rows below it are one cell narrower than it
+ * (most of them): the mark names no column, and reading it as one would put every value under its neighbour's name.
+ * A first column named "#" over row numbers has rows as wide as the header, and is kept.
+ */
+function commentedHeader(header: string, delimiter: string, width: number, body: readonly number[]): string | null {
+  if (!header.startsWith(`${COMMENT_MARK}${delimiter}`) || body.length === 0) return null;
+  return mode(body) === width - 1 ? COMMENT_MARK : null;
 }
 
 /** Kinds of values a column's cells may all be, which a header's name is not. */
