@@ -201,6 +201,7 @@ const LAYOUT_KEYS = [
   'missing',
   'leading_spaces',
   'header_prefix',
+  'orient',
   'sheet',
   'id_column',
 ];
@@ -285,6 +286,16 @@ function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDe
   if (headerPrefix !== null && (headerPrefix === '' || /\s/.test(headerPrefix)))
     r.fail([...where, 'header_prefix'], 'must be the mark the header line starts with, such as "#"');
   if (base !== 'csv' && headerPrefix !== null) r.fail([...where, 'header_prefix'], 'only applies to the csv layout');
+  const orient = r.string(obj, 'orient', where, 'records');
+  if (orient !== 'records' && orient !== 'columns') r.fail([...where, 'orient'], 'must be "records" or "columns"');
+  if (base !== 'json' && obj.orient !== undefined) r.fail([...where, 'orient'], 'only applies to the json layout');
+  if (orient === 'columns' && records !== '/*')
+    r.fail(
+      [...where, 'records'],
+      'must be "/*" for a document of columns (orient "columns"): its records run across them',
+    );
+  if (orient === 'columns' && obj.corrections !== undefined)
+    r.fail([...where, 'corrections'], 'are not supported for a document of columns (orient "columns")');
   const sheet = obj.sheet === undefined ? null : r.string(obj, 'sheet', where);
   const idColumn = obj.id_column === undefined ? null : r.string(obj, 'id_column', where);
   if (idColumn !== null && LAYOUT_PRESETS[layout])
@@ -314,6 +325,7 @@ function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDe
     missing: missing as string[],
     leadingSpaces,
     headerPrefix,
+    orient: orient as LayoutSourceDefinition['orient'],
     sheet,
     idColumn,
   };

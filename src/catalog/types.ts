@@ -134,6 +134,11 @@ export interface LayoutSourceDefinition {
    * it names no column. Null: the header has none.
    */
   headerPrefix: string | null;
+  /**
+   * For the json layout: `records`, each record is an element of the document (at `records`); `columns`, the root's
+   * members are columns, each an object keyed by row (pandas' orient="columns"), and a record runs across them.
+   */
+  orient: 'records' | 'columns';
   /** For the xlsx layout: the worksheet to read (null: the first). */
   sheet: string | null;
   /**
@@ -194,6 +199,7 @@ export function csvSource(path: string, encoding = 'auto'): LayoutSourceDefiniti
     missing: [],
     leadingSpaces: 'keep',
     headerPrefix: null,
+    orient: 'records',
     sheet: null,
     idColumn: null,
   };

@@ -157,6 +157,7 @@ function sourceEntry(
       source.layout = 'json';
       if (declaresEncoding(spec)) source.encoding = spec.encoding;
       source.records = `${spec.recordsAt.map(pointerKey).join('')}/*`;
+      if (spec.shape === 'columns') source.orient = 'columns';
       break;
     case 'ndjson':
       source.layout = 'ndjson';
@@ -372,6 +373,8 @@ function jsonLayout(spec: RecordsLocation): string {
       return `records ${at}, lists named by the document's "columns" (pandas' orient="split")`;
     case 'index':
       return 'records as the members of the top-level object, keyed by row (pandas\' orient="index")';
+    case 'columns':
+      return 'columns as the members of the top-level object, each keyed by row (pandas\' DataFrame.to_json() by default, orient="columns"): each record read across them';
     case 'geojson':
       return "GeoJSON features: each property a column, the geometry as GeoJSON text (a property named as a feature's member, id or geometry, is properties.<name>)";
   }

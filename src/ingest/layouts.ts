@@ -14,7 +14,7 @@ import { decodedText } from './encoding.js';
 import type { ResolvedFile } from './files.js';
 import { openDelimited } from './readers/delimited.js';
 import { publicName } from './source.js';
-import { openJson } from './readers/json.js';
+import { openJson, openJsonColumns } from './readers/json.js';
 import { openTypedFile } from './readers/open.js';
 import { widthOf, type RawRow, type TableReader } from './readers/types.js';
 import { loadError, origin, typedValue, type TableRow } from './table.js';
@@ -32,6 +32,13 @@ export function readLayout(read: LayoutRead): AsyncGenerator<TableRow> {
   if (base === 'json' || base === 'ndjson') {
     const streamed = streamedPlans(read.source, read.fields, base);
     if (streamed) return readJsonRecords(read, base, streamed);
+    if (read.source.orient === 'columns')
+      throw new LoadError(
+        publicName(read.source.path),
+        null,
+        null,
+        'a json layout of columns (orient "columns") reads each record\'s member of every column: its fields (and id_column) are "/*/name", $file or $stem',
+      );
     if (base === 'ndjson')
       throw new LoadError(
         publicName(read.source.path),
@@ -414,12 +421,15 @@ async function* readJsonRecords(
         ? plan
         : { ...plan, constant: fields[i]!.column === '$file' ? file.name : stemOf(file.name) },
     );
-    const reader = await openJson(file.located.file, file.name, {
-      encoding: file.scan.encoding,
-      bomLength: file.scan.bomLength,
-      lines: base === 'ndjson',
-      recordsAt: streamed.recordsAt,
-    });
+    const scan = { encoding: file.scan.encoding, bomLength: file.scan.bomLength };
+    const reader =
+      read.source.orient === 'columns'
+        ? await openJsonColumns(file.located.file, file.name, scan)
+        : await openJson(file.located.file, file.name, {
+            ...scan,
+            lines: base === 'ndjson',
+            recordsAt: streamed.recordsAt,
+          });
     const prefix =
       base === 'json' ? streamed.recordsAt.map((k) => `/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('') : '';
     try {

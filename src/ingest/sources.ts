@@ -343,8 +343,12 @@ export class LoadSources {
       if (source.kind === 'ckan') return { source, fields };
       if (source.kind === 'layout') {
         // An option added later is left out at its default, so that adding it does not reload every file.
-        const { headerPrefix, ...withoutPrefix } = source;
-        const described = headerPrefix === null ? withoutPrefix : source;
+        const { headerPrefix, orient, ...withoutAdded } = source;
+        const described = {
+          ...withoutAdded,
+          ...(headerPrefix === null ? {} : { headerPrefix }),
+          ...(orient === 'records' ? {} : { orient }),
+        };
         const { leadingSpaces, ...rest } = described;
         return { source: leadingSpaces === 'keep' ? rest : described, fields };
       }

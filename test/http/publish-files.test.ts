@@ -263,6 +263,12 @@ const CORPUS: CorpusFile[] = [
     id: id(36),
     bytes: '{"0":{"county":"Cork","population":584156},"1":{"county":"Kerry","population":null}}',
   },
+  // And its default, orient="columns": each column an object keyed by row (here a float column pandas wrote as 3.0).
+  {
+    name: 'pandas-columns.json',
+    id: id(45),
+    bytes: '{"county":{"0":"Cork","1":"Kerry"},"population":{"0":584156,"1":null},"share":{"0":11.3,"1":3.0}}',
+  },
   // GeoJSON as GIS tools export it (ogr2ogr, QGIS): a FeatureCollection with a crs, features with ids, a property
   // named "id" too, one feature lacking a property and one with a null geometry.
   {
@@ -486,6 +492,14 @@ describe('count-centre add on the files people have', () => {
     assert.equal(
       said('pandas-index.json'),
       '2 records; JSON, UTF-8; records as the members of the top-level object, keyed by row (pandas\' orient="index")',
+    );
+    assert.equal(
+      said('pandas-columns.json'),
+      '2 records; JSON, UTF-8; columns as the members of the top-level object, each keyed by row (pandas\' DataFrame.to_json() by default, orient="columns"): each record read across them',
+    );
+    assert.match(
+      readFileSync(path.join(dir, 'catalog.json'), 'utf8'),
+      /"source": \{"path": "pandas-columns\.json", "layout": "json", "records": "\/\*", "orient": "columns"\}/,
     );
     assert.equal(
       said('stations.geojson'),
@@ -969,6 +983,14 @@ describe('count-centre add on the files people have', () => {
               { _id: 2, county: 'Kerry', population: resource === id(36) ? null : 156458 },
             ],
           });
+        assert.deepEqual(await search(id(45)), {
+          total: 2,
+          fields: ['_id:int', 'county:text', 'population:int4', 'share:numeric'],
+          records: [
+            { _id: 1, county: 'Cork', population: 584156, share: 11.3 },
+            { _id: 2, county: 'Kerry', population: null, share: 3 },
+          ],
+        });
         assert.deepEqual(await search(id(33)), {
           total: 2,
           fields: ['_id:int', 'HIRED:date', 'Stichtag:date', '登録日:date', 'Signed:date'],
@@ -1346,14 +1368,6 @@ describe('count-centre add on what is not a table', () => {
     );
     assert.doesNotMatch(run.stdout + run.stderr, /too many columns|\n\s+at /);
     assert.equal(readFileSync(env.COUNTCENTRE_CATALOG!, 'utf8'), '{\n  "datasets": []\n}\n', 'nothing written');
-  });
-
-  test("pandas' default JSON, columns keyed by row: the cause and the way to write it that reads", async () => {
-    await refused(
-      'pandas-columns.json',
-      '{"county":{"0":"Cork","1":"Kerry"},"population":{"0":584156,"1":156458}}',
-      /^count-centre: pandas-columns\.json: a JSON document of columns, each an object keyed by row \(pandas' DataFrame\.to_json\(\) by default, orient="columns"\): its records cannot be read one at a time; write it with orient="records" \(an array of objects\) or lines=True \(NDJSON\), which Count Centre reads\n$/,
-    );
   });
 
   test('a folder, an empty file, a binary, a broken compressed file, an archive of several tables', async () => {

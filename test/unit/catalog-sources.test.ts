@@ -316,6 +316,17 @@ describe('catalogue sources', () => {
         c.datasets[0].resources[0].source = { path: 'x.json', layout: 'json', records: '/*', header_prefix: '#' };
       }, /source\.header_prefix: only applies to the csv layout/);
     });
+    test('an orient other than records or columns, on csv, or of columns not at the root', () => {
+      fails((c) => {
+        c.datasets[0].resources[0].source = { path: 'x.json', layout: 'json', records: '/*', orient: 'index' };
+      }, /source\.orient: must be "records" or "columns"/);
+      fails((c) => {
+        c.datasets[0].resources[0].source.orient = 'columns';
+      }, /source\.orient: only applies to the json layout/);
+      fails((c) => {
+        c.datasets[0].resources[0].source = { path: 'x.json', layout: 'json', records: '/data/*', orient: 'columns' };
+      }, /source\.records: must be "\/\*" for a document of columns/);
+    });
     test('a header row that is not a line number (0, no header, is one)', () => {
       for (const headerRow of [-1, 1.5, '2'])
         fails((c) => {

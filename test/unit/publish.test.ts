@@ -2,7 +2,7 @@
 // mapping and verification; and the program's --help and --version.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -22,7 +22,8 @@ import { detectEncoding, NotATableError, sniffDelimited, sniffFile } from '../..
 import { MIXED_UTF8, MixedUtf8Decoder } from '../../src/ingest/readers/mixed-utf8.js';
 import { scanSource } from '../../src/ingest/encoding.js';
 import fc from 'fast-check';
-import type { RawCell, TableReader } from '../../src/ingest/readers/types.js';
+import type { RawCell, RawRow, TableReader } from '../../src/ingest/readers/types.js';
+import { findRecords, openJsonColumns } from '../../src/ingest/readers/json.js';
 import { readableLine } from '../../src/logging.js';
 import { PROJECT_ROOT } from '../../src/settings.js';
 import { COUNT_CENTRE_VERSION } from '../../src/version.js';
@@ -280,6 +281,54 @@ describe('what a file is', () => {
       /binary content, not a table file/,
     );
     await refused(os.tmpdir(), /is a folder, not a file/);
+  });
+
+  test("pandas' default JSON, columns keyed by row: found past the sample, read across in the first column's order, its spool removed", async () => {
+    // A first column larger than the 4 MB the layout is found from.
+    const rows = 300_000;
+    const column = (value: (i: number) => unknown) =>
+      `{${Array.from({ length: rows }, (_, i) => `"${i}":${JSON.stringify(value(i))}`).join(',')}}`;
+    const file = tempFile(
+      'frame.json',
+      `{"name":${column((i) => `name ${i}`)},"votes":${column((i) => (i % 7 === 0 ? null : i * 2))},"ok":${column((i) => i % 2 === 0)}}`,
+    );
+    assert.ok(readFileSync(file).length > 4 << 20);
+    assert.equal((rows - 1) % 7, 0, 'the last row has a null');
+    const found = await findRecords(file, 'frame.json', { encoding: 'utf-8', bomLength: 0 });
+    assert.equal(found.shape, 'columns');
+    const spools = () => readdirSync(os.tmpdir()).filter((f) => f.startsWith('countcentre-columns-')).length;
+    const before = spools();
+    const reader = await openJsonColumns(file, 'frame.json', { encoding: 'utf-8', bomLength: 0 });
+    assert.deepEqual([reader.columns, reader.rowCount, reader.unit], [['name', 'votes', 'ok'], rows, 'record']);
+    let read = 0;
+    const seen: RawRow[] = [];
+    for await (const batch of reader.batches()) {
+      for (const row of batch) if (row.line <= 2 || row.line === rows) seen.push(row);
+      read += batch.length;
+    }
+    await reader.close();
+    assert.equal(read, rows);
+    assert.deepEqual(seen, [
+      { cells: ['name 0', null, true], line: 1 },
+      { cells: ['name 1', 2, false], line: 2 },
+      { cells: [`name ${rows - 1}`, null, false], line: rows },
+    ]);
+    assert.equal(spools(), before, 'the spool of columns is removed on close');
+  });
+
+  test('columns keyed by different rows are refused, naming the column; nothing is left behind', async () => {
+    const spools = () => readdirSync(os.tmpdir()).filter((f) => f.startsWith('countcentre-columns-')).length;
+    const before = spools();
+    for (const [text, pattern] of [
+      ['{"a":{"0":1,"1":2},"b":{"1":3,"0":4}}', /column "b" does not hold the rows of column "a" in the same order/],
+      ['{"a":{"0":1,"1":2},"b":{"0":3}}', /column "b" does not hold the rows of column "a" .*\(1 rows against 2\)/],
+      ['{"a":{"0":1,"1":2},"b":{"0":3,', /: bad\.json: not valid JSON: the document ends before it is complete$/],
+    ] as const)
+      await assert.rejects(
+        openJsonColumns(tempFile('bad.json', text), 'bad.json', { encoding: 'utf-8', bomLength: 0 }),
+        pattern,
+      );
+    assert.equal(spools(), before);
   });
 });
 

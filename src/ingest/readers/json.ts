@@ -3,8 +3,12 @@
 // so a file of any size is never held whole. Columns are the records' keys in the order they first appear; a key
 // first seen late adds a column (earlier rows lack it).
 
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { closeSync, createReadStream, openSync, readSync, writeSync } from 'node:fs';
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { JSONParser } from '@streamparser/json';
 import { LoadError } from '../csv.js';
 import type { FieldType } from '../../catalog/types.js';
@@ -63,10 +67,12 @@ export interface CkanField {
 /**
  * How a JSON document holds its records: an array of objects (`records`, at the root or inside an object); CKAN's
  * `fields` beside `records`; a Table Schema's `schema` beside `data` (pandas' orient="table", Frictionless); pandas'
- * orient="split" (`columns`, `index`, `data` as lists); the values of the root object (pandas' orient="index"); or a
- * GeoJSON FeatureCollection's `features`, whose properties are the columns.
+ * orient="split" (`columns`, `index`, `data` as lists); the values of the root object (pandas' orient="index"); the
+ * root object's members as columns, each an object keyed by row (pandas' orient="columns", DataFrame.to_json's
+ * default: read across by openJsonColumns); or a GeoJSON FeatureCollection's `features`, whose properties are the
+ * columns.
  */
-export type JsonShape = 'records' | 'ckan' | 'table-schema' | 'split' | 'index' | 'geojson';
+export type JsonShape = 'records' | 'ckan' | 'table-schema' | 'split' | 'index' | 'columns' | 'geojson';
 
 /** Where a document's records are, and the fields it describes them with, where it does. */
 export interface RecordsLocation {
@@ -229,6 +235,8 @@ export async function findRecords(
   const descriptors = new Set<string>();
   /** The root object's members, while they are all objects: pandas' orient="index" or orient="columns". */
   let rootMembers: { key: string; value: Record<string, unknown> }[] | null = [];
+  /** Values inside the root's first member, for a first column larger than the sample: keyed by row, all scalars. */
+  const inFirstMember = { cells: 0, byRow: true };
   let featureCollection = false;
   const parser = new JSONParser({ keepStack: true });
   parser.onValue = ({ value, key, parent, stack }) => {
@@ -239,6 +247,10 @@ export async function findRecords(
     if (stack.length === 1 && rootMembers !== null) {
       if (isObject(value) && !Array.isArray(parent)) rootMembers.push({ key: String(key), value });
       else rootMembers = null;
+    }
+    if (stack.length === 2 && rootMembers !== null && rootMembers.length === 0 && !Array.isArray(parent)) {
+      inFirstMember.cells += 1;
+      if (!ROW_LABEL.test(String(key)) || (value !== null && typeof value === 'object')) inFirstMember.byRow = false;
     }
     if (key === 'fields' && Array.isArray(value) && value.length > 0) {
       if (value.every((f) => isObject(f) && typeof f.id === 'string'))
@@ -302,15 +314,19 @@ export async function findRecords(
     if (!best || (named && !bestNamed) || (named === bestNamed && candidate.objects > best.objects)) best = candidate;
   }
   if (!best || (best.objects === 0 && !(best.lists > 0 && describedBy(best.keys)))) {
-    const byIndex = rootMembers !== null && rootMembers.length > 0 ? pandasOrient(rootMembers) : null;
-    if (byIndex === 'index') return { recordsAt: [], fields: null, lists: false, shape: 'index' };
+    const byIndex =
+      rootMembers !== null && rootMembers.length > 0
+        ? pandasOrient(rootMembers)
+        : // The first member did not end within the sample: a column of many rows, when its keys are rows.
+          rootMembers !== null && inFirstMember.cells > 0 && inFirstMember.byRow
+          ? 'columns'
+          : null;
+    if (byIndex !== null) return { recordsAt: [], fields: null, lists: false, shape: byIndex };
     throw new LoadError(
       displayName,
       null,
       null,
-      byIndex === 'columns'
-        ? 'a JSON document of columns, each an object keyed by row (pandas\' DataFrame.to_json() by default, orient="columns"): its records cannot be read one at a time; write it with orient="records" (an array of objects) or lines=True (NDJSON), which Count Centre reads'
-        : 'a JSON document with no array of records in it (Count Centre reads an array of objects, or an object holding one, or CKAN\'s "fields" and "records")',
+      'a JSON document with no array of records in it (Count Centre reads an array of objects, or an object holding one, or CKAN\'s "fields" and "records")',
     );
   }
   const odd = best.keys.find((k) => k.includes('.') || k.includes('*'));
@@ -439,6 +455,167 @@ export async function openJson(file: string, displayName: string, options: JsonO
     async close() {
       await source.return(undefined);
     },
+  };
+}
+
+/** A line file of one column's values, read back a batch of lines at a time. */
+class ColumnLines {
+  private readonly fd: number;
+  private readonly buffer: Buffer;
+  private readonly decoder = new StringDecoder('utf8');
+  private lines: string[] = [];
+  private next = 0;
+  private rest = '';
+
+  constructor(file: string, bufferBytes: number) {
+    this.fd = openSync(file, 'r');
+    this.buffer = Buffer.alloc(bufferBytes);
+  }
+
+  take(n: number): string[] {
+    const taken: string[] = [];
+    while (taken.length < n) {
+      if (this.next === this.lines.length) {
+        const read = readSync(this.fd, this.buffer, 0, this.buffer.length, null);
+        if (read === 0) break;
+        const text = this.rest + this.decoder.write(this.buffer.subarray(0, read));
+        const end = text.lastIndexOf('\n');
+        this.lines = end === -1 ? [] : text.slice(0, end).split('\n');
+        this.rest = text.slice(end + 1);
+        this.next = 0;
+        continue;
+      }
+      taken.push(this.lines[this.next++]!);
+    }
+    return taken;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+/** What the columns' files may buffer in all, while they are read side by side. */
+const COLUMN_BUFFERS_BYTES = 32 << 20;
+
+/**
+ * Opens a document of columns (pandas' orient="columns": each member of the root a column, an object keyed by row) as
+ * a table of its rows. The rows of a record are spread through the whole document, so it is read once, each column's
+ * values written in turn to a file of their own, one JSON value a line; the rows are then read across those files,
+ * side by side: memory stays flat in the size of the document. Rows are in the first column's order, which every
+ * column must have (pandas writes them so); the row keys themselves are not a column (as pandas' orient="index" keys
+ * are not).
+ */
+export async function openJsonColumns(
+  file: string,
+  displayName: string,
+  options: Pick<JsonOptions, 'encoding' | 'bomLength'>,
+): Promise<TableReader> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'countcentre-columns-'));
+  const columns: string[] = [];
+  const files: string[] = [];
+  let rows: number | null = null;
+  let order: string | null = null;
+  let current: {
+    fd: number;
+    rows: number;
+    pending: string[];
+    bytes: number;
+    labels: ReturnType<typeof createHash>;
+  } | null = null;
+  const flush = () => {
+    if (current && current.pending.length > 0) writeSync(current.fd, current.pending.join(''));
+    if (current) {
+      current.pending = [];
+      current.bytes = 0;
+    }
+  };
+  const finish = () => {
+    if (!current) return;
+    flush();
+    const done = current;
+    current = null;
+    closeSync(done.fd);
+    const labels = done.labels.digest('hex');
+    const name = columns.at(-1)!;
+    if (rows === null) [rows, order] = [done.rows, labels];
+    else if (done.rows !== rows || labels !== order)
+      throw new LoadError(
+        displayName,
+        null,
+        null,
+        `column "${name}" does not hold the rows of column "${columns[0]}" in the same order (${done.rows.toLocaleString('en-IE')} rows against ${rows.toLocaleString('en-IE')}): each column must be keyed by the same rows, as pandas writes them`,
+      );
+  };
+  try {
+    const parser = new JSONParser({ paths: ['$.*.*'], keepStack: false });
+    let parseError: Error | null = null;
+    parser.onValue = ({ value, key, stack }) => {
+      const column = String(stack[1]!.key);
+      if (!current || column !== columns.at(-1)) {
+        finish();
+        columns.push(column);
+        const columnFile = path.join(dir, `${files.length}.ndjson`);
+        files.push(columnFile);
+        current = { fd: openSync(columnFile, 'w'), rows: 0, pending: [], bytes: 0, labels: createHash('sha1') };
+      }
+      const line = `${JSON.stringify(value)}\n`;
+      current.pending.push(line);
+      current.bytes += line.length;
+      current.rows += 1;
+      current.labels.update(`${String(key)}\n`);
+      if (current.bytes >= 1 << 20) flush();
+    };
+    parser.onError = (err) => {
+      parseError = err;
+    };
+    for await (const chunk of textChunks(file, options)) {
+      try {
+        parser.write(chunk);
+      } catch (err) {
+        parseError ??= err as Error;
+      }
+      if (parseError) throw new LoadError(displayName, null, null, `not valid JSON: ${(parseError as Error).message}`);
+    }
+    if (!parser.isEnded)
+      throw new LoadError(displayName, null, null, 'not valid JSON: the document ends before it is complete');
+    finish();
+    if (columns.length === 0) throw new LoadError(displayName, null, null, 'no columns in the file');
+  } catch (err) {
+    if (current) closeSync((current as { fd: number }).fd);
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
+  const total = rows ?? 0;
+  const bufferBytes = Math.max(16 << 10, Math.min(256 << 10, Math.floor(COLUMN_BUFFERS_BYTES / files.length)));
+  let readers: ColumnLines[] | null = null;
+  let started = false;
+  const release = async () => {
+    for (const reader of readers ?? []) reader.close();
+    readers = [];
+    await rm(dir, { recursive: true, force: true });
+  };
+  return {
+    unit: 'record',
+    columns,
+    typed: true,
+    declaredTypes: null,
+    rowCount: total,
+    async *batches() {
+      if (started) throw new Error("a JSON file's rows are read once");
+      started = true;
+      readers = files.map((f) => new ColumnLines(f, bufferBytes));
+      for (let done = 0; done < total;) {
+        const n = Math.min(BATCH, total - done);
+        const values = readers.map((reader) => reader.take(n));
+        const batch: RawRow[] = new Array(n);
+        for (let i = 0; i < n; i++)
+          batch[i] = { cells: values.map((column) => cellOf(JSON.parse(column[i]!) as unknown)), line: done + i + 1 };
+        done += n;
+        yield batch;
+      }
+    },
+    close: release,
   };
 }
 

@@ -2,7 +2,7 @@
 // place that knows which reader reads which format.
 
 import { openDelimited } from './delimited.js';
-import { fieldTypeOfCkan, findRecords, ndjsonShape, openJson, type RecordsLocation } from './json.js';
+import { fieldTypeOfCkan, findRecords, ndjsonShape, openJson, openJsonColumns, type RecordsLocation } from './json.js';
 import { openParquet } from './parquet.js';
 import { NotATableError, type Sniffed } from './sniff.js';
 import type { TableReader } from './types.js';
@@ -96,6 +96,7 @@ export async function openTable(file: string, displayName: string, spec: TableSp
       return openDelimited(file, displayName, spec);
     case 'json':
     case 'ndjson': {
+      if (spec.shape === 'columns') return openJsonColumns(file, displayName, spec);
       const typed = spec.fields?.filter((f): f is { id: string; type: string } => f.type !== null) ?? [];
       const types = typed.length > 0 ? new Map(typed.map((f) => [f.id, fieldTypeOfCkan(f.type)])) : undefined;
       return openJson(file, displayName, {
