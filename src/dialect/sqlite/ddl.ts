@@ -29,11 +29,13 @@ export function exactFieldIds(fields: readonly { id: string; type: string }[]): 
 
 /**
  * The page size of a new database file, in bytes. A load's cost is mostly whole-table passes (each `CREATE INDEX` reads
- * every page of its table) and each page read is a system call, so pages four times SQLite's default make a
- * 1,000,000-record, 14-field `add` about a fifth faster (54 s against 44 s, with less system time); 8 KiB and 32 KiB did
- * no better than 16 KiB. A file keeps the size it was made with: a load that starts from the served file keeps its.
+ * every page of its table) and each page read is a system call, so pages twice SQLite's default make a
+ * 1,000,000-record, 14-field `add` about a fifth faster (41 s against 50 s, with less system time). 16 KiB and 32 KiB did
+ * no better there, and 16 KiB made a narrow table's load slower (a 3,000,000-record, five-field Parquet file: 43–46 s
+ * against 40–41 s at 8 KiB, 41–42 s at 4 KiB). A file keeps the size it was made with: a load that starts from the
+ * served file keeps its.
  */
-export const SQLITE_PAGE_SIZE = 16_384;
+export const SQLITE_PAGE_SIZE = 8_192;
 
 /** SQLite's limit on a table's columns (SQLITE_MAX_COLUMN, as better-sqlite3 builds it). */
 export const SQLITE_MAX_COLUMNS = 2000;
