@@ -139,6 +139,24 @@ describe('catalogue sources', () => {
     withPrefix.datasets[0].resources[0].source.header_prefix = '#';
     const parsed = parseCatalog(withPrefix);
     assert.notEqual(new LoadSources(parsed, '.').specHash(parsed.resources[0]!), hashOf());
+    const jsonHash = (orient?: string) => {
+      const catalog = base();
+      catalog.datasets[0].resources[0].source = {
+        path: 'x.json',
+        layout: 'json',
+        records: '/*',
+        ...(orient ? { orient } : {}),
+      };
+      const resource = catalog.datasets[0].resources[0];
+      resource.fields = resource.fields.map((f: { id: string; column?: string }) => ({
+        ...f,
+        column: `/*/${f.column ?? f.id}`,
+      }));
+      const json = parseCatalog(catalog);
+      return new LoadSources(json, '.').specHash(json.resources[0]!);
+    };
+    assert.equal(jsonHash('records'), jsonHash());
+    assert.notEqual(jsonHash('columns'), jsonHash());
   });
 
   test("a preset layout's input without fields takes every column the preset offers", () => {
