@@ -440,7 +440,9 @@ async function* readJsonRecords(
         corrections: null,
         headerLine: null,
         columnsGrow: true,
-        pointerOf: base === 'json' ? (row) => `${prefix}/${row.line - 1}` : () => null,
+        // A document of columns has no one place for a record: its number says where it is.
+        pointerOf:
+          base === 'json' && read.source.orient !== 'columns' ? (row) => `${prefix}/${row.line - 1}` : () => null,
         // JSON tells null (or a missing key) from "": a text field keeps it, as CKAN's DataStore does, so that a
         // JSON dump of a resource with null texts publishes back the same.
         keepNulls: true,
