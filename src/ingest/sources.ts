@@ -86,6 +86,13 @@ export interface MirrorReadOptions extends MirrorOptions {
   sampleBlocks?: number;
 }
 
+/** Layout options added after resources were first loaded, at their defaults: a spec hash leaves them out. */
+const LAYOUT_OPTIONS_ADDED_LATER: Readonly<Record<string, unknown>> = {
+  leadingSpaces: 'keep',
+  headerPrefix: null,
+  orient: 'records',
+} satisfies Partial<LayoutSourceDefinition>;
+
 export class LoadSources {
   private readonly cache: FileCache;
   private readonly clients = new Map<string, CkanClient>();
@@ -343,14 +350,13 @@ export class LoadSources {
       if (source.kind === 'ckan') return { source, fields };
       if (source.kind === 'layout') {
         // An option added later is left out at its default, so that adding it does not reload every file.
-        const { headerPrefix, orient, ...withoutAdded } = source;
-        const described = {
-          ...withoutAdded,
-          ...(headerPrefix === null ? {} : { headerPrefix }),
-          ...(orient === 'records' ? {} : { orient }),
-        };
-        const { leadingSpaces, ...rest } = described;
-        return { source: leadingSpaces === 'keep' ? rest : described, fields };
+        const described = Object.fromEntries(
+          Object.entries(source).filter(
+            ([key, value]) =>
+              !Object.hasOwn(LAYOUT_OPTIONS_ADDED_LATER, key) || LAYOUT_OPTIONS_ADDED_LATER[key] !== value,
+          ),
+        );
+        return { source: described, fields };
       }
       const inputs = Object.fromEntries(
         Object.entries(source.inputs).map(([name, refs]) => [
