@@ -23,7 +23,7 @@ import { MIXED_UTF8, MixedUtf8Decoder } from '../../src/ingest/readers/mixed-utf
 import { scanSource } from '../../src/ingest/encoding.js';
 import fc from 'fast-check';
 import type { RawCell, RawRow, TableReader } from '../../src/ingest/readers/types.js';
-import { findRecords, openJsonColumns } from '../../src/ingest/readers/json.js';
+import { findRecords, openJson, openJsonColumns } from '../../src/ingest/readers/json.js';
 import { readableLine } from '../../src/logging.js';
 import { PROJECT_ROOT } from '../../src/settings.js';
 import { COUNT_CENTRE_VERSION } from '../../src/version.js';
@@ -314,6 +314,27 @@ describe('what a file is', () => {
       { cells: [`name ${rows - 1}`, null, false], line: rows },
     ]);
     assert.equal(spools(), before, 'the spool of columns is removed on close');
+  });
+
+  test('a JSON document cut short is refused, not published up to where it stops', async () => {
+    const rows = async (text: string) => {
+      const reader = await openJson(tempFile('cut.json', text), 'cut.json', {
+        encoding: 'utf-8',
+        bomLength: 0,
+        lines: false,
+        recordsAt: [],
+      });
+      let read = 0;
+      for await (const batch of reader.batches()) read += batch.length;
+      await reader.close();
+      return read;
+    };
+    assert.equal(await rows('[{"a":1},{"a":2}]'), 2);
+    await assert.rejects(
+      rows('[{"a":1},{"a":2'),
+      /: cut\.json: the JSON ends before it is complete \(after record 1\)/,
+    );
+    await assert.rejects(rows('[{"a":1},'), /: cut\.json: the JSON ends before it is complete \(after record 1\)/);
   });
 
   test('columns keyed by different rows are refused, naming the column; nothing is left behind', async () => {

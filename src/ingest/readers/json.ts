@@ -112,6 +112,42 @@ async function* textChunks(file: string, options: Pick<JsonOptions, 'encoding' |
   }
 }
 
+/**
+ * Feeds a document to `parser` a chunk at a time, pausing after each so that a reader can hand on what it gathered. A
+ * syntax error, or a document that ends before it is complete, throws the error `failure` makes of it.
+ */
+async function* feedDocument(
+  parser: JSONParser,
+  file: string,
+  options: Pick<JsonOptions, 'encoding' | 'bomLength'>,
+  failure: (problem: 'invalid' | 'unfinished', err: Error) => Error,
+): AsyncGenerator<void> {
+  let parseError: Error | null = null;
+  parser.onError = (err) => {
+    parseError = err;
+  };
+  let seenAny = false;
+  for await (const chunk of textChunks(file, options)) {
+    seenAny = true;
+    try {
+      parser.write(chunk);
+    } catch (err) {
+      parseError ??= err as Error;
+    }
+    if (parseError) throw failure('invalid', parseError);
+    yield;
+  }
+  if (!seenAny || !parser.isEnded) {
+    // With an error handler set, the parser reports a document cut short there rather than by throwing.
+    try {
+      parser.end();
+    } catch (err) {
+      parseError ??= err as Error;
+    }
+    if (parseError) throw failure('unfinished', parseError);
+  }
+}
+
 /** Records as they come, each with its number: whole lines of NDJSON, or the elements of the array at `recordsAt`. */
 async function* records(
   file: string,
@@ -157,44 +193,23 @@ async function* records(
   }
   const path = options.recordsAt.length === 0 ? '$.*' : `$.${options.recordsAt.join('.')}.*`;
   const parser = new JSONParser({ paths: [path], keepStack: false });
-  let parseError: Error | null = null;
   parser.onValue = ({ value }) => {
     count += 1;
     batch.push({ value, at: count, line: null });
   };
-  parser.onError = (err) => {
-    parseError = err;
-  };
-  let seenAny = false;
-  for await (const chunk of textChunks(file, options)) {
-    seenAny = true;
-    try {
-      parser.write(chunk);
-    } catch (err) {
-      parseError = err as Error;
-    }
-    if (parseError)
-      throw new LoadError(
-        displayName,
-        null,
-        null,
-        `not valid JSON after record ${count}: ${(parseError as Error).message}`,
-      );
+  const failure = (problem: 'invalid' | 'unfinished', err: Error) =>
+    new LoadError(
+      displayName,
+      null,
+      null,
+      problem === 'invalid'
+        ? `not valid JSON after record ${count}: ${err.message}`
+        : `the JSON ends before it is complete (after record ${count}): ${err.message}`,
+    );
+  for await (const _chunk of feedDocument(parser, file, options, failure)) {
     if (batch.length >= BATCH) {
       yield batch;
       batch = [];
-    }
-  }
-  if (!seenAny || !parser.isEnded) {
-    try {
-      parser.end();
-    } catch (err) {
-      throw new LoadError(
-        displayName,
-        null,
-        null,
-        `the JSON ends before it is complete (after record ${count}): ${(err as Error).message}`,
-      );
     }
   }
   if (batch.length > 0) yield batch;
@@ -524,11 +539,10 @@ export async function openJsonColumns(
     labels: ReturnType<typeof createHash>;
   } | null = null;
   const flush = () => {
-    if (current && current.pending.length > 0) writeSync(current.fd, current.pending.join(''));
-    if (current) {
-      current.pending = [];
-      current.bytes = 0;
-    }
+    if (!current || current.pending.length === 0) return;
+    writeSync(current.fd, current.pending.join(''));
+    current.pending = [];
+    current.bytes = 0;
   };
   const finish = () => {
     if (!current) return;
@@ -549,7 +563,6 @@ export async function openJsonColumns(
   };
   try {
     const parser = new JSONParser({ paths: ['$.*.*'], keepStack: false });
-    let parseError: Error | null = null;
     parser.onValue = ({ value, key, stack }) => {
       const column = String(stack[1]!.key);
       if (!current || column !== columns.at(-1)) {
@@ -566,19 +579,14 @@ export async function openJsonColumns(
       current.labels.update(`${String(key)}\n`);
       if (current.bytes >= 1 << 20) flush();
     };
-    parser.onError = (err) => {
-      parseError = err;
-    };
-    for await (const chunk of textChunks(file, options)) {
-      try {
-        parser.write(chunk);
-      } catch (err) {
-        parseError ??= err as Error;
-      }
-      if (parseError) throw new LoadError(displayName, null, null, `not valid JSON: ${(parseError as Error).message}`);
-    }
-    if (!parser.isEnded)
-      throw new LoadError(displayName, null, null, 'not valid JSON: the document ends before it is complete');
+    const failure = (problem: 'invalid' | 'unfinished', err: Error) =>
+      new LoadError(
+        displayName,
+        null,
+        null,
+        `not valid JSON: ${problem === 'invalid' ? err.message : 'the document ends before it is complete'}`,
+      );
+    for await (const _chunk of feedDocument(parser, file, options, failure));
     finish();
     if (columns.length === 0) throw new LoadError(displayName, null, null, 'no columns in the file');
   } catch (err) {
