@@ -206,19 +206,23 @@ const LAYOUT_KEYS = [
   'id_column',
 ];
 
-/** An option of the csv layout: one of `allowed` (the first is the default), and refused on any other layout. */
-function csvOption<T extends string>(
+/**
+ * An option of one base layout (csv unless said): one of `allowed` (the first is the default), and refused on any other
+ * layout.
+ */
+function layoutOption<T extends string>(
   r: Reader,
   obj: Json,
   where: JsonPath,
   base: string | null | undefined,
   key: string,
   allowed: readonly [T, ...T[]],
+  layout = 'csv',
 ): T {
   const value = r.string(obj, key, where, allowed[0]);
   if (!(allowed as readonly string[]).includes(value))
     r.fail([...where, key], `must be ${allowed.map((a) => `"${a}"`).join(' or ')}`);
-  if (base !== 'csv' && obj[key] !== undefined) r.fail([...where, key], 'only applies to the csv layout');
+  if (base !== layout && obj[key] !== undefined) r.fail([...where, key], `only applies to the ${layout} layout`);
   return value as T;
 }
 
@@ -267,28 +271,26 @@ function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDe
     if (!/^(\/[^/]*)*$/.test(records))
       r.fail([...where, 'records'], 'must be a JSON path such as "/items/*" ("" for the whole document)');
   } else if (obj.records !== undefined) r.fail([...where, 'records'], 'only applies to json layouts');
-  const extraColumns = csvOption(r, obj, where, base, 'extra_columns', ['error', 'ignore']);
+  const extraColumns = layoutOption(r, obj, where, base, 'extra_columns', ['error', 'ignore']);
   const headerRow = obj.header_row ?? 1;
   if (!Number.isInteger(headerRow) || (headerRow as number) < 0)
     r.fail([...where, 'header_row'], 'must be a line number, 1 or more (0: the file has no header)');
   if (base !== 'csv' && obj.header_row !== undefined)
     r.fail([...where, 'header_row'], 'only applies to the csv layout');
-  const shortRows = csvOption(r, obj, where, base, 'short_rows', ['error', 'pad']);
-  const quotes = csvOption(r, obj, where, base, 'quotes', ['csv', 'literal']);
-  const escapes = csvOption(r, obj, where, base, 'escapes', ['none', 'backslash']);
-  const nulls = csvOption(r, obj, where, base, 'nulls', ['empty', 'unquoted-empty', 'NULL']);
+  const shortRows = layoutOption(r, obj, where, base, 'short_rows', ['error', 'pad']);
+  const quotes = layoutOption(r, obj, where, base, 'quotes', ['csv', 'literal']);
+  const escapes = layoutOption(r, obj, where, base, 'escapes', ['none', 'backslash']);
+  const nulls = layoutOption(r, obj, where, base, 'nulls', ['empty', 'unquoted-empty', 'NULL']);
   const missing = obj.missing ?? [];
   if (!Array.isArray(missing) || !missing.every((m) => typeof m === 'string' && m.trim() !== '' && m === m.trim()))
     r.fail([...where, 'missing'], 'must be a list of cell texts, such as ["NA", ".."]');
   if (base !== 'csv' && obj.missing !== undefined) r.fail([...where, 'missing'], 'only applies to the csv layout');
-  const leadingSpaces = csvOption(r, obj, where, base, 'leading_spaces', ['keep', 'skip']);
+  const leadingSpaces = layoutOption(r, obj, where, base, 'leading_spaces', ['keep', 'skip']);
   const headerPrefix = obj.header_prefix === undefined ? null : r.string(obj, 'header_prefix', where);
   if (headerPrefix !== null && (headerPrefix === '' || /\s/.test(headerPrefix)))
     r.fail([...where, 'header_prefix'], 'must be the mark the header line starts with, such as "#"');
   if (base !== 'csv' && headerPrefix !== null) r.fail([...where, 'header_prefix'], 'only applies to the csv layout');
-  const orient = r.string(obj, 'orient', where, 'records');
-  if (orient !== 'records' && orient !== 'columns') r.fail([...where, 'orient'], 'must be "records" or "columns"');
-  if (base !== 'json' && obj.orient !== undefined) r.fail([...where, 'orient'], 'only applies to the json layout');
+  const orient = layoutOption(r, obj, where, base, 'orient', ['records', 'columns'], 'json');
   if (orient === 'columns' && records !== '/*')
     r.fail(
       [...where, 'records'],
@@ -325,7 +327,7 @@ function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDe
     missing: missing as string[],
     leadingSpaces,
     headerPrefix,
-    orient: orient as LayoutSourceDefinition['orient'],
+    orient,
     sheet,
     idColumn,
   };
