@@ -64,6 +64,9 @@ function tempFile(name: string, content: string | Buffer): string {
   return file;
 }
 
+/** Spools of JSON documents of columns in the system's temporary folder (see openJsonColumns). */
+const spools = () => readdirSync(os.tmpdir()).filter((f) => f.startsWith('countcentre-columns-')).length;
+
 describe('what a file is', () => {
   test('encodings: a BOM says UTF-8 or UTF-16; zero bytes say UTF-16; valid UTF-8 is UTF-8; anything else Windows-1252', () => {
     assert.deepEqual(detectEncoding(Buffer.from('\ufeffé,b', 'utf8'), true), { encoding: 'utf-8', bomLength: 3 });
@@ -296,7 +299,6 @@ describe('what a file is', () => {
     assert.equal((rows - 1) % 7, 0, 'the last row has a null');
     const found = await findRecords(file, 'frame.json', { encoding: 'utf-8', bomLength: 0 });
     assert.equal(found.shape, 'columns');
-    const spools = () => readdirSync(os.tmpdir()).filter((f) => f.startsWith('countcentre-columns-')).length;
     const before = spools();
     const reader = await openJsonColumns(file, 'frame.json', { encoding: 'utf-8', bomLength: 0 });
     assert.deepEqual([reader.columns, reader.rowCount, reader.unit], [['name', 'votes', 'ok'], rows, 'record']);
@@ -338,7 +340,6 @@ describe('what a file is', () => {
   });
 
   test('columns keyed by different rows are refused, naming the column; nothing is left behind', async () => {
-    const spools = () => readdirSync(os.tmpdir()).filter((f) => f.startsWith('countcentre-columns-')).length;
     const before = spools();
     for (const [text, pattern] of [
       ['{"a":{"0":1,"1":2},"b":{"1":3,"0":4}}', /column "b" does not hold the rows of column "a" in the same order/],
