@@ -324,9 +324,16 @@ function rowOf(r: ScenarioResult, withBackend: boolean): Row {
         ...empty,
         service: `add ${fmtInt(Number(e['rowsPerSecond']))} rows/s (${Number(e['seconds']).toFixed(1)} s)`,
         ceiling:
-          e['peerSeconds'] !== undefined
-            ? `sqlite-utils ${Number(e['peerSeconds']).toFixed(1)} s (${fmtMb(Number(e['peerPeakRssBytes']))})`
-            : '–',
+          [
+            e['peerSeconds'] !== undefined
+              ? `sqlite-utils ${Number(e['peerSeconds']).toFixed(1)} s (${fmtMb(Number(e['peerPeakRssBytes']))})`
+              : null,
+            e['floorSeconds'] !== undefined
+              ? `store floor ${Number(e['floorSeconds']).toFixed(1)} s (${fmtInt(Number(e['floorRowsPerSecond']))} rows/s)`
+              : null,
+          ]
+            .filter((cell) => cell !== null)
+            .join('; ') || '–',
         ratio: e['speedup'] !== undefined ? Number(e['speedup']).toFixed(2) : '–',
         rss: e['peakRssBytes'] !== undefined ? `${fmtMb(Number(e['peakRssBytes']))} (add)` : '–',
       };

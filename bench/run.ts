@@ -65,6 +65,7 @@ import {
   writeSynthetic,
 } from './synthetic.js';
 import { writeSampleWithArrow } from '../test/helpers/parquet-files.js';
+import { postgresFloor, sqliteFloor } from './floor.js';
 import { scaleScenario, scaleTable, updateScaleReadme } from './scale.js';
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -978,6 +979,7 @@ async function addCsvScenario(ctx: Ctx, backend: Backend): Promise<void> {
   }
   const r = base('7', backend);
   r.extra = { rows, seconds: ours.seconds, rowsPerSecond: rows / ours.seconds, peakRssBytes: ours.peakRss };
+  await measureFloor(ctx, backend, dir, r);
   r.notes.push(
     'count-centre add: types inferred, every field indexed, whole-row full-text index, JSON and CSV renderings stored',
   );
@@ -1015,6 +1017,33 @@ async function addCsvScenario(ctx: Ctx, backend: Backend): Promise<void> {
   push(ctx, r);
 }
 
+/**
+ * The store's own share of what `add` just did (./floor.ts): the same rows written again by the database engine alone.
+ * A target below it cannot be met on this machine by any change to reading or encoding.
+ */
+async function measureFloor(ctx: Ctx, backend: Backend, dir: string, r: ScenarioResult): Promise<void> {
+  log(ctx, `[${backend.name}] the store's own share of the same load (rows written again by the engine alone)`);
+  const catalog = path.join(dir, 'catalog.json');
+  try {
+    const floor =
+      backend.name === 'sqlite'
+        ? sqliteFloor(path.join(dir, 'store.sqlite'), catalog, dir)
+        : await postgresFloor(backend.env['DATABASE_URL']!, catalog, { data: 'countcentre', public: 'public' });
+    const rows = Number(r.extra!['rows']);
+    Object.assign(r.extra!, {
+      floorSeconds: floor.seconds,
+      floorRowSeconds: floor.rowSeconds,
+      floorIndexSeconds: floor.indexSeconds,
+      floorRowsPerSecond: rows / floor.seconds,
+    });
+    r.notes.push(
+      `store floor: the engine alone writes the same rows again in ${floor.seconds.toFixed(1)} s (rows and full text ${floor.rowSeconds.toFixed(1)} s, indexes and statistics ${floor.indexSeconds.toFixed(1)} s): ${fmtInt(rows / floor.seconds)} rows/s`,
+    );
+  } catch (err) {
+    r.notes.push(`store floor not measured: ${(err as Error).message}`);
+  }
+}
+
 /** Scenario 8: a Parquet file of `--parquet-rows` records published by `count-centre add`, on each store. */
 async function addParquetScenario(ctx: Ctx, backend: Backend): Promise<void> {
   if (!ctx.opts.scenarios.has('8')) return;
@@ -1041,6 +1070,7 @@ async function addParquetScenario(ctx: Ctx, backend: Backend): Promise<void> {
     peakRssBytes: ours.peakRss,
     fileBytes: fs.statSync(file).size,
   };
+  await measureFloor(ctx, backend, dir, r);
   r.notes.push(
     'Snappy-compressed, written by arrow-rs: an int, a text of 50,000 values, a float, a date and a boolean with nulls',
   );
