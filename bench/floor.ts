@@ -8,8 +8,8 @@ import pg from 'pg';
 import type { ResourceDefinition } from '../src/catalog/types.js';
 import { loadCatalogFile } from '../src/catalog/load.js';
 import { analyzeSql } from '../src/dialect/sqlite/ddl.js';
-import { createGenerationTableSql, indexTableSql, type PgSchemas } from '../src/dialect/postgres/ddl.js';
-import { quoteIdent } from '../src/dialect/postgres/quote.js';
+import { createGenerationTableSql, dropTableSql, indexTableSql, type PgSchemas } from '../src/dialect/postgres/ddl.js';
+import { qualified, quoteIdent } from '../src/dialect/postgres/quote.js';
 import { readMetaFromFile } from '../src/storage/sqlite/meta.js';
 import { readPostgresMeta } from '../src/storage/postgres/meta.js';
 import { SqliteDatabaseBuilder } from '../src/storage/sqlite/builder.js';
@@ -101,7 +101,7 @@ export async function postgresFloor(url: string, catalogFile: string, schemas: P
         for (const sql of createGenerationTableSql(schema, table, resource, meta.fullTextLanguage))
           await client.query(sql);
         await client.query(
-          `INSERT INTO ${quoteIdent(schema)}.${quoteIdent(table)} (${columns}) SELECT ${columns} FROM ${quoteIdent(schema)}.${quoteIdent(source)} WHERE "_id" % 2 = ${half}`,
+          `INSERT INTO ${qualified(schema, table)} (${columns}) SELECT ${columns} FROM ${qualified(schema, source)} WHERE "_id" % 2 = ${half}`,
         );
         await client.query('COMMIT');
       }),
@@ -120,8 +120,7 @@ export async function postgresFloor(url: string, catalogFile: string, schemas: P
     const indexSeconds = since(t);
     return { seconds: rowSeconds + indexSeconds, rowSeconds, indexSeconds };
   } finally {
-    for (const table of tables)
-      await clients[0]!.query(`DROP TABLE IF EXISTS ${quoteIdent(schema)}.${quoteIdent(table)}`).catch(() => {});
+    for (const table of tables) await clients[0]!.query(dropTableSql(schema, table)).catch(() => {});
     await Promise.all(clients.map((c) => c.end()));
   }
 }
