@@ -570,7 +570,7 @@ function electionEnv(backend: Backend, dbPath: string): Record<string, string> {
     COUNTCENTRE_CATALOG: path.join(PROJECT_ROOT, 'catalog.json'),
     COUNTCENTRE_SOURCES: /^https?:\/\//i.test(process.env['COUNTCENTRE_SOURCES'] ?? '')
       ? (process.env['COUNTCENTRE_SOURCES'] as string)
-      : path.resolve(PROJECT_ROOT, process.env['COUNTCENTRE_SOURCES'] ?? '../shared/data'),
+      : path.resolve(PROJECT_ROOT, process.env['COUNTCENTRE_SOURCES'] ?? 'data/sources'),
     LOG_LEVEL: 'warn',
     ...backend.env,
   };

@@ -1,6 +1,7 @@
 // Process entry point of `npm start` (and of `count-centre serve`): reads the settings, then loads and serves
 // (src/serve.ts). `--workers N` is WORKERS=N.
 
+import './node-version.js';
 import { parseArgs } from 'node:util';
 import { createLogger } from './logging.js';
 import { runServer } from './serve.js';

@@ -42,7 +42,7 @@ export const SETTING_SPECS = {
   sources: declare<string>({
     env: 'COUNTCENTRE_SOURCES',
     type: 'path-or-url',
-    default: '../shared/data',
+    default: 'data/sources',
     description:
       "Folder or base URL the catalogue's source files are read from. A relative path is resolved against the repository root.",
   }),

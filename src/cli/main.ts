@@ -23,7 +23,7 @@ export { EXIT };
 
 const COMMON_OPTIONS = `Options every command takes:
   --catalog FILE      the catalogue (COUNTCENTRE_CATALOG, default catalog.json)
-  --sources DIR|URL   where the catalogue's files are (COUNTCENTRE_SOURCES, default ../shared/data)
+  --sources DIR|URL   where the catalogue's files are (COUNTCENTRE_SOURCES, default data/sources)
   --db FILE           the embedded store (COUNTCENTRE_DB); with DATABASE_URL set, PostgreSQL is used instead
   -h, --help          this help`;
 

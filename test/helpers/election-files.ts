@@ -1,4 +1,4 @@
-// The 2020 election's three files, read straight from the companion data folder into records as datastore_search
+// The 2020 election's three files, read straight from data/sources into records as datastore_search
 // returns them (field ids from the catalogue, typed values, `_id` in file order), for tests of the election
 // arithmetic that need no store.
 

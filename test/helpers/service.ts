@@ -1,4 +1,4 @@
-// Test harness: the service over the real election sources (read from the companion data folder, never copied),
+// Test harness: the service over the real election sources (the repository's data/sources),
 // with its database in a temporary folder, listening on a free port of 127.0.0.1 and driven by real HTTP requests.
 
 import { createHash } from 'node:crypto';
@@ -15,9 +15,9 @@ import { buildDatabase } from '../../src/ingest/build.js';
 import { PostgresLoadTarget } from '../../src/storage/postgres/loader.js';
 import { loadSettings, PROJECT_ROOT, type Settings } from '../../src/settings.js';
 
-export const SHARED_DIR = path.resolve(PROJECT_ROOT, '..', 'shared');
-export const DATA_DIR = path.join(SHARED_DIR, 'data');
-export const EXAMPLES_DIR = path.join(SHARED_DIR, 'reference', 'ckan-examples');
+export const DATA_DIR = path.join(PROJECT_ROOT, 'data', 'sources');
+/** CKAN's own recorded answers for the 2020 resources, replayed by the contract tests. */
+export const EXAMPLES_DIR = path.join(PROJECT_ROOT, 'test', 'fixtures', 'ckan-examples');
 /** Per checkout, so that test runs in two clones side by side never rebuild each other's database files. */
 export const TEST_TMP = path.join(
   os.tmpdir(),

@@ -11,7 +11,7 @@ describe('settings', () => {
     const settings = loadSettings({});
     assert.equal(settings.port, 5000);
     assert.equal(settings.host, '127.0.0.1');
-    assert.equal(settings.sources, path.resolve(PROJECT_ROOT, '../shared/data'));
+    assert.equal(settings.sources, path.resolve(PROJECT_ROOT, 'data/sources'));
     assert.equal(settings.databasePath, path.resolve(PROJECT_ROOT, 'var/countcentre.sqlite'));
     assert.equal(settings.siteUrl, null);
     assert.equal(settings.locale, 'en');
