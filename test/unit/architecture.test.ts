@@ -30,6 +30,7 @@ const ALL = [
   'domain-errors',
   'util',
   'cli',
+  'node-version',
 ] as const;
 
 /** Everything but the named areas (for the leaves, which may import little). */
@@ -59,6 +60,8 @@ const FORBIDDEN: Record<string, readonly string[]> = {
   errors: allBut('domain-errors', 'serialize'),
   'domain-errors': allBut(),
   util: allBut(),
+  // Runs first in every entry point, before anything that an older Node.js might fail to load: it imports nothing.
+  'node-version': allBut(),
 };
 
 function sources(dir: string): string[] {
