@@ -3,6 +3,7 @@
 
 import { countSheet } from './count.js';
 import { electionTotals, partyTotals } from './parties.js';
+import { countingOf, NO_PRESENTATION, present, type Presentation } from './presentation.js';
 import { readElection, type ElectionRecords } from './read.js';
 import type {
   Candidate,
@@ -25,19 +26,34 @@ export {
 } from './compare.js';
 export { countSheet, sheetAfterCount, totalAfter } from './count.js';
 export { compareSurnames, compareText, displayName, partyMatchKey, slugOf, surnameSortKey } from './names.js';
-export { CEANN_COMHAIRLE_ROW, electionTotals, isElectedResult, isWoman, partyTotals } from './parties.js';
+export { CEANN_COMHAIRLE_ROW, electionTotals, isElectedResult, isWoman, partyRecords, partyTotals } from './parties.js';
+export {
+  groupingOf,
+  INDEPENDENTS,
+  NO_PRESENTATION,
+  type ElectionFigure,
+  type IrishNameSpelling,
+  type NameSpelling,
+  type PartyGrouping,
+  type Presentation,
+} from './presentation.js';
 export { partiesOverTime, type ElectionsOverTime, type PartyLine, type PartyLineage } from './over-time.js';
 export {
   candidacyId,
   candidaciesOf,
   findPeople,
+  isReturned,
   nameKey,
+  nearNameKind,
+  unreviewedNearNames,
   nameWords,
   peopleOf,
   type Candidacy,
   type CandidateMatch,
   type ElectionCandidacies,
   type MatchSide,
+  type NearNameKind,
+  type NearNames,
   type People,
   type Person,
   type PersonMatch,
@@ -74,9 +90,23 @@ export class Election {
   private totalsMemo: ElectionTotals | null = null;
   private partiesMemo: PartyTotals[] | null = null;
 
-  constructor(records: ElectionRecords, house: House = { seats: null, ceannComhairle: null }) {
+  private readonly presentation: Presentation;
+  private readonly name: string;
+
+  /**
+   * `presentation` (reviewed spellings and party groupings) applies to the election called `name`; without them the
+   * records are shown as they are, names aside (read in the usual case).
+   */
+  constructor(
+    records: ElectionRecords,
+    house: House = { seats: null, ceannComhairle: null },
+    presentation: Presentation = NO_PRESENTATION,
+    name = '',
+  ) {
     this.house = house;
-    this.data = readElection(records, house);
+    this.presentation = presentation;
+    this.name = name;
+    this.data = present(readElection(records, house), name, presentation);
     this.byKey = new Map(this.data.constituencies.map((c) => [c.key, c]));
     for (const c of this.data.candidates) {
       const list = this.candidatesOf.get(c.constituencyKey) ?? [];
@@ -118,13 +148,17 @@ export class Election {
   }
 
   get totals(): ElectionTotals {
-    return (this.totalsMemo ??= electionTotals(this.data, this.house));
+    return (this.totalsMemo ??= electionTotals(
+      this.data,
+      this.house,
+      this.presentation.figures.filter((f) => f.election === this.name),
+    ));
   }
 
   get parties(): readonly PartyTotals[] {
     if (!this.partiesMemo) {
       const sheets = this.hasCounts ? this.data.constituencies.map((c) => this.sheet(c.key)!) : [];
-      this.partiesMemo = partyTotals(this.data, sheets, this.house);
+      this.partiesMemo = partyTotals(this.data, sheets, this.house, countingOf(this.presentation, this.name));
     }
     return this.partiesMemo;
   }

@@ -41,16 +41,42 @@ export function compareSurnames(
   );
 }
 
-/** Names in upper case in the source (`AYLWARD`, `BOBBY`) read as names (`Aylward`, `Bobby`); mixed case is kept. */
+const LOWER = /\p{Ll}/u;
+
+/** Written in capitals: two capitals or more and no small letter (`AYLWARD`, `GUINNESS` of `McGUINNESS`). */
+const shouted = (word: string) => !LOWER.test(word) && (word.match(/\p{Lu}/gu)?.length ?? 0) >= 2;
+
+const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase();
+
+/**
+ * A name as Irish readers write it, from any of the ways the records do: capitals read as a name (`AYLWARD` →
+ * `Aylward`, `McGUINNESS` → `McGuinness`, `O'DONNELL` → `O'Donnell`), the Irish Ó never followed by an apostrophe
+ * (`Ó'Ríordáin` → `Ó Ríordáin`), an O' or D' prefix joined to a capital (`O’ Donnell`, `O'leary` → `O’Donnell`,
+ * `O'Leary`), `Mc` joined to its name, initials in capitals (`D.j.` → `D.J.`) and one space between words. Names in
+ * mixed case keep their case (`de Valera`, `Ó hAlmhain`, `MacNeill`): only what the records shout is changed, and a
+ * lone pair of capitals (`AJ`) is read as initials.
+ */
 export function displayName(text: string): string {
-  if (text !== text.toUpperCase() || !/[A-ZÁÉÍÓÚ]/.test(text)) return text;
-  return (
-    text
-      .toLowerCase()
-      .replace(/(^|[\s\-'’(".])(\p{L})/gu, (_m, before: string, letter: string) => before + letter.toUpperCase())
-      // Mc names keep their capital after the prefix (McDonald); Mac is left alone (Macken is not MacKen).
-      .replace(/\bMc(\p{Ll})/gu, (_m, letter: string) => `Mc${letter.toUpperCase()}`)
-  );
+  const name = text.replace(/\s+/g, ' ').trim();
+  const chunks = name.split(/(?<=[\s\-"(])/);
+  const wholeShouted = chunks.some((chunk) => shouted(chunk.replace(/[^\p{L}]+/gu, '')) && /\p{L}{3}/u.test(chunk));
+  return chunks
+    .map((chunk) => {
+      const [, prefix = '', rest = ''] = /^(Mc|Mac|O['’]|D['’])?(.*)$/su.exec(chunk)!;
+      const word = rest.replace(/[^\p{L}]+$/u, '');
+      if (word.includes('.') || !shouted(word) || (!prefix && word.length < 3 && !wholeShouted)) return chunk;
+      return (prefix ? capitalised(prefix) : '') + capitalised(word) + rest.slice(word.length);
+    })
+    .join('')
+    .replace(/(?<!\p{L})Ó['’]\s*(?=\p{L})/gu, 'Ó ')
+    .replace(
+      /(?<!\p{L})([OD])(['’])\s*(\p{L})/gu,
+      (_m, prefix: string, mark: string, letter: string) => `${prefix}${mark}${letter.toUpperCase()}`,
+    )
+    .replace(/(?<!\p{L})Mc\s+(?=\p{Lu})/gu, 'Mc')
+    .replace(/(?<!\p{L})Mc(\p{Ll})(?=\p{Ll})/gu, (_m, letter: string) => `Mc${letter.toUpperCase()}`)
+    .replace(/(?<![\p{L}])(\p{Ll})(?=\.)/gu, (letter: string) => letter.toUpperCase())
+    .replace(/[\s,;]+$/u, '');
 }
 
 export function compareText(a: string, b: string): number {

@@ -40,6 +40,11 @@ export interface Candidate {
   /** As the resource has it: `Elected`, `Excluded` or empty. */
   result: string;
   recordId: number;
+  /**
+   * The name and party as the record gives them, where what is shown differs: a name in capitals or misspelt, a party
+   * label counted in a grouping as the press counts it (see `Presentation`).
+   */
+  recorded?: { firstName: string; surname: string; party: string; partyAbbreviation: string };
 }
 
 export interface CountRecord {
@@ -149,6 +154,12 @@ export interface PartyTotals {
   seatShare: number;
   /** Candidates whose votes exceeded a quarter of the quota at some count. */
   reachedQuarterQuota: number;
+  /** The party labels of the records this row counts, where a grouping joins several or renames one. */
+  labels?: string[];
+  /** How the row is counted, where a reviewed grouping made it (its evidence). */
+  counting?: string;
+  /** Candidates without a party, counted together as the press counts them: not a party with loyalty or a line. */
+  independents?: boolean;
 }
 
 export interface ElectionTotals {
@@ -167,7 +178,9 @@ export interface ElectionTotals {
   /** Total poll over electorate, 0–1; null when either is missing. */
   turnout: number | null;
   elected: number;
-  /** Null when the election's records give no candidate's gender. */
+  /** Null when the election's records give no candidate's gender and no reviewed figure gives it. */
   women: number | null;
   womenElected: number | null;
+  /** Where `women` comes from, when it is not counted from the candidates' genders (a reviewed official figure). */
+  womenSource?: string;
 }

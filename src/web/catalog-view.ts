@@ -8,6 +8,7 @@ import type { ElectionDefinition, ResourceRole } from '../elections/definition.j
 import { Election, type ElectionRecords, type ResourceRecords } from '../elections/index.js';
 import { memoKey } from '../util/version-memos.js';
 import type { ActionClient } from './data.js';
+import { reviewedData } from './reviewed.js';
 
 export interface DatasetView {
   definition: DatasetDefinition;
@@ -80,5 +81,11 @@ async function loadElection(client: ActionClient, view: ElectionView): Promise<E
     read('counts'),
   ]);
   const records: ElectionRecords = { candidates, constituencies, counts };
-  return new Election(records, { seats: view.election.seats, ceannComhairle: view.election.ceannComhairle });
+  // Shown as reviewed: names in the usual spelling, party labels counted as the press counts them.
+  return new Election(
+    records,
+    { seats: view.election.seats, ceannComhairle: view.election.ceannComhairle },
+    reviewedData().presentation,
+    view.definition.name,
+  );
 }

@@ -18,7 +18,7 @@ import { elections } from './catalog-view.js';
 import { ActionClient, pageFailureOf } from './data.js';
 import type { PageShell } from './pages/layout.js';
 import { errorPage, type PageContext, type PageResult } from './page-context.js';
-import { loadReviewed } from './reviewed.js';
+import { reviewedData } from './reviewed.js';
 import { pageHandlers } from './routes.js';
 
 /**
@@ -88,7 +88,7 @@ export interface PageCore {
 export function createPageCore(state: ServiceState, logger: Logger): PageCore {
   const { settings } = state.current;
   const assets = loadAssets();
-  const reviewed = loadReviewed();
+  const reviewed = reviewedData();
   // Rendered pages, kept until the data changes (the key holds the dataset version): a quarter of the answer cache.
   const renderedBytes = Math.floor((settings.responseCacheMb * 1024 * 1024) / 4);
   // A page costs milliseconds to make: it is kept the first time.

@@ -1,15 +1,40 @@
-// The pages of all elections at once: elections over time, finding a candidate, and a page per person.
+// The pages of all elections at once: elections over time, the search for everything, a page per person, and the
+// pages an address's parent names (everyone who stood, every party, every election, every table).
 
-import { findPeople } from '../elections/index.js';
+import { compareSurnames, slugOf, surnameSortKey, type Person } from '../elections/index.js';
+import { memoKey } from '../util/version-memos.js';
 import { chartOf, loadCharts } from './charts.js';
-import { electionLabel } from './catalog-view.js';
-import { PageFailure } from './data.js';
+import { datasets, electionLabel } from './catalog-view.js';
 import { overTimeChart } from './election-charts.js';
+import { formatDate } from './format.js';
 import { checksHref, notFound, ok, page, type PageContext, type PageResult } from './page-context.js';
 import { OverTimePage } from './pages/over-time.js';
-import { PersonPage, SearchPage } from './pages/people.js';
+import { PeopleIndexPage, PersonPage } from './pages/people.js';
+import {
+  ElectionsIndexPage,
+  pagingOf,
+  PartiesIndexPage,
+  ResourcesIndexPage,
+  SearchPage,
+  type QueryProblem,
+  type SearchPageProps,
+} from './pages/search.js';
 import { partyColour } from './party-colours.js';
-import { electionsTogether } from './together.js';
+import {
+  KIND_ORDER,
+  MAX_QUERY_WORDS,
+  personEntry,
+  readQuery,
+  search,
+  wordsOf,
+  type ConstituencyHit,
+  type ElectionHit,
+  type PartyHit,
+  type SearchEntry,
+  type SearchHit,
+  type SearchKind,
+} from './search.js';
+import { electionsTogether, type ElectionsTogether } from './together.js';
 import { apiSearchUrl, urls } from './urls.js';
 
 export async function overTimePage(ctx: PageContext): Promise<PageResult> {
@@ -84,23 +109,185 @@ export async function overTimePage(ctx: PageContext): Promise<PageResult> {
   );
 }
 
-/** The most people a search lists. */
-const SEARCH_LIMIT = 50;
+/** Results on a page of search results. */
+export const SEARCH_PAGE_SIZE = 25;
+/** The longest search read: a name, a place or a party, not a paragraph. */
+export const MAX_QUERY_LENGTH = 200;
 
+const SEARCH_INDEX = memoKey<Map<string, Promise<SearchEntry[]>>>('web: search index');
+
+/** Everything a search can find, made once per version of the data. */
+function searchIndex(ctx: PageContext): Promise<SearchEntry[]> {
+  return ctx.client.memoPromise(SEARCH_INDEX, ctx.reviewed.version, async () =>
+    indexOf(await electionsTogether(ctx.client, ctx.reviewed)),
+  );
+}
+
+const yearOf = (date: string) => date.slice(0, 4);
+
+function electionHits(together: ElectionsTogether): ElectionHit[] {
+  return together.views.map((view, i) => ({
+    kind: 'election' as const,
+    name: view.definition.name,
+    label: electionLabel(view),
+    date: view.election.date,
+    body: view.election.body,
+    seats: together.models[i]!.totals.houseSeats,
+    constituencies: together.models[i]!.constituencies.length,
+  }));
+}
+
+function partyHits(together: ElectionsTogether): PartyHit[] {
+  const { overTime } = together;
+  return overTime.parties.map((line) => ({
+    kind: 'party' as const,
+    key: line.key,
+    name: line.party,
+    abbreviation: line.abbreviation,
+    independents: line.totals.some((t) => t?.independents),
+    elections: line.totals.flatMap((t, i) => {
+      if (!t) return [];
+      const election = overTime.elections[i]!;
+      return [
+        {
+          election: election.name,
+          year: yearOf(together.views[i]!.election.date),
+          party: t.party,
+          seats: t.seats,
+          candidates: t.candidates,
+          href: urls.party(election.name, t.key),
+        },
+      ];
+    }),
+  }));
+}
+
+function constituencyHits(together: ElectionsTogether): (ConstituencyHit & { names: Set<string> })[] {
+  const byKey = new Map<string, ConstituencyHit & { names: Set<string> }>();
+  together.views.forEach((view, i) => {
+    for (const c of together.models[i]!.constituencies) {
+      const key = slugOf(c.name);
+      let hit = byKey.get(key);
+      if (!hit) {
+        hit = { kind: 'constituency', key, name: c.name, nameGa: c.nameGa, elections: [], names: new Set() };
+        byKey.set(key, hit);
+      }
+      hit.names.add(c.name);
+      if (c.nameGa) hit.names.add(c.nameGa);
+      // Named as the latest election names it.
+      hit.name = c.name;
+      hit.nameGa = c.nameGa ?? hit.nameGa;
+      hit.elections.push({
+        election: view.definition.name,
+        year: yearOf(view.election.date),
+        seats: c.seats + c.returnedAutomatically,
+        href: urls.constituency(view.definition.name, c.key),
+      });
+    }
+  });
+  return [...byKey.values()];
+}
+
+function indexOf(together: ElectionsTogether): SearchEntry[] {
+  const entries: SearchEntry[] = [];
+  for (const e of electionHits(together))
+    entries.push({
+      hit: e,
+      title: e.label,
+      words: wordsOf(e.label, e.body, `${e.name} ${formatDate(e.date)} general election dail`),
+      weight: 0,
+      latest: e.date,
+    });
+  const lines = new Map(together.overTime.parties.map((l) => [l.key, l]));
+  for (const p of partyHits(together)) {
+    const line = lines.get(p.key)!;
+    const names = line.totals.flatMap((t) =>
+      t ? [t.party, t.abbreviation, ...(t.labels ?? []).filter((l) => p.independents || l !== 'Non-Party')] : [],
+    );
+    if (p.independents) names.push('Independent', 'Non-Party', 'no party');
+    entries.push({
+      hit: p,
+      title: p.name,
+      words: wordsOf(...names),
+      weight: p.elections.reduce((s, e) => s + e.seats, 0),
+      latest: together.views.find((v) => v.definition.name === p.elections.at(-1)!.election)!.election.date,
+    });
+  }
+  for (const c of constituencyHits(together)) {
+    const { names, ...hit } = c;
+    entries.push({
+      hit,
+      title: hit.name,
+      words: wordsOf(...names),
+      weight: hit.elections.length,
+      latest: together.views.find((v) => v.definition.name === hit.elections.at(-1)!.election)!.election.date,
+    });
+  }
+  for (const person of together.people.people) entries.push(personEntry(person));
+  return entries;
+}
+
+/** Where a result leads: its page, or for a party or a constituency its page at the latest election. */
+function hitHref(hit: SearchHit): string {
+  switch (hit.kind) {
+    case 'election':
+      return urls.election(hit.name);
+    case 'party':
+    case 'constituency':
+      return hit.elections.at(-1)!.href;
+    case 'person':
+      return urls.person(hit.person.key);
+  }
+}
+
+const searchHref = (q: string, page = 1) => `${urls.search(q)}${page > 1 ? `&page=${page}` : ''}`;
+
+/**
+ * One box for everything. Odd input is answered with this page in words, never a bare error: a search too long is not
+ * run, one without letters or digits says so, a page number that names no page shows the nearest.
+ */
 export async function searchPage(ctx: PageContext): Promise<PageResult> {
-  const q = (ctx.search.get('q') ?? '').trim();
-  if (q.length > 200) throw new PageFailure(400, 'A search is at most 200 characters: a name or the start of one.');
+  const typed = (ctx.search.get('q') ?? '').trim();
+  const q = typed.slice(0, MAX_QUERY_LENGTH);
   const together = await electionsTogether(ctx.client, ctx.reviewed);
-  const found = q ? findPeople(together.people.people, q, SEARCH_LIMIT) : { matches: [], total: 0 };
+  const links = linksOf(together);
+  let problem: QueryProblem | null = null;
+  let results: SearchPageProps['results'] = null;
+  let paging = pagingOf(0, SEARCH_PAGE_SIZE, null, (n) => searchHref(q, n));
+  if (typed.length > MAX_QUERY_LENGTH) problem = { kind: 'too long', length: typed.length, limit: MAX_QUERY_LENGTH };
+  else if (typed && readQuery(typed).readings.length === 0) problem = { kind: 'nothing to read' };
+  else if (typed) {
+    const outcome = search(await searchIndex(ctx), typed);
+    if (outcome.dropped > 0) problem = { kind: 'words dropped', dropped: outcome.dropped, limit: MAX_QUERY_WORDS };
+    paging = pagingOf(outcome.matches.length, SEARCH_PAGE_SIZE, ctx.search.get('page'), (n) => searchHref(q, n));
+    const counts = new Map<SearchKind, number>();
+    for (const m of outcome.matches) counts.set(m.entry.hit.kind, (counts.get(m.entry.hit.kind) ?? 0) + 1);
+    const top = outcome.matches[0];
+    results = {
+      hits: outcome.matches.slice(paging.first - 1, paging.last).map((m) => m.entry.hit),
+      total: outcome.matches.length,
+      byKind: KIND_ORDER.filter((k) => counts.has(k)).map((kind) => ({ kind, count: counts.get(kind)! })),
+      nearly: outcome.nearly,
+      suggestion:
+        outcome.nearly && top
+          ? {
+              title: top.entry.title,
+              href: hitHref(top.entry.hit),
+              query: top.matched.join(' '),
+              queryHref: searchHref(top.matched.join(' ')),
+            }
+          : null,
+    };
+  } else if (ctx.search.has('page')) paging = pagingOf(0, SEARCH_PAGE_SIZE, ctx.search.get('page'), () => '/search');
   return ok(
     page(
       ctx,
       {
-        title: q ? `Candidates matching “${q}”` : 'Find a candidate',
-        crumbs: [{ label: 'Home', href: '/' }, { label: 'Find a candidate' }],
+        title: q && !problem ? `Search: “${q}”` : 'Search',
+        crumbs: [{ label: 'Home', href: '/' }, { label: 'Search' }],
         alternate: null,
       },
-      <SearchPage q={q} matches={found.matches} total={found.total} limit={SEARCH_LIMIT} links={linksOf(together)} />,
+      <SearchPage q={q} problem={problem} results={results} paging={paging} links={links} hitHref={hitHref} />,
     ),
   );
 }
@@ -115,13 +302,113 @@ export async function personPage(ctx: PageContext): Promise<PageResult> {
       ctx,
       {
         title: person.name,
-        crumbs: [{ label: 'Home', href: '/' }, { label: 'Candidates', href: '/search' }, { label: person.name }],
+        crumbs: [{ label: 'Home', href: '/' }, { label: 'People', href: urls.people }, { label: person.name }],
         alternate: null,
         datasets: drawn,
       },
       <PersonPage person={person} links={linksOf(together)} />,
     ),
   );
+}
+
+/** People on a page of the list of everyone. */
+const PEOPLE_PAGE_SIZE = 100;
+
+/** The letter a surname is filed under, its prefix read with it as Irish directories do (Ó Ríordáin under O). */
+function fileLetter(person: Person): string {
+  const c = person.candidacies.at(-1)!;
+  const key = surnameSortKey(c.surname || c.firstName);
+  return /^[a-z]/.test(key) ? key[0]! : '#';
+}
+
+export async function peopleIndexPage(ctx: PageContext): Promise<PageResult> {
+  const together = await electionsTogether(ctx.client, ctx.reviewed);
+  const sorted = together.people.people
+    .map((person) => ({ person, letter: fileLetter(person) }))
+    .sort((a, b) => {
+      const x = a.person.candidacies.at(-1)!;
+      const y = b.person.candidacies.at(-1)!;
+      return a.letter.localeCompare(b.letter) || compareSurnames(x, y) || a.person.key.localeCompare(b.person.key);
+    });
+  const href = (n: number) => (n > 1 ? `${urls.people}?page=${n}` : urls.people);
+  const paging = pagingOf(sorted.length, PEOPLE_PAGE_SIZE, ctx.search.get('page'), href);
+  const letters: { letter: string; href: string }[] = [];
+  sorted.forEach((e, i) => {
+    if (i === 0 || sorted[i - 1]!.letter !== e.letter)
+      letters.push({ letter: e.letter, href: `${href(Math.floor(i / PEOPLE_PAGE_SIZE) + 1)}#letter-${e.letter}` });
+  });
+  return ok(
+    page(
+      ctx,
+      {
+        title: paging.page > 1 ? `Everyone who stood, page ${paging.page}` : 'Everyone who stood',
+        crumbs: [{ label: 'Home', href: '/' }, { label: 'People' }],
+        alternate: null,
+      },
+      <PeopleIndexPage
+        entries={sorted.slice(paging.first - 1, paging.last)}
+        total={sorted.length}
+        paging={paging}
+        letters={letters}
+        links={linksOf(together)}
+      />,
+    ),
+  );
+}
+
+export async function partiesIndexPage(ctx: PageContext): Promise<PageResult> {
+  const together = await electionsTogether(ctx.client, ctx.reviewed);
+  if (together.views.length === 0) notFound('No election is loaded.');
+  return ok(
+    page(
+      ctx,
+      { title: 'Parties', crumbs: [{ label: 'Home', href: '/' }, { label: 'Parties' }], alternate: null },
+      <PartiesIndexPage parties={partyHits(together)} years={together.views.map((v) => yearOf(v.election.date))} />,
+    ),
+  );
+}
+
+export async function electionsIndexPage(ctx: PageContext): Promise<PageResult> {
+  const together = await electionsTogether(ctx.client, ctx.reviewed);
+  const hits = electionHits(together)
+    .map((e) => ({ ...e, href: urls.election(e.name) }))
+    .reverse();
+  return ok(
+    page(
+      ctx,
+      { title: 'Elections', crumbs: [{ label: 'Home', href: '/' }, { label: 'Elections' }], alternate: null },
+      <ElectionsIndexPage elections={hits} />,
+    ),
+  );
+}
+
+export async function resourcesIndexPage(ctx: PageContext): Promise<PageResult> {
+  return ok(
+    page(
+      ctx,
+      {
+        title: 'Every table',
+        crumbs: [{ label: 'Home', href: '/' }, { label: 'Every table' }],
+        alternate: '/api/3/action/package_list',
+      },
+      <ResourcesIndexPage
+        datasets={datasets(ctx.client).map((d) => ({ title: d.definition.title, resources: d.resources }))}
+        resourceHref={urls.resource}
+      />,
+    ),
+  );
+}
+
+/** A record's address cut back to `/resource/<id>/record`: the records are the table's rows. */
+async function recordsParent(ctx: PageContext): Promise<PageResult> {
+  const id = ctx.params.id ?? '';
+  if (!ctx.client.catalog.get(id)) notFound(`There is no resource with the id "${id}".`);
+  return { redirect: urls.resource(id) };
+}
+
+/** The stylesheet's and script's folder: nothing to read there but the pages they serve. */
+async function assetsParent(): Promise<PageResult> {
+  return { redirect: urls.home };
 }
 
 export interface CandidacyLinks {
@@ -166,5 +453,11 @@ function linksOf(together: Awaited<ReturnType<typeof electionsTogether>>): Candi
 export const togetherHandlers = {
   '/elections': overTimePage,
   '/search': searchPage,
+  '/people': peopleIndexPage,
   '/people/:key': personPage,
+  '/parties': partiesIndexPage,
+  '/election': electionsIndexPage,
+  '/resource': resourcesIndexPage,
+  '/resource/:id/record': recordsParent,
+  '/static': assetsParent,
 };

@@ -6,7 +6,9 @@ import type { CatalogResource } from '../catalog/catalog.js';
 import {
   candidacyId,
   compareElections,
+  displayName,
   FIELD_NAMES,
+  partyRecords,
   sheetAfterCount,
   slugOf,
   type Election,
@@ -280,7 +282,8 @@ function recordTitle(resource: CatalogResource, record: Record<string, unknown>)
   };
   switch (resource.definition.role) {
     case 'candidates':
-      return `${text(FIELD_NAMES.candidates.firstName)} ${text(FIELD_NAMES.candidates.surname)}, ${text(FIELD_NAMES.candidates.constituency)}`.trim();
+      // The name in the usual case (`HELENA BYRNE` → `Helena Byrne`); the fields below keep the record's spelling.
+      return `${displayName(text(FIELD_NAMES.candidates.firstName))} ${displayName(text(FIELD_NAMES.candidates.surname))}, ${text(FIELD_NAMES.candidates.constituency)}`.trim();
     case 'counts':
       return `${text(['Candidate First Name'])} ${text(['Candidate surname'])}, count ${text(FIELD_NAMES.counts.count)}`.trim();
     case 'constituencies':
@@ -329,9 +332,13 @@ async function relatedLinks(
   const byConstituency = (target: 'candidates' | 'counts') => constituencyFilters(view, target, constituency);
   if (role === 'candidates' && candidateField) {
     const party = fieldOf(resource, FIELD_NAMES.candidates.party);
-    const partyKey = party ? election.parties.find((p) => p.party === record[party])?.key : undefined;
-    if (partyKey)
-      links.push({ label: `${String(record[party!])}: party totals and candidates`, href: urls.party(name, partyKey) });
+    // The row the candidate is counted in, which may group several labels of the records.
+    const counted = election.data.candidates.find((c) => c.recordId === record._id);
+    const partyRow = counted
+      ? election.parties.find((p) => p.party === (counted.party || 'No party given'))
+      : undefined;
+    if (party && partyRow)
+      links.push({ label: `${partyRow.party}: party totals and candidates`, href: urls.party(name, partyRow.key) });
     const counts = view.roles.counts;
     const countFilters = byConstituency('counts');
     const countsCandidate = fieldOf(counts, FIELD_NAMES.counts.candidateId);
@@ -521,7 +528,14 @@ async function partyPage(ctx: PageContext): Promise<PageResult> {
   if (!party) notFound(`No party "${ctx.params.key}" stood in the ${base.label}.`);
   const candidates = view.roles.candidates!;
   const partyField = fieldOf(candidates, FIELD_NAMES.candidates.party);
-  const filters = partyField ? { [partyField]: party.party } : {};
+  // A row may count several labels of the records, or one candidate of a label (a grouping the press counts).
+  const records = partyRecords(election.data, party);
+  const filters =
+    'recordIds' in records
+      ? { _id: records.recordIds }
+      : partyField
+        ? { [partyField]: records.labels.length === 1 ? records.labels[0] : records.labels }
+        : {};
   const api = apiSearchUrl('', candidates.id, new URLSearchParams({ filters: JSON.stringify(filters) }));
   const table = `${urls.resource(candidates.id)}${filteredQuery(filters)}`;
   return answer(

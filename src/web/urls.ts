@@ -20,6 +20,11 @@ export const urls = {
   overTime: '/elections',
   search: (q: string) => `/search?q=${enc(q).replace(/%20/g, '+')}`,
   person: (key: string) => `/people/${enc(key)}`,
+  // The parents of the addresses above, each a page of what it holds.
+  people: '/people',
+  allParties: '/parties',
+  allElections: '/election',
+  allResources: '/resource',
 };
 
 /** A resource page (or API call) for records with these equality filters, in this order. */

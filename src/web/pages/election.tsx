@@ -519,6 +519,12 @@ export function PartyPage({
         , {formatShare(party.voteShare)} of first preferences.
       </p>
       {party.returnedAutomatically > 0 && <CeannComhairleNote election={election} candidatesHref={null} />}
+      {party.counting && (
+        <p class="note" role="note" id="how-counted">
+          How this row is counted: {party.counting}
+          {party.labels && <> The records' own labels it counts: {party.labels.join(', ')}.</>}
+        </p>
+      )}
       <dl class="facts">
         <Fact term="Seats">{partySeatsText(party)}</Fact>
         <Fact term="First preferences">{formatNumber(party.firstPreferences)}</Fact>

@@ -50,17 +50,17 @@ export function HomePage({
         them, or call the same data from code through the CKAN-compatible API.
       </p>
       {elections.length > 0 && (
-        <form
-          method="get"
-          action="/search"
-          class="home-search search"
-          role="search"
-          aria-label="Find a candidate in any election"
-        >
-          <label for="home-q">Find a candidate, in every election</label>
+        <form method="get" action="/search" class="home-search search" role="search" aria-label="Search every election">
+          <label for="home-q">Search every election: people, constituencies, parties</label>
           <div class="inline">
-            <input type="search" id="home-q" name="q" placeholder="e.g. micheal martin, or mich mart" />
-            <button type="submit">Find</button>
+            <input
+              type="search"
+              id="home-q"
+              name="q"
+              placeholder="e.g. micheal martin, dublin bay south, sinn fein"
+              maxLength={200}
+            />
+            <button type="submit">Search</button>
           </div>
         </form>
       )}

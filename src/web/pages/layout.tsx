@@ -93,18 +93,19 @@ function Layout({ shell, assets, children }: { shell: PageShell; assets: Assets;
               </li>
             </ul>
           </nav>
-          <form class="site-search" role="search" method="get" action="/search" aria-label="Find a candidate">
+          <form class="site-search" role="search" method="get" action="/search" aria-label="Search">
             <label for="site-q" class="visually-hidden">
-              Find a candidate, in any election
+              Search people, constituencies, parties and elections
             </label>
             <input
               type="search"
               id="site-q"
               name="q"
-              placeholder="Find a candidate, e.g. mich mart"
+              placeholder="Search: a name, a place, a party"
               autocomplete="off"
+              maxLength={200}
             />
-            <button type="submit">Find</button>
+            <button type="submit">Search</button>
           </form>
         </header>
         {shell.crumbs.length > 0 && (

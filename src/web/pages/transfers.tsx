@@ -3,6 +3,7 @@
 // counts listed and the others said why they were left out; for a constituency, its count as a flow beside its data.
 
 import {
+  INDEPENDENTS,
   NON_TRANSFERABLE,
   displayName,
   type LeftOutCount,
@@ -25,6 +26,9 @@ export interface TransferPageBase {
   api: string;
 }
 
+/** Votes staying within a party: its voters' loyalty. Independents are no party, so have none. */
+const ownParty = (to: string, from: string) => to === from && from !== INDEPENDENTS;
+
 const names = (list: { firstName: string; surname: string }[]) =>
   list.map((c) => `${displayName(c.firstName)} ${displayName(c.surname)}`.trim()).join(', ');
 
@@ -44,7 +48,8 @@ function Caveats() {
       <li>Transfers show who was still in the count: a party with no candidate left could receive nothing.</li>
       <li>
         Transfers within a party (its own row and column, shaded) measure its voters' loyalty, and are usually reported
-        apart.
+        apart. Independents are not a party: transfers from one independent to another are not loyalty, and are not
+        shaded.
       </li>
     </ul>
   );
@@ -89,7 +94,7 @@ export function TransferMatrix({ base, caption, id }: { base: TransferPageBase; 
           <Num>{formatNumber(g.distributed)}</Num>
           {columns.map((p) => {
             const to = g.to.find((t) => t.party === p);
-            return <td class={`num${p === g.party ? ' own' : ''}`}>{to ? formatShare(to.share) : '–'}</td>;
+            return <td class={`num${ownParty(p, g.party) ? ' own' : ''}`}>{to ? formatShare(to.share) : '–'}</td>;
           })}
         </tr>
       ))}
@@ -115,10 +120,10 @@ export function PartyBreakdown({ base, heading }: { base: TransferPageBase; head
             numeric={['Votes', 'Share']}
           >
             {g.to.map((t) => (
-              <tr class={t.party === g.party ? 'own' : undefined}>
+              <tr class={ownParty(t.party, g.party) ? 'own' : undefined}>
                 <th scope="row">
                   {t.party === NON_TRANSFERABLE ? 'Non-transferable' : t.party}
-                  {t.party === g.party ? ' (own party)' : ''}
+                  {ownParty(t.party, g.party) ? ' (own party)' : ''}
                 </th>
                 <Num>{formatNumber(t.votes)}</Num>
                 <Num>{formatShare(t.share)}</Num>
