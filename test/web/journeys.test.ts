@@ -75,10 +75,12 @@ for (const backend of BROWSER_BACKENDS)
           const { page } = tab;
           try {
             await page.goto(`${served.base}/`);
-            await page.getByRole('searchbox', { name: 'Find a candidate, in every election' }).fill('micheal martin');
             await page
-              .getByRole('search', { name: 'Find a candidate in any election' })
-              .getByRole('button', { name: 'Find' })
+              .getByRole('searchbox', { name: 'Search every election: people, constituencies, parties' })
+              .fill('micheal martin');
+            await page
+              .getByRole('search', { name: 'Search every election' })
+              .getByRole('button', { name: 'Search' })
               .click();
             await page.waitForURL(/\/search\?q=micheal\+martin/);
             await page.getByRole('link', { name: 'Micheál Martin' }).click();
@@ -102,10 +104,15 @@ for (const backend of BROWSER_BACKENDS)
           const { page } = tab;
           try {
             await page.goto(`${served.base}${DBS}`);
-            await page.getByRole('searchbox', { name: 'Find a candidate, in any election' }).fill('mich mart');
-            await page.getByRole('search', { name: 'Find a candidate' }).getByRole('button', { name: 'Find' }).click();
+            await page
+              .getByRole('searchbox', { name: 'Search people, constituencies, parties and elections' })
+              .fill('mich mart');
+            await page
+              .getByRole('search', { name: 'Search', exact: true })
+              .getByRole('button', { name: 'Search' })
+              .click();
             await page.waitForURL(/\/search\?q=mich\+mart/);
-            assert.equal(await textOf(page, '#results-title'), '1 candidate whose name matches “mich mart”');
+            assert.equal(await textOf(page, '#results-title'), '1 result for “mich mart”');
             assert.deepEqual(tab.problems, []);
           } finally {
             await tab.close();
@@ -129,7 +136,7 @@ for (const backend of BROWSER_BACKENDS)
               (await page.locator('.flow-data tbody tr').first().locator('td, th').allInnerTexts()).map((t) =>
                 t.trim(),
               ),
-              ['2', 'Surplus of Eamonn Ryan', 'Kevin Humphreys (LAB.)', '234'],
+              ['2', 'Surplus of Eamon Ryan', 'Kevin Humphreys (LAB.)', '234'],
             );
             assert.equal(await scrollsSideways(page), false);
             assert.deepEqual(tab.problems, []);

@@ -176,7 +176,12 @@ export function ElectionOverview({ label, date, body, election, links, resources
         <Fact term="Seats">{seatsText(t, house)}</Fact>
         <Fact term="Constituencies">{formatNumber(t.constituencies)}</Fact>
         <Fact term="Candidates">{formatNumber(t.candidates)}</Fact>
-        <Fact term="Women candidates">{formatNumber(t.women)}</Fact>
+        <Fact term="Women candidates">
+          {formatNumber(t.women)}
+          {t.womenSource && (
+            <span class="hint"> (the official statistics; the candidates' records give no gender)</span>
+          )}
+        </Fact>
         <Fact term="Women elected">{formatNumber(t.womenElected)}</Fact>
         <Fact term="Electorate">{formatNumber(t.electorate)}</Fact>
         <Fact term="Turnout">{formatShare(t.turnout)}</Fact>

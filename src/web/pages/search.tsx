@@ -133,7 +133,7 @@ function ProblemNote({ problem }: { problem: QueryProblem }) {
         ? 'That search has no letters or digits to look for: names, places and parties are found by their words.'
         : `A search reads at most ${problem.limit} words: the ${plural(problem.dropped, 'word')} after them ${problem.dropped === 1 ? 'was' : 'were'} left out.`;
   return (
-    <p class="notice" role="status">
+    <p class="notice query-note" role="status">
       {text}
     </p>
   );
@@ -152,7 +152,7 @@ export function SearchPage({ q, problem, results, paging, links, hitHref }: Sear
       <SearchForm q={q} />
       {problem && <ProblemNote problem={problem} />}
       {paging.note && (
-        <p class="notice" role="status">
+        <p class="notice query-note" role="status">
           {paging.note}
         </p>
       )}
