@@ -86,7 +86,7 @@ for (const backend of BROWSER_BACKENDS)
             await page.getByRole('link', { name: 'Micheál Martin' }).click();
             await page.waitForURL('**/people/micheal-martin');
             assert.equal(await textOf(page, 'h1'), 'Micheál Martin');
-            const votes = await page.locator('table.person tbody tr td:nth-child(4)').allInnerTexts();
+            const votes = await page.locator('table.person tbody tr td:nth-child(2)').allInnerTexts();
             assert.deepEqual(votes, ['10,715', '11,346', '11,023', '14,526']);
             // His 2020 seat was won on count 6: the link opens that count.
             await page.locator('table.person tbody tr').nth(2).getByRole('link', { name: 'count 6' }).click();

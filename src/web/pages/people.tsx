@@ -110,13 +110,14 @@ export function PersonPage({ person, links }: { person: Person; links: Candidacy
     <>
       <h1>{person.name}</h1>
       <Summary person={person} links={links} />
+      {/* The year and its first preferences first: what a phone shows before the table scrolls. */}
       <DataTable
         scroll={`${person.name}'s elections`}
         class="data person"
         caption={<>{person.name} at each election, oldest first</>}
-        text={['Election', 'Constituency', 'Party']}
+        text={['Election']}
         numeric={['First preferences', 'Share', 'Quotas']}
-        after={['Result', 'Record']}
+        after={['Result', 'Constituency', 'Party', 'Record']}
       >
         {all.map((c) => {
           const record = links.record(c.election, c.recordId);
@@ -135,17 +136,17 @@ export function PersonPage({ person, links }: { person: Person; links: Candidacy
                   </a>
                 )}
               </th>
-              <td>
-                <a href={links.constituency(c.election, c.constituencyKey)}>{c.constituencyName}</a>
-              </td>
-              <td>
-                <PartyOf c={c} links={links} />
-              </td>
               <Num>{formatNumber(c.firstPreferences)}</Num>
               <Num>{formatShare(c.share)}</Num>
               <Num>{c.quotas === null ? '–' : c.quotas.toFixed(2)}</Num>
               <td>
                 <ResultText c={c} links={links} />
+              </td>
+              <td>
+                <a href={links.constituency(c.election, c.constituencyKey)}>{c.constituencyName}</a>
+              </td>
+              <td>
+                <PartyOf c={c} links={links} />
               </td>
               <td>
                 {record ? (
