@@ -76,6 +76,10 @@ export function HomePage({
               <li>
                 <a href="/compare">Compare two elections</a>: party shares, seats and turnout side by side.
               </li>
+              <li>
+                <a href="/people">Everyone who stood</a>, by surname, each with their elections; and{' '}
+                <a href="/parties">every party</a>, with its seats at each election.
+              </li>
             </ul>
           )}
           <ul class="cards">
