@@ -41,7 +41,6 @@ export { partiesOverTime, type ElectionsOverTime, type PartyLine, type PartyLine
 export {
   candidacyId,
   candidaciesOf,
-  findPeople,
   isReturned,
   nameKey,
   nearNameKind,
@@ -56,7 +55,6 @@ export {
   type NearNames,
   type People,
   type Person,
-  type PersonMatch,
 } from './people.js';
 export {
   countFlow,

@@ -3,7 +3,7 @@
 // party. A match that could go two ways is not made: the candidacies stay two people. Reviewed exceptions (a link the
 // rules cannot see, such as a name spelt two ways, or a link they would make wrongly) are given with their evidence and
 // applied first; names spelt nearly alike that neither rule nor review has decided are found, so that none is left
-// unreviewed. Also: finding people by the start of the words of their names, as readers type them ("mich mart").
+// unreviewed. Finding people is the search's (src/web/search.ts).
 
 import { foldText } from '../text-search/index.js';
 import type { Election } from './index.js';
@@ -365,71 +365,6 @@ export function peopleOf(
     person.key = key;
   }
   return { people, byKey: new Map(people.map((p) => [p.key, p])), byCandidacy: ownerOf };
-}
-
-/** Each person's search words, worked out on the first search that reads them (a search reads every person). */
-const wordsOf = new WeakMap<Person, string[]>();
-
-/** The words of a person's names in every spelling, whole and with prefixes apart ("o riordain" and "oriordain"). */
-function searchWords(person: Person): string[] {
-  const known = wordsOf.get(person);
-  if (known) return known;
-  const words = new Set<string>();
-  for (const c of person.candidacies) {
-    const name = `${c.firstName} ${c.surname}`;
-    for (const w of nameWords(name)) words.add(w);
-    for (const w of foldText(name)
-      .toLowerCase()
-      .replace(/['’.]/g, ' ')
-      .split(/[^a-z0-9]+/))
-      if (w) words.add(w);
-  }
-  const list = [...words];
-  wordsOf.set(person, list);
-  return list;
-}
-
-export interface PersonMatch {
-  person: Person;
-  /** Query words that are whole words of the name (the rest are its words' beginnings). */
-  whole: number;
-}
-
-/**
- * People whose names have a word beginning with each word of `query`, fadas and case ignored ("mich mart" finds
- * Micheál Martin): whole-word matches first, then those elected most often, then the most recent.
- */
-export function findPeople(
-  people: readonly Person[],
-  query: string,
-  limit: number,
-): { matches: PersonMatch[]; total: number } {
-  const wanted = nameWords(query);
-  const raw = foldText(query)
-    .toLowerCase()
-    .replace(/['’.]/g, ' ')
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-  if (wanted.length === 0) return { matches: [], total: 0 };
-  const found: PersonMatch[] = [];
-  for (const person of people) {
-    const words = searchWords(person);
-    const hit = (w: string) => words.some((n) => n.startsWith(w));
-    // Either reading of the query may be the one the reader meant: prefixes joined ("oriordain") or apart ("o
-    // riordain").
-    const reading = [wanted, raw].find((ws) => ws.every(hit));
-    if (!reading) continue;
-    found.push({ person, whole: reading.filter((w) => words.includes(w)).length });
-  }
-  const elected = (p: Person) => p.candidacies.filter(isReturned).length;
-  found.sort(
-    (a, b) =>
-      b.whole - a.whole ||
-      elected(b.person) - elected(a.person) ||
-      b.person.candidacies.at(-1)!.date.localeCompare(a.person.candidacies.at(-1)!.date) ||
-      a.person.name.localeCompare(b.person.name),
-  );
-  return { matches: found.slice(0, limit), total: found.length };
 }
 
 /** How two names are spelt nearly alike. */

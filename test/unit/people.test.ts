@@ -4,14 +4,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  findPeople,
-  nameKey,
-  partiesOverTime,
-  peopleOf,
-  type Candidacy,
-  type PartyTotals,
-} from '../../src/elections/index.js';
+import { nameKey, partiesOverTime, peopleOf, type Candidacy, type PartyTotals } from '../../src/elections/index.js';
+import { personEntry, search } from '../../src/web/search.js';
 
 const YEARS: Record<string, string> = { e2011: '2011-02-25', e2016: '2016-02-26', e2020: '2020-02-08' };
 
@@ -204,7 +198,8 @@ describe('people across elections', () => {
       [],
       sameLine,
     );
-    const found = (q: string) => findPeople(people.people, q, 10).matches.map((m) => m.person.name);
+    const index = people.people.map(personEntry);
+    const found = (q: string) => search(index, q).matches.map((m) => m.entry.title);
     assert.deepEqual(found('mich mart'), ['Micheál Martin']);
     assert.deepEqual(found('micheal martin'), ['Micheál Martin']);
     // Equally good matches: those elected most often, then the most recent, then by name.
