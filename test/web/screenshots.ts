@@ -35,7 +35,7 @@ const SHOTS: { file: string; url: string; width: number; height: number; fullPag
   { file: 'over-time.png', url: '/elections', width: 1280, height: 1500, fullPage: false },
   { file: 'over-time-phone.png', url: '/elections#seats-table', width: 360, height: 1100, fullPage: false },
   { file: 'person.png', url: '/people/micheal-martin', width: 1280, height: 800, fullPage: false },
-  { file: 'search-phone.png', url: '/search?q=mich+mart', width: 360, height: 1000, fullPage: false },
+  { file: 'search-phone.png', url: '/search?q=michael+martin', width: 360, height: 1000, fullPage: false },
   {
     file: 'transfers.png',
     url: '/election/general-election-2020/transfers#matrix',
