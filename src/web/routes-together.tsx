@@ -29,6 +29,7 @@ import {
   wordsOf,
   type ConstituencyHit,
   type ElectionHit,
+  type Match,
   type PartyHit,
   type SearchEntry,
   type SearchHit,
@@ -205,12 +206,18 @@ function indexOf(together: ElectionsTogether): SearchEntry[] {
       t ? [t.party, t.abbreviation, ...(t.labels ?? []).filter((l) => p.independents || l !== 'Non-Party')] : [],
     );
     if (p.independents) names.push('Independent', 'Non-Party', 'no party');
+    // A name the party went by at one election leads to its page there ("united left" to 2011's).
+    const byElection = p.elections.map((e, i) => {
+      const t = line.totals.filter((x) => x !== null)[i]!;
+      return { href: e.href, words: new Set(wordsOf(t.party, t.abbreviation, ...(t.labels ?? []))) };
+    });
     entries.push({
       hit: p,
       title: p.name,
       words: wordsOf(...names),
       weight: p.elections.reduce((s, e) => s + e.seats, 0),
       latest: together.views.find((v) => v.definition.name === p.elections.at(-1)!.election)!.election.date,
+      hrefFor: (matched) => byElection.findLast((e) => matched.every((w) => e.words.has(w)))?.href ?? null,
     });
   }
   for (const c of constituencyHits(together)) {
@@ -226,6 +233,9 @@ function indexOf(together: ElectionsTogether): SearchEntry[] {
   for (const person of together.people.people) entries.push(personEntry(person));
   return entries;
 }
+
+/** Where a match leads: the page of the election whose name it matched, else as `hitHref`. */
+const matchHref = (m: Match) => m.entry.hrefFor?.(m.matched) ?? hitHref(m.entry.hit);
 
 /** Where a result leads: its page, or for a party or a constituency its page at the latest election. */
 function hitHref(hit: SearchHit): string {
@@ -264,7 +274,7 @@ export async function searchPage(ctx: PageContext): Promise<PageResult> {
     for (const m of outcome.matches) counts.set(m.entry.hit.kind, (counts.get(m.entry.hit.kind) ?? 0) + 1);
     const top = outcome.matches[0];
     results = {
-      hits: outcome.matches.slice(paging.first - 1, paging.last).map((m) => m.entry.hit),
+      hits: outcome.matches.slice(paging.first - 1, paging.last).map((m) => ({ hit: m.entry.hit, href: matchHref(m) })),
       total: outcome.matches.length,
       byKind: KIND_ORDER.filter((k) => counts.has(k)).map((kind) => ({ kind, count: counts.get(kind)! })),
       nearly: outcome.nearly,
@@ -272,7 +282,7 @@ export async function searchPage(ctx: PageContext): Promise<PageResult> {
         outcome.nearly && top
           ? {
               title: top.entry.title,
-              href: hitHref(top.entry.hit),
+              href: matchHref(top),
               query: top.matched.join(' '),
               queryHref: searchHref(top.matched.join(' ')),
             }
@@ -287,7 +297,7 @@ export async function searchPage(ctx: PageContext): Promise<PageResult> {
         crumbs: [{ label: 'Home', href: '/' }, { label: 'Search' }],
         alternate: null,
       },
-      <SearchPage q={q} problem={problem} results={results} paging={paging} links={links} hitHref={hitHref} />,
+      <SearchPage q={q} problem={problem} results={results} paging={paging} links={links} />,
     ),
   );
 }

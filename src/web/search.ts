@@ -59,6 +59,8 @@ export interface SearchEntry {
   weight: number;
   /** Its latest election's polling day: among equal weights, the more recent first. */
   latest: string;
+  /** Where a match leads when the words it matched name the entry at one election more than another. */
+  hrefFor?: (matched: readonly string[]) => string | null;
 }
 
 /** The words a reader may type for a name: folded, lower case, apostrophes and full stops gone; prefixes joined too. */

@@ -138,6 +138,26 @@ for (const backend of TEST_BACKENDS)
         ]);
       });
 
+      test('a name a party went by at one election leads to its page there', async () => {
+        const lead = async (q: string) => resultsOf(await get(service, `/search?q=${q}`)).map((r) => [r.title, r.href]);
+        assert.deepEqual(await lead('united+left'), [
+          ['People Before Profit–Solidarity', '/election/general-election-2011/parties/united-left-alliance'],
+        ]);
+        assert.deepEqual(await lead('anti+austerity'), [
+          [
+            'People Before Profit–Solidarity',
+            '/election/general-election-2016/parties/anti-austerity-alliance-people-before-profit',
+          ],
+        ]);
+        assert.deepEqual(await lead('new+vision'), [
+          [
+            'Independents (candidates without a party, counted together; not a party)',
+            '/election/general-election-2011/parties/independents',
+          ],
+        ]);
+        assert.deepEqual(await lead('2020'), [['General Election 2020', '/election/general-election-2020']]);
+      });
+
       test('"kerry": the Kerry constituencies as well as candidates, and the party with Kerry in its name', async () => {
         const page = await get(service, '/search?q=kerry');
         assert.equal(page.text('#results-title'), '5 results for “kerry”');

@@ -96,7 +96,8 @@ export interface SearchPageProps {
   problem: QueryProblem | null;
   /** Null when nothing was searched. */
   results: {
-    hits: SearchHit[];
+    /** This page's results, each with where it leads. */
+    hits: { hit: SearchHit; href: string }[];
     total: number;
     byKind: { kind: SearchKind; count: number }[];
     /** Names spelt nearly like the query, nothing having matched exactly. */
@@ -106,7 +107,6 @@ export interface SearchPageProps {
   } | null;
   paging: Paging;
   links: CandidacyLinks;
-  hitHref: (hit: SearchHit) => string;
 }
 
 export function SearchForm({ q, id = 'q' }: { q: string; id?: string }) {
@@ -139,12 +139,12 @@ function ProblemNote({ problem }: { problem: QueryProblem }) {
   );
 }
 
-export function SearchPage({ q, problem, results, paging, links, hitHref }: SearchPageProps) {
-  const groups: { kind: SearchKind; hits: SearchHit[] }[] = [];
-  for (const hit of results?.hits ?? []) {
+export function SearchPage({ q, problem, results, paging, links }: SearchPageProps) {
+  const groups: { kind: SearchKind; hits: { hit: SearchHit; href: string }[] }[] = [];
+  for (const found of results?.hits ?? []) {
     const last = groups.at(-1);
-    if (last && last.kind === hit.kind) last.hits.push(hit);
-    else groups.push({ kind: hit.kind, hits: [hit] });
+    if (last && last.kind === found.hit.kind) last.hits.push(found);
+    else groups.push({ kind: found.hit.kind, hits: [found] });
   }
   return (
     <>
@@ -185,9 +185,9 @@ export function SearchPage({ q, problem, results, paging, links, hitHref }: Sear
             <section aria-labelledby={`results-${g.kind}`} class="results-group">
               <h3 id={`results-${g.kind}`}>{KIND_HEADINGS[g.kind][1]}</h3>
               <ol class="search-results">
-                {g.hits.map((hit) => (
+                {g.hits.map(({ hit, href }) => (
                   <li>
-                    <Hit hit={hit} href={hitHref(hit)} links={links} />
+                    <Hit hit={hit} href={href} links={links} />
                   </li>
                 ))}
               </ol>
