@@ -263,6 +263,62 @@ function withoutExponent(shortest: string): string {
   return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
+/**
+ * Whether the decimal `digits` × 10^`exponent` lies exactly halfway between `value` and a neighbouring double. Such a
+ * decimal reads back as `value` (ties go to the even mantissa), so JavaScript may print it as the shortest digits, but
+ * PostgreSQL's shortest-digits output (Ryu) only takes decimals strictly closer to the value than to any other.
+ */
+function isHalfwayDecimal(value: number, digits: bigint, exponent: number): boolean {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Math.abs(value));
+  const bits = view.getBigUint64(0);
+  const biased = Number(bits >> 52n);
+  if (biased === 0 || biased === 2047) return false;
+  const mantissa = (bits & ((1n << 52n) - 1n)) | (1n << 52n);
+  // value = mantissa × 2^e; the halfway points are (2·mantissa ± 1) × 2^(e − 1), the lower one a quarter step below a
+  // power of two, where the spacing halves.
+  const e = biased - 1075;
+  const candidates = [2n * mantissa + 1n, 2n * mantissa - 1n];
+  let scale = e - 1;
+  let lowerAtPowerOfTwo: bigint | null = null;
+  if (mantissa === 1n << 52n) lowerAtPowerOfTwo = 4n * mantissa - 1n;
+  const equals = (numerator: bigint, twos: number) => {
+    // digits × 10^exponent = numerator × 2^twos, compared exactly.
+    let left = digits;
+    let right = numerator;
+    if (exponent >= 0) left *= 10n ** BigInt(exponent);
+    else right *= 10n ** BigInt(-exponent);
+    if (twos >= 0) right <<= BigInt(twos);
+    else left <<= BigInt(-twos);
+    return left === right;
+  };
+  if (equals(candidates[0]!, scale)) return true;
+  if (lowerAtPowerOfTwo === null) return equals(candidates[1]!, scale);
+  scale -= 1;
+  return equals(lowerAtPowerOfTwo, scale);
+}
+
+/**
+ * The shortest digits of `value` (as toExponential gives them) that PostgreSQL would print: JavaScript's, unless they
+ * fall halfway to a neighbour (see isHalfwayDecimal), which only digits of a value of 2^52 or more can do; then the
+ * shortest correctly rounded digits that do not.
+ */
+function shortestExponential(value: number): string {
+  const shortest = value.toExponential();
+  if (Math.abs(value) < 2 ** 52) return shortest;
+  const [mantissa, exponent] = shortest.split('e') as [string, string];
+  const digits = mantissa.replace(/^-/, '').replace('.', '');
+  if (!isHalfwayDecimal(value, BigInt(digits), Number(exponent) - (digits.length - 1))) return shortest;
+  for (let precision = digits.length + 1; precision <= 17; precision++) {
+    const longer = value.toExponential(precision - 1);
+    const [m, x] = longer.split('e') as [string, string];
+    const d = m.replace(/^-/, '').replace('.', '');
+    if (Number(longer) === value && !isHalfwayDecimal(value, BigInt(d), Number(x) - (d.length - 1)))
+      return longer.replace(/\.?0+e/, 'e');
+  }
+  return value.toExponential(16);
+}
+
 /** PostgreSQL's float8 output: shortest round-trip digits, exponent form outside 1e-4 ≤ |x| < 1e15. */
 function float8Text(value: number): string {
   if (value === 0) return Object.is(value, -0) ? '-0' : '0';
@@ -270,7 +326,7 @@ function float8Text(value: number): string {
   // Shortest digits keep a double's order, so comparing the value with the bounds tells the exponent's range.
   const magnitude = Math.abs(value);
   if (magnitude >= 1e-4 && magnitude < 1e15) return withoutExponent(String(value));
-  const [mantissa, exponent] = value.toExponential().split('e') as [string, string];
+  const [mantissa, exponent] = shortestExponential(value).split('e') as [string, string];
   const sign = exponent.startsWith('-') ? '-' : '+';
   return `${mantissa}e${sign}${exponent.replace(/^[+-]/, '').padStart(2, '0')}`;
 }
