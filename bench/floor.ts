@@ -92,7 +92,7 @@ export async function postgresFloor(url: string, catalogFile: string, schemas: P
     const meta = await readPostgresMeta(clients[0]!, schema);
     const source = meta?.resources.get(resource.id)?.table;
     if (!meta || !source) throw new Error(`schema ${schema} holds no load of resource ${resource.id}`);
-    const columns = ['_id', ...resource.fields.map((f) => f.id), '_record', '_csv'].map(quoteIdent).join(', ');
+    const columns = ['_id', ...resource.fields.map((f) => f.id), '_full_text'].map(quoteIdent).join(', ');
     let t = performance.now();
     await Promise.all(
       clients.map(async (client, half) => {

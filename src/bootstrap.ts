@@ -8,6 +8,7 @@ import { loadCatalogFile, parseCatalog } from './catalog/load.js';
 import type { ServiceLease, Services, ServiceState } from './actions/types.js';
 import { ResidentTables } from './resident/tables.js';
 import { buildDatabase, mirrorOptions, type BuildOptions, type BuildResult } from './ingest/build.js';
+import { IndexBuilds } from './ingest/indexes.js';
 import type { Settings } from './settings.js';
 import type { StoreVersion, Store } from './storage/backend.js';
 import { storageFor } from './stores.js';
@@ -23,6 +24,8 @@ export interface Prepared {
   description: string;
   /** Checks whether the store now holds another version of the data and, if so, serves it; true when it changed. */
   refresh(): Promise<boolean>;
+  /** The index builds this process runs after publication (src/ingest/indexes.ts). */
+  indexes: IndexBuilds;
   close(): Promise<void>;
 }
 
@@ -43,10 +46,13 @@ function catalogOf(version: StoreVersion): Catalog {
 }
 
 /** The resident tables of one version, within the settings' limits (none when they are turned off). */
-function residentTables(settings: Settings): Pick<Services, 'resident'> {
+function residentTables(settings: Settings, version: StoreVersion): Pick<Services, 'resident'> {
   if (settings.residentMb === 0) return {};
   return {
-    resident: new ResidentTables({ maxBytes: settings.residentMb * 1024 * 1024, maxRows: settings.residentRows }),
+    resident: new ResidentTables(
+      { maxBytes: settings.residentMb * 1024 * 1024, maxRows: settings.residentRows },
+      version.indexLanguage,
+    ),
   };
 }
 
@@ -58,6 +64,7 @@ class StoreServices implements ServiceState {
     private readonly store: Store,
     private readonly settings: Settings,
     private readonly logger: Logger,
+    private readonly indexes: IndexBuilds,
   ) {
     this.servicesOf(store.current);
   }
@@ -70,7 +77,8 @@ class StoreServices implements ServiceState {
         catalog: catalogOf(version),
         backend: version,
         memos: new VersionMemos(),
-        ...residentTables(this.settings),
+        indexes: this.indexes,
+        ...residentTables(this.settings, version),
       };
       this.byVersion.set(version, services);
     }
@@ -99,8 +107,13 @@ class StoreServices implements ServiceState {
       await this.store.discard(next);
       throw err;
     }
+    const previous = this.store.current.datasetVersion;
     this.store.serve(next);
-    this.logger.info({ datasetVersion: next.datasetVersion }, 'data reloaded; now serving the new version');
+    if (next.datasetVersion === previous)
+      this.logger.debug({ datasetVersion: next.datasetVersion }, 'indexes built; now serving the data with them');
+    else this.logger.info({ datasetVersion: next.datasetVersion }, 'data reloaded; now serving the new version');
+    // What the load published is indexed next (a round finds nothing to do when another process builds it).
+    this.indexes.schedule();
     return true;
   }
 
@@ -155,13 +168,17 @@ export async function prepareServices(
     }
   }
   const store = await storage.openStore();
+  const indexes = new IndexBuilds(() => storage.loadTarget(), logger);
   let state: StoreServices;
   try {
-    state = new StoreServices(store, settings, logger);
+    state = new StoreServices(store, settings, logger, indexes);
   } catch (err) {
     await store.close();
     throw err;
   }
+  // What is still to be indexed (the load just made, or one a stopped process left) is built while serving.
+  if (settings.indexBuilds) indexes.schedule();
+  else indexes.stop();
   const check = () => {
     state.refresh().catch((err: unknown) => logger.warn({ err }, 'could not check for a reload'));
   };
@@ -176,8 +193,11 @@ export async function prepareServices(
     build,
     description: storage.description,
     refresh: () => state.refresh(),
+    indexes,
     close: async () => {
       clearInterval(timer);
+      indexes.stop();
+      await indexes.idle();
       await store.close();
     },
   };

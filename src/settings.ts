@@ -109,7 +109,7 @@ export const SETTING_SPECS = {
     default: 200000,
     min: 0,
     description:
-      'Records after which a PostgreSQL load copies the rest of a resource over a second connection into a second table, which the first then reads as its own (inheritance): two server processes share the full-text work and the index builds. 0 copies every resource over one connection.',
+      'Records after which a PostgreSQL load copies the rest of a resource over a second connection into a second table, which the first then reads as its own (inheritance): two server processes share the storing of the rows and the full-text index builds. 0 copies every resource over one connection.',
   }),
   searchTimeoutMs: declare<number>({
     env: 'COUNTCENTRE_SEARCH_TIMEOUT_MS',
@@ -126,6 +126,21 @@ export const SETTING_SPECS = {
     min: 1,
     description:
       'Longest a datastore_search_sql statement may run before it is cancelled and answered 409 "Query took too long".',
+  }),
+  indexBuilds: declare<boolean>({
+    env: 'COUNTCENTRE_INDEX_BUILDS',
+    type: 'boolean',
+    default: true,
+    description:
+      "Whether this process builds the indexes a load leaves to be built once it is published (the catalogue's field and composite indexes, and those searches ask for), in the background while it serves. Several processes may: one builds at a time.",
+  }),
+  indexOnDemandRows: declare<number>({
+    env: 'COUNTCENTRE_INDEX_ON_DEMAND_ROWS',
+    type: 'integer',
+    default: 100000,
+    min: 0,
+    description:
+      'A search that filters or sorts on a field without an index, in a resource of more records than this, asks for an index on that field, which is built in the background (0: never). Smaller resources are quick to search without one.',
   }),
   loadOnStart: declare<boolean>({
     env: 'COUNTCENTRE_LOAD_ON_START',

@@ -42,6 +42,10 @@ class PostgresLoadTargetOnDemand implements LoadTarget {
     return (await this.loaded).begin(fullTextLanguage);
   }
 
+  async beginIndexing() {
+    return (await this.loaded).beginIndexing();
+  }
+
   async close() {
     if (this.target) await (await this.target).close();
   }

@@ -122,8 +122,6 @@ export function prepareDump(resourceId: string, query: Record<string, unknown>, 
   if (!(DUMP_FORMATS as readonly string[]).includes(format)) problems.format = [messages.oneOf(DUMP_FORMATS)];
   const bom = query.bom === undefined ? false : toBoolean(first(query.bom));
 
-  // NDJSON lines are JSON objects and CSV lines are CSV lines, which stores keep ready-made for whole records; the
-  // other formats need the values.
   const recordsFormat = format === 'ndjson' ? 'objects' : format === 'csv' ? 'csv' : 'lists';
   const input: Record<string, unknown> = { resource_id: resourceId, sort: '_id', records_format: recordsFormat };
   for (const name of SEARCH_PARAMS) if (query[name] !== undefined) input[name] = first(query[name]);
@@ -139,10 +137,7 @@ export function prepareDump(resourceId: string, query: Record<string, unknown>, 
 
   const resource = catalog.get(resourceId);
   if (!resource) throw errors.resourceNotFound(resourceId);
-  const plan = planSearch({ ...request, includeTotal: false }, resource, {
-    defaultLanguage: settings.ftsLanguage,
-    timestampMilliseconds: settings.msInTimestamp,
-  });
+  const plan = planSearch({ ...request, includeTotal: false }, resource, { defaultLanguage: settings.ftsLanguage });
   if (plan instanceof ApiError) throw plan;
 
   const idField = resource.fieldById.get('_id')!;
@@ -153,7 +148,6 @@ export function prepareDump(resourceId: string, query: Record<string, unknown>, 
         ? { id: c.id, type: c.field.type, info: resource.fieldById.get(c.id)?.info }
         : { id: c.id, type: 'float' as const },
     ),
-    plan,
     { timestampMilliseconds: settings.msInTimestamp },
   );
   return {

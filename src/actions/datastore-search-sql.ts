@@ -54,7 +54,12 @@ export const datastoreSearchSqlAction = documented({
     const lookup = (id: string) => {
       const resource = catalog.get(id);
       if (!resource?.dataset) return undefined;
-      return { id: resource.id, fields: resource.fields, exactFields: resource.stored.exactFields };
+      return {
+        id: resource.id,
+        fields: resource.fields,
+        exactFields: resource.stored.exactFields,
+        fullTextLanguage: backend.indexLanguage,
+      };
     };
     const { prepareSearchSql, renderSqlValue } = await loadSearchSql();
     const prepared = refusedAsApiError(() => prepareSearchSql(sql, lookup, { maxRows: settings.rowsMax }));

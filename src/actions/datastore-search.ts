@@ -5,7 +5,7 @@
 import type { CatalogResource } from '../catalog/catalog.js';
 import { ApiError, errors } from '../errors.js';
 import { idOnlyOrder, NEXT_AFTER_KEY, rowCursor } from '../query/keyset.js';
-import type { SearchPlan } from '../query/plan.js';
+import type { Condition, PlanField, SearchPlan } from '../query/plan.js';
 import { readSearchRequest, searchParamSpecs, type SearchRequest } from '../query/search-params.js';
 import { planSearch } from '../query/search-plan.js';
 import { pageLinks } from '../serialize/links.js';
@@ -17,9 +17,7 @@ import {
   jsonArray,
   listWriter,
   objectWriter,
-  storedLineWriter,
   valueReader,
-  wholeRecordWriter,
   type RecordWriter,
   type RenderOptions,
   type ResultColumn,
@@ -67,18 +65,12 @@ function shapeOf(plan: SearchPlan, resource: CatalogResource): ResultShape {
   });
 }
 
-function writerFor(shape: ResultShape, request: SearchRequest, plan: SearchPlan, options: RenderOptions): RecordWriter {
-  const key = plan.wholeRecords ? 'record' : plan.csvLines ? 'line' : request.recordsFormat;
+function writerFor(shape: ResultShape, request: SearchRequest, options: RenderOptions): RecordWriter {
+  const key = request.recordsFormat;
   let writer = shape.writers.get(key);
   if (!writer) {
     const { columns } = shape;
     switch (key) {
-      case 'record':
-        writer = wholeRecordWriter(columns.filter((c) => c.type === 'float'));
-        break;
-      case 'line':
-        writer = storedLineWriter;
-        break;
       case 'objects':
         writer = objectWriter(columns, options);
         break;
@@ -118,15 +110,13 @@ async function runSearch(
 ): Promise<SearchOutcome> {
   const { settings, catalog, backend } = services;
   let request = validating(() => readSearchRequest(call.params, settings, specs));
-  // A presenter that wants values asks for columns: never the stored JSON or CSV text of whole records.
+  // A presenter that wants values asks for them in the format it reads.
   if (format) request = { ...request, recordsFormat: format };
   const resource = catalog.get(request.resourceId);
   if (!resource) throw errors.resourceNotFound(request.resourceId);
-  const plan = planSearch(request, resource, {
-    defaultLanguage: settings.ftsLanguage,
-    timestampMilliseconds: settings.msInTimestamp,
-  });
+  const plan = planSearch(request, resource, { defaultLanguage: settings.ftsLanguage });
   if (plan instanceof ApiError) throw plan;
+  askForIndexes(plan, resource, services);
 
   call.timing?.mark('plan');
   const resident = await residentAnswer(plan, resource, services);
@@ -147,6 +137,36 @@ async function runSearch(
     total = resident ? resident.matched : await backend.count(dialect.compileCount(plan));
   if (plan.count.mode !== 'none') call.timing?.mark('count');
   return { request, resource, plan, rows, total, estimated };
+}
+
+/**
+ * Indexes follow the queries: a search of a large resource that filters or sorts on a field with no index yet asks for
+ * one, which is built in the background (this search, and those before the index is in, read the table without it).
+ */
+function askForIndexes(plan: SearchPlan, resource: CatalogResource, services: Services): void {
+  const { indexes, settings } = services;
+  if (!indexes || settings.indexOnDemandRows === 0 || resource.total <= settings.indexOnDemandRows) return;
+  const ask = (field: PlanField) => {
+    if (field.id !== '_id' && !field.indexed) indexes.request(resource.id, field.id);
+  };
+  const walk = (condition: Condition | null): void => {
+    if (!condition) return;
+    switch (condition.kind) {
+      case 'equals':
+      case 'compare':
+      case 'in':
+      case 'is-null':
+      case 'not-null':
+        ask(condition.field);
+        break;
+      case 'and':
+      case 'or':
+        condition.of.forEach(walk);
+        break;
+    }
+  };
+  walk(plan.where);
+  for (const key of plan.orderBy) if (key.target.kind === 'field') ask(key.target.field);
 }
 
 async function search(
@@ -172,7 +192,7 @@ async function search(
   const result: Record<string, unknown> = Object.fromEntries(echoed);
   result.records = renderRecords(
     request,
-    writerFor(shape, request, plan, { timestampMilliseconds: settings.msInTimestamp }),
+    writerFor(shape, request, { timestampMilliseconds: settings.msInTimestamp }),
     rows,
   );
   if (!request.fieldsGiven) result.fields = fieldList;

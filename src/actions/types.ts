@@ -12,10 +12,23 @@ import type { StageTimings } from '../util/timing.js';
 /**
  * What an action reads: one version of the data (its store tables and the catalogue loaded with them), and settings.
  */
+/**
+ * The process's index builds (src/ingest/indexes.ts), as the actions and the health check see them: a search names the
+ * fields it filters or sorts on that have no index yet, and the health check lists what is still to be built.
+ */
+export interface IndexDemand {
+  /** Asks for an index on a field of a large resource (built in the background; a repeated ask costs nothing). */
+  request(resourceId: string, fieldId: string): void;
+  /** The indexes still to be built (declared or asked for), by resource and key. */
+  building(): Promise<{ resource: string; index: string }[]>;
+}
+
 export interface Services {
   catalog: Catalog;
   backend: StoreVersion;
   settings: Settings;
+  /** Index builds after publication; absent where none run (a store opened only to read). */
+  indexes?: IndexDemand;
   /** This version's small resources held in memory, answering searches without the store (absent: turned off). */
   resident?: ResidentTables;
   /** What presenters work out from this version once (the explorer's election models, charts, facet counts). */

@@ -43,10 +43,7 @@ export async function countFieldValues(
   const request = validating(() => readSearchRequest({ ...params, fields: field }, settings, specs));
   const resource = catalog.get(request.resourceId);
   if (!resource) throw errors.resourceNotFound(request.resourceId);
-  const plan = planValueCounts(request, resource, field, limit + 1, {
-    defaultLanguage: settings.ftsLanguage,
-    timestampMilliseconds: settings.msInTimestamp,
-  });
+  const plan = planValueCounts(request, resource, field, limit + 1, { defaultLanguage: settings.ftsLanguage });
   if (plan instanceof ApiError) throw plan;
   const rows = await backend.rows(backend.compiler.compileValueCounts(plan));
   const read = valueReader(plan.field.type, { timestampMilliseconds: settings.msInTimestamp });

@@ -2,6 +2,7 @@
 // (record count, load time). A resource the catalogue declares but the store does not hold is not served.
 
 import { createHash } from 'node:crypto';
+import { indexKey } from './indexes.js';
 import type { LoadedResource } from './stored.js';
 import {
   TABLE_METADATA,
@@ -45,13 +46,14 @@ export class Catalog {
       const stored = loaded.get(resource.id);
       if (!stored) continue;
       const nullable = new Set(stored.nullFields);
+      const built = new Set(stored.builtIndexes ?? []);
       const fields: FieldInfo[] = [
         ID_FIELD,
         ...resource.fields.map((f): FieldInfo => ({
           id: f.id,
           type: f.type,
           nullable: nullable.has(f.id),
-          indexed: f.index,
+          indexed: built.has(indexKey([f.id])),
           ...(f.info ? { info: f.info } : {}),
         })),
       ];

@@ -36,4 +36,6 @@ export interface LoadedResource {
   inputs?: readonly InputRecord[];
   /** The largest `_id` (0 or absent: `total`, as for records numbered 1…total). */
   maxId?: number;
+  /** The field and composite indexes built so far, by key (src/catalog/indexes.ts); the rest are still to come. */
+  builtIndexes?: readonly string[];
 }

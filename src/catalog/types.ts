@@ -268,7 +268,7 @@ export interface FieldInfo {
   type: FieldType | 'int';
   /** Whether any record has no value (null) in it; unknown counts as yes. */
   nullable?: boolean;
-  /** Whether the stores keep an index on it (`_id` is the tables' own key). */
+  /** Whether the store has built an index on it so far (`_id` is the tables' own key). */
   indexed?: boolean;
   /** The data dictionary entry, when the field has one. */
   info?: FieldDictionary;

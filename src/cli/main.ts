@@ -21,6 +21,10 @@ import { InferenceProgress, textTable } from './progress.js';
 
 export { EXIT };
 
+const INDEX_NOTE = `A resource is served as soon as its records are in, with its key and full-text index; the field
+indexes are then built on the published data, and the command ends when they are in (it prints both times).
+  --defer-indexes     leave those indexes to a serving process (count-centre serve builds them as it starts)`;
+
 const COMMON_OPTIONS = `Options every command takes:
   --catalog FILE      the catalogue (COUNTCENTRE_CATALOG, default catalog.json)
   --sources DIR|URL   where the catalogue's files are (COUNTCENTRE_SOURCES, default data/sources)
@@ -65,6 +69,7 @@ once; a resource that fails keeps its previous data. Progress is shown on a term
 otherwise; a table sums up at the end.
 
   --force             reload every resource
+${INDEX_NOTE}
 ${COMMON_OPTIONS}
 
 ${EXIT_CODES}`,
@@ -104,6 +109,7 @@ serves it within seconds. Adding the same file again updates its entry.
   --date-format F       DD/MM/YYYY or MM/DD/YYYY, for dates whose days are all 12 or less
   --sheet NAME          the worksheet of an Excel workbook (default: the first)
   --dry-run             print what was found and the entry; change nothing
+${INDEX_NOTE}
 ${COMMON_OPTIONS}
 
 ${EXIT_CODES}`,
@@ -119,6 +125,7 @@ while the portal is reloading, private or failing.
   --dataset NAME      the dataset name here (default: the portal's)
   --token-env VAR     the environment variable holding an API token for the portal (sent over HTTPS only)
   --dry-run           print what would be mirrored; change nothing
+${INDEX_NOTE}
 ${COMMON_OPTIONS}
 
 ${EXIT_CODES}`,
@@ -207,10 +214,15 @@ function loadLogger(settings: Settings, quietAbout: string | null = null) {
 }
 
 async function load(args: string[]): Promise<number> {
-  const { values } = parse('load', args, { force: { type: 'boolean' } });
+  const { values } = parse('load', args, { force: { type: 'boolean' }, 'defer-indexes': { type: 'boolean' } });
   if (values.help) return (say(HELP.load!), EXIT.ok);
   const settings = settingsFrom(values);
-  const run = await runLoad(settings, { force: values.force === true, out, logger: loadLogger(settings) });
+  const run = await runLoad(settings, {
+    force: values.force === true,
+    out,
+    logger: loadLogger(settings),
+    deferIndexes: values['defer-indexes'] === true,
+  });
   say(loadReport(run));
   return loadExitCode(run.result);
 }
@@ -234,6 +246,7 @@ async function add(args: string[]): Promise<number> {
     delimiter: { type: 'string' },
     decimal: { type: 'string' },
     sheet: { type: 'string' },
+    'defer-indexes': { type: 'boolean' },
   });
   if (values.help) return (say(HELP.add!), EXIT.ok);
   if (positionals.length !== 1)
@@ -314,6 +327,7 @@ async function add(args: string[]): Promise<number> {
     run = await runLoad(settings, {
       out,
       logger: loadLogger(settings, added.schema.sampled ? added.resource.id : null),
+      deferIndexes: values['defer-indexes'] === true,
     });
     const outcome = run.result.outcomes.find((o) => o.id === added.resource.id);
     if (outcome?.status === 'failed' && added.schema.sampled) {
@@ -344,6 +358,7 @@ async function mirror(args: string[]): Promise<number> {
     dataset: { type: 'string' },
     'token-env': { type: 'string' },
     'dry-run': { type: 'boolean' },
+    'defer-indexes': { type: 'boolean' },
   });
   if (values.help) return (say(HELP.mirror!), EXIT.ok);
   if (positionals.length < 2)
@@ -378,7 +393,11 @@ async function mirror(args: string[]): Promise<number> {
   if (values['dry-run']) return (say('\nNothing written (--dry-run).'), EXIT.ok);
   writeCatalog(settings.catalog, plan.catalogText);
   say(`\nCatalogue updated (${settings.catalog}); copying.\n`);
-  const run = await runLoad(settings, { out, logger: loadLogger(settings) });
+  const run = await runLoad(settings, {
+    out,
+    logger: loadLogger(settings),
+    deferIndexes: values['defer-indexes'] === true,
+  });
   say(loadReport(run));
   return loadExitCode(run.result);
 }

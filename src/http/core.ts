@@ -308,7 +308,7 @@ export function createApiCore(options: CoreOptions): ApiCore {
     started: number,
   ): ApiResponse | CacheMiss | null => {
     if (!cache.enabled || (method !== 'GET' && method !== 'HEAD')) return null;
-    const version = state.current.backend.datasetVersion;
+    const version = state.current.backend.answersVersion;
     const key = cacheKey(version, method, url, hostShapesAnswer ? origin : null);
     const hit = cache.get(key);
     if (!hit) return new CacheMiss(key, version);
@@ -365,13 +365,16 @@ export function createApiCore(options: CoreOptions): ApiCore {
     }
     if (route.kind !== 'health') return null;
     const lease = state.acquire();
-    const { backend } = lease.services;
+    const { backend, indexes } = lease.services;
     const health = await backend.health();
+    // Indexes still to be built after publication: searches on their fields are right, only slower until they are in.
+    const building = health.ok && indexes ? await indexes.building().catch(() => null) : null;
     const body = JSON.stringify({
       status: health.ok ? 'ok' : 'unavailable',
       store: backend.dialect,
       dataset_version: backend.datasetVersion,
       detail: health.detail,
+      ...(building ? { indexes_building: building.map((b) => ({ resource_id: b.resource, index: b.index })) } : {}),
     });
     return answer(
       health.ok ? 200 : 503,
@@ -408,7 +411,7 @@ export function createApiCore(options: CoreOptions): ApiCore {
     query: string,
   ): Promise<ApiResponse> => {
     const lease = { current: state.acquire() };
-    const version = () => lease.current.services.backend.datasetVersion;
+    const version = () => lease.current.services.backend.answersVersion;
     const identity = {
       method: request.method,
       url: request.url,

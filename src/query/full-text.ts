@@ -68,6 +68,8 @@ export function planFullText(
   request: FullTextRequest,
   fields: ReadonlyMap<string, PlanField>,
   problems: PlanProblems,
+  /** The resource's fields in stored order, without `_id`: what the whole row's text is made of. */
+  rowFields: readonly PlanField[] = [...fields.values()].filter((f) => f.id !== '_id'),
 ): RankedMatch[] {
   const { q, fullText, plain, language } = request;
   const hasQ = typeof q === 'string' ? q !== '' : q !== undefined && Object.keys(q).length > 0;
@@ -79,7 +81,7 @@ export function planFullText(
   const matches: RankedMatch[] = [];
   const rowMatch = (text: string) => {
     const query = parseTextQuery(language, text, plain, problems);
-    if (query) matches.push({ rankId: 'rank', match: { target: { kind: 'row' }, query } });
+    if (query) matches.push({ rankId: 'rank', match: { target: { kind: 'row', fields: rowFields }, query } });
   };
   // CKAN: full_text takes the place of a string q; it is searched alongside a dictionary q.
   if (fullText) rowMatch(fullText);

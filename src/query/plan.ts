@@ -15,11 +15,6 @@ export interface PlanField {
   indexed?: boolean;
 }
 
-/** The column where both stores keep each record's JSON object text, rendered at load time (see `wholeRecords`). */
-export const RECORD_COLUMN = '_record';
-/** The column in which stores keep each record's CSV line (COPY's quoting, ending in "\n"), rendered at load time. */
-export const CSV_LINE_COLUMN = '_csv';
-
 /** CKAN ranks with ts_rank(…, 32): rank / (rank + 1). */
 export const RANK_NORMALIZATION = 32;
 
@@ -34,8 +29,11 @@ export interface TextQuery {
   candidatesExact: boolean;
 }
 
-/** What a full-text query is matched against: the whole row's index, or one field's text. */
-export type TextTarget = { kind: 'row' } | { kind: 'field'; field: PlanField };
+/**
+ * What a full-text query is matched against: the whole row (its `_full_text`: every field's value, in stored order,
+ * which `fields` lists for stores that work the row's vector out from its values), or one field's text.
+ */
+export type TextTarget = { kind: 'row'; fields: readonly PlanField[] } | { kind: 'field'; field: PlanField };
 
 export interface TextMatch {
   target: TextTarget;
@@ -95,18 +93,8 @@ export interface SearchPlan {
   offset: number;
   count: CountPlan;
   /**
-   * The records are wanted whole (every field, in stored order, then any ranks) as JSON objects: stores that keep
-   * each record's JSON text may return it in place of the field columns (one value per row instead of one per field).
-   */
-  wholeRecords: boolean;
-  /**
-   * The same, as CSV lines (every field, `_id` first, no ranks): stores that keep each record's CSV line may return
-   * it in place of the field columns.
-   */
-  csvLines: boolean;
-  /**
    * The keys of the keyset order, when the next page's start is wanted: each row carries their values after its output
-   * columns (and after the stored text that may replace them), so that the page's last row says where the next begins.
+   * columns, so that the page's last row says where the next begins.
    */
   keyset: KeysetKey[] | null;
 }

@@ -24,11 +24,6 @@ export interface PlanResource {
 
 export interface PlanOptions {
   defaultLanguage: string;
-  /**
-   * Timestamps are written with milliseconds: the stored record text (which has them to the second) cannot stand
-   * in for records that hold a timestamp.
-   */
-  timestampMilliseconds?: boolean;
 }
 
 function outputColumns(
@@ -116,6 +111,7 @@ export function planSearch(
     },
     resource.fieldById,
     problems,
+    resource.fields.filter((f) => f.id !== '_id'),
   );
   const columns = outputColumns(request, resource, ranks, problems);
   let orderBy = sortKeys(request, resource, ranks, problems);
@@ -174,19 +170,6 @@ export function planSearch(
     offset = 0;
   }
 
-  const fieldColumns = columns.filter((c) => c.kind === 'field');
-  const storedTextFits = !(options.timestampMilliseconds && fieldColumns.some((c) => c.field.type === 'timestamp'));
-  const everyField =
-    storedTextFits &&
-    !request.distinct &&
-    fieldColumns.length === resource.fields.length &&
-    fieldColumns.every((c, i) => c.id === resource.fields[i]!.id);
-  const wholeRecords =
-    everyField &&
-    request.recordsFormat === 'objects' &&
-    columns.slice(fieldColumns.length).every((c) => c.kind === 'rank');
-  const csvLines = everyField && request.recordsFormat === 'csv' && columns.length === fieldColumns.length;
-
   return {
     resourceId: resource.id,
     resourceRows: resource.total,
@@ -197,8 +180,6 @@ export function planSearch(
     limit: request.limit,
     offset,
     count,
-    wholeRecords,
-    csvLines,
     keyset: request.includeNextPage ? keyset : null,
   };
 }

@@ -3,23 +3,9 @@
 // are slices of each field's precomputed order, sorts are counting sorts on ranks that stop at the page, and full-text
 // queries go through postings, so a search costs in proportion to the page and the records matched, not the table.
 
-import {
-  CSV_LINE_COLUMN,
-  RANK_NORMALIZATION,
-  type Condition,
-  type SearchPlan,
-  type SortKey,
-  type TextMatch,
-} from '../query/plan.js';
+import { RANK_NORMALIZATION, type Condition, type SearchPlan, type SortKey, type TextMatch } from '../query/plan.js';
 import { ascending, complement, intersect, NO_ROWS, rowCount, span, union, type RowSet } from './rows.js';
-import {
-  boundIn,
-  comparatorFor,
-  type Comparable,
-  type ExtraColumn,
-  type ResidentColumn,
-  type ResidentTable,
-} from './table.js';
+import { boundIn, comparatorFor, type Comparable, type ResidentColumn, type ResidentTable } from './table.js';
 import { storedValue } from '../catalog/values.js';
 
 export interface ResidentAnswer {
@@ -29,19 +15,18 @@ export interface ResidentAnswer {
   matched: number;
 }
 
-/** What a search needs prepared beyond a table's values: stored columns read later, and fields' text indexes. */
+/** What a search needs prepared beyond a table's values: the whole-record text index, and fields' text indexes. */
 export interface ResidentNeeds {
-  columns: ExtraColumn[];
+  recordText: boolean;
   fieldTexts: { fieldId: string; config: string }[];
 }
 
-/** CSV lines for whole CSV records, `_full_text` for a `q` on the record, a field's text index for a `q` on it. */
+/** The records' `_full_text` for a `q` on the record, a field's text index for a `q` on it. */
 export function residentNeeds(plan: SearchPlan): ResidentNeeds {
-  const needs: ResidentNeeds = { columns: plan.csvLines ? [CSV_LINE_COLUMN] : [], fieldTexts: [] };
+  const needs: ResidentNeeds = { recordText: false, fieldTexts: [] };
   const need = (match: TextMatch) => {
-    if (match.target.kind === 'row') {
-      if (!needs.columns.includes('_full_text')) needs.columns.push('_full_text');
-    } else needs.fieldTexts.push({ fieldId: match.target.field.id, config: match.query.config });
+    if (match.target.kind === 'row') needs.recordText = true;
+    else needs.fieldTexts.push({ fieldId: match.target.field.id, config: match.query.config });
   };
   const walk = (c: Condition | null) => {
     if (c?.kind === 'text-match') need(c.match);
@@ -368,22 +353,17 @@ function page(search: Search, plan: SearchPlan, matched: RowSet): number[] {
   return out;
 }
 
-/** The rows of the plan's select list for these records: stored text or field values, ranks, then keyset values. */
+/** The rows of the plan's select list for these records: field values and ranks, then keyset values. */
 function selectRows(search: Search, plan: SearchPlan, records: readonly number[]): unknown[][] {
   const { table } = search;
-  const rankColumns = plan.columns.filter((c) => c.kind === 'rank').map((c) => search.ranksOf(c.match));
-  const cells: ((row: number) => unknown)[] = plan.wholeRecords
-    ? [(row) => table.records[row], ...rankColumns.map((ranks) => (row: number) => ranks.of(row))]
-    : plan.csvLines
-      ? [(row) => table.csv[row]]
-      : plan.columns.map((c) => {
-          if (c.kind === 'rank') {
-            const ranks = search.ranksOf(c.match);
-            return (row: number) => ranks.of(row);
-          }
-          const { shown } = table.column(c.field.id);
-          return (row: number) => shown[row];
-        });
+  const cells: ((row: number) => unknown)[] = plan.columns.map((c) => {
+    if (c.kind === 'rank') {
+      const ranks = search.ranksOf(c.match);
+      return (row: number) => ranks.of(row);
+    }
+    const { shown } = table.column(c.field.id);
+    return (row: number) => shown[row];
+  });
   if (plan.keyset && !plan.distinct) {
     for (const key of plan.keyset) {
       const { values } = table.column(key.field.id);

@@ -5,8 +5,9 @@
 import type { FieldType } from '../catalog/types.js';
 import { compareLexemes } from '../text-search/index.js';
 import { FieldText, RecordText } from './text.js';
-import { numberText, storedValue } from '../catalog/values.js';
-import { CSV_LINE_COLUMN } from '../query/plan.js';
+import { numberText, storedValue, type StoredValue } from '../catalog/values.js';
+import { RowVectorizer } from '../catalog/row-text.js';
+import { tsvectorToString } from '../text-search/index.js';
 
 /** A non-null value as the engine compares it: text (dates and timestamps as ISO text), a number, or a boolean. */
 export type Comparable = string | number | boolean;
@@ -147,29 +148,25 @@ export function boundIn(
   return lo;
 }
 
-/** What a table holds beyond its fields' values and record texts, read when a search first needs it. */
-export type ExtraColumn = typeof CSV_LINE_COLUMN | '_full_text';
+/** Records whose `_full_text` is made per turn of the event loop (about a millisecond's work). */
+const VECTORS_PER_TURN = 256;
 
 /**
  * One resource's records in memory, in `_id` order (record number = position), read from the store once per version
- * of the data: `_id` and the fields' values, each record's JSON text, and, when first asked for, its CSV line and its
- * `_full_text`.
+ * of the data: `_id` and the fields' values, and, when a search first needs it, each record's `_full_text`, made from
+ * its values as the load made it.
  */
 export class ResidentTable {
   readonly size: number;
   readonly columns: ReadonlyMap<string, ResidentColumn>;
-  /** Each record's JSON object text, as the stores keep it. */
-  readonly records: readonly string[];
-  private csvLines: readonly string[] | null = null;
-  private csvBytes = 0;
   private recordText: RecordText | null = null;
   private readonly fieldTexts = new Map<string, FieldText>();
   private readonly baseBytes: number;
 
   constructor(
     readonly resourceId: string,
-    fields: readonly ResidentField[],
-    /** Per record: `_id`, the fields' values (in `fields` order), then its JSON text. */
+    private readonly fields: readonly ResidentField[],
+    /** Per record: `_id` and the fields' values, in `fields` order. */
     rows: readonly (readonly unknown[])[],
   ) {
     this.size = rows.length;
@@ -196,12 +193,6 @@ export class ResidentTable {
       columns.set(field.id, new ResidentColumn(field, values, exact ? rows.map((row) => row[i] ?? null) : values));
     });
     this.columns = columns;
-    const recordAt = fields.length;
-    this.records = rows.map((row) => {
-      const text = String(row[recordAt]);
-      bytes += text.length + 24;
-      return text;
-    });
     this.baseBytes = bytes;
   }
 
@@ -215,7 +206,6 @@ export class ResidentTable {
   get bytes(): number {
     let bytes = this.baseBytes;
     for (const column of this.columns.values()) bytes += column.indexBytes;
-    bytes += this.csvBytes;
     if (this.recordText) bytes += this.recordText.bytes;
     for (const text of this.fieldTexts.values()) bytes += text.bytes;
     return bytes;
@@ -229,32 +219,36 @@ export class ResidentTable {
     }
   }
 
-  /** Whether a column read later is held. */
-  has(extra: ExtraColumn): boolean {
-    return extra === CSV_LINE_COLUMN ? this.csvLines !== null : this.recordText !== null;
+  /** Whether the records' `_full_text` index is held. */
+  get hasRecordText(): boolean {
+    return this.recordText !== null;
   }
 
-  /** Adds a column read later, one value per record in `_id` order, indexing it a few hundred records per turn. */
-  async add(extra: ExtraColumn, values: readonly unknown[]): Promise<void> {
-    if (values.length !== this.size)
-      throw new Error(
-        `resident table ${this.resourceId}: ${extra} has ${values.length} values for ${this.size} records`,
-      );
-    if (extra === CSV_LINE_COLUMN) {
-      this.csvLines = values.map(String);
-      for (const line of this.csvLines) this.csvBytes += line.length + 24;
-    } else this.recordText = await RecordText.build(values.map(String));
+  /**
+   * Makes each record's `_full_text` from its values (`language`: the one the store's index was built with), as the
+   * load made it, and indexes them a few hundred records per turn.
+   */
+  async addRecordText(language: string): Promise<void> {
+    const fields = this.fields.filter((f) => f.id !== '_id');
+    const vectorizer = new RowVectorizer(
+      language,
+      fields.map((f) => ({ type: f.type === 'int' ? 'int4' : f.type })),
+    );
+    const shown = fields.map((f) => this.column(f.id).shown);
+    const texts = new Array<string>(this.size);
+    const values = new Array<StoredValue>(fields.length);
+    for (let row = 0; row < this.size; row++) {
+      for (let i = 0; i < shown.length; i++) values[i] = (shown[i]![row] ?? null) as StoredValue;
+      texts[row] = tsvectorToString(vectorizer.vector(values));
+      // A few hundred records a turn, as the index is built: no search waits long behind it.
+      if (row % VECTORS_PER_TURN === VECTORS_PER_TURN - 1) await nextTurn();
+    }
+    this.recordText = await RecordText.build(texts);
   }
 
-  /** Each record's CSV line (with its "\n"); present once added. */
-  get csv(): readonly string[] {
-    if (!this.csvLines) throw new Error(`resident table ${this.resourceId}: CSV lines not read`);
-    return this.csvLines;
-  }
-
-  /** The whole-record full-text index; present once `_full_text` was added. */
+  /** The whole-record full-text index; present once made (addRecordText). */
   get text(): RecordText {
-    if (!this.recordText) throw new Error(`resident table ${this.resourceId}: _full_text not read`);
+    if (!this.recordText) throw new Error(`resident table ${this.resourceId}: _full_text not made`);
     return this.recordText;
   }
 

@@ -1,7 +1,6 @@
 // The resident tables of one version of the data: small resources read from the store on first use and kept in memory
 // within a byte budget (least recently used first out), so that searches on them need no statement at all.
 
-import { RECORD_COLUMN } from '../query/plan.js';
 import type { ResidentNeeds } from './execute.js';
 import { ResidentTable, type ResidentField } from './table.js';
 
@@ -40,7 +39,11 @@ export class ResidentTables {
   /** Tables counted against the budget since they were read (they are counted again when something is added). */
   private readonly fitted = new WeakSet<ResidentTable>();
 
-  constructor(private readonly limits: ResidentLimits) {}
+  constructor(
+    private readonly limits: ResidentLimits,
+    /** The language of the records' `_full_text` in this version of the store. */
+    private readonly indexLanguage: string,
+  ) {}
 
   /** Whether a resource's searches can be answered in memory. */
   holds(resource: ResidentResource): boolean {
@@ -61,7 +64,7 @@ export class ResidentTables {
       if (
         ready &&
         this.fitted.has(ready) &&
-        needs.columns.every((c) => ready.has(c)) &&
+        (!needs.recordText || ready.hasRecordText) &&
         needs.fieldTexts.every((t) => ready.hasFieldText(t.fieldId, t.config))
       )
         return ready;
@@ -81,14 +84,8 @@ export class ResidentTables {
     }
     const table = await held.table;
     let grown = !this.fitted.has(table);
-    for (const column of needs.columns) {
-      if (table.has(column)) continue;
-      await this.prepare(held, column, async () =>
-        table.add(
-          column,
-          (await read([column])).map((row) => row[0]),
-        ),
-      );
+    if (needs.recordText && !table.hasRecordText) {
+      await this.prepare(held, '_full_text', () => table.addRecordText(this.indexLanguage));
       grown = true;
     }
     for (const { fieldId, config } of needs.fieldTexts) {
@@ -125,7 +122,7 @@ export class ResidentTables {
   }
 
   private async readTable(resource: ResidentResource, read: ResidentReader): Promise<ResidentTable> {
-    const rows = await read([...resource.fields.map((f) => f.id), RECORD_COLUMN]);
+    const rows = await read(resource.fields.map((f) => f.id));
     const table = new ResidentTable(resource.id, resource.fields, rows);
     await table.buildIndexes();
     return table;

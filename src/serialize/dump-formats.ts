@@ -9,9 +9,7 @@ import {
   pythonNumericText,
   listWriter,
   objectWriter,
-  storedLineWriter,
   timestampText,
-  wholeRecordWriter,
   type RecordWriter,
   type RenderOptions,
   type ResultColumn,
@@ -44,10 +42,9 @@ function delimited(
   contentType: string,
   extension: string,
   options: RenderOptions,
-  storedLines = false,
 ): DumpWriter {
   // CKAN writes the header with Python's csv module (\r\n) and the rows with PostgreSQL's COPY (\n).
-  const rows: RecordWriter = storedLines ? storedLineWriter : delimitedWriter(columns, delimiter, options);
+  const rows: RecordWriter = delimitedWriter(columns, delimiter, options);
   return {
     contentType,
     extension,
@@ -77,10 +74,8 @@ function json(columns: readonly ResultColumn[], options: RenderOptions): DumpWri
   };
 }
 
-function ndjson(columns: readonly ResultColumn[], wholeRecords: boolean, options: RenderOptions): DumpWriter {
-  const rows = wholeRecords
-    ? wholeRecordWriter(columns.filter((c) => c.type === 'float'))
-    : objectWriter(columns, options);
+function ndjson(columns: readonly ResultColumn[], options: RenderOptions): DumpWriter {
+  const rows = objectWriter(columns, options);
   return {
     contentType: 'application/x-ndjson; charset=utf-8',
     extension: 'ndjson',
@@ -154,21 +149,14 @@ function xml(columns: readonly ResultColumn[], options: RenderOptions): DumpWrit
   };
 }
 
-/** Whether rows are the store's ready-made text, as the plan asked: JSON objects (then ranks) or CSV lines. */
-export interface StoredText {
-  wholeRecords: boolean;
-  csvLines: boolean;
-}
-
 export function dumpWriter(
   format: DumpFormat,
   columns: readonly ResultColumn[],
-  stored: StoredText,
   options: RenderOptions = {},
 ): DumpWriter {
   switch (format) {
     case 'csv':
-      return delimited(columns, ',', 'text/csv; charset=utf-8', 'csv', options, stored.csvLines);
+      return delimited(columns, ',', 'text/csv; charset=utf-8', 'csv', options);
     case 'tsv':
       return delimited(columns, '\t', 'text/tab-separated-values; charset=utf-8', 'tsv', options);
     case 'json':
@@ -176,6 +164,6 @@ export function dumpWriter(
     case 'xml':
       return xml(columns, options);
     case 'ndjson':
-      return ndjson(columns, stored.wholeRecords, options);
+      return ndjson(columns, options);
   }
 }

@@ -151,27 +151,6 @@ export function objectWriter(columns: readonly ResultColumn[], options: RenderOp
   };
 }
 
-/**
- * Records whose JSON object text the store kept (rows are `[recordText, ...ranks]`): the text as it is, with any
- * rank fields spliced in before its closing brace.
- */
-export function wholeRecordWriter(rankColumns: readonly ResultColumn[]): RecordWriter {
-  if (rankColumns.length === 0) return { record: (row) => row[0] as string };
-  const prefixes = rankColumns.map((c) => ',' + JSON.stringify(c.id) + ':');
-  const render = renderer('float', JSON_FORMAT);
-  return {
-    record(row) {
-      const text = row[0] as string;
-      let out = text.slice(0, -1);
-      for (let i = 0; i < prefixes.length; i++) out += prefixes[i]! + render(row[i + 1]);
-      return out + '}';
-    },
-  };
-}
-
-/** Records whose CSV line the store kept (rows are `[line]`): the line as it is. */
-export const storedLineWriter: RecordWriter = { record: (row) => row[0] as string };
-
 export function listWriter(columns: readonly ResultColumn[], options: RenderOptions = {}): RecordWriter {
   const renders = columns.map((c) => renderer(c.type, JSON_FORMAT, options));
   return {

@@ -3,8 +3,6 @@
 // sort expressions), in the manner of Kysely's query compilers.
 
 import {
-  CSV_LINE_COLUMN,
-  RECORD_COLUMN,
   type ComparisonOperator,
   type Condition,
   type OutputColumn,
@@ -172,12 +170,7 @@ const PAGE_THEN_FETCH_MAX_ROWS = 1000;
 
 export function compileSearchWith(h: SearchDialectHooks, plan: SearchPlan): CompiledQuery {
   const p = new ParamList(h.placeholder);
-  // Whole records come as their stored JSON text (then any ranks) or CSV line: one value per row, not one per field.
-  const select = plan.wholeRecords
-    ? [h.quoteIdent(RECORD_COLUMN), ...plan.columns.filter((c) => c.kind === 'rank').map((c) => columnSql(h, p, c))]
-    : plan.csvLines
-      ? [h.quoteIdent(CSV_LINE_COLUMN)]
-      : plan.columns.map((c) => columnSql(h, p, c));
+  const select = plan.columns.map((c) => columnSql(h, p, c));
   // The keyset's values come last in each row, after whatever the writers read.
   const keyColumns = plan.distinct || !plan.keyset ? [] : plan.keyset.map((k) => h.quoteIdent(k.field.id));
   const selectList = [...select, ...keyColumns].join(', ') || 'NULL';

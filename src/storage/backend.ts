@@ -42,8 +42,13 @@ export interface StoreVersion {
   readonly compiler: SqlCompiler;
   /** Text search configuration of the whole-row full-text index. */
   readonly indexLanguage: string;
-  /** Changes with every reload; versions cached answers and ETags. */
+  /** Changes with every reload: the data's identity (/healthz, replicas). */
   readonly datasetVersion: string;
+  /**
+   * Versions cached answers and ETags: the dataset version, and which indexes are built (an index built after
+   * publication changes the sizes datastore_info reports, never the records).
+   */
+  readonly answersVersion: string;
   readonly resources: ReadonlyMap<string, LoadedResource>;
   /** Size of the whole store in bytes, as measured at load time. */
   readonly databaseBytes: number;

@@ -2,6 +2,7 @@
 // loads and finally publishes resources so that readers see either the old data or the new, never a mixture.
 
 import type { ResourceDefinition } from '../catalog/types.js';
+import type { IndexSpec } from '../catalog/indexes.js';
 import type { InputRecord } from '../catalog/stored.js';
 import type { StoredValue } from '../catalog/values.js';
 
@@ -40,8 +41,14 @@ export interface ResourceLoadRecord {
    */
   exactFields?: string[];
   /**
-   * Indexes left out of this load (`"Field"`, or `("A", "B")` for a composite one), because PostgreSQL refused a value
-   * as too long for a B-tree key (about 2,700 bytes). Reported with the load; not kept with the resource.
+   * The field and composite indexes built on this version so far, by key (`"Field"`, `("A", "B")`: see
+   * src/catalog/indexes.ts). A load builds only the key and the full-text index; the others are built after the
+   * resource is published (src/ingest/indexes.ts), and a patch keeps those its version had.
+   */
+  builtIndexes: string[];
+  /**
+   * Indexes left out (by key), because PostgreSQL refused a value as too long for a B-tree key (about 2,700 bytes).
+   * Searches on their fields stay right, only slower. Kept with the resource, so that they are not tried again.
    */
   unbuiltIndexes?: string[];
 }
@@ -110,9 +117,30 @@ export interface LoadSession {
   abort(): Promise<void>;
 }
 
+/**
+ * Builds field and composite indexes on the published data, which stays as it is: readers see each resource's new
+ * indexes when the session commits (the embedded store publishes a new file) or as each is built (PostgreSQL builds
+ * them concurrently, in place).
+ */
+export interface IndexSession {
+  /**
+   * Builds `specs` on a published resource (`record`: as the store holds it); returns the record as it now stands:
+   * the keys built, and those PostgreSQL refused (a value too long for a B-tree key), in `unbuiltIndexes`.
+   */
+  index(
+    resource: ResourceDefinition,
+    record: ResourceLoadRecord,
+    specs: readonly IndexSpec[],
+  ): Promise<ResourceLoadRecord>;
+  commit(): Promise<void>;
+  abort(): Promise<void>;
+}
+
 export interface LoadTarget {
   /** What the store holds, or null when it holds nothing usable (missing, or written with another layout). */
   readMeta(): Promise<StoreMeta | null>;
   begin(fullTextLanguage: string): Promise<LoadSession>;
+  /** A session building indexes on what is published; null while a load or another index build holds the store. */
+  beginIndexing(): Promise<IndexSession | null>;
   close(): Promise<void>;
 }

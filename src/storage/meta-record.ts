@@ -20,6 +20,9 @@ export interface ResourceRow {
   table_name?: string;
   /** The embedded store's numeric fields that keep exact texts beside their doubles. */
   exact_fields?: string;
+  /** The field and composite indexes built so far, and those PostgreSQL refused, by key (JSON lists). */
+  built_indexes: string;
+  unbuilt_indexes: string;
 }
 
 export function resourceRecord(row: ResourceRow): ResourceLoadRecord {
@@ -37,6 +40,8 @@ export function resourceRecord(row: ResourceRow): ResourceLoadRecord {
     inputs: JSON.parse(row.inputs) as InputRecord[],
     maxId: Number(row.max_id),
     ...(row.exact_fields === undefined ? {} : { exactFields: JSON.parse(row.exact_fields) as string[] }),
+    builtIndexes: JSON.parse(row.built_indexes) as string[],
+    ...(row.unbuilt_indexes === '[]' ? {} : { unbuiltIndexes: JSON.parse(row.unbuilt_indexes) as string[] }),
   };
 }
 

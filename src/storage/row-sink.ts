@@ -1,10 +1,8 @@
 // What every store's sink does with a record before writing it its own way: number it (the source's `_id`, checked,
-// or its position), note which fields it leaves null, and render the JSON object and CSV line served for it.
+// or its position) and note which fields it leaves null. Nothing is rendered here: records are rendered when answered.
 
-import { ID_FIELD } from '../catalog/catalog.js';
 import type { FieldDefinition } from '../catalog/types.js';
 import type { StoredValue } from '../catalog/values.js';
-import { delimitedWriter, objectWriter } from '../serialize/records.js';
 import type { ResourceSink } from './load-target.js';
 
 /**
@@ -17,27 +15,16 @@ export function checkedId(id: number | undefined, position: number, lastId: numb
   return id;
 }
 
-/** A record made ready to store: its `_id`, and the JSON object and CSV line served for it. */
-export interface RenderedRecord {
-  id: number;
-  json: string;
-  csv: string;
-}
-
-export class RecordRenderer {
+export class RecordNumberer {
   private rows = 0;
   private lastId = 0;
-  private readonly json: ReturnType<typeof objectWriter>;
-  private readonly csv: ReturnType<typeof delimitedWriter>;
   private readonly nulls: boolean[];
 
   constructor(private readonly fields: readonly FieldDefinition[]) {
-    this.json = objectWriter([ID_FIELD, ...fields]);
-    this.csv = delimitedWriter([ID_FIELD, ...fields], ',');
     this.nulls = new Array<boolean>(fields.length).fill(false);
   }
 
-  /** Records rendered so far. */
+  /** Records numbered so far. */
   get count(): number {
     return this.rows;
   }
@@ -47,13 +34,13 @@ export class RecordRenderer {
     return this.lastId;
   }
 
-  next(values: readonly StoredValue[], id?: number): RenderedRecord {
+  /** The next record's `_id`, noting the fields it leaves null. */
+  next(values: readonly StoredValue[], id?: number): number {
     this.rows += 1;
     const rowId = checkedId(id, this.rows, this.lastId);
     this.lastId = rowId;
     for (let i = 0; i < values.length; i++) if (values[i] === null) this.nulls[i] = true;
-    const row = [rowId, ...values];
-    return { id: rowId, json: this.json.record(row), csv: this.csv.record(row) };
+    return rowId;
   }
 
   /** Fields at least one record left null. */
@@ -62,15 +49,15 @@ export class RecordRenderer {
   }
 }
 
-/** A sink that renders each record and hands it to `write`, which stores it its store's way (and may ask to wait). */
-export function renderingSink(
-  renderer: RecordRenderer,
-  write: (values: readonly StoredValue[], record: RenderedRecord) => void | Promise<void>,
+/** A sink that numbers each record and hands it to `write`, which stores it its store's way (and may ask to wait). */
+export function numberingSink(
+  numberer: RecordNumberer,
+  write: (values: readonly StoredValue[], id: number) => void | Promise<void>,
 ): ResourceSink {
   return {
     get count() {
-      return renderer.count;
+      return numberer.count;
     },
-    insert: (values, id) => write(values, renderer.next(values, id)),
+    insert: (values, id) => write(values, numberer.next(values, id)),
   };
 }

@@ -1,12 +1,26 @@
 // Which version of the data a store serves, and which older ones are still in use: a request leases the current
 // version for as long as it reads; a version that has been replaced is closed when its last lease is released.
 
+import { createHash } from 'node:crypto';
 import type { Lease, LoadedResource, StoreVersion } from './backend.js';
 import type { StoreMeta } from './load-target.js';
 
 /** A version a store can close once nothing reads it. */
 export interface ClosableVersion extends StoreVersion {
   close(): Promise<void>;
+}
+
+/**
+ * What versions answers (entity tags, remembered answers, rendered pages): the dataset version, and which indexes
+ * are built, as indexes built after publication change what datastore_info reports of a resource's size (and
+ * nothing else), without changing its data.
+ */
+export function answersVersion(meta: StoreMeta): string {
+  const indexes = [...meta.resources.values()]
+    .map((r) => `${r.id} ${r.builtIndexes.join(' ')} ${(r.unbuiltIndexes ?? []).join(' ')}`)
+    .sort()
+    .join('\n');
+  return `${meta.datasetVersion}.${createHash('sha1').update(indexes).digest('hex').slice(0, 8)}`;
 }
 
 /** What a version says about itself, on either store: read from the meta its load recorded, never from live tables. */
@@ -23,6 +37,10 @@ export abstract class RecordedVersion {
 
   get datasetVersion(): string {
     return this.meta.datasetVersion;
+  }
+
+  get answersVersion(): string {
+    return answersVersion(this.meta);
   }
 
   get databaseBytes(): number {

@@ -480,7 +480,7 @@ const LEAKS = [
   /\.(?:js|ts|cjs|mjs):\d+/,
   /node_modules|\/dist\/|\/work\/|\/home\/|\/usr\/|\/var\//,
   /SqliteError|SQLITE_[A-Z]|better-sqlite3|sqlite3_|libpq|pg-protocol|ECONNREFUSED|ECONNRESET/,
-  /cc_deadline|cc_ts_|cc_fts|json_each|_countcentre_|"_record"|"_csv"|COLLATE "C"|countcentre_/,
+  /cc_deadline|cc_ts_|cc_row_|cc_fts|json_each|_countcentre_|"_exact:|COLLATE "C"|countcentre_/,
   /[0-9a-f-]{36}@[0-9a-z]+/,
 ];
 

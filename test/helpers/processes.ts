@@ -53,7 +53,7 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
       reject(new Error(`the server exited (${code}) before listening:\n${output}${errors}`));
     });
   });
-  return {
+  const server: ServerProcess = {
     process: child,
     port,
     url: `http://127.0.0.1:${port}/`,
@@ -65,6 +65,10 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
       await exited;
     },
   };
+  // A server that has just loaded builds the indexes it left for after publication: tests start once they are in, as
+  // with a server that has been up a while (indexesBuilt waits for a later load's too).
+  await indexesBuilt(server);
+  return server;
 }
 
 /** Runs a `count-centre` command to its end: exit code, standard output and error. */
@@ -90,4 +94,19 @@ export function runCli(
     child.once('error', reject);
     child.once('exit', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * Waits until a server process reports no indexes still to be built (/healthz), so that what a test compares is not
+ * changed underneath it by the build that follows a load.
+ */
+export async function indexesBuilt(server: ServerProcess, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await fetch(new URL('healthz', server.url));
+    const body = (await response.json()) as { indexes_building?: unknown[] };
+    if (Array.isArray(body.indexes_building) && body.indexes_building.length === 0) return;
+    if (Date.now() > until) throw new Error(`indexes still building after ${timeoutMs} ms: ${JSON.stringify(body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

@@ -12,6 +12,7 @@ import { buildApp, type App } from '../../src/app.js';
 import { prepareServices, type Prepared } from '../../src/bootstrap.js';
 import { loadCatalogFile } from '../../src/catalog/load.js';
 import { buildDatabase } from '../../src/ingest/build.js';
+import { buildPendingIndexes } from '../../src/ingest/indexes.js';
 import { PostgresLoadTarget } from '../../src/storage/postgres/loader.js';
 import { loadSettings, PROJECT_ROOT, type Settings } from '../../src/settings.js';
 
@@ -133,12 +134,18 @@ async function loadTemplate(admin: pg.Client, name: string, settings: Settings):
     readerRole: settings.pgReaderRole,
     splitAfterRows: settings.pgLoadSplitRows,
   });
-  await buildDatabase({
-    catalog: loadCatalogFile(settings.catalog),
-    sources: settings.sources,
-    target,
-    logger: silentLogger,
-  }).finally(() => target.close());
+  try {
+    await buildDatabase({
+      catalog: loadCatalogFile(settings.catalog),
+      sources: settings.sources,
+      target,
+      logger: silentLogger,
+    });
+    // The indexes a load leaves for after publication, built as a serving process would build them.
+    await buildPendingIndexes(target);
+  } finally {
+    await target.close();
+  }
 }
 
 /**
@@ -298,6 +305,9 @@ export async function startService(
   const database = backend === 'postgres' ? await createTestDatabase(elections ? wanted : undefined) : null;
   const settings = testSettings({ ...overrides, ...(database ? { databaseUrl: database.url } : {}) });
   const prepared = await prepareServices(settings, silentLogger);
+  // Suites start once the indexes built after publication are in, as a server that has been up a while has them.
+  await prepared.indexes.idle();
+  await prepared.refresh();
   const app = await buildApp(prepared.state, silentLogger);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const port = Number(new URL(address).port);

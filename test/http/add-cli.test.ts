@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import iconv from 'iconv-lite';
 import { createTestDatabase, httpCall, TEST_BACKENDS } from '../helpers/service.js';
-import { runCli, startServerProcess, type ServerProcess } from '../helpers/processes.js';
+import { indexesBuilt, runCli, startServerProcess, type ServerProcess } from '../helpers/processes.js';
 
 const RESOURCE = '3c0ffee0-1111-4222-8333-444455556666';
 
@@ -51,6 +51,7 @@ for (const backend of TEST_BACKENDS)
         env.DATABASE_URL = database.url;
       }
       server = await startServerProcess(env);
+      await indexesBuilt(server);
     });
     after(async () => {
       await server?.stop();

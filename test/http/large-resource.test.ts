@@ -23,6 +23,7 @@ import {
 import { parseCatalog } from '../../src/catalog/load.js';
 import { ApiError } from '../../src/errors.js';
 import { buildDatabase } from '../../src/ingest/build.js';
+import { buildPendingIndexes } from '../../src/ingest/indexes.js';
 import type { PlanField, SearchPlan } from '../../src/query/plan.js';
 import { readSearchRequest } from '../../src/query/search-params.js';
 import { planSearch, type PlanResource } from '../../src/query/search-plan.js';
@@ -137,7 +138,13 @@ for (const backend of TEST_BACKENDS)
       // Loaded here, so that the server process only ever reads: its memory is then the serving's alone.
       const target = storageFor(settings).loadTarget();
       const catalog = parseCatalog(JSON.parse(readFileSync(path.join(dir, SYNTHETIC_CATALOG), 'utf8')));
-      await buildDatabase({ catalog, sources: dir, target, logger: silentLogger }).finally(() => target.close());
+      try {
+        await buildDatabase({ catalog, sources: dir, target, logger: silentLogger });
+        // Its indexes too, which a load leaves for after publication.
+        await buildPendingIndexes(target);
+      } finally {
+        await target.close();
+      }
       // A small heap: a dump or a walk that kept what it has sent (a million records are some 400 MB of text) would run
       // out of it and fail, rather than only show up as growth that the garbage collector may or may not have undone.
       server = spawn(

@@ -99,7 +99,7 @@ describe('PostgreSQL versions made by patches', { skip: !TEST_BACKENDS.includes(
   async function rowsOf(version: StoreVersion, schema: string): Promise<unknown[][]> {
     const table = `"${schema}"."${tableOf(version)}"`;
     return version.rows({
-      sql: `SELECT "_id", "Name", "Votes", "Share"::text, "Big", "Seen"::text, "Notes", "_record", "_csv", "_full_text"::text FROM ${table} ORDER BY "_id"`,
+      sql: `SELECT "_id", "Name", "Votes", "Share"::text, "Big", "Seen"::text, "Notes", "_full_text"::text FROM ${table} ORDER BY "_id"`,
       params: [],
     });
   }
@@ -176,7 +176,7 @@ describe('PostgreSQL versions made by patches', { skip: !TEST_BACKENDS.includes(
       const plan = await owner(settings, async (client) =>
         (
           await client.query<{ 'QUERY PLAN': string }>(
-            `EXPLAIN SELECT "_record" FROM "${settings.pgDataSchema}"."${tableOf(second)}" ORDER BY "_id" LIMIT 10`,
+            `EXPLAIN SELECT "Name" FROM "${settings.pgDataSchema}"."${tableOf(second)}" ORDER BY "_id" LIMIT 10`,
           )
         ).rows
           .map((r) => r['QUERY PLAN'])

@@ -62,14 +62,20 @@ function testSql(
     assert.deepEqual(compile(COMPILERS[dialect], plan), expected[dialect], dialect);
 }
 
+/** The embedded store's row functions' arguments for this resource: its spec, then its values. */
+const ROW = `'english:text,numeric,text', "Name", coalesce("_exact:Votes", "Votes"), "Party"`;
+
 describe('exact SQL, SQLite and PostgreSQL side by side', () => {
-  test("a plain page: each record's stored JSON, in _id order, the page bound", () => {
+  test("a plain page: each record's values, in _id order, the page bound", () => {
     testSql(
       { limit: 2 },
       {
-        sqlite: { sql: 'SELECT "_record" FROM "r1" ORDER BY "_id" LIMIT ? OFFSET ?', params: [2, 0] },
+        sqlite: {
+          sql: 'SELECT "_id", "Name", coalesce("_exact:Votes", "Votes"), "Party" FROM "r1" ORDER BY "_id" LIMIT ? OFFSET ?',
+          params: [2, 0],
+        },
         postgres: {
-          sql: 'SELECT "_record" FROM "countcentre"."r1@3" ORDER BY "_id" LIMIT $1 OFFSET $2',
+          sql: 'SELECT "_id", "Name", "Votes", "Party" FROM "countcentre"."r1@3" ORDER BY "_id" LIMIT $1 OFFSET $2',
           params: [2, 0],
         },
       },
@@ -81,11 +87,11 @@ describe('exact SQL, SQLite and PostgreSQL side by side', () => {
       { limit: 2, offset: 500 },
       {
         sqlite: {
-          sql: 'SELECT "_record" FROM "r1" WHERE "_id" > ? ORDER BY "_id" LIMIT ? OFFSET ?',
+          sql: 'SELECT "_id", "Name", coalesce("_exact:Votes", "Votes"), "Party" FROM "r1" WHERE "_id" > ? ORDER BY "_id" LIMIT ? OFFSET ?',
           params: [500, 2, 0],
         },
         postgres: {
-          sql: 'SELECT "_record" FROM "countcentre"."r1@3" WHERE "_id" > $1 ORDER BY "_id" LIMIT $2 OFFSET $3',
+          sql: 'SELECT "_id", "Name", "Votes", "Party" FROM "countcentre"."r1@3" WHERE "_id" > $1 ORDER BY "_id" LIMIT $2 OFFSET $3',
           params: [500, 2, 0],
         },
       },
@@ -129,7 +135,7 @@ describe('exact SQL, SQLite and PostgreSQL side by side', () => {
       { q: 'murphy', fields: 'Name' },
       {
         sqlite: {
-          sql: 'SELECT "Name" FROM "r1" WHERE "_id" IN (SELECT "_id" FROM "r1" WHERE ("_id" IN (SELECT rowid FROM "r1__fts" WHERE "r1__fts" MATCH ?)) AND cc_deadline("_id") ORDER BY cc_ts_rank("_full_text", ?, 32) DESC, "_id" LIMIT ? OFFSET ?) ORDER BY cc_ts_rank("_full_text", ?, 32) DESC, "_id"',
+          sql: `SELECT "Name" FROM "r1" WHERE "_id" IN (SELECT "_id" FROM "r1" WHERE ("_id" IN (SELECT rowid FROM "r1__fts" WHERE "r1__fts" MATCH ?)) AND cc_deadline("_id") ORDER BY cc_row_ts_rank(?, 32, ${ROW}) DESC, "_id" LIMIT ? OFFSET ?) ORDER BY cc_row_ts_rank(?, 32, ${ROW}) DESC, "_id"`,
           params: ['"6d7572706869"', "'murphi'", 100, 0, "'murphi'"],
           interruptible: true,
         },
@@ -146,7 +152,7 @@ describe('exact SQL, SQLite and PostgreSQL side by side', () => {
       { q: 'murphy & !mary', plain: false, fields: '_id', sort: '_id' },
       {
         sqlite: {
-          sql: 'SELECT "_id" FROM "r1" WHERE ("_id" IN (SELECT rowid FROM "r1__fts" WHERE "r1__fts" MATCH ?) AND cc_ts_match("_full_text", ?)) AND cc_deadline("_id") ORDER BY "_id" NULLS LAST LIMIT ? OFFSET ?',
+          sql: `SELECT "_id" FROM "r1" WHERE ("_id" IN (SELECT rowid FROM "r1__fts" WHERE "r1__fts" MATCH ?) AND cc_row_ts_match(?, ${ROW})) AND cc_deadline("_id") ORDER BY "_id" NULLS LAST LIMIT ? OFFSET ?`,
           params: ['"6d7572706869"', "'murphi' & !'mari'", 100, 0],
           interruptible: true,
         },

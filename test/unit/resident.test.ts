@@ -14,7 +14,6 @@ import { ascending, complement, intersect, span, union } from '../../src/residen
 import { ResidentTable, type ResidentField } from '../../src/resident/table.js';
 import { ResidentTables } from '../../src/resident/tables.js';
 import { loadSettings } from '../../src/settings.js';
-import { toTsvector, tsvectorToString } from '../../src/text-search/index.js';
 
 const SIZE = 200;
 const sortedSet = fc
@@ -51,7 +50,7 @@ describe('record sets', () => {
   });
 });
 
-// A table of the shape the stores keep: `_id`, the fields, the record's JSON text; `_full_text` added on demand.
+// A table of the shape the stores keep: `_id` and the fields; `_full_text` made from them on demand.
 const FIELDS: ResidentField[] = [
   { id: '_id', type: 'int' },
   { id: 'Name', type: 'text' },
@@ -61,27 +60,14 @@ const FIELDS: ResidentField[] = [
 const NAMES = ['Ó Ríordáin', 'Murphy', 'murphy', 'Zed', 'Áine', '', "O'Brien", 'Kelly'];
 
 async function table(): Promise<ResidentTable> {
-  const rows = Array.from({ length: 200 }, (_, i) => {
-    const values = [i + 1, NAMES[i % NAMES.length]!, i % 7 === 0 ? null : (i * 37) % 500, i % 3 === 0];
-    const record = JSON.stringify(Object.fromEntries(FIELDS.map((f, j) => [f.id, values[j]])));
-    return [...values, record];
-  });
+  const rows = Array.from({ length: 200 }, (_, i) => [
+    i + 1,
+    NAMES[i % NAMES.length]!,
+    i % 7 === 0 ? null : (i * 37) % 500,
+    i % 3 === 0,
+  ]);
   const resident = new ResidentTable('t', FIELDS, rows);
-  // CKAN's _full_text: to_tsvector of the values joined by spaces.
-  await resident.add(
-    '_full_text',
-    rows.map((row) =>
-      tsvectorToString(
-        toTsvector(
-          'english',
-          row
-            .slice(1, 4)
-            .filter((v) => v !== null)
-            .join(' '),
-        ),
-      ),
-    ),
-  );
+  await resident.addRecordText('english');
   return resident;
 }
 
@@ -154,13 +140,12 @@ describe('a search on a resident table', () => {
 });
 
 describe('resident tables', () => {
-  const NOTHING: ResidentNeeds = { columns: [], fieldTexts: [] };
+  const NOTHING: ResidentNeeds = { recordText: false, fieldTexts: [] };
   const resource = (id: string, total = 3) => ({ id, fields: FIELDS.slice(0, 2), total });
-  const rowsOf = (n: number) =>
-    Array.from({ length: n }, (_, i) => [i + 1, `name ${i}`.repeat(50), `{"_id":${i + 1}}`]);
+  const rowsOf = (n: number) => Array.from({ length: n }, (_, i) => [i + 1, `name ${i}`.repeat(50)]);
 
   test('a table is read once, shared by concurrent searches, and kept', async () => {
-    const tables = new ResidentTables({ maxBytes: 1 << 20, maxRows: 10 });
+    const tables = new ResidentTables({ maxBytes: 1 << 20, maxRows: 10 }, 'english');
     let reads = 0;
     const read = async () => {
       reads += 1;
@@ -177,7 +162,7 @@ describe('resident tables', () => {
   });
 
   test('over its memory the least recently used table goes; one too large alone, and large resources, are not held', async () => {
-    const tables = new ResidentTables({ maxBytes: 12_000, maxRows: 100 });
+    const tables = new ResidentTables({ maxBytes: 12_000, maxRows: 100 }, 'english');
     const read = async () => rowsOf(20);
     const first = await tables.table(resource('first', 20), NOTHING, read);
     assert.ok(first && first.bytes > 6_000 && first.bytes < 12_000, String(first?.bytes));
@@ -190,16 +175,15 @@ describe('resident tables', () => {
   });
 
   test('a failed read is not remembered: the next search reads again', async () => {
-    const tables = new ResidentTables({ maxBytes: 1 << 20, maxRows: 10 });
+    const tables = new ResidentTables({ maxBytes: 1 << 20, maxRows: 10 }, 'english');
     await assert.rejects(
       tables.table(resource('r'), NOTHING, async () => {
         throw new Error('store unavailable');
       }),
       /store unavailable/,
     );
-    const table = await tables.table(resource('r'), { columns: ['_csv'], fieldTexts: [] }, async (columns) =>
-      columns[0] === '_csv' ? [['a\n'], ['b\n'], ['c\n']] : rowsOf(3),
-    );
-    assert.deepEqual(table?.csv, ['a\n', 'b\n', 'c\n']);
+    const table = await tables.table(resource('r'), { recordText: true, fieldTexts: [] }, async () => rowsOf(3));
+    assert.equal(table?.size, 3);
+    assert.ok(table?.hasRecordText, "the records' full text is made from the values read");
   });
 });

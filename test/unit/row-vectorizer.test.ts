@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import type { FieldDefinition } from '../../src/catalog/types.js';
 import type { StoredValue } from '../../src/catalog/values.js';
-import { RowVectorizer, rowDocument } from '../../src/storage/full-text.js';
+import { RowVectorizer, rowDocument } from '../../src/catalog/row-text.js';
 import { foldText, toTsvector, tsvectorToString } from '../../src/text-search/index.js';
 
 const TRICKY_VALUES: StoredValue[] = [

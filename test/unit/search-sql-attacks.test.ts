@@ -43,7 +43,7 @@ before(async () => {
   // Like the action, the lookup knows every resource the catalogue serves, _table_metadata included.
   lookup = (id) => {
     const resource = service.prepared.services.catalog.get(id);
-    return resource ? { id: resource.id, fields: resource.fields } : undefined;
+    return resource ? { id: resource.id, fields: resource.fields, fullTextLanguage: backend.indexLanguage } : undefined;
   };
   databaseFile = service.settings.databasePath;
   hashBefore = fileHash(databaseFile);

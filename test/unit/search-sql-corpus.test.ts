@@ -39,7 +39,9 @@ before(async () => {
   backend = service.prepared.services.backend as SqliteVersion;
   lookup = (id) => {
     const resource = service.prepared.services.catalog.get(id);
-    return resource && resource.dataset ? { id: resource.id, fields: resource.fields } : undefined;
+    return resource && resource.dataset
+      ? { id: resource.id, fields: resource.fields, fullTextLanguage: backend.indexLanguage }
+      : undefined;
   };
 });
 

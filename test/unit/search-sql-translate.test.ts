@@ -17,6 +17,7 @@ const B = 'f6a59fec-6f64-48bb-9f65-e6679aa23dba';
 const RESOURCES: Record<string, SqlResourceInfo> = {
   [A]: {
     id: A,
+    fullTextLanguage: 'english',
     fields: [
       { id: '_id', type: 'int' },
       { id: 'Constituency', type: 'text' },
@@ -28,6 +29,7 @@ const RESOURCES: Record<string, SqlResourceInfo> = {
   },
   [B]: {
     id: B,
+    fullTextLanguage: 'english',
     fields: [
       { id: '_id', type: 'int' },
       { id: 'Constituency Name', type: 'text' },
@@ -39,6 +41,7 @@ const RESOURCES: Record<string, SqlResourceInfo> = {
   // What a lookup may also know: the store's own listing. It is never readable.
   _table_metadata: {
     id: '_table_metadata',
+    fullTextLanguage: 'english',
     fields: [
       { id: '_id', type: 'int' },
       { id: 'name', type: 'text' },

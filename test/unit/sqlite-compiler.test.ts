@@ -16,8 +16,6 @@ import type { SqliteStore, SqliteVersion } from '../../src/storage/sqlite/backen
 import { openSqliteStore } from '../../src/stores.js';
 import { SqliteDatabaseBuilder } from '../../src/storage/sqlite/builder.js';
 import { SqliteRowEncoder } from '../../src/storage/sqlite/row-encoder.js';
-import { recordText } from '../../src/storage/sqlite/raw-rows.js';
-import { RowVectorizer } from '../../src/storage/full-text.js';
 
 const RID = 'r1';
 const definition: ResourceDefinition = {
@@ -48,6 +46,8 @@ const resource: PlanResource = {
   total: ROWS.length,
 };
 const { compileCount, compileSearch, compileValueCounts } = sqliteCompiler({ indexLanguage: 'english' });
+/** The row functions' arguments for this resource: its spec, then its values (a numeric's with every digit). */
+const ROW = `'english:text,numeric,text', "Name", coalesce("_exact:Votes", "Votes"), "Party ""Id"""`;
 
 function plan(input: Record<string, unknown>): SearchPlan {
   const result = planSearch(
@@ -75,9 +75,8 @@ describe('SQLite compiler', () => {
       definition,
       { id: RID, sourceSha256: 'x', specHash: 'y', source: 'x.csv' },
       async (write) => {
-        const encoder = new SqliteRowEncoder(definition.fields, write);
-        const vectorizer = new RowVectorizer('english', definition.fields);
-        for (const row of ROWS) await encoder.insert(row, undefined, recordText(vectorizer, row));
+        const encoder = new SqliteRowEncoder(definition.fields, 'english', write);
+        for (const row of ROWS) await encoder.insert(row, undefined);
         await encoder.flush();
         return encoder.facts();
       },
@@ -163,33 +162,18 @@ describe('SQLite compiler', () => {
     assert.deepEqual(unknown.validation, { fields: ['invalid value "Turnout"'] });
   });
 
-  test('whole records as JSON objects: the stored record text, then any ranks', async () => {
+  test('whole records are the values, rendered when answered: no stored text is read', async () => {
     const p = plan({ limit: 1 });
-    assert.equal(p.wholeRecords, true);
-    assert.equal(compileSearch(p).sql, 'SELECT "_record" FROM "r1" ORDER BY "_id" LIMIT ? OFFSET ?');
-    assert.deepEqual(await rows(p), [['{"_id":1,"Name":"Mary Murphy","Votes":10,"Party \\"Id\\"":"F.F."}']]);
-    const ranked = plan({ q: 'Murphy', limit: 1 });
-    assert.match(compileSearch(ranked).sql, /^SELECT "_record", cc_ts_rank\("_full_text", \?, 32\) FROM/);
-    assert.equal(plan({ fields: 'Name,Votes' }).wholeRecords, false, 'a choice of fields needs the values');
-    assert.equal(plan({ records_format: 'lists' }).wholeRecords, false);
-  });
-
-  test('whole records as CSV: the stored line, COPY-quoted as the values would be rendered', async () => {
-    const p = plan({ records_format: 'csv', sort: 'Votes desc', limit: 2 });
-    assert.equal(p.csvLines, true);
-    assert.match(
-      compileSearch(p).sql,
-      /^SELECT "_csv" FROM "r1" WHERE "_id" IN \(SELECT "_id" FROM "r1" ORDER BY "Votes" DESC/,
-    );
-    assert.deepEqual(await rows(p), [['2,John Murphy,,F.G.\n'], ['1,Mary Murphy,10,F.F.\n']]);
     assert.equal(
-      plan({ records_format: 'csv', fields: 'Name' }).csvLines,
-      false,
-      'a choice of fields needs the values',
+      compileSearch(p).sql,
+      'SELECT "_id", "Name", coalesce("_exact:Votes", "Votes"), "Party ""Id""" FROM "r1" ORDER BY "_id" LIMIT ? OFFSET ?',
     );
-    assert.equal(plan({ records_format: 'csv', q: 'Murphy' }).csvLines, false, 'ranks are not in the stored line');
-    assert.equal(plan({ records_format: 'csv', distinct: true }).csvLines, false);
-    assert.equal(plan({ records_format: 'tsv' }).csvLines, false);
+    assert.deepEqual(await rows(p), [[1, 'Mary Murphy', 10, 'F.F.']]);
+    const csv = plan({ records_format: 'csv', sort: 'Votes desc', limit: 2 });
+    assert.deepEqual(await rows(csv), [
+      [2, 'John Murphy', null, 'F.G.'],
+      [1, 'Mary Murphy', 10, 'F.F.'],
+    ]);
   });
 
   test('filters: equality, IN through one JSON parameter, IS NULL, OR of alternatives; identifiers quoted', async () => {
@@ -265,15 +249,15 @@ describe('SQLite compiler', () => {
     // A function call per candidate row: the statement carries the deadline, so it can be stopped and run elsewhere.
     assert.deepEqual(compileSearch(p), {
       sql:
-        'SELECT "_id", cc_ts_rank("_full_text", ?, 32) FROM "r1" WHERE "_id" IN (SELECT "_id" FROM "r1" WHERE ("_id" IN (SELECT rowid FROM "r1__fts" WHERE "r1__fts" MATCH ?)) AND cc_deadline("_id") ' +
-        'ORDER BY cc_ts_rank("_full_text", ?, 32) DESC, "_id" LIMIT ? OFFSET ?) ORDER BY cc_ts_rank("_full_text", ?, 32) DESC, "_id"',
+        `SELECT "_id", cc_row_ts_rank(?, 32, ${ROW}) FROM "r1" WHERE "_id" IN (SELECT "_id" FROM "r1" WHERE ("_id" IN (SELECT rowid FROM "r1__fts" WHERE "r1__fts" MATCH ?)) AND cc_deadline("_id") ` +
+        `ORDER BY cc_row_ts_rank(?, 32, ${ROW}) DESC, "_id" LIMIT ? OFFSET ?) ORDER BY cc_row_ts_rank(?, 32, ${ROW}) DESC, "_id"`,
       params: ["'murphi'", `"${Buffer.from('murphi').toString('hex')}"`, "'murphi'", 100, 0, "'murphi'"],
       interruptible: true,
     });
     const phrase = plan({ q: 'Murphy <-> Byrne', plain: false, fields: '_id' });
     assert.match(
       compileSearch(phrase).sql,
-      /MATCH \?\) AND cc_ts_match\("_full_text", \?\)/,
+      /MATCH \?\) AND cc_row_ts_match\(\?, 'english:text,numeric,text', "Name", /,
       'a phrase is checked row by row',
     );
     assert.deepEqual(await rows(phrase), []);

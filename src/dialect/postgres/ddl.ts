@@ -5,11 +5,12 @@
 
 import { createHash } from 'node:crypto';
 import type { FieldDefinition, FieldType, ResourceDefinition } from '../../catalog/types.js';
-import { foldSqlBody, foldSqlExpression } from '../../text-search/index.js';
+import type { IndexSpec } from '../../catalog/indexes.js';
+import { foldSqlBody, foldSqlExpression, isTextSearchConfig } from '../../text-search/index.js';
 import { qualified, quoteIdent, quoteLiteral } from './quote.js';
 
 /** Bumped whenever the layout below changes, so an existing schema is reloaded rather than misread. */
-export const POSTGRES_SCHEMA_VERSION = 10;
+export const POSTGRES_SCHEMA_VERSION = 11;
 
 /**
  * A field as searches compare and sort it, and as its index is built: text by code point (CKAN's C collation).
@@ -42,7 +43,7 @@ export function foldSql(schema: string, text: string): string {
 }
 
 /**
- * Where things live: `data` holds the resource tables (with the stores' own columns, such as "_record"), the catalogue
+ * Where things live: `data` holds the resource tables (with the stores' own columns, such as `_full_text`), the catalogue
  * tables and helper functions; `public` holds, per resource, a view of exactly CKAN's columns in CKAN's order (_id,
  * _full_text, the fields), which is all datastore_search_sql can see, as in CKAN's DataStore.
  */
@@ -79,9 +80,9 @@ export function schemaSetupSql(schemas: PgSchemas, readerRole: string): string[]
   return [
     `CREATE SCHEMA IF NOT EXISTS ${s}`,
     `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schemas.public)}`,
-    // The next three made the _full_text of tables loaded before it was written inline (fullTextExpressionSql); such
-    // tables' generated columns still call them, so they stay. They declare immutable what is only stable (to_char for
-    // its locale settings, which these formats do not use; array_to_string for its elements' output functions).
+    // The next three made the _full_text of tables loaded by earlier layouts, whose generated columns still call them
+    // until those tables are dropped, so they stay. They declare immutable what is only stable (to_char for its locale
+    // settings, which these formats do not use; array_to_string for its elements' output functions).
     `CREATE OR REPLACE FUNCTION ${s}.${TIMESTAMP_TEXT}(timestamp) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE ` +
       `AS $$ SELECT rtrim(rtrim(to_char($1, 'YYYY-MM-DD"T"HH24:MI:SS.US'), '0'), '.') $$`,
     `CREATE OR REPLACE FUNCTION ${s}.${DATE_TEXT}(date) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT to_char($1, 'YYYY-MM-DD') $$`,
@@ -97,6 +98,8 @@ export function schemaSetupSql(schemas: PgSchemas, readerRole: string): string[]
     `ALTER TABLE ${qualified(schema, '_countcentre_resources')} ADD COLUMN IF NOT EXISTS "table_name" text NOT NULL DEFAULT ''`,
     `ALTER TABLE ${qualified(schema, '_countcentre_resources')} ADD COLUMN IF NOT EXISTS "inputs" text NOT NULL DEFAULT '[]'`,
     `ALTER TABLE ${qualified(schema, '_countcentre_resources')} ADD COLUMN IF NOT EXISTS "max_id" bigint NOT NULL DEFAULT 0`,
+    `ALTER TABLE ${qualified(schema, '_countcentre_resources')} ADD COLUMN IF NOT EXISTS "built_indexes" text NOT NULL DEFAULT '[]'`,
+    `ALTER TABLE ${qualified(schema, '_countcentre_resources')} ADD COLUMN IF NOT EXISTS "unbuilt_indexes" text NOT NULL DEFAULT '[]'`,
     `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = ${quoteLiteral(readerRole)}) THEN CREATE ROLE ${quoteIdent(readerRole)} NOLOGIN; END IF; END $$`,
     `GRANT USAGE ON SCHEMA ${s} TO ${quoteIdent(readerRole)}`,
     `GRANT USAGE ON SCHEMA ${quoteIdent(schemas.public)} TO ${quoteIdent(readerRole)}`,
@@ -154,7 +157,9 @@ function fullTextPart(field: FieldDefinition, text: (column: string) => string):
 const FIRST_COMBINING = 0x300;
 
 /**
- * CKAN's _full_text of a row, computed by PostgreSQL from the row's columns, with accents folded: to_tsvector of the
+ * CKAN's _full_text of a row, computed by PostgreSQL from the row's columns, with accents folded, for a full-text
+ * language the loader cannot make vectors in itself (one src/text-search/ does not implement, such as french): the
+ * table's `_full_text` is then a generated column of this expression. It is to_tsvector of the
  * values joined by spaces, NULLs left out (each value is followed by a space: a trailing one changes no lexeme or
  * position), folded as a whole.
  *
@@ -188,8 +193,19 @@ export function fullTextExpressionSql(schema: string, resource: ResourceDefiniti
 }
 
 /**
- * _full_text is a generated column: PostgreSQL computes it while the COPY runs, in its own process, so on a machine
- * with two cores it overlaps with the loader's parsing instead of adding to it.
+ * Whether the loader makes the rows' `_full_text` itself (src/catalog/row-text.ts: the same vectors the embedded store
+ * indexes) and sends it with the values, or, for a language src/text-search/ does not implement, PostgreSQL computes it
+ * as a generated column (fullTextExpressionSql).
+ */
+export function vectorsFromLoader(fullTextLanguage: string): boolean {
+  return isTextSearchConfig(fullTextLanguage);
+}
+
+/**
+ * A load's table: `_id`, the fields' typed columns and `_full_text`. Records are stored as values only: they are
+ * rendered when answered. `_full_text` is a plain tsvector column that the loader fills with each row's vector, made
+ * from its values in the loading process (accents folded as queries fold them): PostgreSQL then parses the vector's
+ * text instead of folding and parsing every value itself, which took about 85 % of the server's time under COPY.
  */
 export function createGenerationTableSql(
   schema: string,
@@ -198,11 +214,13 @@ export function createGenerationTableSql(
   fullTextLanguage: string,
 ): string[] {
   const qualifiedTable = qualified(schema, table);
-  const columns = resource.fields.map((f) => `${quoteIdent(f.id)} ${COLUMN_TYPES[f.type]}`);
+  const columns = resource.fields.map((f) => `, ${quoteIdent(f.id)} ${COLUMN_TYPES[f.type]}`);
+  const fullText = vectorsFromLoader(fullTextLanguage)
+    ? '"_full_text" tsvector'
+    : `"_full_text" tsvector GENERATED ALWAYS AS (${fullTextExpressionSql(schema, resource, fullTextLanguage)}) STORED`;
   return [
     `DROP TABLE IF EXISTS ${qualifiedTable}`,
-    `CREATE TABLE ${qualifiedTable} ("_id" integer NOT NULL, ${columns.join(', ')}, "_record" text NOT NULL, "_csv" text NOT NULL, ` +
-      `"_full_text" tsvector GENERATED ALWAYS AS (${fullTextExpressionSql(schema, resource, fullTextLanguage)}) STORED)`,
+    `CREATE TABLE ${qualifiedTable} ("_id" integer NOT NULL${columns.join('')}, ${fullText})`,
   ];
 }
 
@@ -210,16 +228,46 @@ export function createGenerationTableSql(
  * FREEZE writes the rows already frozen and marked all-visible, so that counts are index-only scans from the first
  * query on (no VACUUM pass over the table); it needs the table to have been created in the same transaction.
  */
-export function copyIntoTableSql(schema: string, table: string, resource: ResourceDefinition): string {
-  const names = ['_id', ...resource.fields.map((f) => f.id), '_record', '_csv'];
+export function copyIntoTableSql(
+  schema: string,
+  table: string,
+  resource: ResourceDefinition,
+  fullTextLanguage: string,
+): string {
+  const names = [
+    '_id',
+    ...resource.fields.map((f) => f.id),
+    ...(vectorsFromLoader(fullTextLanguage) ? ['_full_text'] : []),
+  ];
   return `COPY ${qualified(schema, table)} (${names.map(quoteIdent).join(', ')}) FROM STDIN WITH (FREEZE)`;
 }
 
 /** PostgreSQL's statistics target for indexed fields (its default is 100). */
 export const INDEXED_FIELD_STATISTICS = 1000;
 
+/** The B-tree index of one of a resource's field or composite indexes on a table (see src/catalog/indexes.ts). */
+function fieldIndexSql(schema: string, table: string, resource: ResourceDefinition, spec: IndexSpec, how = ''): string {
+  const fieldById = new Map(resource.fields.map((f) => [f.id, f]));
+  // The store-neutral name ends with the field's position or the composite's number, which name it per table here.
+  const suffix = spec.name.slice(resource.id.length + 2);
+  const columns = spec.fields.map((id) => keyExpression(fieldById.get(id)!)).join(', ');
+  return `CREATE INDEX ${how}${quoteIdent(indexName(table, suffix))} ON ${qualified(schema, table)} (${columns})`;
+}
+
 /**
- * Keys and indexes, built after the rows are in (much faster than maintaining them row by row). The `indexes` are
+ * A finer histogram on indexed fields (1,000 buckets instead of 100) lets the planner see that a range in a field's
+ * tail is selective: with the default it walked a million records in _id order looking for a few hundred.
+ */
+function statisticsSql(schema: string, table: string, fieldIds: readonly string[]): string[] {
+  if (fieldIds.length === 0) return [];
+  const columns = fieldIds.map((id) => `ALTER COLUMN ${quoteIdent(id)} SET STATISTICS ${INDEXED_FIELD_STATISTICS}`);
+  return [`ALTER TABLE ${qualified(schema, table)} ${columns.join(', ')}`];
+}
+
+/**
+ * Keys and indexes, built after the rows are in (much faster than maintaining them row by row): the full-text index
+ * and the key, and the field and composite indexes `specs` names (a load names none: they are built once the resource
+ * is published, by indexConcurrentlySql; a patch's new segment has those its version had). The `indexes` are
  * independent of one another and may be built at the same time on separate connections (CREATE INDEX takes a lock
  * that does not conflict with itself); `finish` runs after them all, then `analyze`.
  */
@@ -227,12 +275,10 @@ export function indexTableSql(
   schema: string,
   table: string,
   resource: ResourceDefinition,
+  specs: readonly IndexSpec[] = [],
 ): {
   indexes: string[];
-  /**
-   * The field and composite indexes among `indexes`, each with how people name it (`"Field"`, `("A", "B")`): searches
-   * are right without them.
-   */
+  /** The field and composite indexes among `indexes`, each with its key: searches are right without them. */
   optional: Map<string, string>;
   finish: string[];
   analyze: string;
@@ -245,37 +291,59 @@ export function indexTableSql(
     `CREATE UNIQUE INDEX ${quoteIdent(key)} ON ${qualifiedTable} ("_id")`,
   ];
   const optional = new Map<string, string>();
-  resource.fields.forEach((field, i) => {
-    if (!field.index) return;
-    const sql = `CREATE INDEX ${quoteIdent(indexName(table, String(i + 1)))} ON ${qualifiedTable} (${keyExpression(field)})`;
+  for (const spec of specs) {
+    const sql = fieldIndexSql(schema, table, resource, spec);
     indexes.push(sql);
-    optional.set(sql, `"${field.id}"`);
-  });
-  // The catalogue loader has checked that composite indexes name only the resource's fields.
-  const fieldById = new Map(resource.fields.map((f) => [f.id, f]));
-  resource.indexes.forEach((ids, n) => {
-    const sql = `CREATE INDEX ${quoteIdent(indexName(table, `c${n + 1}`))} ON ${qualifiedTable} (${ids.map((id) => keyExpression(fieldById.get(id)!)).join(', ')})`;
-    indexes.push(sql);
-    optional.set(sql, `(${ids.map((id) => `"${id}"`).join(', ')})`);
-  });
-  // A finer histogram on the indexed fields (1,000 buckets instead of 100) lets the planner see that a range in a
-  // field's tail is selective: with the default it walked a million records in _id order looking for a few hundred.
-  const indexed = resource.fields.filter((f) => f.index);
-  const statistics =
-    indexed.length === 0
-      ? []
-      : [
-          `ALTER TABLE ${qualifiedTable} ${indexed.map((f) => `ALTER COLUMN ${quoteIdent(f.id)} SET STATISTICS ${INDEXED_FIELD_STATISTICS}`).join(', ')}`,
-        ];
+    optional.set(sql, spec.key);
+  }
+  const indexed = specs.filter((s) => s.fields.length === 1).map((s) => s.fields[0]!);
   return {
     indexes,
     optional,
     finish: [
       `ALTER TABLE ${qualifiedTable} ADD CONSTRAINT ${quoteIdent(key)} PRIMARY KEY USING INDEX ${quoteIdent(key)}`,
-      ...statistics,
+      ...statisticsSql(schema, table, indexed),
     ],
     analyze: `ANALYZE ${qualifiedTable}`,
   };
+}
+
+/**
+ * One field or composite index built on a published table while it serves: CONCURRENTLY, so that reads (and the
+ * table's other index builds) go on, then the finer histogram on a field's column and fresh statistics. A build cut
+ * short leaves an invalid index, which `dropInvalidIndexSql` removes before it is tried again.
+ */
+export function indexConcurrentlySql(
+  schema: string,
+  table: string,
+  resource: ResourceDefinition,
+  spec: IndexSpec,
+): { build: string; after: string[] } {
+  return {
+    build: fieldIndexSql(schema, table, resource, spec, 'CONCURRENTLY IF NOT EXISTS '),
+    after: [
+      ...statisticsSql(schema, table, spec.fields.length === 1 ? spec.fields : []),
+      `ANALYZE ${qualified(schema, table)}`,
+    ],
+  };
+}
+
+/**
+ * Drops what a cut-short concurrent build of this index left (PostgreSQL keeps it, marked invalid; CREATE INDEX … IF NOT
+ * EXISTS would then see it and do nothing), so the build can start again.
+ */
+export function dropInvalidIndexSql(
+  schema: string,
+  table: string,
+  resource: ResourceDefinition,
+  spec: IndexSpec,
+): string {
+  const name = indexName(table, spec.name.slice(resource.id.length + 2));
+  return (
+    `DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ` +
+    `ON n.oid = c.relnamespace WHERE n.nspname = ${quoteLiteral(schema)} AND c.relname = ${quoteLiteral(name)} AND NOT i.indisvalid) ` +
+    `THEN EXECUTE ${quoteLiteral(`DROP INDEX ${qualified(schema, name)}`)}; END IF; END $$`
+  );
 }
 
 /**
@@ -334,9 +402,11 @@ export function metaSql(schema: string) {
     all: `SELECT "key", "value" FROM ${meta}`,
     datasetVersion: `SELECT "value" FROM ${meta} WHERE "key" = 'dataset_version'`,
     put: `INSERT INTO ${meta} ("key", "value") VALUES ($1, $2) ON CONFLICT ("key") DO UPDATE SET "value" = EXCLUDED."value"`,
-    allResources: `SELECT "id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields", "table_name", "inputs", "max_id" FROM ${resources}`,
+    allResources: `SELECT "id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields", "table_name", "inputs", "max_id", "built_indexes", "unbuilt_indexes" FROM ${resources}`,
     clearResources: `DELETE FROM ${resources}`,
-    putResource: `INSERT INTO ${resources} ("id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields", "table_name", "inputs", "max_id") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    putResource: `INSERT INTO ${resources} ("id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields", "table_name", "inputs", "max_id", "built_indexes", "unbuilt_indexes") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+    /** Records indexes built on a published version (the resource's table still the one named). */
+    setIndexes: `UPDATE ${resources} SET "built_indexes" = $3, "unbuilt_indexes" = $4, "index_bytes" = $5 WHERE "id" = $1 AND "table_name" = $2`,
     databaseBytes: `SELECT pg_database_size(current_database()) AS bytes`,
     /** Sent in the publishing transaction, so delivered when it commits; the payload is the data schema. */
     notify: `SELECT pg_notify('${LOADED_CHANNEL}', $1)`,

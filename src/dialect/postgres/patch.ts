@@ -2,11 +2,11 @@
 // segments that earlier versions share: each segment a table of records (with its own indexes), shown without the
 // `_id` ranges later segments replace, and one new segment holding the changed records. Now and then the segments are
 // compacted into one table again: the records outside the changed ranges copied as stored (their `_full_text`
-// included, not worked out again). The changed records are inserted with their `_full_text` computed as a load
-// computes it.
+// included, not worked out again). The changed records are inserted with their `_full_text` made as a load makes it,
+// by the loader from their values.
 
 import type { ResourceDefinition } from '../../catalog/types.js';
-import { COLUMN_TYPES, fullTextExpressionSql } from './ddl.js';
+import { COLUMN_TYPES, fullTextExpressionSql, vectorsFromLoader } from './ddl.js';
 import { qualified, quoteIdent, quoteLiteral } from './quote.js';
 
 export interface IdSpan {
@@ -59,7 +59,7 @@ function outsideSql(ranges: readonly IdSpan[]): string {
 
 /** The columns of a version, in its tables' order. */
 function columnsSql(resource: ResourceDefinition): string {
-  return ['_id', ...resource.fields.map((f) => f.id), '_record', '_csv', '_full_text'].map(quoteIdent).join(', ');
+  return ['_id', ...resource.fields.map((f) => f.id), '_full_text'].map(quoteIdent).join(', ');
 }
 
 /** The records of segments, each without its hidden ranges, one segment after another (the order they are stored). */
@@ -143,7 +143,10 @@ export const inheritingTablesSql =
   `JOIN pg_class p ON p.oid = i.inhparent JOIN pg_namespace n ON n.oid = p.relnamespace ` +
   `WHERE n.nspname = $1 AND p.relname = ANY($2)`;
 
-/** Inserts `rows` records given as parameters (each: `_id`, the fields, `_record`, `_csv`), computing `_full_text`. */
+/**
+ * Inserts `rows` records given as parameters (each: `_id`, the fields, then `_full_text` as the vector's text), or,
+ * for a language only PostgreSQL makes vectors in (vectorsFromLoader), computes `_full_text` as a load's table would.
+ */
 export function insertRecordsSql(
   schema: string,
   table: string,
@@ -151,12 +154,14 @@ export function insertRecordsSql(
   fullTextLanguage: string,
   rows: number,
 ): string {
-  const columns = ['_id', ...resource.fields.map((f) => f.id), '_record', '_csv'].map(quoteIdent);
-  const types = ['integer', ...resource.fields.map((f) => COLUMN_TYPES[f.type]), 'text', 'text'];
+  const fromLoader = vectorsFromLoader(fullTextLanguage);
+  const columns = ['_id', ...resource.fields.map((f) => f.id), ...(fromLoader ? ['_full_text'] : [])].map(quoteIdent);
+  const types = ['integer', ...resource.fields.map((f) => COLUMN_TYPES[f.type]), ...(fromLoader ? ['tsvector'] : [])];
   const tuples: string[] = [];
   for (let r = 0; r < rows; r++) {
     tuples.push(`(${types.map((type, i) => `$${r * types.length + i + 1}::${type}`).join(', ')})`);
   }
+  if (fromLoader) return `INSERT INTO ${qualified(schema, table)} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`;
   return (
     `INSERT INTO ${qualified(schema, table)} (${columns.join(', ')}, "_full_text") ` +
     `SELECT ${columns.join(', ')}, ${fullTextExpressionSql(schema, resource, fullTextLanguage)} ` +

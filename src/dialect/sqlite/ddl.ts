@@ -1,11 +1,13 @@
 // SQLite statements that create and fill the embedded database: resource tables, their indexes and the
 // full-text candidate index, and the tables that record what was loaded from where.
 
-import { compositeIndexName, fieldIndexName, type FieldDefinition, type FieldType } from '../../catalog/types.js';
+import type { FieldDefinition, FieldType } from '../../catalog/types.js';
+import type { IndexSpec } from '../../catalog/indexes.js';
+import { rowSpec, SQLITE_FUNCTIONS } from './functions.js';
 import { quoteIdent, quoteLiteral, resourceTables } from './quote.js';
 
 /** Bumped whenever the layout below changes, so existing database files are rebuilt rather than misread. */
-export const SQLITE_SCHEMA_VERSION = 10;
+export const SQLITE_SCHEMA_VERSION = 11;
 
 /**
  * The column that keeps a numeric field's exact text (every digit and the scale, "12.50"), beside the field's own
@@ -17,12 +19,44 @@ export function exactColumn(fieldId: string): string {
   return `_exact:${fieldId}`;
 }
 
-/** A numeric field's value with every digit: its exact text where it has one, else the double. */
-export function exactValueSql(fieldId: string): string {
-  return `coalesce(${quoteIdent(exactColumn(fieldId))}, ${quoteIdent(fieldId)})`;
+/**
+ * A numeric field's value with every digit: its exact text where it has one, else the double. `table`: a quoted name
+ * to qualify the columns with.
+ */
+export function exactValueSql(fieldId: string, table?: string): string {
+  const column = (name: string) => (table ? `${table}.${quoteIdent(name)}` : quoteIdent(name));
+  return `coalesce(${column(exactColumn(fieldId))}, ${column(fieldId)})`;
 }
 
-/** A resource's numeric fields: its table has an exact-text column for each, after "_full_text", in field order. */
+/**
+ * The arguments of the row functions (SQLITE_FUNCTIONS.rowTsMatch and its kin) for a row of these fields: the row's
+ * spec, then each field's value, a numeric's with every digit (what the load read, and made the row's vector from).
+ */
+export function rowArgumentsSql(
+  language: string,
+  fields: readonly { id: string; type: FieldType | 'int' }[],
+  table?: string,
+): string {
+  const types = fields.map((f) => (f.type === 'int' ? 'int4' : f.type));
+  const values = fields.map((f) =>
+    f.type === 'numeric' ? exactValueSql(f.id, table) : table ? `${table}.${quoteIdent(f.id)}` : quoteIdent(f.id),
+  );
+  return [quoteLiteral(rowSpec(language, types)), ...values].join(', ');
+}
+
+/**
+ * The row's `_full_text`, worked out from its values: what user SQL reads as that column. `table`: a quoted name to
+ * qualify the columns with.
+ */
+export function rowTsvectorSql(
+  language: string,
+  fields: readonly { id: string; type: FieldType }[],
+  table?: string,
+): string {
+  return `${SQLITE_FUNCTIONS.rowTsvector}(${rowArgumentsSql(language, fields, table)})`;
+}
+
+/** A resource's numeric fields: its table has an exact-text column for each, after the fields, in field order. */
 export function exactFieldIds(fields: readonly { id: string; type: string }[]): string[] {
   return fields.filter((f) => f.type === 'numeric').map((f) => f.id);
 }
@@ -40,13 +74,13 @@ export const SQLITE_PAGE_SIZE = 8_192;
 /** SQLite's limit on a table's columns (SQLITE_MAX_COLUMN, as better-sqlite3 builds it). */
 export const SQLITE_MAX_COLUMNS = 2000;
 
-/** The columns of a resource's table: `_id`, a column per field, "_record", "_csv", "_full_text", exact texts. */
+/** The columns of a resource's table: `_id`, a column per field, then the numeric fields' exact texts. */
 export function dataColumnCount(fields: readonly { id: string; type: string }[]): number {
   return columnCount(fields.length, exactFieldIds(fields).length);
 }
 
 function columnCount(fieldCount: number, exactCount: number): number {
-  return 1 + fieldCount + 3 + exactCount;
+  return 1 + fieldCount + exactCount;
 }
 
 const COLUMN_TYPES: Record<FieldType, string> = {
@@ -55,7 +89,9 @@ const COLUMN_TYPES: Record<FieldType, string> = {
   numeric: 'NUMERIC',
   int4: 'INTEGER',
   int8: 'INTEGER',
-  float8: 'REAL',
+  // No affinity: REAL's would store -0 as the integer 0 (an integral value), and PostgreSQL writes float8's -0 as "-0".
+  // The loader binds every float8 value as a double, so nothing else changes.
+  float8: '',
   bool: 'INTEGER',
   // ISO 8601 text sorts and compares in time order.
   date: 'TEXT',
@@ -73,15 +109,16 @@ export function createMetaTablesSql(): string[] {
     `CREATE TABLE ${META_TABLES.resources} ("id" TEXT PRIMARY KEY, "source_sha256" TEXT NOT NULL, ` +
       `"spec_hash" TEXT NOT NULL, "total" INTEGER NOT NULL, "loaded_at" TEXT NOT NULL, "source" TEXT NOT NULL, ` +
       `"data_bytes" INTEGER NOT NULL DEFAULT 0, "index_bytes" INTEGER NOT NULL DEFAULT 0, "null_fields" TEXT NOT NULL DEFAULT '[]', ` +
-      `"inputs" TEXT NOT NULL DEFAULT '[]', "max_id" INTEGER NOT NULL DEFAULT 0, "exact_fields" TEXT NOT NULL DEFAULT '[]')`,
+      `"inputs" TEXT NOT NULL DEFAULT '[]', "max_id" INTEGER NOT NULL DEFAULT 0, "exact_fields" TEXT NOT NULL DEFAULT '[]', ` +
+      `"built_indexes" TEXT NOT NULL DEFAULT '[]', "unbuilt_indexes" TEXT NOT NULL DEFAULT '[]')`,
   ];
 }
 
 export const metaSql = {
   put: `INSERT OR REPLACE INTO ${META_TABLES.meta} ("key", "value") VALUES (?, ?)`,
   all: `SELECT "key", "value" FROM ${META_TABLES.meta}`,
-  putResource: `INSERT OR REPLACE INTO ${META_TABLES.resources} ("id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "null_fields", "inputs", "max_id", "exact_fields") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  allResources: `SELECT "id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields", "inputs", "max_id", "exact_fields" FROM ${META_TABLES.resources}`,
+  putResource: `INSERT OR REPLACE INTO ${META_TABLES.resources} ("id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "null_fields", "inputs", "max_id", "exact_fields", "built_indexes", "unbuilt_indexes") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  allResources: `SELECT "id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields", "inputs", "max_id", "exact_fields", "built_indexes", "unbuilt_indexes" FROM ${META_TABLES.resources}`,
   deleteResource: `DELETE FROM ${META_TABLES.resources} WHERE "id" = ?`,
   /** Bytes of one table or index, from SQLite's dbstat (which reads only that object's pages). */
   objectBytes: `SELECT coalesce(sum(pgsize), 0) AS bytes FROM dbstat WHERE name = ?`,
@@ -95,16 +132,16 @@ export const metaSql = {
 
 export function createResourceSql(resourceId: string, fields: readonly FieldDefinition[]): string[] {
   const tables = resourceTables(resourceId);
-  const columns = fields.map((f) => `${quoteIdent(f.id)} ${COLUMN_TYPES[f.type]}`);
+  const columns = fields.map((f) => `${quoteIdent(f.id)}${COLUMN_TYPES[f.type] ? ` ${COLUMN_TYPES[f.type]}` : ''}`);
   const exact = exactFieldIds(fields)
     .map((id) => `, ${quoteIdent(exactColumn(id))} TEXT`)
     .join('');
   return [
-    // "_record" and "_csv": the record's JSON object and CSV line, rendered at load time (see RECORD_COLUMN and
-    // CSV_LINE_COLUMN); "_full_text": its tsvector; then the numeric fields' exact texts (exactColumn).
-    `CREATE TABLE ${tables.data} ("_id" INTEGER PRIMARY KEY, ${columns.join(', ')}, "_record" TEXT, "_csv" TEXT, "_full_text" TEXT${exact})`,
+    // The values only, then the numeric fields' exact texts (exactColumn). Records are rendered when they are
+    // answered, and a row's `_full_text` is worked out from its values where a query needs it (rowArgumentsSql).
+    `CREATE TABLE ${tables.data} ("_id" INTEGER PRIMARY KEY${columns.map((c) => `, ${c}`).join('')}${exact})`,
     // Contentless, presence-only index of hex-encoded lexemes: it only narrows candidates; the exact
-    // PostgreSQL-compatible match and rank run on "_full_text".
+    // PostgreSQL-compatible match and rank run on the row's vector, made from its values.
     `CREATE VIRTUAL TABLE ${tables.fullText} USING fts5(lexemes, content=${quoteLiteral('')}, detail=none, columnsize=0, tokenize=${quoteLiteral('ascii')})`,
   ];
 }
@@ -138,29 +175,14 @@ export function insertLexemesSql(resourceId: string): string {
   return `INSERT INTO ${resourceTables(resourceId).fullText} (rowid, lexemes) VALUES (?, ?)`;
 }
 
-export function createIndexesSql(
-  resourceId: string,
-  fields: readonly FieldDefinition[],
-  composite: readonly (readonly string[])[] = [],
-): string[] {
+/** The field and composite indexes `specs` names (see src/catalog/indexes.ts), each built unless it is there. */
+export function createIndexesSql(resourceId: string, specs: readonly IndexSpec[]): string[] {
   const table = resourceTables(resourceId).data;
-  return [
-    ...fields
-      .map((field, position) => ({ field, position }))
-      .filter(({ field }) => field.index)
-      .map(
-        ({ field, position }) =>
-          `CREATE INDEX ${quoteIdent(fieldIndexName(resourceId, position + 1))} ON ${table} (${quoteIdent(field.id)})`,
-      ),
-    ...composite.map(
-      (ids, n) =>
-        `CREATE INDEX ${quoteIdent(compositeIndexName(resourceId, n + 1))} ON ${table} (${ids.map(quoteIdent).join(', ')})`,
-    ),
-  ];
+  return specs.map(
+    (spec) =>
+      `CREATE INDEX IF NOT EXISTS ${quoteIdent(spec.name)} ON ${table} (${spec.fields.map(quoteIdent).join(', ')})`,
+  );
 }
-
-/** SQL function the builder registers: the full-text index document of a stored "_full_text" value. */
-export const FTS_DOCUMENT_FUNCTION = 'cc_fts_document';
 
 /**
  * Around a whole table's rows going into its full-text index: FTS5's merging of its segments as they fill is put off
@@ -179,15 +201,20 @@ export function fullTextBulkSql(resourceId: string): { before: string[]; after: 
   };
 }
 
+/** The full-text candidate index's document of each row, worked out from its values (see rowArgumentsSql). */
+export function rowFtsDocumentSql(language: string, fields: readonly { id: string; type: FieldType }[]): string {
+  return `${SQLITE_FUNCTIONS.rowFtsDocument}(${rowArgumentsSql(language, fields)})`;
+}
+
 /**
- * Copies a resource's tables unchanged from an attached database (schema `previous`). The full-text index
- * is contentless, so it is rebuilt from each row's stored "_full_text" rather than read back.
+ * Copies a resource's tables unchanged from an attached database (schema `previous`). The full-text index is
+ * contentless, so it is made again from each row's values rather than read back.
  */
-export function copyResourceSql(resourceId: string): string[] {
+export function copyResourceSql(resourceId: string, language: string, fields: readonly FieldDefinition[]): string[] {
   const tables = resourceTables(resourceId);
   return [
     `INSERT INTO ${tables.data} SELECT * FROM "previous".${tables.data}`,
-    `INSERT INTO ${tables.fullText} (rowid, lexemes) SELECT "_id", ${FTS_DOCUMENT_FUNCTION}("_full_text") FROM "previous".${tables.data}`,
+    `INSERT INTO ${tables.fullText} (rowid, lexemes) SELECT "_id", ${rowFtsDocumentSql(language, fields)} FROM "previous".${tables.data}`,
   ];
 }
 

@@ -2,7 +2,8 @@
 // that the compilers (which write the calls) and the connections (which register them) agree, and so that
 // datastore_search's SQL and translated user SQL share one implementation of PostgreSQL's `@@` and `ts_rank`.
 
-import { searchableText } from '../../catalog/values.js';
+import { ftsDocument, RowVectorizer } from '../../catalog/row-text.js';
+import { searchableText, type StoredValue } from '../../catalog/values.js';
 import type { FieldType } from '../../catalog/types.js';
 import {
   parseTsquery,
@@ -21,6 +22,17 @@ import {
 import { BoundedCache } from '../../util/bounded-cache.js';
 
 export const SQLITE_FUNCTIONS = {
+  /**
+   * (tsquery text, row spec, value…) → the row's `_full_text @@ query`: 1 or 0. The embedded store keeps no vector
+   * per row; it is worked out from the row's values (see rowSpecSql), as the load worked it out for the index.
+   */
+  rowTsMatch: 'cc_row_ts_match',
+  /** (tsquery text, normalization, row spec, value…) → ts_rank of the row's `_full_text`, as float4. */
+  rowTsRank: 'cc_row_ts_rank',
+  /** (row spec, value…) → the row's `_full_text`, as the vector's text (what user SQL reads as that column). */
+  rowTsvector: 'cc_row_tsvector',
+  /** (row spec, value…) → the row's document in the full-text candidate index (its lexemes' keys). */
+  rowFtsDocument: 'cc_row_fts_document',
   /** (tsvector text, tsquery text) → PostgreSQL's `@@`: 1 or 0, NULL when either side is. */
   tsMatch: 'cc_ts_match',
   /** (tsvector text, tsquery text, normalization) → PostgreSQL's ts_rank as float4, NULL when either text is. */
@@ -48,7 +60,68 @@ export const SQLITE_FUNCTIONS = {
 
 /** The part of a connection this module needs: better-sqlite3's `function`. */
 interface FunctionHost {
-  function(name: string, options: { deterministic: boolean }, impl: (...args: never[]) => unknown): unknown;
+  function(
+    name: string,
+    options: { deterministic: boolean; varargs?: boolean },
+    impl: (...args: never[]) => unknown,
+  ): unknown;
+}
+
+/** The separator of a row spec's language and types: neither holds it. */
+const SPEC_SEPARATOR = ':';
+
+/**
+ * A row's text as the row functions read it: the full-text language the store was loaded with, then each field's type,
+ * in stored order. It travels as a constant of the statement, so a connection makes each row reader once.
+ */
+export function rowSpec(language: string, types: readonly FieldType[]): string {
+  return `${language}${SPEC_SEPARATOR}${types.join(',')}`;
+}
+
+/** A row's values as SQLite returns them, made the values the load read: booleans are stored as 0 and 1. */
+function rowValues(types: readonly FieldType[], args: readonly unknown[], from: number): StoredValue[] {
+  const values = new Array<StoredValue>(types.length);
+  for (let i = 0; i < types.length; i++) {
+    const value = args[from + i];
+    values[i] =
+      value === null || value === undefined
+        ? null
+        : types[i] === 'bool'
+          ? value === 1 || value === true
+          : (value as StoredValue);
+  }
+  return values;
+}
+
+/** Reads rows of one spec into vectors, remembering the last: matching and ranking a row ask for it back to back. */
+class RowReader {
+  private readonly vectorizer: RowVectorizer;
+  private lastArgs: unknown[] | null = null;
+  private lastFrom = 0;
+  private lastVector: TsVector | null = null;
+
+  constructor(
+    readonly types: readonly FieldType[],
+    language: string,
+  ) {
+    this.vectorizer = new RowVectorizer(
+      language,
+      types.map((type) => ({ type })),
+    );
+  }
+
+  vector(args: unknown[], from: number): TsVector {
+    const last = this.lastArgs;
+    if (last && this.lastVector && last.length - this.lastFrom === args.length - from) {
+      let same = true;
+      for (let i = 0; same && i < this.types.length; i++) same = last[this.lastFrom + i] === args[from + i];
+      if (same) return this.lastVector;
+    }
+    this.lastVector = this.vectorizer.vector(rowValues(this.types, args, from));
+    this.lastArgs = args;
+    this.lastFrom = from;
+    return this.lastVector;
+  }
 }
 
 const isNull = (v: unknown): v is null | undefined => v === null || v === undefined;
@@ -69,6 +142,25 @@ export function registerTextSearch(db: FunctionHost): void {
   };
   const F = SQLITE_FUNCTIONS;
   const options = { deterministic: true };
+  const readers = new BoundedCache<string, RowReader>(100);
+  const reader = (spec: unknown): RowReader =>
+    readers.getOrCreate(String(spec), () => {
+      const text = String(spec);
+      const at = text.indexOf(SPEC_SEPARATOR);
+      const types = text.slice(at + 1);
+      return new RowReader(types === '' ? [] : (types.split(',') as FieldType[]), text.slice(0, at));
+    });
+  const varargs = { deterministic: true, varargs: true };
+  db.function(F.rowTsMatch, varargs, (...args: unknown[]) =>
+    isNull(args[0]) ? null : tsMatches(reader(args[1]).vector(args, 2), query(String(args[0]))) ? 1 : 0,
+  );
+  db.function(F.rowTsRank, varargs, (...args: unknown[]) =>
+    isNull(args[0])
+      ? null
+      : tsRank(reader(args[2]).vector(args, 3), query(String(args[0])), isNull(args[1]) ? 0 : Number(args[1])),
+  );
+  db.function(F.rowTsvector, varargs, (...args: unknown[]) => tsvectorToString(reader(args[0]).vector(args, 1)));
+  db.function(F.rowFtsDocument, varargs, (...args: unknown[]) => ftsDocument(reader(args[0]).vector(args, 1)));
   db.function(F.tsMatch, options, (v: unknown, q: unknown) =>
     isNull(v) || isNull(q) ? null : tsMatches(vector(String(v)), query(String(q))) ? 1 : 0,
   );

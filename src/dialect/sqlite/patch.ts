@@ -3,15 +3,18 @@
 // what the patched table then holds.
 
 import type { FieldDefinition } from '../../catalog/types.js';
-import { FTS_DOCUMENT_FUNCTION } from './ddl.js';
+import { rowFtsDocumentSql } from './ddl.js';
 import { quoteIdent, resourceTables } from './quote.js';
 
-/** Removes the records with `_id` between the two parameters, both included, and their lexemes. */
-export function deleteRangeSql(resourceId: string): string[] {
+/**
+ * Removes the records with `_id` between the two parameters, both included, and their lexemes (each row's document
+ * worked out again from its values, as the load made it).
+ */
+export function deleteRangeSql(resourceId: string, language: string, fields: readonly FieldDefinition[]): string[] {
   const { data, fullText } = resourceTables(resourceId);
   return [
     `INSERT INTO ${fullText} (${fullText}, rowid, lexemes) ` +
-      `SELECT 'delete', "_id", ${FTS_DOCUMENT_FUNCTION}("_full_text") FROM ${data} WHERE "_id" BETWEEN ? AND ?`,
+      `SELECT 'delete', "_id", ${rowFtsDocumentSql(language, fields)} FROM ${data} WHERE "_id" BETWEEN ? AND ?`,
     `DELETE FROM ${data} WHERE "_id" BETWEEN ? AND ?`,
   ];
 }

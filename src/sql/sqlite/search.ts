@@ -6,7 +6,7 @@ import { RANK_NORMALIZATION, type PlanField, type SearchPlan, type TextMatch } f
 import type { SqlCompiler } from '../../dialect/compiler.js';
 import { compilerOf, type ParamList, type SearchDialectHooks } from '../search-compiler.js';
 import { SQLITE_FUNCTIONS as F } from '../../dialect/sqlite/functions.js';
-import { exactValueSql } from '../../dialect/sqlite/ddl.js';
+import { exactValueSql, rowArgumentsSql } from '../../dialect/sqlite/ddl.js';
 import { quoteIdent, resourceTables } from '../../dialect/sqlite/quote.js';
 
 export interface SqliteCompileOptions {
@@ -99,7 +99,8 @@ function hooks(options: SqliteCompileOptions): SearchDialectHooks {
           if (target.kind === 'row' && query.candidatesExact) return parts[0]!;
         }
       }
-      if (target.kind === 'row') parts.push(`${F.tsMatch}("_full_text", ${p.bind(query.text)})`);
+      if (target.kind === 'row')
+        parts.push(`${F.rowTsMatch}(${p.bind(query.text)}, ${rowArgumentsSql(options.indexLanguage, target.fields)})`);
       else
         parts.push(
           `${F.tsMatchValue}(${p.bind(query.config)}, ${fieldText(target.field)}, ${p.bind(valueType(match))}, ${p.bind(query.text)})`,
@@ -108,7 +109,7 @@ function hooks(options: SqliteCompileOptions): SearchDialectHooks {
     },
     rank(p: ParamList, match: TextMatch) {
       if (match.target.kind === 'row')
-        return `${F.tsRank}("_full_text", ${p.bind(match.query.text)}, ${RANK_NORMALIZATION})`;
+        return `${F.rowTsRank}(${p.bind(match.query.text)}, ${RANK_NORMALIZATION}, ${rowArgumentsSql(options.indexLanguage, match.target.fields)})`;
       return `${F.tsRankValue}(${p.bind(match.query.config)}, ${fieldText(match.target.field)}, ${p.bind(valueType(match))}, ${p.bind(match.query.text)}, ${RANK_NORMALIZATION})`;
     },
   };

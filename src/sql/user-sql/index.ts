@@ -6,15 +6,12 @@ import type { SelectStmt } from 'libpg-query';
 import type { UserStatement } from '../../dialect/compiler.js';
 import { guard } from './guard.js';
 import { initParser, parseSingleStatement } from './parse.js';
-import { StatementTranslator } from './query.js';
+import { StatementTranslator, type SqlResourceInfo } from './query.js';
 import { renderValue } from './render.js';
 import { registerRuntime } from './runtime.js';
 import { registerTextSearch } from '../../dialect/sqlite/functions.js';
 
-export interface SqlResourceInfo {
-  id: string;
-  fields: readonly { id: string; type: string }[];
-}
+export type { SqlResourceInfo } from './query.js';
 
 export interface PreparedSql extends UserStatement {
   /** Resources the statement reads (for auditing and ETags). */

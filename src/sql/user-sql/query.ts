@@ -15,7 +15,8 @@ import type {
 } from 'libpg-query';
 import { SQLITE_FUNCTIONS } from '../../dialect/sqlite/functions.js';
 import { quoteIdent } from '../../dialect/sqlite/quote.js';
-import { exactValueSql } from '../../dialect/sqlite/ddl.js';
+import { exactValueSql, rowTsvectorSql } from '../../dialect/sqlite/ddl.js';
+import type { FieldType } from '../../catalog/types.js';
 import { nodeKind, stringsOf, stringValue } from './ast.js';
 import { coerce, compareEx, ex, keyOf, requireBool, unify, type Ex } from './typed-expression.js';
 import {
@@ -45,6 +46,8 @@ export interface SqlResourceInfo {
   fields: readonly { id: string; type: string }[];
   /** Numeric fields the store keeps exact texts of beside their doubles (read through exactValueSql). */
   exactFields?: readonly string[];
+  /** The language of the rows' `_full_text`, which the embedded store works out from their values when read. */
+  fullTextLanguage: string;
 }
 
 export type ResourceLookup = (id: string) => SqlResourceInfo | undefined;
@@ -57,6 +60,8 @@ interface BaseColumn {
   length: number | null;
   column?: string;
   nativeColumn?: string;
+  /** Read as an expression of the table's columns (qualified by the table's name in the statement), not a column. */
+  expression?: (table: string) => string;
 }
 
 /** A catalogue field type as the PostgreSQL type of its column (`_id` is int4, `_full_text` tsvector). */
@@ -701,7 +706,10 @@ export class StatementTranslator implements Translation {
       native: c.native,
       length: c.length,
       entry,
-      sql: `${q(sqlAlias)}.${q(source === 'table' ? (c.column ?? c.name) : `c${i + 1}`)}`,
+      sql:
+        source === 'table' && c.expression
+          ? c.expression(q(sqlAlias))
+          : `${q(sqlAlias)}.${q(source === 'table' ? (c.column ?? c.name) : `c${i + 1}`)}`,
       ...(source === 'table' && c.nativeColumn ? { nativeKey: `${q(sqlAlias)}.${q(c.nativeColumn)}` } : {}),
     }));
     if (primaryKey !== null) entry.primaryKey = entry.columns.find((_, i) => base[i]!.name === primaryKey) ?? null;
@@ -728,9 +736,20 @@ export class StatementTranslator implements Translation {
       throw new SqlFailure(`relation "${rv.schemaname ? `${rv.schemaname}.` : ''}${name}" does not exist`);
     }
     this.resources.add(info.id);
+    // The embedded store keeps no vector per row: `_full_text` is made from the row's values where it is read.
+    const rowFields = info.fields.filter((f) => f.id !== '_id' && f.id !== '_full_text') as {
+      id: string;
+      type: FieldType;
+    }[];
     const base: BaseColumn[] = [
       { name: '_id', type: 'int4', native: true, length: null },
-      { name: '_full_text', type: 'tsvector', native: true, length: null },
+      {
+        name: '_full_text',
+        type: 'tsvector',
+        native: true,
+        length: null,
+        expression: (table) => rowTsvectorSql(info.fullTextLanguage, rowFields, table),
+      },
     ];
     // A numeric field with exact texts is read as its text where it has one (computed numeric's representation), so
     // its digits and scale survive and arithmetic on it is exact; it compares and sorts by its double, as the search

@@ -24,7 +24,7 @@ import type { StoreMeta } from '../load-target.js';
 import { createPool, isConnectionFailure, pgTypes, storeError } from './connection.js';
 import { readPostgresMeta } from './meta.js';
 import { redact } from './redact.js';
-import { RecordedVersion, ServedVersions, type ClosableVersion } from '../versions.js';
+import { answersVersion, RecordedVersion, ServedVersions, type ClosableVersion } from '../versions.js';
 
 export interface PostgresBackendOptions {
   /** Makes each version's SQL compiler (src/stores.ts composes the store with the PostgreSQL dialect's). */
@@ -374,7 +374,8 @@ export class PostgresStore implements Store {
     const meta = await readPostgresMeta(this.admin, this.options.schemas.data).catch(() => null);
     // Replicas are checked before a new version is served, so none that lags is read from under it.
     await this.checkReplicas();
-    if (meta === null || meta.datasetVersion === this.current.datasetVersion) return null;
+    // A version is also new when indexes were built on it since (what datastore_info says of its sizes changed).
+    if (meta === null || answersVersion(meta) === this.current.answersVersion) return null;
     return new PostgresVersion(this, meta);
   }
 

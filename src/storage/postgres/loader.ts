@@ -24,6 +24,7 @@ import {
   schemaSetupSql,
   tableSizesSql,
   unpublishSql,
+  vectorsFromLoader,
   type PgSchemas,
 } from '../../dialect/postgres/ddl.js';
 import {
@@ -37,6 +38,7 @@ import {
 import { qualified } from '../../dialect/postgres/quote.js';
 import {
   type IdRange,
+  type IndexSession,
   type LoadBase,
   type LoadSession,
   type LoadTarget,
@@ -45,11 +47,14 @@ import {
   type ResourceSink,
   type StoreMeta,
 } from '../load-target.js';
-import { RecordRenderer, renderingSink } from '../row-sink.js';
+import { RecordNumberer, numberingSink } from '../row-sink.js';
+import { RowVectorizer } from '../../catalog/row-text.js';
+import { tsvectorToString } from '../../text-search/index.js';
 import { storeError } from './connection.js';
 import { valueText } from './value-text.js';
 import { readGeneration, readPostgresMeta } from './meta.js';
 import { patchTable } from './patch.js';
+import { postgresIndexSession } from './indexes.js';
 
 export interface PostgresLoadOptions {
   url: string;
@@ -134,15 +139,19 @@ class PostgresLoadSession implements LoadSession {
     try {
       copies.push(await this.startCopy(client, table, resource));
       const types = resource.fields.map((f) => f.type);
-      const renderer = new RecordRenderer(resource.fields);
+      const numberer = new RecordNumberer(resource.fields);
+      // Null where PostgreSQL computes the vectors itself, for a language made only there (vectorsFromLoader).
+      const vectorizer = vectorsFromLoader(this.fullTextLanguage)
+        ? new RowVectorizer(this.fullTextLanguage, resource.fields)
+        : null;
       let chunk = '';
       let chunkRows = 0;
       let sent = 0;
       let chunks = 0;
       const flush = async () => {
         if (chunk === '') return;
-        // Past the threshold, a second table takes every other chunk: the server computes each row's _full_text in
-        // the process that receives it, so two streams put both cores to work.
+        // Past the threshold, a second table takes every other chunk: each server process parses and stores what it
+        // receives, and the two tables' full-text indexes are built side by side.
         if (copies.length === 1 && splitAfter > 0 && sent >= splitAfter) {
           copies.push(await this.startCopy(await this.helper(), segmentTable(table), resource));
           chunks = 1;
@@ -155,10 +164,11 @@ class PostgresLoadSession implements LoadSession {
         chunkRows = 0;
         if (full) await once(target.stream, 'drain');
       };
-      const sink = renderingSink(renderer, (values, record) => {
-        let line = String(record.id);
+      const sink = numberingSink(numberer, (values, id) => {
+        let line = String(id);
         for (let i = 0; i < values.length; i++) line += '\t' + copyValue(values[i]!, types[i]!);
-        chunk += line + '\t' + copyValue(record.json, 'text') + '\t' + copyValue(record.csv, 'text') + '\n';
+        if (vectorizer) line += '\t' + copyValue(tsvectorToString(vectorizer.vector(values)), 'text');
+        chunk += line + '\n';
         chunkRows += 1;
         return chunk.length >= CHUNK_CHARS ? flush() : undefined;
       });
@@ -171,18 +181,19 @@ class PostgresLoadSession implements LoadSession {
       await Promise.all(copies.map((copy) => finished(copy.stream)));
       for (const copy of copies) copy.open = false;
       await Promise.all(copies.map((copy) => copy.client.query('COMMIT')));
-      const unbuiltIndexes = await this.indexAndAnalyse(schema, resource, copies);
+      await this.indexAndAnalyse(schema, resource, copies);
       const sizes = await client.query<{ data: string; indexes: string }>(tableSizesSql, [[qualified(schema, table)]]);
       const record: ResourceLoadRecord = {
         ...base,
-        total: renderer.count,
+        total: numberer.count,
         loadedAt: new Date().toISOString(),
         dataBytes: Number(sizes.rows[0]?.data ?? 0),
         indexBytes: Number(sizes.rows[0]?.indexes ?? 0),
-        nullFields: renderer.nullFields(),
+        nullFields: numberer.nullFields(),
         table,
-        maxId: renderer.maxId,
-        ...(unbuiltIndexes.length > 0 ? { unbuiltIndexes } : {}),
+        maxId: numberer.maxId,
+        // The field and composite indexes come once the resource is published (src/ingest/indexes.ts).
+        builtIndexes: [],
       };
       this.loaded.push({ resource, record });
       return record;
@@ -204,7 +215,7 @@ class PostgresLoadSession implements LoadSession {
     try {
       for (const sql of createGenerationTableSql(schema, table, resource, this.fullTextLanguage))
         await connection.query(sql);
-      copy.stream = connection.query(copyFrom(copyIntoTableSql(schema, table, resource)));
+      copy.stream = connection.query(copyFrom(copyIntoTableSql(schema, table, resource, this.fullTextLanguage)));
       // Kept for the next write: with two streams, one may fail while the load is waiting on the other.
       copy.stream.on('error', (err: Error) => {
         copy.error ??= err;
@@ -218,26 +229,18 @@ class PostgresLoadSession implements LoadSession {
   }
 
   /**
-   * Builds the indexes of a loaded table and, when the load was split, of its second table, side by side (the full-text
-   * indexes first, being the longest), then joins the second to the first (inheritance) and analyses both.
+   * Builds the key and full-text index of a loaded table and, when the load was split, of its second table, side by
+   * side (the full-text indexes first, being the longest), then joins the second to the first (inheritance) and
+   * analyses both. Field and composite indexes are built once the resource is published (src/ingest/indexes.ts).
    */
-  private async indexAndAnalyse(
-    schema: string,
-    resource: ResourceDefinition,
-    copies: readonly TableCopy[],
-  ): Promise<string[]> {
+  private async indexAndAnalyse(schema: string, resource: ResourceDefinition, copies: readonly TableCopy[]) {
     const built = copies.map((copy) => indexTableSql(schema, copy.table, resource));
-    const optional = new Map(built.flatMap((b) => [...b.optional]));
     // indexTableSql lists the full-text index first.
-    const unbuilt = await this.buildSideBySide(
-      [...built.map((b) => b.indexes[0]!), ...built.flatMap((b) => b.indexes.slice(1))],
-      optional,
-    );
+    await this.buildSideBySide([...built.map((b) => b.indexes[0]!), ...built.flatMap((b) => b.indexes.slice(1))]);
     for (const b of built) for (const sql of b.finish) await this.client.query(sql);
     if (copies.length > 1) await this.client.query(inheritSql(schema, copies[1]!.table, copies[0]!.table));
     // Analysing the first table also samples the second, for the statistics of the two read as one.
     await Promise.all(built.map((b, i) => (i === 0 ? this.client : this.helpers[0]!).query(b.analyze)));
-    return unbuilt;
   }
 
   /** The load's second connection: the second table's COPY, and the index builds beside the loader's own. */
@@ -257,7 +260,8 @@ class PostgresLoadSession implements LoadSession {
       client: this.client,
       schema: this.options.schemas.data,
       fullTextLanguage: this.fullTextLanguage,
-      buildSideBySide: async (s: readonly string[]) => void (await this.buildSideBySide(s)),
+      buildSideBySide: (s: readonly string[], optional?: ReadonlyMap<string, string>) =>
+        this.buildSideBySide(s, optional),
     };
     const record = await patchTable(
       context,
@@ -337,6 +341,8 @@ class PostgresLoadSession implements LoadSession {
           r.table,
           JSON.stringify(r.inputs ?? []),
           r.maxId,
+          JSON.stringify(r.builtIndexes),
+          JSON.stringify(r.unbuiltIndexes ?? []),
         ]);
       }
       const bytes = await client.query<{ bytes: string }>(sql.databaseBytes);
@@ -457,6 +463,14 @@ export class PostgresLoadTarget implements LoadTarget {
       await client.end().catch(() => {});
       throw storeError(err);
     }
+  }
+
+  async beginIndexing(): Promise<IndexSession | null> {
+    const client = await this.connect();
+    // A concurrent build waits for every transaction that might still read the table: none of ours may be open.
+    return postgresIndexSession(client, this.options.schemas.data, async () => {
+      await client.end().catch(() => {});
+    });
   }
 
   async close(): Promise<void> {}

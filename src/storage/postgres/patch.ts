@@ -9,6 +9,7 @@ import type pg from 'pg';
 import type { ResourceDefinition } from '../../catalog/types.js';
 import type { StoredValue } from '../../catalog/values.js';
 import { indexTableSql, tableSizesSql } from '../../dialect/postgres/ddl.js';
+import { indexesByKey } from '../../catalog/indexes.js';
 import {
   compositionSql,
   copySegmentsSql,
@@ -23,7 +24,10 @@ import {
 } from '../../dialect/postgres/patch.js';
 import { qualified } from '../../dialect/postgres/quote.js';
 import type { IdRange, LoadBase, ResourceLoadRecord, ResourceSink } from '../load-target.js';
-import { RecordRenderer, renderingSink } from '../row-sink.js';
+import { RecordNumberer, numberingSink } from '../row-sink.js';
+import { vectorsFromLoader } from '../../dialect/postgres/ddl.js';
+import { RowVectorizer } from '../../catalog/row-text.js';
+import { tsvectorToString } from '../../text-search/index.js';
 import { storeError } from './connection.js';
 import { valueText } from './value-text.js';
 
@@ -43,8 +47,11 @@ export interface PatchContext {
   client: pg.Client;
   schema: string;
   fullTextLanguage: string;
-  /** Builds independent statements side by side (the load's index builders). */
-  buildSideBySide: (statements: readonly string[]) => Promise<void>;
+  /**
+   * Builds independent statements side by side (the load's index builders); returns the keys of the `optional` ones
+   * PostgreSQL refused (a value too long for a B-tree key).
+   */
+  buildSideBySide: (statements: readonly string[], optional?: ReadonlyMap<string, string>) => Promise<string[]>;
 }
 
 /** Ranges sorted, overlapping and adjacent ones joined. */
@@ -114,22 +121,32 @@ export async function patchTable(
       batch = [];
       batched = 0;
     };
-    const renderer = new RecordRenderer(resource.fields);
-    const sink = renderingSink(renderer, (values, record) => {
+    const numberer = new RecordNumberer(resource.fields);
+    const vectorizer = vectorsFromLoader(fullTextLanguage)
+      ? new RowVectorizer(fullTextLanguage, resource.fields)
+      : null;
+    const sink = numberingSink(numberer, (values, id) => {
       // A record outside the ranges would be read twice: from its old segment and from the new one.
-      if (!spans.some((s) => record.id >= s.from && record.id <= s.to))
-        throw new Error(`record ${record.id} is outside the ranges being patched`);
-      batch.push(record.id, ...values.map(param), record.json, record.csv);
+      if (!spans.some((s) => id >= s.from && id <= s.to))
+        throw new Error(`record ${id} is outside the ranges being patched`);
+      batch.push(id, ...values.map(param));
+      if (vectorizer) batch.push(tsvectorToString(vectorizer.vector(values)));
       batched += 1;
       return batched >= BATCH ? flush() : undefined;
     });
     await fill(sink);
     await flush();
     await client.query('COMMIT');
-    const { indexes, finish, analyze } = indexTableSql(schema, table, resource);
-    await context.buildSideBySide(indexes);
+    // The new segment (or the compacted table) has the indexes its version had, so that no search gets slower.
+    const { indexes, optional, finish, analyze } = indexTableSql(
+      schema,
+      table,
+      resource,
+      indexesByKey(resource, previous.builtIndexes),
+    );
+    const refused = new Set(await context.buildSideBySide(indexes, optional));
     for (const sql of [...finish, analyze]) await client.query(sql);
-    const segments = compact ? [] : [...kept, { table, rows: rows + renderer.count, without: [] }];
+    const segments = compact ? [] : [...kept, { table, rows: rows + numberer.count, without: [] }];
     if (!compact) for (const sql of versionViewSql(schema, version, resource, segments)) await client.query(sql);
     const facts = (await client.query<Record<string, unknown>>(patchedFactsSql(schema, version, resource))).rows[0]!;
     const sized = (compact ? [version] : segments.map((s) => s.table)).map((t) => qualified(schema, t));
@@ -143,6 +160,10 @@ export async function patchTable(
       dataBytes: Number(sizes.rows[0]?.data ?? 0),
       indexBytes: Number(sizes.rows[0]?.indexes ?? 0),
       nullFields: resource.fields.filter((_, i) => facts[`n${i}`] === true).map((f) => f.id),
+      builtIndexes: previous.builtIndexes.filter((key) => !refused.has(key)),
+      ...(refused.size > 0 || previous.unbuiltIndexes
+        ? { unbuiltIndexes: [...new Set([...(previous.unbuiltIndexes ?? []), ...refused])] }
+        : {}),
     };
   } catch (err) {
     await client.query('ROLLBACK').catch(() => {});

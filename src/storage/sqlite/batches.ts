@@ -2,10 +2,10 @@
 // handed on whole.
 
 /**
- * The batch records are added to, handed to `send` once it holds `size` records (a batch holds a full-text document
- * per record); `send` may return a promise, which is passed back for the caller to wait on (back-pressure).
+ * The batch records are added to, handed to `send` once it holds `size` records (`rows` has one entry per record);
+ * `send` may return a promise, which is passed back for the caller to wait on (back-pressure).
  */
-export class RecordBatches<B extends { documents: unknown[] }> {
+export class RecordBatches<B extends { rows: unknown[] }> {
   private batch: B;
 
   constructor(
@@ -23,12 +23,12 @@ export class RecordBatches<B extends { documents: unknown[] }> {
 
   /** Hands the batch on if the record just added filled it. */
   added(): void | Promise<void> {
-    return this.batch.documents.length >= this.size ? this.flush() : undefined;
+    return this.batch.rows.length >= this.size ? this.flush() : undefined;
   }
 
   /** Hands on the records not yet sent. */
   flush(): void | Promise<void> {
-    if (this.batch.documents.length === 0) return;
+    if (this.batch.rows.length === 0) return;
     const batch = this.batch;
     this.batch = this.fresh();
     return this.send(batch);

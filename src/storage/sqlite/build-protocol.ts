@@ -4,13 +4,14 @@
 import type { ResourceDefinition } from '../../catalog/types.js';
 import type { StoredValue } from '../../catalog/values.js';
 import type { IdRange, LoadBase, Publication, ResourceLoadRecord } from '../load-target.js';
+import type { IndexSpec } from '../../catalog/indexes.js';
 
 /** What the builder needs of a resource's catalogue entry: plain data, so that it can cross to the worker. */
 export type ResourceShape = Pick<ResourceDefinition, 'id' | 'fields' | 'indexes'>;
 
 /**
- * Records as the store writes them: each row's columns (`_id`, the fields' values, "_record", "_csv", "_full_text", the
- * numeric fields' exact texts: see exactColumn in the SQLite DDL), and each row's full-text index document.
+ * Records as the store writes them: each row's columns (`_id`, the fields' values, the numeric fields' exact texts: see
+ * exactColumn in the SQLite DDL), and each row's full-text index document.
  */
 export interface EncodedRows {
   rows: (string | number | null)[][];
@@ -18,15 +19,12 @@ export interface EncodedRows {
 }
 
 /**
- * Records as read, on their way to the writing thread: each one's `_id` when the source gives it (else null), its
- * values and its full text. `unusualNumbers` is set when a value is a number JSON cannot write (infinite, NaN, or -0).
+ * Records as read, on their way to the writing thread: each one's `_id` when the source gives it (else null), and its
+ * values. `unusualNumbers` is set when a value is a number JSON cannot write (infinite, NaN, or -0).
  */
 export interface RawRows {
   ids: (number | null)[];
-  values: (readonly StoredValue[])[];
-  /** Each record's tsvector as stored text, and its full-text index document. */
-  vectors: string[];
-  documents: string[];
+  rows: (readonly StoredValue[])[];
   unusualNumbers?: boolean;
 }
 
@@ -38,7 +36,7 @@ const UNUSUAL_NUMBER = '$number';
  * the structured clone of thousands of small arrays (and the garbage it leaves).
  */
 export function packRows(batch: RawRows): string {
-  const parts = [batch.ids, batch.values, batch.vectors, batch.documents];
+  const parts = [batch.ids, batch.rows];
   if (!batch.unusualNumbers) return JSON.stringify(parts);
   return JSON.stringify(parts, (_key, value: unknown) =>
     typeof value === 'number' && (!Number.isFinite(value) || Object.is(value, -0))
@@ -48,7 +46,7 @@ export function packRows(batch: RawRows): string {
 }
 
 export function unpackRows(text: string): RawRows {
-  const [ids, values, vectors, documents] = (
+  const [ids, rows] = (
     text.includes(`"${UNUSUAL_NUMBER}"`)
       ? JSON.parse(text, (_key, value: unknown) =>
           value !== null && typeof value === 'object' && UNUSUAL_NUMBER in value
@@ -56,8 +54,8 @@ export function unpackRows(text: string): RawRows {
             : value,
         )
       : JSON.parse(text)
-  ) as [RawRows['ids'], RawRows['values'], string[], string[]];
-  return { ids, values, vectors, documents };
+  ) as [RawRows['ids'], RawRows['rows']];
+  return { ids, rows };
 }
 
 /** What only the encoding side saw, which the written resource records. */
@@ -74,7 +72,7 @@ export type RowWriter = (batch: EncodedRows) => void;
 /** Feeds a resource's rows to the writer it is given, then tells what the encoding side saw. */
 export type RowFill = (write: RowWriter) => Promise<RowFacts>;
 
-/** Where the worker builds: the served file, and whether to start from a copy of it. */
+/** Where the worker builds: the served file, and whether to start from a copy of it; the rows' full-text language. */
 export interface BuildStart {
   finalPath: string;
   fullTextLanguage: string;
@@ -93,6 +91,7 @@ export type ToWriter =
       ranges: readonly IdRange[];
     }
   | { kind: 'keep'; seq: number; resource: ResourceShape; record: ResourceLoadRecord }
+  | { kind: 'index'; seq: number; resource: ResourceShape; record: ResourceLoadRecord; specs: readonly IndexSpec[] }
   | { kind: 'commit'; seq: number; publication: Publication }
   | { kind: 'abort'; seq: number }
   | { kind: 'rows'; packed: string }

@@ -44,7 +44,7 @@ function answer(seq: number, work: () => unknown): void {
 function receiver(resource: ResourceShape, base: LoadBase) {
   return (write: RowWriter): Promise<RowFacts> =>
     new Promise((end, fail) => {
-      receiving = { encoder: new SqliteRowEncoder(resource.fields, write), base, end, fail };
+      receiving = { encoder: new SqliteRowEncoder(resource.fields, start.fullTextLanguage, write), base, end, fail };
     });
 }
 
@@ -81,6 +81,9 @@ port.on('message', (message: ToWriter) => {
     case 'keep':
       answer(message.seq, () => builder.keepResource(message.resource, message.record));
       break;
+    case 'index':
+      answer(message.seq, () => builder.addIndexes(message.resource, message.record, message.specs));
+      break;
     case 'commit':
       answer(message.seq, () => builder.commit(message.publication));
       break;
@@ -89,10 +92,9 @@ port.on('message', (message: ToWriter) => {
       break;
     case 'rows':
       withReceiving(({ encoder }) => {
-        const { ids, values, vectors, documents } = unpackRows(message.packed);
+        const { ids, rows } = unpackRows(message.packed);
         // The encoder's batches are written as they fill (its writer is synchronous), so there is nothing to await.
-        for (let i = 0; i < ids.length; i++)
-          void encoder.insert(values[i]!, ids[i] ?? undefined, { vector: vectors[i]!, document: documents[i]! });
+        for (let i = 0; i < ids.length; i++) void encoder.insert(rows[i]!, ids[i] ?? undefined);
       });
       reply({ kind: 'written' });
       break;

@@ -19,7 +19,6 @@ import {
   detachPreviousSql,
   dropResourceSql,
   exactFieldIds,
-  FTS_DOCUMENT_FUNCTION,
   fullTextBulkSql,
   insertLexemesSql,
   insertRowSql,
@@ -29,8 +28,8 @@ import {
   SQLITE_PAGE_SIZE,
   SQLITE_SCHEMA_VERSION,
 } from '../../dialect/sqlite/ddl.js';
-import { parseTsvector } from '../../text-search/index.js';
-import { ftsDocument } from '../full-text.js';
+import { registerTextSearch } from '../../dialect/sqlite/functions.js';
+import { indexesByKey, type IndexSpec } from '../../catalog/indexes.js';
 import { type IdRange, type LoadBase, type Publication, type ResourceLoadRecord } from '../load-target.js';
 import { patchResource } from './patch.js';
 import type { ResourceShape, RowFill, RowWriter } from './build-protocol.js';
@@ -50,6 +49,8 @@ export class SqliteDatabaseBuilder {
   private readonly publishing = new Set<string>();
   /** Resources loaded by this build: their statistics and sizes are measured at commit. */
   private readonly loaded = new Set<string>();
+  /** Resources indexed by this build: their sizes are measured at commit (their statistics were made then). */
+  private readonly measured = new Set<string>();
 
   /**
    * `base`: a database file of this layout to start from (the served one), whose resources are kept unless replaced.
@@ -72,9 +73,8 @@ export class SqliteDatabaseBuilder {
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
     this.db.pragma(`cache_size = ${LOAD_CACHE}`);
-    this.db.function(FTS_DOCUMENT_FUNCTION, { deterministic: true }, (text: unknown) =>
-      typeof text === 'string' ? ftsDocument(parseTsvector(text)) : '',
-    );
+    // Copies and patches make rows' full-text documents from their values (rowFtsDocumentSql).
+    registerTextSearch(this.db);
     if (!base) for (const sql of createMetaTablesSql()) this.db.exec(sql);
   }
 
@@ -92,7 +92,7 @@ export class SqliteDatabaseBuilder {
     const columns = dataColumnCount(fields);
     if (columns > SQLITE_MAX_COLUMNS)
       throw new Error(
-        `${fields.length.toLocaleString('en-IE')} fields need ${columns.toLocaleString('en-IE')} columns in the embedded store (one a field, a second for each numeric field's exact digits, four of its own): more than SQLite's ${SQLITE_MAX_COLUMNS.toLocaleString('en-IE')}; split the table, or serve it from PostgreSQL (up to 1,596 fields)`,
+        `${fields.length.toLocaleString('en-IE')} fields need ${columns.toLocaleString('en-IE')} columns in the embedded store (one a field, a second for each numeric field's exact digits, and one for _id): more than SQLite's ${SQLITE_MAX_COLUMNS.toLocaleString('en-IE')}; split the table, or serve it from PostgreSQL (up to 1,598 fields)`,
       );
     this.db.exec('BEGIN');
     try {
@@ -102,7 +102,6 @@ export class SqliteDatabaseBuilder {
       for (const sql of fullText.before) this.db.exec(sql);
       const facts = await fill(this.writer(id, fields));
       for (const sql of fullText.after) this.db.exec(sql);
-      this.buildIndexes(createIndexesSql(id, fields, resource.indexes));
       const record: ResourceLoadRecord = {
         ...base,
         total: facts.count,
@@ -113,6 +112,8 @@ export class SqliteDatabaseBuilder {
         table: id,
         maxId: facts.maxId,
         ...(facts.exactFields.length > 0 ? { exactFields: facts.exactFields } : {}),
+        // The field and composite indexes come once the resource is published (src/ingest/indexes.ts).
+        builtIndexes: [],
       };
       this.recordResource(record);
       this.db.exec('COMMIT');
@@ -141,6 +142,7 @@ export class SqliteDatabaseBuilder {
     const write = this.writer(resource.id, resource.fields);
     const record = await patchResource(
       this.db,
+      this.fullTextLanguage,
       resource,
       base,
       previous,
@@ -170,13 +172,35 @@ export class SqliteDatabaseBuilder {
       this.db.transaction(() => {
         for (const sql of createResourceSql(resource.id, resource.fields)) this.db.exec(sql);
         const fullText = fullTextBulkSql(resource.id);
-        for (const sql of [...fullText.before, ...copyResourceSql(resource.id), ...fullText.after]) this.db.exec(sql);
-        this.buildIndexes(createIndexesSql(resource.id, resource.fields, resource.indexes));
+        const copy = copyResourceSql(resource.id, this.fullTextLanguage, resource.fields);
+        for (const sql of [...fullText.before, ...copy, ...fullText.after]) this.db.exec(sql);
+        this.buildIndexes(createIndexesSql(resource.id, indexesByKey(resource, record.builtIndexes)));
         this.recordResource(record);
       })();
     } finally {
       this.db.exec(detachPreviousSql);
     }
+  }
+
+  /**
+   * Adds indexes to a resource the copied file holds (published, and kept by this build), with fresh planner
+   * statistics; the record says which it now has. Its records are untouched.
+   */
+  addIndexes(resource: ResourceShape, record: ResourceLoadRecord, specs: readonly IndexSpec[]): ResourceLoadRecord {
+    if (!this.base || !this.copiedIds.includes(resource.id))
+      throw new Error(`resource ${resource.id}: the store holds no copy of it to index`);
+    const next: ResourceLoadRecord = {
+      ...record,
+      builtIndexes: [...new Set([...record.builtIndexes, ...specs.map((s) => s.key)])],
+    };
+    this.db.transaction(() => {
+      this.buildIndexes(createIndexesSql(resource.id, specs));
+      this.db.exec(analyzeSql(resource.id));
+      this.recordResource(next);
+    })();
+    this.publishing.add(resource.id);
+    this.measured.add(resource.id);
+    return next;
   }
 
   /**
@@ -219,7 +243,7 @@ export class SqliteDatabaseBuilder {
     const bytes = this.db.prepare(metaSql.objectBytes).pluck();
     const objects = this.db.prepare(metaSql.objectsNamed).pluck();
     const setSizes = this.db.prepare(metaSql.setSizes);
-    for (const id of this.loaded) {
+    for (const id of new Set([...this.loaded, ...this.measured])) {
       const data = Number(bytes.get(id));
       const index = (objects.all({ prefix: `${id}__` }) as string[]).reduce(
         (sum, name) => sum + Number(bytes.get(name)),
@@ -243,8 +267,10 @@ export class SqliteDatabaseBuilder {
         JSON.stringify(record.inputs ?? []),
         record.maxId,
         JSON.stringify(record.exactFields ?? []),
+        JSON.stringify(record.builtIndexes),
+        JSON.stringify(record.unbuiltIndexes ?? []),
       );
-    if (!this.loaded.has(record.id))
+    if (!this.loaded.has(record.id) && !this.measured.has(record.id))
       this.db.prepare(metaSql.setSizes).run(record.dataBytes, record.indexBytes, record.id);
   }
 

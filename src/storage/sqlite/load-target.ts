@@ -3,7 +3,16 @@
 
 import { Worker } from 'node:worker_threads';
 import type { ResourceDefinition } from '../../catalog/types.js';
-import type { IdRange, LoadBase, LoadSession, LoadTarget, ResourceLoadRecord, ResourceSink } from '../load-target.js';
+import type {
+  IdRange,
+  IndexSession,
+  LoadBase,
+  LoadSession,
+  LoadTarget,
+  ResourceLoadRecord,
+  ResourceSink,
+} from '../load-target.js';
+import { StoreWriteLock } from './lock.js';
 import { packRows, type BuildStart, type FromWriter, type ResourceShape, type ToWriter } from './build-protocol.js';
 import { readMetaFromFile } from './meta.js';
 import { RawRowBatcher } from './raw-rows.js';
@@ -11,7 +20,10 @@ import { RawRowBatcher } from './raw-rows.js';
 /** Batches sent and not yet written: enough to keep the writer busy, few enough to bound memory. */
 const MAX_BATCHES_IN_FLIGHT = 16;
 
-type Call = { kind: 'load' | 'patch' | 'keep' | 'commit' | 'abort' } & Record<string, unknown>;
+type Call = { kind: 'load' | 'patch' | 'keep' | 'index' | 'commit' | 'abort' } & Record<string, unknown>;
+
+/** How long a load waits for the store while another load or an index build writes it. */
+const LOAD_LOCK_WAIT_MS = 30 * 60_000;
 
 function shapeOf(resource: ResourceDefinition): ResourceShape {
   return { id: resource.id, fields: resource.fields, indexes: resource.indexes };
@@ -98,16 +110,22 @@ export class SqliteLoadTarget implements LoadTarget {
   }
 
   async begin(fullTextLanguage: string): Promise<LoadSession> {
-    const served = readMetaFromFile(this.file);
-    const base = served && served.fullTextLanguage === fullTextLanguage ? this.file : null;
-    const writer = new WriterThread({ finalPath: this.file, fullTextLanguage, base });
+    const lock = await StoreWriteLock.acquire(this.file, LOAD_LOCK_WAIT_MS);
+    let writer: WriterThread;
+    try {
+      const served = readMetaFromFile(this.file);
+      const base = served && served.fullTextLanguage === fullTextLanguage ? this.file : null;
+      writer = new WriterThread({ finalPath: this.file, fullTextLanguage, base });
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
 
     /**
      * Runs `fill` into batches of records sent to the writer, beside the writer's `call`. The call's own error
      * (a failed write) is the one reported; a failure of `fill` is sent on so the writer rolls the resource back.
      */
     const fed = async <T>(
-      resource: ResourceDefinition,
       base: LoadBase,
       started: Promise<T>,
       fill: (sink: ResourceSink) => Promise<void>,
@@ -116,7 +134,7 @@ export class SqliteLoadTarget implements LoadTarget {
       started.catch((err: Error) => {
         written = err;
       });
-      const batcher = new RawRowBatcher(resource.fields, fullTextLanguage, (batch) => {
+      const batcher = new RawRowBatcher((batch) => {
         if (written) throw written;
         return writer.sendRows({ kind: 'rows', packed: packRows(batch) });
       });
@@ -137,16 +155,19 @@ export class SqliteLoadTarget implements LoadTarget {
     let closed = false;
     const close = async () => {
       closed = true;
-      await writer.close();
+      try {
+        await writer.close();
+      } finally {
+        lock.release();
+      }
     };
 
     return {
       keep: (resource, record) => writer.call({ kind: 'keep', resource: shapeOf(resource), record }),
       load: (resource, base, fill) =>
-        fed(resource, base, writer.call<ResourceLoadRecord>({ kind: 'load', resource: shapeOf(resource), base }), fill),
+        fed(base, writer.call<ResourceLoadRecord>({ kind: 'load', resource: shapeOf(resource), base }), fill),
       patch: (resource, base, previous, ranges: readonly IdRange[], fill) =>
         fed(
-          resource,
           base,
           writer.call<ResourceLoadRecord>({ kind: 'patch', resource: shapeOf(resource), base, previous, ranges }),
           fill,
@@ -155,6 +176,66 @@ export class SqliteLoadTarget implements LoadTarget {
       commit: async (publication) => {
         await writer.call({ kind: 'commit', publication });
         await close();
+      },
+      abort: async () => {
+        if (closed) return;
+        try {
+          await writer.call({ kind: 'abort' });
+        } finally {
+          await close();
+        }
+      },
+    };
+  }
+
+  /**
+   * Index builds write a new file too (a copy of the served one with the indexes added, renamed over it like a load's,
+   * with the same dataset version): on the writing thread, so that a serving process's event loop is never held.
+   */
+  async beginIndexing(): Promise<IndexSession | null> {
+    const lock = StoreWriteLock.tryAcquire(this.file);
+    if (!lock) return null;
+    const served = readMetaFromFile(this.file);
+    if (!served) {
+      lock.release();
+      return null;
+    }
+    const writer = new WriterThread({
+      finalPath: this.file,
+      fullTextLanguage: served.fullTextLanguage,
+      base: this.file,
+    });
+    let closed = false;
+    const close = async () => {
+      if (closed) return;
+      closed = true;
+      try {
+        await writer.close();
+      } finally {
+        lock.release();
+      }
+    };
+    const indexed = new Set<string>();
+    return {
+      index: async (resource, record, specs) => {
+        indexed.add(resource.id);
+        return writer.call<ResourceLoadRecord>({ kind: 'index', resource: shapeOf(resource), record, specs });
+      },
+      commit: async () => {
+        try {
+          // Every other resource is kept as it is; a build that indexed nothing publishes nothing.
+          if (indexed.size > 0) {
+            for (const record of served.resources.values())
+              if (!indexed.has(record.id))
+                await writer.call({ kind: 'keep', resource: { id: record.id, fields: [], indexes: [] }, record });
+            await writer.call({
+              kind: 'commit',
+              publication: { datasetVersion: served.datasetVersion, catalog: served.catalog },
+            });
+          } else await writer.call({ kind: 'abort' });
+        } finally {
+          await close();
+        }
       },
       abort: async () => {
         if (closed) return;

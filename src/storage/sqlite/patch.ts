@@ -1,6 +1,6 @@
 // A resource patched in the embedded database being built (a copy of the served file): its records in the changed
-// `_id` ranges removed, their replacements written as a load writes them (so the stored record, CSV line, tsvector and
-// full-text lexemes are made the same way), in one transaction, published by the builder's rename like any load.
+// `_id` ranges removed, their replacements written as a load writes them (so their values and full-text lexemes are
+// made the same way), in one transaction, published by the builder's rename like any load.
 
 import type Database from 'better-sqlite3';
 import type { StoredValue } from '../../catalog/values.js';
@@ -10,6 +10,7 @@ import type { ResourceShape } from './build-protocol.js';
 
 export async function patchResource(
   db: Database.Database,
+  fullTextLanguage: string,
   resource: ResourceShape,
   base: LoadBase,
   previous: ResourceLoadRecord,
@@ -19,7 +20,7 @@ export async function patchResource(
   recordResource: (record: ResourceLoadRecord) => void,
 ): Promise<ResourceLoadRecord> {
   const { id, fields } = resource;
-  const [forget, remove] = deleteRangeSql(id).map((sql) => db.prepare(sql));
+  const [forget, remove] = deleteRangeSql(id, fullTextLanguage, fields).map((sql) => db.prepare(sql));
   db.exec('BEGIN');
   try {
     for (const range of ranges) {
@@ -38,6 +39,9 @@ export async function patchResource(
       dataBytes: previous.dataBytes,
       indexBytes: previous.indexBytes,
       nullFields: fields.filter((_, i) => nulls[`n${i}`] === 1).map((f) => f.id),
+      // The table is patched in place: it keeps its indexes.
+      builtIndexes: previous.builtIndexes,
+      ...(previous.unbuiltIndexes ? { unbuiltIndexes: previous.unbuiltIndexes } : {}),
     };
     recordResource(record);
     db.exec('COMMIT');

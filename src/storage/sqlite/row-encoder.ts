@@ -1,13 +1,13 @@
-// Turns a loaded record into the row the embedded store writes: its column values, the JSON object and CSV line served
-// for it, and the tsvector and full-text document the reading thread made (./raw-rows.ts). It runs on the writing
-// thread of a load (./build-worker.ts), beside the thread that reads and parses the source.
+// Turns a loaded record into the row the embedded store writes: its `_id` and column values (a numeric's exact text
+// beside its double where the two differ), and its document in the full-text candidate index. It runs on the writing
+// thread of a load (./build-worker.ts), beside the thread that reads and parses the source (./raw-rows.ts).
 
 import type { FieldDefinition, FieldType } from '../../catalog/types.js';
 import { numberText, type StoredValue } from '../../catalog/values.js';
-import { RecordRenderer } from '../row-sink.js';
+import { ftsDocument, RowVectorizer } from '../../catalog/row-text.js';
+import { RecordNumberer } from '../row-sink.js';
 import { RecordBatches } from './batches.js';
 import type { EncodedRows, RowFacts } from './build-protocol.js';
-import type { RecordText } from './raw-rows.js';
 
 function toSqlite(value: StoredValue, type: FieldType): string | number | null {
   if (typeof value === 'boolean') return value ? 1 : 0;
@@ -28,28 +28,27 @@ function exactText(value: StoredValue): string | null {
 export class SqliteRowEncoder {
   private readonly numeric: number[];
   private readonly types: FieldType[];
-  private readonly renderer: RecordRenderer;
+  private readonly numberer: RecordNumberer;
   private readonly exactFields = new Set<string>();
   private readonly batches: RecordBatches<EncodedRows>;
+  private readonly vectorizer: RowVectorizer;
 
   constructor(
     private readonly fields: readonly FieldDefinition[],
+    fullTextLanguage: string,
     send: (batch: EncodedRows) => void | Promise<void>,
     batchRows = 1000,
   ) {
+    this.vectorizer = new RowVectorizer(fullTextLanguage, fields);
     this.batches = new RecordBatches<EncodedRows>(() => ({ rows: [], documents: [] }), send, batchRows);
     this.numeric = fields.flatMap((f, i) => (f.type === 'numeric' ? [i] : []));
     this.types = fields.map((f) => f.type);
-    this.renderer = new RecordRenderer(fields);
+    this.numberer = new RecordNumberer(fields);
   }
 
-  /** `text`: the record's full text, which the reading thread made (see RawRowBatcher). */
-  insert(values: readonly StoredValue[], id: number | undefined, text: RecordText): void | Promise<void> {
-    const record = this.renderer.next(values, id);
-    const { vector, document } = text;
-    const encoded: (string | number | null)[] = [record.id];
+  insert(values: readonly StoredValue[], id: number | undefined): void | Promise<void> {
+    const encoded: (string | number | null)[] = [this.numberer.next(values, id)];
     for (let i = 0; i < values.length; i++) encoded.push(toSqlite(values[i]!, this.types[i]!));
-    encoded.push(record.json, record.csv, vector);
     for (const i of this.numeric) {
       const exact = exactText(values[i]!);
       if (exact !== null) this.exactFields.add(this.fields[i]!.id);
@@ -57,7 +56,7 @@ export class SqliteRowEncoder {
     }
     const batch = this.batches.current;
     batch.rows.push(encoded);
-    batch.documents.push(document);
+    batch.documents.push(ftsDocument(this.vectorizer.vector(values)));
     return this.batches.added();
   }
 
@@ -68,9 +67,9 @@ export class SqliteRowEncoder {
 
   facts(): RowFacts {
     return {
-      count: this.renderer.count,
-      maxId: this.renderer.maxId,
-      nullFields: this.renderer.nullFields(),
+      count: this.numberer.count,
+      maxId: this.numberer.maxId,
+      nullFields: this.numberer.nullFields(),
       exactFields: [...this.exactFields],
     };
   }

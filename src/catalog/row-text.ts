@@ -3,11 +3,16 @@
 // in column order, joined by spaces; accents are folded first (foldText), as queries are, so names are found
 // without their fadas.
 
-import type { FieldDefinition } from '../catalog/types.js';
-import { numberText, type StoredValue } from '../catalog/values.js';
+import type { FieldType } from './types.js';
+import { numberText, type StoredValue } from './values.js';
 import { foldText, lexemeKey, lexizeText, toTsvector, TsvectorBuilder, type TsVector } from '../text-search/index.js';
 
-export function rowDocument(fields: readonly FieldDefinition[], values: readonly StoredValue[]): string {
+/** What the row's text needs of a field: its type, which decides how a value prints. */
+export interface RowTextField {
+  type: FieldType;
+}
+
+export function rowDocument(fields: readonly RowTextField[], values: readonly StoredValue[]): string {
   const parts: string[] = [];
   for (let i = 0; i < fields.length; i++) {
     const value = values[i];
@@ -51,7 +56,7 @@ export class RowVectorizer {
 
   constructor(
     private readonly language: string,
-    private readonly fields: readonly FieldDefinition[],
+    private readonly fields: readonly RowTextField[],
   ) {
     this.caching = fields.map(() => ({ on: true, hits: 0, misses: 0 }));
   }

@@ -1,0 +1,61 @@
+// Which indexes a resource's fields may have, named the same way in every store and in every report: a field's
+// index, or a composite one the catalogue declares. A load builds none of them (only the key and the full-text index);
+// they are built once the resource is published, because the catalogue declares them or a query asks for one.
+
+import { compositeIndexName, fieldIndexName } from './types.js';
+
+/** One index of a resource's fields. */
+export interface IndexSpec {
+  /** How people name it, in reports and in the store's record of what is built: `"Field"`, or `("A", "B")`. */
+  key: string;
+  /** Its fields, in order (one for a field's index). */
+  fields: string[];
+  /** What the stores name it (the embedded store as it is; PostgreSQL from it and the table's name). */
+  name: string;
+}
+
+/** What a resource's indexes are worked out from. */
+export interface IndexedResource {
+  id: string;
+  fields: readonly { id: string; index?: boolean }[];
+  indexes: readonly (readonly string[])[];
+}
+
+/** The key of a field's index, or of a composite one. */
+export function indexKey(fields: readonly string[]): string {
+  return fields.length === 1 ? `"${fields[0]}"` : `(${fields.map((f) => `"${f}"`).join(', ')})`;
+}
+
+/** The index of one of the resource's fields; null for a field it does not have (`_id` is the tables' own key). */
+export function fieldIndex(resource: IndexedResource, fieldId: string): IndexSpec | null {
+  const position = resource.fields.findIndex((f) => f.id === fieldId);
+  if (position === -1) return null;
+  return { key: indexKey([fieldId]), fields: [fieldId], name: fieldIndexName(resource.id, position + 1) };
+}
+
+/** The indexes the catalogue declares for a resource: its marked fields', then its composite ones, in order. */
+export function declaredIndexes(resource: IndexedResource): IndexSpec[] {
+  const fields = resource.fields.flatMap((f) => (f.index ? [fieldIndex(resource, f.id)!] : []));
+  const composite = resource.indexes.map((ids, n): IndexSpec => ({
+    key: indexKey(ids),
+    fields: [...ids],
+    name: compositeIndexName(resource.id, n + 1),
+  }));
+  return [...fields, ...composite];
+}
+
+/**
+ * The resource's indexes with these keys (those a version has built, or those it is to have): a field's, whether the
+ * catalogue declares it or a query asked for it, or a declared composite one. Keys it no longer has are left out.
+ */
+export function indexesByKey(resource: IndexedResource, keys: Iterable<string>): IndexSpec[] {
+  const declared = new Map(declaredIndexes(resource).map((spec) => [spec.key, spec]));
+  const specs: IndexSpec[] = [];
+  for (const key of keys) {
+    const known = declared.get(key);
+    const field = /^"(.*)"$/s.exec(key);
+    const spec = known ?? (field ? fieldIndex(resource, field[1]!) : null);
+    if (spec) specs.push(spec);
+  }
+  return specs;
+}
