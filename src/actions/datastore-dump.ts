@@ -122,7 +122,8 @@ export function prepareDump(resourceId: string, query: Record<string, unknown>, 
   if (!(DUMP_FORMATS as readonly string[]).includes(format)) problems.format = [messages.oneOf(DUMP_FORMATS)];
   const bom = query.bom === undefined ? false : toBoolean(first(query.bom));
 
-  const recordsFormat = format === 'ndjson' ? 'objects' : format === 'csv' ? 'csv' : 'lists';
+  // CSV and TSV records are rendered as lines by the store where it can (`delimitedLines`); the rest need the values.
+  const recordsFormat = format === 'ndjson' ? 'objects' : format === 'csv' || format === 'tsv' ? format : 'lists';
   const input: Record<string, unknown> = { resource_id: resourceId, sort: '_id', records_format: recordsFormat };
   for (const name of SEARCH_PARAMS) if (query[name] !== undefined) input[name] = first(query[name]);
   const unlimited = { rowsDefault: Number.MAX_SAFE_INTEGER, rowsMax: Number.MAX_SAFE_INTEGER };
@@ -137,7 +138,10 @@ export function prepareDump(resourceId: string, query: Record<string, unknown>, 
 
   const resource = catalog.get(resourceId);
   if (!resource) throw errors.resourceNotFound(resourceId);
-  const plan = planSearch({ ...request, includeTotal: false }, resource, { defaultLanguage: settings.ftsLanguage });
+  const plan = planSearch({ ...request, includeTotal: false }, resource, {
+    defaultLanguage: settings.ftsLanguage,
+    delimited: { timestampMilliseconds: settings.msInTimestamp },
+  });
   if (plan instanceof ApiError) throw plan;
 
   const idField = resource.fieldById.get('_id')!;
@@ -149,6 +153,7 @@ export function prepareDump(resourceId: string, query: Record<string, unknown>, 
         : { id: c.id, type: 'float' as const },
     ),
     { timestampMilliseconds: settings.msInTimestamp },
+    plan.delimitedLines !== null,
   );
   return {
     contentType: writer.contentType,

@@ -17,6 +17,7 @@ import {
   jsonArray,
   listWriter,
   objectWriter,
+  renderedLineWriter,
   valueReader,
   type RecordWriter,
   type RenderOptions,
@@ -65,12 +66,15 @@ function shapeOf(plan: SearchPlan, resource: CatalogResource): ResultShape {
   });
 }
 
-function writerFor(shape: ResultShape, request: SearchRequest, options: RenderOptions): RecordWriter {
-  const key = request.recordsFormat;
+function writerFor(shape: ResultShape, request: SearchRequest, plan: SearchPlan, options: RenderOptions): RecordWriter {
+  const key = plan.delimitedLines ? 'line' : request.recordsFormat;
   let writer = shape.writers.get(key);
   if (!writer) {
     const { columns } = shape;
     switch (key) {
+      case 'line':
+        writer = renderedLineWriter;
+        break;
       case 'objects':
         writer = objectWriter(columns, options);
         break;
@@ -114,7 +118,10 @@ async function runSearch(
   if (format) request = { ...request, recordsFormat: format };
   const resource = catalog.get(request.resourceId);
   if (!resource) throw errors.resourceNotFound(request.resourceId);
-  const plan = planSearch(request, resource, { defaultLanguage: settings.ftsLanguage });
+  const plan = planSearch(request, resource, {
+    defaultLanguage: settings.ftsLanguage,
+    delimited: { timestampMilliseconds: settings.msInTimestamp },
+  });
   if (plan instanceof ApiError) throw plan;
   askForIndexes(plan, resource, services);
 
@@ -192,7 +199,7 @@ async function search(
   const result: Record<string, unknown> = Object.fromEntries(echoed);
   result.records = renderRecords(
     request,
-    writerFor(shape, request, { timestampMilliseconds: settings.msInTimestamp }),
+    writerFor(shape, request, plan, { timestampMilliseconds: settings.msInTimestamp }),
     rows,
   );
   if (!request.fieldsGiven) result.fields = fieldList;

@@ -31,6 +31,8 @@ interface ValueLexemes {
   width: number;
   /** Whether the value has a "<", which may open markup that spans the spaces between values. */
   markup: boolean;
+  /** Its lexemes' keys in the candidate index, space-separated (made when a document first needs them). */
+  keys?: string;
 }
 
 /**
@@ -100,6 +102,44 @@ export class RowVectorizer {
     return builder.build();
   }
 
+  /**
+   * The row's document in the embedded store's candidate index (ftsDocument of its vector), made without the vector:
+   * the index records only which lexemes a row holds, so each value's keys are joined as they come (a lexeme in two
+   * values is simply named twice), and a value's keys are worked out once, with its lexemes.
+   */
+  document(values: readonly StoredValue[]): string {
+    let document = '';
+    for (let i = 0; i < this.fields.length; i++) {
+      const value = values[i];
+      if (value === null || value === undefined) continue;
+      let keys: string;
+      if (typeof value === 'number') {
+        const text = numberText(value, this.fields[i]!.type);
+        if (NUMBER_TOKEN.test(text)) keys = lexemeKey(text);
+        else keys = this.keysOf(text, i);
+      } else if (typeof value === 'boolean') keys = this.keysOf(value ? 'true' : 'false', i);
+      else {
+        const date = this.fields[i]!.type === 'date' ? DATE_TOKENS.exec(value) : null;
+        keys = date ? `${lexemeKey(date[1]!)} ${lexemeKey(date[2]!)} ${lexemeKey(date[3]!)}` : this.keysOf(value, i);
+      }
+      if (keys === MARKUP) return ftsDocument(toTsvector(this.language, foldText(rowDocument(this.fields, values))));
+      if (keys !== '') document = document === '' ? keys : `${document} ${keys}`;
+    }
+    return document;
+  }
+
+  /** A text value's lexemes' keys; MARKUP when the row must be lexized whole (see `vector`). */
+  private keysOf(text: string, field: number): string {
+    const words = this.lexemesOf(text, field);
+    if (words.markup) return MARKUP;
+    if (words.keys === undefined) {
+      let keys = '';
+      for (const lexeme of words.lexemes) keys = keys === '' ? lexemeKey(lexeme) : `${keys} ${lexemeKey(lexeme)}`;
+      words.keys = keys;
+    }
+    return words.keys;
+  }
+
   private lexemesOf(text: string, field: number): ValueLexemes {
     const caching = this.caching[field]!;
     const cached = caching.on ? this.cache.get(text) : undefined;
@@ -127,6 +167,9 @@ export class RowVectorizer {
     return words;
   }
 }
+
+/** Said by keysOf for a value that may open markup: the whole row is then lexized at once. */
+const MARKUP = '\u0000markup';
 
 /** A date's text as the stores write it: PostgreSQL's parser reads it as three tokens (see row-vectorizer tests). */
 const DATE_TOKENS = /^(\d{4})(-\d{2})(-\d{2})$/;

@@ -93,6 +93,12 @@ export interface SearchPlan {
   offset: number;
   count: CountPlan;
   /**
+   * The records are wanted whole (`_id` and every field, in stored order, no ranks) as lines of delimited text, as
+   * COPY writes them (records_format csv, CSV and TSV dumps): a dialect that can render the line in the database does
+   * (one value per row to read, not one per field), and each row then starts with its line. Null: the values.
+   */
+  delimitedLines: { delimiter: ',' | '\t'; timestampMilliseconds: boolean } | null;
+  /**
    * The keys of the keyset order, when the next page's start is wanted: each row carries their values after its output
    * columns, so that the page's last row says where the next begins.
    */

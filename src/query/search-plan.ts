@@ -24,6 +24,11 @@ export interface PlanResource {
 
 export interface PlanOptions {
   defaultLanguage: string;
+  /**
+   * Whole records in CSV or TSV may be rendered by the store as lines (see SearchPlan's `delimitedLines`), with
+   * timestamps as CKAN 2.12 writes them (with milliseconds) or to the second.
+   */
+  delimited?: { timestampMilliseconds: boolean };
 }
 
 function outputColumns(
@@ -170,10 +175,25 @@ export function planSearch(
     offset = 0;
   }
 
+  const fieldColumns = columns.filter((c) => c.kind === 'field');
+  const wholeRecords =
+    !request.distinct &&
+    columns.length === resource.fields.length &&
+    fieldColumns.length === resource.fields.length &&
+    fieldColumns.every((c, i) => c.id === resource.fields[i]!.id);
+  const delimitedLines =
+    options.delimited && wholeRecords && (request.recordsFormat === 'csv' || request.recordsFormat === 'tsv')
+      ? {
+          delimiter: request.recordsFormat === 'csv' ? (',' as const) : ('\t' as const),
+          timestampMilliseconds: options.delimited.timestampMilliseconds,
+        }
+      : null;
+
   return {
     resourceId: resource.id,
     resourceRows: resource.total,
     columns,
+    delimitedLines,
     where: seek ?? where,
     orderBy,
     distinct: request.distinct,

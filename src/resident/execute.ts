@@ -7,6 +7,7 @@ import { RANK_NORMALIZATION, type Condition, type SearchPlan, type SortKey, type
 import { ascending, complement, intersect, NO_ROWS, rowCount, span, union, type RowSet } from './rows.js';
 import { boundIn, comparatorFor, type Comparable, type ResidentColumn, type ResidentTable } from './table.js';
 import { storedValue } from '../catalog/values.js';
+import { delimitedWriter } from '../serialize/records.js';
 
 export interface ResidentAnswer {
   /** As the store would return them for the plan's compiled query. */
@@ -353,9 +354,31 @@ function page(search: Search, plan: SearchPlan, matched: RowSet): number[] {
   return out;
 }
 
+/** Each record's line of delimited text, as the stores render it for `delimitedLines`. */
+function lineCell(table: ResidentTable, plan: SearchPlan): (row: number) => string {
+  const lines = plan.delimitedLines!;
+  const fields = plan.columns.flatMap((c) => (c.kind === 'field' ? [c.field] : []));
+  const writer = delimitedWriter(
+    fields.map((f) => ({ id: f.id, type: f.type })),
+    lines.delimiter,
+    { timestampMilliseconds: lines.timestampMilliseconds },
+  );
+  const shown = fields.map((f) => table.column(f.id).shown);
+  const values = new Array<unknown>(shown.length);
+  return (row) => {
+    for (let i = 0; i < shown.length; i++) values[i] = shown[i]![row];
+    return writer.record(values);
+  };
+}
+
 /** The rows of the plan's select list for these records: field values and ranks, then keyset values. */
 function selectRows(search: Search, plan: SearchPlan, records: readonly number[]): unknown[][] {
   const { table } = search;
+  if (plan.delimitedLines) {
+    const line = lineCell(table, plan);
+    const keys = plan.keyset && !plan.distinct ? plan.keyset.map((k) => table.column(k.field.id).values) : [];
+    return records.map((row) => [line(row), ...keys.map((values) => values[row])]);
+  }
   const cells: ((row: number) => unknown)[] = plan.columns.map((c) => {
     if (c.kind === 'rank') {
       const ranks = search.ranksOf(c.match);

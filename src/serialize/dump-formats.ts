@@ -9,6 +9,7 @@ import {
   pythonNumericText,
   listWriter,
   objectWriter,
+  renderedLineWriter,
   timestampText,
   type RecordWriter,
   type RenderOptions,
@@ -42,9 +43,11 @@ function delimited(
   contentType: string,
   extension: string,
   options: RenderOptions,
+  renderedLines: boolean,
 ): DumpWriter {
-  // CKAN writes the header with Python's csv module (\r\n) and the rows with PostgreSQL's COPY (\n).
-  const rows: RecordWriter = delimitedWriter(columns, delimiter, options);
+  // CKAN writes the header with Python's csv module (\r\n) and the rows with PostgreSQL's COPY (\n), which the store
+  // may have written already (rows are then each its line).
+  const rows: RecordWriter = renderedLines ? renderedLineWriter : delimitedWriter(columns, delimiter, options);
   return {
     contentType,
     extension,
@@ -149,16 +152,18 @@ function xml(columns: readonly ResultColumn[], options: RenderOptions): DumpWrit
   };
 }
 
+/** `renderedLines`: the store gives each record's line (SearchPlan's `delimitedLines`), for CSV and TSV. */
 export function dumpWriter(
   format: DumpFormat,
   columns: readonly ResultColumn[],
   options: RenderOptions = {},
+  renderedLines = false,
 ): DumpWriter {
   switch (format) {
     case 'csv':
-      return delimited(columns, ',', 'text/csv; charset=utf-8', 'csv', options);
+      return delimited(columns, ',', 'text/csv; charset=utf-8', 'csv', options, renderedLines);
     case 'tsv':
-      return delimited(columns, '\t', 'text/tab-separated-values; charset=utf-8', 'tsv', options);
+      return delimited(columns, '\t', 'text/tab-separated-values; charset=utf-8', 'tsv', options, renderedLines);
     case 'json':
       return json(columns, options);
     case 'xml':

@@ -151,6 +151,9 @@ export function objectWriter(columns: readonly ResultColumn[], options: RenderOp
   };
 }
 
+/** Records the store rendered as lines of delimited text (rows are `[line]`, see `delimitedLines`): as they are. */
+export const renderedLineWriter: RecordWriter = { record: (row) => row[0] as string };
+
 export function listWriter(columns: readonly ResultColumn[], options: RenderOptions = {}): RecordWriter {
   const renders = columns.map((c) => renderer(c.type, JSON_FORMAT, options));
   return {

@@ -71,6 +71,11 @@ export interface SearchDialectHooks {
    * that a range is selective).
    */
   unwalkedIdOrder?(id: string): string;
+  /**
+   * A whole record as one line of delimited text, rendered in the database as COPY writes it (see SearchPlan's
+   * `delimitedLines`): one value per row to read. Absent, records are read as values and rendered by the writers.
+   */
+  delimitedLine?(fields: readonly PlanField[], lines: NonNullable<SearchPlan['delimitedLines']>): string;
 }
 
 /** Whether a condition holds a range on an indexed field other than `_id`, outside any bound on `_id` itself. */
@@ -170,7 +175,16 @@ const PAGE_THEN_FETCH_MAX_ROWS = 1000;
 
 export function compileSearchWith(h: SearchDialectHooks, plan: SearchPlan): CompiledQuery {
   const p = new ParamList(h.placeholder);
-  const select = plan.columns.map((c) => columnSql(h, p, c));
+  // A whole record as its line, where the store renders it; otherwise the values, which the writers render.
+  const select =
+    plan.delimitedLines && h.delimitedLine
+      ? [
+          h.delimitedLine(
+            plan.columns.flatMap((c) => (c.kind === 'field' ? [c.field] : [])),
+            plan.delimitedLines,
+          ),
+        ]
+      : plan.columns.map((c) => columnSql(h, p, c));
   // The keyset's values come last in each row, after whatever the writers read.
   const keyColumns = plan.distinct || !plan.keyset ? [] : plan.keyset.map((k) => h.quoteIdent(k.field.id));
   const selectList = [...select, ...keyColumns].join(', ') || 'NULL';

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import type { FieldDefinition } from '../../src/catalog/types.js';
 import type { StoredValue } from '../../src/catalog/values.js';
-import { RowVectorizer, rowDocument } from '../../src/catalog/row-text.js';
+import { ftsDocument, RowVectorizer, rowDocument } from '../../src/catalog/row-text.js';
 import { foldText, toTsvector, tsvectorToString } from '../../src/text-search/index.js';
 
 const TRICKY_VALUES: StoredValue[] = [
@@ -114,6 +114,35 @@ test('assembled tsvectors equal to_tsvector of the whole document', () => {
     checked += 1;
   }
   assert.equal(checked, 20_000);
+});
+
+test("a row's candidate-index document names exactly its vector's lexemes, made without the vector", () => {
+  const vectorizer = new RowVectorizer('english', FIELDS);
+  const dated = new RowVectorizer('english', [
+    { type: 'date' },
+    { type: 'int4' },
+    { type: 'float8' },
+    { type: 'bool' },
+    { type: 'timestamp' },
+  ]);
+  const keysOf = (document: string) => [...new Set(document.split(' ').filter((k) => k !== ''))].sort();
+  let checked = 0;
+  for (const values of rows(20_000, 11)) {
+    assert.deepEqual(
+      keysOf(vectorizer.document(values)),
+      keysOf(ftsDocument(vectorizer.vector(values))),
+      JSON.stringify(values),
+    );
+    checked += 1;
+  }
+  assert.equal(checked, 20_000);
+  for (const values of [
+    ['2019-04-14', 7, 1.5, true, '2020-02-08T00:00:00'],
+    ['-0044-03-15', -3, -0, false, null],
+    [null, null, 1e21, null, '2024-11-29T23:59:59.5'],
+  ] as StoredValue[][])
+    assert.deepEqual(keysOf(dated.document(values)), keysOf(ftsDocument(dated.vector(values))), JSON.stringify(values));
+  assert.equal(vectorizer.document([null, null, null, null, null, null]), '');
 });
 
 test('positions run on across values and stop words, capped as PostgreSQL caps them', () => {

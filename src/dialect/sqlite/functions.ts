@@ -3,7 +3,7 @@
 // datastore_search's SQL and translated user SQL share one implementation of PostgreSQL's `@@` and `ts_rank`.
 
 import { ftsDocument, RowVectorizer } from '../../catalog/row-text.js';
-import { searchableText, type StoredValue } from '../../catalog/values.js';
+import { numberText, searchableText, type StoredValue } from '../../catalog/values.js';
 import type { FieldType } from '../../catalog/types.js';
 import {
   parseTsquery,
@@ -33,6 +33,8 @@ export const SQLITE_FUNCTIONS = {
   rowTsvector: 'cc_row_tsvector',
   /** (row spec, value…) → the row's document in the full-text candidate index (its lexemes' keys). */
   rowFtsDocument: 'cc_row_fts_document',
+  /** (number, field type) → the number's text as PostgreSQL prints that type (numberText): records' lines. */
+  numberText: 'cc_number_text',
   /** (tsvector text, tsquery text) → PostgreSQL's `@@`: 1 or 0, NULL when either side is. */
   tsMatch: 'cc_ts_match',
   /** (tsvector text, tsquery text, normalization) → PostgreSQL's ts_rank as float4, NULL when either text is. */
@@ -151,6 +153,9 @@ export function registerTextSearch(db: FunctionHost): void {
       return new RowReader(types === '' ? [] : (types.split(',') as FieldType[]), text.slice(0, at));
     });
   const varargs = { deterministic: true, varargs: true };
+  db.function(F.numberText, options, (value: unknown, type: unknown) =>
+    typeof value === 'number' ? numberText(value, String(type) as FieldType) : value === null ? null : String(value),
+  );
   db.function(F.rowTsMatch, varargs, (...args: unknown[]) =>
     isNull(args[0]) ? null : tsMatches(reader(args[1]).vector(args, 2), query(String(args[0]))) ? 1 : 0,
   );

@@ -4,7 +4,7 @@
 
 import type { FieldDefinition, FieldType } from '../../catalog/types.js';
 import { numberText, type StoredValue } from '../../catalog/values.js';
-import { ftsDocument, RowVectorizer } from '../../catalog/row-text.js';
+import { RowVectorizer } from '../../catalog/row-text.js';
 import { RecordNumberer } from '../row-sink.js';
 import { RecordBatches } from './batches.js';
 import type { EncodedRows, RowFacts } from './build-protocol.js';
@@ -56,7 +56,7 @@ export class SqliteRowEncoder {
     }
     const batch = this.batches.current;
     batch.rows.push(encoded);
-    batch.documents.push(ftsDocument(this.vectorizer.vector(values)));
+    batch.documents.push(this.vectorizer.document(values));
     return this.batches.added();
   }
 
