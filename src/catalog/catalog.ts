@@ -47,6 +47,7 @@ export class Catalog {
       if (!stored) continue;
       const nullable = new Set(stored.nullFields);
       const built = new Set(stored.builtIndexes ?? []);
+      const quoted = stored.quotedFields ? new Set(stored.quotedFields) : null;
       const fields: FieldInfo[] = [
         ID_FIELD,
         ...resource.fields.map((f): FieldInfo => ({
@@ -54,6 +55,7 @@ export class Catalog {
           type: f.type,
           nullable: nullable.has(f.id),
           indexed: built.has(indexKey([f.id])),
+          ...(quoted && f.type === 'text' && !quoted.has(f.id) ? { quoted: false } : {}),
           ...(f.info ? { info: f.info } : {}),
         })),
       ];

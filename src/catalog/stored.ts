@@ -30,6 +30,11 @@ export interface LoadedResource {
   dataBytes: number;
   indexBytes: number;
   nullFields: readonly string[];
+  /**
+   * Text fields with a value that COPY quotes (empty, or holding a comma, tab, quote or line break); absent: unknown,
+   * so any may. Lines of delimited text skip the test for the others.
+   */
+  quotedFields?: readonly string[];
   /** Numeric fields of which the embedded store keeps exact texts beside the doubles (see ResourceLoadRecord). */
   exactFields?: readonly string[];
   /** The files the records were read or derived from, with what each says of its origin. */

@@ -270,6 +270,8 @@ export interface FieldInfo {
   nullable?: boolean;
   /** Whether the store has built an index on it so far (`_id` is the tables' own key). */
   indexed?: boolean;
+  /** False when no value of this text field needs COPY's quotes (known from loading); unknown counts as yes. */
+  quoted?: boolean;
   /** The data dictionary entry, when the field has one. */
   info?: FieldDictionary;
 }

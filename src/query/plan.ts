@@ -13,6 +13,8 @@ export interface PlanField {
   nullable?: boolean;
   /** The stores keep an index on it, from which a range's records can be found. */
   indexed?: boolean;
+  /** False when no value needs COPY's quotes in a line of delimited text (known from loading). */
+  quoted?: boolean;
 }
 
 /** CKAN ranks with ts_rank(…, 32): rank / (rank + 1). */

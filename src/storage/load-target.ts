@@ -22,6 +22,8 @@ export interface ResourceLoadRecord {
   indexBytes: number;
   /** Fields with at least one empty (null) cell; sorting on the others need not place nulls. */
   nullFields: string[];
+  /** Text fields with a value that COPY would quote; absent when not known (see LoadedResource). */
+  quotedFields?: string[];
   /**
    * The table that holds this version of the resource. The embedded store names it by the resource id (each version
    * is a file of its own); PostgreSQL gives each load's table a name of its own, so that requests still reading the

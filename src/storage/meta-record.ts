@@ -23,6 +23,8 @@ export interface ResourceRow {
   /** The field and composite indexes built so far, and those PostgreSQL refused, by key (JSON lists). */
   built_indexes: string;
   unbuilt_indexes: string;
+  /** Text fields with values COPY quotes (JSON); null when not known. */
+  quoted_fields: string | null;
 }
 
 export function resourceRecord(row: ResourceRow): ResourceLoadRecord {
@@ -41,6 +43,7 @@ export function resourceRecord(row: ResourceRow): ResourceLoadRecord {
     maxId: Number(row.max_id),
     ...(row.exact_fields === undefined ? {} : { exactFields: JSON.parse(row.exact_fields) as string[] }),
     builtIndexes: JSON.parse(row.built_indexes) as string[],
+    ...(row.quoted_fields === null ? {} : { quotedFields: JSON.parse(row.quoted_fields) as string[] }),
     ...(row.unbuilt_indexes === '[]' ? {} : { unbuiltIndexes: JSON.parse(row.unbuilt_indexes) as string[] }),
   };
 }

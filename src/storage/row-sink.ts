@@ -15,13 +15,20 @@ export function checkedId(id: number | undefined, position: number, lastId: numb
   return id;
 }
 
+/** A text value COPY quotes in CSV or TSV: empty (to tell it from NULL), or holding a delimiter, quote or line break. */
+const QUOTED = /[,\t"\n\r]/;
+
 export class RecordNumberer {
   private rows = 0;
   private lastId = 0;
   private readonly nulls: boolean[];
+  private readonly quoted: boolean[];
+  private readonly texts: number[];
 
   constructor(private readonly fields: readonly FieldDefinition[]) {
     this.nulls = new Array<boolean>(fields.length).fill(false);
+    this.quoted = new Array<boolean>(fields.length).fill(false);
+    this.texts = fields.flatMap((f, i) => (f.type === 'text' ? [i] : []));
   }
 
   /** Records numbered so far. */
@@ -40,12 +47,22 @@ export class RecordNumberer {
     const rowId = checkedId(id, this.rows, this.lastId);
     this.lastId = rowId;
     for (let i = 0; i < values.length; i++) if (values[i] === null) this.nulls[i] = true;
+    for (const i of this.texts) {
+      if (this.quoted[i]) continue;
+      const value = values[i];
+      if (typeof value === 'string' && (value === '' || QUOTED.test(value))) this.quoted[i] = true;
+    }
     return rowId;
   }
 
   /** Fields at least one record left null. */
   nullFields(): string[] {
     return this.fields.filter((_, i) => this.nulls[i]).map((f) => f.id);
+  }
+
+  /** Text fields with a value COPY quotes. */
+  quotedFields(): string[] {
+    return this.fields.filter((_, i) => this.quoted[i]).map((f) => f.id);
   }
 }
 

@@ -10,7 +10,7 @@ import { foldSqlBody, foldSqlExpression, isTextSearchConfig } from '../../text-s
 import { qualified, quoteIdent, quoteLiteral } from './quote.js';
 
 /** Bumped whenever the layout below changes, so an existing schema is reloaded rather than misread. */
-export const POSTGRES_SCHEMA_VERSION = 11;
+export const POSTGRES_SCHEMA_VERSION = 12;
 
 /**
  * A field as searches compare and sort it, and as its index is built: text by code point (CKAN's C collation).
@@ -100,6 +100,7 @@ export function schemaSetupSql(schemas: PgSchemas, readerRole: string): string[]
     `ALTER TABLE ${qualified(schema, '_countcentre_resources')} ADD COLUMN IF NOT EXISTS "max_id" bigint NOT NULL DEFAULT 0`,
     `ALTER TABLE ${qualified(schema, '_countcentre_resources')} ADD COLUMN IF NOT EXISTS "built_indexes" text NOT NULL DEFAULT '[]'`,
     `ALTER TABLE ${qualified(schema, '_countcentre_resources')} ADD COLUMN IF NOT EXISTS "unbuilt_indexes" text NOT NULL DEFAULT '[]'`,
+    `ALTER TABLE ${qualified(schema, '_countcentre_resources')} ADD COLUMN IF NOT EXISTS "quoted_fields" text`,
     `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = ${quoteLiteral(readerRole)}) THEN CREATE ROLE ${quoteIdent(readerRole)} NOLOGIN; END IF; END $$`,
     `GRANT USAGE ON SCHEMA ${s} TO ${quoteIdent(readerRole)}`,
     `GRANT USAGE ON SCHEMA ${quoteIdent(schemas.public)} TO ${quoteIdent(readerRole)}`,
@@ -402,9 +403,9 @@ export function metaSql(schema: string) {
     all: `SELECT "key", "value" FROM ${meta}`,
     datasetVersion: `SELECT "value" FROM ${meta} WHERE "key" = 'dataset_version'`,
     put: `INSERT INTO ${meta} ("key", "value") VALUES ($1, $2) ON CONFLICT ("key") DO UPDATE SET "value" = EXCLUDED."value"`,
-    allResources: `SELECT "id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields", "table_name", "inputs", "max_id", "built_indexes", "unbuilt_indexes" FROM ${resources}`,
+    allResources: `SELECT "id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields", "table_name", "inputs", "max_id", "built_indexes", "unbuilt_indexes", "quoted_fields" FROM ${resources}`,
     clearResources: `DELETE FROM ${resources}`,
-    putResource: `INSERT INTO ${resources} ("id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields", "table_name", "inputs", "max_id", "built_indexes", "unbuilt_indexes") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+    putResource: `INSERT INTO ${resources} ("id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields", "table_name", "inputs", "max_id", "built_indexes", "unbuilt_indexes", "quoted_fields") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
     /** Records indexes built on a published version (the resource's table still the one named). */
     setIndexes: `UPDATE ${resources} SET "built_indexes" = $3, "unbuilt_indexes" = $4, "index_bytes" = $5 WHERE "id" = $1 AND "table_name" = $2`,
     databaseBytes: `SELECT pg_database_size(current_database()) AS bytes`,

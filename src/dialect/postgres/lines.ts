@@ -7,11 +7,13 @@ import type { FieldType } from '../../catalog/types.js';
 import { quoteIdent } from './quote.js';
 
 function valueText(
-  field: { id: string; type: FieldType | 'int' },
+  field: { id: string; type: FieldType | 'int'; nullable?: boolean; quoted?: boolean },
   delimiter: ',' | '\t',
   timestampMilliseconds: boolean,
 ): string {
   const c = quoteIdent(field.id);
+  // A field with no nulls and no value to quote is its own text.
+  if (field.type === 'text' && field.quoted === false) return field.nullable === false ? c : `coalesce(${c}, '')`;
   switch (field.type) {
     case 'bool':
       return `CASE WHEN ${c} THEN 't' WHEN NOT ${c} THEN 'f' ELSE '' END`;
@@ -33,7 +35,7 @@ function valueText(
 
 /** One record's line, its values joined by the delimiter and ended by a line feed. */
 export function delimitedLineSql(
-  fields: readonly { id: string; type: FieldType | 'int' }[],
+  fields: readonly { id: string; type: FieldType | 'int'; nullable?: boolean; quoted?: boolean }[],
   delimiter: ',' | '\t',
   timestampMilliseconds: boolean,
 ): string {

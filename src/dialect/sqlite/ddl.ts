@@ -7,7 +7,7 @@ import { rowSpec, SQLITE_FUNCTIONS } from './functions.js';
 import { quoteIdent, quoteLiteral, resourceTables } from './quote.js';
 
 /** Bumped whenever the layout below changes, so existing database files are rebuilt rather than misread. */
-export const SQLITE_SCHEMA_VERSION = 11;
+export const SQLITE_SCHEMA_VERSION = 12;
 
 /**
  * The column that keeps a numeric field's exact text (every digit and the scale, "12.50"), beside the field's own
@@ -110,15 +110,15 @@ export function createMetaTablesSql(): string[] {
       `"spec_hash" TEXT NOT NULL, "total" INTEGER NOT NULL, "loaded_at" TEXT NOT NULL, "source" TEXT NOT NULL, ` +
       `"data_bytes" INTEGER NOT NULL DEFAULT 0, "index_bytes" INTEGER NOT NULL DEFAULT 0, "null_fields" TEXT NOT NULL DEFAULT '[]', ` +
       `"inputs" TEXT NOT NULL DEFAULT '[]', "max_id" INTEGER NOT NULL DEFAULT 0, "exact_fields" TEXT NOT NULL DEFAULT '[]', ` +
-      `"built_indexes" TEXT NOT NULL DEFAULT '[]', "unbuilt_indexes" TEXT NOT NULL DEFAULT '[]')`,
+      `"built_indexes" TEXT NOT NULL DEFAULT '[]', "unbuilt_indexes" TEXT NOT NULL DEFAULT '[]', "quoted_fields" TEXT)`,
   ];
 }
 
 export const metaSql = {
   put: `INSERT OR REPLACE INTO ${META_TABLES.meta} ("key", "value") VALUES (?, ?)`,
   all: `SELECT "key", "value" FROM ${META_TABLES.meta}`,
-  putResource: `INSERT OR REPLACE INTO ${META_TABLES.resources} ("id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "null_fields", "inputs", "max_id", "exact_fields", "built_indexes", "unbuilt_indexes") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  allResources: `SELECT "id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields", "inputs", "max_id", "exact_fields", "built_indexes", "unbuilt_indexes" FROM ${META_TABLES.resources}`,
+  putResource: `INSERT OR REPLACE INTO ${META_TABLES.resources} ("id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "null_fields", "inputs", "max_id", "exact_fields", "built_indexes", "unbuilt_indexes", "quoted_fields") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  allResources: `SELECT "id", "source_sha256", "spec_hash", "total", "loaded_at", "source", "data_bytes", "index_bytes", "null_fields", "inputs", "max_id", "exact_fields", "built_indexes", "unbuilt_indexes", "quoted_fields" FROM ${META_TABLES.resources}`,
   deleteResource: `DELETE FROM ${META_TABLES.resources} WHERE "id" = ?`,
   /** Bytes of one table or index, from SQLite's dbstat (which reads only that object's pages). */
   objectBytes: `SELECT coalesce(sum(pgsize), 0) AS bytes FROM dbstat WHERE name = ?`,

@@ -9,18 +9,26 @@ import { exactColumn } from './ddl.js';
 import { SQLITE_FUNCTIONS } from './functions.js';
 import { quoteIdent, quoteLiteral } from './quote.js';
 
-/** The characters that make COPY quote a text value, by delimiter. */
+/**
+ * Whether COPY quotes a text value: empty, or holding the delimiter, a quote or a line break. One GLOB (its pattern a
+ * constant) costs a third of four instr calls.
+ */
 function quotingTest(column: string, delimiter: ',' | '\t'): string {
-  const marks = [delimiter === ',' ? "','" : 'char(9)', `'"'`, 'char(10)', 'char(13)'];
-  return [`${column} = ''`, ...marks.map((m) => `instr(${column}, ${m}) > 0`)].join(' OR ');
+  return `${column} GLOB ${quoteLiteral(`*[${delimiter}"\n\r]*`)} OR ${column} = ''`;
 }
 
-function valueText(
-  field: { id: string; type: FieldType | 'int' },
-  delimiter: ',' | '\t',
-  timestampMilliseconds: boolean,
-): string {
+/** A field as a line needs it: its type, and what loading found of its values (see PlanField). */
+export interface LineField {
+  id: string;
+  type: FieldType | 'int';
+  nullable?: boolean;
+  quoted?: boolean;
+}
+
+function valueText(field: LineField, delimiter: ',' | '\t', timestampMilliseconds: boolean): string {
   const c = quoteIdent(field.id);
+  // A field with no nulls and no value to quote is its own text (the test for quotes is most of a line's cost).
+  if (field.type === 'text' && field.quoted === false) return field.nullable === false ? c : `coalesce(${c}, '')`;
   switch (field.type) {
     case 'int':
     case 'int4':
@@ -51,7 +59,7 @@ function valueText(
 
 /** One record's line, its values joined by the delimiter and ended by a line feed. */
 export function delimitedLineSql(
-  fields: readonly { id: string; type: FieldType | 'int' }[],
+  fields: readonly LineField[],
   delimiter: ',' | '\t',
   timestampMilliseconds: boolean,
 ): string {

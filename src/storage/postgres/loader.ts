@@ -190,6 +190,7 @@ class PostgresLoadSession implements LoadSession {
         dataBytes: Number(sizes.rows[0]?.data ?? 0),
         indexBytes: Number(sizes.rows[0]?.indexes ?? 0),
         nullFields: numberer.nullFields(),
+        quotedFields: numberer.quotedFields(),
         table,
         maxId: numberer.maxId,
         // The field and composite indexes come once the resource is published (src/ingest/indexes.ts).
@@ -343,6 +344,7 @@ class PostgresLoadSession implements LoadSession {
           r.maxId,
           JSON.stringify(r.builtIndexes),
           JSON.stringify(r.unbuiltIndexes ?? []),
+          r.quotedFields ? JSON.stringify(r.quotedFields) : null,
         ]);
       }
       const bytes = await client.query<{ bytes: string }>(sql.databaseBytes);

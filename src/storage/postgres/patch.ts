@@ -161,6 +161,9 @@ export async function patchTable(
       indexBytes: Number(sizes.rows[0]?.indexes ?? 0),
       nullFields: resource.fields.filter((_, i) => facts[`n${i}`] === true).map((f) => f.id),
       builtIndexes: previous.builtIndexes.filter((key) => !refused.has(key)),
+      ...(previous.quotedFields
+        ? { quotedFields: [...new Set([...previous.quotedFields, ...numberer.quotedFields()])] }
+        : {}),
       ...(refused.size > 0 || previous.unbuiltIndexes
         ? { unbuiltIndexes: [...new Set([...(previous.unbuiltIndexes ?? []), ...refused])] }
         : {}),

@@ -63,6 +63,7 @@ export interface RowFacts {
   count: number;
   maxId: number;
   nullFields: string[];
+  quotedFields: string[];
   exactFields: string[];
 }
 

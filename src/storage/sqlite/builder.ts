@@ -109,6 +109,7 @@ export class SqliteDatabaseBuilder {
         dataBytes: 0,
         indexBytes: 0,
         nullFields: facts.nullFields,
+        quotedFields: facts.quotedFields,
         table: id,
         maxId: facts.maxId,
         ...(facts.exactFields.length > 0 ? { exactFields: facts.exactFields } : {}),
@@ -269,6 +270,7 @@ export class SqliteDatabaseBuilder {
         JSON.stringify(record.exactFields ?? []),
         JSON.stringify(record.builtIndexes),
         JSON.stringify(record.unbuiltIndexes ?? []),
+        record.quotedFields ? JSON.stringify(record.quotedFields) : null,
       );
     if (!this.loaded.has(record.id) && !this.measured.has(record.id))
       this.db.prepare(metaSql.setSizes).run(record.dataBytes, record.indexBytes, record.id);

@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import type { StoredValue } from '../../catalog/values.js';
 import { deleteRangeSql, nullFieldsSql, patchedTotalsSql } from '../../dialect/sqlite/patch.js';
 import type { IdRange, LoadBase, ResourceLoadRecord } from '../load-target.js';
-import type { ResourceShape } from './build-protocol.js';
+import type { ResourceShape, RowFacts } from './build-protocol.js';
 
 export async function patchResource(
   db: Database.Database,
@@ -15,8 +15,8 @@ export async function patchResource(
   base: LoadBase,
   previous: ResourceLoadRecord,
   ranges: readonly IdRange[],
-  /** Writes the replacements. */
-  fill: () => Promise<unknown>,
+  /** Writes the replacements; tells what they held. */
+  fill: () => Promise<RowFacts>,
   recordResource: (record: ResourceLoadRecord) => void,
 ): Promise<ResourceLoadRecord> {
   const { id, fields } = resource;
@@ -27,7 +27,7 @@ export async function patchResource(
       forget!.run(range.from, range.to);
       remove!.run(range.from, range.to);
     }
-    await fill();
+    const facts = await fill();
     const { total, maxId } = db.prepare(patchedTotalsSql(id)).get() as { total: number; maxId: number };
     const nulls = db.prepare(nullFieldsSql(id, fields)).get() as Record<string, StoredValue>;
     const record: ResourceLoadRecord = {
@@ -39,6 +39,10 @@ export async function patchResource(
       dataBytes: previous.dataBytes,
       indexBytes: previous.indexBytes,
       nullFields: fields.filter((_, i) => nulls[`n${i}`] === 1).map((f) => f.id),
+      // Quoting as before, and wherever the replacements need it (a superset: a removed record may have been the one).
+      ...(previous.quotedFields
+        ? { quotedFields: [...new Set([...previous.quotedFields, ...facts.quotedFields])] }
+        : {}),
       // The table is patched in place: it keeps its indexes.
       builtIndexes: previous.builtIndexes,
       ...(previous.unbuiltIndexes ? { unbuiltIndexes: previous.unbuiltIndexes } : {}),

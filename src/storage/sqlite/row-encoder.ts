@@ -70,6 +70,7 @@ export class SqliteRowEncoder {
       count: this.numberer.count,
       maxId: this.numberer.maxId,
       nullFields: this.numberer.nullFields(),
+      quotedFields: this.numberer.quotedFields(),
       exactFields: [...this.exactFields],
     };
   }
