@@ -84,6 +84,14 @@ export class RowVectorizer {
         builder.add(text, offset);
         continue;
       }
+      const stamp = this.fields[i]!.type === 'timestamp' ? timestampTokens(text) : null;
+      if (stamp) {
+        // A timestamp prints as six tokens (see timestampTokens), each passed through unchanged: like a date's, they
+        // seldom repeat, and this keeps them off the parser and the cache.
+        for (let k = 0; k < stamp.length; k++) builder.add(stamp[k]!, offset + k + 1);
+        offset += stamp.length;
+        continue;
+      }
       const date = this.fields[i]!.type === 'date' ? DATE_TOKENS.exec(text) : null;
       if (date) {
         // A date prints as three number tokens ("2019", "-04", "-14"), passed through unchanged like a number's: dates
@@ -119,8 +127,14 @@ export class RowVectorizer {
         else keys = this.keysOf(text, i);
       } else if (typeof value === 'boolean') keys = this.keysOf(value ? 'true' : 'false', i);
       else {
-        const date = this.fields[i]!.type === 'date' ? DATE_TOKENS.exec(value) : null;
-        keys = date ? `${lexemeKey(date[1]!)} ${lexemeKey(date[2]!)} ${lexemeKey(date[3]!)}` : this.keysOf(value, i);
+        const type = this.fields[i]!.type;
+        const stamp = type === 'timestamp' ? timestampTokens(value) : null;
+        const date = type === 'date' ? DATE_TOKENS.exec(value) : null;
+        keys = stamp
+          ? stamp.map(lexemeKey).join(' ')
+          : date
+            ? `${lexemeKey(date[1]!)} ${lexemeKey(date[2]!)} ${lexemeKey(date[3]!)}`
+            : this.keysOf(value, i);
       }
       if (keys === MARKUP) return ftsDocument(toTsvector(this.language, foldText(rowDocument(this.fields, values))));
       if (keys !== '') document = document === '' ? keys : `${document} ${keys}`;
@@ -170,6 +184,19 @@ export class RowVectorizer {
 
 /** Said by keysOf for a value that may open markup: the whole row is then lexized at once. */
 const MARKUP = '\u0000markup';
+
+/** A timestamp's text as the stores write it, YYYY-MM-DDTHH:MM:SS with any fraction of a second. */
+const TIMESTAMP_TOKENS = /^(\d{4})(-\d{2})(-\d{2})T(\d{2}):(\d{2}):(\d{2}(?:\.\d+)?)$/;
+
+/**
+ * The tokens PostgreSQL's parser reads in a timestamp's text, which every configuration passes through unchanged
+ * (numbers, and the hour as a word of letters and digits): "2019", "-04", "-14", "t09", "30", "05.5"; null for another
+ * form (see row-vectorizer tests).
+ */
+function timestampTokens(text: string): string[] | null {
+  const m = TIMESTAMP_TOKENS.exec(text);
+  return m ? [m[1]!, m[2]!, m[3]!, `t${m[4]!}`, m[5]!, m[6]!] : null;
+}
 
 /** A date's text as the stores write it: PostgreSQL's parser reads it as three tokens (see row-vectorizer tests). */
 const DATE_TOKENS = /^(\d{4})(-\d{2})(-\d{2})$/;

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import type { FieldDefinition } from '../../src/catalog/types.js';
 import type { StoredValue } from '../../src/catalog/values.js';
 import { ftsDocument, RowVectorizer, rowDocument } from '../../src/catalog/row-text.js';
-import { foldText, toTsvector, tsvectorToString } from '../../src/text-search/index.js';
+import { foldText, isTextSearchConfig, toTsvector, tsvectorToString } from '../../src/text-search/index.js';
 
 const TRICKY_VALUES: StoredValue[] = [
   'Carlow-Kilkenny',
@@ -227,4 +227,31 @@ test('a field that seldom repeats stops using the lexeme cache, and its vectors 
     [false, true],
   );
   assert.equal(caching[1]!.hits, 59_998);
+});
+
+test('timestamps of every year, with and without fractions of a second, lexize as to_tsvector reads their text', () => {
+  const fields: FieldDefinition[] = [
+    { id: 'at', column: 'at', type: 'timestamp', index: false, format: 'ISO' },
+    { id: 'name', column: 'name', type: 'text', index: false, format: 'ISO' },
+  ];
+  const fraction = fc.constantFrom('', '.5', '.05', '.123456', '.000001', '.9');
+  for (const language of ['english', 'simple', 'german', 'french']) {
+    if (!isTextSearchConfig(language)) continue;
+    const vectorizer = new RowVectorizer(language, fields);
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }),
+        fraction,
+        fc.constantFrom('Cork', 'the 2019-04-14T10:00:00', null),
+        (at, fraction, name) => {
+          const values: StoredValue[] = [at.toISOString().slice(0, 19) + fraction, name];
+          const expected = tsvectorToString(toTsvector(language, foldText(rowDocument(fields, values))));
+          assert.equal(tsvectorToString(vectorizer.vector(values)), expected, `${language}: ${JSON.stringify(values)}`);
+          const keys = (document: string) => [...new Set(document.split(' '))].sort();
+          assert.deepEqual(keys(vectorizer.document(values)), keys(ftsDocument(vectorizer.vector(values))));
+        },
+      ),
+      { numRuns: 5_000, seed: 2024 },
+    );
+  }
 });
