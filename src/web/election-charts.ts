@@ -482,7 +482,7 @@ export function overTimeChart(
   const marginTop = 16;
   const marginBottom = 34;
   // A phone's chart gives its labels at most a third of its width; a longer label is written short.
-  const room = narrow ? Math.floor(width / 3) : 200;
+  const room = narrow ? Math.floor(width / 3) : 250;
   const labelOf = (l: SeriesLine) => (l.label.length * 7 + 10 > room && l.short ? l.short : l.label);
   const points = lines.flatMap((l) =>
     l.values
