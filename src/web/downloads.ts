@@ -58,7 +58,8 @@ export const wantsExcel = (search: URLSearchParams) => search.get('bom') === 'tr
 export function standaloneSvg(svg: string, title: string): string {
   const open = /^<svg\b[^>]*>/.exec(svg);
   if (!open) throw new Error('not an SVG element');
-  let tag = open[0].replace(/\sclass="[^"]*"/, '');
+  // The page's stylesheet sets the font and colour Plot's defaults leave: as a file, the attributes say them instead.
+  let tag = open[0].replace(/\s(class|font-size|font-family|fill)="[^"]*"/g, '');
   if (!/\sxmlns=/.test(tag)) tag = tag.replace(/^<svg/, '<svg xmlns="http://www.w3.org/2000/svg"');
   tag = tag.replace(/>$/, ' font-family="system-ui, sans-serif" font-size="12" fill="#1b1b1b">');
   const escaped = title.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -315,9 +315,15 @@ function PartyLink({ party, href }: { party: string; href: string | null }) {
   );
 }
 
-function CountTable({ sheet, shown, count, constituency: c, pagePath, failed, downloads }: ConstituencyPageProps) {
+/** The most counts a printed count table holds side by side on A4; a longer count prints as several tables. */
+const PRINTED_COUNTS = 9;
+
+function CountTable(props: ConstituencyPageProps) {
+  const { sheet, shown, count, constituency: c, downloads } = props;
   const steps = shown.steps;
-  const faulty = new Set(failed.filter((f) => f.check === 'count-transfers').map((f) => f.count));
+  // On paper the count is cut into tables of a few counts each, so that every count prints, whole, on A4.
+  const parts: CountStep[][] = [];
+  for (let i = 0; i < steps.length; i += PRINTED_COUNTS) parts.push(steps.slice(i, i + PRINTED_COUNTS));
   return (
     <section aria-labelledby="count-title">
       <h2 id="count-title">Count by count{count < sheet.steps.length ? `, to count ${count}` : ''}</h2>
@@ -325,46 +331,78 @@ function CountTable({ sheet, shown, count, constituency: c, pagePath, failed, do
         Each cell gives the votes transferred at that count (+ received, − given away) and the running total after it.
         Quota {formatNumber(c.quota)}.
       </p>
-      <DataTable
-        scroll={`Count by count in ${c.name}`}
-        download={downloads.table('count-by-count', `the count by count in ${c.name}`)}
-        class="data count-table"
-        caption={
-          <>Count by count in {c.name}: a row per candidate, a column per count, headed by what was distributed.</>
-        }
-        head={
-          <>
-            <th scope="col">Candidate</th>
-            {steps.map((s) => (
-              <th scope="col" class="num">
-                <a href={s.count >= sheet.steps.length ? pagePath : `${pagePath}?count=${s.count}`}>Count {s.count}</a>
-                <span class="count-what">
-                  {distributionText(s.distribution)}
-                  {s.distribution.kind !== 'first' && ` (${formatNumber(s.distribution.votes)})`}
-                  {faulty.has(s.count) && (
-                    <a
-                      href="#checks-title"
-                      class="footnote-mark"
-                      aria-label=": does not add up in the source (see the note)"
-                    >
-                      †
-                    </a>
-                  )}
-                </span>
-              </th>
-            ))}
-          </>
-        }
-      >
-        {shown.candidates.map((s) => (
-          <tr class={s.elected ? 'is-elected' : s.excludedAt !== null ? 'is-excluded' : undefined}>
-            <th scope="row">
-              {fullName(s.candidate)}
-              <span class="row-party">
-                <PartyChip party={s.candidate.party} label={s.candidate.partyAbbreviation || s.candidate.party} />
-              </span>
-            </th>
-            {s.cells.map((cell) => (
+      <div class="screen-only">
+        <DataTable
+          scroll={`Count by count in ${c.name}`}
+          download={downloads.table('count-by-count', `the count by count in ${c.name}`)}
+          class="data count-table"
+          caption={
+            <>Count by count in {c.name}: a row per candidate, a column per count, headed by what was distributed.</>
+          }
+          head={<CountHeads {...props} steps={steps} />}
+        >
+          <CountRows {...props} steps={steps} />
+        </DataTable>
+      </div>
+      {parts.length > 1 && (
+        <div class="print-only">
+          {parts.map((part) => (
+            <DataTable
+              class="data count-table"
+              caption={
+                <>
+                  Count by count in {c.name}, counts {part[0]!.count} to {part.at(-1)!.count}
+                </>
+              }
+              head={<CountHeads {...props} steps={part} />}
+            >
+              <CountRows {...props} steps={part} />
+            </DataTable>
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function CountHeads({ sheet, pagePath, failed, steps }: ConstituencyPageProps & { steps: CountStep[] }) {
+  const faulty = new Set(failed.filter((f) => f.check === 'count-transfers').map((f) => f.count));
+  return (
+    <>
+      <th scope="col">Candidate</th>
+      {steps.map((s) => (
+        <th scope="col" class="num">
+          <a href={s.count >= sheet.steps.length ? pagePath : `${pagePath}?count=${s.count}`}>Count {s.count}</a>
+          <span class="count-what">
+            {distributionText(s.distribution)}
+            {s.distribution.kind !== 'first' && ` (${formatNumber(s.distribution.votes)})`}
+            {faulty.has(s.count) && (
+              <a href="#checks-title" class="footnote-mark" aria-label=": does not add up in the source (see the note)">
+                †
+              </a>
+            )}
+          </span>
+        </th>
+      ))}
+    </>
+  );
+}
+
+function CountRows({ shown, steps }: ConstituencyPageProps & { steps: CountStep[] }) {
+  const counts = new Set(steps.map((s) => s.count));
+  return (
+    <>
+      {shown.candidates.map((s) => (
+        <tr class={s.elected ? 'is-elected' : s.excludedAt !== null ? 'is-excluded' : undefined}>
+          <th scope="row">
+            {fullName(s.candidate)}
+            <span class="row-party">
+              <PartyChip party={s.candidate.party} label={s.candidate.partyAbbreviation || s.candidate.party} />
+            </span>
+          </th>
+          {s.cells
+            .filter((cell) => counts.has(cell.count))
+            .map((cell) => (
               <td class={`num${cell.event ? ` event-${cell.event}` : ''}`}>
                 {cell.transfer !== null && cell.transfer !== 0 && (
                   <span class="transfer">
@@ -385,27 +423,26 @@ function CountTable({ sheet, shown, count, constituency: c, pagePath, failed, do
                 )}
               </td>
             ))}
-          </tr>
-        ))}
-        <tr class="nontransferable">
-          <th scope="row">Non-transferable</th>
-          {steps.map((s) => (
-            <td class="num">
-              {s.count > 1 && (
-                <span class="transfer">
-                  <span class="visually-hidden">this count </span>
-                  {formatSigned(s.nonTransferable)}
-                </span>
-              )}
-              <span class="total">
-                <span class="visually-hidden">in all </span>
-                {formatNumber(s.nonTransferableSoFar)}
-              </span>
-            </td>
-          ))}
         </tr>
-      </DataTable>
-    </section>
+      ))}
+      <tr class="nontransferable">
+        <th scope="row">Non-transferable</th>
+        {steps.map((s) => (
+          <td class="num">
+            {s.count > 1 && (
+              <span class="transfer">
+                <span class="visually-hidden">this count </span>
+                {formatSigned(s.nonTransferable)}
+              </span>
+            )}
+            <span class="total">
+              <span class="visually-hidden">in all </span>
+              {formatNumber(s.nonTransferableSoFar)}
+            </span>
+          </td>
+        ))}
+      </tr>
+    </>
   );
 }
 

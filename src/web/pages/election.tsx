@@ -713,6 +713,7 @@ export function PartyPage({
       <h2>Candidates</h2>
       <DataTable
         scroll={`Candidates of ${party.party}`}
+        id="candidates"
         class="data"
         caption={
           <>
