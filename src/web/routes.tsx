@@ -533,6 +533,7 @@ async function constituencyPage(ctx: PageContext): Promise<PageResult> {
           />
           <OtherElections
             name={constituency.name}
+            election={name}
             change={parts.since}
             labels={parts.change.labels}
             constituencyHref={constituencyHref}

@@ -204,7 +204,10 @@ export function Headline({ change, election, partyHref, electedHref, chart, down
             {m.combinations.map((c, i) => (
               <>
                 {i > 0 ? '; ' : ''}
-                {c.parties.join(' and ')}, {formatNumber(c.seats)}
+                {c.parties.length > 2
+                  ? `${c.parties.slice(0, -1).join(', ')} and ${c.parties.at(-1)}`
+                  : c.parties.join(' and ')}
+                , {formatNumber(c.seats)}
                 {c.short > 0 ? ` (${formatNumber(c.short)} short)` : ' (a majority)'}
               </>
             ))}
@@ -462,11 +465,14 @@ function Evidence({ links }: { links: LinkedConstituency[] }) {
 /** The same constituency, or what it came from and became, at the other elections loaded. */
 export function OtherElections({
   name,
+  election,
   change,
   labels,
   constituencyHref,
 }: {
   name: string;
+  /** The election of the page, by dataset name. */
+  election: string;
   change: ConstituencyChange;
   labels: Map<string, string>;
   constituencyHref: (ref: ConstituencyRef) => string;
@@ -476,19 +482,21 @@ export function OtherElections({
   const same = new Map(change.sameAt.map((r) => [r.election, r]));
   const before = change.predecessors;
   const after = change.successors;
-  for (const election of labels.keys()) {
-    const at = same.get(election);
-    const linked = [...before, ...after].filter((l) => l.constituency.election === election);
+  const order = [...labels.keys()];
+  const here = order.indexOf(election);
+  for (const other of order) {
+    const at = same.get(other);
+    const linked = [...before, ...after].filter((l) => l.constituency.election === other);
     const link = (r: ConstituencyRef) => <a href={constituencyHref(r)}>{r.name}</a>;
     if (at) {
       const renamed = at.name !== name;
       const parts = linked.filter((l) => l.relation === 'from');
       rows.push({
-        election,
+        election: other,
         what: (
           <>
             {link(at)}
-            {renamed ? ' (its name then)' : ''}
+            {renamed ? (order.indexOf(other) < here ? ' (its name then)' : ' (renamed)') : ''}
             {parts.length > 0 && (
               <>
                 {before.includes(parts[0]!) ? '; it also took in part of ' : '; part of it went to '}
@@ -500,10 +508,14 @@ export function OtherElections({
       });
     } else if (linked.length > 0) {
       rows.push({
-        election,
+        election: other,
         what: (
           <>
-            {before.some((l) => l.constituency.election === election) ? 'Drawn from ' : 'Became part of '}
+            {before.some((l) => l.constituency.election === other)
+              ? 'Drawn from '
+              : linked.length > 1
+                ? 'Divided among '
+                : 'Became part of '}
             {listed(linked.map((l) => link(l.constituency)))}
           </>
         ),

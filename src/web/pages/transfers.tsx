@@ -476,6 +476,7 @@ export function ConstituencyTransfersPage({
             The flow's figures
           </h2>
           <FlowTable rows={flowRows} name={name} />
+          <TableLinks download={downloads.table('flow', `the transfers at each count in ${name}`)} />
         </section>
       </div>
       <h2>Party to party</h2>
