@@ -360,17 +360,19 @@ function narrowBars(
             ...(r.dash ? { strokeDasharray: r.dash } : {}),
           }),
         ),
-        ...rules.map((r, i) =>
-          Marks.text([r.at], {
+        ...rules.map((r) => {
+          // A label reads after its line, unless the line is near the right edge: then it ends at the line.
+          const after = r.at < domainMax * 0.6;
+          return Marks.text([r.at], {
             x: (d: number) => d,
             frameAnchor: 'top',
             text: () => r.label,
-            dy: -16 + i * 0,
-            dx: i === 0 ? 3 : -3,
-            textAnchor: i === 0 ? 'start' : 'end',
+            dy: -16,
+            dx: after ? 3 : -3,
+            textAnchor: after ? 'start' : 'end',
             fill: '#111',
-          }),
-        ),
+          });
+        }),
       ],
     },
     { narrow: true },
