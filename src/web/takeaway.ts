@@ -20,6 +20,7 @@ import { checksOf, failedChecks, type FailedCheck } from './checks-view.js';
 import { PageFailure } from './data.js';
 import { csvAnswer, downloadsUnder, svgAnswer, wantsExcel, type CsvTable } from './downloads.js';
 import {
+  countColours,
   firstPreferencesChart,
   firstPreferencesNarrowChart,
   majorityChart,
@@ -62,6 +63,8 @@ export interface ChartEntry {
   page: { href: string; title: string };
   svg: () => string;
   table: string;
+  /** What its colours mean, where the image does not say. */
+  legend?: { colour: string; label: string }[];
 }
 
 export interface Takeaway {
@@ -107,6 +110,7 @@ export function takeawayAnswer(
         page: chart.page,
         downloads: downloadsUnder(base, query).chart(file, chart.title, chart.table),
         source: takeaway.source,
+        legend: chart.legend ?? [],
       },
       ctx.assets,
     ),
@@ -336,6 +340,7 @@ export async function constituencyParts(ctx: PageContext) {
       page,
       svg: () => chartOf(ctx.client, `race ${chartKey} ${count}`, () => raceToQuotaChart(shown, count)),
       table: 'race',
+      legend: countColours(count).map((colour, i) => ({ colour, label: `Count ${i + 1}` })),
     };
   }
   if (step) {

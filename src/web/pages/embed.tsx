@@ -14,6 +14,8 @@ export interface EmbedProps {
   downloads: ChartDownload;
   /** The source of the figures, as the page's footer gives it. */
   source: string;
+  /** What the chart's colours mean, where the image does not say. */
+  legend: { colour: string; label: string }[];
 }
 
 export function renderEmbed(props: EmbedProps, assets: Assets): string {
@@ -35,6 +37,18 @@ export function renderEmbed(props: EmbedProps, assets: Assets): string {
               </span>{' '}
               {props.caption}
             </figcaption>
+            {props.legend.length > 0 && (
+              <ul class="legend" aria-label="Legend">
+                {props.legend.map((l) => (
+                  <li>
+                    <svg class="swatch" viewBox="0 0 10 10" width="10" height="10" aria-hidden="true" focusable="false">
+                      <rect width="10" height="10" fill={l.colour} />
+                    </svg>
+                    {l.label}
+                  </li>
+                ))}
+              </ul>
+            )}
             <div
               class="chart-box"
               role="region"
