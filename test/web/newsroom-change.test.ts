@@ -274,7 +274,7 @@ for (const backend of BROWSER_BACKENDS)
       }
     });
 
-    test('a constituency prints on A4 with every count: counts 6–8 of Dublin Bay South, all 20 of Louth 2024', async () => {
+    test('a constituency prints on A4 with every count (counts 6–8 of Dublin Bay South, all 20 of Louth 2024), and transfer matrices and party tables whole', async () => {
       const tab = await openTab(browser, { javaScript: true, width: 1280 });
       const { page } = tab;
       try {
@@ -298,6 +298,21 @@ for (const backend of BROWSER_BACKENDS)
           assert.ok(widest <= 794, `${url}: the widest table ends at ${widest} px of 794`);
           await page.emulateMedia({ media: 'screen' });
           await page.setViewportSize({ width: 1280, height: 900 });
+        }
+        // Transfer matrices and party tables print whole too.
+        await page.setViewportSize({ width: 794, height: 1123 });
+        await page.emulateMedia({ media: 'print' });
+        for (const url of [
+          '/election/general-election-2024/transfers',
+          '/election/general-election-2024/parties',
+          '/election/general-election-2024',
+          `${DBS}/transfers`,
+        ]) {
+          await page.goto(`${served.base}${url}`);
+          const widest = await page.evaluate(() =>
+            Math.max(...[...document.querySelectorAll('table.data')].map((t) => t.getBoundingClientRect().right)),
+          );
+          assert.ok(widest <= 794, `${url}: the widest table ends at ${widest} px of 794`);
         }
         assert.deepEqual(tab.problems, []);
       } finally {
