@@ -151,9 +151,18 @@ export function Headline({ change, election, partyHref, electedHref, chart, down
         ))}
       </DataTable>
       <p class="hint">
-        Parties that won a seat {before ? `in ${yearOf(change.election.label)} or ${before}` : ''}; every party's
-        figures are in the party totals. Swing: the change in a party's share of first preferences, in percentage
-        points, from the unrounded shares.
+        {before ? (
+          <>
+            Parties that won a seat in {yearOf(change.election.label)} or {before}; every party's figures are in the
+            party totals. Swing: the change in a party's share of first preferences, in percentage points, from the
+            unrounded shares.
+          </>
+        ) : (
+          <>
+            Parties that won a seat; every party's figures are in the party totals. The {change.election.label} is the
+            first election loaded here: there is none before it to compare with.
+          </>
+        )}
       </p>
       <Figure
         id="majority"
