@@ -230,6 +230,17 @@ export function constituencySwing(earlier: ConstituencyTally, later: Constituenc
 }
 
 /**
+ * A party's seats that changed hands, in words: "gain from Fine Gael", "loss to Sinn Féin", "new seat", "seat gone";
+ * several joined by commas; empty where none did.
+ */
+export function handsText(swing: Pick<ConstituencySwing, 'gains' | 'losses'>, party: string): string {
+  return [
+    ...swing.gains.filter((g) => g.party === party).map((g) => (g.from ? `gain from ${g.from}` : 'new seat')),
+    ...swing.losses.filter((l) => l.party === party).map((l) => (l.to ? `loss to ${l.to}` : 'seat gone')),
+  ].join(', ');
+}
+
+/**
  * A reviewed statement of where a constituency came from: `same` (unchanged), `continues` (the same constituency with
  * its boundaries adjusted, perhaps renamed: compared with it) or `from` (it took in all or part of it: not compared).
  */

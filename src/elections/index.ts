@@ -27,6 +27,7 @@ export {
 export {
   ConstituencyLineage,
   constituencySwing,
+  handsText,
   LINK_RELATIONS,
   majorityArithmetic,
   partySwing,

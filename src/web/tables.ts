@@ -4,6 +4,7 @@
 
 import {
   displayName,
+  handsText,
   isElectedResult,
   NON_TRANSFERABLE,
   type Candidate,
@@ -207,6 +208,7 @@ export function constituencySinceTable(swing: ConstituencySwing, previousLabel: 
       `Share ${before} (%)`,
       `Share ${now} (%)`,
       'Swing (points)',
+      'Gain from, loss to',
     ],
     rows: swing.parties.map((p) => [
       p.party,
@@ -216,6 +218,7 @@ export function constituencySinceTable(swing: ConstituencySwing, previousLabel: 
       percent(p.shares[0]),
       percent(p.shares[1]),
       rounded(p.swing),
+      handsText(swing, p.party) || (p.seats[1] > 0 ? 'held' : ''),
     ]),
   };
 }

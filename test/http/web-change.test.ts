@@ -177,10 +177,10 @@ for (const backend of TEST_BACKENDS)
           'Dublin Bay South had the same boundaries in 2016. Sinn Féin gain from Fine Gael. Held: Fine Gael, Green Party/ Comhaontas Glas and Fianna Fáil.',
         );
         assert.deepEqual(rowsOf(page, '#change-table').slice(0, 4), [
-          ['Fine Gael', '2', '1', '−1', '30.1%', '27.7%', '−2.4 points'],
-          ['Green Party/ Comhaontas Glas', '1', '1', 'no change', '11.4%', '22.4%', '+11.0 points'],
-          ['Sinn Féin', '0', '1', '+1', '9.5%', '16.1%', '+6.6 points'],
-          ['Fianna Fáil', '1', '1', 'no change', '11.5%', '13.8%', '+2.3 points'],
+          ['Fine Gael', '2', '1', '−1', '30.1%', '27.7%', '−2.4 points', 'loss to Sinn Féin'],
+          ['Green Party/ Comhaontas Glas', '1', '1', 'no change', '11.4%', '22.4%', '+11.0 points', 'held'],
+          ['Sinn Féin', '0', '1', '+1', '9.5%', '16.1%', '+6.6 points', 'gain from Fine Gael'],
+          ['Fianna Fáil', '1', '1', 'no change', '11.5%', '13.8%', '+2.3 points', 'held'],
         ]);
         assert.deepEqual(page.all('#other-elections li'), [
           'General Election 2011: Dublin South East (its name then)',
@@ -317,17 +317,17 @@ for (const backend of TEST_BACKENDS)
         assert.equal(
           since.body,
           [
-            'Party,Seats 2016,Seats 2020,Change,Share 2016 (%),Share 2020 (%),Swing (points)',
-            'Fine Gael,2,1,-1,30.1,27.7,-2.4',
-            'Green Party/ Comhaontas Glas,1,1,0,11.4,22.4,11',
-            'Sinn Féin,0,1,1,9.5,16.1,6.6',
-            'Fianna Fáil,1,1,0,11.5,13.8,2.3',
-            'The Labour Party,0,0,0,10.6,7.9,-2.7',
-            'Social Democrats,0,0,0,6.7,4.5,-2.1',
-            'Non-Party,0,0,0,5.2,2.8,-2.4',
-            'Solidarity - People Before Profit,0,0,0,4.4,2.5,-1.8',
-            'Renua Ireland,0,0,0,10.7,1.6,-9.1',
-            'Irish Freedom Party,0,0,0,,0.6,0.6',
+            'Party,Seats 2016,Seats 2020,Change,Share 2016 (%),Share 2020 (%),Swing (points),"Gain from, loss to"',
+            'Fine Gael,2,1,-1,30.1,27.7,-2.4,loss to Sinn Féin',
+            'Green Party/ Comhaontas Glas,1,1,0,11.4,22.4,11,held',
+            'Sinn Féin,0,1,1,9.5,16.1,6.6,gain from Fine Gael',
+            'Fianna Fáil,1,1,0,11.5,13.8,2.3,held',
+            'The Labour Party,0,0,0,10.6,7.9,-2.7,',
+            'Social Democrats,0,0,0,6.7,4.5,-2.1,',
+            'Non-Party,0,0,0,5.2,2.8,-2.4,',
+            'Solidarity - People Before Profit,0,0,0,4.4,2.5,-1.8,',
+            'Renua Ireland,0,0,0,10.7,1.6,-9.1,',
+            'Irish Freedom Party,0,0,0,,0.6,0.6,',
             '',
           ].join('\r\n'),
         );

@@ -9,6 +9,7 @@ import {
   ConstituencyLineage,
   constituencySwing,
   Election,
+  handsText,
   majorityArithmetic,
   partyMatchKey,
   partySwing,
@@ -194,6 +195,9 @@ describe('Dublin Bay South 2016 → 2020, worked by hand from the candidate file
     assert.deepEqual(change.losses, [{ party: 'Fine Gael', to: 'Sinn Féin' }]);
     assert.deepEqual(change.seats, [4, 4]);
     assert.deepEqual(of('Fine Gael').seats, [2, 1]);
+    assert.equal(handsText(change, 'Sinn Féin'), 'gain from Fine Gael');
+    assert.equal(handsText(change, 'Fine Gael'), 'loss to Sinn Féin');
+    assert.equal(handsText(change, 'Fianna Fáil'), '');
   });
 
   test('shares of 39,703 and 39,591 first preferences: Fine Gael −2.4, the Greens +11.0, Sinn Féin +6.6 points', () => {
@@ -242,6 +246,8 @@ describe('Dublin Bay South 2016 → 2020, worked by hand from the candidate file
       tallyOf({ seats: 1, returnedAutomatically: 0 }, [candidate('A', 10, true), candidate('B', 9)], String, null),
     );
     assert.deepEqual(fewer.losses, [{ party: 'B', to: null }]);
+    assert.equal(handsText(more, 'C'), 'new seat');
+    assert.equal(handsText(fewer, 'B'), 'seat gone');
   });
 });
 

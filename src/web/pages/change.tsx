@@ -4,7 +4,13 @@
 // was made from, with the same constituency at the other elections.
 
 import type { ComponentChildren } from 'preact';
-import type { ConstituencyRef, Election, LinkedConstituency, PartySwing } from '../../elections/index.js';
+import {
+  handsText,
+  type ConstituencyRef,
+  type Election,
+  type LinkedConstituency,
+  type PartySwing,
+} from '../../elections/index.js';
 import type { ConstituencyChange, ElectionChange, ElectionRef } from '../change-view.js';
 import type { ChartDownload, TableDownload } from '../downloads.js';
 import { formatNumber, formatShare, formatSigned, plural } from '../format.js';
@@ -416,6 +422,7 @@ export function ConstituencySince(props: ConstituencyChangeProps) {
         }
         text={['Party']}
         numeric={[`Seats ${before}`, `Seats ${now}`, 'Change', `Share ${before}`, `Share ${now}`, 'Swing']}
+        after={['Gain from, loss to']}
         download={download}
         foot={
           <>
@@ -426,6 +433,7 @@ export function ConstituencySince(props: ConstituencyChangeProps) {
             <Num>100%</Num>
             <Num>100%</Num>
             <Num>–</Num>
+            <td />
           </>
         }
       >
@@ -448,6 +456,7 @@ export function ConstituencySince(props: ConstituencyChangeProps) {
               <Num>{p.shares[0] === null ? 'no candidate' : formatShare(p.shares[0])}</Num>
               <Num>{p.shares[1] === null ? 'no candidate' : formatShare(p.shares[1])}</Num>
               <Num>{swingText(p.swing)}</Num>
+              <td>{handsText(swing, p.party) || (p.seats[1] > 0 ? 'held' : '')}</td>
             </tr>
           );
         })}
