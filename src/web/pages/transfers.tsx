@@ -139,7 +139,9 @@ export function TransferMatrix({
             <Num>{formatNumber(g.distributed)}</Num>
             {columns.map((p) => {
               const share = shareTo(g, p);
-              return <td class={`num${ownParty(p, g.party) ? ' own' : ''}`}>{share === null ? '–' : formatShare(share)}</td>;
+              return (
+                <td class={`num${ownParty(p, g.party) ? ' own' : ''}`}>{share === null ? '–' : formatShare(share)}</td>
+              );
             })}
           </tr>
         ))}
