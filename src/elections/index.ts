@@ -24,6 +24,27 @@ export {
   type ElectionSummary,
   type PartyChange,
 } from './compare.js';
+export {
+  ConstituencyLineage,
+  constituencySwing,
+  handsText,
+  LINK_RELATIONS,
+  majorityArithmetic,
+  partySwing,
+  partySwingsAt,
+  tallyOf,
+  type ConstituencyLink,
+  type ConstituencyPartySwing,
+  type ConstituencyRef,
+  type ConstituencySwing,
+  type ConstituencyTally,
+  type LineageElection,
+  type LinkedConstituency,
+  type MajorityArithmetic,
+  type PartySwing,
+  type SeatGain,
+  type SeatLoss,
+} from './change.js';
 export { countSheet, sheetAfterCount, totalAfter } from './count.js';
 export { compareSurnames, compareText, displayName, partyMatchKey, slugOf, surnameSortKey } from './names.js';
 export { CEANN_COMHAIRLE_ROW, electionTotals, isElectedResult, isWoman, partyRecords, partyTotals } from './parties.js';

@@ -16,15 +16,36 @@ import { NEUTRAL_COLOUR, partyColour } from './party-colours.js';
 const WIDTH = 720;
 const ROW = 26;
 
-export function candidateLabel(s: {
-  candidate: { surname: string; firstName: string; party: string; partyAbbreviation: string };
-}): string {
-  const c = s.candidate;
-  return `${displayName(c.firstName)} ${displayName(c.surname)} (${c.partyAbbreviation || c.party || 'no party given'})`.trim();
+/**
+ * A party's name as a chart's label writes it, in plain words rather than initials: the English name of a bilingual
+ * one ("Green Party/ Comhaontas Glas" → "Green Party"), without a leading "The".
+ */
+export function plainPartyName(party: string): string {
+  return (
+    party
+      .replace(/^the\s+/i, '')
+      .split(/\s*\/\s*|\s+-\s+An\s/)[0]!
+      .trim() || 'No party given'
+  );
 }
 
+/**
+ * A candidate as charts and tables label them: "Eamon Ryan (Green Party)"; where that is longer than `max` characters,
+ * the party's abbreviation stands for its name.
+ */
+export function candidateLabel(
+  s: { candidate: { surname: string; firstName: string; party: string; partyAbbreviation: string } },
+  max = 40,
+): string {
+  const c = s.candidate;
+  const name = `${displayName(c.firstName)} ${displayName(c.surname)}`.trim();
+  const full = `${name} (${c.party ? plainPartyName(c.party) : 'no party given'})`;
+  return full.length <= max || !c.partyAbbreviation ? full : `${name} (${c.partyAbbreviation})`;
+}
+
+/** Room for the longest label at the charts' 12 px text (about 7 px a character), within a third of the width. */
 function marginFor(labels: string[]): number {
-  return Math.min(260, 12 + 6.2 * Math.max(...labels.map((l) => l.length), 8));
+  return Math.min(300, 12 + 7 * Math.max(...labels.map((l) => l.length), 8));
 }
 
 /** A wide chart of a row per label: the labels down the left, a gridded axis of values along the bottom. */
@@ -116,7 +137,7 @@ export function raceToQuotaChart(sheet: CountSheet, upTo: number): string {
       if (gain > 0) segments.push({ label: candidateLabel(s), count: `Count ${i + 1}`, votes: gain });
     });
   }
-  const labels = sheet.candidates.map(candidateLabel);
+  const labels = sheet.candidates.map((s) => candidateLabel(s));
   const quota = sheet.constituency.quota;
   const totals = sheet.candidates.map((s) =>
     s.cells
@@ -176,20 +197,17 @@ export function transfersChart(sheet: CountSheet, step: CountStep): string {
 /** Each party's share of the vote (circle) and of the seats (diamond). */
 export function sharesChart(parties: readonly PartyTotals[], electionLabel: string): string {
   const rows = parties.flatMap((p) => [
-    { party: p.abbreviation, measure: 'Vote share', share: p.voteShare * 100, colour: partyColour(p.party) },
-    { party: p.abbreviation, measure: 'Seat share', share: p.seatShare * 100, colour: partyColour(p.party) },
+    { party: plainPartyName(p.party), measure: 'Vote share', share: p.voteShare * 100, colour: partyColour(p.party) },
+    { party: plainPartyName(p.party), measure: 'Seat share', share: p.seatShare * 100, colour: partyColour(p.party) },
   ]);
-  const labels = parties.map((p) => p.abbreviation);
+  const labels = parties.map((p) => plainPartyName(p.party));
   return rowsChart(`Share of first-preference votes and share of seats by party, ${electionLabel}.`, labels, {
     height: 40 + labels.length * ROW,
     marginRight: 24,
     x: { label: 'Share (%)', domain: [0, Math.max(5, ...rows.map((r) => r.share)) * 1.05] },
     symbol: { domain: ['Vote share', 'Seat share'], range: ['circle', 'diamond'] },
     marks: [
-      Marks.ruleY(
-        parties.map((p) => p.abbreviation),
-        { stroke: '#ddd' },
-      ),
+      Marks.ruleY(labels, { stroke: '#ddd' }),
       Marks.dot(rows, { x: 'share', y: 'party', symbol: 'measure', fill: 'colour', stroke: '#222', r: 5 }),
     ],
   });
@@ -199,7 +217,7 @@ export function sharesChart(parties: readonly PartyTotals[], electionLabel: stri
 export function shareChangeChart(parties: readonly PartyChange[], label: string): string {
   const rows = parties
     .filter((p) => p.shareChange !== null)
-    .map((p) => ({ party: p.abbreviation, change: p.shareChange!, colour: partyColour(p.party) }));
+    .map((p) => ({ party: plainPartyName(p.party), change: p.shareChange!, colour: partyColour(p.party) }));
   const labels = rows.map((r) => r.party);
   return rowsChart(`Change in first-preference vote share by party, ${label}, in percentage points.`, labels, {
     height: 40 + Math.max(1, rows.length) * ROW,
@@ -212,8 +230,61 @@ export function shareChangeChart(parties: readonly PartyChange[], label: string)
   });
 }
 
+/** Each party's seats against the majority line of the Dáil. */
+export function majorityChart(
+  parties: readonly { party: string; seats: number }[],
+  majority: number,
+  houseSeats: number,
+  electionLabel: string,
+): string {
+  const rows = parties.map((p) => ({ label: plainPartyName(p.party), seats: p.seats, colour: partyColour(p.party) }));
+  const labels = rows.map((r) => r.label);
+  return rowsChart(
+    `Seats won by each party that won a seat, ${electionLabel}, against the majority line of ${formatNumber(majority)} of ${formatNumber(houseSeats)} seats.`,
+    labels,
+    {
+      height: 54 + Math.max(1, rows.length) * ROW,
+      marginTop: 24,
+      marginRight: 40,
+      x: { label: 'Seats', domain: [0, Math.max(majority, ...rows.map((r) => r.seats)) * 1.05] },
+      marks: [
+        Marks.barX(rows, { x: 'seats', y: 'label', fill: 'colour', stroke: '#222', strokeWidth: 0.5 }),
+        Marks.text(rows, {
+          x: 'seats',
+          y: 'label',
+          text: (d: { seats: number }) => formatNumber(d.seats),
+          textAnchor: 'start',
+          dx: 4,
+          fill: '#222',
+        }),
+        Marks.ruleX([majority], { stroke: '#111', strokeWidth: 2, strokeDasharray: '6 3' }),
+        quotaName(majority, `majority, ${formatNumber(majority)}`),
+      ],
+    },
+  );
+}
+
+/** The same, for a phone. */
+export function majorityNarrowChart(
+  parties: readonly { party: string; seats: number }[],
+  majority: number,
+  houseSeats: number,
+  electionLabel: string,
+): string {
+  return narrowBars(
+    `Seats won by each party that won a seat, ${electionLabel}, against the majority line of ${formatNumber(majority)} of ${formatNumber(houseSeats)} seats.`,
+    parties.map((p) => ({
+      label: plainPartyName(p.party),
+      segments: [{ value: p.seats, fill: partyColour(p.party), key: '' }],
+      text: formatNumber(p.seats),
+    })),
+    [{ at: majority, label: `majority, ${formatNumber(majority)}`, dash: '6 3' }],
+    'Seats',
+  );
+}
+
 /** A phone's chart width: drawn at about the width it is shown at, so its text reads at its own size. */
-const NARROW = 340;
+const NARROW = 300;
 const NARROW_ROW = 34;
 
 interface NarrowBar {
@@ -246,7 +317,7 @@ function narrowBars(
   const ends = rows.map((r) => ({ label: r.label, x: r.segments.reduce((s, g) => s + g.value, 0), text: r.text }));
   // The longest value text takes about 6 px a character at 11 px: the domain leaves that much room after the longest
   // bar.
-  const textRoom = Math.max(...rows.map((r) => r.text.length), 4) * 6.2 + 8;
+  const textRoom = Math.max(...rows.map((r) => r.text.length), 4) * 7 + 8;
   const plotWidth = NARROW - 8 - 8;
   const domainMax = (max * plotWidth) / Math.max(60, plotWidth - textRoom);
   return renderChart(
@@ -289,17 +360,19 @@ function narrowBars(
             ...(r.dash ? { strokeDasharray: r.dash } : {}),
           }),
         ),
-        ...rules.map((r, i) =>
-          Marks.text([r.at], {
+        ...rules.map((r) => {
+          // A label reads after its line, unless the line is near the right edge: then it ends at the line.
+          const after = r.at < domainMax * 0.6;
+          return Marks.text([r.at], {
             x: (d: number) => d,
             frameAnchor: 'top',
             text: () => r.label,
-            dy: -16 + i * 0,
-            dx: i === 0 ? 3 : -3,
-            textAnchor: i === 0 ? 'start' : 'end',
+            dy: -16,
+            dx: after ? 3 : -3,
+            textAnchor: after ? 'start' : 'end',
             fill: '#111',
-          }),
-        ),
+          });
+        }),
       ],
     },
     { narrow: true },
@@ -374,9 +447,9 @@ export function sharesNarrowChart(parties: readonly PartyTotals[], electionLabel
   const rows = parties
     .filter((p) => p.seats > 0 || p.voteShare >= 0.01)
     .map((p) => ({
-      label: `${p.abbreviation} · votes ${formatShare(p.voteShare)}, seats ${formatShare(p.seatShare)}`,
+      label: plainPartyName(p.party),
       segments: [{ value: p.voteShare * 100, fill: partyColour(p.party), key: '' }],
-      text: formatShare(p.seatShare),
+      text: `${formatShare(p.voteShare)} · seats ${formatShare(p.seatShare)}`,
     }));
   return narrowBars(
     `Share of first-preference votes by party (bars) and of seats (after each bar), ${electionLabel}; parties with a seat or 1% of the vote.`,
@@ -388,13 +461,15 @@ export function sharesNarrowChart(parties: readonly PartyTotals[], electionLabel
 
 export interface SeriesLine {
   label: string;
+  /** A shorter label (an abbreviation), used where the label does not fit a phone's chart. */
+  short?: string;
   colour: string;
   /** One value per election; null where the party did not stand. */
   values: (number | null)[];
 }
 
 /**
- * Lines across elections, labelled at their right end (labels nudged apart so that close values stay readable).
+ * Lines across elections, each labelled at its last point (labels nudged apart so that close values stay readable).
  * `narrow` draws it for a phone's width.
  */
 export function overTimeChart(
@@ -405,25 +480,32 @@ export function overTimeChart(
   narrow: boolean,
 ): string {
   const width = narrow ? NARROW : WIDTH;
-  const height = narrow ? 300 : 380;
+  const height = narrow ? 340 : 420;
   const marginTop = 16;
   const marginBottom = 34;
+  // A phone's chart gives its labels at most a third of its width; a longer label is written short.
+  const room = narrow ? Math.floor(width / 3) : 250;
+  const labelOf = (l: SeriesLine) => (l.label.length * 7 + 10 > room && l.short ? l.short : l.label);
   const points = lines.flatMap((l) =>
     l.values
       .map((v, i) => (v === null ? null : { label: l.label, year: years[i]!, value: v, colour: l.colour }))
       .filter((p) => p !== null),
   );
   const max = Math.max(1, ...points.map((p) => p!.value)) * 1.05;
-  // End labels at least 13 px apart, in data units.
-  const gap = (13 * max) / (height - marginTop - marginBottom);
+  // End labels at least 14 px apart, in data units, among those at the same election.
+  const gap = (14 * max) / (height - marginTop - marginBottom);
   const ends = lines
     .map((l) => {
       const i = l.values.findLastIndex((v) => v !== null);
-      return { label: l.label, year: years[i]!, value: l.values[i]!, y: l.values[i]!, colour: l.colour };
+      return { label: labelOf(l), year: years[i]!, value: l.values[i]!, y: l.values[i]!, colour: l.colour };
     })
-    .filter((e) => e.year === years.at(-1))
+    .filter((e) => e.year !== undefined)
     .sort((a, b) => a.value - b.value);
-  for (let i = 1; i < ends.length; i++) if (ends[i]!.y - ends[i - 1]!.y < gap) ends[i]!.y = ends[i - 1]!.y + gap;
+  for (const year of years) {
+    const here = ends.filter((e) => e.year === year);
+    for (let i = 1; i < here.length; i++) if (here[i]!.y - here[i - 1]!.y < gap) here[i]!.y = here[i - 1]!.y + gap;
+  }
+  const longest = Math.max(4, ...ends.filter((e) => e.year === years.at(-1)).map((e) => e.label.length));
   return renderChart(
     label,
     {
@@ -432,13 +514,22 @@ export function overTimeChart(
       marginTop,
       marginBottom,
       marginLeft: narrow ? 34 : 44,
-      marginRight: narrow ? 58 : 90,
+      marginRight: Math.min(room, longest * 7 + 12),
       x: { type: 'point', domain: years, label: null, padding: 0.1 },
-      y: { label: axisLabel, grid: true, domain: [0, max], ticks: narrow ? 5 : 8 },
+      y: { label: axisLabel, grid: true, domain: [0, Math.max(max, ...ends.map((e) => e.y))], ticks: narrow ? 5 : 8 },
       marks: [
         Marks.lineY(points, { x: 'year', y: 'value', z: 'label', stroke: 'colour', strokeWidth: 2.5 }),
         Marks.dot(points, { x: 'year', y: 'value', fill: 'colour', stroke: '#222', r: 3.5 }),
-        Marks.text(ends, { x: 'year', y: 'y', text: 'label', textAnchor: 'start', dx: 8, fill: '#111' }),
+        Marks.text(ends, {
+          x: 'year',
+          y: 'y',
+          text: 'label',
+          textAnchor: 'start',
+          dx: 8,
+          fill: '#111',
+          stroke: 'white',
+          strokeWidth: 3,
+        }),
       ],
     },
     { narrow },

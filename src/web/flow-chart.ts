@@ -5,6 +5,7 @@
 // follow them along it, and the counts are already the layers.
 
 import { countFlow, displayName, NON_TRANSFERABLE, type CountSheet } from '../elections/index.js';
+import { plainPartyName } from './election-charts.js';
 import { formatNumber } from './format.js';
 import { NEUTRAL_COLOUR, partyColour } from './party-colours.js';
 
@@ -17,20 +18,28 @@ export function countFlowChart(sheet: CountSheet): string {
   const columns = sheet.steps.length;
   const order = [...sheet.candidates.map((s) => s.candidate.key), NON_TRANSFERABLE];
   const byKey = new Map(sheet.candidates.map((s) => [s.candidate.key, s]));
+  // Labels in plain words: the party's name, or its abbreviation where the name is long.
   const labelOf = (who: string) => {
     if (who === NON_TRANSFERABLE) return 'Non-transferable';
     const c = byKey.get(who)!.candidate;
-    return `${displayName(c.surname)} (${c.partyAbbreviation || c.party || '–'})`;
+    const party = c.party ? plainPartyName(c.party) : 'no party';
+    return `${displayName(c.surname)} (${party.length <= 18 || !c.partyAbbreviation ? party : c.partyAbbreviation})`;
   };
   const colourOf = (who: string) =>
     who === NON_TRANSFERABLE ? NEUTRAL_COLOUR : partyColour(byKey.get(who)!.candidate.party);
 
-  const marginLeft = 170;
-  const marginRight = 235;
+  // Room for the longest label at 12.5 px (about 7.3 px a character) and its figures.
+  const longest = Math.max(...order.map((who) => labelOf(who).length));
+  const marginLeft = Math.ceil(16 + 7.3 * (longest + 7));
+  const marginRight = Math.ceil(16 + 7.3 * (longest + 16));
   const top = 34;
   const gap = 5;
   const nodeWidth = 10;
-  const width = Math.max(760, marginLeft + marginRight + (columns - 1) * 96 + nodeWidth);
+  // The counts fill what a wide screen's box has room for (about 1,100 px), at least 56 px apart: a long count
+  // scrolls in its box rather than shrinking its text.
+  const spacing =
+    columns > 1 ? Math.max(56, Math.min(96, (1100 - marginLeft - marginRight - nodeWidth) / (columns - 1))) : 0;
+  const width = Math.max(760, Math.ceil(marginLeft + marginRight + (columns - 1) * spacing + nodeWidth));
   const height = Math.max(420, 30 * order.length);
   const columnTotals = Array.from({ length: columns }, (_, i) =>
     nodes.filter((n) => n.column === i).reduce((s, n) => s + n.votes, 0),

@@ -16,6 +16,7 @@ import { ResponseCache, type CachedResponse } from '../http/response-cache.js';
 import { assetAnswer, loadAssets } from './assets.js';
 import { elections } from './catalog-view.js';
 import { ActionClient, pageFailureOf } from './data.js';
+import { downloadHeaders, framedPolicy, isEmbedPath } from './downloads.js';
 import type { PageShell } from './pages/layout.js';
 import { errorPage, type PageContext, type PageResult } from './page-context.js';
 import { reviewedData } from './reviewed.js';
@@ -101,8 +102,9 @@ export function createPageCore(state: ServiceState, logger: Logger): PageCore {
 
   const shellBase = (client: ActionClient): Pick<PageShell, 'compare'> => ({ compare: elections(client).length > 1 });
 
-  const pageHeaders = (): Record<string, string> => ({
-    'content-security-policy': CONTENT_SECURITY_POLICY,
+  // Only a chart's embeddable page may be framed by other sites; a CSV download says so, with its name.
+  const pageHeaders = (path = ''): Record<string, string> => ({
+    'content-security-policy': isEmbedPath(path) ? framedPolicy(CONTENT_SECURITY_POLICY) : CONTENT_SECURITY_POLICY,
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'same-origin',
     'cache-control': settings.cacheControl,
@@ -159,8 +161,16 @@ export function createPageCore(state: ServiceState, logger: Logger): PageCore {
       };
       let { key, tag } = identity(lease.current.services);
       const hit = rendered.get(key);
-      if (hit && revalidate(ifNoneMatch, tag)) return answer(304, { ...pageHeaders(), etag: tag }, null, lease.current);
-      if (hit) return answer(200, { ...pageHeaders(), etag: tag, 'content-type': HTML }, hit.body, lease.current, hit);
+      if (hit && revalidate(ifNoneMatch, tag))
+        return answer(304, { ...pageHeaders(path), etag: tag }, null, lease.current);
+      if (hit)
+        return answer(
+          200,
+          { ...pageHeaders(path), ...downloadHeaders(path), etag: tag, 'content-type': hit.contentType },
+          hit.body,
+          lease.current,
+          hit,
+        );
 
       let madeFrom = lease.current.services;
       let ctx = contextOf(madeFrom);
@@ -186,15 +196,22 @@ export function createPageCore(state: ServiceState, logger: Logger): PageCore {
         }
       }
       if ('redirect' in result) return answer(303, { ...pageHeaders(), location: result.redirect }, '', lease.current);
+      const [contentType, text] = 'html' in result ? [HTML, result.html] : [result.contentType, result.body];
       if (result.status === 200) {
-        const entry: CachedResponse = { status: 200, contentType: HTML, tag, body: Buffer.from(result.html) };
+        const entry: CachedResponse = { status: 200, contentType, tag, body: Buffer.from(text) };
         rendered.set(key, entry);
-        return answer(200, { ...pageHeaders(), etag: tag, 'content-type': HTML }, entry.body, lease.current, entry);
+        return answer(
+          200,
+          { ...pageHeaders(path), ...downloadHeaders(path), etag: tag, 'content-type': contentType },
+          entry.body,
+          lease.current,
+          entry,
+        );
       }
       return answer(
         result.status,
-        { ...pageHeaders(), 'cache-control': 'no-store', 'content-type': HTML },
-        result.html,
+        { ...pageHeaders(path), 'cache-control': 'no-store', 'content-type': HTML },
+        text,
         lease.current,
       );
     } catch (err) {

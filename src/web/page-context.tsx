@@ -32,7 +32,11 @@ export interface PageContext {
   shell: Pick<PageShell, 'compare'>;
 }
 
-export type PageResult = { status: number; html: string } | { redirect: string };
+export type PageResult =
+  | { status: number; html: string }
+  | { redirect: string }
+  /** A file a page offers (a table as CSV, a chart as SVG), with its type. */
+  | { status: number; body: string; contentType: string };
 
 export interface PageOptions extends Omit<PageShell, 'compare' | 'sources' | 'unofficial'> {
   /**

@@ -2,8 +2,8 @@
 // party a renamed party continues (party-lineage.csv), decisions on candidates the matching rules cannot make
 // (candidate-matches.csv; a side's party is given only where two namesakes stood in one constituency), how parties are
 // counted and drawn (party-groupings.csv, party-colours.csv), names as readers write them (display-names.csv,
-// irish-names.csv) and official figures the records lack (election-figures.csv). Read once, when first needed; their
-// hash is part of every page's key and tag.
+// irish-names.csv), official figures the records lack (election-figures.csv), and the constituencies' lineage and
+// tiles (places.ts). Read once, when first needed; their hash is part of every page's key and tag.
 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { CandidateMatch, PartyLineage, Presentation } from '../elections/index.js';
 import { PROJECT_ROOT } from '../settings.js';
+import { loadPlaces, type Places } from './places.js';
 
 export const REVIEWED_DIR = path.join(PROJECT_ROOT, 'data');
 
@@ -25,6 +26,8 @@ export interface Reviewed {
   matches: CandidateMatch[];
   presentation: Presentation;
   colours: PartyColourRow[];
+  /** Where constituencies came from, and their tiles on the map of the country. */
+  places: Places;
   version: string;
 }
 
@@ -88,6 +91,7 @@ export function loadReviewed(): Reviewed {
     if (!/^#[0-9a-f]{6}$/.test(row.colour!))
       throw new Error(`party-colours.csv: ${row.party}'s colour "${row.colour}" is not #rrggbb in lower case`);
   }
+  const places = loadPlaces();
   return {
     lineage: lineage.map((r) => ({ election: r.election!, party: r.party!, line: r.line!, evidence: r.evidence! })),
     matches: matches.map((r) => ({
@@ -133,7 +137,8 @@ export function loadReviewed(): Reviewed {
       })),
     },
     colours: colours.map((r) => ({ party: r.party!, colour: r.colour!, basis: r.basis! })),
-    version: hash.digest('hex').slice(0, 12),
+    places,
+    version: hash.update(places.version).digest('hex').slice(0, 12),
   };
 }
 

@@ -5,7 +5,7 @@ import { compareSurnames, slugOf, surnameSortKey, type Person } from '../electio
 import { memoKey } from '../util/version-memos.js';
 import { chartOf, loadCharts } from './charts.js';
 import { datasets, electionLabel } from './catalog-view.js';
-import { overTimeChart } from './election-charts.js';
+import { overTimeChart, plainPartyName } from './election-charts.js';
 import { formatDate } from './format.js';
 import { checksHref, notFound, ok, page, type PageContext, type PageResult } from './page-context.js';
 import { OverTimePage } from './pages/over-time.js';
@@ -44,10 +44,12 @@ export async function overTimePage(ctx: PageContext): Promise<PageResult> {
   const { overTime, views } = together;
   if (views.length === 0) notFound('No election is loaded.');
   const years = overTime.elections.map((e) => e.label.replace(/^General Election /, ''));
-  const shown = overTime.parties.filter((l) => l.totals.some((t) => t !== null && t.seats >= 5));
+  // Every party that won a seat, as the charts' titles say: none is left out.
+  const shown = overTime.parties.filter((l) => l.totals.some((t) => t !== null && t.seats >= 1));
   const series = (value: (seats: number, share: number) => number) =>
     shown.map((l) => ({
-      label: l.abbreviation,
+      label: plainPartyName(l.party),
+      short: l.abbreviation,
       colour: partyColour(l.party),
       values: l.totals.map((t) => (t ? value(t.seats, t.voteShare) : null)),
     }));
@@ -56,14 +58,14 @@ export async function overTimePage(ctx: PageContext): Promise<PageResult> {
     chartOf(ctx.client, `over-time ${measure} ${narrow ? 'narrow' : 'wide'} ${ctx.reviewed.version}`, () =>
       measure === 'seats'
         ? overTimeChart(
-            `Seats by party, ${span}, for the parties that won five seats or more in an election.`,
+            `Seats by party, ${span}, for every party that won a seat in an election.`,
             years,
             series((seats) => seats),
             'Seats',
             narrow,
           )
         : overTimeChart(
-            `First-preference share by party, ${span}, in percent, for the parties that won five seats or more in an election.`,
+            `First-preference share by party, ${span}, in percent, for every party that won a seat in an election.`,
             years,
             series((_, share) => share * 100),
             'Share of first preferences (%)',

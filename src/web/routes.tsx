@@ -9,7 +9,6 @@ import {
   displayName,
   FIELD_NAMES,
   partyRecords,
-  sheetAfterCount,
   slugOf,
   type Election,
 } from '../elections/index.js';
@@ -17,19 +16,11 @@ import { chartOf, loadCharts } from './charts.js';
 import { datasets, electionLabel, electionModel, elections, type ElectionView } from './catalog-view.js';
 import { PageFailure, pageFailureOf, type SearchResult } from './data.js';
 import { defaultFacets, facetOf, type Facet } from './facets.js';
-import {
-  firstPreferencesChart,
-  firstPreferencesNarrowChart,
-  raceToQuotaChart,
-  raceToQuotaNarrowChart,
-  shareChangeChart,
-  sharesChart,
-  sharesNarrowChart,
-  transfersChart,
-  transfersNarrowChart,
-} from './election-charts.js';
+import { downloadsUnder } from './downloads.js';
+import { shareChangeChart } from './election-charts.js';
 import { formatNumber } from './format.js';
 import { ComparePage } from './pages/compare.js';
+import { ConstituencySince, ElectedPage, Headline, OtherElections, PartySince } from './pages/change.js';
 import { ConstituencyPage } from './pages/constituency.js';
 import {
   ConstituencyList,
@@ -37,6 +28,7 @@ import {
   ElectionOverview,
   PartyPage,
   PartyTotalsPage,
+  TileMap,
 } from './pages/election.js';
 import { ErrorPage } from './pages/error.js';
 import { HomePage, type DatasetCard, type ElectionCard } from './pages/home.js';
@@ -58,6 +50,16 @@ import { togetherHandlers } from './routes-together.js';
 import { transferHandlers } from './routes-transfers.js';
 import { electionsTogether } from './together.js';
 import { apiQuery, canonical, decodedParams, foldForm, queryString } from './table-query.js';
+import { compareTables, constituenciesTable } from './tables.js';
+import {
+  constituencyParts,
+  electionNarrowCharts,
+  electionParts,
+  partyParts,
+  sourceOf,
+  takeawayAnswer,
+  type Takeaway,
+} from './takeaway.js';
 import { apiSearchUrl, dumpUrl, filteredQuery, urls } from './urls.js';
 
 async function home(ctx: PageContext): Promise<PageResult> {
@@ -373,11 +375,45 @@ async function relatedLinks(
 }
 
 async function electionOverview(ctx: PageContext): Promise<PageResult> {
-  const { base, crumbs, view, answer } = await electionOf(ctx);
+  const parts = await electionParts(ctx);
+  const { base, crumbs, view, answer, change, takeaway } = parts;
+  const name = view.definition.name;
   const candidates = view.roles.candidates;
+  const api = candidates ? apiSearchUrl('', candidates.id) : '/api/3/action/package_list';
+  const narrow = electionNarrowCharts(ctx, parts);
+  const under = downloadsUnder(urls.election(name));
   return answer(
     { title: base.label, crumbs, alternate: candidates ? apiSearchUrl('', candidates.id) : null },
-    <ElectionOverview {...base} />,
+    <ElectionOverview
+      {...base}
+      headline={
+        <Headline
+          change={change}
+          election={parts.election}
+          partyHref={base.links.party}
+          electedHref={urls.elected(name)}
+          chart={{ wide: takeaway.charts.majority!.svg(), narrow: narrow.majority }}
+          downloads={{
+            seats: under.chart('majority', 'the seats against the majority line'),
+            arithmetic: under.table('seats', 'the seats by party'),
+          }}
+          api={api}
+        />
+      }
+      map={
+        <TileMap
+          label={base.label}
+          tiles={parts.tiles}
+          unplaced={parts.unplaced}
+          svg={takeaway.charts.map!.svg()}
+          constituencyHref={base.links.constituency}
+          api={api}
+          downloads={under.chart('map', 'the map of the largest party in each constituency')}
+        />
+      }
+      electedHref={urls.elected(name)}
+      failed={parts.failed}
+    />,
   );
 }
 
@@ -387,30 +423,28 @@ async function constituencyList(ctx: PageContext): Promise<PageResult> {
   const descending = raw.startsWith('-');
   const key = raw.replace(/^-/, '');
   if (!CONSTITUENCY_SORTS[key])
-    throw new PageFailure(400, `The constituencies cannot be sorted by "${key}"; choose a column heading.`);
+    throw new PageFailure(
+      400,
+      `The constituencies cannot be sorted by "${key.slice(0, 40)}"; choose a column heading.`,
+    );
   const resource = view.roles.constituencies;
   const api = resource ? apiSearchUrl('', resource.id) : null;
+  const sort = raw === 'name' ? '' : `sort=${encodeURIComponent(raw)}`;
   return answer(
     { title: `Constituencies, ${base.label}`, crumbs: [...crumbs, { label: 'Constituencies' }], alternate: api },
-    <ConstituencyList {...base} sortKey={key} descending={descending} api={api} />,
+    <ConstituencyList
+      {...base}
+      sortKey={key}
+      descending={descending}
+      api={api}
+      download={downloadsUnder(urls.election(view.definition.name), sort).table('constituencies', 'the constituencies')}
+    />,
   );
 }
 
 async function constituencyPage(ctx: PageContext): Promise<PageResult> {
-  await loadCharts();
-  const { base, crumbs, view, election, answer } = await electionOf(ctx);
-  const constituency = election.constituency(ctx.params.key ?? '');
-  if (!constituency) notFound(`There is no constituency "${ctx.params.key}" in the ${base.label}.`);
-  const sheet = election.sheet(constituency.key)!;
-  const last = sheet.steps.length;
-  const countParam = ctx.search.get('count');
-  let count = last;
-  if (countParam !== null) {
-    count = Number(countParam);
-    if (!Number.isInteger(count) || count < 1 || count > last)
-      throw new PageFailure(404, `${constituency.name} had ${last} counts; there is no count "${countParam}".`);
-  }
-  const shown = count < last ? sheetAfterCount(sheet, count) : sheet;
+  const parts = await constituencyParts(ctx);
+  const { base, crumbs, view, election, answer, constituency, sheet, shown, count, last } = parts;
   const filtersFor = (role: 'candidates' | 'counts' | 'constituencies') =>
     constituencyFilters(view, role, constituency);
   const candidates = view.roles.candidates!;
@@ -428,23 +462,25 @@ async function constituencyPage(ctx: PageContext): Promise<PageResult> {
   };
   const constituencies = view.roles.constituencies;
   const sizeLimit = String(ctx.client.settings.rowsMax);
+  const name = view.definition.name;
+  const partyHref = (party: string) => {
+    const key = election.parties.find((p) => p.party === party)?.key;
+    return key ? urls.party(name, key) : null;
+  };
   const props = {
     constituency,
     sheet,
     shown,
     count,
     electionLabel: base.label,
-    pagePath: urls.constituency(view.definition.name, constituency.key),
+    pagePath: urls.constituency(name, constituency.key),
     candidateCount: election.candidates(constituency.key).length,
-    hasCounts: election.hasCounts && Boolean(counts),
+    hasCounts: parts.hasCounts,
     ceannComhairle: constituency.returnedAutomatically ? (election.house.ceannComhairle?.name ?? null) : null,
-    transfersHref:
-      election.hasCounts && counts ? urls.constituencyTransfers(view.definition.name, constituency.key) : null,
+    transfersHref: election.hasCounts && counts ? urls.constituencyTransfers(name, constituency.key) : null,
     checks: checksHref(view, { Check: 'first-preferences', Constituency: constituency.name, Status: 'failed' }),
-    partyHref: (party: string) => {
-      const key = election.parties.find((p) => p.party === party)?.key;
-      return key ? urls.party(view.definition.name, key) : null;
-    },
+    failed: parts.failed,
+    partyHref,
     api: {
       candidates: apiOf(candidates, filtersFor('candidates'), { sort: '"Votes" desc' }),
       counts: counts
@@ -463,69 +499,78 @@ async function constituencyPage(ctx: PageContext): Promise<PageResult> {
       candidates: `${urls.resource(candidates.id)}${filteredQuery(filtersFor('candidates') ?? {})}`,
       counts: counts ? `${urls.resource(counts.id)}${filteredQuery(countsFilters ?? {})}` : null,
     },
+    downloads: parts.downloads,
   };
   if (!fieldOf(candidates, ['Votes'])) props.api.candidates = apiOf(candidates, filtersFor('candidates'));
-  const chartKey = `${view.definition.name}/${constituency.key}`;
-  const hasCounts = props.hasCounts;
+  const { charts: c } = parts.takeaway;
   const charts = {
-    firstPreferences: chartOf(ctx.client, `first ${chartKey}`, () => firstPreferencesChart(sheet)),
-    race: hasCounts ? chartOf(ctx.client, `race ${chartKey} ${count}`, () => raceToQuotaChart(shown, count)) : null,
-    transfers:
-      hasCounts && count >= 2
-        ? chartOf(ctx.client, `transfers ${chartKey} ${count}`, () => transfersChart(sheet, sheet.steps[count - 1]!))
-        : null,
-  };
-  const narrowCharts = {
-    firstPreferences: chartOf(ctx.client, `first narrow ${chartKey}`, () => firstPreferencesNarrowChart(sheet)),
-    race: hasCounts
-      ? chartOf(ctx.client, `race narrow ${chartKey} ${count}`, () => raceToQuotaNarrowChart(shown, count))
-      : null,
-    transfers:
-      hasCounts && count >= 2
-        ? chartOf(ctx.client, `transfers narrow ${chartKey} ${count}`, () =>
-            transfersNarrowChart(sheet, sheet.steps[count - 1]!),
-          )
-        : null,
+    firstPreferences: c['first-preferences']!.svg(),
+    race: c.race ? c.race.svg() : null,
+    transfers: c.transfers ? c.transfers.svg() : null,
   };
   const title =
     count < last ? `${constituency.name} after count ${count}, ${base.label}` : `${constituency.name}, ${base.label}`;
+  const constituencyHref = (ref: { election: string; key: string }) => urls.constituency(ref.election, ref.key);
   return answer(
     {
       title,
       crumbs: [...crumbs, { label: 'Constituencies', href: base.links.constituencies }, { label: constituency.name }],
       alternate: props.api.counts ?? props.api.candidates,
     },
-    <ConstituencyPage {...props} charts={charts} narrowCharts={narrowCharts} />,
+    <ConstituencyPage
+      {...props}
+      charts={charts}
+      narrowCharts={parts.narrow}
+      since={
+        <>
+          <ConstituencySince
+            name={constituency.name}
+            electionLabel={base.label}
+            change={parts.since}
+            constituencyHref={constituencyHref}
+            partyHref={partyHref}
+            download={parts.downloads.table('since', `${constituency.name} since the election before`)}
+          />
+          <OtherElections
+            name={constituency.name}
+            election={name}
+            change={parts.since}
+            labels={parts.change.labels}
+            constituencyHref={constituencyHref}
+          />
+        </>
+      }
+    />,
   );
 }
 
 async function partyTotals(ctx: PageContext): Promise<PageResult> {
-  await loadCharts();
-  const { base, crumbs, view, answer } = await electionOf(ctx);
+  const parts = await electionParts(ctx);
+  const { base, crumbs, view, answer, change, takeaway } = parts;
   const candidates = view.roles.candidates!;
   const api = apiSearchUrl('', candidates.id, new URLSearchParams({ limit: String(ctx.client.settings.rowsMax) }));
-  const chart = chartOf(ctx.client, `shares ${view.definition.name}`, () =>
-    sharesChart(base.election.parties, base.label),
-  );
-  const narrowChart = chartOf(ctx.client, `shares narrow ${view.definition.name}`, () =>
-    sharesNarrowChart(base.election.parties, base.label),
-  );
+  const under = downloadsUnder(urls.election(view.definition.name));
   return answer(
     { title: `Party totals, ${base.label}`, crumbs: [...crumbs, { label: 'Party totals' }], alternate: api },
     <PartyTotalsPage
       {...base}
       api={api}
-      chart={chart}
-      narrowChart={narrowChart}
+      chart={takeaway.charts.shares!.svg()}
+      narrowChart={electionNarrowCharts(ctx, parts).shares}
       candidatesHref={urls.resource(candidates.id)}
+      swings={change.parties}
+      previous={change.previous?.label ?? null}
+      downloads={{
+        parties: under.table('parties', 'the party totals'),
+        shares: under.chart('shares', 'the vote and seat shares'),
+      }}
     />,
   );
 }
 
 async function partyPage(ctx: PageContext): Promise<PageResult> {
-  const { base, crumbs, view, election, answer } = await electionOf(ctx);
-  const party = election.party(ctx.params.key ?? '');
-  if (!party) notFound(`No party "${ctx.params.key}" stood in the ${base.label}.`);
+  const parts = await partyParts(ctx);
+  const { base, crumbs, view, election, answer, party, change } = parts;
   const candidates = view.roles.candidates!;
   const partyField = fieldOf(candidates, FIELD_NAMES.candidates.party);
   // A row may count several labels of the records, or one candidate of a label (a grouping the press counts).
@@ -538,37 +583,89 @@ async function partyPage(ctx: PageContext): Promise<PageResult> {
         : {};
   const api = apiSearchUrl('', candidates.id, new URLSearchParams({ filters: JSON.stringify(filters) }));
   const table = `${urls.resource(candidates.id)}${filteredQuery(filters)}`;
+  const previousKey = parts.swing?.keys[0] ?? null;
   return answer(
     {
       title: `${party.party}, ${base.label}`,
       crumbs: [...crumbs, { label: 'Party totals', href: base.links.parties }, { label: party.party }],
       alternate: api,
     },
-    <PartyPage {...base} party={party} api={api} table={table} />,
+    <PartyPage
+      {...base}
+      party={party}
+      api={api}
+      table={table}
+      candidates={parts.candidates}
+      electedAt={parts.electedAt}
+      download={parts.downloads.table('candidates', `the candidates of ${party.party}`)}
+      since={
+        <PartySince
+          swing={parts.swing}
+          previous={change.previous}
+          previousHref={change.previous && previousKey ? urls.party(change.previous.name, previousKey) : null}
+          download={parts.downloads.table('since', `${party.party} since the election before`)}
+        />
+      }
+    />,
   );
 }
 
-async function comparePage(ctx: PageContext): Promise<PageResult> {
+async function electedPage(ctx: PageContext): Promise<PageResult> {
+  const parts = await electionParts(ctx);
+  const { base, crumbs, view, answer } = parts;
+  const name = view.definition.name;
+  return answer(
+    {
+      title: `Every TD elected, ${base.label}`,
+      crumbs: [...crumbs, { label: 'Every TD elected' }],
+      alternate: view.roles.candidates ? apiSearchUrl('', view.roles.candidates.id) : null,
+    },
+    <ElectedPage
+      label={base.label}
+      rows={parts.elected}
+      download={downloadsUnder(urls.election(name)).table('elected', 'every TD elected')}
+      overviewHref={urls.election(name)}
+    />,
+  );
+}
+
+/** `/election/<name>/data/<table>.csv`, `…/charts/<chart>.svg` and `…/charts/<chart>/embed`. */
+const electionTakeaway =
+  (kind: 'data' | 'charts' | 'embed') =>
+  async (ctx: PageContext): Promise<PageResult> => {
+    const parts = await electionParts(ctx);
+    const file = ctx.params.file ?? '';
+    if (kind === 'data' && file === 'constituencies.csv') {
+      const raw = ctx.search.get('sort') ?? 'name';
+      const key = raw.replace(/^-/, '');
+      if (!CONSTITUENCY_SORTS[key]) notFound(`The constituencies cannot be sorted by "${key.slice(0, 40)}".`);
+      const tables = { constituencies: () => constituenciesTable(parts.election, key, raw.startsWith('-')) };
+      return takeawayAnswer(ctx, { ...parts.takeaway, tables }, kind, file);
+    }
+    return takeawayAnswer(ctx, parts.takeaway, kind, file);
+  };
+
+const constituencyTakeaway =
+  (kind: 'data' | 'charts' | 'embed') =>
+  async (ctx: PageContext): Promise<PageResult> =>
+    takeawayAnswer(ctx, (await constituencyParts(ctx)).takeaway, kind, ctx.params.file ?? '');
+
+const partyTakeaway = async (ctx: PageContext): Promise<PageResult> =>
+  takeawayAnswer(ctx, (await partyParts(ctx)).takeaway, 'data', ctx.params.file ?? '');
+
+/** Two elections compared: the comparison, its chart, and what the page offers to take away. */
+async function compareParts(ctx: PageContext) {
   await loadCharts();
   const all = elections(ctx.client);
-  const crumbs: Crumb[] = [{ label: 'Home', href: '/' }, { label: 'Compare elections' }];
-  if (all.length < 2) {
-    return {
-      status: 404,
-      html: page(
-        ctx,
-        { title: 'Compare elections', crumbs, alternate: null, datasets: [] },
-        <ErrorPage status={404} message="Comparing needs two elections, and only one is loaded." />,
-      ),
-    };
-  }
   // Latest first in `all`: by default the latest election against the one before it.
   const byName = new Map(all.map((e) => [e.definition.name, e]));
-  const earlierName = ctx.search.get('earlier') ?? all[1]!.definition.name;
-  const laterName = ctx.search.get('later') ?? all[0]!.definition.name;
+  const earlierName = ctx.search.get('earlier') ?? all[1]?.definition.name ?? '';
+  const laterName = ctx.search.get('later') ?? all[0]?.definition.name ?? '';
   const earlier = byName.get(earlierName);
   const later = byName.get(laterName);
-  if (!earlier || !later) notFound(`There is no election called "${!earlier ? earlierName : laterName}".`);
+  if (all.length < 2) return { all, earlier, later, comparison: null };
+  if (!earlier || !later)
+    notFound(`There is no election called "${(!earlier ? earlierName : laterName).slice(0, 80)}".`);
   const [a, b] = await Promise.all([electionModel(ctx.client, earlier), electionModel(ctx.client, later)]);
   const summary = (view: ElectionView, e: Election) => ({
     name: view.definition.name,
@@ -580,11 +677,44 @@ async function comparePage(ctx: PageContext): Promise<PageResult> {
   });
   const comparison = earlier === later ? null : compareElections(summary(earlier, a), summary(later, b));
   const label = comparison ? `${comparison.earlier.label} to ${comparison.later.label}` : '';
-  const chart = comparison
-    ? chartOf(ctx.client, `compare ${earlier.definition.name} ${later.definition.name}`, () =>
-        shareChangeChart(comparison.parties, label),
-      )
-    : null;
+  const query = new URLSearchParams({ earlier: earlier.definition.name, later: later.definition.name }).toString();
+  const chartSvg = () =>
+    chartOf(ctx.client, `compare ${earlier.definition.name} ${later.definition.name}`, () =>
+      shareChangeChart(comparison!.parties, label),
+    );
+  const tables = comparison ? compareTables(comparison) : {};
+  const takeaway: Takeaway = {
+    source: [earlier, later].map(sourceOf).join(' '),
+    tables: Object.fromEntries(Object.entries(tables).map(([id, t]) => [id, () => t])),
+    charts: comparison
+      ? {
+          'share-change': {
+            title: `Change in vote share, ${label}.`,
+            caption: 'Percentage points gained or lost by each party that stood in both elections.',
+            page: { href: `${urls.compare}?${query}`, title: `Compare elections: ${label}` },
+            svg: chartSvg,
+            table: 'share-change',
+          },
+        }
+      : {},
+  };
+  return { all, earlier, later, comparison, chartSvg, takeaway, downloads: downloadsUnder(urls.compare, query) };
+}
+
+async function comparePage(ctx: PageContext): Promise<PageResult> {
+  const parts = await compareParts(ctx);
+  const { all, earlier, later, comparison } = parts;
+  const crumbs: Crumb[] = [{ label: 'Home', href: '/' }, { label: 'Compare elections' }];
+  if (!earlier || !later) {
+    return {
+      status: 404,
+      html: page(
+        ctx,
+        { title: 'Compare elections', crumbs, alternate: null, datasets: [] },
+        <ErrorPage status={404} message="Comparing needs two elections, and only one is loaded." />,
+      ),
+    };
+  }
   const views = [earlier, later] as const;
   const candidates = later.roles.candidates;
   const api = candidates
@@ -605,13 +735,22 @@ async function comparePage(ctx: PageContext): Promise<PageResult> {
         later={later.definition.name}
         comparison={comparison}
         api={api}
-        chart={chart}
+        chart={comparison && parts.chartSvg ? parts.chartSvg() : null}
+        downloads={parts.downloads ?? null}
         constituencyHref={(i, key) => urls.constituency(views[i].definition.name, key)}
         partyHref={(i, key) => urls.party(views[i].definition.name, key)}
       />,
     ),
   );
 }
+
+const compareTakeaway =
+  (kind: 'data' | 'charts' | 'embed') =>
+  async (ctx: PageContext): Promise<PageResult> => {
+    const parts = await compareParts(ctx);
+    if (!parts.comparison || !parts.takeaway) notFound('Comparing needs two different elections.');
+    return takeawayAnswer(ctx, parts.takeaway, kind, ctx.params.file ?? '');
+  };
 
 export const pageHandlers: Record<string, (ctx: PageContext) => Promise<PageResult>> = {
   ...togetherHandlers,
@@ -624,5 +763,16 @@ export const pageHandlers: Record<string, (ctx: PageContext) => Promise<PageResu
   '/election/:name/constituencies/:key': constituencyPage,
   '/election/:name/parties': partyTotals,
   '/election/:name/parties/:key': partyPage,
+  '/election/:name/elected': electedPage,
+  '/election/:name/data/:file': electionTakeaway('data'),
+  '/election/:name/charts/:file': electionTakeaway('charts'),
+  '/election/:name/charts/:file/embed': electionTakeaway('embed'),
+  '/election/:name/parties/:key/data/:file': partyTakeaway,
+  '/election/:name/constituencies/:key/data/:file': constituencyTakeaway('data'),
+  '/election/:name/constituencies/:key/charts/:file': constituencyTakeaway('charts'),
+  '/election/:name/constituencies/:key/charts/:file/embed': constituencyTakeaway('embed'),
   '/compare': comparePage,
+  '/compare/data/:file': compareTakeaway('data'),
+  '/compare/charts/:file': compareTakeaway('charts'),
+  '/compare/charts/:file/embed': compareTakeaway('embed'),
 };

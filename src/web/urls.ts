@@ -14,6 +14,7 @@ export const urls = {
   constituencies: (name: string) => `/election/${enc(name)}/constituencies`,
   constituency: (name: string, key: string) => `/election/${enc(name)}/constituencies/${enc(key)}`,
   parties: (name: string) => `/election/${enc(name)}/parties`,
+  elected: (name: string) => `/election/${enc(name)}/elected`,
   party: (name: string, key: string) => `/election/${enc(name)}/parties/${enc(key)}`,
   transfers: (name: string, from?: string) => `/election/${enc(name)}/transfers${from ? `?from=${enc(from)}` : ''}`,
   constituencyTransfers: (name: string, key: string) => `/election/${enc(name)}/constituencies/${enc(key)}/transfers`,

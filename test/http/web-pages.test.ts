@@ -417,12 +417,14 @@ for (const backend of TEST_BACKENDS)
           [...tr.children].map((c) => readable(c)),
         );
         // Seat shares are of the Dáil's 160 seats: the Ceann Comhairle, returned automatically, counts for Fianna Fáil.
-        // The abbreviation twice: beside the name, and in its place on a phone.
+        // The abbreviation twice: beside the name, and in its place on a phone. Seats and swing since 2016 beside them.
         assert.deepEqual(rows[0], [
           'Sinn Féin S.F. S.F.',
           '37',
+          '+14',
           '535,573',
           '24.5%',
+          '+10.7 pts',
           '23.1%',
           '−1.4 pts',
           '42',
@@ -433,8 +435,10 @@ for (const backend of TEST_BACKENDS)
         assert.deepEqual(rows[1], [
           'Fianna Fáil F.F. F.F.',
           '38 *',
+          '−6',
           '484,315',
           '22.2%',
+          '−2.2 pts',
           '23.8%',
           '+1.6 pts',
           '84',
@@ -443,9 +447,10 @@ for (const backend of TEST_BACKENDS)
           '77',
         ]);
         assert.equal(rows.length, 16);
-        assert.deepEqual([...page.document.querySelectorAll('table.data tfoot tr > *')].slice(0, 3).map(readable), [
+        assert.deepEqual([...page.document.querySelectorAll('table.data tfoot tr > *')].slice(0, 4).map(readable), [
           'All',
           '160 *',
+          '–',
           '2,183,489',
         ]);
         assert.equal(
@@ -506,7 +511,7 @@ for (const backend of TEST_BACKENDS)
 
       test("a party's page lists its candidates", async () => {
         const page = await get(service, '/election/general-election-2020/parties/sinn-fein');
-        assert.equal(page.document.querySelectorAll('table.data tbody tr').length, 42);
+        assert.equal(page.document.querySelectorAll('#candidates tbody tr').length, 42);
         assert.match(page.text('.facts'), /^Seats 37 First preferences 535,573/);
         assert.equal(page.document.querySelector('#ceann-comhairle-note'), null);
         const ff = await get(service, '/election/general-election-2020/parties/fianna-fail');

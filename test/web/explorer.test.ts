@@ -176,17 +176,17 @@ for (const backend of BROWSER_BACKENDS)
           await election2020(page).getByRole('link', { name: 'Party totals' }).click();
           await page.waitForURL('**/parties');
           const row = await page.locator('.scroll table.data tbody tr').first().locator('th, td').allInnerTexts();
-          assert.deepEqual(row.slice(1, 6), ['37', '535,573', '24.5%', '23.1%', '−1.4 pts']);
+          assert.deepEqual(row.slice(1, 8), ['37', '+14', '535,573', '24.5%', '+10.7 pts', '23.1%', '−1.4 pts']);
           assert.match(row[0]!, /Sinn Féin/);
           const ff = await page.locator('.scroll table.data tbody tr').nth(1).locator('th, td').allInnerTexts();
-          assert.deepEqual(ff.slice(1, 6), ['38*', '484,315', '22.2%', '23.8%', '+1.6 pts']);
+          assert.deepEqual(ff.slice(1, 8), ['38*', '−6', '484,315', '22.2%', '−2.2 pts', '23.8%', '+1.6 pts']);
           assert.match(
             await page.locator('#ceann-comhairle-note').innerText(),
             /^\* Fianna Fáil: 38 \(37 \+ the Ceann Comhairle\)\. .* counted for Fianna Fáil, the party they were elected for/,
           );
           await page.getByRole('link', { name: 'Sinn Féin', exact: true }).click();
           await page.waitForURL('**/parties/sinn-fein');
-          assert.equal(await page.locator('.scroll table.data tbody tr').count(), 42);
+          assert.equal(await page.locator('#candidates tbody tr').count(), 42);
           assert.deepEqual(tab.problems, []);
         } finally {
           await tab.close();

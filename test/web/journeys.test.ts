@@ -136,7 +136,7 @@ for (const backend of BROWSER_BACKENDS)
               (await page.locator('.flow-data tbody tr').first().locator('td, th').allInnerTexts()).map((t) =>
                 t.trim(),
               ),
-              ['2', 'Surplus of Eamon Ryan', 'Kevin Humphreys (LAB.)', '234'],
+              ['2', 'Surplus of Eamon Ryan', 'Kevin Humphreys (Labour Party)', '234'],
             );
             assert.equal(await scrollsSideways(page), false);
             assert.deepEqual(tab.problems, []);

@@ -3,8 +3,11 @@
 
 import type { ComponentChildren } from 'preact';
 import type { Comparison, ElectionSummary, ElectionTotals } from '../../elections/index.js';
+import type { downloadsUnder } from '../downloads.js';
 import { formatNumber, formatShare, formatSigned } from '../format.js';
 import { DataTable, Figure, Num, PartyName } from './layout.js';
+
+type Downloads = ReturnType<typeof downloadsUnder>;
 
 /** An election's label as a column heading: its year where the label ends in one ("General Election 2020" → 2020). */
 const short = (label: string) => /\b(\d{4})$/.exec(label)?.[1] ?? label;
@@ -36,6 +39,8 @@ export interface ComparePageProps {
   api: string;
   /** The change in vote share, as an SVG chart. */
   chart: string | null;
+  /** Where the comparison's tables and chart are taken away. */
+  downloads: Downloads | null;
 }
 
 const STATUS_TEXT = {
@@ -70,6 +75,7 @@ export function ComparePage({
   partyHref,
   api,
   chart,
+  downloads,
 }: ComparePageProps) {
   return (
     <>
@@ -79,7 +85,7 @@ export function ComparePage({
         <ElectionChoice name="later" label="Later election" choices={choices} chosen={later} />
         <button type="submit">Compare</button>
       </form>
-      {!comparison ? (
+      {!comparison || !downloads ? (
         <p>Choose two different elections.</p>
       ) : (
         <CompareBody
@@ -88,6 +94,7 @@ export function ComparePage({
           partyHref={partyHref}
           api={api}
           chart={chart ?? ''}
+          downloads={downloads}
         />
       )}
     </>
@@ -117,7 +124,9 @@ function PartiesCompared({
   parties,
   partyHref,
   cells,
+  downloads,
 }: Pick<ComparePageProps, 'partyHref'> & {
+  downloads: Downloads;
   label: string;
   id: string;
   caption: string;
@@ -134,6 +143,7 @@ function PartiesCompared({
       caption={caption}
       text={['Party']}
       numeric={[short(a.label), short(b.label), 'Change']}
+      download={downloads.table(id, label.toLowerCase())}
     >
       {parties.map((p) => (
         <tr>
@@ -181,7 +191,12 @@ function CompareBody({
   partyHref,
   api,
   chart,
-}: Pick<ComparePageProps, 'constituencyHref' | 'partyHref' | 'api'> & { comparison: Comparison; chart: string }) {
+  downloads,
+}: Pick<ComparePageProps, 'constituencyHref' | 'partyHref' | 'api'> & {
+  comparison: Comparison;
+  chart: string;
+  downloads: Downloads;
+}) {
   const { earlier: a, later: b } = comparison;
   const label = `${a.label} to ${b.label}`;
   const redrawn = comparison.constituencies.filter(
@@ -193,6 +208,7 @@ function CompareBody({
         <h2 id="overall-title">Overall</h2>
         <DataTable
           scroll="The whole country compared"
+          download={downloads.table('overall', 'the whole country compared')}
           class="data compact"
           caption={<>{label}: the whole country</>}
           text={['']}
@@ -222,6 +238,7 @@ function CompareBody({
           b={b}
           parties={comparison.parties}
           partyHref={partyHref}
+          downloads={downloads}
           cells={(p) => [formatShare(p.voteShare[0]), formatShare(p.voteShare[1]), formatSigned(p.shareChange, 1)]}
         />
         <PartiesCompared
@@ -232,6 +249,7 @@ function CompareBody({
           b={b}
           parties={comparison.parties.filter((p) => (p.seats[0] ?? 0) > 0 || (p.seats[1] ?? 0) > 0)}
           partyHref={partyHref}
+          downloads={downloads}
           cells={(p) => [
             seatsCell(p.seats[0], p.ceannComhairle[0]),
             seatsCell(p.seats[1], p.ceannComhairle[1]),
@@ -246,6 +264,7 @@ function CompareBody({
           caption={<>Percentage points gained or lost by each party that stood in both elections, {label}.</>}
           svg={chart}
           api={api}
+          downloads={downloads.chart('share-change', 'the change in vote share')}
           data={
             <DataTable
               class="data compact"
@@ -275,6 +294,7 @@ function CompareBody({
         </p>
         <DataTable
           scroll="Constituencies compared"
+          download={downloads.table('constituencies', 'the constituencies compared')}
           class="data"
           caption={<>Constituencies matched by name, {label}</>}
           text={['Constituency']}

@@ -2,6 +2,7 @@
 // count-by-count table laid out as results are printed, the race to the quota, and where each count's votes went.
 // `?count=N` shows the state after count N as a page of its own.
 
+import type { ComponentChildren } from 'preact';
 import {
   displayName,
   type Constituency,
@@ -9,10 +10,12 @@ import {
   type CountStep,
   type Distribution,
 } from '../../elections/index.js';
+import type { FailedCheck } from '../checks-view.js';
+import type { downloadsUnder } from '../downloads.js';
 import { candidateLabel, countColours } from '../election-charts.js';
 import { formatNumber, formatShare, formatSigned, plural } from '../format.js';
 import { ShortfallNote } from './election.js';
-import { DataTable, Fact, Figure, Ga, Num, PartyChip } from './layout.js';
+import { DataTable, Fact, Figure, Ga, Num, PartyChip, TableLinks } from './layout.js';
 
 export interface ConstituencyPageProps {
   constituency: Constituency;
@@ -39,6 +42,47 @@ export interface ConstituencyPageProps {
   narrowCharts: { firstPreferences: string; race: string | null; transfers: string | null };
   /** The consistency checks of this constituency's first preferences, for a note where they do not add up. */
   checks: string | null;
+  /** This constituency's failed consistency checks: each is said beside the figure it concerns. */
+  failed: readonly FailedCheck[];
+  /** Where its tables and charts are taken away. */
+  downloads: ReturnType<typeof downloadsUnder>;
+  /** The change since the election before, and the constituency at the other elections. */
+  since: ComponentChildren;
+}
+
+/** What a failed check says, in words: the figure the source gives, and what its parts add up to. */
+export function checkText(f: FailedCheck): string {
+  const [expected, actual] = [f.expected ?? 0, f.actual ?? 0];
+  switch (f.check) {
+    case 'count-transfers':
+      return expected === 0
+        ? `Count ${f.count}: nobody's votes left the count, but the candidates' totals gain ${formatNumber(actual)} votes.`
+        : `Count ${f.count}: ${formatNumber(expected)} votes were distributed, but the candidates' gains add up to ${formatNumber(actual)} (${formatShare(actual / expected)} of them).`;
+    case 'first-preferences':
+      return `The candidates' first preferences add up to ${formatNumber(actual)}, against the valid poll of ${formatNumber(expected)}.`;
+    case 'expenses-threshold':
+      return `The official results count ${formatNumber(expected)} candidates who did not reach a quarter of the quota; the running totals leave ${formatNumber(actual)}.`;
+    case 'elected-seats':
+      return `The constituency had ${formatNumber(expected)} seats, but the records elect ${formatNumber(actual)}.`;
+    case 'quota':
+      return `The source's quota, ${formatNumber(actual)}, is not ⌊valid poll ÷ (seats + 1)⌋ + 1 = ${formatNumber(expected)}.`;
+    default:
+      return `The check "${f.check}" expected ${formatNumber(expected)} and found ${formatNumber(actual)}.`;
+  }
+}
+
+/** A failed check said beside its figure, with the reviewed note and the check in the report. */
+export function CheckNote({ failed }: { failed: FailedCheck }) {
+  const note = failed.note.replace(/^Known fault, loaded as published: /, '');
+  return (
+    <p class="note shortfall" role="note">
+      <strong>The source does not add up.</strong> {checkText(failed)}{' '}
+      {note && note !== 'Not reviewed.' ? `${note} ` : ''}
+      The figures are shown as published{failed.href ? ': ' : '.'}
+      {failed.href && <a href={failed.href}>see the consistency check</a>}
+      {failed.href ? '.' : ''}
+    </p>
+  );
 }
 
 function fullName(c: { firstName: string; surname: string }): string {
@@ -102,6 +146,18 @@ export function ConstituencyPage(props: ConstituencyPageProps) {
         checks={props.checks}
         where="here"
       />
+      {props.failed.filter((f) => f.check !== 'first-preferences').length > 0 && (
+        <section aria-labelledby="checks-title" class="checks">
+          <h2 id="checks-title" class="h-small">
+            Figures on this page that do not add up in the source
+          </h2>
+          {props.failed
+            .filter((f) => f.check !== 'first-preferences')
+            .map((f) => (
+              <CheckNote failed={f} />
+            ))}
+        </section>
+      )}
 
       {props.hasCounts && (
         <nav class="stepper" aria-label="Counts">
@@ -148,6 +204,8 @@ export function ConstituencyPage(props: ConstituencyPageProps) {
         )}
       </section>
 
+      {props.since}
+
       <Figure
         id="first-preferences"
         title="First preferences."
@@ -161,6 +219,7 @@ export function ConstituencyPage(props: ConstituencyPageProps) {
         svg={props.charts.firstPreferences}
         narrowSvg={props.narrowCharts.firstPreferences}
         api={props.api.candidates}
+        downloads={props.downloads.chart('first-preferences', `the first preferences in ${c.name}`)}
         data={
           <DataTable
             class="data compact"
@@ -197,6 +256,7 @@ export function ConstituencyPage(props: ConstituencyPageProps) {
           svg={props.charts.race!}
           narrowSvg={props.narrowCharts.race!}
           api={props.api.counts!}
+          downloads={props.downloads.chart('race', `the race to the quota in ${c.name}`)}
           legend={countColours(count).map((colour, i) => ({ colour, label: `Count ${i + 1}` }))}
           data={<RaceTable sheet={shown} count={count} />}
         />
@@ -255,8 +315,15 @@ function PartyLink({ party, href }: { party: string; href: string | null }) {
   );
 }
 
-function CountTable({ sheet, shown, count, constituency: c, pagePath }: ConstituencyPageProps) {
+/** The most counts a printed count table holds side by side on A4; a longer count prints as several tables. */
+const PRINTED_COUNTS = 9;
+
+function CountTable(props: ConstituencyPageProps) {
+  const { sheet, shown, count, constituency: c, downloads } = props;
   const steps = shown.steps;
+  // On paper the count is cut into tables of a few counts each, so that every count prints, whole, on A4.
+  const parts: CountStep[][] = [];
+  for (let i = 0; i < steps.length; i += PRINTED_COUNTS) parts.push(steps.slice(i, i + PRINTED_COUNTS));
   return (
     <section aria-labelledby="count-title">
       <h2 id="count-title">Count by count{count < sheet.steps.length ? `, to count ${count}` : ''}</h2>
@@ -264,36 +331,78 @@ function CountTable({ sheet, shown, count, constituency: c, pagePath }: Constitu
         Each cell gives the votes transferred at that count (+ received, − given away) and the running total after it.
         Quota {formatNumber(c.quota)}.
       </p>
-      <DataTable
-        scroll={`Count by count in ${c.name}`}
-        class="data count-table"
-        caption={
-          <>Count by count in {c.name}: a row per candidate, a column per count, headed by what was distributed.</>
-        }
-        head={
-          <>
-            <th scope="col">Candidate</th>
-            {steps.map((s) => (
-              <th scope="col" class="num">
-                <a href={s.count >= sheet.steps.length ? pagePath : `${pagePath}?count=${s.count}`}>Count {s.count}</a>
-                <span class="count-what">
-                  {distributionText(s.distribution)}
-                  {s.distribution.kind !== 'first' && ` (${formatNumber(s.distribution.votes)})`}
-                </span>
-              </th>
-            ))}
-          </>
-        }
-      >
-        {shown.candidates.map((s) => (
-          <tr class={s.elected ? 'is-elected' : s.excludedAt !== null ? 'is-excluded' : undefined}>
-            <th scope="row">
-              {fullName(s.candidate)}
-              <span class="row-party">
-                <PartyChip party={s.candidate.party} label={s.candidate.partyAbbreviation || s.candidate.party} />
-              </span>
-            </th>
-            {s.cells.map((cell) => (
+      <div class="screen-only">
+        <DataTable
+          scroll={`Count by count in ${c.name}`}
+          download={downloads.table('count-by-count', `the count by count in ${c.name}`)}
+          class="data count-table"
+          caption={
+            <>Count by count in {c.name}: a row per candidate, a column per count, headed by what was distributed.</>
+          }
+          head={<CountHeads {...props} steps={steps} />}
+        >
+          <CountRows {...props} steps={steps} />
+        </DataTable>
+      </div>
+      {parts.length > 1 && (
+        <div class="print-only">
+          {parts.map((part) => (
+            <DataTable
+              class="data count-table"
+              caption={
+                <>
+                  Count by count in {c.name}, counts {part[0]!.count} to {part.at(-1)!.count}
+                </>
+              }
+              head={<CountHeads {...props} steps={part} />}
+            >
+              <CountRows {...props} steps={part} />
+            </DataTable>
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function CountHeads({ sheet, pagePath, failed, steps }: ConstituencyPageProps & { steps: CountStep[] }) {
+  const faulty = new Set(failed.filter((f) => f.check === 'count-transfers').map((f) => f.count));
+  return (
+    <>
+      <th scope="col">Candidate</th>
+      {steps.map((s) => (
+        <th scope="col" class="num">
+          <a href={s.count >= sheet.steps.length ? pagePath : `${pagePath}?count=${s.count}`}>Count {s.count}</a>
+          <span class="count-what">
+            {distributionText(s.distribution)}
+            {s.distribution.kind !== 'first' && ` (${formatNumber(s.distribution.votes)})`}
+            {faulty.has(s.count) && (
+              <a href="#checks-title" class="footnote-mark" aria-label=": does not add up in the source (see the note)">
+                †
+              </a>
+            )}
+          </span>
+        </th>
+      ))}
+    </>
+  );
+}
+
+function CountRows({ shown, steps }: ConstituencyPageProps & { steps: CountStep[] }) {
+  const counts = new Set(steps.map((s) => s.count));
+  return (
+    <>
+      {shown.candidates.map((s) => (
+        <tr class={s.elected ? 'is-elected' : s.excludedAt !== null ? 'is-excluded' : undefined}>
+          <th scope="row">
+            {fullName(s.candidate)}
+            <span class="row-party">
+              <PartyChip party={s.candidate.party} label={s.candidate.partyAbbreviation || s.candidate.party} />
+            </span>
+          </th>
+          {s.cells
+            .filter((cell) => counts.has(cell.count))
+            .map((cell) => (
               <td class={`num${cell.event ? ` event-${cell.event}` : ''}`}>
                 {cell.transfer !== null && cell.transfer !== 0 && (
                   <span class="transfer">
@@ -314,27 +423,26 @@ function CountTable({ sheet, shown, count, constituency: c, pagePath }: Constitu
                 )}
               </td>
             ))}
-          </tr>
-        ))}
-        <tr class="nontransferable">
-          <th scope="row">Non-transferable</th>
-          {steps.map((s) => (
-            <td class="num">
-              {s.count > 1 && (
-                <span class="transfer">
-                  <span class="visually-hidden">this count </span>
-                  {formatSigned(s.nonTransferable)}
-                </span>
-              )}
-              <span class="total">
-                <span class="visually-hidden">in all </span>
-                {formatNumber(s.nonTransferableSoFar)}
-              </span>
-            </td>
-          ))}
         </tr>
-      </DataTable>
-    </section>
+      ))}
+      <tr class="nontransferable">
+        <th scope="row">Non-transferable</th>
+        {steps.map((s) => (
+          <td class="num">
+            {s.count > 1 && (
+              <span class="transfer">
+                <span class="visually-hidden">this count </span>
+                {formatSigned(s.nonTransferable)}
+              </span>
+            )}
+            <span class="total">
+              <span class="visually-hidden">in all </span>
+              {formatNumber(s.nonTransferableSoFar)}
+            </span>
+          </td>
+        ))}
+      </tr>
+    </>
   );
 }
 
@@ -375,6 +483,11 @@ function Transfers(props: ConstituencyPageProps & { step: CountStep }) {
   return (
     <section aria-labelledby="transfers-title">
       <h2 id="transfers-title">Where the votes went</h2>
+      {props.failed
+        .filter((f) => f.check === 'count-transfers' && f.count === step.count)
+        .map((f) => (
+          <CheckNote failed={f} />
+        ))}
       <Figure
         id="transfers"
         title={`Count ${step.count}: ${distributionText(step.distribution)}.`}
@@ -387,6 +500,7 @@ function Transfers(props: ConstituencyPageProps & { step: CountStep }) {
         svg={props.charts.transfers!}
         narrowSvg={props.narrowCharts.transfers!}
         api={props.api.counts!}
+        downloads={props.downloads.chart('transfers', `the transfers at count ${step.count}`)}
         data={<StepTable step={step} constituencyName={c.name} />}
       />
       {stepsShown.length > 0 && (
@@ -395,6 +509,7 @@ function Transfers(props: ConstituencyPageProps & { step: CountStep }) {
           {stepsShown.map((s) => (
             <StepTable step={s} constituencyName={c.name} heading />
           ))}
+          <TableLinks download={props.downloads.table('all-transfers', `every count's transfers in ${c.name}`)} />
         </details>
       )}
     </section>

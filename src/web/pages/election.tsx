@@ -2,9 +2,9 @@
 // party totals (seats, first preferences, seat share against vote share, women, quarter-quota passes) and a page per
 // party with its candidates.
 
+import type { ComponentChildren } from 'preact';
 import type { CatalogResource } from '../../catalog/catalog.js';
 import {
-  compareSurnames,
   compareText,
   displayName,
   isElectedResult,
@@ -12,9 +12,13 @@ import {
   type Constituency,
   type Election,
   type House,
+  type PartySwing,
   type PartyTotals,
 } from '../../elections/index.js';
+import type { FailedCheck } from '../checks-view.js';
+import type { ChartDownload, TableDownload } from '../downloads.js';
 import { formatDate, formatNumber, formatShare, formatSigned, plural } from '../format.js';
+import type { MapTile } from '../tile-map.js';
 import { DataTable, Fact, Figure, Ga, Num, PartyChip, PartyName, SortHead } from './layout.js';
 
 export interface ElectionLinks {
@@ -163,8 +167,27 @@ export function ShortfallNote({
   );
 }
 
-export function ElectionOverview({ label, date, body, election, links, resources, house, checks }: ElectionPageBase) {
+export function ElectionOverview({
+  label,
+  date,
+  body,
+  election,
+  links,
+  resources,
+  house,
+  checks,
+  headline,
+  map,
+  electedHref,
+  failed,
+}: ElectionPageBase & {
+  headline: ComponentChildren;
+  map: ComponentChildren;
+  electedHref: string;
+  failed: readonly FailedCheck[];
+}) {
   const t = election.totals;
+  const national = failed.filter((f) => !f.constituency && f.check !== 'first-preferences');
   return (
     <>
       <h1>{label}</h1>
@@ -172,6 +195,14 @@ export function ElectionOverview({ label, date, body, election, links, resources
         Polling day {formatDate(date)}, electing the {body}.
       </p>
       <Problems problems={election.data.problems} />
+      {headline}
+      {national.map((f) => (
+        <p class="note" role="note">
+          The source does not add up: the check "{f.check}" expected {formatNumber(f.expected)} and found{' '}
+          {formatNumber(f.actual)}. {f.href && <a href={f.href}>See the consistency check</a>}.
+        </p>
+      ))}
+      <h2>The election in figures</h2>
       <dl class="facts">
         <Fact term="Seats">{seatsText(t, house)}</Fact>
         <Fact term="Constituencies">{formatNumber(t.constituencies)}</Fact>
@@ -195,6 +226,9 @@ export function ElectionOverview({ label, date, body, election, links, resources
       />
       <ul class="big-links">
         <li>
+          <a href={electedHref}>Every TD elected</a>: {formatNumber(t.houseSeats)}, constituency by constituency
+        </li>
+        <li>
           <a href={links.constituencies}>The {t.constituencies} constituencies</a>: each count, transfer by transfer
         </li>
         <li>
@@ -207,6 +241,7 @@ export function ElectionOverview({ label, date, body, election, links, resources
           </li>
         )}
       </ul>
+      {map}
       <h2>The data</h2>
       <ul>
         {resources.map((r) => (
@@ -216,6 +251,73 @@ export function ElectionOverview({ label, date, body, election, links, resources
         ))}
       </ul>
     </>
+  );
+}
+
+/** The tile map of the country, with its figures as a table. */
+export function TileMap({
+  label,
+  tiles,
+  unplaced,
+  svg,
+  constituencyHref,
+  api,
+  downloads,
+}: {
+  label: string;
+  tiles: readonly MapTile[];
+  unplaced: readonly string[];
+  svg: string;
+  constituencyHref: (key: string) => string;
+  api: string;
+  downloads: ChartDownload;
+}) {
+  const sorted = [...tiles].sort((a, b) => compareText(a.constituency.name, b.constituency.name));
+  return (
+    <section aria-labelledby="map-title">
+      <h2 id="map-title">A picture of the country</h2>
+      <Figure
+        id="map"
+        title="The largest party in each constituency."
+        caption={
+          <>
+            A tile per constituency, placed roughly as on a map (Dublin drawn large), coloured by the party with the
+            largest share of first preferences there: the darker, the larger its share. Each tile names the
+            constituency, the party and its share.
+          </>
+        }
+        svg={svg}
+        api={api}
+        downloads={downloads}
+        data={
+          <DataTable
+            class="data compact"
+            caption={<>The largest party by first preferences in each constituency, {label}</>}
+            text={['Constituency']}
+            numeric={['Seats']}
+            after={['Largest party', 'Its share']}
+          >
+            {sorted.map((t) => (
+              <tr>
+                <th scope="row">
+                  <a href={constituencyHref(t.constituency.key)}>{t.constituency.name}</a>
+                </th>
+                <Num>{formatNumber(t.seats)}</Num>
+                <td>
+                  <PartyChip party={t.party} />
+                </td>
+                <td class="num">{formatShare(t.share)}</td>
+              </tr>
+            ))}
+          </DataTable>
+        }
+      />
+      {unplaced.length > 0 && (
+        <p class="note" role="note">
+          The reviewed tile layout places no tile for {unplaced.join(', ')}; the table has every constituency.
+        </p>
+      )}
+    </section>
   );
 }
 
@@ -267,7 +369,8 @@ export function ConstituencyList({
   sortKey,
   descending,
   api,
-}: ElectionPageBase & { sortKey: string; descending: boolean; api: string | null }) {
+  download,
+}: ElectionPageBase & { sortKey: string; descending: boolean; api: string | null; download: TableDownload }) {
   const list = sortConstituencies(election, sortKey, descending);
   const header = (key: string) => {
     const spec = CONSTITUENCY_SORTS[key]!;
@@ -285,6 +388,43 @@ export function ConstituencyList({
       />
     );
   };
+  // The sorted column comes next to the constituency's name, so that both are in view on a phone.
+  const columns = ['nameGa', 'seats', 'candidates', 'electorate', 'turnout', 'spoiled', 'quota', 'counts'];
+  if (sortKey !== 'name') {
+    columns.splice(columns.indexOf(sortKey), 1);
+    columns.unshift(sortKey);
+  }
+  const cell = (key: string, c: Constituency) => {
+    const value = (k: string) => CONSTITUENCY_SORTS[k]!.value(c, election) as number | null;
+    switch (key) {
+      case 'nameGa':
+        return <td>{c.nameGa ? <Ga>{c.nameGa}</Ga> : '–'}</td>;
+      case 'seats':
+        return (
+          <Num>
+            {c.returnedAutomatically ? (
+              <>
+                {formatNumber(c.seats + c.returnedAutomatically)}
+                <a
+                  href="#ceann-comhairle-note"
+                  class="footnote-mark"
+                  aria-label={`${c.seats} contested and the Ceann Comhairle: see the note`}
+                >
+                  *
+                </a>
+              </>
+            ) : (
+              formatNumber(c.seats)
+            )}
+          </Num>
+        );
+      case 'turnout':
+      case 'spoiled':
+        return <Num>{formatShare(value(key))}</Num>;
+      default:
+        return <Num>{formatNumber(value(key))}</Num>;
+    }
+  };
   return (
     <>
       <h1>Constituencies, {label}</h1>
@@ -295,6 +435,7 @@ export function ConstituencyList({
       <div id="list" tabindex={-1}>
         <DataTable
           scroll="Constituencies"
+          download={download}
           class="data"
           caption={
             <>
@@ -305,14 +446,7 @@ export function ConstituencyList({
           head={
             <>
               {header('name')}
-              <th scope="col">Irish name</th>
-              {header('seats')}
-              {header('candidates')}
-              {header('electorate')}
-              {header('turnout')}
-              {header('spoiled')}
-              {header('quota')}
-              {header('counts')}
+              {columns.map((key) => (key === 'nameGa' ? <th scope="col">Irish name</th> : header(key)))}
             </>
           }
         >
@@ -321,29 +455,7 @@ export function ConstituencyList({
               <th scope="row">
                 <a href={links.constituency(c.key)}>{c.name}</a>
               </th>
-              <td>{c.nameGa ? <Ga>{c.nameGa}</Ga> : '–'}</td>
-              <Num>
-                {c.returnedAutomatically ? (
-                  <>
-                    {formatNumber(c.seats + c.returnedAutomatically)}
-                    <a
-                      href="#ceann-comhairle-note"
-                      class="footnote-mark"
-                      aria-label={`${c.seats} contested and the Ceann Comhairle: see the note`}
-                    >
-                      *
-                    </a>
-                  </>
-                ) : (
-                  formatNumber(c.seats)
-                )}
-              </Num>
-              <Num>{formatNumber(election.candidates(c.key).length)}</Num>
-              <Num>{formatNumber(c.electorate)}</Num>
-              <Num>{formatShare(CONSTITUENCY_SORTS.turnout!.value(c, election) as number | null)}</Num>
-              <Num>{formatShare(CONSTITUENCY_SORTS.spoiled!.value(c, election) as number | null)}</Num>
-              <Num>{formatNumber(c.quota)}</Num>
-              <Num>{formatNumber(CONSTITUENCY_SORTS.counts!.value(c, election) as number | null)}</Num>
+              {columns.map((key) => cell(key, c))}
             </tr>
           ))}
         </DataTable>
@@ -375,10 +487,24 @@ export function PartyTotalsPage({
   narrowChart,
   candidatesHref,
   checks,
-}: ElectionPageBase & { api: string; chart: string; narrowChart: string; candidatesHref: string | null }) {
+  swings,
+  previous,
+  downloads,
+}: ElectionPageBase & {
+  api: string;
+  chart: string;
+  narrowChart: string;
+  candidatesHref: string | null;
+  /** Each party's change since the election before, and that election's label (null for the first). */
+  swings: readonly PartySwing[];
+  previous: string | null;
+  downloads: { parties: TableDownload; shares: ChartDownload };
+}) {
   const parties = election.parties;
   const t = election.totals;
   const cc = election.house.ceannComhairle;
+  const before = previous ? (/\b(\d{4})$/.exec(previous)?.[1] ?? previous) : null;
+  const swingOf = (p: PartyTotals) => swings.find((s) => s.keys[1] === p.key) ?? null;
   return (
     <>
       <h1>Party totals, {label}</h1>
@@ -398,26 +524,32 @@ export function PartyTotalsPage({
       </p>
       <DataTable
         scroll="Party totals"
-        class="data"
+        class="data party-table party-totals"
+        id="party-totals"
         caption={<>Party totals, {label}, by first-preference votes</>}
         text={['Party']}
         numeric={[
           'Seats',
+          ...(before ? [`Seats since ${before}`] : []),
           'First preferences',
           'Vote share',
+          ...(before ? [`Swing since ${before}`] : []),
           'Seat share',
-          'Seat share minus vote share',
+          'Seats compared with votes',
           'Candidates',
           'Women candidates',
           'Women elected',
-          'Passed a quarter quota',
+          'Won back expenses',
         ]}
+        download={downloads.parties}
         foot={
           <>
             <th scope="row">All</th>
             <SeatsCell seats={t.houseSeats} elected={t.elected} returnedAutomatically={t.returnedAutomatically} />
+            {before && <Num>–</Num>}
             <Num>{formatNumber(parties.reduce((s, p) => s + p.firstPreferences, 0))}</Num>
             <Num>100%</Num>
+            {before && <Num>–</Num>}
             <Num>100%</Num>
             <Num>–</Num>
             <Num>{formatNumber(t.candidates)}</Num>
@@ -427,22 +559,39 @@ export function PartyTotalsPage({
           </>
         }
       >
-        {parties.map((p) => (
-          <tr>
-            <th scope="row">
-              <PartyName party={p.party} abbreviation={p.abbreviation} href={links.party(p.key)} />
-            </th>
-            <SeatsCell {...p} />
-            <Num>{formatNumber(p.firstPreferences)}</Num>
-            <Num>{formatShare(p.voteShare)}</Num>
-            <Num>{formatShare(p.seatShare)}</Num>
-            <Num>{formatSigned((p.seatShare - p.voteShare) * 100, 1, ' pts')}</Num>
-            <Num>{formatNumber(p.candidates)}</Num>
-            <Num>{formatNumber(p.women)}</Num>
-            <Num>{formatNumber(p.womenElected)}</Num>
-            <Num>{formatNumber(p.reachedQuarterQuota)}</Num>
-          </tr>
-        ))}
+        {parties.map((p) => {
+          const swing = swingOf(p);
+          return (
+            <tr>
+              <th scope="row">
+                <PartyName party={p.party} abbreviation={p.abbreviation} href={links.party(p.key)} />
+              </th>
+              <SeatsCell {...p} />
+              {before && (
+                <Num>
+                  {!swing
+                    ? '–'
+                    : swing.stood === 'later only'
+                      ? 'new'
+                      : swing.seatChange === 0
+                        ? '0'
+                        : formatSigned(swing.seatChange)}
+                </Num>
+              )}
+              <Num>{formatNumber(p.firstPreferences)}</Num>
+              <Num>{formatShare(p.voteShare)}</Num>
+              {before && (
+                <Num>{!swing ? '–' : swing.stood === 'later only' ? 'new' : formatSigned(swing.swing, 1, ' pts')}</Num>
+              )}
+              <Num>{formatShare(p.seatShare)}</Num>
+              <Num>{formatSigned((p.seatShare - p.voteShare) * 100, 1, ' pts')}</Num>
+              <Num>{formatNumber(p.candidates)}</Num>
+              <Num>{formatNumber(p.women)}</Num>
+              <Num>{formatNumber(p.womenElected)}</Num>
+              <Num>{formatNumber(p.reachedQuarterQuota)}</Num>
+            </tr>
+          );
+        })}
       </DataTable>
       <CeannComhairleNote election={election} candidatesHref={candidatesHref} />
       <ShortfallNote
@@ -451,10 +600,22 @@ export function PartyTotalsPage({
         checks={checks}
         where="of all parties"
       />
-      <p class="hint">
-        "Passed a quarter quota": the candidate's votes exceeded a quarter of the constituency's quota at some count,
-        the threshold for keeping a deposit and recovering election expenses.
-      </p>
+      <ul class="hint">
+        {before && (
+          <li>
+            Seats since {before} and swing since {before}: the change from the {previous}, in seats and in percentage
+            points (pts) of first preferences, from the unrounded shares; "new" for a party that did not stand then.
+          </li>
+        )}
+        <li>
+          Seats compared with votes: the party's share of the seats less its share of first preferences, in percentage
+          points. Above zero, the count gave it more seats than its votes alone would.
+        </li>
+        <li>
+          Won back expenses: candidates whose votes passed a quarter of their constituency's quota at some count, which
+          entitles them to recover election expenses and a deposit.
+        </li>
+      </ul>
       <Figure
         id="shares"
         title="Vote share and seat share."
@@ -467,6 +628,7 @@ export function PartyTotalsPage({
         svg={chart}
         narrowSvg={narrowChart}
         api={api}
+        downloads={downloads.shares}
         data={<SharesTable parties={parties} />}
       />
     </>
@@ -499,18 +661,22 @@ export function PartyPage({
   party,
   api,
   table,
-}: ElectionPageBase & { party: PartyTotals; api: string; table: string }) {
-  const candidates: Candidate[] = election.data.candidates.filter((c) => (c.party || 'No party given') === party.party);
+  candidates,
+  electedAt,
+  download,
+  since,
+}: ElectionPageBase & {
+  party: PartyTotals;
+  api: string;
+  table: string;
+  /** The party's candidates, in the order shown, and the count each was elected on. */
+  candidates: readonly Candidate[];
+  electedAt: (c: Candidate) => number | null;
+  download: TableDownload;
+  /** The party's figures against the election before. */
+  since: ComponentChildren;
+}) {
   const byConstituency = new Map(election.constituencies.map((c) => [c.key, c]));
-  candidates.sort(
-    (a, b) =>
-      compareText(byConstituency.get(a.constituencyKey)!.name, byConstituency.get(b.constituencyKey)!.name) ||
-      compareSurnames(a, b),
-  );
-  const electedAt = (c: Candidate) =>
-    election.hasCounts
-      ? (election.sheet(c.constituencyKey)!.candidates.find((s) => s.candidate.key === c.key)?.elected?.count ?? null)
-      : null;
   return (
     <>
       <h1>
@@ -535,16 +701,19 @@ export function PartyPage({
         <Fact term="First preferences">{formatNumber(party.firstPreferences)}</Fact>
         <Fact term="Vote share">{formatShare(party.voteShare)}</Fact>
         <Fact term="Seat share">{formatShare(party.seatShare)}</Fact>
-        <Fact term="Seat share minus vote share">
-          {formatSigned((party.seatShare - party.voteShare) * 100, 1, ' pts')}
+        <Fact term="Seats compared with votes">
+          {formatSigned((party.seatShare - party.voteShare) * 100, 1, ' points')}
         </Fact>
         <Fact term="Candidates">{formatNumber(party.candidates)}</Fact>
         <Fact term="Women candidates">{formatNumber(party.women)}</Fact>
         <Fact term="Women elected">{formatNumber(party.womenElected)}</Fact>
-        <Fact term="Passed a quarter quota">{formatNumber(party.reachedQuarterQuota)}</Fact>
+        <Fact term="Won back expenses">{formatNumber(party.reachedQuarterQuota)}</Fact>
       </dl>
+      {since}
+      <h2>Candidates</h2>
       <DataTable
         scroll={`Candidates of ${party.party}`}
+        id="candidates"
         class="data"
         caption={
           <>
@@ -554,6 +723,7 @@ export function PartyPage({
         text={['Candidate', 'Constituency']}
         numeric={['First preferences', 'Share of valid poll', 'Quotas']}
         after={['Result']}
+        download={download}
       >
         {candidates.map((c) => {
           const constituency = byConstituency.get(c.constituencyKey)!;

@@ -4,6 +4,7 @@
 import type { ComponentChildren, VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import type { Assets } from '../assets.js';
+import { excelHref, type ChartDownload, type TableDownload } from '../downloads.js';
 import { partyColour } from '../party-colours.js';
 
 export interface Crumb {
@@ -305,10 +306,12 @@ export interface FigureProps {
   legend?: { colour: string; label: string }[];
   /** The same chart drawn for a phone's width, shown there instead (text stays readable, nothing is clipped). */
   narrowSvg?: string;
+  /** The chart as an SVG file and as a page to embed, and its figures as CSV. */
+  downloads?: ChartDownload;
 }
 
 /** A chart as an accessible figure: caption, the image, its data as a table, and the API link behind it. */
-export function Figure({ id, title, caption, svg, data, api, legend, narrowSvg }: FigureProps) {
+export function Figure({ id, title, caption, svg, data, api, legend, narrowSvg, downloads }: FigureProps) {
   return (
     <figure id={id} class="chart-figure" aria-labelledby={`${id}-title`}>
       <figcaption>
@@ -350,12 +353,34 @@ export function Figure({ id, title, caption, svg, data, api, legend, narrowSvg }
         <summary>Show the data</summary>
         <ScrollRegion label={`${title.replace(/\.$/, '')}: the data`}>{data}</ScrollRegion>
       </details>
+      {downloads && <ChartLinks downloads={downloads} />}
       <p class="api-link">
         <a href={api} rel="nofollow">
           The records behind this chart (JSON, from the API)
         </a>
       </p>
     </figure>
+  );
+}
+
+/** A chart's links: the image as an SVG file, a version other sites may embed, and the figures as CSV. */
+export function ChartLinks({ downloads }: { downloads: ChartDownload }) {
+  const what = <span class="visually-hidden"> of {downloads.label}</span>;
+  return (
+    <p class="take-away">
+      Take it away: <a href={downloads.svg}>SVG{what}</a> · <a href={downloads.embed}>To embed{what}</a> ·{' '}
+      <a href={downloads.csv}>CSV{what}</a> · <a href={excelHref(downloads.csv)}>CSV for Excel{what}</a>
+    </p>
+  );
+}
+
+/** A table's figures as CSV, and as CSV with the byte order mark Excel needs to keep the fadas. */
+export function TableLinks({ download }: { download: TableDownload }) {
+  const what = <span class="visually-hidden"> of {download.label}</span>;
+  return (
+    <p class="take-away">
+      This table: <a href={download.csv}>CSV{what}</a> · <a href={excelHref(download.csv)}>CSV for Excel{what}</a>
+    </p>
   );
 }
 
@@ -394,9 +419,11 @@ export function DataTable(
     caption: ComponentChildren;
     foot?: ComponentChildren;
     children: ComponentChildren;
+    /** The table's figures as CSV, linked below it. */
+    download?: TableDownload;
   },
 ) {
-  const { class: className, id, scroll, caption, foot, children } = props;
+  const { class: className, id, scroll, caption, foot, children, download } = props;
   const table = (
     <table class={className} id={id}>
       <caption>{caption}</caption>
@@ -415,7 +442,15 @@ export function DataTable(
       )}
     </table>
   );
-  return scroll === undefined ? table : <ScrollRegion label={scroll}>{table}</ScrollRegion>;
+  const shown = scroll === undefined ? table : <ScrollRegion label={scroll}>{table}</ScrollRegion>;
+  return download ? (
+    <>
+      {shown}
+      <TableLinks download={download} />
+    </>
+  ) : (
+    shown
+  );
 }
 
 /** A table's head row: its text columns, then its numeric ones, then any text columns after those. */

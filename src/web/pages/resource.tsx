@@ -3,6 +3,7 @@
 // behind it. Every control is a link or a GET form, so all of it works without JavaScript.
 
 import type { CatalogResource } from '../../catalog/catalog.js';
+import { displayName, FIELD_NAMES } from '../../elections/index.js';
 import type { PageFailure, SearchResult } from '../data.js';
 import type { Facet } from '../facets.js';
 import { cellText, formatNumber, isIrishField, isNumericType, isTechnicalColumn, plural } from '../format.js';
@@ -381,6 +382,23 @@ interface ResultTableProps extends ResourcePageProps {
   href: (edit: (s: URLSearchParams) => void, keepOffset?: boolean) => string;
 }
 
+/**
+ * The fields that name a row, for the label the record's link carries: a candidate's first name and surname, a
+ * constituency's name, else the first text field. Shown beside the link in the column that stays in view, so that a
+ * sorted column scrolled into view still says whose figure it is.
+ */
+function labelFields(fields: readonly { id: string; type: string }[]): string[] {
+  const has = (spellings: readonly string[]) => spellings.find((s) => fields.some((f) => f.id === s));
+  const first = has([...FIELD_NAMES.candidates.firstName, 'Candidate First Name']);
+  const surname = has([...FIELD_NAMES.candidates.surname]);
+  if (first && surname) return [first, surname];
+  if (surname) return [surname];
+  const constituency = has([...FIELD_NAMES.constituencies.name]);
+  if (constituency) return [constituency];
+  const text = fields.find((f) => f.type === 'text' && f.id !== '_id');
+  return text ? [text.id] : [];
+}
+
 function ResultTable({ resource, result, sort, href, search, rowsDefault, pagePath }: ResultTableProps) {
   const total = result.total ?? 0;
   const { offset, limit } = result;
@@ -396,6 +414,13 @@ function ResultTable({ resource, result, sort, href, search, rowsDefault, pagePa
   const shown = result.fields.filter((f) => !isTechnicalColumn(f));
   const caption = `${resource.definition.name}: ${range.toLowerCase()}${sort && sort.length > 0 ? `, ${sortDescription(sort)}` : ''}`;
   const recordHref = (id: unknown) => `${pagePath}/record/${encodeURIComponent(String(id))}`;
+  const labelled = labelFields(result.fields);
+  const labelOf = (record: Record<string, unknown>) =>
+    labelled
+      .map((f) => record[f])
+      .filter((v) => v !== null && v !== undefined && v !== '')
+      .map((v) => displayName(String(v)))
+      .join(' ');
   const lastOffset = total > 0 && limit > 0 ? Math.floor((total - 1) / limit) * limit : 0;
   // A page of a sorted view opens on the sorted column, as the sort itself did.
   const pageLink = (to: number) =>
@@ -455,14 +480,21 @@ function ResultTable({ resource, result, sort, href, search, rowsDefault, pagePa
             <tr>
               {shown.map((f) => {
                 const value = record[f.id];
-                if (f.id === '_id')
+                if (f.id === '_id') {
+                  const label = labelOf(record);
                   return (
-                    <td class="num">
+                    <td class="num record-cell">
                       <a href={recordHref(value)} aria-label={`Record ${String(value)}`}>
                         {String(value)}
                       </a>
+                      {label && (
+                        <span class="row-label" lang={labelled.some(isIrishField) ? 'ga' : undefined}>
+                          {label}
+                        </span>
+                      )}
                     </td>
                   );
+                }
                 return (
                   <td
                     class={isNumericType(f.type) ? 'num' : value === null ? 'null' : undefined}

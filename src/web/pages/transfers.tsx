@@ -2,6 +2,7 @@
 // votes that went to each party and to non-transferable, from the counts whose votes were one party's, with those
 // counts listed and the others said why they were left out; for a constituency, its count as a flow beside its data.
 
+import type { ComponentChildren } from 'preact';
 import {
   INDEPENDENTS,
   NON_TRANSFERABLE,
@@ -10,8 +11,14 @@ import {
   type PartyTransfers,
   type TransferCount,
 } from '../../elections/index.js';
+import type { FailedCheck } from '../checks-view.js';
+import type { downloadsUnder } from '../downloads.js';
+import { plainPartyName } from '../election-charts.js';
 import { formatNumber, formatShare, plural } from '../format.js';
-import { DataTable, Figure, LinkList, Num, PartyName } from './layout.js';
+import { CheckNote } from './constituency.js';
+import { DataTable, Figure, LinkList, Num, PartyChip, TableLinks } from './layout.js';
+
+type Downloads = ReturnType<typeof downloadsUnder>;
 
 export interface TransferPageBase {
   electionLabel: string;
@@ -55,84 +62,160 @@ function Caveats() {
   );
 }
 
+/** How many receiving parties the matrix gives a column of their own; the rest share one. */
+const MATRIX_PARTIES = 10;
+const OTHERS = '\u0000others';
+
 /** The party-to-party table: a row per giving party, a column per receiving party and non-transferable. */
-export function TransferMatrix({ base, caption, id }: { base: TransferPageBase; caption: string; id: string }) {
+export function TransferMatrix({
+  base,
+  caption,
+  id,
+  downloads,
+}: {
+  base: TransferPageBase;
+  caption: string;
+  id: string;
+  downloads: Downloads;
+}) {
   const givers = base.transfers;
   const received = new Map<string, number>();
   for (const g of givers)
     for (const t of g.to)
       if (t.party !== NON_TRANSFERABLE) received.set(t.party, (received.get(t.party) ?? 0) + t.votes);
-  const receivers = [...received.keys()].sort((a, b) => received.get(b)! - received.get(a)! || a.localeCompare(b));
-  const columns = [...receivers, NON_TRANSFERABLE];
-  const short = (party: string) => (party === NON_TRANSFERABLE ? 'Non-trans.' : base.abbreviation(party) || party);
+  const ranked = [...received.keys()].sort((a, b) => received.get(b)! - received.get(a)! || a.localeCompare(b));
+  // The matrix reads whole at 1280 px: the parties that received least share one column, "Others" (each party's
+  // transfers below, and the CSV, give them one by one).
+  const crowded = ranked.length > MATRIX_PARTIES + 1;
+  const receivers = crowded ? ranked.slice(0, MATRIX_PARTIES) : ranked;
+  const others = crowded ? ranked.slice(MATRIX_PARTIES) : [];
+  const columns = [...receivers, ...(crowded ? [OTHERS] : []), NON_TRANSFERABLE];
+  // Full names would make the matrix too wide for a screen: the columns are headed by abbreviations, which never
+  // break, explained in the key below the table (and read out in full by screen readers).
+  const short = (party: string) => base.abbreviation(party) || plainPartyName(party);
+  const keyed = receivers.filter((p) => short(p) !== plainPartyName(p));
+  const shareTo = (g: PartyTransfers, p: string) => {
+    if (p !== OTHERS) return g.to.find((t) => t.party === p)?.share ?? null;
+    const to = g.to.filter((t) => others.includes(t.party));
+    return to.length > 0 ? to.reduce((sum, t) => sum + t.share, 0) : null;
+  };
   return (
-    <DataTable
-      scroll={caption}
-      class="data transfer-matrix"
-      id={id}
-      caption={caption}
-      head={
-        <>
-          <th scope="col">From</th>
-          <th scope="col" class="num">
-            Votes distributed
-          </th>
-          {columns.map((p) => (
+    <>
+      <DataTable
+        scroll={caption}
+        class="data transfer-matrix party-table"
+        id={id}
+        caption={caption}
+        download={downloads.table('matrix', 'the party-to-party transfers')}
+        head={
+          <>
+            <th scope="col">From</th>
             <th scope="col" class="num">
-              <span class="visually-hidden">To {p === NON_TRANSFERABLE ? 'non-transferable' : p}</span>
-              <span aria-hidden="true">{short(p)}</span>
+              Votes distributed
             </th>
+            {columns.map((p) =>
+              p === NON_TRANSFERABLE || p === OTHERS ? (
+                <th scope="col" class="num">
+                  <span class="visually-hidden">To </span>
+                  {p === OTHERS ? 'Others' : 'Non-transferable'}
+                </th>
+              ) : (
+                <th scope="col" class="num">
+                  <span class="visually-hidden">To {p}</span>
+                  <span aria-hidden="true" class="abbreviation">
+                    {short(p)}
+                  </span>
+                </th>
+              ),
+            )}
+          </>
+        }
+      >
+        {givers.map((g) => (
+          <tr>
+            <th scope="row">
+              <PartyLabel party={g.party} href={base.partyHref(g.party)} />
+            </th>
+            <Num>{formatNumber(g.distributed)}</Num>
+            {columns.map((p) => {
+              const share = shareTo(g, p);
+              return (
+                <td class={`num${ownParty(p, g.party) ? ' own' : ''}`}>{share === null ? '–' : formatShare(share)}</td>
+              );
+            })}
+          </tr>
+        ))}
+      </DataTable>
+      {(keyed.length > 0 || crowded) && (
+        <p class="hint abbreviation-key">
+          Columns:{' '}
+          {keyed.map((p, i) => (
+            <>
+              {i > 0 ? '; ' : ''}
+              <span class="abbreviation">{short(p)}</span> {plainPartyName(p)}
+            </>
           ))}
-        </>
-      }
-    >
-      {givers.map((g) => (
-        <tr>
-          <th scope="row">
-            <PartyName party={g.party} abbreviation={base.abbreviation(g.party)} href={base.partyHref(g.party)} />
-          </th>
-          <Num>{formatNumber(g.distributed)}</Num>
-          {columns.map((p) => {
-            const to = g.to.find((t) => t.party === p);
-            return <td class={`num${ownParty(p, g.party) ? ' own' : ''}`}>{to ? formatShare(to.share) : '–'}</td>;
-          })}
-        </tr>
-      ))}
-    </DataTable>
+          {crowded && (
+            <>
+              {keyed.length > 0 ? '; ' : ''}Others: the {others.length} parties that received fewest transfers (
+              {others.map(plainPartyName).join(', ')}), together
+            </>
+          )}
+          .
+        </p>
+      )}
+    </>
   );
 }
 
+/** A party's chip and plain name, linked to its page where it has one. */
+function PartyLabel({ party, href }: { party: string; href: string | null }) {
+  const chip = <PartyChip party={party} label={plainPartyName(party)} />;
+  return href ? <a href={href}>{chip}</a> : chip;
+}
+
 /** The votes behind the shares: each giving party's transfers as a list, largest first (a phone reads this one). */
-export function PartyBreakdown({ base, heading }: { base: TransferPageBase; heading: 'h2' | 'h3' }) {
+export function PartyBreakdown({
+  base,
+  heading,
+  downloads,
+}: {
+  base: TransferPageBase;
+  heading: 'h2' | 'h3';
+  downloads: Downloads;
+}) {
   const H = heading;
   return (
-    <div class="breakdowns">
-      {base.transfers.map((g) => (
-        <section aria-labelledby={`from-${slug(g.party)}`} class="breakdown">
-          <H id={`from-${slug(g.party)}`}>From {g.party}</H>
-          <p>
-            {formatNumber(g.distributed)} votes distributed at {plural(g.counts, 'count')}.
-          </p>
-          <DataTable
-            class="data compact"
-            caption={<>Where {g.party}'s transfers went</>}
-            text={['To']}
-            numeric={['Votes', 'Share']}
-          >
-            {g.to.map((t) => (
-              <tr class={ownParty(t.party, g.party) ? 'own' : undefined}>
-                <th scope="row">
-                  {t.party === NON_TRANSFERABLE ? 'Non-transferable' : t.party}
-                  {ownParty(t.party, g.party) ? ' (own party)' : ''}
-                </th>
-                <Num>{formatNumber(t.votes)}</Num>
-                <Num>{formatShare(t.share)}</Num>
-              </tr>
-            ))}
-          </DataTable>
-        </section>
-      ))}
-    </div>
+    <>
+      <div class="breakdowns">
+        {base.transfers.map((g) => (
+          <section aria-labelledby={`from-${slug(g.party)}`} class="breakdown">
+            <H id={`from-${slug(g.party)}`}>From {g.party}</H>
+            <p>
+              {formatNumber(g.distributed)} votes distributed at {plural(g.counts, 'count')}.
+            </p>
+            <DataTable
+              class="data compact"
+              caption={<>Where {g.party}'s transfers went</>}
+              text={['To']}
+              numeric={['Votes', 'Share']}
+            >
+              {g.to.map((t) => (
+                <tr class={ownParty(t.party, g.party) ? 'own' : undefined}>
+                  <th scope="row">
+                    {t.party === NON_TRANSFERABLE ? 'Non-transferable' : t.party}
+                    {ownParty(t.party, g.party) ? ' (own party)' : ''}
+                  </th>
+                  <Num>{formatNumber(t.votes)}</Num>
+                  <Num>{formatShare(t.share)}</Num>
+                </tr>
+              ))}
+            </DataTable>
+          </section>
+        ))}
+      </div>
+      <TableLinks download={downloads.table('party-votes', "each party's transfers in votes")} />
+    </>
   );
 }
 
@@ -144,8 +227,17 @@ const slug = (text: string) =>
     .replace(/[^a-z0-9]+/g, '-');
 
 /** The counts used, and those left out with the reason, each linked to the count as it stood then. */
-export function CountsUsed({ base, byConstituency }: { base: TransferPageBase; byConstituency: boolean }) {
-  if (byConstituency) return <CountsByConstituency base={base} />;
+export function CountsUsed({
+  base,
+  byConstituency,
+  downloads,
+}: {
+  base: TransferPageBase;
+  byConstituency: boolean;
+  downloads: Downloads;
+}) {
+  const download = <TableLinks download={downloads.table('counts', 'the counts used and left out')} />;
+  if (byConstituency) return <CountsByConstituency base={base} download={download} />;
   const what = (c: TransferCount) => `${c.kind === 'surplus' ? 'Surplus' : 'Exclusion'} of ${names(c.from)}`;
   return (
     <details class="counts-used">
@@ -190,6 +282,7 @@ export function CountsUsed({ base, byConstituency }: { base: TransferPageBase; b
           ))}
         </DataTable>
       )}
+      {download}
     </details>
   );
 }
@@ -210,7 +303,7 @@ function CountCell({
 }
 
 /** The counts of every constituency, a line each: those used, and those left out with the reason. */
-function CountsByConstituency({ base }: { base: TransferPageBase }) {
+function CountsByConstituency({ base, download }: { base: TransferPageBase; download: ComponentChildren }) {
   const places = [...new Map([...base.used, ...base.left].map((c) => [c.constituencyKey, c.constituencyName]))].sort(
     (a, b) => a[1].localeCompare(b[1], 'en-IE'),
   );
@@ -255,6 +348,7 @@ function CountsByConstituency({ base }: { base: TransferPageBase }) {
           );
         })}
       </ul>
+      {download}
     </details>
   );
 }
@@ -262,9 +356,14 @@ function CountsByConstituency({ base }: { base: TransferPageBase }) {
 export function ElectionTransfersPage({
   base,
   constituencies,
+  failed,
+  downloads,
 }: {
   base: TransferPageBase;
   constituencies: { label: string; href: string }[];
+  /** Counts whose figures do not add up in the source. */
+  failed: readonly FailedCheck[];
+  downloads: Downloads;
 }) {
   const distributed = base.used.reduce((s, c) => s + c.distributed, 0);
   return (
@@ -276,14 +375,34 @@ export function ElectionTransfersPage({
         column, the share that went to a party, or no further.
       </p>
       <Caveats />
+      {failed.length > 0 && (
+        <p class="note" role="note">
+          The figures of {plural(failed.length, 'count')} do not add up in the source, and{' '}
+          {failed.length === 1 ? 'it is' : 'they are'} left out of these shares:{' '}
+          {failed.map((f, i) => (
+            <>
+              {i > 0 ? ', ' : ''}
+              {f.href ? (
+                <a href={f.href}>
+                  {f.constituency}, count {f.count}
+                </a>
+              ) : (
+                `${f.constituency}, count ${f.count}`
+              )}
+            </>
+          ))}
+          .
+        </p>
+      )}
       <TransferMatrix
         base={base}
         id="matrix"
         caption={`Share of each party's transferable votes that went to each party, ${base.electionLabel}, all constituencies`}
+        downloads={downloads}
       />
-      <CountsUsed base={base} byConstituency />
+      <CountsUsed base={base} byConstituency downloads={downloads} />
       <h2>Each party's transfers, in votes</h2>
-      <PartyBreakdown base={base} heading="h3" />
+      <PartyBreakdown base={base} heading="h3" downloads={downloads} />
       <section aria-labelledby="by-constituency">
         <h2 id="by-constituency">By constituency</h2>
         <p>Each constituency's transfers, and its count as a flow:</p>
@@ -312,6 +431,8 @@ export function ConstituencyTransfersPage({
   flowRows,
   constituencyHref,
   electionTransfersHref,
+  failed,
+  downloads,
 }: {
   base: TransferPageBase;
   name: string;
@@ -319,6 +440,8 @@ export function ConstituencyTransfersPage({
   flowRows: FlowRow[];
   constituencyHref: string;
   electionTransfersHref: string;
+  failed: readonly FailedCheck[];
+  downloads: Downloads;
 }) {
   return (
     <>
@@ -330,6 +453,9 @@ export function ConstituencyTransfersPage({
         <a href={constituencyHref}>The count, count by count</a> ·{' '}
         <a href={electionTransfersHref}>Transfers in every constituency</a>
       </p>
+      {failed.map((f) => (
+        <CheckNote failed={f} />
+      ))}
       <div class="flow-layout">
         <Figure
           id="flow"
@@ -344,6 +470,7 @@ export function ConstituencyTransfersPage({
           }
           svg={flowSvg}
           api={base.api}
+          downloads={downloads.chart('flow', `the count in ${name} as a flow`)}
           data={<FlowTable rows={flowRows} name={name} />}
         />
         <section class="flow-data" aria-labelledby="flow-data-title">
@@ -351,6 +478,7 @@ export function ConstituencyTransfersPage({
             The flow's figures
           </h2>
           <FlowTable rows={flowRows} name={name} />
+          <TableLinks download={downloads.table('flow', `the transfers at each count in ${name}`)} />
         </section>
       </div>
       <h2>Party to party</h2>
@@ -363,11 +491,12 @@ export function ConstituencyTransfersPage({
             base={base}
             id="matrix"
             caption={`Share of each party's transferable votes that went to each party, ${name}, ${base.electionLabel}`}
+            downloads={downloads}
           />
-          <PartyBreakdown base={base} heading="h3" />
+          <PartyBreakdown base={base} heading="h3" downloads={downloads} />
         </>
       )}
-      <CountsUsed base={base} byConstituency={false} />
+      <CountsUsed base={base} byConstituency={false} downloads={downloads} />
     </>
   );
 }
