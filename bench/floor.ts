@@ -10,6 +10,7 @@ import { loadCatalogFile } from '../src/catalog/load.js';
 import { analyzeSql } from '../src/dialect/sqlite/ddl.js';
 import { createGenerationTableSql, dropTableSql, indexTableSql, type PgSchemas } from '../src/dialect/postgres/ddl.js';
 import { qualified, quoteIdent } from '../src/dialect/postgres/quote.js';
+import { indexesByKey } from '../src/catalog/indexes.js';
 import { readMetaFromFile } from '../src/storage/sqlite/meta.js';
 import { readPostgresMeta } from '../src/storage/postgres/meta.js';
 import { SqliteDatabaseBuilder } from '../src/storage/sqlite/builder.js';
@@ -18,7 +19,7 @@ import Database from 'better-sqlite3';
 export interface StoreFloor {
   /** The whole: rows, full-text index, field indexes and planner statistics. */
   seconds: number;
-  /** The rows and the full-text index (on PostgreSQL, its generated vectors; the GIN index is in `indexSeconds`). */
+  /** The rows and the full-text index (on PostgreSQL, the rows with their vectors; the GIN index is in `indexSeconds`). */
   rowSeconds: number;
   indexSeconds: number;
 }
@@ -33,7 +34,8 @@ const since = (t: number) => (performance.now() - t) / 1000;
 
 /**
  * SQLite: the loaded table copied into a new file by the builder a load uses (its page size, caches and index
- * threads), the full-text index filled from the stored vectors, the field indexes built, then ANALYZE. The copy moves
+ * threads), the full-text index filled from documents made from the rows' values, the field indexes built, then
+ * ANALYZE. The copy moves
  * whole records between files, cheaper than inserting bound values, so this floor is if anything low.
  */
 export function sqliteFloor(storeFile: string, catalogFile: string, scratchDir: string): StoreFloor {
@@ -78,8 +80,8 @@ export function sqliteFloor(storeFile: string, catalogFile: string, scratchDir: 
 
 /**
  * PostgreSQL: the loaded rows inserted from the published table into two new tables of the load's own definition, on
- * two connections side by side as a large load splits (PostgreSQL computes each row's `_full_text` as COPY would),
- * then every index the load builds, two at a time, and ANALYZE. Reading rows already in the database costs less than
+ * two connections side by side as a large load splits (their `_full_text` copied as stored: the loader makes it), then
+ * every index the load and the builds after publication make, two at a time, and ANALYZE. Reading rows already in the database costs less than
  * parsing COPY's text, so this floor is if anything low.
  */
 export async function postgresFloor(url: string, catalogFile: string, schemas: PgSchemas): Promise<StoreFloor> {
@@ -108,7 +110,8 @@ export async function postgresFloor(url: string, catalogFile: string, schemas: P
     );
     const rowSeconds = since(t);
     t = performance.now();
-    const built = tables.map((table) => indexTableSql(schema, table, resource));
+    const specs = indexesByKey(resource, meta.resources.get(resource.id)!.builtIndexes);
+    const built = tables.map((table) => indexTableSql(schema, table, resource, specs));
     const queue = [...built.map((b) => b.indexes[0]!), ...built.flatMap((b) => b.indexes.slice(1))];
     await Promise.all(
       clients.map(async (client) => {

@@ -65,6 +65,10 @@ import {
   writeSynthetic,
 } from './synthetic.js';
 import { writeSampleWithArrow } from '../test/helpers/parquet-files.js';
+import { flightsCsv, flightsParquet } from './flights.js';
+import pg from 'pg';
+import { tableSizesSql } from '../src/dialect/postgres/ddl.js';
+import { readPostgresMeta } from '../src/storage/postgres/meta.js';
 import { postgresFloor, sqliteFloor } from './floor.js';
 import { scaleScenario, scaleTable, updateScaleReadme } from './scale.js';
 
@@ -961,60 +965,123 @@ function syntheticCsv(ctx: Ctx): { file: string; seconds: number } {
   return { file: path.join(dir, SYNTHETIC_SOURCE), seconds: (performance.now() - t) / 1000 };
 }
 
+/** Where the bench keeps what it fetches from the npm registry (the narrow flights file), between runs. */
+const CACHE_DIR = path.join(PROJECT_ROOT, 'bench', 'results', 'tmp', 'cache');
+
 /**
- * Scenario 7: the synthetic CSV published by `count-centre add` (inference, every field indexed, the full-text index),
- * beside sqlite-utils doing what comes closest: `insert --csv --detect-types`, then `enable-fts` on every column.
+ * What `add` said of its times: when the data was served, and when its indexes were done (both from its start), and
+ * the store's size per row afterwards (indexes included): the file, or the resource's PostgreSQL tables.
+ */
+async function addFacts(
+  backend: Backend,
+  dir: string,
+  rows: number,
+  ours: { seconds: number; output: string },
+): Promise<Record<string, number>> {
+  const served = /served after (\d+(?:\.\d+)?) s/.exec(ours.output);
+  const indexed = /done after (\d+(?:\.\d+)?) s/.exec(ours.output);
+  const servedSeconds = served ? Number(served[1]) : ours.seconds;
+  const indexSeconds = indexed ? Number(indexed[1]) : ours.seconds;
+  let bytes: number;
+  if (backend.name === 'sqlite') bytes = fs.statSync(path.join(dir, 'store.sqlite')).size;
+  else {
+    const client = new pg.Client({ connectionString: backend.env['DATABASE_URL'] });
+    await client.connect();
+    try {
+      const meta = await readPostgresMeta(client, 'countcentre');
+      const tables = [...(meta?.resources.values() ?? [])].filter((r) => r.id !== '_table_metadata');
+      const sizes = await client.query<{ data: string; indexes: string }>(tableSizesSql, [
+        tables.map((r) => `"countcentre"."${r.table}"`),
+      ]);
+      bytes = Number(sizes.rows[0]!.data) + Number(sizes.rows[0]!.indexes);
+    } finally {
+      await client.end();
+    }
+  }
+  return {
+    rows,
+    seconds: ours.seconds,
+    servedSeconds,
+    servedRowsPerSecond: rows / servedSeconds,
+    indexSeconds,
+    rowsPerSecond: rows / ours.seconds,
+    bytesPerRow: bytes / rows,
+  };
+}
+
+/**
+ * Scenario 7: a CSV published by `count-centre add` (inference, the key and full-text index, then every field's
+ * index once it is served), beside sqlite-utils doing what comes closest: `insert --csv --detect-types`, then
+ * `enable-fts` on every column. Two files: scenario 4's synthetic one (14 fields), and the flights (5 fields: a
+ * timestamp, two whole numbers, two codes), which nobody here wrote.
  */
 async function addCsvScenario(ctx: Ctx, backend: Backend): Promise<void> {
   if (!ctx.opts.scenarios.has('7') || backend.name !== 'sqlite') return;
   const rows = ctx.opts.rows;
-  const { file } = syntheticCsv(ctx);
-  const dir = path.join(ctx.tmp, 'add-csv');
-  fs.mkdirSync(dir, { recursive: true });
-  log(ctx, `[${backend.name}] scenario 7: ${TITLES['7']} (${fmtInt(rows)} records)`);
-  const ours = await timedAdd(backend, dir, file);
-  if (ours.code !== 0) {
-    push(ctx, failed('7', backend, new Error(`count-centre add exited ${ours.code}: ${ours.output.slice(-500)}`)));
-    return;
-  }
-  const r = base('7', backend);
-  r.extra = { rows, seconds: ours.seconds, rowsPerSecond: rows / ours.seconds, peakRssBytes: ours.peakRss };
-  await measureFloor(ctx, backend, dir, r);
-  r.notes.push(
-    'count-centre add: types inferred, every field indexed, whole-row full-text index, JSON and CSV renderings stored',
-  );
-  if (!onPath('sqlite-utils')) {
-    r.notes.push('sqlite-utils is not on PATH (apt-get install sqlite-utils): no peer figure');
-  } else {
-    const peerDb = path.join(dir, 'peer.db');
-    const header = fs.readFileSync(file, 'utf8').slice(0, 4096).split(/\r?\n/)[0]!.split(',');
-    const insert = await timedCommand(
-      'sqlite-utils',
-      ['insert', peerDb, 'records', file, '--csv', '--detect-types'],
-      {},
-      dir,
-    );
-    const fts =
-      insert.code === 0
-        ? await timedCommand('sqlite-utils', ['enable-fts', peerDb, 'records', ...header], {}, dir)
-        : insert;
-    if (fts.code !== 0) {
-      r.notes.push(`sqlite-utils failed (exit ${fts.code}): ${fts.output.slice(-300)}`);
-    } else {
-      const peerSeconds = insert.seconds + fts.seconds;
-      Object.assign(r.extra, {
-        peerSeconds,
-        peerInsertSeconds: insert.seconds,
-        peerFtsSeconds: fts.seconds,
-        peerPeakRssBytes: Math.max(insert.peakRss, fts.peakRss),
-        speedup: peerSeconds / ours.seconds,
-      });
-      r.notes.push(
-        `sqlite-utils ${spawnSync('sqlite-utils', ['--version'], { encoding: 'utf8' }).stdout.trim()}: insert --csv --detect-types, then enable-fts on all ${header.length} columns`,
-      );
+  const files: [ScenarioId, () => Promise<string>, string][] = [
+    ['7', async () => syntheticCsv(ctx).file, 'the synthetic candidate results: 14 fields, 9 of them text'],
+    [
+      '7n',
+      () => flightsCsv(CACHE_DIR, path.join(ctx.tmp, 'flights-source'), rows),
+      "the flights of 2001 from the npm registry's vega-datasets, written as pandas' to_csv writes them",
+    ],
+  ];
+  for (const [id, make, what] of files) {
+    let file: string;
+    try {
+      file = await make();
+    } catch (err) {
+      push(ctx, failed(id, backend, err));
+      continue;
     }
+    const dir = path.join(ctx.tmp, `add-csv-${id}`);
+    fs.mkdirSync(dir, { recursive: true });
+    log(ctx, `[${backend.name}] scenario ${id}: ${TITLES[id]} (${fmtInt(rows)} records)`);
+    const ours = await timedAdd(backend, dir, file);
+    if (ours.code !== 0) {
+      push(ctx, failed(id, backend, new Error(`count-centre add exited ${ours.code}: ${ours.output.slice(-500)}`)));
+      continue;
+    }
+    const r = base(id, backend);
+    r.extra = { ...(await addFacts(backend, dir, rows, ours)), peakRssBytes: ours.peakRss };
+    await measureFloor(ctx, backend, dir, r);
+    r.notes.push(
+      `${what}; count-centre add: types inferred, served with its key and full-text index, then every field's index`,
+    );
+    if (!onPath('sqlite-utils')) {
+      r.notes.push('sqlite-utils is not on PATH (apt-get install sqlite-utils): no peer figure');
+    } else {
+      const peerDb = path.join(dir, 'peer.db');
+      const header = fs.readFileSync(file, 'utf8').slice(0, 4096).split(/\r?\n/)[0]!.split(',');
+      const insert = await timedCommand(
+        'sqlite-utils',
+        ['insert', peerDb, 'records', file, '--csv', '--detect-types'],
+        {},
+        dir,
+      );
+      const fts =
+        insert.code === 0
+          ? await timedCommand('sqlite-utils', ['enable-fts', peerDb, 'records', ...header], {}, dir)
+          : insert;
+      if (fts.code !== 0) {
+        r.notes.push(`sqlite-utils failed (exit ${fts.code}): ${fts.output.slice(-300)}`);
+      } else {
+        const peerSeconds = insert.seconds + fts.seconds;
+        Object.assign(r.extra, {
+          peerSeconds,
+          peerInsertSeconds: insert.seconds,
+          peerFtsSeconds: fts.seconds,
+          peerPeakRssBytes: Math.max(insert.peakRss, fts.peakRss),
+          peerBytesPerRow: fs.statSync(peerDb).size / rows,
+          speedup: peerSeconds / Number(r.extra['servedSeconds']),
+        });
+        r.notes.push(
+          `sqlite-utils ${spawnSync('sqlite-utils', ['--version'], { encoding: 'utf8' }).stdout.trim()}: insert --csv --detect-types, then enable-fts on all ${header.length} columns: ${peerSeconds.toFixed(1)} s, ${(fs.statSync(peerDb).size / rows).toFixed(0)} bytes a row`,
+        );
+      }
+    }
+    push(ctx, r);
   }
-  push(ctx, r);
 }
 
 /**
@@ -1034,47 +1101,86 @@ async function measureFloor(ctx: Ctx, backend: Backend, dir: string, r: Scenario
       floorSeconds: floor.seconds,
       floorRowSeconds: floor.rowSeconds,
       floorIndexSeconds: floor.indexSeconds,
-      floorRowsPerSecond: rows / floor.seconds,
+      floorRowsPerSecond: rows / floor.rowSeconds,
     });
     r.notes.push(
-      `store floor: the engine alone writes the same rows again in ${floor.seconds.toFixed(1)} s (rows and full text ${floor.rowSeconds.toFixed(1)} s, indexes and statistics ${floor.indexSeconds.toFixed(1)} s): ${fmtInt(rows / floor.seconds)} rows/s`,
+      `store floor: the engine alone writes the same rows and their full text again in ${floor.rowSeconds.toFixed(1)} s (${fmtInt(rows / floor.rowSeconds)} rows/s), then the same indexes and statistics in ${floor.indexSeconds.toFixed(1)} s`,
     );
   } catch (err) {
     r.notes.push(`store floor not measured: ${(err as Error).message}`);
   }
 }
 
-/** Scenario 8: a Parquet file of `--parquet-rows` records published by `count-centre add`, on each store. */
+/**
+ * Scenario 8: Parquet files published by `count-centre add`, on each store: `--parquet-rows` records written by
+ * arrow-rs (8), and the 3,000,000 flights of the npm registry's vega-datasets (8n, zstd, nobody here wrote it).
+ */
 async function addParquetScenario(ctx: Ctx, backend: Backend): Promise<void> {
   if (!ctx.opts.scenarios.has('8')) return;
-  const rows = ctx.opts.parquetRows;
-  const file = path.join(ctx.tmp, 'parquet-source', 'sample.parquet');
-  if (!fs.existsSync(file)) {
-    log(ctx, `writing a Parquet file of ${fmtInt(rows)} records`);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    writeSampleWithArrow(file, rows, 'SNAPPY');
-  }
-  const dir = path.join(ctx.tmp, `${backend.name}-add-parquet`);
-  fs.mkdirSync(dir, { recursive: true });
-  log(ctx, `[${backend.name}] scenario 8: ${TITLES['8']} (${fmtInt(rows)} records)`);
-  const ours = await timedAdd(backend, dir, file);
-  if (ours.code !== 0) {
-    push(ctx, failed('8', backend, new Error(`count-centre add exited ${ours.code}: ${ours.output.slice(-500)}`)));
-    return;
-  }
-  const r = base('8', backend);
-  r.extra = {
-    rows,
-    seconds: ours.seconds,
-    rowsPerSecond: rows / ours.seconds,
-    peakRssBytes: ours.peakRss,
-    fileBytes: fs.statSync(file).size,
+  const sample = async () => {
+    const file = path.join(ctx.tmp, 'parquet-source', 'sample.parquet');
+    if (!fs.existsSync(file)) {
+      log(ctx, `writing a Parquet file of ${fmtInt(ctx.opts.parquetRows)} records`);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      writeSampleWithArrow(file, ctx.opts.parquetRows, 'SNAPPY');
+    }
+    return { file, rows: ctx.opts.parquetRows };
   };
-  await measureFloor(ctx, backend, dir, r);
-  r.notes.push(
-    'Snappy-compressed, written by arrow-rs: an int, a text of 50,000 values, a float, a date and a boolean with nulls',
-  );
-  push(ctx, r);
+  const flights = async () => ({ file: flightsParquet(CACHE_DIR), rows: 3_000_000 });
+  const files: [ScenarioId, () => Promise<{ file: string; rows: number }>, string][] = [
+    [
+      '8',
+      sample,
+      'Snappy-compressed, written by arrow-rs: an int, a text of 50,000 values, a float, a date and a boolean with nulls',
+    ],
+    [
+      '8n',
+      flights,
+      "the flights of 2001 from the npm registry's vega-datasets: zstd, a timestamp, two ints, two codes",
+    ],
+  ];
+  for (const [id, make, what] of files) {
+    let source: { file: string; rows: number };
+    try {
+      source = await make();
+    } catch (err) {
+      push(ctx, failed(id, backend, err));
+      continue;
+    }
+    const dir = path.join(ctx.tmp, `${backend.name}-add-parquet-${id}`);
+    fs.mkdirSync(dir, { recursive: true });
+    // Each file into a store of its own (on PostgreSQL, the schema is emptied first).
+    if (backend.name === 'postgres') await dropSchemas(backend.env['DATABASE_URL']!);
+    log(ctx, `[${backend.name}] scenario ${id}: ${TITLES[id]} (${fmtInt(source.rows)} records)`);
+    const ours = await timedAdd(backend, dir, source.file);
+    if (ours.code !== 0) {
+      push(ctx, failed(id, backend, new Error(`count-centre add exited ${ours.code}: ${ours.output.slice(-500)}`)));
+      continue;
+    }
+    const r = base(id, backend);
+    r.extra = {
+      ...(await addFacts(backend, dir, source.rows, ours)),
+      peakRssBytes: ours.peakRss,
+      fileBytes: fs.statSync(source.file).size,
+    };
+    await measureFloor(ctx, backend, dir, r);
+    r.notes.push(what);
+    push(ctx, r);
+  }
+}
+
+/** Empties the PostgreSQL schemas the bench loads into, so that each `add` starts from nothing. */
+async function dropSchemas(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('DROP SCHEMA IF EXISTS "countcentre" CASCADE');
+    await client.query(
+      `DO $$ DECLARE v record; BEGIN FOR v IN SELECT table_name FROM information_schema.views WHERE table_schema = 'public' LOOP EXECUTE format('DROP VIEW IF EXISTS public.%I', v.table_name); END LOOP; END $$`,
+    );
+  } finally {
+    await client.end();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -1252,8 +1358,8 @@ async function main(): Promise<number> {
     await guarded(sqlite, () => electionScenarios(ctx, sqlite), electionIds);
     await guarded(sqlite, () => syntheticScenarios(ctx, sqlite), syntheticIds);
     await guarded(sqlite, () => htmlScenario(ctx, sqlite), ['6']);
-    await guarded(sqlite, async () => (await addCsvScenario(ctx, sqlite), true), ['7']);
-    await guarded(sqlite, async () => (await addParquetScenario(ctx, sqlite), true), ['8']);
+    await guarded(sqlite, async () => (await addCsvScenario(ctx, sqlite), true), ['7', '7n']);
+    await guarded(sqlite, async () => (await addParquetScenario(ctx, sqlite), true), ['8', '8n']);
     if (!pgUrl) {
       skipBackend('PostgreSQL: BENCH_DATABASE_URL is not set');
     } else {
@@ -1261,7 +1367,7 @@ async function main(): Promise<number> {
       const exists =
         (await guarded(pg, () => electionScenarios(ctx, pg), electionIds)) &&
         (await guarded(pg, () => syntheticScenarios(ctx, pg), syntheticIds));
-      if (exists) await guarded(pg, async () => (await addParquetScenario(ctx, pg), true), ['8']);
+      if (exists) await guarded(pg, async () => (await addParquetScenario(ctx, pg), true), ['8', '8n']);
       if (!exists) {
         skipBackend(
           'PostgreSQL: the service ignored DATABASE_URL (it built its SQLite file instead); the PostgreSQL backend does not exist yet',

@@ -80,6 +80,9 @@ export interface ScaleReport {
     copyCpu: { loaderSeconds: number; backendSeconds: number };
     /** CPU seconds PostgreSQL spends computing _full_text during COPY, estimated on a 1 % sample (backend CPU). */
     fullTextComputeSeconds: number | null;
+    /** From the start: the data published (served), and its indexes built after publication (as the loader says). */
+    servedSeconds?: number;
+    indexesDoneSeconds?: number;
   };
   size: { databaseBytes: number; tableBytes: number; indexBytes: number; indexes: Record<string, number> };
   queries: Record<string, Latencies & { note: string }>;
@@ -254,7 +257,11 @@ async function timedLoad(opts: ScaleOptions, env: Record<string, string>, url: s
   for (const [p, s] of phaseSeconds) phases[`${p}Seconds`] = s;
   const backendSeconds = backendCopyTicks / TICKS_PER_SECOND;
   if (exitCode !== 0) opts.log(`scenario 9: the loader exited ${exitCode}:\n${tail}`);
+  const served = /served after (\d+(?:\.\d+)?) s/.exec(tail);
+  const indexed = /done after (\d+(?:\.\d+)?) s/.exec(tail);
   return {
+    ...(served ? { servedSeconds: Number(served[1]) } : {}),
+    ...(indexed ? { indexesDoneSeconds: Number(indexed[1]) } : {}),
     seconds,
     rowsPerSecond: opts.rows / seconds,
     exitCode: exitCode ?? 1,
@@ -327,8 +334,8 @@ async function inspect(
       };
       await client.query('SET max_parallel_workers_per_gather = 0');
       const sample = `FROM ${qualified} TABLESAMPLE SYSTEM (1) REPEATABLE (9)`;
-      await cpu(`SELECT count(length("_csv")) AS n ${sample}`);
-      const bare = await cpu(`SELECT count(length("_csv")) AS n ${sample}`);
+      await cpu(`SELECT count("_id") AS n ${sample}`);
+      const bare = await cpu(`SELECT count("_id") AS n ${sample}`);
       const withFts = await cpu(`SELECT count(length(${expr.rows[0].expr})) AS n ${sample}`);
       if (withFts.n > 0) fullTextSeconds = Math.max(0, withFts.seconds - bare.seconds) * (rows / withFts.n);
     }
@@ -680,11 +687,8 @@ async function measureDump(
 function evaluateScale(r: ScaleReport): TargetCheck[] {
   const out: TargetCheck[] = [];
   const check = (label: string, met: boolean, value: string) => out.push({ label, met, value });
-  check(
-    'load ≥ 100,000 rows/s, indexes included',
-    r.load.rowsPerSecond >= 100_000,
-    `${fmtInt(r.load.rowsPerSecond)} rows/s`,
-  );
+  const indexed = r.load.indexesDoneSeconds ?? r.load.seconds;
+  check('load ≥ 100,000 rows/s, indexes included', r.rows / indexed >= 100_000, `${fmtInt(r.rows / indexed)} rows/s`);
   const latencyTargets = [
     ['keysetId', 'keyset pages by _id'],
     ['keysetSort', 'keyset pages sorted by a field'],
@@ -860,16 +864,19 @@ export function scaleTable(r: ScaleReport): string {
     row('Source CSV', `${gb(r.source.bytes)}${generated}`),
     row(
       'Load, `count-centre load --force`',
-      `${sec(load.seconds)}, **${fmtInt(load.rowsPerSecond)} rows/s**; loader peak RSS ${fmtMb(load.peakRssBytes)}`,
+      `served after ${sec(load.servedSeconds ?? load.seconds)} (**${fmtInt(r.rows / (load.servedSeconds ?? load.seconds))} rows/s**), ` +
+        `indexes done after ${sec(load.indexesDoneSeconds ?? load.seconds)} (**${fmtInt(r.rows / (load.indexesDoneSeconds ?? load.seconds))} rows/s**); ` +
+        `loader peak RSS ${fmtMb(load.peakRssBytes)}`,
       mark('load'),
     ),
     row(
-      '— COPY (rows, _record, _csv, _full_text computed)',
-      `${sec(p['copySeconds'])}; CPU: loader ${sec(load.copyCpu.loaderSeconds)}, PostgreSQL backend ` +
-        `${sec(load.copyCpu.backendSeconds)}, of which _full_text ≈ ${sec(load.fullTextComputeSeconds)}`,
+      "— COPY (the values and each row's _full_text, made by the loader)",
+      `${sec(p['copySeconds'])}; CPU: loader ${sec(load.copyCpu.loaderSeconds)}, PostgreSQL backends ` +
+        `${sec(load.copyCpu.backendSeconds)}` +
+        (load.fullTextComputeSeconds !== null ? `, of which _full_text ≈ ${sec(load.fullTextComputeSeconds)}` : ''),
     ),
     row(
-      '— indexes (two at a time)',
+      '— indexes: the key and full-text index before publication, then the fields (concurrently)',
       `${sec(p['indexesSeconds'])}: full-text GIN ${sec(p['fullTextIndexSeconds'])}, ` +
         `the others ${sec(p['otherIndexesSeconds'])}`,
     ),

@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { loadCatalogFile } from '../../src/catalog/load.js';
 import { buildDatabase } from '../../src/ingest/build.js';
+import { buildPendingIndexes } from '../../src/ingest/indexes.js';
 import { storageFor } from '../../src/stores.js';
 import { silentLogger, startService, TEST_BACKENDS, type TestService } from '../helpers/service.js';
 
@@ -54,12 +55,19 @@ for (const backend of TEST_BACKENDS)
     /** A load run beside the server, as `npm run load` in another process would. */
     const load = async () => {
       const target = storageFor(service.settings).loadTarget();
-      return buildDatabase({
-        catalog: loadCatalogFile(service.settings.catalog),
-        sources: dir,
-        target,
-        logger: silentLogger,
-      }).finally(() => target.close());
+      try {
+        const result = await buildDatabase({
+          catalog: loadCatalogFile(service.settings.catalog),
+          sources: dir,
+          target,
+          logger: silentLogger,
+        });
+        // As `count-centre load` does: the indexes too, which the server would otherwise build meanwhile.
+        await buildPendingIndexes(target);
+        return result;
+      } finally {
+        await target.close();
+      }
     };
     /**
      * Waits for the server to switch by itself (a file watch or notification, or its poll), as it does in production.

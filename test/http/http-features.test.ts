@@ -56,10 +56,10 @@ for (const backend of TEST_BACKENDS)
       assert.ok(gunzipSync(dump.rawPayload).toString().startsWith('_id,Constituency,'));
     });
 
-    test('ETags: from the data version and the request; If-None-Match gives 304 without a body', async () => {
+    test('ETags: from the data version (and its indexes) and the request; If-None-Match gives 304 without a body', async () => {
       const first = await service.request(SEARCH);
       const tag = first.headers.etag as string;
-      assert.match(tag, /^W\/"[0-9a-f]{16}-[\w-]+"$/);
+      assert.match(tag, /^W\/"[0-9a-f]{16}\.[0-9a-f]{8}-[\w-]+"$/);
       assert.equal((await service.request(SEARCH)).headers.etag, tag, 'the same request, the same tag');
       assert.notEqual((await service.request(`${SEARCH}&limit=1`)).headers.etag, tag);
       const revalidated = await service.request({ url: SEARCH, headers: { 'if-none-match': `"other", ${tag}` } });

@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { loadCatalogFile } from '../../src/catalog/load.js';
 import { Relay } from '../helpers/relay.js';
 import { buildDatabase } from '../../src/ingest/build.js';
+import { buildPendingIndexes } from '../../src/ingest/indexes.js';
 import { PROJECT_ROOT } from '../../src/settings.js';
 import { PostgresLoadTarget } from '../../src/storage/postgres/loader.js';
 import {
@@ -87,6 +88,8 @@ describe(
         target,
         logger: silentLogger,
       });
+      // As `count-centre load` does: the indexes too, so that both processes serve the same version from the start.
+      await buildPendingIndexes(target);
     });
 
     after(async () => {

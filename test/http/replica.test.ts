@@ -13,6 +13,7 @@ import { buildApp } from '../../src/app.js';
 import { prepareServices } from '../../src/bootstrap.js';
 import { loadCatalogFile } from '../../src/catalog/load.js';
 import { buildDatabase } from '../../src/ingest/build.js';
+import { buildPendingIndexes } from '../../src/ingest/indexes.js';
 import { storageFor } from '../../src/stores.js';
 import { replicaUnavailable, startReplicaPair, type ReplicaPair } from '../helpers/replica.js';
 import { httpCall, silentLogger, TEST_BACKENDS, testSettings } from '../helpers/service.js';
@@ -40,12 +41,13 @@ describe('a real streaming replica [postgres]', { skip }, () => {
       databaseUrl: pair.primary.url(database),
     });
     const target = storageFor(settings).loadTarget();
-    await buildDatabase({
-      catalog: loadCatalogFile(settings.catalog),
-      sources: dir,
-      target,
-      logger: silentLogger,
-    }).finally(() => target.close());
+    try {
+      await buildDatabase({ catalog: loadCatalogFile(settings.catalog), sources: dir, target, logger: silentLogger });
+      // As `count-centre load` does: the indexes too, so that no build follows while the test watches the reads.
+      await buildPendingIndexes(target);
+    } finally {
+      await target.close();
+    }
   }
 
   /**

@@ -566,11 +566,11 @@ for (const backend of TEST_BACKENDS)
         assert.ok(!readable(page.document.querySelector('main')).includes('NON-P.'));
         assert.ok(!readable(page.document.querySelector('main')).includes('Non-Party'));
         const row = [...page.document.querySelectorAll('#matrix tbody tr')].find(
-          (tr) => readable(tr.querySelector('.party-long')) === 'Independents',
+          (tr) => readable(tr.querySelector('th')) === 'Independents',
         )!;
         assert.equal(row.querySelectorAll('td.own').length, 0, 'not shaded as loyalty');
         const fineGael = [...page.document.querySelectorAll('#matrix tbody tr')].find(
-          (tr) => readable(tr.querySelector('.party-long')) === 'Fine Gael',
+          (tr) => readable(tr.querySelector('th')) === 'Fine Gael',
         )!;
         assert.equal(fineGael.querySelectorAll('td.own').length, 1);
         assert.ok(page.all('.breakdown tbody th').every((t) => t !== 'Independents (own party)'));

@@ -11,6 +11,14 @@ const OUT = path.join(PROJECT_ROOT, 'docs', 'screenshots');
 
 const SHOTS: { file: string; url: string; width: number; height: number; fullPage: boolean }[] = [
   { file: 'home.png', url: '/', width: 1280, height: 800, fullPage: false },
+  { file: 'election.png', url: '/election/general-election-2020', width: 1280, height: 1300, fullPage: false },
+  {
+    file: 'tile-map.png',
+    url: '/election/general-election-2024#map-title',
+    width: 1280,
+    height: 1100,
+    fullPage: false,
+  },
   {
     file: 'resource.png',
     url: `/resource/${RESOURCE_A}?filters=${encodeURIComponent('{"Party Id":"Fianna Fáil"}')}&sort=${encodeURIComponent('"Votes" desc')}&limit=25#sorted`,

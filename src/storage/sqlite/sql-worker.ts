@@ -17,7 +17,11 @@ export interface WorkerRequest {
 export type WorkerFailure =
   { kind: 'timeout' } | { kind: 'rejected'; message: string; fromPostgres: boolean } | { kind: 'sql'; message: string };
 
-export type WorkerReply = { id: number; rows: unknown[][] } | { id: number; failure: WorkerFailure };
+export type WorkerReply =
+  | { id: number; rows: unknown[][] }
+  | { id: number; failure: WorkerFailure }
+  /** Sent as the statement starts: a worker's own start (modules, connection) is not the statement's time. */
+  | { id: number; started: true };
 
 function failureOf(err: unknown): WorkerFailure {
   if (err instanceof DeadlineExceeded) return { kind: 'timeout' };
@@ -32,6 +36,7 @@ const connection = openReadConnection(file, 'query', await loadExtensions(extens
 const statements = new BoundedCache<string, Database.Statement>(200);
 
 parentPort!.on('message', (request: WorkerRequest) => {
+  parentPort!.postMessage({ id: request.id, started: true } satisfies WorkerReply);
   let reply: WorkerReply;
   try {
     const statement = statements.getOrCreate(request.sql, () => connection.db.prepare(request.sql));

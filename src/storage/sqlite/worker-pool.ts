@@ -25,6 +25,8 @@ interface Slot {
 
 /** How long past its deadline a statement may run before its worker is ended. */
 const GRACE_MS = 500;
+/** How long a new worker may take to start before its statement is given up. */
+const STARTUP_MS = 30_000;
 /** Statements waiting beyond this are refused (503): the pool is saturated. */
 const MAX_QUEUE = 64;
 
@@ -106,9 +108,11 @@ export class SqlWorkerPool {
       const request = { ...job.request, ms: remaining };
       slot.job = { ...job, request };
       slot.worker.ref();
+      // The overrun timer starts with the statement (see `settle`): a worker starting up (its modules, its connection:
+      // seconds on a busy machine) is not running late, unless it never starts at all.
       slot.timer = setTimeout(
-        () => void this.end(slot, new StatementTimeout('worker overran its deadline')),
-        remaining + GRACE_MS,
+        () => void this.end(slot, new StatementTimeout('worker did not start')),
+        remaining + STARTUP_MS,
       );
       slot.worker.postMessage(request);
     }
@@ -117,6 +121,14 @@ export class SqlWorkerPool {
   private settle(slot: Slot, reply: WorkerReply): void {
     const job = slot.job;
     if (!job || job.request.id !== reply.id) return;
+    if ('started' in reply) {
+      if (slot.timer) clearTimeout(slot.timer);
+      slot.timer = setTimeout(
+        () => void this.end(slot, new StatementTimeout('worker overran its deadline')),
+        job.request.ms + GRACE_MS,
+      );
+      return;
+    }
     this.idle(slot);
     if ('rows' in reply) job.resolve(reply.rows);
     else if (reply.failure.kind === 'timeout') job.reject(new StatementTimeout());
