@@ -84,6 +84,41 @@ function dayText(day: number): string {
   return text;
 }
 
+const MAX_SAFE_BIGINT = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE_BIGINT = BigInt(Number.MIN_SAFE_INTEGER);
+
+/** A whole number held in a number, as an integer field stores it: checked, not printed and parsed again. */
+function wholeNumber(value: number, type: 'int4' | 'int8'): number {
+  if (Number.isInteger(value) && value >= INT_LIMITS[type][0] && value <= INT_LIMITS[type][1])
+    return value === 0 ? 0 : value;
+  return parseInteger(String(value), type);
+}
+
+const INT_LIMITS: Record<'int4' | 'int8', readonly [number, number]> = {
+  int4: [-2147483648, 2147483647],
+  int8: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+};
+
+const TWO_DIGITS = Array.from({ length: 60 }, (_, n) => String(n).padStart(2, '0'));
+
+/**
+ * A moment (milliseconds since 1970, within four-digit years) as a timestamp field stores it, YYYY-MM-DDTHH:MM:SS and
+ * any milliseconds without trailing zeros: what toISOString gives, cut, but made from the day's kept text
+ * (dayText), which was most of the time spent typing a Parquet timestamp column.
+ */
+function timestampText(ms: number): string {
+  const day = Math.floor(ms / DAY_MS);
+  let rest = ms - day * DAY_MS;
+  const millis = rest % 1000;
+  rest = (rest - millis) / 1000;
+  const seconds = rest % 60;
+  rest = (rest - seconds) / 60;
+  const minutes = rest % 60;
+  const hours = (rest - minutes) / 60;
+  const time = `${dayText(day)}T${TWO_DIGITS[hours]!}:${TWO_DIGITS[minutes]!}:${TWO_DIGITS[seconds]!}`;
+  return millis === 0 ? time : `${time}.${String(millis).padStart(3, '0').replace(/0+$/, '')}`;
+}
+
 /**
  * A value as a field of this type stores it. Text is parsed as a CSV cell is; JSON numbers and booleans must suit
  * the field (a whole number for an integer field); nothing (null or a missing value) is "" in a text field and null
@@ -96,7 +131,7 @@ export function typedValue(value: unknown, field: FieldDefinition): StoredValue 
   if (typeof value === 'number') {
     if (type === 'text') return numberText(value, 'numeric');
     if (!Number.isFinite(value)) throw new ValueError(`${value} is not a finite number`);
-    if (INTEGER_TYPES.has(type)) return parseInteger(String(value), type as 'int4' | 'int8');
+    if (INTEGER_TYPES.has(type)) return wholeNumber(value, type as 'int4' | 'int8');
     // A JSON number was parsed into a double: its shortest digits are all that is left of its text.
     if (type === 'numeric') return numberText(value, 'numeric');
     if (NUMBER_TYPES.has(type)) return value;
@@ -111,9 +146,9 @@ export function typedValue(value: unknown, field: FieldDefinition): StoredValue 
     if (type === 'text') return String(value);
     if (type === 'numeric') return String(value);
     if (INTEGER_TYPES.has(type) || NUMBER_TYPES.has(type)) {
-      if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER))
+      if (value > MAX_SAFE_BIGINT || value < MIN_SAFE_BIGINT)
         throw new ValueError(`${value} is beyond what is held exactly (2^53)`);
-      return INTEGER_TYPES.has(type) ? parseInteger(String(value), type as 'int4' | 'int8') : Number(value);
+      return INTEGER_TYPES.has(type) ? wholeNumber(Number(value), type as 'int4' | 'int8') : Number(value);
     }
     throw new ValueError(`${value} is a number, not a ${type}`);
   }
@@ -127,6 +162,7 @@ export function typedValue(value: unknown, field: FieldDefinition): StoredValue 
       ms < FOUR_DIGIT_YEARS[1]
     )
       return dayText(ms / DAY_MS);
+    if (type === 'timestamp' && ms >= FOUR_DIGIT_YEARS[0] && ms < FOUR_DIGIT_YEARS[1]) return timestampText(ms);
     const iso = value.toISOString();
     const midnight = iso.endsWith('T00:00:00.000Z');
     if (type === 'date') {

@@ -192,4 +192,54 @@ describe('dates from Parquet and Excel (Date values)', () => {
     assert.equal(typedValue(new Date(Date.UTC(2020, 1, 8)), field('timestamp')), '2020-02-08T00:00:00');
     assert.throws(() => typedValue(new Date(Number.NaN), field('date')), ValueError);
   });
+
+  test('a moment is the timestamp toISOString writes, cut after the seconds or the last digit of its milliseconds', () => {
+    const expected = (ms: number): string => {
+      const iso = new Date(ms).toISOString();
+      return iso.slice(0, 19) + (iso.slice(19, 23) === '.000' ? '' : iso.slice(19, 23).replace(/0+$/, ''));
+    };
+    // Milliseconds from year 0 to 9999, and whole minutes (as most files hold them), both sides of 1970.
+    const moment = fc.oneof(
+      fc.integer({ min: -62_167_219_200_000, max: 253_402_300_799_999 }),
+      fc.integer({ min: -1_000_000, max: 5_000_000 }).map((minute) => minute * 60_000),
+    );
+    fc.assert(
+      fc.property(moment, (ms) => {
+        assert.equal(typedValue(new Date(ms), field('timestamp')), expected(ms));
+      }),
+      { numRuns: 20_000 },
+    );
+    assert.equal(typedValue(new Date(-1), field('timestamp')), '1969-12-31T23:59:59.999');
+    assert.equal(typedValue(new Date(Date.UTC(2001, 0, 1, 0, 1)), field('timestamp')), '2001-01-01T00:01:00');
+  });
+});
+
+describe('whole numbers from Parquet and JSON (numbers and bigints)', () => {
+  const field = (type: FieldType): FieldDefinition => ({ id: 'n', type, column: 'n', format: 'ISO', index: false });
+
+  test('an integer field takes a whole number within its range, as the number it is', () => {
+    for (const [value, type, stored] of [
+      [33, 'int4', 33],
+      [33n, 'int8', 33],
+      [-0, 'int4', 0],
+      [2147483647, 'int4', 2147483647],
+      [-2147483648n, 'int4', -2147483648],
+      [9007199254740991n, 'int8', 9007199254740991],
+      [-9007199254740991, 'int8', -9007199254740991],
+    ] as const) {
+      const typed = typedValue(value, field(type));
+      assert.equal(typed, stored);
+      assert.ok(!Object.is(typed, -0));
+    }
+  });
+
+  test('a number that is not whole, or beyond the field, is refused as its text is', () => {
+    assert.throws(() => typedValue(1.5, field('int4')), { message: '"1.5" is not a whole number' });
+    assert.throws(() => typedValue(2147483648, field('int4')), { message: '"2147483648" is out of range for int4' });
+    assert.throws(() => typedValue(2147483648n, field('int4')), { message: '"2147483648" is out of range for int4' });
+    assert.throws(() => typedValue(9007199254740992n, field('int8')), {
+      message: '9007199254740992 is beyond what is held exactly (2^53)',
+    });
+    assert.throws(() => typedValue(1e21, field('int8')), ValueError);
+  });
 });

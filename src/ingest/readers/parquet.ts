@@ -4,7 +4,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { parquetMetadataAsync, parquetRead, parquetSchema } from 'hyparquet';
+import { parquetMetadataAsync, parquetRead, parquetSchema, readOffsetIndex } from 'hyparquet';
 import type {
   AsyncBuffer,
   ColumnData,
@@ -12,6 +12,7 @@ import type {
   DecodedArray,
   FileMetaData,
   ParquetParsers,
+  RowGroup,
   SchemaElement,
   SchemaTree,
 } from 'hyparquet';
@@ -23,6 +24,8 @@ import type { RawCell, RawRow, TableReader } from './types.js';
 const BATCH_ROWS = 4096;
 /** Rows decoded at a time from a row group whose pages can be found (offset index): bounds memory at any group size. */
 const SLICE_ROWS = 65_536;
+/** A slice spans at least this many of its group's largest pages, so that a page decoded twice is rare. */
+const PAGES_PER_SLICE = 4;
 
 const MAGIC = 'PAR1';
 /** The footer magic of a file whose footer is encrypted (Parquet modular encryption). */
@@ -167,12 +170,7 @@ class ParquetReader implements TableReader {
     let groupStart = 0;
     for (const [index, group] of this.metadata.row_groups.entries()) {
       const groupEnd = groupStart + Number(group.num_rows);
-      // A row group can hold millions of rows (a million is a common writer default). Where its columns have offset
-      // indexes (page locations), hyparquet reads just the pages a slice of rows needs, so a large group is read a
-      // slice at a time and memory stays flat; without them, a slice would decode the group again, so it is read whole.
-      const step = group.columns.every((chunk) => chunk.offset_index_offset !== undefined && chunk.offset_index_length)
-        ? SLICE_ROWS
-        : groupEnd - groupStart;
+      const step = await this.sliceRows(group);
       for (let sliceStart = groupStart; sliceStart < groupEnd; sliceStart += step) {
         const sliceEnd = Math.min(sliceStart + step, groupEnd);
         const columns = await this.readRange(index, sliceStart, sliceEnd);
@@ -181,6 +179,32 @@ class ParquetReader implements TableReader {
       }
       groupStart = groupEnd;
     }
+  }
+
+  /**
+   * How many rows of a row group to decode at a time. A row group can hold millions of rows (a million is a common
+   * writer default). Where its columns have offset indexes (page locations), hyparquet reads just the pages a slice of
+   * rows needs, so a large group is read a slice at a time and memory stays flat. But a page is decoded whole: a slice
+   * smaller than a page decodes that page again for each slice (a writer that puts a whole column chunk in one page
+   * made 3,000,000 rows cost four decodings each), so a slice spans at least a few of the largest pages; without
+   * offset indexes, the group is read whole.
+   */
+  private async sliceRows(group: RowGroup): Promise<number> {
+    const rows = Number(group.num_rows);
+    if (this.#closed) throw new Error(`${this.name} was closed before its records were read.`);
+    if (!group.columns.every((chunk) => chunk.offset_index_offset !== undefined && chunk.offset_index_length))
+      return Math.max(rows, 1);
+    let largestPage = 0;
+    for (const chunk of group.columns) {
+      const start = Number(chunk.offset_index_offset);
+      const bytes = await this.buffer.slice(start, start + Number(chunk.offset_index_length));
+      const { page_locations: pages } = readOffsetIndex({ view: new DataView(bytes), offset: 0 });
+      for (const [i, page] of pages.entries()) {
+        const end = i + 1 < pages.length ? Number(pages[i + 1]!.first_row_index) : rows;
+        largestPage = Math.max(largestPage, end - Number(page.first_row_index));
+      }
+    }
+    return Math.max(1, Math.min(rows, Math.max(SLICE_ROWS, PAGES_PER_SLICE * largestPage)));
   }
 
   /** Records [rowStart, rowEnd) of one row group, decoded: per column, its values in the runs hyparquet hands on. */
