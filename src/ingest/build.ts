@@ -246,9 +246,11 @@ export async function loadRecords(
   progress?: LoadProgress,
 ): Promise<void> {
   let next = 0;
-  for await (const row of sources.rows(resource)) {
-    const wait = sink.insert(row.values, row.id);
-    if (wait) await wait;
+  for await (const batch of sources.rows(resource)) {
+    for (const row of batch) {
+      const wait = sink.insert(row.values, row.id);
+      if (wait) await wait;
+    }
     if (progress && sink.count >= next) {
       progress.rows(sink.count);
       next = sink.count + 1000;

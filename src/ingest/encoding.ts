@@ -60,6 +60,9 @@ export async function scanSource(file: string, declared: string): Promise<Source
   if (normalised === 'auto') {
     if (sniffed && sniffed.encoding.startsWith('utf-16')) encoding = sniffed.encoding;
     else if (validUtf8) encoding = 'utf-8';
+    // A NUL byte is in no text file of an 8-bit encoding (UTF-16 has its BOM, found above): this is a binary file, a
+    // Parquet file or a workbook, whose reader has no use for a text encoding, so it is not read again for one.
+    else if (head.includes(0)) encoding = 'windows-1252';
     else {
       encoding = encodingNotUtf8(bomLength, (await utf8Mixture(file, bomLength)).partlyUtf8);
       if (encoding !== MIXED_UTF8) bomLength = 0;

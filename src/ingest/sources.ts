@@ -389,23 +389,27 @@ export class LoadSources {
     );
   }
 
-  /** A resource's rows, checked against its fields: streamed from a layout source, or derived. */
-  async *rows(resource: ResourceDefinition): AsyncGenerator<TableRow> {
+  /**
+   * A resource's rows, checked against its fields: streamed from a layout source or a mirror, or derived; in batches,
+   * so that the steps of asynchronous iteration are one a batch (see readLayout).
+   */
+  async *rows(resource: ResourceDefinition): AsyncGenerator<TableRow[]> {
     if (resource.source.kind === 'layout') {
       yield* this.readLayoutSource(resource.source, resource.fields);
       return;
     }
     if (resource.source.kind === 'ckan') {
-      yield* this.readMirror(resource.source, resource.fields);
+      yield* inBatches(this.readMirror(resource.source, resource.fields));
       return;
     }
-    for (const row of (await this.derived(resource, resource.source)).rows) yield row;
+    const { rows } = await this.derived(resource, resource.source);
+    for (let i = 0; i < rows.length; i += ROWS_A_BATCH) yield rows.slice(i, i + ROWS_A_BATCH);
   }
 
   private async *readLayoutSource(
     source: LayoutSourceDefinition,
     fields: readonly FieldDefinition[],
-  ): AsyncGenerator<TableRow> {
+  ): AsyncGenerator<TableRow[]> {
     const { files, corrections: correctionFiles } = await this.layoutFiles(source);
     const corrections = await readCorrections(correctionFiles);
     yield* readLayout({ source, fields, files, corrections });
@@ -587,9 +591,10 @@ export class LoadSources {
     if (!found) {
       found = (async (): Promise<Table> => {
         const rows: TableRow[] = [];
-        const read =
-          source.kind === 'ckan' ? this.readMirror(source, input.fields) : this.readLayoutSource(source, input.fields);
-        for await (const row of read) rows.push(row);
+        if (source.kind === 'ckan') for await (const row of this.readMirror(source, input.fields)) rows.push(row);
+        else
+          for await (const batch of this.readLayoutSource(source, input.fields))
+            for (const row of batch) rows.push(row);
         return { fields: input.fields, rows };
       })();
       this.tables.set(input.key, found);
@@ -669,4 +674,19 @@ export class LoadSources {
   async release(): Promise<void> {
     await this.cache.release();
   }
+}
+
+/** Rows handed on at a time by a resource's source that does not read in batches of its own. */
+const ROWS_A_BATCH = 1000;
+
+async function* inBatches<T>(rows: AsyncIterable<T>): AsyncGenerator<T[]> {
+  let batch: T[] = [];
+  for await (const row of rows) {
+    batch.push(row);
+    if (batch.length === ROWS_A_BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
 }

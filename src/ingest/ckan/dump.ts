@@ -243,11 +243,11 @@ async function* verifiedRows(
           `its columns are ${header.map((h) => `"${h}"`).join(', ')}, not ${expected.map((h) => `"${h}"`).join(', ')}`,
         );
       }
-      for await (const row of readDelimitedRows(
-        adjustedReader(reader, cellAdjusters(probe.fields, name)),
-        name,
-        fields,
-        { idColumn: '_id', keepNulls: true },
+      for await (const row of eachRow(
+        readDelimitedRows(adjustedReader(reader, cellAdjusters(probe.fields, name)), name, fields, {
+          idColumn: '_id',
+          keepNulls: true,
+        }),
       )) {
         const id = row.id!;
         if (!(id > lastId)) throw new DumpUnusable(`_id ${id} comes after _id ${lastId}: not in increasing order`);
@@ -284,4 +284,8 @@ async function* verifiedRows(
     await reader?.close();
     discard();
   }
+}
+
+async function* eachRow<T>(batches: AsyncIterable<T[]>): AsyncGenerator<T> {
+  for await (const batch of batches) yield* batch;
 }

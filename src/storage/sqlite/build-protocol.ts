@@ -20,11 +20,13 @@ export interface EncodedRows {
 
 /**
  * Records as read, on their way to the writing thread: each one's `_id` when the source gives it (else null), and its
- * values. `unusualNumbers` is set when a value is a number JSON cannot write (infinite, NaN, or -0).
+ * values; and, when the reading side made them (see RawRowBatcher), their full-text index documents.
+ * `unusualNumbers` is set when a value is a number JSON cannot write (infinite, NaN, or -0).
  */
 export interface RawRows {
   ids: (number | null)[];
   rows: (readonly StoredValue[])[];
+  documents?: string[];
   unusualNumbers?: boolean;
 }
 
@@ -36,7 +38,7 @@ const UNUSUAL_NUMBER = '$number';
  * the structured clone of thousands of small arrays (and the garbage it leaves).
  */
 export function packRows(batch: RawRows): string {
-  const parts = [batch.ids, batch.rows];
+  const parts = batch.documents ? [batch.ids, batch.rows, batch.documents] : [batch.ids, batch.rows];
   if (!batch.unusualNumbers) return JSON.stringify(parts);
   return JSON.stringify(parts, (_key, value: unknown) =>
     typeof value === 'number' && (!Number.isFinite(value) || Object.is(value, -0))
@@ -46,7 +48,7 @@ export function packRows(batch: RawRows): string {
 }
 
 export function unpackRows(text: string): RawRows {
-  const [ids, rows] = (
+  const [ids, rows, documents] = (
     text.includes(`"${UNUSUAL_NUMBER}"`)
       ? JSON.parse(text, (_key, value: unknown) =>
           value !== null && typeof value === 'object' && UNUSUAL_NUMBER in value
@@ -54,8 +56,8 @@ export function unpackRows(text: string): RawRows {
             : value,
         )
       : JSON.parse(text)
-  ) as [RawRows['ids'], RawRows['rows']];
-  return { ids, rows };
+  ) as [RawRows['ids'], RawRows['rows'], RawRows['documents']];
+  return documents ? { ids, rows, documents } : { ids, rows };
 }
 
 /** What only the encoding side saw, which the written resource records. */

@@ -92,9 +92,9 @@ port.on('message', (message: ToWriter) => {
       break;
     case 'rows':
       withReceiving(({ encoder }) => {
-        const { ids, rows } = unpackRows(message.packed);
+        const { ids, rows, documents } = unpackRows(message.packed);
         // The encoder's batches are written as they fill (its writer is synchronous), so there is nothing to await.
-        for (let i = 0; i < ids.length; i++) void encoder.insert(rows[i]!, ids[i] ?? undefined);
+        for (let i = 0; i < ids.length; i++) void encoder.insert(rows[i]!, ids[i] ?? undefined, documents?.[i]);
       });
       reply({ kind: 'written' });
       break;

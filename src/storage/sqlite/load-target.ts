@@ -16,9 +16,12 @@ import { StoreWriteLock } from './lock.js';
 import { packRows, type BuildStart, type FromWriter, type ResourceShape, type ToWriter } from './build-protocol.js';
 import { readMetaFromFile } from './meta.js';
 import { RawRowBatcher } from './raw-rows.js';
+import { RowVectorizer } from '../../catalog/row-text.js';
 
 /** Batches sent and not yet written: enough to keep the writer busy, few enough to bound memory. */
 const MAX_BATCHES_IN_FLIGHT = 16;
+/** Batches waiting to be written from which the writer counts as behind, and the reading side makes documents. */
+const WRITER_BEHIND_BATCHES = MAX_BATCHES_IN_FLIGHT / 2;
 
 type Call = { kind: 'load' | 'patch' | 'keep' | 'index' | 'commit' | 'abort' } & Record<string, unknown>;
 
@@ -56,6 +59,10 @@ class WriterThread {
 
   post(message: ToWriter): void {
     this.worker.postMessage(message);
+  }
+
+  get behind(): boolean {
+    return this.inFlight >= WRITER_BEHIND_BATCHES;
   }
 
   /** Sends a batch of rows; resolves once few enough are waiting to be written. */
@@ -126,6 +133,7 @@ export class SqliteLoadTarget implements LoadTarget {
      * (a failed write) is the one reported; a failure of `fill` is sent on so the writer rolls the resource back.
      */
     const fed = async <T>(
+      resource: ResourceDefinition,
       base: LoadBase,
       started: Promise<T>,
       fill: (sink: ResourceSink) => Promise<void>,
@@ -134,10 +142,15 @@ export class SqliteLoadTarget implements LoadTarget {
       started.catch((err: Error) => {
         written = err;
       });
-      const batcher = new RawRowBatcher((batch) => {
-        if (written) throw written;
-        return writer.sendRows({ kind: 'rows', packed: packRows(batch) });
-      });
+      const vectorizer = new RowVectorizer(fullTextLanguage, resource.fields);
+      const batcher = new RawRowBatcher(
+        (batch) => {
+          if (written) throw written;
+          return writer.sendRows({ kind: 'rows', packed: packRows(batch) });
+        },
+        undefined,
+        { document: (values) => vectorizer.document(values), writerBehind: () => writer.behind },
+      );
       try {
         await fill(batcher);
         await batcher.flush();
@@ -165,9 +178,10 @@ export class SqliteLoadTarget implements LoadTarget {
     return {
       keep: (resource, record) => writer.call({ kind: 'keep', resource: shapeOf(resource), record }),
       load: (resource, base, fill) =>
-        fed(base, writer.call<ResourceLoadRecord>({ kind: 'load', resource: shapeOf(resource), base }), fill),
+        fed(resource, base, writer.call<ResourceLoadRecord>({ kind: 'load', resource: shapeOf(resource), base }), fill),
       patch: (resource, base, previous, ranges: readonly IdRange[], fill) =>
         fed(
+          resource,
           base,
           writer.call<ResourceLoadRecord>({ kind: 'patch', resource: shapeOf(resource), base, previous, ranges }),
           fill,

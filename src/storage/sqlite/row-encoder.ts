@@ -22,6 +22,13 @@ function exactText(value: StoredValue): string | null {
 }
 
 /**
+ * Records written at a time: their rows, then their documents. Writing the two a few thousand at a time, rather than
+ * a thousand, takes a third less time (1,000,000 narrow rows: 3.5 s in turns of 1,000, 2.5 s in turns of 5,000 to
+ * 20,000): each has the processor's caches to itself for longer.
+ */
+const WRITE_ROWS = 8192;
+
+/**
  * Encodes each record and hands rows on in batches of `batchRows`; `send` may return a promise, which the encoder
  * passes back to its caller to wait on (back-pressure from the writing thread).
  */
@@ -37,7 +44,7 @@ export class SqliteRowEncoder {
     private readonly fields: readonly FieldDefinition[],
     fullTextLanguage: string,
     send: (batch: EncodedRows) => void | Promise<void>,
-    batchRows = 1000,
+    batchRows = WRITE_ROWS,
   ) {
     this.vectorizer = new RowVectorizer(fullTextLanguage, fields);
     this.batches = new RecordBatches<EncodedRows>(() => ({ rows: [], documents: [] }), send, batchRows);
@@ -46,7 +53,8 @@ export class SqliteRowEncoder {
     this.numberer = new RecordNumberer(fields);
   }
 
-  insert(values: readonly StoredValue[], id: number | undefined): void | Promise<void> {
+  /** `document`: the record's full-text document where the reading side made it (see RawRowBatcher). */
+  insert(values: readonly StoredValue[], id: number | undefined, document?: string): void | Promise<void> {
     const encoded: (string | number | null)[] = [this.numberer.next(values, id)];
     for (let i = 0; i < values.length; i++) encoded.push(toSqlite(values[i]!, this.types[i]!));
     for (const i of this.numeric) {
@@ -56,7 +64,7 @@ export class SqliteRowEncoder {
     }
     const batch = this.batches.current;
     batch.rows.push(encoded);
-    batch.documents.push(this.vectorizer.document(values));
+    batch.documents.push(document ?? this.vectorizer.document(values));
     return this.batches.added();
   }
 
