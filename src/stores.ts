@@ -38,6 +38,10 @@ class PostgresLoadTargetOnDemand implements LoadTarget {
     return (await this.loaded).readMeta();
   }
 
+  async otherLayout() {
+    return (await this.loaded).otherLayout();
+  }
+
   async begin(fullTextLanguage: string) {
     return (await this.loaded).begin(fullTextLanguage);
   }

@@ -421,6 +421,15 @@ async function writeTableMetadata(session: LoadSession, records: readonly Resour
 export async function buildDatabase(options: BuildOptions): Promise<BuildResult> {
   const { catalog, target, logger } = options;
   const previous = await target.readMeta();
+  if (!previous) {
+    // A store of another layout is never read as this one: it is rebuilt whole, and the log says why.
+    const other = await target.otherLayout();
+    if (other)
+      logger.warn(
+        { layout: other.found, current: other.current },
+        `the store was written in layout ${other.found} by ${other.found < other.current ? 'an earlier' : 'a later'} Count Centre (this one writes layout ${other.current}): every resource is loaded again into a new store`,
+      );
+  }
   const usablePrevious = previous && previous.fullTextLanguage === catalog.fullTextLanguage ? previous : null;
   const sources = new LoadSources(catalog, options.sources, { ...options.mirror, logger });
   const prepared = await Promise.all(

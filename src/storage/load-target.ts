@@ -141,6 +141,11 @@ export interface IndexSession {
 export interface LoadTarget {
   /** What the store holds, or null when it holds nothing usable (missing, or written with another layout). */
   readMeta(): Promise<StoreMeta | null>;
+  /**
+   * The layout version a store records when it is another than this build's (a store written by an earlier or later
+   * Count Centre, which readMeta does not read and a load rebuilds); null when there is no store, or it is this one's.
+   */
+  otherLayout(): Promise<{ found: number; current: number } | null>;
   begin(fullTextLanguage: string): Promise<LoadSession>;
   /** A session building indexes on what is published; null while a load or another index build holds the store. */
   beginIndexing(): Promise<IndexSession | null>;

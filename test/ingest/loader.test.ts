@@ -10,6 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
+import { pino } from 'pino';
 import { parseCatalog } from '../../src/catalog/load.js';
 import { buildDatabase } from '../../src/ingest/build.js';
 import { SqliteLoadTarget } from '../../src/storage/sqlite/load-target.js';
@@ -140,6 +141,49 @@ describe('loader', () => {
       again.outcomes.map((o) => o.status),
       ['unchanged', 'unchanged'],
     );
+  });
+
+  test('a store written in another layout is never read as this one: every resource is loaded again, and the log says why', async () => {
+    writeSources();
+    await build();
+    const handle = new Database(db);
+    const current = Number(
+      handle.prepare(`SELECT "value" FROM "_countcentre_meta" WHERE "key" = 'schema_version'`).pluck().get(),
+    );
+    handle
+      .prepare(`UPDATE "_countcentre_meta" SET "value" = ? WHERE "key" = 'schema_version'`)
+      .run(String(current - 1));
+    handle.close();
+    assert.equal(await new SqliteLoadTarget(db).readMeta(), null);
+    assert.deepEqual(await new SqliteLoadTarget(db).otherLayout(), { found: current - 1, current });
+    const warnings: { msg: string; layout: number; current: number }[] = [];
+    const result = await buildDatabase({
+      catalog: parseCatalog(catalogJson()),
+      sources,
+      target: new SqliteLoadTarget(db),
+      logger: pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line)) }),
+    });
+    assert.equal(result.rebuilt, true);
+    assert.deepEqual(
+      result.outcomes.map((o) => [o.status, o.rows]),
+      [
+        ['loaded', 3],
+        ['loaded', 2],
+      ],
+    );
+    assert.deepEqual(
+      warnings.map(({ msg, layout, current: now }) => ({ msg, layout, current: now })),
+      [
+        {
+          msg: `the store was written in layout ${current - 1} by an earlier Count Centre (this one writes layout ${current}): every resource is loaded again into a new store`,
+          layout: current - 1,
+          current,
+        },
+      ],
+    );
+    assert.equal((await new SqliteLoadTarget(db).readMeta())?.schemaVersion, current);
+    assert.equal(await new SqliteLoadTarget(db).otherLayout(), null);
+    assert.equal(rows(PEOPLE).length, 3);
   });
 
   test('a changed source rebuilds; unchanged resources are carried over', async () => {

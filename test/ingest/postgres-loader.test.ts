@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
+import { pino } from 'pino';
 import { loadCatalogFile, parseCatalog } from '../../src/catalog/load.js';
 import type { CatalogDefinition } from '../../src/catalog/types.js';
 import { buildDatabase } from '../../src/ingest/build.js';
@@ -277,6 +278,53 @@ describe('PostgreSQL loader', { skip: !TEST_BACKENDS.includes('postgres') }, () 
         [letters],
       );
       assert.deepEqual(found.rows, [{ title: 'Long' }]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a schema written in another layout is never read as this one: every resource is loaded again, and the log says why', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-pg-layout-'));
+    try {
+      const catalog = fixtureCatalog([
+        {
+          id: '33333333-0000-4000-8000-000000000009',
+          name: 'n',
+          source: { path: 'n.csv' },
+          fields: [{ id: 'N', type: 'int4' }],
+        },
+      ]);
+      writeFileSync(path.join(dir, 'n.csv'), 'N\n1\n2\n');
+      await load(database.url, catalog, dir);
+      const meta = `${qualified(SCHEMAS.data, '_countcentre_meta')}`;
+      const current = Number(
+        (await client.query<{ value: string }>(`SELECT "value" FROM ${meta} WHERE "key" = 'schema_version'`)).rows[0]!
+          .value,
+      );
+      await client.query(`UPDATE ${meta} SET "value" = $1 WHERE "key" = 'schema_version'`, [String(current - 1)]);
+      const target = new PostgresLoadTarget({ url: database.url, schemas: SCHEMAS, readerRole: 'countcentre_reader' });
+      const warnings: string[] = [];
+      try {
+        assert.equal(await target.readMeta(), null);
+        assert.deepEqual(await target.otherLayout(), { found: current - 1, current });
+        const result = await buildDatabase({
+          catalog,
+          sources: dir,
+          target,
+          logger: pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line).msg) }),
+        });
+        assert.deepEqual(
+          result.outcomes.map((o) => [o.status, o.rows]),
+          [['loaded', 2]],
+        );
+        assert.equal(await target.otherLayout(), null);
+        assert.equal((await target.readMeta())?.schemaVersion, current);
+      } finally {
+        await target.close();
+      }
+      assert.deepEqual(warnings, [
+        `the store was written in layout ${current - 1} by an earlier Count Centre (this one writes layout ${current}): every resource is loaded again into a new store`,
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -52,7 +52,7 @@ import { RowVectorizer } from '../../catalog/row-text.js';
 import { tsvectorToString } from '../../text-search/index.js';
 import { storeError } from './connection.js';
 import { valueText } from './value-text.js';
-import { readGeneration, readPostgresMeta } from './meta.js';
+import { otherPostgresLayout, readGeneration, readPostgresMeta } from './meta.js';
 import { patchTable } from './patch.js';
 import { postgresIndexSession } from './indexes.js';
 
@@ -448,6 +448,15 @@ export class PostgresLoadTarget implements LoadTarget {
     const client = await this.connect();
     try {
       return await readPostgresMeta(client, this.options.schemas.data);
+    } finally {
+      await client.end();
+    }
+  }
+
+  async otherLayout(): Promise<{ found: number; current: number } | null> {
+    const client = await this.connect();
+    try {
+      return await otherPostgresLayout(client, this.options.schemas.data);
     } finally {
       await client.end();
     }

@@ -16,6 +16,19 @@ export async function readPostgresMeta(db: pg.Pool | pg.Client, schema: string):
   return storeMeta(values, (await db.query<ResourceRow>(sql.allResources)).rows);
 }
 
+/** The layout version the schema records, when it records one other than this build's. */
+export async function otherPostgresLayout(
+  db: pg.Pool | pg.Client,
+  schema: string,
+): Promise<{ found: number; current: number } | null> {
+  const sql = metaSql(schema);
+  const present = await db.query<{ present: boolean }>(sql.tablesExist, sql.tableNames);
+  if (!present.rows[0]?.present) return null;
+  const values = new Map((await db.query<{ key: string; value: string }>(sql.all)).rows.map((r) => [r.key, r.value]));
+  const found = Number(values.get('schema_version') ?? 0);
+  return found === POSTGRES_SCHEMA_VERSION ? null : { found, current: POSTGRES_SCHEMA_VERSION };
+}
+
 /** How many loads this schema has published (numbers each load's tables); 0 before the first. */
 export async function readGeneration(db: pg.Pool | pg.Client, schema: string): Promise<number> {
   const sql = metaSql(schema);

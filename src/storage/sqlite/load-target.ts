@@ -14,7 +14,7 @@ import type {
 } from '../load-target.js';
 import { StoreWriteLock } from './lock.js';
 import { packRows, type BuildStart, type FromWriter, type ResourceShape, type ToWriter } from './build-protocol.js';
-import { readMetaFromFile } from './meta.js';
+import { otherLayoutOfFile, readMetaFromFile } from './meta.js';
 import { RawRowBatcher } from './raw-rows.js';
 import { RowVectorizer } from '../../catalog/row-text.js';
 
@@ -114,6 +114,10 @@ export class SqliteLoadTarget implements LoadTarget {
 
   async readMeta() {
     return readMetaFromFile(this.file);
+  }
+
+  async otherLayout() {
+    return otherLayoutOfFile(this.file);
   }
 
   async begin(fullTextLanguage: string): Promise<LoadSession> {

@@ -15,6 +15,23 @@ export function readMeta(db: Database.Database): StoreMeta {
   return storeMeta(values, db.prepare(metaSql.allResources).all() as ResourceRow[]);
 }
 
+/** The layout version the database file at `file` records, when it records one other than this build's. */
+export function otherLayoutOfFile(file: string): { found: number; current: number } | null {
+  if (!existsSync(file)) return null;
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+    if (!db.prepare(metaSql.tableExists).get('_countcentre_meta')) return null;
+    const row = db.prepare(`${metaSql.all} WHERE "key" = 'schema_version'`).get() as { value: string } | undefined;
+    const found = Number(row?.value ?? 0);
+    return found === SQLITE_SCHEMA_VERSION ? null : { found, current: SQLITE_SCHEMA_VERSION };
+  } catch {
+    return null;
+  } finally {
+    db?.close();
+  }
+}
+
 /**
  * The meta of the database file at `file`, or null when there is none we can use (missing, unreadable, or
  * written with another layout version) — in each of those cases it has to be rebuilt.
