@@ -6,7 +6,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { pino } from 'pino';
 import { EMPTY_CATALOG, renderCatalogJson } from '../catalog/edit.js';
 import { CatalogError } from '../catalog/load.js';
-import { CkanError } from '../ingest/ckan/client.js';
+import { CkanError } from '../portal/client.js';
 import { LoadError } from '../ingest/csv.js';
 import { NotATableError } from '../ingest/readers/sniff.js';
 import { createLogger } from '../logging.js';

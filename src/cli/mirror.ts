@@ -6,8 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { EMPTY_CATALOG, withResource, type DatasetEntry } from '../catalog/edit.js';
 import { parseCatalog } from '../catalog/load.js';
-import { CkanClient, CkanError, isLosslessNumber } from '../ingest/ckan/client.js';
-import { catalogFields, mappedType, UpstreamResource, type UpstreamField } from '../ingest/ckan/mirror.js';
+import { CkanClient, CkanError, isLosslessNumber } from '../portal/client.js';
+import { catalogFields, mappedType, UpstreamResource, type UpstreamField } from '../portal/mirror.js';
 
 export interface MirrorRequest {
   portal: string;

@@ -15,9 +15,9 @@ import type {
   ResourceSink,
   StoreMeta,
 } from '../storage/load-target.js';
-import { CkanError } from './ckan/client.js';
-import { DumpUnusable } from './ckan/dump.js';
-import { MirrorMismatch, UpstreamReloading } from './ckan/mirror.js';
+import { CkanError } from '../portal/client.js';
+import { DumpUnusable } from '../portal/dump.js';
+import { MirrorMismatch, UpstreamReloading } from '../portal/mirror.js';
 import { publicName } from './source.js';
 import { LoadSources, type MirrorReadOptions } from './sources.js';
 

@@ -1,7 +1,7 @@
 // Sources produce rows; targets store them. For one load, this resolves what every resource is made from — the
 // files of a layout source, or for a derived resource its transform's inputs (dataset inputs and other resources,
 // read or derived once per load) — and yields each resource's rows checked against its fields, ready for a
-// LoadTarget's sink. A layout source streams; a mirrored resource (a CKAN portal's DataStore, src/ingest/ckan/) is
+// LoadTarget's sink. A layout source streams; a mirrored resource (a CKAN portal's DataStore, src/portal/) is
 // probed, copied by the route chosen for it (the portal's dump, else pages) and verified before it may be published; a
 // derivation holds its inputs in memory (they are tables of modest size: tens of thousands of records, not millions).
 
@@ -19,7 +19,7 @@ import type {
   SourceDefinition,
 } from '../catalog/types.js';
 import type { Logger } from 'pino';
-import { CkanClient, Slots, type CkanClientOptions } from './ckan/client.js';
+import { CkanClient, Slots, type CkanClientOptions } from '../portal/client.js';
 import {
   BlockHasher,
   planChanges,
@@ -28,8 +28,8 @@ import {
   withBlocks,
   type BlockHashes,
   type ChangePlan,
-} from './ckan/changes.js';
-import { DumpUnusable, openDump, type DumpOptions } from './ckan/dump.js';
+} from '../portal/changes.js';
+import { DumpUnusable, openDump, type DumpOptions } from '../portal/dump.js';
 import {
   loaderVeto,
   looksMidReload,
@@ -41,7 +41,7 @@ import {
   verifyCopy,
   type MirrorOptions,
   type Probe,
-} from './ckan/mirror.js';
+} from '../portal/mirror.js';
 import type { StoredValue } from '../catalog/values.js';
 import type { InputRecord, ResourceLoadRecord } from '../storage/load-target.js';
 import { checkAllUsed, readCorrections } from './corrections.js';
@@ -78,7 +78,7 @@ export interface MirrorReadOptions extends MirrorOptions {
   dump?: DumpOptions;
   /** Longest one resource's probe may take, retries included. */
   probeTimeoutMs?: number;
-  /** `_id`s per block whose hash a copy records, for a refresh to find what changed (src/ingest/ckan/changes.ts). */
+  /** `_id`s per block whose hash a copy records, for a refresh to find what changed (src/portal/changes.ts). */
   blockSize?: number;
   /** Largest share of a copy's records (0–1) a refresh patches; past it, the table is copied whole. */
   patchMaxShare?: number;

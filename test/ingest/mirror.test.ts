@@ -12,7 +12,7 @@ import { LosslessNumber } from 'lossless-json';
 import { pino, type Logger } from 'pino';
 import { planMirror } from '../../src/cli/mirror.js';
 import { loadCatalogFile } from '../../src/catalog/load.js';
-import { CkanClient, portalState, retryAfterMs, type CkanClientOptions } from '../../src/ingest/ckan/client.js';
+import { CkanClient, portalState, retryAfterMs, type CkanClientOptions } from '../../src/portal/client.js';
 import { loadExitCode } from '../../src/cli/load.js';
 import { buildDatabase, type BuildResult, type LoadProgress } from '../../src/ingest/build.js';
 import type { CopyRoute } from '../../src/ingest/sources.js';

@@ -4,10 +4,10 @@
 // datastore_search) and reads again only the blocks that differ, for the store to patch in.
 
 import { createHash } from 'node:crypto';
-import type { FieldDefinition } from '../../catalog/types.js';
-import type { StoredValue } from '../../catalog/values.js';
-import type { TableRow } from '../table.js';
-import type { IdRange } from '../../storage/load-target.js';
+import type { FieldDefinition } from '../catalog/types.js';
+import type { StoredValue } from '../catalog/values.js';
+import type { TableRow } from '../ingest/table.js';
+import type { IdRange } from '../storage/load-target.js';
 import { CkanError, isLosslessNumber, type CkanClient } from './client.js';
 import { upstreamRecord, type Probe, type UpstreamResource } from './mirror.js';
 

@@ -6,10 +6,10 @@
 
 import { createHash } from 'node:crypto';
 import { stringify as stringifyLossless } from 'lossless-json';
-import type { FieldDefinition, FieldDictionary, FieldType } from '../../catalog/types.js';
-import { parseInteger, parseNumeric, ValueError, type StoredValue } from '../../catalog/values.js';
-import { LoadError } from '../csv.js';
-import { origin, typedValue, type TableRow } from '../table.js';
+import type { FieldDefinition, FieldDictionary, FieldType } from '../catalog/types.js';
+import { parseInteger, parseNumeric, ValueError, type StoredValue } from '../catalog/values.js';
+import { LoadError } from '../ingest/csv.js';
+import { origin, typedValue, type TableRow } from '../ingest/table.js';
 import { CkanError, isLosslessNumber, type CkanClient } from './client.js';
 
 /** A field as the portal describes it. */
