@@ -251,6 +251,24 @@ export class LoadSources {
     return loaderVeto(await this.upstream(source).loaderWord(Date.now() + timeout));
   }
 
+  /**
+   * Why a changed mirrored resource must settle before it is copied (looked at again a settle interval later), or null
+   * when the change is one a patch takes at once: the same table (oid), fields and loader at rest, no fewer records
+   * and no lower largest `_id` than the copy holds. A first copy settles too: nothing says its table is complete.
+   */
+  async settleReason(resource: ResourceDefinition, previous: ResourceLoadRecord | null): Promise<string | null> {
+    if (resource.source.kind !== 'ckan') return null;
+    const recorded = previous?.inputs?.find((i) => i.upstream)?.upstream;
+    if (!previous || !recorded) return 'a first copy';
+    const probe = await this.probeOf(resource.source);
+    if (recorded.oid === undefined || recorded.oid !== probe.oid) return 'its table may have been re-created';
+    if (recorded.fieldsHash !== probe.fieldsHash) return 'its fields changed';
+    if (probe.total < recorded.total || probe.maxId < recorded.maxId) return 'it has fewer records';
+    const timeout = this.mirror.probeTimeoutMs ?? 60_000;
+    const word = await this.upstream(resource.source).loaderWord(Date.now() + timeout);
+    return loaderVeto(word);
+  }
+
   /** Records a resource is expected to have, where its source says so before it is read (a mirror's total). */
   async expectedRows(resource: ResourceDefinition): Promise<number | null> {
     if (resource.source.kind !== 'ckan') return null;
@@ -282,7 +300,13 @@ export class LoadSources {
       path: `${client.apiBase}datastore_search?resource_id=${encodeURIComponent(source.resource)}`,
       sha256: probe.fingerprint,
       bytes: 0,
-      upstream: { total: probe.total, maxId: probe.maxId, fieldsHash: probe.fieldsHash, modified: probe.modified },
+      upstream: {
+        total: probe.total,
+        maxId: probe.maxId,
+        fieldsHash: probe.fieldsHash,
+        modified: probe.modified,
+        oid: probe.oid,
+      },
     };
     // The probe does not see an edit in the middle of a table; where the copy's blocks were hashed by the portal, their
     // hashes now are part of the checksum, so that any edit is seen (at the cost of one query the portal runs).
