@@ -4,11 +4,53 @@
 
 import cluster from 'node:cluster';
 import type { Logger } from 'pino';
-import { buildApp } from './app.js';
+import { buildApp, type FrontOptions } from './app.js';
 import { prepareServices } from './bootstrap.js';
+import { loadCatalogFile } from './catalog/load.js';
 import { mirrorOptions } from './ingest/build.js';
+import { PortalFront } from './portal/front.js';
+import { PassThrough } from './portal/pass-through.js';
+import { PassThroughCache } from './portal/pass-through-cache.js';
 import { refreshMirrors } from './portal/refresh.js';
 import type { Settings } from './settings.js';
+
+/**
+ * Standing in front of a portal, when one is named (COUNTCENTRE_PORTAL_URL, or the catalogue of `mirror --all`): the
+ * pass-through and, in the process that loads, what keeps the copy in step with the portal (polls, writes read back).
+ */
+function standInFront(
+  settings: Settings,
+  logger: Logger,
+  load: boolean,
+  refreshed: () => Promise<unknown>,
+): { front: FrontOptions; portal: PortalFront | null } | null {
+  const catalog = loadCatalogFile(settings.catalog);
+  const url = settings.portalUrl ?? catalog.portal?.url ?? null;
+  if (url === null) return null;
+  const scope = catalog.portal?.url === url ? catalog.portal : null;
+  let portal: PortalFront | null = null;
+  const passThrough: PassThrough = new PassThrough({
+    portal: url,
+    timeoutMs: settings.portalTimeoutSeconds * 1000,
+    bodyLimitBytes: settings.portalBodyLimitMb * 1024 * 1024,
+    cache: new PassThroughCache(settings.portalCacheMb * 1024 * 1024, settings.portalCacheSeconds * 1000),
+    writeWaitMs: settings.portalWriteWaitSeconds * 1000,
+    onWrite: (write) => portal?.copyWrite(write).then(() => undefined) ?? Promise.resolve(),
+    onWriteProblem: (write, problem) =>
+      logger.warn({ write }, `a write passed to the portal (${write.action}) is not read back yet: ${problem}`),
+  });
+  if (load) {
+    portal = new PortalFront(
+      settings,
+      scope ?? { url, organizations: [], excludeOrganizations: [], maxRows: null, tokenEnv: null },
+      logger,
+      { refreshed, forget: () => passThrough.forget() },
+      { wholePortal: scope !== null },
+    );
+    if (scope) portal.start();
+  }
+  return { front: { passThrough, explorerPath: settings.explorerPath ?? '/explore/' }, portal };
+}
 
 /** Loads (unless a primary already did), then serves until told to stop. */
 async function serveHere(settings: Settings, logger: Logger, load: boolean): Promise<void> {
@@ -18,7 +60,8 @@ async function serveHere(settings: Settings, logger: Logger, load: boolean): Pro
     logger.fatal('no resource could be loaded; nothing to serve');
     process.exit(1);
   }
-  const app = await buildApp(prepared.state, logger);
+  const inFront = standInFront(settings, logger, load, () => prepared.state.refresh());
+  const app = await buildApp(prepared.state, logger, inFront?.front ?? null);
   const stopRefreshing = load ? refreshMirrors(settings, logger) : () => {};
   let stopping = false;
   const stop = async (signal: string) => {
@@ -26,6 +69,7 @@ async function serveHere(settings: Settings, logger: Logger, load: boolean): Pro
     stopping = true;
     logger.info({ signal }, 'shutting down');
     stopRefreshing();
+    inFront?.portal?.stop();
     await app.close();
     await prepared.close();
     process.exit(0);
@@ -35,6 +79,7 @@ async function serveHere(settings: Settings, logger: Logger, load: boolean): Pro
   const address = await app.listen({ port: settings.port, host: settings.host });
   logger.info(
     {
+      ...(inFront ? { portal: inFront.front.passThrough.portal.href, explorer: inFront.front.explorerPath } : {}),
       store: prepared.description,
       resources: served.map((r) => `${r.id} (${r.total} records)`),
       datasetVersion: prepared.services.backend.datasetVersion,

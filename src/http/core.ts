@@ -65,6 +65,8 @@ export interface ApiResponse {
   entry?: CachedResponse;
   /** Called once the answer has been sent or abandoned: the data version it read may then be closed. */
   done(): void;
+  /** In front of a portal: the copy does not hold what was asked for, and the portal is to answer instead. */
+  forward?: boolean;
 }
 
 export interface CoreOptions {
@@ -76,6 +78,11 @@ export interface CoreOptions {
   metrics: ApiMetrics;
   /** The OpenAPI document for a site URL (rendered once per site URL). */
   openApi(siteUrl: string): string;
+  /**
+   * In front of a portal: a resource the copy does not hold is the portal's to answer (the answer says `forward`), and
+   * Server-Timing says that an answer came from the copy.
+   */
+  front?: boolean;
 }
 
 export interface ApiCore {
@@ -148,9 +155,26 @@ export function leasedResponse(
   };
 }
 
+/**
+ * Whether a failure means that the copy does not hold what was asked for (an unknown resource, a table SQL reads that
+ * is not here): in front of a portal, the portal answers such a request.
+ */
+function copyLacks(apiError: ApiError): boolean {
+  if (apiError.kind === 'notFound') return true;
+  const query = apiError.validation?.query;
+  return Array.isArray(query) && query.some((m) => typeof m === 'string' && /^relation ".*" does not exist/.test(m));
+}
+
 export function createApiCore(options: CoreOptions): ApiCore {
   const { state, actions, settings, logger, cache, metrics } = options;
   const hostShapesAnswer = settings.siteUrl === null;
+  const origin = options.front ? ['origin;desc="copy"'] : [];
+  const timingHeader = (timing: StageTimings, extra: string[] = []) => timing.header([...origin, ...extra]);
+  const forwarded = (action: string, lease: { current: ServiceLease }): ApiResponse => {
+    const response = answer(404, {}, null, action, lease.current);
+    response.forward = true;
+    return response;
+  };
 
   // Every API answer may be read from any origin (CKAN's own policy for the read API).
   const answer = (
@@ -196,7 +220,7 @@ export function createApiCore(options: CoreOptions): ApiCore {
       'cache-control': settings.cacheControl,
       vary: 'accept-encoding',
     };
-    if (timing) headers['server-timing'] = timing.header(['cache;desc="revalidated"']);
+    if (timing) headers['server-timing'] = timingHeader(timing, ['cache;desc="revalidated"']);
     return answer(304, headers, null, action, lease);
   };
 
@@ -217,7 +241,7 @@ export function createApiCore(options: CoreOptions): ApiCore {
       'content-type': entry.contentType,
       'cache-control': settings.cacheControl,
     };
-    if (timing) headers['server-timing'] = timing.header(['cache;desc="hit"']);
+    if (timing) headers['server-timing'] = timingHeader(timing, ['cache;desc="hit"']);
     // Sent as the bytes kept on the entry, made once, not encoded again for every request.
     const response = answer(entry.status, headers, bodyBytes(entry), action, lease);
     response.entry = entry;
@@ -258,6 +282,7 @@ export function createApiCore(options: CoreOptions): ApiCore {
       return answer(200, { 'content-type': JSON_CONTENT_TYPE }, envelope.body, route.name, lease.current);
     } catch (err) {
       const apiError = failure(err, request);
+      if (options.front && action && copyLacks(apiError)) return forwarded(route.name, lease);
       const envelope = errorEnvelope(action ? help : null, apiError);
       return answer(envelope.status, { 'content-type': JSON_CONTENT_TYPE }, envelope.body, route.name, lease.current);
     }
@@ -289,7 +314,9 @@ export function createApiCore(options: CoreOptions): ApiCore {
         lease.current,
       );
     } catch (err) {
-      const envelope = errorEnvelope(help, failure(err, request));
+      const apiError = failure(err, request);
+      if (options.front && copyLacks(apiError)) return forwarded('datastore_dump', lease);
+      const envelope = errorEnvelope(help, apiError);
       return answer(
         envelope.status,
         { 'content-type': JSON_CONTENT_TYPE },
@@ -448,7 +475,7 @@ export function createApiCore(options: CoreOptions): ApiCore {
     // A failure is not the answer to the request: it must not be revalidated as if it were.
     response.headers['cache-control'] = settings.cacheControl;
     if (response.status < 500) response.headers.etag = finalTag;
-    if (request.timing) response.headers['server-timing'] = request.timing.header();
+    if (request.timing) response.headers['server-timing'] = timingHeader(request.timing);
     if (
       response.status === 200 &&
       (typeof response.body === 'string' || Buffer.isBuffer(response.body)) &&

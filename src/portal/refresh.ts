@@ -9,6 +9,18 @@ import { storageFor } from '../stores.js';
 import { withLimitedHeapGrowth } from '../util/heap-growth.js';
 import { pausedPortals } from './client.js';
 
+let running: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs one load of this process at a time (the refresh cycle, a poll of a whole portal, the copy of a write): each
+ * starts once the one before it is over, whatever became of it.
+ */
+export function exclusively<T>(work: () => Promise<T>): Promise<T> {
+  const turn = running.then(work, work);
+  running = turn.catch(() => {});
+  return turn;
+}
+
 /** What one refresh cycle found, in the one line it logs at info. */
 export function refreshSummary(
   result: BuildResult | null,
@@ -62,11 +74,13 @@ export function refreshMirrors(settings: Settings, logger: Logger): () => void {
     let result: BuildResult | null = null;
     let mirrored = false;
     try {
-      const catalog = loadCatalogFile(settings.catalog);
-      mirrored = catalog.resources.some((r) => r.source.kind === 'ckan');
-      if (mirrored) {
+      result = await exclusively(async () => {
+        // Read in turn: a poll or a write's copy may have changed the catalogue meanwhile.
+        const catalog = loadCatalogFile(settings.catalog);
+        mirrored = catalog.resources.some((r) => r.source.kind === 'ckan');
+        if (!mirrored) return null;
         const target = storageFor(settings).loadTarget();
-        result = await withLimitedHeapGrowth(() =>
+        return withLimitedHeapGrowth(() =>
           buildDatabase({
             catalog,
             sources: settings.sources,
@@ -75,7 +89,7 @@ export function refreshMirrors(settings: Settings, logger: Logger): () => void {
             mirror: mirrorOptions(settings),
           }),
         ).finally(() => target.close());
-      }
+      });
     } catch (err) {
       logger.error({ err }, `could not refresh the mirrors: ${(err as Error).message}`);
     }
