@@ -65,7 +65,14 @@ export async function buildApp(
     responseCache: () => cache.size,
   });
   const forward = front
-    ? createForward({ passThrough: front.passThrough, logger, metrics, requestLogLevel: settings.requestLogLevel })
+    ? createForward({
+        passThrough: front.passThrough,
+        logger,
+        metrics,
+        requestLogLevel: settings.requestLogLevel,
+        siteUrl: settings.siteUrl,
+        locale: settings.locale,
+      })
     : undefined;
   const openApi = servedOpenApi({ version: COUNT_CENTRE_VERSION, actions, dumpParams });
   const core = createApiCore({ state, actions, settings, logger, cache, metrics, openApi, front: front !== null });

@@ -56,11 +56,12 @@ function standInFront(
 async function serveHere(settings: Settings, logger: Logger, load: boolean): Promise<void> {
   const prepared = await prepareServices(settings, logger, { load, mirror: mirrorOptions(settings) });
   const served = prepared.services.catalog.resources.filter((r) => r.dataset !== null);
-  if (served.length === 0) {
+  const inFront = standInFront(settings, logger, load, () => prepared.state.refresh());
+  // In front of a portal, a copy with nothing in it still passes every request on.
+  if (served.length === 0 && !inFront) {
     logger.fatal('no resource could be loaded; nothing to serve');
     process.exit(1);
   }
-  const inFront = standInFront(settings, logger, load, () => prepared.state.refresh());
   const app = await buildApp(prepared.state, logger, inFront?.front ?? null);
   const stopRefreshing = load ? refreshMirrors(settings, logger) : () => {};
   let stopping = false;

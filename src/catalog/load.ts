@@ -703,7 +703,10 @@ export function parseCatalog(json: unknown, options: ParseOptions = {}): Catalog
   const r = new Reader(options);
   const root = r.object(json, []);
   r.keys(root, ['full_text_language', 'portal', 'datasets'], []);
-  const datasets = r.array(root, 'datasets', []).map((d, i) => readDataset(r, d, ['datasets', i]));
+  // A whole portal mirrored may have nothing to copy (every table withdrawn): it still stands in front of the portal.
+  const listed =
+    root.portal !== undefined && Array.isArray(root.datasets) ? root.datasets : r.array(root, 'datasets', []);
+  const datasets = listed.map((d, i) => readDataset(r, d, ['datasets', i]));
   const resources = datasets.flatMap((d) => d.resources);
   const ids = new Set<string>();
   resources.forEach((resource) => {

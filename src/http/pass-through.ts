@@ -11,7 +11,7 @@ import type { PassThrough } from '../portal/pass-through.js';
 import { durationText } from '../util/timing.js';
 import { routeApi } from './api-routes.js';
 import { JSON_CONTENT_TYPE } from './core.js';
-import { errorEnvelope } from './envelope.js';
+import { errorEnvelope, helpUrl } from './envelope.js';
 import type { ApiMetrics } from './metrics.js';
 
 /** The actions answered from the copy in front of a portal; a resource the copy does not hold goes to the portal. */
@@ -47,8 +47,17 @@ export function createForward(options: {
   logger: Logger;
   metrics: ApiMetrics;
   requestLogLevel: string;
+  /** SITE_URL (null: the request's own scheme and host) and the locale, for the `help` of an error envelope. */
+  siteUrl: string | null;
+  locale: string;
 }): Forward {
   const { passThrough, logger, metrics } = options;
+  const help = (req: IncomingMessage) => {
+    const site =
+      options.siteUrl ??
+      `${(req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${req.headers.host ?? ''}`;
+    return helpUrl(site, options.locale, 'help_show');
+  };
   const level = options.requestLogLevel as 'info';
   const logging = logger.isLevelEnabled(level);
 
@@ -83,7 +92,7 @@ export function createForward(options: {
         const apiError = toApiError(err, (unexpected) =>
           logger.error({ err: unexpected, method, url }, 'could not pass the request to the portal'),
         );
-        const envelope = errorEnvelope(null, apiError);
+        const envelope = errorEnvelope(help(req), apiError);
         status = envelope.status;
         const text = envelope.body;
         bytes = Buffer.byteLength(text);
@@ -123,7 +132,7 @@ export function createForward(options: {
       // The portal broke off part way, or the client went away: the answer cannot be mended, only ended.
       if (!res.headersSent) {
         res.writeHead(502, { 'content-type': JSON_CONTENT_TYPE, 'access-control-allow-origin': '*' });
-        res.end(errorEnvelope(null, errors.badGateway('The portal broke off its answer')).body);
+        res.end(errorEnvelope(help(req), errors.badGateway('The portal broke off its answer')).body);
       } else res.destroy();
       logger.warn({ err, method, url }, 'a pass-through answer broke off');
       finish('portal', null);

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { PassThroughRefused, PortalUnreachable } from '../domain-errors.js';
 import { COUNT_CENTRE_VERSION } from '../version.js';
 import { hasCredentials, keptEncoding, type KeptAnswer, type PassThroughCache } from './pass-through-cache.js';
@@ -420,14 +420,26 @@ export class PassThrough {
         settled = true;
         clearTimeout(waiting);
         const portalMs = performance.now() - started;
-        // A portal that stops sending part way is cut off: the client's answer then breaks off too.
+        // A portal that stops sending part way is cut off: the client's answer then breaks off too. A response that
+        // ends before all its bytes came (a reset) fails the stream, so that it is neither kept nor taken as whole.
         let idle = setTimeout(() => response.destroy(new Timeout()), timeoutMs);
-        response.on('data', () => {
-          clearTimeout(idle);
-          idle = setTimeout(() => response.destroy(new Timeout()), timeoutMs);
+        const streamed = new Transform({
+          transform(chunk: Buffer, _encoding, done) {
+            clearTimeout(idle);
+            idle = setTimeout(() => response.destroy(new Timeout()), timeoutMs);
+            done(null, chunk);
+          },
         });
         response.once('close', () => clearTimeout(idle));
-        response.once('error', () => clearTimeout(idle));
+        response.once('error', (err) => {
+          clearTimeout(idle);
+          streamed.destroy(err);
+        });
+        response.once('aborted', () => streamed.destroy(new Error('the portal broke off its answer')));
+        response.once('close', () => {
+          if (!response.complete) streamed.destroy(new Error('the portal broke off its answer'));
+        });
+        response.pipe(streamed);
         const out = endToEnd(response.headers);
         const location = out.location;
         if (typeof location === 'string') out.location = this.relativeLocation(location);
@@ -437,7 +449,7 @@ export class PassThrough {
           body:
             method === 'HEAD' || response.statusCode === 204 || response.statusCode === 304
               ? (response.resume(), null)
-              : response,
+              : streamed,
           portalMs,
         });
       });
