@@ -539,10 +539,14 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
                 ? await patchMirror(session, resource, base, old, sources, options)
                 : null;
             if (patched) sources.mirrorMethods.set(upstreamId, patched.method);
-            else if (p.unsettledChange) {
-              // Copied whole after all (many blocks changed, no hashes): only once it has settled.
+            else if (p.unsettledChange && resource.source.kind === 'ckan') {
+              // Copied whole after all (many blocks changed, no hashes): only once it has settled, from a look taken
+              // now, and recorded as what that look saw.
+              await sources.reprobe(resource.source);
               await settleNow([p], sources, options);
               if (p.problem) throw p.waiting ? new UpstreamReloading(p.waiting) : new Error(p.problem);
+              const fresh = await sources.inputsOf(resource, old);
+              Object.assign(base, { sourceSha256: fresh.sha256, inputs: fresh.inputs });
             }
             const record = patched?.record ?? (await loadWithRetries(session, resource, base, sources, options, old));
             const rows = record.total;

@@ -114,7 +114,7 @@ function decodeLeniently(text: string): string {
 
 /**
  * The portal's URL for a request's path and query, or a refusal: the request must name a path on the portal (no
- * absolute URI, no `//host`), and no segment may be, once decoded (twice over), `.` or `..`, which could leave the
+ * absolute URI, no `//host`), and no segment may be, however often it is decoded, `.` or `..`, which could leave the
  * portal's base path; control characters and backslashes are refused as well.
  */
 export function upstreamUrl(portal: URL, raw: string): URL {
@@ -123,9 +123,11 @@ export function upstreamUrl(portal: URL, raw: string): URL {
   const at = raw.indexOf('?');
   const path = at === -1 ? raw : raw.slice(0, at);
   const query = at === -1 ? '' : raw.slice(at);
+  // Decoded until it no longer changes (a server behind the portal may decode more than once); too many layers of
+  // encoding are refused outright.
   let decoded = path;
-  for (let round = 0; round < 3; round++) {
-    if (CONTROL.test(decoded) || /(^|\/)\.{1,2}(\/|$)/.test(decoded) || decoded.startsWith('//'))
+  for (let round = 0; ; round++) {
+    if (round > 8 || CONTROL.test(decoded) || /(^|\/)\.{1,2}(\/|$)/.test(decoded) || decoded.startsWith('//'))
       throw new PassThroughRefused(`the path ${JSON.stringify(path.slice(0, 80))} is not passed to the portal`, 'path');
     const next = decodeLeniently(decoded);
     if (next === decoded) break;
