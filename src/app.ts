@@ -70,12 +70,20 @@ export async function buildApp(
         logger,
         metrics,
         requestLogLevel: settings.requestLogLevel,
-        siteUrl: settings.siteUrl,
-        locale: settings.locale,
       })
     : undefined;
   const openApi = servedOpenApi({ version: COUNT_CENTRE_VERSION, actions, dumpParams });
-  const core = createApiCore({ state, actions, settings, logger, cache, metrics, openApi, front: front !== null });
+  const core = createApiCore({
+    state,
+    actions,
+    settings,
+    logger,
+    cache,
+    metrics,
+    openApi,
+    front: front !== null,
+    ...(front ? { portalHelp: front.passThrough.portal.href } : {}),
+  });
   const pages = createPageCore(state, logger);
   const adapterOptions = { logger, bodyLimit: BODY_LIMIT_BYTES, requestLogLevel: settings.requestLogLevel, metrics };
   const api = createNodeAdapter({

@@ -83,6 +83,11 @@ export interface CoreOptions {
    * Server-Timing says that an answer came from the copy.
    */
   front?: boolean;
+  /**
+   * In front of a portal: the portal's base URL, whose own `help` links (CKAN's, without a locale) the copy's answers
+   * give too, so that they are the portal's answers to the letter.
+   */
+  portalHelp?: string;
 }
 
 export interface ApiCore {
@@ -167,7 +172,12 @@ function copyLacks(apiError: ApiError): boolean {
 
 export function createApiCore(options: CoreOptions): ApiCore {
   const { state, actions, settings, logger, cache, metrics } = options;
-  const hostShapesAnswer = settings.siteUrl === null;
+  const { portalHelp } = options;
+  const hostShapesAnswer = settings.siteUrl === null && portalHelp === undefined;
+  const help = (siteUrl: string, action: string) =>
+    portalHelp === undefined
+      ? helpUrl(siteUrl, settings.locale, action)
+      : `${portalHelp}api/3/action/help_show?name=${encodeURIComponent(action)}`;
   const origin = options.front ? ['origin;desc="copy"'] : [];
   const timingHeader = (timing: StageTimings, extra: string[] = []) => timing.header([...origin, ...extra]);
   const forwarded = (action: string, lease: { current: ServiceLease }): ApiResponse => {
@@ -250,7 +260,7 @@ export function createApiCore(options: CoreOptions): ApiCore {
 
   const respondToAction: Responder<'action'> = async (request, route, lease, siteUrl, query) => {
     const action = actions.get(route.name);
-    const help = helpUrl(siteUrl, settings.locale, route.name);
+    const helpLink = help(siteUrl, route.name);
     let callback: string | null = null;
     try {
       if (!action) throw errors.unknownAction(route.name, unknownActionHint(route.name, actions.keys()));
@@ -268,7 +278,7 @@ export function createApiCore(options: CoreOptions): ApiCore {
       const result = await onCurrentVersion(state, lease, (services) => action.run(call, services));
       // Actions that mark no stages of their own are timed whole.
       if (timing && timing.count === marked) timing.mark('action');
-      const envelope = successEnvelope(help, result);
+      const envelope = successEnvelope(helpLink, result);
       timing?.mark('serialise');
       if (callback !== null) {
         return answer(
@@ -283,13 +293,13 @@ export function createApiCore(options: CoreOptions): ApiCore {
     } catch (err) {
       const apiError = failure(err, request);
       if (options.front && action && copyLacks(apiError)) return forwarded(route.name, lease);
-      const envelope = errorEnvelope(action ? help : null, apiError);
+      const envelope = errorEnvelope(action ? helpLink : null, apiError);
       return answer(envelope.status, { 'content-type': JSON_CONTENT_TYPE }, envelope.body, route.name, lease.current);
     }
   };
 
   const respondToDump: Responder<'dump'> = async (request, route, lease, siteUrl, query) => {
-    const help = helpUrl(siteUrl, settings.locale, 'datastore_search');
+    const helpLink = help(siteUrl, 'datastore_search');
     try {
       const params = decodeRequest('GET', query, undefined, undefined).params;
       const [dump, body] = await onCurrentVersion(
@@ -316,7 +326,7 @@ export function createApiCore(options: CoreOptions): ApiCore {
     } catch (err) {
       const apiError = failure(err, request);
       if (options.front && copyLacks(apiError)) return forwarded('datastore_dump', lease);
-      const envelope = errorEnvelope(help, apiError);
+      const envelope = errorEnvelope(helpLink, apiError);
       return answer(
         envelope.status,
         { 'content-type': JSON_CONTENT_TYPE },
@@ -347,7 +357,7 @@ export function createApiCore(options: CoreOptions): ApiCore {
    * What is answered before any route runs: an unknown path, the CORS preflight, a method not served, a refused body.
    */
   const guard = (request: ApiRequest, route: ApiRoute, siteUrl: string): ApiResponse | null => {
-    const notFoundHelp = helpUrl(siteUrl, settings.locale, 'help_show');
+    const notFoundHelp = help(siteUrl, 'help_show');
     if (route.kind === 'none')
       return envelopeAnswer(errors.notFound(`No page at ${route.shownPath}`), notFoundHelp, '', null);
     if (request.method === 'OPTIONS') {
@@ -372,9 +382,9 @@ export function createApiCore(options: CoreOptions): ApiCore {
       });
     }
     if (request.bodyError) {
-      const help = name && actions.has(name) ? helpUrl(siteUrl, settings.locale, name) : notFoundHelp;
+      const bodyHelp = name && actions.has(name) ? help(siteUrl, name) : notFoundHelp;
       // The rest of a refused body is not read: the connection closes after the answer.
-      return envelopeAnswer(request.bodyError, help, name, null, { connection: 'close' });
+      return envelopeAnswer(request.bodyError, bodyHelp, name, null, { connection: 'close' });
     }
     return null;
   };

@@ -11,7 +11,7 @@ import type { PassThrough } from '../portal/pass-through.js';
 import { durationText } from '../util/timing.js';
 import { routeApi } from './api-routes.js';
 import { JSON_CONTENT_TYPE } from './core.js';
-import { errorEnvelope, helpUrl } from './envelope.js';
+import { errorEnvelope } from './envelope.js';
 import type { ApiMetrics } from './metrics.js';
 
 /** The actions answered from the copy in front of a portal; a resource the copy does not hold goes to the portal. */
@@ -47,17 +47,11 @@ export function createForward(options: {
   logger: Logger;
   metrics: ApiMetrics;
   requestLogLevel: string;
-  /** SITE_URL (null: the request's own scheme and host) and the locale, for the `help` of an error envelope. */
-  siteUrl: string | null;
-  locale: string;
 }): Forward {
   const { passThrough, logger, metrics } = options;
-  const help = (req: IncomingMessage) => {
-    const site =
-      options.siteUrl ??
-      `${(req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${req.headers.host ?? ''}`;
-    return helpUrl(site, options.locale, 'help_show');
-  };
+  // An error of ours is worded as the portal's own: its help link is the portal's.
+  const helpLink = `${passThrough.portal.href}api/3/action/help_show?name=help_show`;
+  const help = (_req: IncomingMessage) => helpLink;
   const level = options.requestLogLevel as 'info';
   const logging = logger.isLevelEnabled(level);
 

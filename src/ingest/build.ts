@@ -359,14 +359,14 @@ async function patchMirror(
   old: ResourceLoadRecord,
   sources: LoadSources,
   options: BuildOptions,
-): Promise<{ record: ResourceLoadRecord; method: string } | null> {
+): Promise<{ record: ResourceLoadRecord; method: string } | { manyBlocks: boolean } | null> {
   const plan = await sources.changesSince(resource, old);
   if (plan.kind === 'full') {
     options.logger.debug(
       { resource: resource.id, reason: plan.reason },
       `copying ${resource.name} whole: ${plan.reason}`,
     );
-    return null;
+    return { manyBlocks: (plan.changedBlocks ?? 0) > 1 };
   }
   const method = `patch (${plan.viaSql ? 'datastore_search_sql hashes' : 'sampled blocks'})`;
   const input = base.inputs?.find((i) => i.upstream);
@@ -534,14 +534,20 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
           options.progress?.start(resource, (await sources.expectedRows(resource)) ?? old?.total ?? null);
           try {
             const upstreamId = resource.source.kind === 'ckan' ? resource.source.resource : '';
-            const patched =
+            const tried =
               resource.source.kind === 'ckan' && old && !options.force && old.specHash === p.specHash
                 ? await patchMirror(session, resource, base, old, sources, options)
                 : null;
+            const patched = tried && 'record' in tried ? tried : null;
             if (patched) sources.mirrorMethods.set(upstreamId, patched.method);
-            else if (p.unsettledChange && resource.source.kind === 'ckan') {
-              // Copied whole after all (many blocks changed, no hashes): only once it has settled, from a look taken
-              // now, and recorded as what that look saw.
+            else if (
+              p.unsettledChange &&
+              resource.source.kind === 'ckan' &&
+              (!tried || ('manyBlocks' in tried && tried.manyBlocks))
+            ) {
+              // Copied whole after all because many blocks changed (or the patch found the table changing): only once
+              // it has settled, from a look taken now, and recorded as what that look saw. A small table whose one
+              // block changed is copied at once.
               await sources.reprobe(resource.source);
               await settleNow([p], sources, options);
               if (p.problem) throw p.waiting ? new UpstreamReloading(p.waiting) : new Error(p.problem);
