@@ -304,30 +304,46 @@ export class UpstreamResource {
     const at = Date.now();
     const { fields, total } = await this.schema(deadline);
     const ids = ['_id', ...fields.map((f) => f.id)];
-    const tail = await this.client.action(
-      'datastore_search',
-      {
-        resource_id: this.id,
-        limit: TAIL_RECORDS,
-        sort: '_id desc',
-        records_format: 'lists',
-        include_total: false,
-        fields: ids,
-      },
-      { deadline },
-    );
+    // The three other looks are asked side by side (the client keeps to the portal's limit of requests at once).
+    const [tail, modified, oid] = await Promise.all([
+      this.client.action(
+        'datastore_search',
+        {
+          resource_id: this.id,
+          limit: TAIL_RECORDS,
+          sort: '_id desc',
+          records_format: 'lists',
+          include_total: false,
+          fields: ids,
+        },
+        { deadline },
+      ),
+      this.modifiedStamp(deadline),
+      this.tableOid(deadline),
+    ]);
     const tailRecords = Array.isArray(tail.records) ? (tail.records as unknown[][]) : [];
     const maxId = tailRecords.length > 0 ? asNumber(tailRecords[0]![0]) : 0;
-    let modified: string | null = null;
+    const fieldsHash = sha256(exactJson(fields));
+    const tailHash = sha256(exactJson(tailRecords));
+    const fingerprint = sha256(JSON.stringify({ total, maxId, fieldsHash, modified, oid, tailHash }));
+    return { total, maxId, fields, fieldsHash, modified, oid, tailHash, tail: tailRecords, fingerprint, at };
+  }
+
+  /** The resource's last_modified (or metadata_modified), when resource_show answers. */
+  private async modifiedStamp(deadline?: number): Promise<string | null> {
     try {
       const resource = await this.client.action('resource_show', { id: this.id }, { deadline });
       const stamp = resource?.last_modified ?? resource?.metadata_modified ?? null;
-      modified = typeof stamp === 'string' ? stamp : null;
+      return typeof stamp === 'string' ? stamp : null;
     } catch (err) {
       // A portal may serve the DataStore without its catalogue actions; a resource gone private fails above already.
       if (!(err instanceof CkanError) || err.status === 403) throw err;
+      return null;
     }
-    let oid: string | null = null;
+  }
+
+  /** The table's oid in `_table_metadata`, when the portal lets it be read. */
+  private async tableOid(deadline?: number): Promise<string | null> {
     try {
       const table = await this.client.action(
         'datastore_search',
@@ -338,14 +354,12 @@ export class UpstreamResource {
         ? (table.records[0] as Record<string, unknown> | undefined)
         : undefined;
       if (record && record.oid !== undefined && record.oid !== null)
-        oid = isLosslessNumber(record.oid) ? record.oid.value : String(record.oid);
+        return isLosslessNumber(record.oid) ? record.oid.value : String(record.oid);
+      return null;
     } catch (err) {
       if (!(err instanceof CkanError) || err.unreachable) throw err;
+      return null;
     }
-    const fieldsHash = sha256(exactJson(fields));
-    const tailHash = sha256(exactJson(tailRecords));
-    const fingerprint = sha256(JSON.stringify({ total, maxId, fieldsHash, modified, oid, tailHash }));
-    return { total, maxId, fields, fieldsHash, modified, oid, tailHash, tail: tailRecords, fingerprint, at };
   }
 
   /**
