@@ -84,7 +84,8 @@ export async function buildApp(
     front: front !== null,
     ...(front ? { portalHelp: front.passThrough.portal.href } : {}),
   });
-  const pages = createPageCore(state, logger);
+  const explorerPath = front?.explorerPath ?? settings.explorerPath ?? '/';
+  const pages = createPageCore(state, logger, explorerPath);
   const adapterOptions = { logger, bodyLimit: BODY_LIMIT_BYTES, requestLogLevel: settings.requestLogLevel, metrics };
   const api = createNodeAdapter({
     ...adapterOptions,
@@ -115,7 +116,11 @@ export async function buildApp(
       return;
     }
     if (isApiPath(path)) api(req, res);
-    else page(req, res);
+    else if (explorerPath === '/') page(req, res);
+    else if (path === explorerPath.slice(0, -1) || path.startsWith(explorerPath)) {
+      req.url = url.slice(explorerPath.length - 1) || '/';
+      page(req, res);
+    } else api(req, res); // Outside the explorer's base path: CKAN's JSON 404, as for any unknown path.
   });
   // Longer than the usual proxy timeouts (60 s), so that a proxy, not this server, closes an idle connection.
   server.keepAliveTimeout = 72_000;

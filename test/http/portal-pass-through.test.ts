@@ -186,6 +186,21 @@ for (const backend of TEST_BACKENDS)
         assert.equal(explorer.statusCode, 200);
         assert.match(explorer.body, /<!doctype html>/i);
         assert.equal(received('/explore/').length, 0);
+        // Every link of the explorer's own is under its base path; the API's stay where they are.
+        const links = [...explorer.body.matchAll(/\s(?:href|src|action)="(\/[^"]*)"/g)].map((m) => m[1]!);
+        assert.ok(links.some((link) => link.startsWith('/explore/static/')));
+        assert.deepEqual(
+          links.filter((link) => !/^\/explore\/|^\/api\/|^\/datastore\//.test(link)),
+          [],
+        );
+        const resource = await call(`/explore/resource/${portal.resourceId}`);
+        assert.equal(resource.statusCode, 200);
+        assert.match(
+          resource.body,
+          new RegExp(`href="/api/3/action/datastore_search\\?resource_id=${portal.resourceId}`),
+        );
+        const stylesheet = links.find((link) => link.startsWith('/explore/static/'))!;
+        assert.equal((await call(stylesheet)).statusCode, 200);
       } finally {
         portal.raw = null;
       }

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { frontRoute } from '../../src/http/pass-through.js';
+import { underBasePath } from '../../src/web/index.js';
 import { scopeQuery } from '../../src/portal/discover.js';
 import { PassThroughCache } from '../../src/portal/pass-through-cache.js';
 import { actionOf, endToEnd, isWriteAction, touchedBy, upstreamUrl } from '../../src/portal/pass-through.js';
@@ -157,5 +158,22 @@ test("a whole portal's scope as package_search's filter", () => {
   assert.equal(
     scopeQuery({ organizations: ['a', 'b "c"'], excludeOrganizations: ['d'] }, '2026-12-05T10:00:00Z'),
     'organization:("a" OR "b \\"c\\"") -organization:"d" metadata_modified:[2026-12-05T10:00:00Z TO *]',
+  );
+});
+
+test("the explorer's links under its base path; the API's, other sites' and fragments as they are", () => {
+  const page =
+    '<a href="/">Home</a><a href="/resource/x?q=1">R</a><link href="/static/e.1.css"><script src="/static/e.1.js">' +
+    '<form action="/search"><a href="/api/3/action/datastore_search?resource_id=x">API</a>' +
+    '<a href="/en/api/3/action/help_show">help</a><a href="/datastore/dump/x">CSV</a>' +
+    '<a href="//cdn.example/x">cdn</a><a href="https://other.example/">o</a><a href="#top">top</a>';
+  assert.equal(underBasePath(page, '/'), page);
+  assert.equal(
+    underBasePath(page, '/explore/'),
+    '<a href="/explore/">Home</a><a href="/explore/resource/x?q=1">R</a><link href="/explore/static/e.1.css">' +
+      '<script src="/explore/static/e.1.js"><form action="/explore/search">' +
+      '<a href="/api/3/action/datastore_search?resource_id=x">API</a><a href="/en/api/3/action/help_show">help</a>' +
+      '<a href="/datastore/dump/x">CSV</a><a href="//cdn.example/x">cdn</a><a href="https://other.example/">o</a>' +
+      '<a href="#top">top</a>',
   );
 });
