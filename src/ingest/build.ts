@@ -497,6 +497,10 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
       return { rebuilt: false, datasetVersion: usablePrevious.datasetVersion, outcomes };
     }
 
+    // First copies of mirrored resources are downloaded side by side while the ones before them are stored.
+    for (const p of prepared)
+      if (!p.problem && p.sha256 !== null && !usablePrevious?.resources.has(p.resource.id))
+        sources.prefetch(p.resource);
     const session = await target.begin(catalog.fullTextLanguage);
     const outcomes: ResourceOutcome[] = [];
     const records: ResourceLoadRecord[] = [];

@@ -29,7 +29,7 @@ import {
   type BlockHashes,
   type ChangePlan,
 } from '../portal/changes.js';
-import { DumpUnusable, openDump, type DumpOptions } from '../portal/dump.js';
+import { DumpUnusable, openDump, type DumpCopy, type DumpOptions } from '../portal/dump.js';
 import {
   loaderVeto,
   looksMidReload,
@@ -112,6 +112,8 @@ export class LoadSources {
   readonly mirrorNotes = new Map<string, string>();
   /** Per mirrored resource, the block hashes its portal worked out this load. */
   private readonly blockHashes = new Map<string, Promise<BlockHashes | null>>();
+  /** Dumps downloaded ahead of their turn (first copies, side by side), by upstream resource id. */
+  private readonly prefetched = new Map<string, Promise<DumpCopy | Error>>();
   /** Per mirrored resource, the block hashes of the records its copy has read so far this load. */
   private readonly copyHashes = new Map<string, BlockHasher>();
   private readonly datasets: Map<string, DatasetDefinition>;
@@ -460,6 +462,23 @@ export class LoadSources {
   }
 
   /**
+   * Starts downloading a mirrored resource's dump ahead of its turn, so that first copies of many resources come side
+   * by side (the client keeps to the portal's limit of requests at once); its turn reads the file. What goes wrong is
+   * found there, as if the dump had been asked for then.
+   */
+  prefetch(resource: ResourceDefinition): void {
+    const source = resource.source;
+    if (source.kind !== 'ckan' || this.prefetched.has(source.resource) || this.copyRoute(source) !== 'dump') return;
+    const download = this.probeOf(source).then((before) =>
+      openDump(this.upstream(source), resource.fields, before, this.mirror.dump),
+    );
+    this.prefetched.set(
+      source.resource,
+      download.catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))),
+    );
+  }
+
+  /**
    * A copy of a mirrored resource, verified against the probe its checksum was made from (the latest, `probeOf`):
    * from the dump, downloaded, then read and checked as it goes, or page by page; a copy that does not add up (the
    * upstream changed meanwhile, records are missing) throws at the latest after its last row, so that the load
@@ -483,7 +502,11 @@ export class LoadSources {
     if (this.copyRoute(source) === 'dump') {
       let dump;
       try {
-        dump = await openDump(upstream, fields, before, this.mirror.dump);
+        const ahead = this.prefetched.get(source.resource);
+        this.prefetched.delete(source.resource);
+        const early = ahead ? await ahead : null;
+        if (early instanceof Error) throw early;
+        dump = early ?? (await openDump(upstream, fields, before, this.mirror.dump));
       } catch (err) {
         if (!(err instanceof DumpUnusable)) throw err;
         this.dumpUnusable(source, err);
@@ -691,6 +714,12 @@ export class LoadSources {
   }
 
   async release(): Promise<void> {
+    // Dumps downloaded ahead for copies that did not happen (the load stopped, the resource was patched) are removed.
+    for (const ahead of this.prefetched.values()) {
+      const dump = await ahead;
+      if (!(dump instanceof Error)) dump.discard();
+    }
+    this.prefetched.clear();
     await this.cache.release();
   }
 }
