@@ -101,6 +101,9 @@ export function isWriteAction(name: string | null): boolean {
 
 const CONTROL = /[\u0000-\u001f\u007f\\]/;
 
+/** How much of a write's body is kept aside to read the ids it names (a JSON or form body is far smaller). */
+const WRITE_FIELDS_BYTES = 1024 * 1024;
+
 /** Decodes percent escapes that decode; leaves the rest, never throws. */
 function decodeLeniently(text: string): string {
   return text.replace(/(%[0-9A-Fa-f]{2})+/g, (run) => {
@@ -161,15 +164,31 @@ export function endToEnd(headers: IncomingHttpHeaders): Record<string, string | 
 
 class Timeout extends Error {}
 
-/** Reads a stream whole, up to `limit` bytes (null past it: the bytes are then dropped). */
-async function readUpTo(stream: Readable, limit: number): Promise<Buffer | null> {
+/**
+ * A stream read whole when it holds at most `limit` bytes; past that, a stream of all its bytes (those read first,
+ * then the rest as they come), so that a large answer is passed on rather than held.
+ */
+async function wholeUpTo(stream: Readable, limit: number): Promise<Buffer | Readable> {
   const chunks: Buffer[] = [];
   let bytes = 0;
-  for await (const chunk of stream) {
-    bytes += (chunk as Buffer).length;
-    if (bytes <= limit) chunks.push(chunk as Buffer);
+  const reader = stream[Symbol.asyncIterator]();
+  for (;;) {
+    const next = await reader.next();
+    if (next.done) return Buffer.concat(chunks);
+    chunks.push(next.value as Buffer);
+    bytes += (next.value as Buffer).length;
+    if (bytes > limit) break;
   }
-  return bytes <= limit ? Buffer.concat(chunks) : null;
+  return Readable.from(
+    (async function* () {
+      yield* chunks;
+      for (;;) {
+        const next = await reader.next();
+        if (next.done) return;
+        yield next.value as Buffer;
+      }
+    })(),
+  );
 }
 
 /** Ids of resources and datasets a write names, in its request (JSON or a form) and in the portal's result. */
@@ -332,37 +351,54 @@ export class PassThrough {
    * `writeWaitMs` waited for) and the answers kept are forgotten, before the portal's answer goes back.
    */
   private async write(request: ForwardRequest, url: URL, action: string): Promise<ForwardAnswer> {
-    // The request's own fields say what a delete touched (its answer says nothing): a copy of at most 1 MB is read.
+    // The request's own fields say what a delete touched (its answer says nothing): the first megabyte is kept aside
+    // as the body streams to the portal (a file upload goes on past it, unread here).
     let requestCopy: Buffer | null = null;
     let body = request.body;
     if (body instanceof Readable) {
-      requestCopy = await readUpTo(body, this.options.bodyLimitBytes);
-      if (requestCopy === null)
-        throw new PassThroughRefused(`Request body larger than ${this.options.bodyLimitBytes} bytes`, 'too-large');
-      body = requestCopy;
-    } else if (body !== null) requestCopy = Buffer.from(body);
+      const kept: Buffer[] = [];
+      let keptBytes = 0;
+      const teeing = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          if (keptBytes < WRITE_FIELDS_BYTES) kept.push(chunk.subarray(0, WRITE_FIELDS_BYTES - keptBytes));
+          keptBytes += chunk.length;
+          done(null, chunk);
+        },
+        flush(done) {
+          requestCopy = Buffer.concat(kept);
+          done();
+        },
+      });
+      body.once('aborted', () => teeing.destroy(new Error('the client went away')));
+      body.pipe(teeing);
+      body = teeing;
+    } else if (body !== null) requestCopy = Buffer.from(body).subarray(0, WRITE_FIELDS_BYTES);
     const answer = await this.ask('POST', url, { ...request, body }, this.headersFor(request));
     if (answer.status !== 200 || !(answer.body instanceof Readable)) return { ...answer, source: 'portal' };
-    const text = await readUpTo(answer.body, 16 * 1024 * 1024);
+    // CKAN's answer to a write is small, but may echo every record written: past 16 MB it is passed on as it comes, and
+    // the copy is not waited for.
+    const read = await wholeUpTo(answer.body, 16 * 1024 * 1024);
+    const text = Buffer.isBuffer(read) ? read : null;
     this.forget();
-    const touched = touchedBy(action, requestCopy && requestCopy.length <= 1024 * 1024 ? requestCopy : null, text);
+    const touched = touchedBy(action, requestCopy, text);
     const { onWrite } = this.options;
     if (onWrite && (touched.resourceIds.length > 0 || touched.datasetIds.length > 0)) {
       const copied = onWrite(touched).then(
         () => this.forget(),
         (err: unknown) => this.options.onWriteProblem?.(touched, (err as Error).message),
       );
-      const waitMs = this.options.writeWaitMs ?? 0;
+      const waitMs = text ? (this.options.writeWaitMs ?? 0) : 0;
       let timer: NodeJS.Timeout | undefined;
       const late = await Promise.race([
         copied.then(() => false),
         new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), waitMs))),
       ]);
       clearTimeout(timer);
-      if (late) this.options.onWriteProblem?.(touched, `not copied within ${Math.round(waitMs / 1000)} s`);
+      if (late && waitMs > 0)
+        this.options.onWriteProblem?.(touched, `not copied within ${Math.round(waitMs / 1000)} s`);
     }
-    const headers = { ...answer.headers };
-    if (text) headers['content-length'] = String(text.length);
+    if (!text) return { ...answer, body: read as Readable, source: 'portal' };
+    const headers = { ...answer.headers, 'content-length': String(text.length) };
     return { ...answer, headers, body: text, source: 'portal' };
   }
 

@@ -490,6 +490,32 @@ for (const backend of TEST_BACKENDS)
       assert.equal(after.records.at(-1).Name, 'Written through');
     });
 
+    test("a write's answer too large to hold is passed on whole as it comes, its body streamed to the portal", async () => {
+      const size = 17 * 1024 * 1024;
+      portal.raw = (req, res, body) => {
+        if (req.url !== '/api/3/action/datastore_delete') return false;
+        const head = `{"help": "h", "success": true, "result": {"resource_id": "${portal.resourceId}", "echo": "`;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(`${head}${'x'.repeat(size)}", "sent": ${body.length}}}`);
+        return true;
+      };
+      try {
+        const payload = JSON.stringify({ resource_id: portal.resourceId, filters: { Name: 'nobody' } });
+        const response = await call({
+          method: 'POST',
+          url: '/api/3/action/datastore_delete',
+          headers: { 'content-type': 'application/json', authorization: 'editor-token' },
+          payload,
+        });
+        assert.equal(response.statusCode, 200);
+        const answer = JSON.parse(response.body) as { result: { echo: string; sent: number } };
+        assert.equal(answer.result.echo.length, size);
+        assert.equal(answer.result.sent, payload.length);
+      } finally {
+        portal.raw = null;
+      }
+    });
+
     test('with the portal down: the copy answers, a kept answer is served stale, anything else a 502 at once', async () => {
       const kept = '/api/3/action/package_list?kept=yes';
       assert.equal((await call(kept)).statusCode, 200);
