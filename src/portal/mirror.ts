@@ -302,20 +302,13 @@ export class UpstreamResource {
   /** The cheap change-detection probe, over by `deadline` (epoch ms) or failed. */
   async probe(deadline?: number): Promise<Probe> {
     const at = Date.now();
-    const { fields, total } = await this.schema(deadline);
-    const ids = ['_id', ...fields.map((f) => f.id)];
-    // The three other looks are asked side by side (the client keeps to the portal's limit of requests at once).
-    const [tail, modified, oid] = await Promise.all([
+    // The four looks are asked side by side (the client keeps to the portal's limit of requests at once). The last
+    // records come with every field, `_id` first, in the table's order: the schema's.
+    const [{ fields, total }, tail, modified, oid] = await Promise.all([
+      this.schema(deadline),
       this.client.action(
         'datastore_search',
-        {
-          resource_id: this.id,
-          limit: TAIL_RECORDS,
-          sort: '_id desc',
-          records_format: 'lists',
-          include_total: false,
-          fields: ids,
-        },
+        { resource_id: this.id, limit: TAIL_RECORDS, sort: '_id desc', records_format: 'lists', include_total: false },
         { deadline },
       ),
       this.modifiedStamp(deadline),
