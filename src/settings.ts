@@ -260,7 +260,7 @@ export const SETTING_SPECS = {
     default: 10,
     min: 0,
     description:
-      "How long a mirror waits, after it sees a mirrored resource change on its portal, before it looks again: only a change both looks agree on (and that the portal's xloader or DataPusher, where it says anything, reports complete) is copied, so that a table being reloaded in chunks is never published half-loaded; the last complete copy serves meanwhile. Make it longer than the longest pause a loader makes between chunks.",
+      "How long a mirror waits, after it sees a mirrored resource change in a way that may be a reload (a first copy, a new table, fewer records, changed fields, its loader at work, many blocks changed), before it looks again: only a change both looks agree on (and that the portal's xloader or DataPusher, where it says anything, reports complete) is copied, so that a table being reloaded in chunks is never published half-loaded; the last complete copy serves meanwhile. An append or an edit to the same table is patched at once. Make it longer than the longest pause a loader makes between chunks.",
   }),
   mirrorPatchMaxPercent: declare<number>({
     env: 'COUNTCENTRE_MIRROR_PATCH_MAX_PERCENT',

@@ -287,10 +287,6 @@ export class LoadSources {
     source: CkanSourceDefinition,
     previous: ResourceLoadRecord | null,
   ): Promise<{ sha256: string; inputs: InputRecord[]; files: ResolvedFile[] }> {
-    // The portal's hashes of the copy's blocks, where it worked them out, are asked for beside the probe.
-    const blocks = previous?.inputs?.find((i) => i.upstream)?.upstream?.blocks;
-    const hashing = blocks?.method === 'sql' ? this.portalHashes(source, resource.fields, blocks.size) : null;
-    hashing?.catch(() => {});
     const probe = await this.probeOf(source);
     const seen = previous?.inputs?.find((i) => i.upstream)?.upstream ?? (previous ? { total: previous.total } : null);
     const reloading = looksMidReload(probe, seen);
@@ -316,7 +312,8 @@ export class LoadSources {
     };
     // The probe does not see an edit in the middle of a table; where the copy's blocks were hashed by the portal, their
     // hashes now are part of the checksum, so that any edit is seen (at the cost of one query the portal runs).
-    const theirs = hashing ? await hashing : null;
+    const blocks = previous?.inputs?.find((i) => i.upstream)?.upstream?.blocks;
+    const theirs = blocks?.method === 'sql' ? await this.portalHashes(source, resource.fields, blocks.size) : null;
     return { sha256: theirs ? withBlocks(probe.fingerprint, theirs) : probe.fingerprint, inputs: [input], files: [] };
   }
 

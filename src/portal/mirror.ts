@@ -302,18 +302,22 @@ export class UpstreamResource {
   /** The cheap change-detection probe, over by `deadline` (epoch ms) or failed. */
   async probe(deadline?: number): Promise<Probe> {
     const at = Date.now();
-    // The four looks are asked side by side (the client keeps to the portal's limit of requests at once). The last
-    // records come with every field, `_id` first, in the table's order: the schema's.
-    const [{ fields, total }, tail, modified, oid] = await Promise.all([
-      this.schema(deadline),
-      this.client.action(
-        'datastore_search',
-        { resource_id: this.id, limit: TAIL_RECORDS, sort: '_id desc', records_format: 'lists', include_total: false },
-        { deadline },
-      ),
-      this.modifiedStamp(deadline),
-      this.tableOid(deadline),
-    ]);
+    // One request after another: a portal that fails is left alone after the first failure, not after a handful.
+    const { fields, total } = await this.schema(deadline);
+    const tail = await this.client.action(
+      'datastore_search',
+      {
+        resource_id: this.id,
+        limit: TAIL_RECORDS,
+        sort: '_id desc',
+        records_format: 'lists',
+        include_total: false,
+        fields: ['_id', ...fields.map((f) => f.id)],
+      },
+      { deadline },
+    );
+    const modified = await this.modifiedStamp(deadline);
+    const oid = await this.tableOid(deadline);
     const tailRecords = Array.isArray(tail.records) ? (tail.records as unknown[][]) : [];
     const maxId = tailRecords.length > 0 ? asNumber(tailRecords[0]![0]) : 0;
     const fieldsHash = sha256(exactJson(fields));
