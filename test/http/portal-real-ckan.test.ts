@@ -12,6 +12,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 import { runCli, startServerProcess, type ServerProcess } from '../helpers/processes.js';
 import { CkanWriter, realCkanFromEnv, testRecord } from '../helpers/real-ckan.js';
 import { LARGE_ROWS, seedPortal, type SeededPortal } from '../helpers/real-portal.js';
@@ -278,16 +279,20 @@ for (const backend of TEST_BACKENDS)
         const table = seeded.tables[5]!.resource;
         const name = `appended ${Date.now()}`;
         await writer.insert(table, [{ ...testRecord(800_000), name }]);
+        // Served is when the server answers with the record, while the load still goes on (it builds the indexes left
+        // for after publication before it exits).
         const started = performance.now();
-        const load = await runCli(['load'], env);
-        assert.equal(load.code, 0, load.stdout + load.stderr);
+        const load = runCli(['load'], env);
         let seen = false;
-        while (!seen && performance.now() - started < 10_000) {
+        while (!seen && performance.now() - started < 15_000) {
           const answer = await ours(`/api/3/action/datastore_search?resource_id=${table}&sort=_id%20desc&limit=1`);
           seen = JSON.parse(answer.body).result.records[0]?.name === name;
+          if (!seen) await delay(25);
         }
         const ms = performance.now() - started;
         console.log(`one-row append served ${(ms / 1000).toFixed(2)} s after count-centre load started`);
+        const loaded = await load;
+        assert.equal(loaded.code, 0, loaded.stdout + loaded.stderr);
         assert.ok(seen, 'served');
         assert.ok(ms < 3000, `${ms.toFixed(0)} ms`);
       });
