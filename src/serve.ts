@@ -95,12 +95,20 @@ async function supervise(settings: Settings, logger: Logger): Promise<void> {
     load: settings.loadOnStart,
     mirror: mirrorOptions(settings),
   });
-  if (prepared.services.catalog.resources.every((r) => r.dataset === null)) {
+  const scope = loadCatalogFile(settings.catalog).portal;
+  if (prepared.services.catalog.resources.every((r) => r.dataset === null) && !scope) {
     logger.fatal('no resource could be loaded; nothing to serve');
     process.exit(1);
   }
   await prepared.close();
   const stopRefreshing = settings.loadOnStart ? refreshMirrors(settings, logger) : () => {};
+  // The primary loads, so it polls a whole portal; the workers follow each load through the store, and forget the
+  // portal's answers they kept within their own lifetime (COUNTCENTRE_PORTAL_CACHE_SECONDS).
+  const poll =
+    settings.loadOnStart && scope && (settings.portalUrl ?? scope.url) === scope.url
+      ? new PortalFront(settings, scope, logger, { refreshed: async () => {}, forget: () => {} })
+      : null;
+  poll?.start();
   let stopping = false;
   const fork = () => cluster.fork({ COUNTCENTRE_WORKER: '1' });
   cluster.on('exit', (worker, code, signal) => {
@@ -113,6 +121,7 @@ async function supervise(settings: Settings, logger: Logger): Promise<void> {
     if (stopping) return;
     stopping = true;
     stopRefreshing();
+    poll?.stop();
     logger.info({ signal, workers: settings.workers }, 'shutting down workers');
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
     cluster.on('exit', () => {
