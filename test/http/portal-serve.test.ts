@@ -101,7 +101,10 @@ for (const backend of TEST_BACKENDS)
         if (status === 200) await delay(200);
       }
       assert.equal(status, 403, 'refused by the portal, the copy withdrawn');
-      assert.match(server.output(), /portal: 0 datasets changed, 1 withdrawn/);
+      // The poll says what it did once the new version is served: a moment after.
+      const said = /portal: 0 datasets changed, 1 withdrawn/;
+      for (let waited = 0; !said.test(server.output()) && waited < 5000; waited += 100) await delay(100);
+      assert.match(server.output(), said);
       const catalog = JSON.parse(readFileSync(env.COUNTCENTRE_CATALOG!, 'utf8')) as { datasets: unknown[] };
       assert.deepEqual(catalog.datasets, []);
     });
