@@ -451,7 +451,10 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env, overrides: Pa
       `COUNTCENTRE_ROWS_DEFAULT (${result.rowsDefault}) must not exceed COUNTCENTRE_ROWS_MAX (${result.rowsMax})`,
     );
   }
-  if (result.explorerPath !== null && !/^\/([A-Za-z0-9._~-]+\/)*$/.test(result.explorerPath))
+  if (
+    result.explorerPath !== null &&
+    (!/^\/([A-Za-z0-9._~-]+\/)*$/.test(result.explorerPath) || /\/\.+\//.test(result.explorerPath))
+  )
     throw new SettingsError('COUNTCENTRE_EXPLORER_PATH must be a path that starts and ends with /, such as /explore/');
   return result;
 }

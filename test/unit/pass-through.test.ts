@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { frontRoute } from '../../src/http/pass-through.js';
 import { underBasePath } from '../../src/web/index.js';
+import { parseCatalog } from '../../src/catalog/load.js';
+import { loadSettings, SettingsError } from '../../src/settings.js';
 import { scopeQuery } from '../../src/portal/discover.js';
 import { PassThroughCache } from '../../src/portal/pass-through-cache.js';
 import { actionOf, endToEnd, isWriteAction, touchedBy, upstreamUrl } from '../../src/portal/pass-through.js';
@@ -176,4 +178,30 @@ test("the explorer's links under its base path; the API's, other sites' and frag
       '<a href="/datastore/dump/x">CSV</a><a href="//cdn.example/x">cdn</a><a href="https://other.example/">o</a>' +
       '<a href="#top">top</a>',
   );
+});
+
+test('settings and a catalogue that name a portal wrongly are refused, saying where', () => {
+  assert.throws(() => loadSettings({ COUNTCENTRE_EXPLORER_PATH: 'explore' }), SettingsError);
+  assert.throws(() => loadSettings({ COUNTCENTRE_EXPLORER_PATH: '/../' }), SettingsError);
+  assert.throws(() => loadSettings({ COUNTCENTRE_PORTAL_URL: 'not a url' }), SettingsError);
+  assert.throws(() => loadSettings({ COUNTCENTRE_PORTAL_TIMEOUT_SECONDS: '0' }), SettingsError);
+  assert.equal(loadSettings({ COUNTCENTRE_EXPLORER_PATH: '/data/explore/' }).explorerPath, '/data/explore/');
+  const catalog = (portal: unknown) => parseCatalog({ portal, datasets: [] }, { name: 'catalog.json' });
+  assert.deepEqual(catalog({ url: 'https://data.example.ie/', max_rows: 10 }).portal, {
+    url: 'https://data.example.ie/',
+    organizations: [],
+    excludeOrganizations: [],
+    maxRows: 10,
+    tokenEnv: null,
+  });
+  for (const [portal, problem] of [
+    [{ url: 5 }, /portal\.url: must be a non-empty string/],
+    [{ url: 'ftp://x/' }, /portal\.url: must be an http/],
+    [{ url: 'https://x/', organizations: 'a' }, /portal\.organizations: must be a list/],
+    [{ url: 'https://x/', max_rows: -1 }, /portal\.max_rows: must be a whole number/],
+    [{ url: 'https://x/', cache: true }, /portal\.cache: is not a known key/],
+    ['https://x/', /portal: must be an object/],
+  ] as const)
+    assert.throws(() => catalog(portal), problem);
+  assert.throws(() => parseCatalog({ datasets: [] }), /datasets: must be a non-empty list/, 'without a portal');
 });
