@@ -477,6 +477,10 @@ export class PassThrough {
         response.once('close', () => {
           if (!response.complete) streamed.destroy(new Error('the portal broke off its answer'));
         });
+        // A client that goes away mid-answer ends the portal's answer too, rather than leave it paused on its socket.
+        streamed.once('close', () => {
+          if (!response.complete) response.destroy();
+        });
         response.pipe(streamed);
         const out = endToEnd(response.headers);
         const location = out.location;

@@ -6,10 +6,12 @@
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 import { buildApp, type App } from '../../src/app.js';
 import { prepareServices, type Prepared } from '../../src/bootstrap.js';
 import { loadCatalogFile } from '../../src/catalog/load.js';
@@ -413,6 +415,38 @@ for (const backend of TEST_BACKENDS)
         const fails = await call('/fails');
         assert.equal(fails.statusCode, 500);
         assert.equal(fails.body, '<h1>Internal Server Error</h1>');
+      } finally {
+        portal.raw = null;
+      }
+    });
+
+    test("a client that goes away mid-answer ends the portal's answer too", async () => {
+      let portalSide: 'sending' | 'finished' | 'cut' = 'sending';
+      portal.raw = (req, res) => {
+        if (req.url !== '/endless') return false;
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        const chunk = Buffer.alloc(64 * 1024, 'e');
+        const timer = setInterval(() => res.write(chunk), 5);
+        res.once('close', () => {
+          clearInterval(timer);
+          portalSide = res.writableFinished ? 'finished' : 'cut';
+        });
+        return true;
+      };
+      try {
+        await new Promise<void>((resolve, reject) => {
+          const request = httpGet({ host: '127.0.0.1', port, path: '/endless' }, (response) => {
+            response.once('data', () => {
+              request.destroy();
+              resolve();
+            });
+          });
+          request.on('error', (err) =>
+            (err as NodeJS.ErrnoException).code === 'ECONNRESET' ? resolve() : reject(err),
+          );
+        });
+        for (let waited = 0; portalSide === 'sending' && waited < 5000; waited += 50) await delay(50);
+        assert.equal(portalSide, 'cut');
       } finally {
         portal.raw = null;
       }
