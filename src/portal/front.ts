@@ -3,7 +3,7 @@
 // last poll, and package_list for those gone private or deleted), then copies, patches or withdraws only those; a write
 // passed through and accepted has what it touched copied at once. Every load of the process runs one at a time.
 
-import { renameSync, readFileSync, writeFileSync } from 'node:fs';
+import { renameSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { loadCatalogFile } from '../catalog/load.js';
 import type { CatalogDefinition, PortalDefinition } from '../catalog/types.js';
@@ -29,6 +29,9 @@ export interface FrontHooks {
   /** The portal's answers kept are no longer to be trusted (a dataset withdrawn, a write copied). */
   forget(): void;
 }
+
+/** How far the portal's clock may be from this machine's, for the first poll. */
+const CLOCK_MARGIN_MS = 5 * 60_000;
 
 /** The portal's timestamp (UTC, with or without a zone) as Solr reads it. */
 function solrTime(stamp: string): string {
@@ -68,7 +71,7 @@ export class PortalFront {
     const cycle = async () => {
       const started = Date.now();
       try {
-        if (this.since === null) await this.begin();
+        if (this.since === null) this.begin();
         const outcome = await this.poll();
         if (outcome.changed.length > 0 || outcome.withdrawn.length > 0)
           this.logger.info(
@@ -100,16 +103,13 @@ export class PortalFront {
     return !(organization && this.scope.excludeOrganizations.includes(organization));
   }
 
-  /** Where polls start from: the newest metadata_modified the portal has now (one request for one dataset). */
-  async begin(): Promise<void> {
-    const newest = await this.client.action('package_search', {
-      q: '*:*',
-      rows: 1,
-      sort: 'metadata_modified desc',
-      include_private: false,
-    });
-    const first = Array.isArray(newest?.results) ? (newest.results[0] as Dict | undefined) : undefined;
-    if (typeof first?.metadata_modified === 'string') this.since = first.metadata_modified;
+  /**
+   * Where polls start from: when the catalogue was last written (by `mirror --all`, or this process), less a margin
+   * for the two clocks, so that what changed on the portal between the mirror and the start of serving is looked at.
+   */
+  begin(): void {
+    const written = statSync(this.settings.catalog).mtimeMs;
+    this.since = new Date(written - CLOCK_MARGIN_MS).toISOString().replace(/Z$/, '');
   }
 
   /**

@@ -583,7 +583,7 @@ for (const backend of TEST_BACKENDS)
     test('a dataset made private upstream is withdrawn at the next poll, and no longer answered by any path', async () => {
       const search = `/api/3/action/datastore_search?resource_id=${portal.resourceId}`;
       assert.equal((await call(search)).statusCode, 200);
-      await front.begin();
+      front.begin();
       portal.visibility = 'private';
       portal.datasetModified = '2026-12-05T10:00:00.000000';
       const outcome = await front.poll();
