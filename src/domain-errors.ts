@@ -59,3 +59,28 @@ export class DataVersionMoved extends Error {
     this.name = 'DataVersionMoved';
   }
 }
+
+/**
+ * The portal a request was passed through to did not answer: it refused the connection, dropped it, or answered what is
+ * not HTTP. `timedOut` when it took longer than it may.
+ */
+export class PortalUnreachable extends Error {
+  constructor(
+    readonly detail: string,
+    readonly timedOut = false,
+  ) {
+    super(`the portal did not answer: ${detail}`);
+    this.name = 'PortalUnreachable';
+  }
+}
+
+/** A request that may not be passed to the portal: a path that would reach elsewhere, or a method it never takes. */
+export class PassThroughRefused extends Error {
+  constructor(
+    readonly detail: string,
+    readonly reason: 'path' | 'method' | 'too-large',
+  ) {
+    super(detail);
+    this.name = 'PassThroughRefused';
+  }
+}

@@ -3,7 +3,15 @@
 // ApiErrors are raised by the layers that speak the API (actions, the plan) and become CKAN's envelope in
 // http/envelope.ts.
 
-import { ReadForbidden, StatementRejected, StatementTimeout, StoreBusy, StoreUnavailable } from './domain-errors.js';
+import {
+  PassThroughRefused,
+  PortalUnreachable,
+  ReadForbidden,
+  StatementRejected,
+  StatementTimeout,
+  StoreBusy,
+  StoreUnavailable,
+} from './domain-errors.js';
 import { pythonRepr } from './serialize/python-json.js';
 
 export interface ErrorKindSpec {
@@ -50,6 +58,18 @@ export const ERROR_KINDS = {
     status: 503,
     type: 'Service Unavailable',
     description: 'The storage backend cannot be reached; retry later.',
+  },
+  badGateway: {
+    status: 502,
+    type: 'Bad Gateway',
+    description:
+      'In front of a portal: the portal a request was passed to could not be reached, or dropped the connection, and no answer to it was kept.',
+  },
+  gatewayTimeout: {
+    status: 504,
+    type: 'Gateway Timeout',
+    description:
+      'In front of a portal: the portal a request was passed to did not answer within COUNTCENTRE_PORTAL_TIMEOUT_SECONDS, and no answer to it was kept.',
   },
   internal: {
     status: 500,
@@ -158,6 +178,12 @@ export const errors = {
   internal(): ApiError {
     return new ApiError('internal', 'Internal Server Error');
   },
+  badGateway(detail: string): ApiError {
+    return new ApiError('badGateway', detail);
+  },
+  gatewayTimeout(detail: string): ApiError {
+    return new ApiError('gatewayTimeout', detail);
+  },
 };
 
 /**
@@ -174,6 +200,15 @@ export function toApiError(err: unknown, unexpected: (err: unknown) => void): Ap
   if (err instanceof StatementTimeout) return errors.queryTimeout();
   if (err instanceof StatementRejected) return errors.statementRefused(err.message, err.message, err.orig);
   if (err instanceof ReadForbidden) return errors.authorization(err.detail);
+  if (err instanceof PortalUnreachable) {
+    const words = `The portal could not be reached: ${err.detail}`;
+    return err.timedOut ? errors.gatewayTimeout(words) : errors.badGateway(words);
+  }
+  if (err instanceof PassThroughRefused) {
+    if (err.reason === 'too-large') return new ApiError('payloadTooLarge', err.detail);
+    if (err.reason === 'method') return new ApiError('methodNotAllowed', err.detail);
+    return errors.badRequest(err.detail);
+  }
   unexpected(err);
   return errors.internal();
 }

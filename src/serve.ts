@@ -4,112 +4,65 @@
 
 import cluster from 'node:cluster';
 import type { Logger } from 'pino';
-import { buildApp } from './app.js';
+import { buildApp, type FrontOptions } from './app.js';
 import { prepareServices } from './bootstrap.js';
 import { loadCatalogFile } from './catalog/load.js';
-import { pausedPortals } from './ingest/ckan/client.js';
-import { buildDatabase, mirrorOptions, type BuildResult } from './ingest/build.js';
+import { mirrorOptions } from './ingest/build.js';
+import { PortalFront } from './portal/front.js';
+import { PassThrough } from './portal/pass-through.js';
+import { PassThroughCache } from './portal/pass-through-cache.js';
+import { refreshMirrors } from './portal/refresh.js';
 import type { Settings } from './settings.js';
-import { storageFor } from './stores.js';
-import { withLimitedHeapGrowth } from './util/heap-growth.js';
-
-/** What one refresh cycle found, in the one line it logs at info. */
-export function refreshSummary(
-  result: BuildResult | null,
-  nextSeconds: number,
-): { message: string; facts: Record<string, unknown> } {
-  const mirrored = (result?.outcomes ?? []).filter((o) => o.checked !== undefined);
-  const checked = mirrored.filter((o) => o.checked).length;
-  const changed = mirrored.filter((o) => o.status === 'loaded');
-  const waiting = mirrored.filter((o) => o.status === 'waiting');
-  const failing = mirrored.filter((o) => o.status === 'failed' || o.status === 'kept-previous');
-  const paused = pausedPortals();
-  const extra = [
-    waiting.length > 0 ? `${waiting.length} waiting for a reload to finish` : '',
-    failing.length > 0 ? `${failing.length} could not be checked or copied` : '',
-    paused.length > 0
-      ? `${paused.length} portal${paused.length > 1 ? 's' : ''} left alone after repeated failures`
-      : '',
-  ].filter(Boolean);
-  return {
-    message: `mirrors: checked ${checked}, changed ${changed.length}, next in ${nextSeconds} s${extra.length > 0 ? ` (${extra.join('; ')})` : ''}`,
-    facts: {
-      checked,
-      changed: changed.map((o) => o.id),
-      mirrored: mirrored.length,
-      ...(waiting.length > 0 ? { waiting: waiting.map((o) => o.id) } : {}),
-      ...(failing.length > 0 ? { failing: failing.map((o) => o.id) } : {}),
-      ...(paused.length > 0
-        ? { pausedPortals: paused.map((p) => ({ host: p.host, until: p.until.toISOString() })) }
-        : {}),
-      ...(result?.rebuilt ? { datasetVersion: result.datasetVersion } : {}),
-    },
-  };
-}
 
 /**
- * Checks the mirrored resources of the catalogue file every `mirrorRefreshSeconds`, one cycle at a time: a cycle that
- * finds nothing changed upstream publishes nothing. Each cycle logs one line at info (checked N, changed M, next in
- * S); what it loaded is told there, and problems at warn or error. Returns how to stop it.
+ * Standing in front of a portal, when one is named (COUNTCENTRE_PORTAL_URL, or the catalogue of `mirror --all`): the
+ * pass-through and, in the process that loads, what keeps the copy in step with the portal (polls, writes read back).
  */
-export function refreshMirrors(settings: Settings, logger: Logger): () => void {
-  if (settings.mirrorRefreshSeconds <= 0) return () => {};
-  const intervalMs = settings.mirrorRefreshSeconds * 1000;
-  // The load's own lines at info would be a second line per cycle; they stay for a logger that asks for debug.
-  const quiet = logger.isLevelEnabled('debug')
-    ? logger
-    : logger.child({}, { level: logger.isLevelEnabled('warn') ? 'warn' : logger.level });
-  let timer: NodeJS.Timeout | null = null;
-  let stopped = false;
-  const cycle = async () => {
-    const started = Date.now();
-    let result: BuildResult | null = null;
-    let mirrored = false;
-    try {
-      const catalog = loadCatalogFile(settings.catalog);
-      mirrored = catalog.resources.some((r) => r.source.kind === 'ckan');
-      if (mirrored) {
-        const target = storageFor(settings).loadTarget();
-        result = await withLimitedHeapGrowth(() =>
-          buildDatabase({
-            catalog,
-            sources: settings.sources,
-            target,
-            logger: quiet,
-            mirror: mirrorOptions(settings),
-          }),
-        ).finally(() => target.close());
-      }
-    } catch (err) {
-      logger.error({ err }, `could not refresh the mirrors: ${(err as Error).message}`);
-    }
-    if (stopped) return;
-    // The next cycle starts an interval after this one started, or at once when this one took longer.
-    const next = Math.max(0, intervalMs - (Date.now() - started));
-    if (mirrored) {
-      const { message, facts } = refreshSummary(result, Math.round(next / 1000));
-      logger.info({ ...facts, ms: Date.now() - started }, message);
-    }
-    timer = setTimeout(() => void cycle(), next);
-    timer.unref();
-  };
-  timer = setTimeout(() => void cycle(), intervalMs);
-  timer.unref();
-  return () => {
-    stopped = true;
-    if (timer) clearTimeout(timer);
-  };
+function standInFront(
+  settings: Settings,
+  logger: Logger,
+  load: boolean,
+  refreshed: () => Promise<unknown>,
+): { front: FrontOptions; portal: PortalFront | null } | null {
+  const catalog = loadCatalogFile(settings.catalog);
+  const url = settings.portalUrl ?? catalog.portal?.url ?? null;
+  if (url === null) return null;
+  const scope = catalog.portal?.url === url ? catalog.portal : null;
+  let portal: PortalFront | null = null;
+  const passThrough: PassThrough = new PassThrough({
+    portal: url,
+    timeoutMs: settings.portalTimeoutSeconds * 1000,
+    bodyLimitBytes: settings.portalBodyLimitMb * 1024 * 1024,
+    cache: new PassThroughCache(settings.portalCacheMb * 1024 * 1024, settings.portalCacheSeconds * 1000),
+    writeWaitMs: settings.portalWriteWaitSeconds * 1000,
+    onWrite: (write) => portal?.copyWrite(write).then(() => undefined) ?? Promise.resolve(),
+    onWriteProblem: (write, problem) =>
+      logger.warn({ write }, `a write passed to the portal (${write.action}) is not read back yet: ${problem}`),
+  });
+  if (load) {
+    portal = new PortalFront(
+      settings,
+      scope ?? { url, organizations: [], excludeOrganizations: [], maxRows: null, tokenEnv: null },
+      logger,
+      { refreshed, forget: () => passThrough.forget() },
+      { wholePortal: scope !== null },
+    );
+    if (scope) portal.start();
+  }
+  return { front: { passThrough, explorerPath: settings.explorerPath ?? '/explore/' }, portal };
 }
 
 /** Loads (unless a primary already did), then serves until told to stop. */
 async function serveHere(settings: Settings, logger: Logger, load: boolean): Promise<void> {
   const prepared = await prepareServices(settings, logger, { load, mirror: mirrorOptions(settings) });
   const served = prepared.services.catalog.resources.filter((r) => r.dataset !== null);
-  if (served.length === 0) {
+  const inFront = standInFront(settings, logger, load, () => prepared.state.refresh());
+  // In front of a portal, a copy with nothing in it still passes every request on.
+  if (served.length === 0 && !inFront) {
     logger.fatal('no resource could be loaded; nothing to serve');
     process.exit(1);
   }
-  const app = await buildApp(prepared.state, logger);
+  const app = await buildApp(prepared.state, logger, inFront?.front ?? null);
   const stopRefreshing = load ? refreshMirrors(settings, logger) : () => {};
   let stopping = false;
   const stop = async (signal: string) => {
@@ -117,6 +70,7 @@ async function serveHere(settings: Settings, logger: Logger, load: boolean): Pro
     stopping = true;
     logger.info({ signal }, 'shutting down');
     stopRefreshing();
+    inFront?.portal?.stop();
     await app.close();
     await prepared.close();
     process.exit(0);
@@ -126,6 +80,7 @@ async function serveHere(settings: Settings, logger: Logger, load: boolean): Pro
   const address = await app.listen({ port: settings.port, host: settings.host });
   logger.info(
     {
+      ...(inFront ? { portal: inFront.front.passThrough.portal.href, explorer: inFront.front.explorerPath } : {}),
       store: prepared.description,
       resources: served.map((r) => `${r.id} (${r.total} records)`),
       datasetVersion: prepared.services.backend.datasetVersion,
@@ -140,12 +95,20 @@ async function supervise(settings: Settings, logger: Logger): Promise<void> {
     load: settings.loadOnStart,
     mirror: mirrorOptions(settings),
   });
-  if (prepared.services.catalog.resources.every((r) => r.dataset === null)) {
+  const scope = loadCatalogFile(settings.catalog).portal;
+  if (prepared.services.catalog.resources.every((r) => r.dataset === null) && !scope) {
     logger.fatal('no resource could be loaded; nothing to serve');
     process.exit(1);
   }
   await prepared.close();
   const stopRefreshing = settings.loadOnStart ? refreshMirrors(settings, logger) : () => {};
+  // The primary loads, so it polls a whole portal; the workers follow each load through the store, and forget the
+  // portal's answers they kept within their own lifetime (COUNTCENTRE_PORTAL_CACHE_SECONDS).
+  const poll =
+    settings.loadOnStart && scope && (settings.portalUrl ?? scope.url) === scope.url
+      ? new PortalFront(settings, scope, logger, { refreshed: async () => {}, forget: () => {} })
+      : null;
+  poll?.start();
   let stopping = false;
   const fork = () => cluster.fork({ COUNTCENTRE_WORKER: '1' });
   cluster.on('exit', (worker, code, signal) => {
@@ -158,6 +121,7 @@ async function supervise(settings: Settings, logger: Logger): Promise<void> {
     if (stopping) return;
     stopping = true;
     stopRefreshing();
+    poll?.stop();
     logger.info({ signal, workers: settings.workers }, 'shutting down workers');
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
     cluster.on('exit', () => {

@@ -260,7 +260,7 @@ export const SETTING_SPECS = {
     default: 10,
     min: 0,
     description:
-      "How long a mirror waits, after it sees a mirrored resource change on its portal, before it looks again: only a change both looks agree on (and that the portal's xloader or DataPusher, where it says anything, reports complete) is copied, so that a table being reloaded in chunks is never published half-loaded; the last complete copy serves meanwhile. Make it longer than the longest pause a loader makes between chunks.",
+      "How long a mirror waits, after it sees a mirrored resource change in a way that may be a reload (a first copy, a new table, fewer records, changed fields, its loader at work, many blocks changed), before it looks again: only a change both looks agree on (and that the portal's xloader or DataPusher, where it says anything, reports complete) is copied, so that a table being reloaded in chunks is never published half-loaded; the last complete copy serves meanwhile. An append or an edit to the same table is patched at once. Make it longer than the longest pause a loader makes between chunks.",
   }),
   mirrorPatchMaxPercent: declare<number>({
     env: 'COUNTCENTRE_MIRROR_PATCH_MAX_PERCENT',
@@ -294,6 +294,68 @@ export const SETTING_SPECS = {
     default: null,
     description:
       'A URL or e-mail address added to the User-Agent of the requests a mirror sends to a portal, so that its operators can reach whoever runs the mirror.',
+  }),
+  portalUrl: declare<string | null>({
+    env: 'COUNTCENTRE_PORTAL_URL',
+    type: 'url',
+    default: null,
+    description:
+      "The CKAN portal Count Centre stands in front of: every request it does not answer from its copy (the portal's other actions, its pages and files, a resource it did not copy) is passed to this portal, and writes passed through are read back at once. Unset, it is the portal `count-centre mirror PORTAL --all` wrote into the catalogue, if any; otherwise nothing is passed through.",
+  }),
+  portalTimeoutSeconds: declare<number>({
+    env: 'COUNTCENTRE_PORTAL_TIMEOUT_SECONDS',
+    type: 'integer',
+    default: 30,
+    min: 1,
+    description:
+      "Longest the portal may take to start answering a request passed through, and the longest it may then go without sending a byte; past it the client gets CKAN's error envelope (504), or the last answer kept for an anonymous GET.",
+  }),
+  portalCacheSeconds: declare<number>({
+    env: 'COUNTCENTRE_PORTAL_CACHE_SECONDS',
+    type: 'integer',
+    default: 60,
+    min: 0,
+    description:
+      "How long an anonymous GET passed through to the portal is answered from memory before it is asked again (revalidated with the portal's ETag or Last-Modified when it gave one); a longer max-age from the portal wins. While the portal is down, the last answer kept is served however old. 0 keeps nothing.",
+  }),
+  portalCacheMb: declare<number>({
+    env: 'COUNTCENTRE_PORTAL_CACHE_MB',
+    type: 'integer',
+    default: 64,
+    min: 0,
+    description:
+      'Memory for answers passed through from the portal (least recently used first out); an answer larger than a sixteenth of it is passed on but not kept.',
+  }),
+  portalBodyLimitMb: declare<number>({
+    env: 'COUNTCENTRE_PORTAL_BODY_MB',
+    type: 'integer',
+    default: 100,
+    min: 1,
+    description:
+      "Largest request body passed through to the portal (a file upload to resource_create, say), streamed as it comes; a larger one is refused with CKAN's 413 envelope.",
+  }),
+  portalPollSeconds: declare<number>({
+    env: 'COUNTCENTRE_PORTAL_POLL_SECONDS',
+    type: 'integer',
+    default: 60,
+    min: 0,
+    description:
+      "In front of a whole portal (`count-centre mirror PORTAL --all`), how often a serving process that loads asks the portal which datasets changed (one package_search of those modified since the last poll, and package_list for those gone private or deleted), then copies, patches or withdraws only them; 0 turns it off. Every resource is still probed each COUNTCENTRE_MIRROR_REFRESH_SECONDS, for the DataStore writes that do not move a dataset's metadata_modified.",
+  }),
+  portalWriteWaitSeconds: declare<number>({
+    env: 'COUNTCENTRE_PORTAL_WRITE_WAIT_SECONDS',
+    type: 'integer',
+    default: 30,
+    min: 0,
+    description:
+      "A write passed through to the portal and accepted (a datastore_* write, a resource_* or package_* change) is copied at once; its answer is held until the copy has it, at most this long, so that the writer's next read sees it. 0 sends the answer at once and refreshes behind it.",
+  }),
+  explorerPath: declare<string | null>({
+    env: 'COUNTCENTRE_EXPLORER_PATH',
+    type: 'string',
+    default: null,
+    description:
+      'Where the web explorer is served: `/` by default, `/explore/` in front of a portal, whose own pages keep `/`. A path such as `/explore/`.',
   }),
   requestLogLevel: declare<string>({
     env: 'COUNTCENTRE_REQUEST_LOG_LEVEL',
@@ -389,5 +451,10 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env, overrides: Pa
       `COUNTCENTRE_ROWS_DEFAULT (${result.rowsDefault}) must not exceed COUNTCENTRE_ROWS_MAX (${result.rowsMax})`,
     );
   }
+  if (
+    result.explorerPath !== null &&
+    (!/^\/([A-Za-z0-9._~-]+\/)*$/.test(result.explorerPath) || /\/\.+\//.test(result.explorerPath))
+  )
+    throw new SettingsError('COUNTCENTRE_EXPLORER_PATH must be a path that starts and ends with /, such as /explore/');
   return result;
 }

@@ -129,3 +129,18 @@ export function resourceWithPath(text: string, sourcePath: string): { dataset: s
   }
   return null;
 }
+
+const FORMATTING = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } } as const;
+
+/** The catalogue text without the dataset named `name` (and its resources); the same text when it has none. */
+export function withoutDataset(text: string, name: string): string {
+  const datasets = findNodeAtLocation(tree(text), ['datasets']);
+  const position = (datasets?.children ?? []).findIndex((d) => findNodeAtLocation(d, ['name'])?.value === name);
+  if (position === -1) return text;
+  return applyEdits(text, modify(text, ['datasets', position], undefined, FORMATTING));
+}
+
+/** The catalogue text with its top-level `portal` entry set (a whole portal mirrored); everything else as it was. */
+export function withPortal(text: string, portal: Record<string, unknown>): string {
+  return applyEdits(text, modify(text, ['portal'], portal, FORMATTING));
+}

@@ -32,6 +32,7 @@ import {
   type InputDefinition,
   type InputReference,
   type LayoutSourceDefinition,
+  type PortalDefinition,
   type ResourceDefinition,
 } from './types.js';
 import { RESOURCE_ROLES, type ElectionDefinition, type ResourceRole } from '../elections/definition.js';
@@ -673,11 +674,39 @@ function readDataset(r: Reader, value: unknown, where: JsonPath): DatasetDefinit
   return dataset;
 }
 
+/** The portal a whole-portal mirror stands in front of (`count-centre mirror PORTAL --all`), and what it copies. */
+function readPortal(r: Reader, value: unknown): PortalDefinition {
+  const where: JsonPath = ['portal'];
+  const obj = r.object(value, where);
+  r.keys(obj, ['url', 'organizations', 'exclude_organizations', 'max_rows', 'token_env'], where);
+  const url = r.string(obj, 'url', where);
+  if (!/^https?:\/\/[^/]/i.test(url)) r.fail([...where, 'url'], 'must be an http:// or https:// URL');
+  const names = (key: string): string[] => {
+    const list = obj[key] ?? [];
+    if (!Array.isArray(list) || list.some((n) => typeof n !== 'string' || n === ''))
+      r.fail([...where, key], 'must be a list of organisation names');
+    return list as string[];
+  };
+  const maxRows = obj.max_rows ?? null;
+  if (maxRows !== null && (!Number.isSafeInteger(maxRows) || (maxRows as number) < 0))
+    r.fail([...where, 'max_rows'], 'must be a whole number');
+  return {
+    url,
+    organizations: names('organizations'),
+    excludeOrganizations: names('exclude_organizations'),
+    maxRows: maxRows as number | null,
+    tokenEnv: obj.token_env === undefined ? null : r.string(obj, 'token_env', where),
+  };
+}
+
 export function parseCatalog(json: unknown, options: ParseOptions = {}): CatalogDefinition {
   const r = new Reader(options);
   const root = r.object(json, []);
-  r.keys(root, ['full_text_language', 'datasets'], []);
-  const datasets = r.array(root, 'datasets', []).map((d, i) => readDataset(r, d, ['datasets', i]));
+  r.keys(root, ['full_text_language', 'portal', 'datasets'], []);
+  // A whole portal mirrored may have nothing to copy (every table withdrawn): it still stands in front of the portal.
+  const listed =
+    root.portal !== undefined && Array.isArray(root.datasets) ? root.datasets : r.array(root, 'datasets', []);
+  const datasets = listed.map((d, i) => readDataset(r, d, ['datasets', i]));
   const resources = datasets.flatMap((d) => d.resources);
   const ids = new Set<string>();
   resources.forEach((resource) => {
@@ -698,6 +727,7 @@ export function parseCatalog(json: unknown, options: ParseOptions = {}): Catalog
   return {
     document: json,
     fullTextLanguage: r.string(root, 'full_text_language', [], 'english'),
+    portal: root.portal === undefined ? null : readPortal(r, root.portal),
     baseDir: options.baseDir ?? PROJECT_ROOT,
     datasets,
     resources,

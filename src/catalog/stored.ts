@@ -15,7 +15,9 @@ export interface InputRecord {
     maxId: number;
     fieldsHash: string;
     modified: string | null;
-    /** Hashes of the copy's blocks of `_id`s, for a refresh to find what changed (see src/ingest/ckan/changes.ts). */
+    /** The table's oid in `_table_metadata`, where the portal lets it be read: a new one is a reload. */
+    oid?: string | null;
+    /** Hashes of the copy's blocks of `_id`s, for a refresh to find what changed (see src/portal/changes.ts). */
     blocks?: { method: 'sql' | 'rows'; size: number; blocks: [number, number, string][] };
   };
 }

@@ -251,11 +251,25 @@ export interface DatasetDefinition {
   resources: ResourceDefinition[];
 }
 
+/** A whole portal mirrored: where it is, which organisations' datasets are copied, and the largest table copied. */
+export interface PortalDefinition {
+  url: string;
+  /** Only these organisations' datasets (all when empty). */
+  organizations: string[];
+  excludeOrganizations: string[];
+  /** Resources with more records than this are left to the portal (answered by passing requests through). */
+  maxRows: number | null;
+  /** Environment variable holding an API token, when one is used. */
+  tokenEnv: string | null;
+}
+
 export interface CatalogDefinition {
   /** The JSON document it was read from: what a load records with the data, for serving processes to read back. */
   document: unknown;
   /** Text search configuration of each record's whole-row index (CKAN uses the database default, english). */
   fullTextLanguage: string;
+  /** The portal this catalogue mirrors whole, when it was written by `count-centre mirror PORTAL --all`. */
+  portal: PortalDefinition | null;
   /** Folder of the catalogue file: where files with `base: catalog` (reviewed corrections, lookups) are read from. */
   baseDir: string;
   datasets: DatasetDefinition[];

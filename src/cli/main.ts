@@ -6,7 +6,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { pino } from 'pino';
 import { EMPTY_CATALOG, renderCatalogJson } from '../catalog/edit.js';
 import { CatalogError } from '../catalog/load.js';
-import { CkanError } from '../ingest/ckan/client.js';
+import { CkanError } from '../portal/client.js';
 import { LoadError } from '../ingest/csv.js';
 import { NotATableError } from '../ingest/readers/sniff.js';
 import { createLogger } from '../logging.js';
@@ -114,6 +114,7 @@ ${COMMON_OPTIONS}
 
 ${EXIT_CODES}`,
   mirror: `Usage: count-centre mirror BASE_URL DATASET_OR_RESOURCE_ID... [--dataset NAME] [--token-env VARIABLE] [--dry-run]
+       count-centre mirror BASE_URL --all [--organization NAME]... [--exclude-organization NAME]... [--max-rows N]
 
 Mirrors a CKAN portal's DataStore resources through its public API: adds a catalogue entry per resource (its upstream
 id, fields, types and data dictionary), copies its records (from the portal's DataStore dump in one request, else a
@@ -122,6 +123,14 @@ publishes it. 'load' (and a serving process, on an interval) refreshes it: a che
 when something changed and has settled (COUNTCENTRE_MIRROR_SETTLE_SECONDS); the last complete copy keeps serving
 while the portal is reloading, private or failing.
 
+With --all, every DataStore resource an anonymous user can read (package_search, page by page) is mirrored, and
+the catalogue names the portal: 'serve' then stands in front of it, answering the DataStore from the copy and passing
+every other request to the portal (docs/operations.md, "In front of a whole portal").
+
+  --all                        the whole portal
+  --organization NAME          only this organisation's datasets (repeatable)
+  --exclude-organization NAME  not this organisation's datasets (repeatable)
+  --max-rows N                 leave resources of more than N records to the portal
   --dataset NAME      the dataset name here (default: the portal's)
   --token-env VAR     the environment variable holding an API token for the portal (sent over HTTPS only)
   --dry-run           print what would be mirrored; change nothing
@@ -359,12 +368,23 @@ async function mirror(args: string[]): Promise<number> {
     'token-env': { type: 'string' },
     'dry-run': { type: 'boolean' },
     'defer-indexes': { type: 'boolean' },
+    all: { type: 'boolean' },
+    organization: { type: 'string', multiple: true },
+    'exclude-organization': { type: 'string', multiple: true },
+    'max-rows': { type: 'string' },
   });
   if (values.help) return (say(HELP.mirror!), EXIT.ok);
-  if (positionals.length < 2)
+  const all = values.all === true;
+  if (all ? positionals.length !== 1 : positionals.length < 2)
     throw new UsageError(
-      "mirror takes the portal's URL and one or more dataset names or resource ids\nRun count-centre mirror --help for its options.",
+      all
+        ? "mirror --all takes the portal's URL alone\nRun count-centre mirror --help for its options."
+        : "mirror takes the portal's URL and one or more dataset names or resource ids (or --all)\nRun count-centre mirror --help for its options.",
     );
+  if (!all && (values.organization || values['exclude-organization'] || values['max-rows'] !== undefined))
+    throw new UsageError('--organization, --exclude-organization and --max-rows go with --all');
+  const maxRows = values['max-rows'] === undefined ? null : String(values['max-rows']);
+  if (maxRows !== null && !/^\d+$/.test(maxRows)) throw new UsageError('--max-rows takes a whole number');
   const settings = settingsFrom(values);
   const [portal, ...ids] = positionals as [string, ...string[]];
   const plan = await planMirror(
@@ -375,10 +395,21 @@ async function mirror(args: string[]): Promise<number> {
       client: { concurrency: settings.mirrorConcurrency },
       ...(typeof values.dataset === 'string' ? { dataset: values.dataset } : {}),
       ...(typeof values['token-env'] === 'string' ? { tokenEnv: values['token-env'] } : {}),
+      ...(all
+        ? {
+            all: {
+              organizations: (values.organization as string[] | undefined) ?? [],
+              excludeOrganizations: (values['exclude-organization'] as string[] | undefined) ?? [],
+              maxRows: maxRows === null ? null : Number(maxRows),
+            },
+          }
+        : {}),
     },
     settings.catalog,
   );
-  say(`Portal ${plan.portal}${plan.ckanVersion ? ` (CKAN ${plan.ckanVersion})` : ''}\n`);
+  say(
+    `Portal ${plan.portal}${plan.ckanVersion ? ` (CKAN ${plan.ckanVersion})` : ''}${plan.datasets === undefined ? '' : `: ${plan.datasets} datasets readable by anyone`}\n`,
+  );
   say(
     textTable(
       ['dataset', 'resource', 'name', 'fields', 'note'],

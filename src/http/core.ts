@@ -65,6 +65,8 @@ export interface ApiResponse {
   entry?: CachedResponse;
   /** Called once the answer has been sent or abandoned: the data version it read may then be closed. */
   done(): void;
+  /** In front of a portal: the copy does not hold what was asked for, and the portal is to answer instead. */
+  forward?: boolean;
 }
 
 export interface CoreOptions {
@@ -76,6 +78,16 @@ export interface CoreOptions {
   metrics: ApiMetrics;
   /** The OpenAPI document for a site URL (rendered once per site URL). */
   openApi(siteUrl: string): string;
+  /**
+   * In front of a portal: a resource the copy does not hold is the portal's to answer (the answer says `forward`), and
+   * Server-Timing says that an answer came from the copy.
+   */
+  front?: boolean;
+  /**
+   * In front of a portal: the portal's base URL, whose own `help` links (CKAN's, without a locale) the copy's answers
+   * give too, so that they are the portal's answers to the letter.
+   */
+  portalHelp?: string;
 }
 
 export interface ApiCore {
@@ -148,9 +160,31 @@ export function leasedResponse(
   };
 }
 
+/**
+ * Whether a failure means that the copy does not hold what was asked for (an unknown resource, a table SQL reads that
+ * is not here): in front of a portal, the portal answers such a request.
+ */
+function copyLacks(apiError: ApiError): boolean {
+  if (apiError.kind === 'notFound') return true;
+  const query = apiError.validation?.query;
+  return Array.isArray(query) && query.some((m) => typeof m === 'string' && /^relation ".*" does not exist/.test(m));
+}
+
 export function createApiCore(options: CoreOptions): ApiCore {
   const { state, actions, settings, logger, cache, metrics } = options;
-  const hostShapesAnswer = settings.siteUrl === null;
+  const { portalHelp } = options;
+  const hostShapesAnswer = settings.siteUrl === null && portalHelp === undefined;
+  const help = (siteUrl: string, action: string) =>
+    portalHelp === undefined
+      ? helpUrl(siteUrl, settings.locale, action)
+      : `${portalHelp}api/3/action/help_show?name=${encodeURIComponent(action)}`;
+  const origin = options.front ? ['origin;desc="copy"'] : [];
+  const timingHeader = (timing: StageTimings, extra: string[] = []) => timing.header([...origin, ...extra]);
+  const forwarded = (action: string, lease: { current: ServiceLease }): ApiResponse => {
+    const response = answer(404, {}, null, action, lease.current);
+    response.forward = true;
+    return response;
+  };
 
   // Every API answer may be read from any origin (CKAN's own policy for the read API).
   const answer = (
@@ -196,7 +230,7 @@ export function createApiCore(options: CoreOptions): ApiCore {
       'cache-control': settings.cacheControl,
       vary: 'accept-encoding',
     };
-    if (timing) headers['server-timing'] = timing.header(['cache;desc="revalidated"']);
+    if (timing) headers['server-timing'] = timingHeader(timing, ['cache;desc="revalidated"']);
     return answer(304, headers, null, action, lease);
   };
 
@@ -217,7 +251,7 @@ export function createApiCore(options: CoreOptions): ApiCore {
       'content-type': entry.contentType,
       'cache-control': settings.cacheControl,
     };
-    if (timing) headers['server-timing'] = timing.header(['cache;desc="hit"']);
+    if (timing) headers['server-timing'] = timingHeader(timing, ['cache;desc="hit"']);
     // Sent as the bytes kept on the entry, made once, not encoded again for every request.
     const response = answer(entry.status, headers, bodyBytes(entry), action, lease);
     response.entry = entry;
@@ -226,7 +260,7 @@ export function createApiCore(options: CoreOptions): ApiCore {
 
   const respondToAction: Responder<'action'> = async (request, route, lease, siteUrl, query) => {
     const action = actions.get(route.name);
-    const help = helpUrl(siteUrl, settings.locale, route.name);
+    const helpLink = help(siteUrl, route.name);
     let callback: string | null = null;
     try {
       if (!action) throw errors.unknownAction(route.name, unknownActionHint(route.name, actions.keys()));
@@ -244,7 +278,7 @@ export function createApiCore(options: CoreOptions): ApiCore {
       const result = await onCurrentVersion(state, lease, (services) => action.run(call, services));
       // Actions that mark no stages of their own are timed whole.
       if (timing && timing.count === marked) timing.mark('action');
-      const envelope = successEnvelope(help, result);
+      const envelope = successEnvelope(helpLink, result);
       timing?.mark('serialise');
       if (callback !== null) {
         return answer(
@@ -258,13 +292,14 @@ export function createApiCore(options: CoreOptions): ApiCore {
       return answer(200, { 'content-type': JSON_CONTENT_TYPE }, envelope.body, route.name, lease.current);
     } catch (err) {
       const apiError = failure(err, request);
-      const envelope = errorEnvelope(action ? help : null, apiError);
+      if (options.front && action && copyLacks(apiError)) return forwarded(route.name, lease);
+      const envelope = errorEnvelope(action ? helpLink : null, apiError);
       return answer(envelope.status, { 'content-type': JSON_CONTENT_TYPE }, envelope.body, route.name, lease.current);
     }
   };
 
   const respondToDump: Responder<'dump'> = async (request, route, lease, siteUrl, query) => {
-    const help = helpUrl(siteUrl, settings.locale, 'datastore_search');
+    const helpLink = help(siteUrl, 'datastore_search');
     try {
       const params = decodeRequest('GET', query, undefined, undefined).params;
       const [dump, body] = await onCurrentVersion(
@@ -289,7 +324,9 @@ export function createApiCore(options: CoreOptions): ApiCore {
         lease.current,
       );
     } catch (err) {
-      const envelope = errorEnvelope(help, failure(err, request));
+      const apiError = failure(err, request);
+      if (options.front && copyLacks(apiError)) return forwarded('datastore_dump', lease);
+      const envelope = errorEnvelope(helpLink, apiError);
       return answer(
         envelope.status,
         { 'content-type': JSON_CONTENT_TYPE },
@@ -320,7 +357,7 @@ export function createApiCore(options: CoreOptions): ApiCore {
    * What is answered before any route runs: an unknown path, the CORS preflight, a method not served, a refused body.
    */
   const guard = (request: ApiRequest, route: ApiRoute, siteUrl: string): ApiResponse | null => {
-    const notFoundHelp = helpUrl(siteUrl, settings.locale, 'help_show');
+    const notFoundHelp = help(siteUrl, 'help_show');
     if (route.kind === 'none')
       return envelopeAnswer(errors.notFound(`No page at ${route.shownPath}`), notFoundHelp, '', null);
     if (request.method === 'OPTIONS') {
@@ -345,9 +382,9 @@ export function createApiCore(options: CoreOptions): ApiCore {
       });
     }
     if (request.bodyError) {
-      const help = name && actions.has(name) ? helpUrl(siteUrl, settings.locale, name) : notFoundHelp;
+      const bodyHelp = name && actions.has(name) ? help(siteUrl, name) : notFoundHelp;
       // The rest of a refused body is not read: the connection closes after the answer.
-      return envelopeAnswer(request.bodyError, help, name, null, { connection: 'close' });
+      return envelopeAnswer(request.bodyError, bodyHelp, name, null, { connection: 'close' });
     }
     return null;
   };
@@ -448,7 +485,7 @@ export function createApiCore(options: CoreOptions): ApiCore {
     // A failure is not the answer to the request: it must not be revalidated as if it were.
     response.headers['cache-control'] = settings.cacheControl;
     if (response.status < 500) response.headers.etag = finalTag;
-    if (request.timing) response.headers['server-timing'] = request.timing.header();
+    if (request.timing) response.headers['server-timing'] = timingHeader(request.timing);
     if (
       response.status === 200 &&
       (typeof response.body === 'string' || Buffer.isBuffer(response.body)) &&

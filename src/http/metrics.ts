@@ -37,6 +37,10 @@ export class ApiMetrics {
   private misses = 0;
   private reloads = 0;
   private lastVersion: string | null = null;
+  /** In front of a portal: answers by where they came from (copy, cache, revalidated, stale, portal). */
+  private readonly bySource = new Map<string, number>();
+  /** The portal's latency, for the answers it was asked for. */
+  private readonly portal = { buckets: new Float64Array(BUCKETS.length + 1), sum: 0 };
 
   constructor(private readonly sources: MetricsSources) {}
 
@@ -114,6 +118,16 @@ export class ApiMetrics {
     figures.byStatus.set(status, (figures.byStatus.get(status) ?? 0) + 1);
   }
 
+  /** An answer in front of a portal, by where it came from, with the portal's latency when it was asked. */
+  answeredFrom(source: string, portalSeconds: number | null = null): void {
+    this.bySource.set(source, (this.bySource.get(source) ?? 0) + 1);
+    if (portalSeconds === null) return;
+    let bucket = 0;
+    while (bucket < BUCKETS.length && portalSeconds > BUCKETS[bucket]!) bucket++;
+    this.portal.buckets[bucket]! += 1;
+    this.portal.sum += portalSeconds;
+  }
+
   cacheHit(): void {
     this.hits += 1;
   }
@@ -159,6 +173,27 @@ export class ApiMetrics {
       '# TYPE countcentre_data_reloads_total counter',
       `countcentre_data_reloads_total ${this.reloads}`,
     );
+    if (this.bySource.size > 0) {
+      lines.push(
+        "# HELP countcentre_portal_answers_total Answers in front of a portal, by where they came from: copy (the store), cache (the portal's answer kept), revalidated (kept, confirmed by the portal), stale (kept, the portal down), portal (asked now).",
+        '# TYPE countcentre_portal_answers_total counter',
+      );
+      for (const [source, count] of this.bySource)
+        lines.push(`countcentre_portal_answers_total{source="${label(source)}"} ${count}`);
+      lines.push(
+        '# HELP countcentre_portal_latency_seconds Time the portal took to answer a request passed to it (to its headers).',
+        '# TYPE countcentre_portal_latency_seconds histogram',
+      );
+      let cumulative = 0;
+      BUCKETS.forEach((le, i) => {
+        cumulative += this.portal.buckets[i]!;
+        lines.push(`countcentre_portal_latency_seconds_bucket{le="${le}"} ${cumulative}`);
+      });
+      cumulative += this.portal.buckets[BUCKETS.length]!;
+      lines.push(`countcentre_portal_latency_seconds_bucket{le="+Inf"} ${cumulative}`);
+      lines.push(`countcentre_portal_latency_seconds_sum ${this.portal.sum}`);
+      lines.push(`countcentre_portal_latency_seconds_count ${cumulative}`);
+    }
     return lines.join('\n') + '\n';
   }
 

@@ -34,6 +34,11 @@ export interface NodeAdapterOptions {
   metrics: ApiMetrics;
   /** Called when a compressed form of a remembered answer is made, so the cache counts its bytes. */
   onCompressed?(entry: CachedResponse, bytes: number): void;
+  /**
+   * In front of a portal: passes on a request whose answer says `forward` (the copy does not hold it), with the body
+   * already read; and every other answer is counted as the copy's.
+   */
+  forward?(req: IncomingMessage, res: ServerResponse, body?: string): void;
 }
 
 export function createNodeAdapter(options: NodeAdapterOptions): (req: IncomingMessage, res: ServerResponse) => void {
@@ -44,6 +49,7 @@ export function createNodeAdapter(options: NodeAdapterOptions): (req: IncomingMe
   const logLine = (method: string, url: string, status: number, started: number, bytes: number, action: string) => {
     const ms = performance.now() - started;
     metrics.observe(action, status, ms / 1000);
+    if (options.forward) metrics.answeredFrom('copy');
     if (logging)
       logger[level](
         { method, url, status, ms: Math.round(ms * 10) / 10, bytes, action: action || undefined },
@@ -143,7 +149,7 @@ export function createNodeAdapter(options: NodeAdapterOptions): (req: IncomingMe
     const timing = new StageTimings(started);
     let response: ApiResponse | null = null;
     res.once('close', () => response?.done());
-    const answer = async (): Promise<number> => {
+    const answer = async (): Promise<number | null> => {
       let body: string | undefined;
       let bodyError: ApiError | undefined;
       if (method === 'POST') {
@@ -154,10 +160,17 @@ export function createNodeAdapter(options: NodeAdapterOptions): (req: IncomingMe
         }
       }
       response = await core({ method, url, headers: req.headers, origin, body, bodyError, timing, missed });
+      if (response.forward && options.forward) {
+        response.done();
+        options.forward(req, res, body);
+        return null;
+      }
       return write(req, res, response);
     };
     answer().then(
-      (bytes) => logLine(method, url, res.statusCode, started, bytes, response?.action ?? ''),
+      (bytes) => {
+        if (bytes !== null) logLine(method, url, res.statusCode, started, bytes, response?.action ?? '');
+      },
       (err: unknown) => {
         // A client that went away mid-stream is not a failure of ours.
         if (res.destroyed || (err as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE') return;

@@ -15,9 +15,9 @@ import type {
   ResourceSink,
   StoreMeta,
 } from '../storage/load-target.js';
-import { CkanError } from './ckan/client.js';
-import { DumpUnusable } from './ckan/dump.js';
-import { MirrorMismatch, UpstreamReloading } from './ckan/mirror.js';
+import { CkanError } from '../portal/client.js';
+import { DumpUnusable } from '../portal/dump.js';
+import { MirrorMismatch, UpstreamReloading } from '../portal/mirror.js';
 import { publicName } from './source.js';
 import { LoadSources, type MirrorReadOptions } from './sources.js';
 
@@ -75,6 +75,11 @@ export interface BuildOptions {
   force?: boolean;
   /** Told of each resource's progress. */
   progress?: LoadProgress;
+  /**
+   * Only these resources (by id) are looked at: any other that the store holds is kept as it is, without asking its
+   * portal (a write passed through touched these; a poll found these changed).
+   */
+  only?: ReadonlySet<string>;
   /**
    * How mirrored resources are read; how long after a change is seen it is looked at again (only a change two probes
    * that far apart agree on is copied); and how often a copy that did not add up is tried again, how long apart.
@@ -149,6 +154,11 @@ interface Prepared {
   waiting: string | null;
   /** The problem is that its portal could not be reached. */
   unreachable: boolean;
+  /**
+   * A changed mirrored resource that was not settled, its change looking like one a patch takes at once (an append or
+   * an edit to the same table): if it must be copied whole after all, it settles first.
+   */
+  unsettledChange?: boolean;
 }
 
 function sourceName(resource: ResourceDefinition): string {
@@ -168,10 +178,24 @@ async function prepare(
   resource: ResourceDefinition,
   sources: LoadSources,
   previous: ResourceLoadRecord | null,
+  only: ReadonlySet<string> | undefined,
 ): Promise<Prepared> {
   let specHash = '';
   try {
     specHash = sources.specHash(resource);
+    // Not asked about this time: what the store holds stands.
+    if (only && !only.has(resource.id) && previous) {
+      const inputs = [...(previous.inputs ?? [])];
+      return {
+        resource,
+        specHash,
+        sha256: previous.sourceSha256,
+        inputs,
+        problem: null,
+        waiting: null,
+        unreachable: false,
+      };
+    }
     const { sha256: checksum, inputs } = await sources.inputsOf(resource, previous);
     return { resource, specHash, sha256: checksum, inputs, problem: null, waiting: null, unreachable: false };
   } catch (err) {
@@ -189,8 +213,10 @@ async function prepare(
 }
 
 /**
- * Mirrored resources that changed are looked at again a settle interval later (once for them all): a change the two
- * probes do not agree on, or that the portal's loader says is still being loaded, is not copied now.
+ * Mirrored resources whose change may be a reload (a first copy, a new table, fewer records, fields changed, the
+ * portal's loader at work) are looked at again a settle interval later (once for them all): a change the two probes do
+ * not agree on, or that the portal's loader says is still being loaded, is not copied now. An append or an edit to the
+ * same table is not waited for: it is patched at once (and settles after all if it must be copied whole).
  */
 async function settle(
   prepared: readonly Prepared[],
@@ -198,9 +224,24 @@ async function settle(
   sources: LoadSources,
   options: BuildOptions,
 ): Promise<void> {
-  const changed = prepared.filter(
+  const candidates = prepared.filter(
     (p) => p.resource.source.kind === 'ckan' && p.sha256 !== null && !isUnchanged(p, previous),
   );
+  const changed: Prepared[] = [];
+  await Promise.all(
+    candidates.map(async (p) => {
+      const why = await sources
+        .settleReason(p.resource, previous?.resources.get(p.resource.id) ?? null)
+        .catch((err: unknown) => (err as Error).message);
+      if (why) changed.push(p);
+      else p.unsettledChange = true;
+    }),
+  );
+  await settleNow(changed, sources, options);
+}
+
+/** Waits the settle interval once, then looks at each resource again; a change still under way is `waiting`. */
+async function settleNow(changed: readonly Prepared[], sources: LoadSources, options: BuildOptions): Promise<void> {
   if (changed.length === 0) return;
   const settleMs = options.mirror?.settleMs ?? 10_000;
   options.progress?.settling?.(changed.length, settleMs);
@@ -320,14 +361,14 @@ async function patchMirror(
   old: ResourceLoadRecord,
   sources: LoadSources,
   options: BuildOptions,
-): Promise<{ record: ResourceLoadRecord; method: string } | null> {
+): Promise<{ record: ResourceLoadRecord; method: string } | { manyBlocks: boolean } | null> {
   const plan = await sources.changesSince(resource, old);
   if (plan.kind === 'full') {
     options.logger.debug(
       { resource: resource.id, reason: plan.reason },
       `copying ${resource.name} whole: ${plan.reason}`,
     );
-    return null;
+    return { manyBlocks: (plan.changedBlocks ?? 0) > 1 };
   }
   const method = `patch (${plan.viaSql ? 'datastore_search_sql hashes' : 'sampled blocks'})`;
   const input = base.inputs?.find((i) => i.upstream);
@@ -433,7 +474,9 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
   const usablePrevious = previous && previous.fullTextLanguage === catalog.fullTextLanguage ? previous : null;
   const sources = new LoadSources(catalog, options.sources, { ...options.mirror, logger });
   const prepared = await Promise.all(
-    catalog.resources.map((resource) => prepare(resource, sources, usablePrevious?.resources.get(resource.id) ?? null)),
+    catalog.resources.map((resource) =>
+      prepare(resource, sources, usablePrevious?.resources.get(resource.id) ?? null, options.only),
+    ),
   );
   try {
     await settle(prepared, usablePrevious, sources, options);
@@ -465,6 +508,10 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
       return { rebuilt: false, datasetVersion: usablePrevious.datasetVersion, outcomes };
     }
 
+    // First copies of mirrored resources are downloaded side by side while the ones before them are stored.
+    for (const p of prepared)
+      if (!p.problem && p.sha256 !== null && !usablePrevious?.resources.has(p.resource.id))
+        sources.prefetch(p.resource);
     const session = await target.begin(catalog.fullTextLanguage);
     const outcomes: ResourceOutcome[] = [];
     const records: ResourceLoadRecord[] = [];
@@ -502,11 +549,26 @@ export async function buildDatabase(options: BuildOptions): Promise<BuildResult>
           options.progress?.start(resource, (await sources.expectedRows(resource)) ?? old?.total ?? null);
           try {
             const upstreamId = resource.source.kind === 'ckan' ? resource.source.resource : '';
-            const patched =
+            const tried =
               resource.source.kind === 'ckan' && old && !options.force && old.specHash === p.specHash
                 ? await patchMirror(session, resource, base, old, sources, options)
                 : null;
+            const patched = tried && 'record' in tried ? tried : null;
             if (patched) sources.mirrorMethods.set(upstreamId, patched.method);
+            else if (
+              p.unsettledChange &&
+              resource.source.kind === 'ckan' &&
+              (!tried || ('manyBlocks' in tried && tried.manyBlocks))
+            ) {
+              // Copied whole after all because many blocks changed (or the patch found the table changing): only once
+              // it has settled, from a look taken now, and recorded as what that look saw. A small table whose one
+              // block changed is copied at once.
+              await sources.reprobe(resource.source);
+              await settleNow([p], sources, options);
+              if (p.problem) throw p.waiting ? new UpstreamReloading(p.waiting) : new Error(p.problem);
+              const fresh = await sources.inputsOf(resource, old);
+              Object.assign(base, { sourceSha256: fresh.sha256, inputs: fresh.inputs });
+            }
             const record = patched?.record ?? (await loadWithRetries(session, resource, base, sources, options, old));
             const rows = record.total;
             records.push(record);

@@ -1,7 +1,7 @@
 // Sources produce rows; targets store them. For one load, this resolves what every resource is made from — the
 // files of a layout source, or for a derived resource its transform's inputs (dataset inputs and other resources,
 // read or derived once per load) — and yields each resource's rows checked against its fields, ready for a
-// LoadTarget's sink. A layout source streams; a mirrored resource (a CKAN portal's DataStore, src/ingest/ckan/) is
+// LoadTarget's sink. A layout source streams; a mirrored resource (a CKAN portal's DataStore, src/portal/) is
 // probed, copied by the route chosen for it (the portal's dump, else pages) and verified before it may be published; a
 // derivation holds its inputs in memory (they are tables of modest size: tens of thousands of records, not millions).
 
@@ -19,7 +19,7 @@ import type {
   SourceDefinition,
 } from '../catalog/types.js';
 import type { Logger } from 'pino';
-import { CkanClient, Slots, type CkanClientOptions } from './ckan/client.js';
+import { CkanClient, Slots, type CkanClientOptions } from '../portal/client.js';
 import {
   BlockHasher,
   planChanges,
@@ -28,8 +28,8 @@ import {
   withBlocks,
   type BlockHashes,
   type ChangePlan,
-} from './ckan/changes.js';
-import { DumpUnusable, openDump, type DumpOptions } from './ckan/dump.js';
+} from '../portal/changes.js';
+import { DumpUnusable, openDump, type DumpCopy, type DumpOptions } from '../portal/dump.js';
 import {
   loaderVeto,
   looksMidReload,
@@ -41,7 +41,7 @@ import {
   verifyCopy,
   type MirrorOptions,
   type Probe,
-} from './ckan/mirror.js';
+} from '../portal/mirror.js';
 import type { StoredValue } from '../catalog/values.js';
 import type { InputRecord, ResourceLoadRecord } from '../storage/load-target.js';
 import { checkAllUsed, readCorrections } from './corrections.js';
@@ -78,7 +78,7 @@ export interface MirrorReadOptions extends MirrorOptions {
   dump?: DumpOptions;
   /** Longest one resource's probe may take, retries included. */
   probeTimeoutMs?: number;
-  /** `_id`s per block whose hash a copy records, for a refresh to find what changed (src/ingest/ckan/changes.ts). */
+  /** `_id`s per block whose hash a copy records, for a refresh to find what changed (src/portal/changes.ts). */
   blockSize?: number;
   /** Largest share of a copy's records (0–1) a refresh patches; past it, the table is copied whole. */
   patchMaxShare?: number;
@@ -112,6 +112,8 @@ export class LoadSources {
   readonly mirrorNotes = new Map<string, string>();
   /** Per mirrored resource, the block hashes its portal worked out this load. */
   private readonly blockHashes = new Map<string, Promise<BlockHashes | null>>();
+  /** Dumps downloaded ahead of their turn (first copies, side by side), by upstream resource id. */
+  private readonly prefetched = new Map<string, Promise<DumpCopy | Error>>();
   /** Per mirrored resource, the block hashes of the records its copy has read so far this load. */
   private readonly copyHashes = new Map<string, BlockHasher>();
   private readonly datasets: Map<string, DatasetDefinition>;
@@ -251,6 +253,24 @@ export class LoadSources {
     return loaderVeto(await this.upstream(source).loaderWord(Date.now() + timeout));
   }
 
+  /**
+   * Why a changed mirrored resource must settle before it is copied (looked at again a settle interval later), or null
+   * when the change is one a patch takes at once: the same table (oid), fields and loader at rest, no fewer records
+   * and no lower largest `_id` than the copy holds. A first copy settles too: nothing says its table is complete.
+   */
+  async settleReason(resource: ResourceDefinition, previous: ResourceLoadRecord | null): Promise<string | null> {
+    if (resource.source.kind !== 'ckan') return null;
+    const recorded = previous?.inputs?.find((i) => i.upstream)?.upstream;
+    if (!previous || !recorded) return 'a first copy';
+    const probe = await this.probeOf(resource.source);
+    if (recorded.oid === undefined || recorded.oid !== probe.oid) return 'its table may have been re-created';
+    if (recorded.fieldsHash !== probe.fieldsHash) return 'its fields changed';
+    if (probe.total < recorded.total || probe.maxId < recorded.maxId) return 'it has fewer records';
+    const timeout = this.mirror.probeTimeoutMs ?? 60_000;
+    const word = await this.upstream(resource.source).loaderWord(Date.now() + timeout);
+    return loaderVeto(word);
+  }
+
   /** Records a resource is expected to have, where its source says so before it is read (a mirror's total). */
   async expectedRows(resource: ResourceDefinition): Promise<number | null> {
     if (resource.source.kind !== 'ckan') return null;
@@ -282,7 +302,13 @@ export class LoadSources {
       path: `${client.apiBase}datastore_search?resource_id=${encodeURIComponent(source.resource)}`,
       sha256: probe.fingerprint,
       bytes: 0,
-      upstream: { total: probe.total, maxId: probe.maxId, fieldsHash: probe.fieldsHash, modified: probe.modified },
+      upstream: {
+        total: probe.total,
+        maxId: probe.maxId,
+        fieldsHash: probe.fieldsHash,
+        modified: probe.modified,
+        oid: probe.oid,
+      },
     };
     // The probe does not see an edit in the middle of a table; where the copy's blocks were hashed by the portal, their
     // hashes now are part of the checksum, so that any edit is seen (at the cost of one query the portal runs).
@@ -440,6 +466,23 @@ export class LoadSources {
   }
 
   /**
+   * Starts downloading a mirrored resource's dump ahead of its turn, so that first copies of many resources come side
+   * by side (the client keeps to the portal's limit of requests at once); its turn reads the file. What goes wrong is
+   * found there, as if the dump had been asked for then.
+   */
+  prefetch(resource: ResourceDefinition): void {
+    const source = resource.source;
+    if (source.kind !== 'ckan' || this.prefetched.has(source.resource) || this.copyRoute(source) !== 'dump') return;
+    const download = this.probeOf(source).then((before) =>
+      openDump(this.upstream(source), resource.fields, before, this.mirror.dump),
+    );
+    this.prefetched.set(
+      source.resource,
+      download.catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))),
+    );
+  }
+
+  /**
    * A copy of a mirrored resource, verified against the probe its checksum was made from (the latest, `probeOf`):
    * from the dump, downloaded, then read and checked as it goes, or page by page; a copy that does not add up (the
    * upstream changed meanwhile, records are missing) throws at the latest after its last row, so that the load
@@ -463,7 +506,11 @@ export class LoadSources {
     if (this.copyRoute(source) === 'dump') {
       let dump;
       try {
-        dump = await openDump(upstream, fields, before, this.mirror.dump);
+        const ahead = this.prefetched.get(source.resource);
+        this.prefetched.delete(source.resource);
+        const early = ahead ? await ahead : null;
+        if (early instanceof Error) throw early;
+        dump = early ?? (await openDump(upstream, fields, before, this.mirror.dump));
       } catch (err) {
         if (!(err instanceof DumpUnusable)) throw err;
         this.dumpUnusable(source, err);
@@ -672,6 +719,12 @@ export class LoadSources {
   }
 
   async release(): Promise<void> {
+    // Dumps downloaded ahead for copies that did not happen (the load stopped, the resource was patched) are removed.
+    for (const ahead of this.prefetched.values()) {
+      const dump = await ahead;
+      if (!(dump instanceof Error)) dump.discard();
+    }
+    this.prefetched.clear();
     await this.cache.release();
   }
 }

@@ -82,11 +82,25 @@ export interface PageCore {
   compressed(entry: CachedResponse, bytes: number): void;
 }
 
+/** The API's paths, which stay where they are when the explorer moves: its pages link to them as they are. */
+const API_PATH = /^(\/[^/"]+)?\/api(\/|"|\?|$)|^\/datastore\//;
+
+/**
+ * A page's links to the explorer's own paths under its base path (`/explore/` in front of a portal, whose own pages
+ * keep `/`): every root-relative `href`, `src` and `action` but the API's. The pages are written from `/`.
+ */
+export function underBasePath(html: string, basePath: string): string {
+  if (basePath === '/') return html;
+  return html.replace(/(\s(?:href|src|action)=")\/(?!\/)/g, (found: string, attribute: string, at: number) =>
+    API_PATH.test(html.slice(at + attribute.length, at + attribute.length + 200)) ? found : `${attribute}${basePath}`,
+  );
+}
+
 /**
  * Each request reads the version of the data it leased on arrival: its catalogue, its store and its entity tag,
- * whatever loads are published while the page is made.
+ * whatever loads are published while the page is made. `basePath` is where the explorer is served from.
  */
-export function createPageCore(state: ServiceState, logger: Logger): PageCore {
+export function createPageCore(state: ServiceState, logger: Logger, basePath = '/'): PageCore {
   const { settings } = state.current;
   const assets = loadAssets();
   const reviewed = reviewedData();
@@ -195,8 +209,12 @@ export function createPageCore(state: ServiceState, logger: Logger): PageCore {
           result = errorPage(ctx, failure.status, failure.message);
         }
       }
-      if ('redirect' in result) return answer(303, { ...pageHeaders(), location: result.redirect }, '', lease.current);
-      const [contentType, text] = 'html' in result ? [HTML, result.html] : [result.contentType, result.body];
+      if ('redirect' in result) {
+        const location = result.redirect.startsWith('/') ? `${basePath}${result.redirect.slice(1)}` : result.redirect;
+        return answer(303, { ...pageHeaders(), location }, '', lease.current);
+      }
+      const [contentType, text] =
+        'html' in result ? [HTML, underBasePath(result.html, basePath)] : [result.contentType, result.body];
       if (result.status === 200) {
         const entry: CachedResponse = { status: 200, contentType, tag, body: Buffer.from(text) };
         rendered.set(key, entry);

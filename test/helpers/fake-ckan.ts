@@ -7,7 +7,13 @@
 // instead of JSON, a portal that is down). It records every request it was sent.
 
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CopyRoute } from '../../src/ingest/sources.js';
 import { LosslessNumber, parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
@@ -102,6 +108,17 @@ export class FakeCkan {
    * mid-copy.
    */
   afterPage: ((pages: number) => void) | null = null;
+  /**
+   * Answers a request before anything else when it returns true: the pass-through's tests answer pages, files and
+   * faults of the connection (a reset, a slow start) with it.
+   */
+  raw: ((req: IncomingMessage, res: ServerResponse, body: Buffer) => boolean) | null = null;
+  /** Every request as it arrived: method, target, headers and body. */
+  readonly received: { method: string; url: string; headers: IncomingHttpHeaders; body: Buffer }[] = [];
+  /** The dataset as anonymous users see it: public, private (refused) or deleted (not found). */
+  visibility: 'public' | 'private' | 'deleted' = 'public';
+  /** The dataset's metadata_modified. */
+  datasetModified = '2026-11-01T10:00:00.000000';
   private pages = 0;
   private inFlight = 0;
   private server: Server | null = null;
@@ -176,6 +193,9 @@ export class FakeCkan {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
+        const body = Buffer.concat(chunks);
+        this.received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+        if (this.raw?.(req, res, body)) return;
         this.inFlight += 1;
         this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
         const [pathname = '', query = ''] = (req.url ?? '').split('?');
@@ -295,27 +315,64 @@ export class FakeCkan {
     if (table.loaderStatus) table.loaderStatus = { status: 'complete', last_updated: new Date().toISOString() };
   }
 
-  private answer({ action, params }: SeenRequest): { status: number; body: string; headers?: Record<string, string> } {
+  /** The dataset's dict, as package_show and package_search give it. */
+  private datasetDict() {
+    return {
+      id: `pkg-${this.datasetName}`,
+      name: this.datasetName,
+      title: 'A fake dataset',
+      notes: 'Served by the tests.',
+      license_id: 'CC-BY-4.0',
+      license_title: 'Creative Commons Attribution 4.0',
+      organization: { name: 'fake-org', title: 'Fake Organisation' },
+      private: this.visibility === 'private',
+      state: this.visibility === 'deleted' ? 'deleted' : 'active',
+      metadata_modified: this.datasetModified,
+      extras: [{ key: 'frequency', value: 'daily' }],
+      resources: this.tables.map((t) => this.resourceDict(t)),
+    };
+  }
+
+  private answer({ action, params, headers }: SeenRequest): {
+    status: number;
+    body: string;
+    headers?: Record<string, string>;
+  } {
     const version = this.options.version;
+    // What an anonymous request may not see of a private or deleted dataset.
+    const hidden = this.visibility !== 'public' && headers.authorization === undefined;
+    const refused = () =>
+      this.visibility === 'private'
+        ? failure(403, {
+            __type: 'Authorization Error',
+            message: 'Access denied: User  not authorized to read resource',
+          })
+        : failure(404, { __type: 'Not Found Error', message: 'Not found' });
+    if (hidden && ['package_show', 'resource_show', 'datastore_search', 'datastore_info', 'dump'].includes(action))
+      return refused();
     switch (action) {
+      case 'package_search': {
+        const fq = String(params.fq ?? '');
+        const since = /metadata_modified:\[(\S+) TO \*\]/.exec(fq)?.[1]?.replace(/Z$/, '');
+        const found = !hidden && (!since || this.datasetModified >= since) ? [this.datasetDict()] : [];
+        return { status: 200, body: envelope({ count: found.length, results: found, facets: {}, search_facets: {} }) };
+      }
+      case 'package_list':
+        return { status: 200, body: envelope(hidden ? [] : [this.datasetName]) };
+      case 'datastore_upsert': {
+        const table = this.table(params.resource_id);
+        if (!table) return failure(404, { __type: 'Not Found Error', message: 'Not found: Resource was not found.' });
+        let next = Math.max(0, ...table.records.map((r) => r._id));
+        const records = (params.records as Record<string, unknown>[]).map((r) => ({ ...r, _id: ++next }));
+        table.records = [...table.records, ...records];
+        return { status: 200, body: envelope({ resource_id: table.id, method: 'insert', records: params.records }) };
+      }
       case 'status_show':
         return { status: 200, body: envelope({ ckan_version: `${version}.0`, extensions: ['datastore'] }) };
       case 'package_show':
         if (params.id !== this.datasetName && params.id !== `pkg-${this.datasetName}`)
           return failure(404, { __type: 'Not Found Error', message: 'Not found' });
-        return {
-          status: 200,
-          body: envelope({
-            name: this.datasetName,
-            title: 'A fake dataset',
-            notes: 'Served by the tests.',
-            license_id: 'CC-BY-4.0',
-            license_title: 'Creative Commons Attribution 4.0',
-            organization: { name: 'fake-org', title: 'Fake Organisation' },
-            extras: [{ key: 'frequency', value: 'daily' }],
-            resources: this.tables.map((t) => this.resourceDict(t)),
-          }),
-        };
+        return { status: 200, body: envelope(this.datasetDict()) };
       case 'resource_show': {
         const table = this.table(params.id);
         if (!table) return failure(404, { __type: 'Not Found Error', message: 'Not found: Resource was not found.' });

@@ -22,6 +22,7 @@ const ALL = [
   'storage',
   'resident',
   'ingest',
+  'portal',
   'catalog',
   'elections',
   'serialize',
@@ -39,23 +40,52 @@ const allBut = (...allowed: string[]): string[] => ALL.filter((area) => !allowed
 /** What each area of src/ may not import (by top-level folder, or top-level file). */
 const FORBIDDEN: Record<string, readonly string[]> = {
   http: ['sql', 'storage', 'resident', 'web', 'ingest', 'cli', 'elections'],
-  web: ['sql', 'storage', 'resident', 'ingest', 'cli'],
-  actions: ['http', 'web', 'ingest', 'cli'],
-  query: ['http', 'web', 'actions', 'sql', 'storage', 'resident', 'ingest', 'cli', 'elections'],
+  web: ['sql', 'storage', 'resident', 'ingest', 'portal', 'cli'],
+  actions: ['http', 'web', 'ingest', 'portal', 'cli'],
+  query: ['http', 'web', 'actions', 'sql', 'storage', 'resident', 'ingest', 'portal', 'cli', 'elections'],
   // The translator and compilers raise domain errors (domain-errors.ts); only errors.ts turns them into the API's.
   // A compiler and a store know each other only through dialect/; stores.ts composes them.
-  sql: ['http', 'web', 'actions', 'resident', 'ingest', 'cli', 'elections', 'storage', 'errors'],
-  storage: ['http', 'web', 'actions', 'query', 'sql', 'resident', 'ingest', 'cli', 'elections', 'errors'],
+  sql: ['http', 'web', 'actions', 'resident', 'ingest', 'portal', 'cli', 'elections', 'storage', 'errors'],
+  storage: ['http', 'web', 'actions', 'query', 'sql', 'resident', 'ingest', 'portal', 'cli', 'elections', 'errors'],
   // What a dialect's compiler and store share (layout, quoting, SQL function names, CompiledQuery) depends on neither.
-  dialect: ['http', 'web', 'actions', 'sql', 'storage', 'resident', 'ingest', 'cli', 'elections', 'errors'],
+  dialect: ['http', 'web', 'actions', 'sql', 'storage', 'resident', 'ingest', 'portal', 'cli', 'elections', 'errors'],
   // The in-memory engine answers plans from tables it is handed; reading them from a store is the actions' part.
-  resident: ['http', 'web', 'actions', 'sql', 'storage', 'ingest', 'cli'],
+  resident: ['http', 'web', 'actions', 'sql', 'storage', 'ingest', 'portal', 'cli'],
   // Loading reads files and writes a store; the commands that start it live in cli/.
   ingest: ['http', 'web', 'actions', 'query', 'sql', 'resident', 'cli', 'errors'],
+  // A portal's side: its client, copies, patches and refresh. It reads the loader's file readers and writes through
+  // the load target like any source; it answers no request itself and raises failures in its own terms.
+  portal: ['http', 'web', 'actions', 'query', 'sql', 'resident', 'cli', 'elections', 'errors'],
   // The catalogue is what the data is and says; what a load recorded comes to it as values (catalog/stored.ts).
-  catalog: ['http', 'web', 'actions', 'query', 'sql', 'storage', 'resident', 'ingest', 'cli', 'errors', 'serialize'],
-  elections: ['http', 'web', 'actions', 'query', 'sql', 'storage', 'ingest', 'catalog', 'cli', 'errors', 'resident'],
-  serialize: ['http', 'web', 'actions', 'query', 'sql', 'storage', 'ingest', 'cli', 'resident', 'errors'],
+  catalog: [
+    'http',
+    'web',
+    'actions',
+    'query',
+    'sql',
+    'storage',
+    'resident',
+    'ingest',
+    'portal',
+    'cli',
+    'errors',
+    'serialize',
+  ],
+  elections: [
+    'http',
+    'web',
+    'actions',
+    'query',
+    'sql',
+    'storage',
+    'ingest',
+    'portal',
+    'catalog',
+    'cli',
+    'errors',
+    'resident',
+  ],
+  serialize: ['http', 'web', 'actions', 'query', 'sql', 'storage', 'ingest', 'portal', 'cli', 'resident', 'errors'],
   'text-search': allBut('util'),
   errors: allBut('domain-errors', 'serialize'),
   'domain-errors': allBut(),

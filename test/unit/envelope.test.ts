@@ -70,6 +70,16 @@ test('every error kind has its status and body', () => {
       500,
       '{"help": "HELP", "error": {"__type": "Internal Server Error", "message": "Internal Server Error"}, "success": false}',
     ],
+    [
+      errors.badGateway('The portal could not be reached: ECONNREFUSED'),
+      502,
+      '{"help": "HELP", "error": {"__type": "Bad Gateway", "message": "The portal could not be reached: ECONNREFUSED"}, "success": false}',
+    ],
+    [
+      errors.gatewayTimeout('The portal could not be reached: no answer within 30 s'),
+      504,
+      '{"help": "HELP", "error": {"__type": "Gateway Timeout", "message": "The portal could not be reached: no answer within 30 s"}, "success": false}',
+    ],
     [errors.unknownAction('foo'), 400, '"Bad request - Action name not known: foo"'],
     [errors.badJson('Error decoding JSON data.'), 400, '"Bad request - JSON Error: Error decoding JSON data."'],
   ] as const;

@@ -16,7 +16,7 @@ import {
   probeDifference,
   verifyCopy,
   type Probe,
-} from '../../src/ingest/ckan/mirror.js';
+} from '../../src/portal/mirror.js';
 import { inferTable, type InferOptions } from '../../src/ingest/infer.js';
 import { detectEncoding, NotATableError, sniffDelimited, sniffFile } from '../../src/ingest/readers/sniff.js';
 import { MIXED_UTF8, MixedUtf8Decoder } from '../../src/ingest/readers/mixed-utf8.js';

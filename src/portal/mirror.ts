@@ -6,10 +6,10 @@
 
 import { createHash } from 'node:crypto';
 import { stringify as stringifyLossless } from 'lossless-json';
-import type { FieldDefinition, FieldDictionary, FieldType } from '../../catalog/types.js';
-import { parseInteger, parseNumeric, ValueError, type StoredValue } from '../../catalog/values.js';
-import { LoadError } from '../csv.js';
-import { origin, typedValue, type TableRow } from '../table.js';
+import type { FieldDefinition, FieldDictionary, FieldType } from '../catalog/types.js';
+import { parseInteger, parseNumeric, ValueError, type StoredValue } from '../catalog/values.js';
+import { LoadError } from '../ingest/csv.js';
+import { origin, typedValue, type TableRow } from '../ingest/table.js';
 import { CkanError, isLosslessNumber, type CkanClient } from './client.js';
 
 /** A field as the portal describes it. */
@@ -302,8 +302,8 @@ export class UpstreamResource {
   /** The cheap change-detection probe, over by `deadline` (epoch ms) or failed. */
   async probe(deadline?: number): Promise<Probe> {
     const at = Date.now();
+    // One request after another: a portal that fails is left alone after the first failure, not after a handful.
     const { fields, total } = await this.schema(deadline);
-    const ids = ['_id', ...fields.map((f) => f.id)];
     const tail = await this.client.action(
       'datastore_search',
       {
@@ -312,22 +312,35 @@ export class UpstreamResource {
         sort: '_id desc',
         records_format: 'lists',
         include_total: false,
-        fields: ids,
+        fields: ['_id', ...fields.map((f) => f.id)],
       },
       { deadline },
     );
+    const modified = await this.modifiedStamp(deadline);
+    const oid = await this.tableOid(deadline);
     const tailRecords = Array.isArray(tail.records) ? (tail.records as unknown[][]) : [];
     const maxId = tailRecords.length > 0 ? asNumber(tailRecords[0]![0]) : 0;
-    let modified: string | null = null;
+    const fieldsHash = sha256(exactJson(fields));
+    const tailHash = sha256(exactJson(tailRecords));
+    const fingerprint = sha256(JSON.stringify({ total, maxId, fieldsHash, modified, oid, tailHash }));
+    return { total, maxId, fields, fieldsHash, modified, oid, tailHash, tail: tailRecords, fingerprint, at };
+  }
+
+  /** The resource's last_modified (or metadata_modified), when resource_show answers. */
+  private async modifiedStamp(deadline?: number): Promise<string | null> {
     try {
       const resource = await this.client.action('resource_show', { id: this.id }, { deadline });
       const stamp = resource?.last_modified ?? resource?.metadata_modified ?? null;
-      modified = typeof stamp === 'string' ? stamp : null;
+      return typeof stamp === 'string' ? stamp : null;
     } catch (err) {
       // A portal may serve the DataStore without its catalogue actions; a resource gone private fails above already.
       if (!(err instanceof CkanError) || err.status === 403) throw err;
+      return null;
     }
-    let oid: string | null = null;
+  }
+
+  /** The table's oid in `_table_metadata`, when the portal lets it be read. */
+  private async tableOid(deadline?: number): Promise<string | null> {
     try {
       const table = await this.client.action(
         'datastore_search',
@@ -338,14 +351,12 @@ export class UpstreamResource {
         ? (table.records[0] as Record<string, unknown> | undefined)
         : undefined;
       if (record && record.oid !== undefined && record.oid !== null)
-        oid = isLosslessNumber(record.oid) ? record.oid.value : String(record.oid);
+        return isLosslessNumber(record.oid) ? record.oid.value : String(record.oid);
+      return null;
     } catch (err) {
       if (!(err instanceof CkanError) || err.unreachable) throw err;
+      return null;
     }
-    const fieldsHash = sha256(exactJson(fields));
-    const tailHash = sha256(exactJson(tailRecords));
-    const fingerprint = sha256(JSON.stringify({ total, maxId, fieldsHash, modified, oid, tailHash }));
-    return { total, maxId, fields, fieldsHash, modified, oid, tailHash, tail: tailRecords, fingerprint, at };
   }
 
   /**

@@ -9,13 +9,13 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
-import type { FieldDefinition } from '../../catalog/types.js';
-import { ValueError, type StoredValue } from '../../catalog/values.js';
-import { LoadError } from '../csv.js';
-import { readDelimitedRows } from '../layouts.js';
-import { openDelimited, type DelimitedOptions } from '../readers/delimited.js';
-import type { RawCell, RawRow, TableReader } from '../readers/types.js';
-import type { TableRow } from '../table.js';
+import type { FieldDefinition } from '../catalog/types.js';
+import { ValueError, type StoredValue } from '../catalog/values.js';
+import { LoadError } from '../ingest/csv.js';
+import { readDelimitedRows } from '../ingest/layouts.js';
+import { openDelimited, type DelimitedOptions } from '../ingest/readers/delimited.js';
+import type { RawCell, RawRow, TableReader } from '../ingest/readers/types.js';
+import type { TableRow } from '../ingest/table.js';
 import { CkanError } from './client.js';
 import {
   MirrorMismatch,

@@ -9,7 +9,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { isLosslessNumber, parse as parseLossless } from 'lossless-json';
 import type { Logger } from 'pino';
-import { COUNT_CENTRE_VERSION } from '../../version.js';
+import { COUNT_CENTRE_VERSION } from '../version.js';
 
 /** Names the software, and whom to contact when the operator gives it (COUNTCENTRE_MIRROR_CONTACT). */
 export function userAgent(contact: string | null = null): string {

@@ -4,10 +4,10 @@
 // datastore_search) and reads again only the blocks that differ, for the store to patch in.
 
 import { createHash } from 'node:crypto';
-import type { FieldDefinition } from '../../catalog/types.js';
-import type { StoredValue } from '../../catalog/values.js';
-import type { TableRow } from '../table.js';
-import type { IdRange } from '../../storage/load-target.js';
+import type { FieldDefinition } from '../catalog/types.js';
+import type { StoredValue } from '../catalog/values.js';
+import type { TableRow } from '../ingest/table.js';
+import type { IdRange } from '../storage/load-target.js';
 import { CkanError, isLosslessNumber, type CkanClient } from './client.js';
 import { upstreamRecord, type Probe, type UpstreamResource } from './mirror.js';
 
@@ -168,7 +168,12 @@ export async function* recordsIn(
 
 /** What a refresh does with a changed resource. */
 export type ChangePlan =
-  | { kind: 'full'; reason: string }
+  | {
+      kind: 'full';
+      reason: string;
+      /** When the reason is that too many blocks changed: how many (more than one may be a reload). */
+      changedBlocks?: number;
+    }
   | {
       kind: 'patch';
       /** The ranges whose records are replaced by the portal's; none when the data is unchanged (metadata moved). */
@@ -224,6 +229,7 @@ export async function planChanges(
   const tooMany = (records: number) => records > allowed;
   const tooManyBlocks = (blocks: number, records: number): ChangePlan => ({
     kind: 'full',
+    changedBlocks: blocks,
     reason: `${blocks} blocks of ${size} _ids changed (${records} records), more than a patch takes (${allowed})`,
   });
   if (recorded.method === 'sql') {
