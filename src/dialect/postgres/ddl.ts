@@ -311,8 +311,10 @@ export function indexTableSql(
 
 /**
  * One field or composite index built on a published table while it serves: CONCURRENTLY, so that reads (and the
- * table's other index builds) go on, then the finer histogram on a field's column and fresh statistics. A build cut
- * short leaves an invalid index, which `dropInvalidIndexSql` removes before it is tried again.
+ * table's other index builds) go on, then the finer histogram on a field's column and fresh statistics of the
+ * index's columns only. A whole-table ANALYZE after each build sampled 300,000 rows of every column, full-text
+ * vectors included, for each index: 98 s of a 1,000,000-record load's 146. A build cut short leaves an invalid index,
+ * which `dropInvalidIndexSql` removes before it is tried again.
  */
 export function indexConcurrentlySql(
   schema: string,
@@ -324,7 +326,7 @@ export function indexConcurrentlySql(
     build: fieldIndexSql(schema, table, resource, spec, 'CONCURRENTLY IF NOT EXISTS '),
     after: [
       ...statisticsSql(schema, table, spec.fields.length === 1 ? spec.fields : []),
-      `ANALYZE ${qualified(schema, table)}`,
+      `ANALYZE ${qualified(schema, table)} (${spec.fields.map(quoteIdent).join(', ')})`,
     ],
   };
 }
