@@ -300,10 +300,12 @@ async function inspect(
     const found = t.rows[0];
     if (!found) throw new Error('the loaded table was not found');
     const qualified = `"${found.schema}"."${found.table}"`;
+    // A large load is split in segments (`…@1`, `…@1+`), one COPY stream each: the resource's size is their sum.
     const sizes = await client.query<{ db: string; tbl: string; idx: string }>(
-      `SELECT pg_database_size(current_database()) AS db, pg_table_size($1::regclass) AS tbl,
-         pg_indexes_size($1::regclass) AS idx`,
-      [qualified],
+      `SELECT pg_database_size(current_database()) AS db, sum(pg_table_size(c.oid)) AS tbl,
+         sum(pg_indexes_size(c.oid)) AS idx
+       FROM pg_class c WHERE c.relkind = 'r' AND c.relname LIKE $1`,
+      [`${SYNTHETIC_RESOURCE_ID}@%`],
     );
     const idx = await client.query<{ name: string; bytes: string; def: string }>(
       `SELECT i.relname AS name, pg_relation_size(i.oid) AS bytes, pg_get_indexdef(i.oid) AS def
