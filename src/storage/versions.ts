@@ -25,6 +25,9 @@ export function answersVersion(meta: StoreMeta): string {
 
 /** What a version says about itself, on either store: read from the meta its load recorded, never from live tables. */
 export abstract class RecordedVersion {
+  /** Made once: every request asks for it (cache keys, entity tags), and a version's meta never changes. */
+  private answersVersionMemo: string | null = null;
+
   constructor(protected readonly meta: StoreMeta) {}
 
   get catalog(): string {
@@ -40,7 +43,7 @@ export abstract class RecordedVersion {
   }
 
   get answersVersion(): string {
-    return answersVersion(this.meta);
+    return (this.answersVersionMemo ??= answersVersion(this.meta));
   }
 
   get databaseBytes(): number {
