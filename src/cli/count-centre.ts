@@ -4,6 +4,12 @@
 import '../node-version.js';
 import { limitHeapGrowth } from '../util/heap-growth.js';
 import { run } from './main.js';
+import { runWithLargerYoungGeneration, wantsLargerYoungGeneration } from './young-generation.js';
 
-limitHeapGrowth();
-run(process.argv.slice(2));
+const argv = process.argv.slice(2);
+if (wantsLargerYoungGeneration(argv, process.env, process.execArgv)) {
+  runWithLargerYoungGeneration(process.argv[1]!, argv);
+} else {
+  limitHeapGrowth();
+  run(argv);
+}
