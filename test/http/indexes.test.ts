@@ -83,7 +83,7 @@ async function storeIndexes(settings: Settings): Promise<string[]> {
       [settings.pgDataSchema, table],
     );
     return rows.rows
-      .map((r) => /\((.*)\)$/.exec(r.def)![1]!)
+      .map((r) => /\((.*?)\)(?: WITH \(fillfactor='100'\))?$/.exec(r.def)![1]!)
       .filter((columns) => columns !== '_id' && !columns.includes('_full_text'))
       .map((columns) =>
         columns

@@ -270,7 +270,12 @@ describe('PostgreSQL loader', { skip: !TEST_BACKENDS.includes('postgres') }, () 
       );
       assert.deepEqual(
         indexes.rows.map((r) => r.indexdef.replace(/^.* USING /, '')),
-        ['btree ("Title" COLLATE "C")', 'btree ("Pages")', 'gin (_full_text)', 'btree (_id)'],
+        [
+          'btree ("Title" COLLATE "C") WITH (fillfactor=\'100\')',
+          'btree ("Pages") WITH (fillfactor=\'100\')',
+          'gin (_full_text)',
+          "btree (_id) WITH (fillfactor='100')",
+        ],
       );
       const table = qualified(SCHEMAS.data, name);
       const found = await client.query<{ title: string }>(

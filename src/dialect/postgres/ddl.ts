@@ -246,13 +246,21 @@ export function copyIntoTableSql(
 /** PostgreSQL's statistics target for indexed fields (its default is 100). */
 export const INDEXED_FIELD_STATISTICS = 1000;
 
+/**
+ * B-tree pages filled to the brim (PostgreSQL leaves a tenth free by default, for rows inserted later): a published
+ * table only grows by a patch's appends, so the free tenth would mostly stay empty. About 10 % less index, 21 bytes a
+ * record of scenario 9's 681; a later insert in the middle of a key range splits a page sooner, which costs a patch a
+ * little and a read nothing.
+ */
+const PACKED = ' WITH (fillfactor = 100)';
+
 /** The B-tree index of one of a resource's field or composite indexes on a table (see src/catalog/indexes.ts). */
 function fieldIndexSql(schema: string, table: string, resource: ResourceDefinition, spec: IndexSpec, how = ''): string {
   const fieldById = new Map(resource.fields.map((f) => [f.id, f]));
   // The store-neutral name ends with the field's position or the composite's number, which name it per table here.
   const suffix = spec.name.slice(resource.id.length + 2);
   const columns = spec.fields.map((id) => keyExpression(fieldById.get(id)!)).join(', ');
-  return `CREATE INDEX ${how}${quoteIdent(indexName(table, suffix))} ON ${qualified(schema, table)} (${columns})`;
+  return `CREATE INDEX ${how}${quoteIdent(indexName(table, suffix))} ON ${qualified(schema, table)} (${columns})${PACKED}`;
 }
 
 /**
@@ -289,7 +297,7 @@ export function indexTableSql(
   // The full-text index takes longest: first, so that the others are built alongside it.
   const indexes = [
     `CREATE INDEX ${quoteIdent(indexName(table, 'fts'))} ON ${qualifiedTable} USING gin ("_full_text")`,
-    `CREATE UNIQUE INDEX ${quoteIdent(key)} ON ${qualifiedTable} ("_id")`,
+    `CREATE UNIQUE INDEX ${quoteIdent(key)} ON ${qualifiedTable} ("_id")${PACKED}`,
   ];
   const optional = new Map<string, string>();
   for (const spec of specs) {
