@@ -92,6 +92,8 @@ const USAGE = `Usage: npm run bench -- [options]
                         (default: yes, except --quick)
   --note TEXT         a remark stored with the results and shown above the README table
   --keep              keep the temporary folder (databases, recordings) under bench/results/tmp/
+  --drop-source       scenario 9: delete the generated source once its rows are copied (100,000,000 records: the
+                      source's 10 GB and the database's 67 GB together fill this kind of disk)
 
 Environment: BENCH_DATABASE_URL=postgres://… also runs every scenario on PostgreSQL (passed as DATABASE_URL).`;
 
@@ -113,6 +115,7 @@ interface Options {
   write: boolean;
   note: string | null;
   keep: boolean;
+  dropSource: boolean;
   coldStarts: number;
   idleSettleMs: number;
 }
@@ -147,6 +150,7 @@ function parseOptions(argv: string[]): Options | null {
       'no-write': { type: 'boolean' },
       note: { type: 'string' },
       keep: { type: 'boolean', default: false },
+      'drop-source': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -186,6 +190,7 @@ function parseOptions(argv: string[]): Options | null {
     write: values['no-write'] ? false : (values.write ?? !quick),
     note: values.note ?? null,
     keep: values.keep ?? false,
+    dropSource: values['drop-source'] ?? false,
     coldStarts: quick ? 2 : 5,
     idleSettleMs: quick ? 200 : 1000,
   };
@@ -1448,6 +1453,7 @@ async function runScale(ctx: Ctx, pgUrl: string | undefined): Promise<boolean> {
       seed: opts.seed,
       tmp: ctx.tmp,
       keep: opts.keep,
+      dropSource: opts.dropSource,
       adminUrl: pgUrl,
       note: opts.note,
       log: (m) => log(ctx, m),

@@ -39,6 +39,8 @@ export interface ScaleOptions {
   /** The run's working folder (the generated source goes there unless BENCH_SCALE_SOURCE names one). */
   tmp: string;
   keep: boolean;
+  /** Delete the generated source once the loader has copied its rows (at 100M, source and database fill the disk). */
+  dropSource: boolean;
   adminUrl: string;
   note: string | null;
   log: (message: string) => void;
@@ -68,7 +70,13 @@ export interface ScaleReport {
   rows: number;
   note: string | null;
   postgres: Record<string, string>;
-  source: { bytes: number; generateSeconds: number | null; reused: boolean };
+  source: {
+    bytes: number;
+    generateSeconds: number | null;
+    reused: boolean;
+    /** Seconds into the load when the source was deleted (--drop-source), its rows copied. */
+    droppedAfterSeconds?: number;
+  };
   load: {
     seconds: number;
     rowsPerSecond: number;
@@ -170,7 +178,12 @@ function procTicks(pid: number): number | null {
 }
 
 /** Runs `count-centre load --force`, watching its statements, memory and CPU. */
-async function timedLoad(opts: ScaleOptions, env: Record<string, string>, url: string): Promise<ScaleReport['load']> {
+async function timedLoad(
+  opts: ScaleOptions,
+  env: Record<string, string>,
+  url: string,
+  onCopied: (seconds: number) => void = () => {},
+): Promise<ScaleReport['load']> {
   const watcher = new pg.Client({ connectionString: url, application_name: 'count-centre-bench' });
   await watcher.connect();
   const started = performance.now();
@@ -204,12 +217,14 @@ async function timedLoad(opts: ScaleOptions, env: Record<string, string>, url: s
   let peakRss = 0;
   let lastProgress = performance.now();
   let lastPoll = performance.now();
+  let copied = false;
   while (exitCode === null) {
     const m = child.pid === undefined ? null : familyMemory(child.pid);
     if (m && m.peak > peakRss) peakRss = m.peak;
     const loaderTicks =
       child.pid === undefined ? null : [...familyTicks(child.pid).values()].reduce((s, t) => s + t, 0);
     let active: { pid: number; query: string }[] = [];
+    let seen = false;
     try {
       active = (
         await watcher.query<{ pid: number; query: string }>(
@@ -218,6 +233,7 @@ async function timedLoad(opts: ScaleOptions, env: Record<string, string>, url: s
           [LOADER_APPLICATION],
         )
       ).rows;
+      seen = true;
     } catch {
       // the watcher's own connection failing must not stop the load being timed
     }
@@ -226,6 +242,11 @@ async function timedLoad(opts: ScaleOptions, env: Record<string, string>, url: s
     lastPoll = pollNow;
     const phases = new Set(active.map((a) => phaseOf(a.query)).filter((p): p is string => p !== null));
     if (phases.has('fullTextIndex') || phases.has('otherIndexes') || phases.has('primaryKey')) phases.add('indexes');
+    // The large resource is loaded first: once its COPY statements have ended, its source has been read to the end.
+    if (seen && phaseSeconds.has('copy') && !phases.has('copy') && !copied) {
+      copied = true;
+      onCopied((pollNow - started) / 1000);
+    }
     for (const p of phases) phaseSeconds.set(p, (phaseSeconds.get(p) ?? 0) + dt);
     if (phases.has('copy') && loaderTicks !== null && lastLoaderTicks !== null) {
       loaderCopyTicks += loaderTicks - lastLoaderTicks;
@@ -773,7 +794,13 @@ export async function scaleScenario(opts: ScaleOptions): Promise<ScaleReport> {
   };
   try {
     opts.log(`scenario 9: loading ${fmtInt(opts.rows)} records into ${SCALE_DATABASE} (count-centre load --force)`);
-    report.load = await timedLoad(opts, env, url);
+    report.load = await timedLoad(opts, env, url, (seconds) => {
+      if (!opts.dropSource || src.reused) return;
+      fs.rmSync(path.join(src.dir, SYNTHETIC_SOURCE), { force: true });
+      fs.rmSync(path.join(src.dir, 'rows'), { force: true });
+      report.source.droppedAfterSeconds = seconds;
+      opts.log(`scenario 9: rows copied after ${seconds.toFixed(0)} s; the generated source deleted (--drop-source)`);
+    });
     if (report.load.exitCode !== 0) throw new Error(`the loader exited ${report.load.exitCode}`);
     opts.log(
       `scenario 9: loaded in ${report.load.seconds.toFixed(0)} s (${fmtInt(report.load.rowsPerSecond)} rows/s); ` +
