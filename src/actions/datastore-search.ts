@@ -128,7 +128,14 @@ async function runSearch(
   call.timing?.mark('plan');
   const resident = await residentAnswer(plan, resource, services);
   const dialect = backend.compiler;
-  const rows = resident ? resident.rows : await backend.rows(dialect.compileSearch(plan));
+  const pageQuery = resident ? null : dialect.compileSearch(plan);
+  const countQuery = !resident && plan.count.mode === 'exact' ? dialect.compileCount(plan) : null;
+  const page = pageQuery && backend.rows(pageQuery);
+  // Where the store runs statements side by side, the count goes with the page rather than after it: one wait for
+  // both. Its failure is read after the page's (which comes first), and never left unhandled if the page's comes.
+  const counting = countQuery && backend.statementsSideBySide ? backend.count(countQuery) : null;
+  counting?.catch(() => {});
+  const rows = resident ? resident.rows : await page!;
   call.timing?.mark('query');
   let total: number | null = null;
   let estimated = false;
@@ -141,7 +148,7 @@ async function runSearch(
       if (estimate >= threshold) [total, estimated] = [estimate, true];
     }
   } else if (plan.count.mode === 'exact')
-    total = resident ? resident.matched : await backend.count(dialect.compileCount(plan));
+    total = resident ? resident.matched : await (counting ?? backend.count(countQuery!));
   if (plan.count.mode !== 'none') call.timing?.mark('count');
   return { request, resource, plan, rows, total, estimated };
 }

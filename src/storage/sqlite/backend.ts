@@ -103,6 +103,7 @@ function pin(file: string): { path: string; pinned: boolean } {
 /** One version of the embedded store: a pinned file, a read connection, and the query caches that belong to it. */
 export class SqliteVersion extends RecordedVersion implements ClosableVersion {
   readonly dialect = 'sqlite' as const;
+  readonly statementsSideBySide = false;
   /**
    * Prepared statements by SQL text. Each holds SQLite's compiled program (tens of KB for a filtered, sorted search):
    * 300 answer a stream of 10,000 distinct queries as fast as 1,000 did, and keep some 16 MB less.
