@@ -3,14 +3,6 @@
 
 import { fileURLToPath } from 'node:url';
 import '../node-version.js';
-import { limitHeapGrowth } from '../util/heap-growth.js';
-import { run } from './main.js';
-import { runWithLargerYoungGeneration, wantsLargerYoungGeneration } from './young-generation.js';
+import { startCommand } from './start.js';
 
-const argv = ['load', ...process.argv.slice(2)];
-if (wantsLargerYoungGeneration(argv, process.env, process.execArgv)) {
-  runWithLargerYoungGeneration(fileURLToPath(new URL('./count-centre.js', import.meta.url)), argv);
-} else {
-  limitHeapGrowth();
-  run(argv);
-}
+startCommand(['load', ...process.argv.slice(2)], fileURLToPath(new URL('./count-centre.js', import.meta.url)));
