@@ -71,6 +71,22 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
   return server;
 }
 
+/**
+ * The environment of `count-centre` working in a folder of its own: the catalogue (`catalog.json` there unless named),
+ * the sources and the embedded store in it; on PostgreSQL, the test database too.
+ */
+export function folderEnv(
+  dir: string,
+  options: { catalog?: string; store?: string; databaseUrl?: string | null } = {},
+): Record<string, string> {
+  return {
+    COUNTCENTRE_CATALOG: options.catalog ?? path.join(dir, 'catalog.json'),
+    COUNTCENTRE_SOURCES: dir,
+    COUNTCENTRE_DB: options.store ?? path.join(dir, 'store.sqlite'),
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+  };
+}
+
 /** Runs a `count-centre` command to its end: exit code, standard output and error. */
 export function runCli(
   args: string[],

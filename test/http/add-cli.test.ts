@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import iconv from 'iconv-lite';
 import { createTestDatabase, httpCall, TEST_BACKENDS } from '../helpers/service.js';
-import { indexesBuilt, runCli, startServerProcess, type ServerProcess } from '../helpers/processes.js';
+import { folderEnv, indexesBuilt, runCli, startServerProcess, type ServerProcess } from '../helpers/processes.js';
 
 const RESOURCE = '3c0ffee0-1111-4222-8333-444455556666';
 
@@ -41,15 +41,8 @@ for (const backend of TEST_BACKENDS)
         '{\n  "datasets": [\n    {\n      "name": "seed",\n      "resources": [\n        {"id": "seed-1", "name": "Seed", "source": {"path": "seed.csv"}, "fields": [{"id": "Name", "type": "text"}, {"id": "Value", "type": "int4"}]}\n      ]\n    }\n  ]\n}\n',
       );
       writeFileSync(path.join(dir, 'turnout.csv'), iconv.encode(CSV, 'windows-1252'));
-      env = {
-        COUNTCENTRE_CATALOG: path.join(dir, 'catalog.json'),
-        COUNTCENTRE_SOURCES: dir,
-        COUNTCENTRE_DB: path.join(dir, 'store.sqlite'),
-      };
-      if (backend === 'postgres') {
-        database = await createTestDatabase();
-        env.DATABASE_URL = database.url;
-      }
+      if (backend === 'postgres') database = await createTestDatabase();
+      env = folderEnv(dir, { databaseUrl: database?.url });
       server = await startServerProcess(env);
       await indexesBuilt(server);
     });

@@ -16,7 +16,7 @@ import { buildPendingIndexes } from '../../src/ingest/indexes.js';
 import { storageFor } from '../../src/stores.js';
 import { readPostgresMeta } from '../../src/storage/postgres/meta.js';
 import type { Settings } from '../../src/settings.js';
-import { runCli } from '../helpers/processes.js';
+import { folderEnv, runCli } from '../helpers/processes.js';
 import { createTestDatabase, silentLogger, startService, TEST_BACKENDS, testSettings } from '../helpers/service.js';
 
 const RESOURCE = '55555555-0000-4000-8000-000000000001';
@@ -189,12 +189,11 @@ for (const backend of TEST_BACKENDS)
 
     test('`load --defer-indexes` leaves them; a server that starts builds them; `load` reports both times', async () => {
       writeFileSync(path.join(dir, 'tally.csv'), csv() + 'Candidate 301,FF,5\n');
-      const env: Record<string, string> = {
-        COUNTCENTRE_CATALOG: settings.catalog,
-        COUNTCENTRE_SOURCES: dir,
-        COUNTCENTRE_DB: settings.databasePath,
-        ...(settings.databaseUrl ? { DATABASE_URL: settings.databaseUrl } : {}),
-      };
+      const env = folderEnv(dir, {
+        catalog: settings.catalog,
+        store: settings.databasePath,
+        databaseUrl: settings.databaseUrl,
+      });
       const deferred = await runCli(['load', '--defer-indexes'], env);
       assert.equal(deferred.code, 0, deferred.stderr);
       assert.match(

@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { planMirror } from '../../src/cli/mirror.js';
 import { FakeCkan, gonePrivate, SAMPLE_FIELDS, sampleRecords } from '../helpers/fake-ckan.js';
-import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
+import { folderEnv, startServerProcess, type ServerProcess } from '../helpers/processes.js';
 import { createTestDatabase, httpCall, TEST_BACKENDS } from '../helpers/service.js';
 
 /** The server's JSON log lines so far. */
@@ -53,17 +53,12 @@ for (const backend of TEST_BACKENDS)
         catalog,
         (await planMirror({ portal: portal.url, ids: [portal.datasetName] }, catalog)).catalogText,
       );
-      const env: Record<string, string> = {
-        COUNTCENTRE_CATALOG: catalog,
-        COUNTCENTRE_SOURCES: dir,
-        COUNTCENTRE_DB: path.join(dir, 'store.sqlite'),
+      if (backend === 'postgres') database = await createTestDatabase();
+      const env = {
+        ...folderEnv(dir, { catalog, databaseUrl: database?.url }),
         COUNTCENTRE_MIRROR_REFRESH_SECONDS: '1',
         COUNTCENTRE_MIRROR_SETTLE_SECONDS: '1',
       };
-      if (backend === 'postgres') {
-        database = await createTestDatabase();
-        env.DATABASE_URL = database.url;
-      }
       server = await startServerProcess(env);
     });
     after(async () => {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { FakeCkan, SAMPLE_FIELDS, sampleRecords } from '../helpers/fake-ckan.js';
-import { runCli, startServerProcess, type ServerProcess } from '../helpers/processes.js';
+import { folderEnv, runCli, startServerProcess, type ServerProcess } from '../helpers/processes.js';
 import { createTestDatabase, httpCall, TEST_BACKENDS } from '../helpers/service.js';
 
 for (const backend of TEST_BACKENDS)
@@ -30,15 +30,8 @@ for (const backend of TEST_BACKENDS)
         records: sampleRecords(30),
       }).start();
       writeFileSync(path.join(dir, 'catalog.json'), '{\n  "datasets": []\n}\n');
-      env = {
-        COUNTCENTRE_CATALOG: path.join(dir, 'catalog.json'),
-        COUNTCENTRE_SOURCES: dir,
-        COUNTCENTRE_DB: path.join(dir, 'store.sqlite'),
-      };
-      if (backend === 'postgres') {
-        database = await createTestDatabase();
-        env.DATABASE_URL = database.url;
-      }
+      if (backend === 'postgres') database = await createTestDatabase();
+      env = folderEnv(dir, { databaseUrl: database?.url });
     });
     after(async () => {
       await server?.stop();

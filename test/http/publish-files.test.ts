@@ -16,7 +16,7 @@ import iconv from 'iconv-lite';
 import { PROJECT_ROOT } from '../../src/settings.js';
 import * as arrow from 'apache-arrow';
 import { sampleRow, writeArrowTable, writeSampleWithArrow } from '../helpers/parquet-files.js';
-import { runCli } from '../helpers/processes.js';
+import { folderEnv, runCli } from '../helpers/processes.js';
 import { writeWithExcelJs } from '../helpers/xlsx-files.js';
 import { startService, TEST_BACKENDS, type TestService } from '../helpers/service.js';
 
@@ -390,11 +390,7 @@ describe('count-centre add on the files people have', () => {
   before(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-publish-'));
     writeFileSync(path.join(dir, 'catalog.json'), '{\n  "datasets": []\n}\n');
-    env = {
-      COUNTCENTRE_CATALOG: path.join(dir, 'catalog.json'),
-      COUNTCENTRE_SOURCES: dir,
-      COUNTCENTRE_DB: path.join(dir, 'store.sqlite'),
-    };
+    env = folderEnv(dir);
     for (const file of CORPUS) {
       writeFileSync(path.join(dir, file.name), file.bytes);
       runs.set(file.name, await runCli(['add', path.join(dir, file.name), '--id', file.id], env));
@@ -1319,11 +1315,7 @@ describe('count-centre add on what is not a table', () => {
   before(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'countcentre-refuse-'));
     writeFileSync(path.join(dir, 'catalog.json'), '{\n  "datasets": []\n}\n');
-    env = {
-      COUNTCENTRE_CATALOG: path.join(dir, 'catalog.json'),
-      COUNTCENTRE_SOURCES: dir,
-      COUNTCENTRE_DB: path.join(dir, 'store.sqlite'),
-    };
+    env = folderEnv(dir);
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
