@@ -336,7 +336,7 @@ async function inspect(
     );
     const indexes: Record<string, number> = {};
     for (const r of idx.rows) {
-      const cols = /\((.*)\)$/.exec(r.def)?.[1] ?? r.name;
+      const cols = /\((.*?)\)(?: WITH \(.*\))?$/.exec(r.def)?.[1] ?? r.name;
       indexes[/USING gin/.test(r.def) ? `gin ${cols}` : cols.replace(/ COLLATE "C"/g, '')] = Number(r.bytes);
     }
     // What the generated column costs: its expression over a 1 % sample, less the same scan without it, scaled up;
