@@ -93,7 +93,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --note TEXT         a remark stored with the results and shown above the README table
   --keep              keep the temporary folder (databases, recordings) under bench/results/tmp/
   --drop-source       scenario 9: delete the generated source once its rows are copied (100,000,000 records: the
-                      source's 10 GB and the database's 67 GB together fill this kind of disk)
+                      source's 10 GB and the database's 64 GB together fill this kind of disk)
 
 Environment: BENCH_DATABASE_URL=postgres://… also runs every scenario on PostgreSQL (passed as DATABASE_URL).`;
 

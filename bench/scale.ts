@@ -140,20 +140,33 @@ async function adminQuery(url: string, sql: string): Promise<void> {
 }
 
 /** The generated source: BENCH_SCALE_SOURCE's folder when it holds one of this size (generating 100M takes minutes). */
-function source(opts: ScaleOptions): { dir: string; bytes: number; generateSeconds: number | null; reused: boolean } {
+function source(opts: ScaleOptions): {
+  dir: string;
+  /** The CSV and the marker that says which records it holds: what --drop-source deletes. */
+  files: string[];
+  bytes: number;
+  generateSeconds: number | null;
+  reused: boolean;
+} {
   const given = process.env['BENCH_SCALE_SOURCE'];
   const dir = given ? path.resolve(given) : path.join(opts.tmp, 'scale-source');
   const csv = path.join(dir, SYNTHETIC_SOURCE);
   const marker = path.join(dir, 'rows');
   const same = fs.existsSync(marker) && fs.readFileSync(marker, 'utf8').trim() === `${opts.rows} ${opts.seed}`;
   if (fs.existsSync(csv) && same) {
-    return { dir, bytes: fs.statSync(csv).size, generateSeconds: null, reused: true };
+    return { dir, files: [csv, marker], bytes: fs.statSync(csv).size, generateSeconds: null, reused: true };
   }
   opts.log(`scenario 9: generating ${fmtInt(opts.rows)} records into ${dir}`);
   const t = performance.now();
   const out = writeSynthetic({ rows: opts.rows, outDir: dir, seed: opts.seed });
   fs.writeFileSync(marker, `${opts.rows} ${opts.seed}\n`);
-  return { dir, bytes: out.bytes, generateSeconds: (performance.now() - t) / 1000, reused: false };
+  return {
+    dir,
+    files: [csv, marker],
+    bytes: out.bytes,
+    generateSeconds: (performance.now() - t) / 1000,
+    reused: false,
+  };
 }
 
 /** What a loader statement is doing, for the phase split. */
@@ -796,8 +809,7 @@ export async function scaleScenario(opts: ScaleOptions): Promise<ScaleReport> {
     opts.log(`scenario 9: loading ${fmtInt(opts.rows)} records into ${SCALE_DATABASE} (count-centre load --force)`);
     report.load = await timedLoad(opts, env, url, (seconds) => {
       if (!opts.dropSource || src.reused) return;
-      fs.rmSync(path.join(src.dir, SYNTHETIC_SOURCE), { force: true });
-      fs.rmSync(path.join(src.dir, 'rows'), { force: true });
+      for (const file of src.files) fs.rmSync(file, { force: true });
       report.source.droppedAfterSeconds = seconds;
       opts.log(`scenario 9: rows copied after ${seconds.toFixed(0)} s; the generated source deleted (--drop-source)`);
     });
