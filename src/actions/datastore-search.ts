@@ -67,7 +67,7 @@ function shapeOf(plan: SearchPlan, resource: CatalogResource): ResultShape {
 }
 
 function writerFor(shape: ResultShape, request: SearchRequest, plan: SearchPlan, options: RenderOptions): RecordWriter {
-  const key = plan.delimitedLines ? 'line' : request.recordsFormat;
+  const key = plan.delimitedLines || plan.jsonRecords ? 'line' : request.recordsFormat;
   let writer = shape.writers.get(key);
   if (!writer) {
     const { columns } = shape;
@@ -105,7 +105,11 @@ interface SearchOutcome {
   estimated: boolean;
 }
 
-/** Reads, plans and runs a search: the stages every presenter of datastore_search shares. */
+/**
+ * Reads, plans and runs a search: the stages every presenter of datastore_search shares. `format`: a presenter that
+ * reads the values asks for them in that format (never rendered by the store); without it, the records are for the
+ * API's answer, which the store may render as it would.
+ */
 async function runSearch(
   call: Pick<ActionCall, 'params' | 'timing'>,
   services: Services,
@@ -118,16 +122,18 @@ async function runSearch(
   if (format) request = { ...request, recordsFormat: format };
   const resource = catalog.get(request.resourceId);
   if (!resource) throw errors.resourceNotFound(request.resourceId);
+  const dialect = backend.compiler;
+  const rendered = { timestampMilliseconds: settings.msInTimestamp };
   const plan = planSearch(request, resource, {
     defaultLanguage: settings.ftsLanguage,
-    delimited: { timestampMilliseconds: settings.msInTimestamp },
+    delimited: rendered,
+    ...(!format && dialect.rendersJsonRecords ? { json: rendered } : {}),
   });
   if (plan instanceof ApiError) throw plan;
   askForIndexes(plan, resource, services);
 
   call.timing?.mark('plan');
   const resident = await residentAnswer(plan, resource, services);
-  const dialect = backend.compiler;
   const pageQuery = resident ? null : dialect.compileSearch(plan);
   const countQuery = !resident && plan.count.mode === 'exact' ? dialect.compileCount(plan) : null;
   const page = pageQuery && backend.rows(pageQuery);

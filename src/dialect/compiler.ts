@@ -22,6 +22,8 @@ export type CompileTarget =
   | { dialect: 'postgres'; schema: string; tables: ReadonlyMap<string, string> };
 
 export interface SqlCompiler {
+  /** Whether compiled searches render JSON records in the database when a plan asks (SearchPlan's `jsonRecords`). */
+  rendersJsonRecords: boolean;
   compileSearch(plan: SearchPlan): CompiledQuery;
   compileCount(plan: SearchPlan): CompiledQuery;
   /** Each value of one field in a view and how many records hold it (the explorer's facets). */

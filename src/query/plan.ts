@@ -101,6 +101,12 @@ export interface SearchPlan {
    */
   delimitedLines: { delimiter: ',' | '\t'; timestampMilliseconds: boolean } | null;
   /**
+   * The records are wanted as compact JSON texts (records_format objects or lists, fields only, no ranks, not
+   * distinct), rendered in the database as the writers render them: each row then starts with its record's JSON.
+   * Planned only when the store's compiler says it renders them (SqlCompiler's `rendersJsonRecords`). Null: the values.
+   */
+  jsonRecords: { lists: boolean; timestampMilliseconds: boolean } | null;
+  /**
    * The keys of the keyset order, when the next page's start is wanted: each row carries their values after its output
    * columns, so that the page's last row says where the next begins.
    */

@@ -29,6 +29,8 @@ export interface PlanOptions {
    * timestamps as CKAN 2.12 writes them (with milliseconds) or to the second.
    */
   delimited?: { timestampMilliseconds: boolean };
+  /** Records in JSON may be rendered by the store (see SearchPlan's `jsonRecords`): set only where it can. */
+  json?: { timestampMilliseconds: boolean };
 }
 
 function outputColumns(
@@ -188,12 +190,21 @@ export function planSearch(
           timestampMilliseconds: options.delimited.timestampMilliseconds,
         }
       : null;
+  const jsonRecords =
+    options.json &&
+    !request.distinct &&
+    columns.length > 0 &&
+    fieldColumns.length === columns.length &&
+    (request.recordsFormat === 'objects' || request.recordsFormat === 'lists')
+      ? { lists: request.recordsFormat === 'lists', timestampMilliseconds: options.json.timestampMilliseconds }
+      : null;
 
   return {
     resourceId: resource.id,
     resourceRows: resource.total,
     columns,
     delimitedLines,
+    jsonRecords,
     where: seek ?? where,
     orderBy,
     distinct: request.distinct,

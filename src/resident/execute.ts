@@ -7,7 +7,7 @@ import { RANK_NORMALIZATION, type Condition, type SearchPlan, type SortKey, type
 import { ascending, complement, intersect, NO_ROWS, rowCount, span, union, type RowSet } from './rows.js';
 import { boundIn, comparatorFor, type Comparable, type ResidentColumn, type ResidentTable } from './table.js';
 import { storedValue } from '../catalog/values.js';
-import { delimitedWriter } from '../serialize/records.js';
+import { delimitedWriter, listWriter, objectWriter, type RecordWriter } from '../serialize/records.js';
 
 export interface ResidentAnswer {
   /** As the store would return them for the plan's compiled query. */
@@ -354,15 +354,14 @@ function page(search: Search, plan: SearchPlan, matched: RowSet): number[] {
   return out;
 }
 
-/** Each record's line of delimited text, as the stores render it for `delimitedLines`. */
-function lineCell(table: ResidentTable, plan: SearchPlan): (row: number) => string {
-  const lines = plan.delimitedLines!;
+/** Each record's whole text, as the stores render it for `delimitedLines` (a line) or `jsonRecords` (its JSON). */
+function wholeRecordCell(table: ResidentTable, plan: SearchPlan): (row: number) => string {
   const fields = plan.columns.flatMap((c) => (c.kind === 'field' ? [c.field] : []));
-  const writer = delimitedWriter(
-    fields.map((f) => ({ id: f.id, type: f.type })),
-    lines.delimiter,
-    { timestampMilliseconds: lines.timestampMilliseconds },
-  );
+  const columns = fields.map((f) => ({ id: f.id, type: f.type }));
+  const { delimitedLines: lines, jsonRecords: json } = plan;
+  const writer: RecordWriter = lines
+    ? delimitedWriter(columns, lines.delimiter, { timestampMilliseconds: lines.timestampMilliseconds })
+    : (json!.lists ? listWriter : objectWriter)(columns, { timestampMilliseconds: json!.timestampMilliseconds });
   const shown = fields.map((f) => table.column(f.id).shown);
   const values = new Array<unknown>(shown.length);
   return (row) => {
@@ -374,8 +373,8 @@ function lineCell(table: ResidentTable, plan: SearchPlan): (row: number) => stri
 /** The rows of the plan's select list for these records: field values and ranks, then keyset values. */
 function selectRows(search: Search, plan: SearchPlan, records: readonly number[]): unknown[][] {
   const { table } = search;
-  if (plan.delimitedLines) {
-    const line = lineCell(table, plan);
+  if (plan.delimitedLines || plan.jsonRecords) {
+    const line = wholeRecordCell(table, plan);
     const keys = plan.keyset && !plan.distinct ? plan.keyset.map((k) => table.column(k.field.id).values) : [];
     return records.map((row) => [line(row), ...keys.map((values) => values[row])]);
   }

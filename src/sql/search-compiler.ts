@@ -76,6 +76,11 @@ export interface SearchDialectHooks {
    * `delimitedLines`): one value per row to read. Absent, records are read as values and rendered by the writers.
    */
   delimitedLine?(fields: readonly PlanField[], lines: NonNullable<SearchPlan['delimitedLines']>): string;
+  /**
+   * A record as its compact JSON text, rendered in the database as the writers render it (see SearchPlan's
+   * `jsonRecords`). Given, the compiler says it renders JSON records (`rendersJsonRecords`) and plans may ask for them.
+   */
+  jsonRecord?(fields: readonly PlanField[], json: NonNullable<SearchPlan['jsonRecords']>): string;
 }
 
 /** Whether a condition holds a range on an indexed field other than `_id`, outside any bound on `_id` itself. */
@@ -175,16 +180,14 @@ const PAGE_THEN_FETCH_MAX_ROWS = 1000;
 
 export function compileSearchWith(h: SearchDialectHooks, plan: SearchPlan): CompiledQuery {
   const p = new ParamList(h.placeholder);
-  // A whole record as its line, where the store renders it; otherwise the values, which the writers render.
+  // A whole record as its line or JSON, where the store renders it; otherwise the values, which the writers render.
+  const fields = () => plan.columns.flatMap((c) => (c.kind === 'field' ? [c.field] : []));
   const select =
     plan.delimitedLines && h.delimitedLine
-      ? [
-          h.delimitedLine(
-            plan.columns.flatMap((c) => (c.kind === 'field' ? [c.field] : [])),
-            plan.delimitedLines,
-          ),
-        ]
-      : plan.columns.map((c) => columnSql(h, p, c));
+      ? [h.delimitedLine(fields(), plan.delimitedLines)]
+      : plan.jsonRecords && h.jsonRecord
+        ? [h.jsonRecord(fields(), plan.jsonRecords)]
+        : plan.columns.map((c) => columnSql(h, p, c));
   // The keyset's values come last in each row, after whatever the writers read.
   const keyColumns = plan.distinct || !plan.keyset ? [] : plan.keyset.map((k) => h.quoteIdent(k.field.id));
   const selectList = [...select, ...keyColumns].join(', ') || 'NULL';
@@ -301,5 +304,6 @@ export function compilerOf(h: SearchDialectHooks, compileUserSql: SqlCompiler['c
     compileColumns: (resourceId, columns, afterId, limit, numeric) =>
       compileColumnsWith(h, resourceId, columns, afterId, limit, numeric),
     compileUserSql,
+    rendersJsonRecords: h.jsonRecord !== undefined,
   };
 }

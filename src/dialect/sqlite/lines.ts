@@ -1,8 +1,10 @@
-// Whole records as lines of delimited text, rendered by SQLite as COPY writes them (CKAN's CSV and TSV): one string per
-// row for the reader instead of one value per field, which is what makes a dump of a large resource fast. The text of
-// each type is the serializers' (src/serialize/records.ts): NULL as nothing, t/f, text quoted only where it must be,
-// timestamps to the second or the millisecond, numbers with the digits PostgreSQL prints (doubles through
-// cc_number_text, which shares the serializers' code).
+// Whole records as one text each, rendered by SQLite: lines of delimited text as COPY writes them (CKAN's CSV and TSV)
+// and compact JSON objects or lists as the API writes them. One string per row for the reader instead of one value per
+// field is what makes a dump of a large resource, and a page never asked for before, fast. The text of each type is
+// the serializers' (src/serialize/records.ts): NULL as nothing (or null), t/f (true/false), text quoted only where it
+// must be (JSON text quoted by SQLite's json_quote, which escapes as JSON.stringify does), timestamps to the second or
+// the millisecond, numbers with the digits PostgreSQL prints (doubles through cc_number_text, which shares the
+// serializers' code).
 
 import type { FieldType } from '../../catalog/types.js';
 import { exactColumn } from './ddl.js';
@@ -57,12 +59,64 @@ function valueText(field: LineField, delimiter: ',' | '\t', timestampMillisecond
   }
 }
 
+/**
+ * Texts joined by `||`, nested as a balanced tree: SQLite refuses an expression more than 1,000 deep, which a chain of
+ * a few hundred fields' values and separators would be.
+ */
+function concatenated(parts: readonly string[]): string {
+  if (parts.length === 1) return parts[0]!;
+  const half = Math.ceil(parts.length / 2);
+  return `(${concatenated(parts.slice(0, half))} || ${concatenated(parts.slice(half))})`;
+}
+
 /** One record's line, its values joined by the delimiter and ended by a line feed. */
 export function delimitedLineSql(
   fields: readonly LineField[],
   delimiter: ',' | '\t',
   timestampMilliseconds: boolean,
 ): string {
-  const separator = ` || ${delimiter === ',' ? quoteLiteral(',') : 'char(9)'} || `;
-  return `(${fields.map((f) => valueText(f, delimiter, timestampMilliseconds)).join(separator)} || char(10))`;
+  const separator = delimiter === ',' ? quoteLiteral(',') : 'char(9)';
+  const parts = fields.flatMap((f, i) => [
+    ...(i === 0 ? [] : [separator]),
+    valueText(f, delimiter, timestampMilliseconds),
+  ]);
+  return concatenated([...parts, 'char(10)']);
+}
+
+/** A value as the JSON of a record writes it (see the serializers' JSON format). */
+function jsonValue(field: LineField, timestampMilliseconds: boolean): string {
+  const c = quoteIdent(field.id);
+  switch (field.type) {
+    case 'int':
+    case 'int4':
+    case 'int8':
+      return `coalesce(CAST(${c} AS TEXT), 'null')`;
+    case 'bool':
+      return `CASE ${c} WHEN 1 THEN 'true' WHEN 0 THEN 'false' ELSE 'null' END`;
+    case 'timestamp':
+      return timestampMilliseconds
+        ? `CASE WHEN ${c} IS NULL THEN 'null' ELSE '"' || substr(${c}, 1, 19) || '.' || substr(substr(${c}, 21) || '000', 1, 3) || '"' END`
+        : `CASE WHEN ${c} IS NULL THEN 'null' ELSE '"' || substr(${c}, 1, 19) || '"' END`;
+    case 'numeric':
+      return (
+        `coalesce(${quoteIdent(exactColumn(field.id))}, CASE WHEN ${c} IS NULL THEN 'null' WHEN typeof(${c}) = 'integer' ` +
+        `THEN CAST(${c} AS TEXT) ELSE ${SQLITE_FUNCTIONS.numberText}(${c}, 'numeric') END)`
+      );
+    case 'float8':
+      return `CASE WHEN ${c} IS NULL THEN 'null' ELSE ${SQLITE_FUNCTIONS.numberText}(${c}, 'float8') END`;
+    case 'text':
+    case 'date':
+      // Text columns hold only text (their affinity makes it so), which json_quote quotes; NULL it writes as null.
+      return `json_quote(${c})`;
+  }
+}
+
+/** One record as a compact JSON object (each field's id and value) or list (the values), as the API's records. */
+export function jsonRecordSql(fields: readonly LineField[], lists: boolean, timestampMilliseconds: boolean): string {
+  if (fields.length === 0) return quoteLiteral(lists ? '[]' : '{}');
+  const parts = fields.flatMap((f, i) => {
+    const lead = (i === 0 ? (lists ? '[' : '{') : ',') + (lists ? '' : `${JSON.stringify(f.id)}:`);
+    return [quoteLiteral(lead), jsonValue(f, timestampMilliseconds)];
+  });
+  return concatenated([...parts, quoteLiteral(lists ? ']' : '}')]);
 }

@@ -8,7 +8,7 @@ import { compilerOf, type ParamList, type SearchDialectHooks } from '../search-c
 import { SQLITE_FUNCTIONS as F } from '../../dialect/sqlite/functions.js';
 import { exactValueSql, rowArgumentsSql } from '../../dialect/sqlite/ddl.js';
 import { quoteIdent, resourceTables } from '../../dialect/sqlite/quote.js';
-import { delimitedLineSql } from '../../dialect/sqlite/lines.js';
+import { delimitedLineSql, jsonRecordSql } from '../../dialect/sqlite/lines.js';
 
 export interface SqliteCompileOptions {
   /** Configuration the whole-row index was built with; field matches in it can use the index too. */
@@ -81,6 +81,7 @@ function hooks(options: SqliteCompileOptions): SearchDialectHooks {
     keyExpression: (field: PlanField) => quoteIdent(field.id),
     exactValue: exactValueSql,
     delimitedLine: (fields, lines) => delimitedLineSql(fields, lines.delimiter, lines.timestampMilliseconds),
+    jsonRecord: (fields, json) => jsonRecordSql(fields, json.lists, json.timestampMilliseconds),
     pageThenFetch: true,
     // Unary + makes the expression not the column: SQLite can no longer read the table in _id order to produce it.
     unwalkedIdOrder: (id) => `+${id}`,
