@@ -7,7 +7,7 @@ import { compilerOf, type ParamList, type SearchDialectHooks } from '../search-c
 import { wrapUserSql } from './user-sql.js';
 import { COLUMN_TYPES, foldSql, keyExpression } from '../../dialect/postgres/ddl.js';
 import { qualified, quoteIdent } from '../../dialect/postgres/quote.js';
-import { delimitedLineSql, jsonRecordSql } from '../../dialect/postgres/lines.js';
+import { delimitedLineSql } from '../../dialect/postgres/lines.js';
 
 export interface PostgresCompileOptions {
   schema: string;
@@ -29,7 +29,6 @@ function hooks(options: PostgresCompileOptions): SearchDialectHooks {
     inList: (p, field, values) => `${keyExpression(field)} = ANY(${p.bindRaw(values)}::${COLUMN_TYPES[field.type]}[])`,
     keyExpression,
     delimitedLine: (fields, lines) => delimitedLineSql(fields, lines.delimiter, lines.timestampMilliseconds),
-    jsonRecord: (fields, json) => jsonRecordSql(fields, json.lists, json.timestampMilliseconds),
     textMatch(p: ParamList, _plan: SearchPlan, match: TextMatch) {
       // A query of stop words only matches nothing; saying so spares PostgreSQL's notice about it.
       if (match.query.candidates.kind === 'none') return '1 = 0';

@@ -1,7 +1,6 @@
-// Records rendered whole by the stores (a page's JSON objects or lists, a CSV or TSV line) against the writers that
-// render the same records from their values: byte for byte, over generated values of every field type; in SQLite also
-// on a resource too wide for a chain of `||` (it refuses an expression more than 1,000 deep), and in PostgreSQL (live,
-// skipped when none answers) the JSON.
+// Records rendered whole by SQLite (a page's JSON objects or lists, a CSV or TSV line) against the writers that render
+// the same records from their values: byte for byte, over generated values of every field type, and on a resource
+// too wide for a chain of `||` (SQLite refuses an expression more than 1,000 deep).
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -24,16 +23,10 @@ import {
   type ResultColumn,
 } from '../../src/serialize/records.js';
 import { sqliteCompiler } from '../../src/sql/sqlite/search.js';
-import { COLUMN_TYPES } from '../../src/dialect/postgres/ddl.js';
-import { jsonRecordSql as postgresJsonRecordSql } from '../../src/dialect/postgres/lines.js';
-import { quoteIdent as postgresIdent } from '../../src/dialect/postgres/quote.js';
-import { pgTypes } from '../../src/storage/postgres/connection.js';
-import { valueText } from '../../src/storage/postgres/value-text.js';
 import type { SqliteStore } from '../../src/storage/sqlite/backend.js';
 import { SqliteDatabaseBuilder } from '../../src/storage/sqlite/builder.js';
 import { SqliteRowEncoder } from '../../src/storage/sqlite/row-encoder.js';
 import { openSqliteStore } from '../../src/stores.js';
-import { livePostgres } from '../helpers/service.js';
 
 const field = (id: string, type: FieldDefinition['type']): FieldDefinition => ({
   id,
@@ -214,46 +207,5 @@ describe('records rendered by SQLite', () => {
     const [first] = JSON.parse((await both(resource, {}, false)).store) as Record<string, unknown>[];
     assert.equal(Object.keys(first!).length, 701);
     assert.equal(first!['f699'], '0:699,"');
-  });
-});
-
-describe('records rendered by PostgreSQL', () => {
-  const connect = livePostgres({
-    setup: async (client) => {
-      await client.query("SET extra_float_digits = 1; SET DateStyle = 'ISO, YMD'");
-      const columns = TYPED.map((f) => `${postgresIdent(f.id)} ${COLUMN_TYPES[f.type]}`).join(', ');
-      await client.query(`CREATE TEMP TABLE rendered ("_id" integer PRIMARY KEY, ${columns})`);
-      const placeholders = TYPED.map((_, i) => `$${i + 2}`).join(', ');
-      for (const [i, row] of ROWS.entries()) {
-        // PostgreSQL's text holds no NUL (the loaders refuse it), so the generated ones are left out here.
-        const values = row.map((v) => (typeof v === 'string' ? v.replace(/\u0000/g, '') : v));
-        await client.query(`INSERT INTO rendered VALUES ($1, ${placeholders})`, [
-          i + 1,
-          ...values.map((v, j) => valueText(v, TYPED[j]!.type)),
-        ]);
-      }
-    },
-  });
-
-  test('JSON objects and lists, to the second and to the millisecond: the same text as the writers', async (t) => {
-    const client = await connect();
-    if (typeof client === 'string') return t.skip(client);
-    const fields: { id: string; type: FieldDefinition['type'] | 'int' }[] = [{ id: '_id', type: 'int' }, ...TYPED];
-    const read = async (select: string) =>
-      (
-        await client.query({
-          text: `SELECT ${select} FROM rendered ORDER BY "_id"`,
-          rowMode: 'array',
-          types: pgTypes,
-        })
-      ).rows as unknown[][];
-    const valueRows = await read(fields.map((f) => postgresIdent(f.id)).join(', '));
-    assert.equal(valueRows.length, ROWS.length);
-    for (const lists of [false, true])
-      for (const timestampMilliseconds of [false, true]) {
-        const texts = await read(postgresJsonRecordSql(fields, lists, timestampMilliseconds));
-        const writer = (lists ? listWriter : objectWriter)(fields, { timestampMilliseconds });
-        assert.equal(`[${texts.map((r) => r[0]).join(',')}]`, jsonArray(writer, valueRows), `lists ${lists}`);
-      }
   });
 });
