@@ -27,35 +27,69 @@ export interface LineField {
   quoted?: boolean;
 }
 
-function valueText(field: LineField, delimiter: ',' | '\t', timestampMilliseconds: boolean): string {
+/** What a record's text format writes differently from the others: NULL, booleans, text and timestamps' quotes. */
+interface TextFormat {
+  nullText: string;
+  bools: [string, string];
+  /** A text or date field's value, NULL included. */
+  text(column: string, field: LineField): string;
+  quotesTimestamps: boolean;
+}
+
+/** CSV or TSV as COPY writes them: NULL as nothing, t/f, text quoted only where it must be. */
+function delimitedFormat(delimiter: ',' | '\t'): TextFormat {
+  return {
+    nullText: '',
+    bools: ['t', 'f'],
+    text: (c, field) =>
+      // A field with no value to quote is its own text (the test for quotes is most of a line's cost).
+      field.type === 'text' && field.quoted === false
+        ? field.nullable === false
+          ? c
+          : `coalesce(${c}, '')`
+        : `CASE WHEN ${c} IS NULL THEN '' WHEN ${quotingTest(c, delimiter)} ` +
+          `THEN '"' || replace(${c}, '"', '""') || '"' ELSE ${c} END`,
+    quotesTimestamps: false,
+  };
+}
+
+/** JSON as the API's records write it: null, true/false, text quoted by json_quote (which writes NULL as null). */
+const JSON_FORMAT: TextFormat = {
+  nullText: 'null',
+  bools: ['true', 'false'],
+  // Text columns hold only text (their affinity makes it so), which json_quote quotes as JSON.stringify does.
+  text: (c) => `json_quote(${c})`,
+  quotesTimestamps: true,
+};
+
+function valueText(field: LineField, format: TextFormat, timestampMilliseconds: boolean): string {
   const c = quoteIdent(field.id);
-  // A field with no nulls and no value to quote is its own text (the test for quotes is most of a line's cost).
-  if (field.type === 'text' && field.quoted === false) return field.nullable === false ? c : `coalesce(${c}, '')`;
+  const nullText = quoteLiteral(format.nullText);
   switch (field.type) {
     case 'int':
     case 'int4':
     case 'int8':
-      return `coalesce(CAST(${c} AS TEXT), '')`;
-    case 'bool':
-      return `CASE ${c} WHEN 1 THEN 't' WHEN 0 THEN 'f' ELSE '' END`;
-    case 'timestamp':
-      return timestampMilliseconds
-        ? `CASE WHEN ${c} IS NULL THEN '' ELSE substr(${c}, 1, 19) || '.' || substr(substr(${c}, 21) || '000', 1, 3) END`
-        : `coalesce(substr(${c}, 1, 19), '')`;
+      return `coalesce(CAST(${c} AS TEXT), ${nullText})`;
+    case 'bool': {
+      const [yes, no] = format.bools.map(quoteLiteral);
+      return `CASE ${c} WHEN 1 THEN ${yes} WHEN 0 THEN ${no} ELSE ${nullText} END`;
+    }
+    case 'timestamp': {
+      const seconds = `substr(${c}, 1, 19)`;
+      const text = timestampMilliseconds ? `${seconds} || '.' || substr(substr(${c}, 21) || '000', 1, 3)` : seconds;
+      return `CASE WHEN ${c} IS NULL THEN ${nullText} ELSE ${format.quotesTimestamps ? `'"' || ${text} || '"'` : text} END`;
+    }
     case 'numeric':
       // The exact text where the load kept one; a whole number as SQLite writes it; any other double as PostgreSQL.
       return (
-        `coalesce(${quoteIdent(exactColumn(field.id))}, CASE WHEN ${c} IS NULL THEN '' WHEN typeof(${c}) = 'integer' ` +
+        `coalesce(${quoteIdent(exactColumn(field.id))}, CASE WHEN ${c} IS NULL THEN ${nullText} WHEN typeof(${c}) = 'integer' ` +
         `THEN CAST(${c} AS TEXT) ELSE ${SQLITE_FUNCTIONS.numberText}(${c}, 'numeric') END)`
       );
     case 'float8':
-      return `CASE WHEN ${c} IS NULL THEN '' ELSE ${SQLITE_FUNCTIONS.numberText}(${c}, 'float8') END`;
+      return `CASE WHEN ${c} IS NULL THEN ${nullText} ELSE ${SQLITE_FUNCTIONS.numberText}(${c}, 'float8') END`;
     case 'text':
     case 'date':
-      return (
-        `CASE WHEN ${c} IS NULL THEN '' WHEN ${quotingTest(c, delimiter)} ` +
-        `THEN '"' || replace(${c}, '"', '""') || '"' ELSE ${c} END`
-      );
+      return format.text(c, field);
   }
 }
 
@@ -76,39 +110,12 @@ export function delimitedLineSql(
   timestampMilliseconds: boolean,
 ): string {
   const separator = delimiter === ',' ? quoteLiteral(',') : 'char(9)';
+  const format = delimitedFormat(delimiter);
   const parts = fields.flatMap((f, i) => [
     ...(i === 0 ? [] : [separator]),
-    valueText(f, delimiter, timestampMilliseconds),
+    valueText(f, format, timestampMilliseconds),
   ]);
   return concatenated([...parts, 'char(10)']);
-}
-
-/** A value as the JSON of a record writes it (see the serializers' JSON format). */
-function jsonValue(field: LineField, timestampMilliseconds: boolean): string {
-  const c = quoteIdent(field.id);
-  switch (field.type) {
-    case 'int':
-    case 'int4':
-    case 'int8':
-      return `coalesce(CAST(${c} AS TEXT), 'null')`;
-    case 'bool':
-      return `CASE ${c} WHEN 1 THEN 'true' WHEN 0 THEN 'false' ELSE 'null' END`;
-    case 'timestamp':
-      return timestampMilliseconds
-        ? `CASE WHEN ${c} IS NULL THEN 'null' ELSE '"' || substr(${c}, 1, 19) || '.' || substr(substr(${c}, 21) || '000', 1, 3) || '"' END`
-        : `CASE WHEN ${c} IS NULL THEN 'null' ELSE '"' || substr(${c}, 1, 19) || '"' END`;
-    case 'numeric':
-      return (
-        `coalesce(${quoteIdent(exactColumn(field.id))}, CASE WHEN ${c} IS NULL THEN 'null' WHEN typeof(${c}) = 'integer' ` +
-        `THEN CAST(${c} AS TEXT) ELSE ${SQLITE_FUNCTIONS.numberText}(${c}, 'numeric') END)`
-      );
-    case 'float8':
-      return `CASE WHEN ${c} IS NULL THEN 'null' ELSE ${SQLITE_FUNCTIONS.numberText}(${c}, 'float8') END`;
-    case 'text':
-    case 'date':
-      // Text columns hold only text (their affinity makes it so), which json_quote quotes; NULL it writes as null.
-      return `json_quote(${c})`;
-  }
 }
 
 /** One record as a compact JSON object (each field's id and value) or list (the values), as the API's records. */
@@ -116,7 +123,7 @@ export function jsonRecordSql(fields: readonly LineField[], lists: boolean, time
   if (fields.length === 0) return quoteLiteral(lists ? '[]' : '{}');
   const parts = fields.flatMap((f, i) => {
     const lead = (i === 0 ? (lists ? '[' : '{') : ',') + (lists ? '' : `${JSON.stringify(f.id)}:`);
-    return [quoteLiteral(lead), jsonValue(f, timestampMilliseconds)];
+    return [quoteLiteral(lead), valueText(f, JSON_FORMAT, timestampMilliseconds)];
   });
   return concatenated([...parts, quoteLiteral(lists ? ']' : '}')]);
 }
