@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import yauzl from 'yauzl';
+import type yauzl from 'yauzl';
 import { NotATableError } from './readers/sniff.js';
 
 export interface LocatedSource {
@@ -74,7 +74,9 @@ const NOT_A_TABLE_ENTRY = /(^|\/)(__MACOSX\/|\.)|\/$|(^|\/)(readme|licen[cs]e|co
 async function extractOnlyTable(file: string, into: string, displayName: string): Promise<boolean> {
   let zip: yauzl.ZipFile;
   try {
-    zip = await yauzl.openPromise(file, { lazyEntries: true, autoClose: false, strictFileNames: false });
+    // Imported when an archive is first met, as the readers of typed files are (src/ingest/readers/open.ts).
+    const { default: unzip } = await import('yauzl');
+    zip = await unzip.openPromise(file, { lazyEntries: true, autoClose: false, strictFileNames: false });
   } catch (err) {
     throw new NotATableError(displayName, `a ZIP archive that cannot be read (${(err as Error).message})`);
   }

@@ -1,12 +1,25 @@
 // How values read on the pages: numbers with thousands separators, shares as percentages, signed changes, dates in
 // words, and which fields hold Irish text (marked lang="ga" so screen readers pronounce them as Irish).
 
-const whole = new Intl.NumberFormat('en-IE', { maximumFractionDigits: 0 });
-const decimal = new Intl.NumberFormat('en-IE', { maximumFractionDigits: 6 });
+/**
+ * Formatters by their fraction digits, each made when first used: making one is far slower than using it, and the
+ * first one loads the locale's data (about 6 MB of memory), which a process that serves only the API never needs.
+ */
+const formatters = new Map<string, Intl.NumberFormat>();
+
+function numberFormat(minimumFractionDigits: number, maximumFractionDigits: number): Intl.NumberFormat {
+  const key = `${minimumFractionDigits}-${maximumFractionDigits}`;
+  let format = formatters.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat('en-IE', { minimumFractionDigits, maximumFractionDigits });
+    formatters.set(key, format);
+  }
+  return format;
+}
 
 export function formatNumber(value: number | null | undefined): string {
   if (value === null || value === undefined || Number.isNaN(value)) return '–';
-  return Number.isInteger(value) ? whole.format(value) : decimal.format(value);
+  return numberFormat(0, Number.isInteger(value) ? 0 : 6).format(value);
 }
 
 /** A 0–1 share as a percentage with one decimal: 0.2453 → "24.5%". */
@@ -15,19 +28,11 @@ export function formatShare(share: number | null | undefined, digits = 1): strin
   return `${(share * 100).toFixed(digits)}%`;
 }
 
-/** Formatters by number of decimals: making one is far slower than using it. */
-const fixed = new Map<number, Intl.NumberFormat>();
-
 /** A signed change: +3, −2, 0 (with a true minus sign, which screen readers read as "minus"). */
 export function formatSigned(value: number | null | undefined, digits = 0, suffix = ''): string {
   if (value === null || value === undefined || Number.isNaN(value)) return '–';
   const rounded = Number(value.toFixed(digits));
-  let format = fixed.get(digits);
-  if (!format) {
-    format = new Intl.NumberFormat('en-IE', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-    fixed.set(digits, format);
-  }
-  const text = format.format(Math.abs(rounded));
+  const text = numberFormat(digits, digits).format(Math.abs(rounded));
   return `${rounded > 0 ? '+' : rounded < 0 ? '−' : ''}${text}${suffix}`;
 }
 

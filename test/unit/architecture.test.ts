@@ -163,3 +163,56 @@ test('the catalogue names no election: its layouts and transforms are elections/
   );
   assert.ok(election.test(readFileSync(path.join(SRC, 'elections', 'sources.ts'), 'utf8')));
 });
+
+/** The packages a serving process loads only when first needed: each costs megabytes it would otherwise hold idle. */
+const LOADED_WHEN_NEEDED = [
+  'hyparquet',
+  'hyparquet-compressors',
+  'saxes',
+  'yauzl',
+  'libpg-query',
+  'linkedom',
+  '@observablehq/plot',
+  'prom-client',
+];
+
+const STATIC_IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s(?!type\s)[^'"]*?from\s+['"]([^'"]+)['"]|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g;
+
+/** The modules of src/ that `npm start` loads before its first answer, and the packages they import. */
+function loadedAtStart(entry: string): { modules: string[]; packages: Map<string, string> } {
+  const modules = [entry];
+  const packages = new Map<string, string>();
+  for (let i = 0; i < modules.length; i++) {
+    const file = modules[i]!;
+    for (const match of readFileSync(file, 'utf8').matchAll(STATIC_IMPORT)) {
+      const specifier = (match[1] ?? match[2])!;
+      if (specifier.startsWith('.')) {
+        const target = path.resolve(path.dirname(file), specifier).replace(/\.js$/, '');
+        const found = ['.ts', '.tsx']
+          .map((ext) => target + ext)
+          .find((candidate) => statSync(candidate, { throwIfNoEntry: false }));
+        if (found && !modules.includes(found)) modules.push(found);
+      } else if (!specifier.startsWith('node:')) {
+        const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
+        if (!packages.has(name)) packages.set(name, path.relative(PROJECT_ROOT, file));
+      }
+    }
+  }
+  return { modules, packages };
+}
+
+test('a serving process starts without the readers, parsers and renderers it loads when first needed', () => {
+  const { modules, packages } = loadedAtStart(path.join(SRC, 'main.ts'));
+  assert.ok(modules.length > 100, `followed ${modules.length} modules`);
+  assert.ok(packages.has('better-sqlite3') && packages.has('pino'), 'the walk reaches the store and the logger');
+  const early = LOADED_WHEN_NEEDED.filter((name) => packages.has(name)).map(
+    (name) => `${name} (${packages.get(name)})`,
+  );
+  assert.deepEqual(early, []);
+  // A locale's formatter or collator made as a module loads loads the locale's data (about 6 MB) into every process.
+  const eagerLocale = modules
+    .filter((file) => /^(?:const|let|export const) [^=\n]+= new Intl\./m.test(readFileSync(file, 'utf8')))
+    .map((file) => path.relative(PROJECT_ROOT, file));
+  assert.deepEqual(eagerLocale, []);
+});

@@ -3,10 +3,8 @@
 
 import { openDelimited } from './delimited.js';
 import { fieldTypeOfCkan, findRecords, ndjsonShape, openJson, openJsonColumns, type RecordsLocation } from './json.js';
-import { openParquet } from './parquet.js';
 import { NotATableError, type Sniffed } from './sniff.js';
 import type { TableReader } from './types.js';
-import { openXlsx } from './xlsx.js';
 
 /** What a publisher may say instead of what was sniffed. */
 export interface ReadOverrides {
@@ -124,10 +122,14 @@ export async function openTypedFile(
 ): Promise<TableReader> {
   let reader: TableReader;
   try {
+    // Imported when first met: a serving process that never reads a workbook or a Parquet file does not hold these
+    // readers and their libraries (about a hundred modules) in memory.
     reader =
       spec.format === 'xlsx'
-        ? await openXlsx(file, { displayName, ...(spec.sheet ? { sheet: spec.sheet } : {}) })
-        : await openParquet(file, { displayName });
+        ? await (
+            await import('./xlsx.js')
+          ).openXlsx(file, { displayName, ...(spec.sheet ? { sheet: spec.sheet } : {}) })
+        : await (await import('./parquet.js')).openParquet(file, { displayName });
   } catch (err) {
     if (err instanceof NotATableError) throw err;
     const message = (err as Error).message;
