@@ -351,6 +351,48 @@ for (const backend of BROWSER_BACKENDS)
       }
     });
 
+    for (const javaScript of [true, false])
+      test(`a table wider than a phone keeps its caption in view and its gains readable (JavaScript ${javaScript ? 'on' : 'off'})`, async () => {
+        const tab = await openTab(browser, { javaScript, width: 360, height: 800 });
+        try {
+          await tab.page.goto(`${served.base}${DBS}`);
+          const region = tab.page.getByRole('region', { name: 'Dublin Bay South since 2016' });
+          const caption = region.locator('caption');
+          const within = async () => {
+            const [box, text] = [await region.boundingBox(), await caption.boundingBox()];
+            return !!box && !!text && text.x >= box.x - 0.5 && text.x + text.width <= box.x + box.width + 0.5;
+          };
+          const { scrollWidth, clientWidth } = await region.evaluate((e) => ({
+            scrollWidth: e.scrollWidth,
+            clientWidth: e.clientWidth,
+          }));
+          assert.ok(
+            scrollWidth > clientWidth + 100,
+            `the table (${scrollWidth} px) is wider than its box (${clientWidth} px)`,
+          );
+          assert.ok(await within(), 'the caption is within the box before scrolling');
+          await region.evaluate((e) => {
+            e.scrollLeft = e.scrollWidth;
+          });
+          assert.ok(await within(), 'the caption is within the box scrolled to the end');
+          assert.match(
+            await caption.innerText(),
+            /^Dublin Bay South: seats and share of first preferences by party, 2016 and 2020$/,
+          );
+          // Fine Gael's loss is read in at most two lines, not a word a line.
+          const loss = region
+            .locator('tbody tr', { has: tab.page.getByRole('link', { name: 'Fine Gael' }) })
+            .locator('td')
+            .last();
+          assert.equal((await loss.innerText()).trim(), 'loss to Sinn Féin');
+          const lossBox = await loss.boundingBox();
+          assert.ok(lossBox && lossBox.width >= 128, `the gains column is ${lossBox?.width} px wide`);
+          assert.deepEqual(tab.problems, []);
+        } finally {
+          await tab.close();
+        }
+      });
+
     test('every page reflows at 320 px wide (400 % zoom): no sideways scrolling of the page', async () => {
       const tab = await openTab(browser, { javaScript: true, width: 320, height: 640 });
       try {
