@@ -31,13 +31,13 @@ export function surnameSortKey(surname: string): string {
 
 // Made when first compared: a collator loads the locale's data, which a process serving only the API never needs.
 let collator: Intl.Collator | undefined;
-const surnameCollator = () => (collator ??= new Intl.Collator('en-IE', { sensitivity: 'base', numeric: true }));
+const textCollator = () => (collator ??= new Intl.Collator('en-IE', { sensitivity: 'base', numeric: true }));
 
 export function compareSurnames(
   a: { surname: string; firstName: string },
   b: { surname: string; firstName: string },
 ): number {
-  const collate = surnameCollator();
+  const collate = textCollator();
   return (
     collate.compare(surnameSortKey(a.surname), surnameSortKey(b.surname)) ||
     collate.compare(foldText(a.firstName), foldText(b.firstName))
@@ -83,7 +83,7 @@ export function displayName(text: string): string {
 }
 
 export function compareText(a: string, b: string): number {
-  return surnameCollator().compare(foldText(a), foldText(b));
+  return textCollator().compare(foldText(a), foldText(b));
 }
 
 /** Party labels vary between files ("The Labour Party", "Labour Party"); this is what must agree for a match. */

@@ -5,10 +5,11 @@
  * Formatters by their fraction digits, each made when first used: making one is far slower than using it, and the
  * first one loads the locale's data (about 6 MB of memory), which a process that serves only the API never needs.
  */
-const formatters = new Map<string, Intl.NumberFormat>();
+const formatters = new Map<number, Intl.NumberFormat>();
 
 function numberFormat(minimumFractionDigits: number, maximumFractionDigits: number): Intl.NumberFormat {
-  const key = `${minimumFractionDigits}-${maximumFractionDigits}`;
+  // Both are at most 20 (Intl's limit), so one number keys the pair without making a string on every call.
+  const key = minimumFractionDigits * 32 + maximumFractionDigits;
   let format = formatters.get(key);
   if (!format) {
     format = new Intl.NumberFormat('en-IE', { minimumFractionDigits, maximumFractionDigits });
