@@ -179,20 +179,23 @@ const LOADED_WHEN_NEEDED = [
 const STATIC_IMPORT =
   /(?:^|\n)\s*(?:import|export)\s(?!type\s)[^'"]*?from\s+['"]([^'"]+)['"]|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g;
 
-/** The modules of src/ that `npm start` loads before its first answer, and the packages they import. */
-function loadedAtStart(entry: string): { modules: string[]; packages: Map<string, string> } {
-  const modules = [entry];
+/** The modules of src/ that `npm start` loads before its first answer (with their text), and the packages they import. */
+function loadedAtStart(entry: string): { modules: Map<string, string>; packages: Map<string, string> } {
+  const modules = new Map<string, string>();
   const packages = new Map<string, string>();
-  for (let i = 0; i < modules.length; i++) {
-    const file = modules[i]!;
-    for (const match of readFileSync(file, 'utf8').matchAll(STATIC_IMPORT)) {
+  const pending = [entry];
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (modules.has(file)) continue;
+    const text = readFileSync(file, 'utf8');
+    modules.set(file, text);
+    for (const match of text.matchAll(STATIC_IMPORT)) {
       const specifier = (match[1] ?? match[2])!;
       if (specifier.startsWith('.')) {
         const target = path.resolve(path.dirname(file), specifier).replace(/\.js$/, '');
         const found = ['.ts', '.tsx']
           .map((ext) => target + ext)
           .find((candidate) => statSync(candidate, { throwIfNoEntry: false }));
-        if (found && !modules.includes(found)) modules.push(found);
+        if (found) pending.push(found);
       } else if (!specifier.startsWith('node:')) {
         const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
         if (!packages.has(name)) packages.set(name, path.relative(PROJECT_ROOT, file));
@@ -204,15 +207,16 @@ function loadedAtStart(entry: string): { modules: string[]; packages: Map<string
 
 test('a serving process starts without the readers, parsers and renderers it loads when first needed', () => {
   const { modules, packages } = loadedAtStart(path.join(SRC, 'main.ts'));
-  assert.ok(modules.length > 100, `followed ${modules.length} modules`);
+  assert.ok(modules.size > 100, `followed ${modules.size} modules`);
   assert.ok(packages.has('better-sqlite3') && packages.has('pino'), 'the walk reaches the store and the logger');
   const early = LOADED_WHEN_NEEDED.filter((name) => packages.has(name)).map(
     (name) => `${name} (${packages.get(name)})`,
   );
   assert.deepEqual(early, []);
-  // A locale's formatter or collator made as a module loads loads the locale's data (about 6 MB) into every process.
-  const eagerLocale = modules
-    .filter((file) => /^(?:const|let|export const) [^=\n]+= new Intl\./m.test(readFileSync(file, 'utf8')))
-    .map((file) => path.relative(PROJECT_ROOT, file));
+  // A locale's formatter or collator made while its module loads brings the locale's data (about 6 MB) into every
+  // process.
+  const eagerLocale = [...modules]
+    .filter(([, text]) => /^(?:const|let|export const) [^=\n]+= new Intl\./m.test(text))
+    .map(([file]) => path.relative(PROJECT_ROOT, file));
   assert.deepEqual(eagerLocale, []);
 });
