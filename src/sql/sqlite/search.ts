@@ -5,7 +5,7 @@ import { lexemeKey, type CandidateFilter } from '../../text-search/index.js';
 import { RANK_NORMALIZATION, type PlanField, type SearchPlan, type TextMatch } from '../../query/plan.js';
 import type { SqlCompiler } from '../../dialect/compiler.js';
 import { compilerOf, type ParamList, type SearchDialectHooks } from '../search-compiler.js';
-import { SQLITE_FUNCTIONS as F } from '../../dialect/sqlite/functions.js';
+import { SQLITE_FUNCTIONS as F, sparseDeadlineSql } from '../../dialect/sqlite/functions.js';
 import { exactValueSql, rowArgumentsSql } from '../../dialect/sqlite/ddl.js';
 import { quoteIdent, resourceTables } from '../../dialect/sqlite/quote.js';
 import { delimitedLineSql, jsonRecordSql } from '../../dialect/sqlite/lines.js';
@@ -70,7 +70,10 @@ function fieldText(field: PlanField): string {
 
 function hooks(options: SqliteCompileOptions): SearchDialectHooks {
   return {
-    rowGuard: (plan) => (plan.resourceRows > GUARD_ROWS || hasTextSearch(plan) ? `${F.deadline}("_id")` : null),
+    // A full-text function per row costs more than the deadline's call, which then goes on every row; without one, a
+    // row costs SQLite so little that the call would be most of it.
+    rowGuard: (plan) =>
+      hasTextSearch(plan) ? `${F.deadline}("_id")` : plan.resourceRows > GUARD_ROWS ? sparseDeadlineSql() : null,
     placeholder: () => '?',
     quoteIdent,
     table: (resourceId) => resourceTables(resourceId).data,

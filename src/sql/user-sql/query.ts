@@ -13,7 +13,7 @@ import type {
   SortBy,
   WithClause,
 } from 'libpg-query';
-import { SQLITE_FUNCTIONS } from '../../dialect/sqlite/functions.js';
+import { sparseDeadlineSql } from '../../dialect/sqlite/functions.js';
 import { quoteIdent } from '../../dialect/sqlite/quote.js';
 import { exactValueSql, rowTsvectorSql } from '../../dialect/sqlite/ddl.js';
 import type { FieldType } from '../../catalog/types.js';
@@ -767,9 +767,8 @@ export class StatementTranslator implements Translation {
       } else base.push({ name: f.id, type, native: true, length: null });
     }
     const entry = this.entryFor(refName, rv.alias, base, sqlAlias, 'table', '_id');
-    const deadline = `${SQLITE_FUNCTIONS.deadline}("_id")`;
     return {
-      sql: `(SELECT *${exactValues.join('')} FROM ${q(info.id)} WHERE ${deadline}) AS ${q(sqlAlias)}`,
+      sql: `(SELECT *${exactValues.join('')} FROM ${q(info.id)} WHERE ${sparseDeadlineSql()}) AS ${q(sqlAlias)}`,
       entries: [entry],
       visible: entry.columns,
     };
