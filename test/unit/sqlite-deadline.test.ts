@@ -1,6 +1,6 @@
 // The embedded store's statement deadline on rows that cost SQLite little: the deadline function is asked on one row in
 // 64, so a deep OFFSET is stepped over at SQLite's speed, and a statement that runs past its time is still stopped
-// within a few milliseconds of it.
+// within a few milliseconds of it; an unfiltered page that walks one index from its start, not far, carries none.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +10,11 @@ import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { SPARSE_DEADLINE_ROWS, SQLITE_FUNCTIONS, sparseDeadlineSql } from '../../src/dialect/sqlite/functions.js';
 import { DeadlineExceeded, openReadConnection, type ReadConnection } from '../../src/storage/sqlite/connection.js';
+import { ApiError } from '../../src/errors.js';
+import type { PlanField } from '../../src/query/plan.js';
+import { readSearchRequest } from '../../src/query/search-params.js';
+import { planSearch, type PlanResource } from '../../src/query/search-plan.js';
+import { sqliteCompiler } from '../../src/sql/sqlite/search.js';
 
 const ROWS = 200_000;
 
@@ -28,6 +33,8 @@ describe('the sparse deadline of the embedded store', () => {
         `INSERT INTO t SELECT i, printf('%06d', (i * 7919) % ${ROWS}) FROM n`,
     );
     db.exec('CREATE INDEX t_name ON t ("name")');
+    db.exec('ALTER TABLE t ADD COLUMN "note" TEXT');
+    db.exec('CREATE INDEX t_note ON t ("note")');
     db.close();
     connection = openReadConnection(file);
   });
@@ -82,5 +89,88 @@ describe('the sparse deadline of the embedded store', () => {
     const took = performance.now() - started;
     // A loaded two-core machine can pause any process for tens of milliseconds; the bound is for a stop never made.
     assert.ok(took >= 20 && took < 250, `stopped after ${took.toFixed(1)} ms`);
+  });
+
+  describe('a page that walks one index from its start', () => {
+    const { compileSearch } = sqliteCompiler({ indexLanguage: 'english' });
+    const resource = (name: Partial<PlanField>, denseIds = true): PlanResource => {
+      const fields: PlanField[] = [
+        { id: '_id', type: 'int', nullable: false, indexed: true },
+        { id: 'name', type: 'text', ...name },
+        { id: 'note', type: 'text', nullable: true, indexed: true },
+      ];
+      return { id: 't', fields, fieldById: new Map(fields.map((f) => [f.id, f])), total: ROWS, denseIds };
+    };
+    const compiled = (input: Record<string, unknown>, of = resource({ nullable: false, indexed: true })) => {
+      const plan = planSearch(
+        readSearchRequest({ resource_id: 't', ...input }, { rowsDefault: 100, rowsMax: 32000 }),
+        of,
+        {
+          defaultLanguage: 'english',
+        },
+      );
+      if (plan instanceof ApiError) assert.fail(JSON.stringify(plan.validation));
+      return compileSearch(plan);
+    };
+    const plan = (sql: string) =>
+      connection.db
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all(...Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => 1))
+        .map((row) => (row as { detail: string }).detail)
+        .join(' | ');
+
+    test('carries no deadline, and SQLite walks the index without sorting', () => {
+      for (const input of [
+        { sort: 'name', offset: 150_000, limit: 100 },
+        { sort: 'name, _id', offset: 249_000, limit: 1000 },
+      ]) {
+        const query = compiled(input);
+        assert.doesNotMatch(query.sql, /cc_deadline/, JSON.stringify(input));
+        assert.equal(query.interruptible, undefined);
+        // The page's _ids, then their records (sorted again, a page's worth).
+        const page = /IN \((SELECT .* OFFSET \?)\)/.exec(query.sql)?.[1] ?? assert.fail(query.sql);
+        assert.doesNotMatch(plan(page), /TEMP B-TREE/, page);
+        assert.match(plan(page), /USING COVERING INDEX t_name/);
+      }
+      // A mirror's resource, whose _ids have gaps, pages by offset in _id order: a walk of the table.
+      const byId = compiled({ offset: 200_000 }, resource({ nullable: false, indexed: true }, false));
+      assert.doesNotMatch(byId.sql, /cc_deadline/);
+      assert.doesNotMatch(plan(byId.sql), /TEMP B-TREE/);
+    });
+
+    test('gives the page a guarded statement gives', () => {
+      const query = compiled({ sort: 'name', offset: 123_456, limit: 50 });
+      const guarded = compiled({ sort: 'name', offset: 123_456, limit: 50 }, resource({ nullable: false }));
+      assert.match(guarded.sql, /cc_deadline/);
+      const rows = connection.db
+        .prepare(query.sql)
+        .raw(true)
+        .all(...query.params);
+      assert.equal(rows.length, 50);
+      assert.deepEqual(
+        connection.deadline.run(10_000, () =>
+          connection.db
+            .prepare(guarded.sql)
+            .raw(true)
+            .all(...guarded.params),
+        ),
+        rows,
+      );
+    });
+
+    test('keeps the deadline past the bound, on a field without an index or with nulls, descending, or filtered', () => {
+      for (const [input, of] of [
+        [{ sort: 'name', offset: 250_000 }, undefined],
+        [{ sort: 'name', limit: 1001 }, undefined],
+        [{ sort: 'name' }, resource({ nullable: false })],
+        [{ sort: 'name' }, resource({ nullable: true, indexed: true })],
+        [{ sort: 'note' }, undefined],
+        [{ sort: 'name desc' }, undefined],
+        [{ sort: 'name, note' }, undefined],
+        [{ sort: 'name', filters: { note: 'x' } }, undefined],
+        [{ offset: 300_000 }, resource({}, false)],
+      ] as [Record<string, unknown>, PlanResource | undefined][])
+        assert.match(compiled(input, of).sql, /cc_deadline/, JSON.stringify(input));
+    });
   });
 });
