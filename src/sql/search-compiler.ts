@@ -34,6 +34,12 @@ export class ParamList {
   }
 }
 
+/**
+ * Which statement of a plan a row guard is for: its page (bounded by the page's limit and offset), its count, or the
+ * counts of a field's values in its records (both of which read every record the plan's conditions select).
+ */
+export type GuardedStatement = 'page' | 'count' | 'values';
+
 export interface SearchDialectHooks {
   placeholder(position: number): string;
   quoteIdent(name: string): string;
@@ -58,7 +64,7 @@ export interface SearchDialectHooks {
    * A condition evaluated on every row a statement visits that stops the statement once its time is up (the embedded
    * store's deadline function); null when this plan does not need one.
    */
-  rowGuard?(plan: SearchPlan): string | null;
+  rowGuard?(plan: SearchPlan, statement: GuardedStatement): string | null;
   /**
    * Find the page's `_id`s first, then fetch their records (and compute their ranks) by `_id`: a store whose sorter
    * would otherwise carry every candidate's record text, and rank every candidate, does only the page's worth.
@@ -160,13 +166,22 @@ function orderSql(h: SearchDialectHooks, p: ParamList, key: SortKey): string {
 }
 
 /** Marks a statement that carries the dialect's row guard, so the store may stop it part way. */
-function interruptible(h: SearchDialectHooks, plan: SearchPlan): { interruptible?: true } {
-  return h.rowGuard?.(plan) ? { interruptible: true } : {};
+function interruptible(
+  h: SearchDialectHooks,
+  plan: SearchPlan,
+  statement: GuardedStatement = 'page',
+): { interruptible?: true } {
+  return h.rowGuard?.(plan, statement) ? { interruptible: true } : {};
 }
 
-function fromWhere(h: SearchDialectHooks, p: ParamList, plan: SearchPlan): string {
+function fromWhere(
+  h: SearchDialectHooks,
+  p: ParamList,
+  plan: SearchPlan,
+  statement: GuardedStatement = 'page',
+): string {
   const table = h.table(plan.resourceId);
-  const guard = h.rowGuard?.(plan) ?? null;
+  const guard = h.rowGuard?.(plan, statement) ?? null;
   const where = plan.where ? conditionSql(h, p, plan, plan.where) : null;
   if (where && guard) return `FROM ${table} WHERE (${where}) AND ${guard}`;
   return where || guard ? `FROM ${table} WHERE ${where ?? guard}` : `FROM ${table}`;
@@ -247,14 +262,18 @@ export function compileCountWith(h: SearchDialectHooks, plan: SearchPlan): Compi
   const p = new ParamList(h.placeholder);
   if (plan.distinct) {
     const select = plan.columns.map((c) => columnSql(h, p, c));
-    const from = fromWhere(h, p, plan);
+    const from = fromWhere(h, p, plan, 'count');
     return {
       sql: `SELECT count(*) FROM (SELECT DISTINCT ${select.join(', ') || 'NULL'} ${from}) AS counted`,
       params: p.values,
-      ...interruptible(h, plan),
+      ...interruptible(h, plan, 'count'),
     };
   }
-  return { sql: `SELECT count(*) ${fromWhere(h, p, plan)}`, params: p.values, ...interruptible(h, plan) };
+  return {
+    sql: `SELECT count(*) ${fromWhere(h, p, plan, 'count')}`,
+    params: p.values,
+    ...interruptible(h, plan, 'count'),
+  };
 }
 
 /**
@@ -264,9 +283,9 @@ export function compileCountWith(h: SearchDialectHooks, plan: SearchPlan): Compi
 export function compileValueCountsWith(h: SearchDialectHooks, plan: ValueCountPlan): CompiledQuery {
   const p = new ParamList(h.placeholder);
   const column = h.quoteIdent(plan.field.id);
-  const from = fromWhere(h, p, plan.view);
+  const from = fromWhere(h, p, plan.view, 'values');
   const sql = `SELECT ${column}, count(*) ${from} GROUP BY ${column} ORDER BY count(*) DESC, ${h.keyExpression(plan.field)} NULLS LAST LIMIT ${p.bind(plan.limit)}`;
-  return { sql, params: p.values, ...interruptible(h, plan.view) };
+  return { sql, params: p.values, ...interruptible(h, plan.view, 'values') };
 }
 
 /**

@@ -92,7 +92,7 @@ describe('the sparse deadline of the embedded store', () => {
   });
 
   describe('a page that walks one index from its start', () => {
-    const { compileSearch } = sqliteCompiler({ indexLanguage: 'english' });
+    const { compileSearch, compileCount, compileValueCounts } = sqliteCompiler({ indexLanguage: 'english' });
     const resource = (name: Partial<PlanField>, denseIds = true): PlanResource => {
       const fields: PlanField[] = [
         { id: '_id', type: 'int', nullable: false, indexed: true },
@@ -101,7 +101,7 @@ describe('the sparse deadline of the embedded store', () => {
       ];
       return { id: 't', fields, fieldById: new Map(fields.map((f) => [f.id, f])), total: ROWS, denseIds };
     };
-    const compiled = (input: Record<string, unknown>, of = resource({ nullable: false, indexed: true })) => {
+    const planOf = (input: Record<string, unknown>, of = resource({ nullable: false, indexed: true })) => {
       const plan = planSearch(
         readSearchRequest({ resource_id: 't', ...input }, { rowsDefault: 100, rowsMax: 32000 }),
         of,
@@ -110,8 +110,9 @@ describe('the sparse deadline of the embedded store', () => {
         },
       );
       if (plan instanceof ApiError) assert.fail(JSON.stringify(plan.validation));
-      return compileSearch(plan);
+      return plan;
     };
+    const compiled = (input: Record<string, unknown>, of?: PlanResource) => compileSearch(planOf(input, of));
     const plan = (sql: string) =>
       connection.db
         .prepare(`EXPLAIN QUERY PLAN ${sql}`)
@@ -171,6 +172,20 @@ describe('the sparse deadline of the embedded store', () => {
         [{ offset: 300_000 }, resource({}, false)],
       ] as [Record<string, unknown>, PlanResource | undefined][])
         assert.match(compiled(input, of).sql, /cc_deadline/, JSON.stringify(input));
+    });
+
+    test("keeps the deadline in the statements that read every record of the page's view", () => {
+      // The page is bounded; counting its records, or each value of a field in them, reads the whole table.
+      const view = planOf({ sort: 'name', offset: 10, limit: 10 });
+      assert.doesNotMatch(compileSearch(view).sql, /cc_deadline/);
+      assert.match(compileCount(view).sql, /cc_deadline/);
+      const counts = compileValueCounts({
+        view,
+        field: view.orderBy[0]!.target.kind === 'field' ? view.orderBy[0]!.target.field : assert.fail(),
+        limit: 10,
+      });
+      assert.match(counts.sql, /cc_deadline/);
+      assert.equal(counts.interruptible, true);
     });
   });
 });

@@ -100,10 +100,10 @@ function hooks(options: SqliteCompileOptions): SearchDialectHooks {
   return {
     // A full-text function per row costs more than the deadline's call, which then goes on every row; without one, a
     // row costs SQLite so little that the call would be most of it.
-    rowGuard: (plan) =>
+    rowGuard: (plan, statement) =>
       hasTextSearch(plan)
         ? `${F.deadline}("_id")`
-        : plan.resourceRows > GUARD_ROWS && !boundedWalk(plan)
+        : plan.resourceRows > GUARD_ROWS && !(statement === 'page' && boundedWalk(plan))
           ? sparseDeadlineSql()
           : null,
     placeholder: () => '?',
