@@ -60,6 +60,11 @@ export interface StorageChoice {
   description: string;
   loadTarget(): LoadTarget;
   openStore(): Promise<Store>;
+  /**
+   * Whether a field's own index leaves a value's records in no particular order, so that a sort by the field (which
+   * breaks ties by `_id`) wants its sort index: PostgreSQL's B-tree, not SQLite's, whose entries end with the `_id`.
+   */
+  sortsNeedId: boolean;
 }
 
 export function storageFor(settings: Settings): StorageChoice {
@@ -82,6 +87,7 @@ export function storageFor(settings: Settings): StorageChoice {
           searchTimeoutMs: settings.searchTimeoutMs,
           sqlTimeoutMs: settings.sqlTimeoutMs,
         }),
+      sortsNeedId: true,
     };
   }
   return {
@@ -89,6 +95,7 @@ export function storageFor(settings: Settings): StorageChoice {
     description: `embedded SQLite (${path.basename(settings.databasePath)})`,
     loadTarget: () => new SqliteLoadTarget(settings.databasePath),
     openStore: () => openSqliteStore(settings.databasePath, { searchTimeoutMs: settings.searchTimeoutMs }),
+    sortsNeedId: false,
   };
 }
 

@@ -186,7 +186,13 @@ function askForIndexes(plan: SearchPlan, resource: CatalogResource, services: Se
     }
   };
   walk(plan.where);
-  for (const key of plan.orderBy) if (key.target.kind === 'field') ask(key.target.field);
+  for (const key of plan.orderBy) {
+    if (key.target.kind !== 'field' || key.target.field.id === '_id') continue;
+    const { field } = key.target;
+    const sortIndexed = key.descending ? field.sortIndexedDescending : field.sortIndexed;
+    if (!field.indexed || !sortIndexed)
+      indexes.request(resource.id, field.id, key.descending ? 'sort descending' : 'sort');
+  }
 }
 
 async function search(

@@ -2,6 +2,7 @@
 // services (catalogue, storage, settings). Actions return result values; the HTTP layer wraps them.
 
 import type { Catalog } from '../catalog/catalog.js';
+import type { IndexUse } from '../catalog/indexes.js';
 import type { ResidentTables } from '../resident/tables.js';
 import type { ParamSpec } from '../query/params.js';
 import type { Settings } from '../settings.js';
@@ -17,8 +18,12 @@ import type { StageTimings } from '../util/timing.js';
  * fields it filters or sorts on that have no index yet, and the health check lists what is still to be built.
  */
 export interface IndexDemand {
-  /** Asks for an index on a field of a large resource (built in the background; a repeated ask costs nothing). */
-  request(resourceId: string, fieldId: string): void;
+  /**
+   * Asks for an index on a field of a large resource (built in the background; a repeated ask costs nothing): to find
+   * records by its values, or to sort by it (a store whose field index does not order ties by `_id` builds its sort
+   * index then).
+   */
+  request(resourceId: string, fieldId: string, use?: IndexUse): void;
   /** The indexes still to be built (declared or asked for), by resource and key. */
   building(): Promise<{ resource: string; index: string }[]>;
 }

@@ -2,7 +2,7 @@
 // (record count, load time). A resource the catalogue declares but the store does not hold is not served.
 
 import { createHash } from 'node:crypto';
-import { indexKey } from './indexes.js';
+import { indexKey, sortIndexKey } from './indexes.js';
 import type { LoadedResource } from './stored.js';
 import {
   TABLE_METADATA,
@@ -54,7 +54,10 @@ export class Catalog {
           id: f.id,
           type: f.type,
           nullable: nullable.has(f.id),
-          indexed: built.has(indexKey([f.id])),
+          // A sort index serves the field's filters as well as its sorts.
+          indexed: built.has(indexKey([f.id])) || built.has(sortIndexKey(f.id)) || built.has(sortIndexKey(f.id, true)),
+          ...(built.has(sortIndexKey(f.id)) ? { sortIndexed: true } : {}),
+          ...(built.has(sortIndexKey(f.id, true)) ? { sortIndexedDescending: true } : {}),
           ...(quoted && f.type === 'text' && !quoted.has(f.id) ? { quoted: false } : {}),
           ...(f.info ? { info: f.info } : {}),
         })),

@@ -2,7 +2,7 @@
 // index, or a composite one the catalogue declares. A load builds none of them (only the key and the full-text index);
 // they are built once the resource is published, because the catalogue declares them or a query asks for one.
 
-import { compositeIndexName, fieldIndexName } from './types.js';
+import { compositeIndexName, fieldIndexName, sortIndexName } from './types.js';
 
 /** One index of a resource's fields. */
 export interface IndexSpec {
@@ -12,7 +12,12 @@ export interface IndexSpec {
   fields: string[];
   /** What the stores name it (the embedded store as it is; PostgreSQL from it and the table's name). */
   name: string;
+  /** A sort index whose field is descending (then `_id` ascending), as a page sorted by the field descending is. */
+  descending?: true;
 }
+
+/** What an index is asked for: finding records by a field's values, or sorting by it (ascending, descending). */
+export type IndexUse = 'filter' | 'sort' | 'sort descending';
 
 /** What a resource's indexes are worked out from. */
 export interface IndexedResource {
@@ -26,11 +31,31 @@ export function indexKey(fields: readonly string[]): string {
   return fields.length === 1 ? `"${fields[0]}"` : `(${fields.map((f) => `"${f}"`).join(', ')})`;
 }
 
+/** The key of a field's sort index: `("Field", "_id")`, or `("Field" DESC, "_id")`. */
+export function sortIndexKey(fieldId: string, descending = false): string {
+  return `("${fieldId}"${descending ? ' DESC' : ''}, "_id")`;
+}
+
 /** The index of one of the resource's fields; null for a field it does not have (`_id` is the tables' own key). */
 export function fieldIndex(resource: IndexedResource, fieldId: string): IndexSpec | null {
   const position = resource.fields.findIndex((f) => f.id === fieldId);
   if (position === -1) return null;
   return { key: indexKey([fieldId]), fields: [fieldId], name: fieldIndexName(resource.id, position + 1) };
+}
+
+/**
+ * A field's sort index: the field, then `_id`, so that a sorted page, or the next one after a record, is a range of it
+ * in the order the page wants (see sortIndexName). Null for a field the resource does not have.
+ */
+export function sortIndex(resource: IndexedResource, fieldId: string, descending = false): IndexSpec | null {
+  const position = resource.fields.findIndex((f) => f.id === fieldId);
+  if (position === -1) return null;
+  return {
+    key: sortIndexKey(fieldId, descending),
+    fields: [fieldId, '_id'],
+    name: sortIndexName(resource.id, position + 1, descending),
+    ...(descending ? { descending: true as const } : {}),
+  };
 }
 
 /** The indexes the catalogue declares for a resource: its marked fields', then its composite ones, in order. */
@@ -46,7 +71,8 @@ export function declaredIndexes(resource: IndexedResource): IndexSpec[] {
 
 /**
  * The resource's indexes with these keys (those a version has built, or those it is to have): a field's, whether the
- * catalogue declares it or a query asked for it, or a declared composite one. Keys it no longer has are left out.
+ * catalogue declares it or a query asked for it, a field's sort index, or a declared composite one. Keys it no longer
+ * has are left out.
  */
 export function indexesByKey(resource: IndexedResource, keys: Iterable<string>): IndexSpec[] {
   const declared = new Map(declaredIndexes(resource).map((spec) => [spec.key, spec]));
@@ -54,7 +80,11 @@ export function indexesByKey(resource: IndexedResource, keys: Iterable<string>):
   for (const key of keys) {
     const known = declared.get(key);
     const field = /^"(.*)"$/s.exec(key);
-    const spec = known ?? (field ? fieldIndex(resource, field[1]!) : null);
+    const sorted = /^\("(.*)"( DESC)?, "_id"\)$/s.exec(key);
+    const spec =
+      known ??
+      (field ? fieldIndex(resource, field[1]!) : null) ??
+      (sorted ? sortIndex(resource, sorted[1]!, sorted[2] !== undefined) : null);
     if (spec) specs.push(spec);
   }
   return specs;

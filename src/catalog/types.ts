@@ -284,6 +284,10 @@ export interface FieldInfo {
   nullable?: boolean;
   /** Whether the store has built an index on it so far (`_id` is the tables' own key). */
   indexed?: boolean;
+  /** Whether the store has built its sort index (the field, then `_id`: see sortIndexName), ascending. */
+  sortIndexed?: boolean;
+  /** The same, descending: a sort index serves one direction (a value's records by `_id` ascending in either). */
+  sortIndexedDescending?: boolean;
   /** False when no value of this text field needs COPY's quotes (known from loading); unknown counts as yes. */
   quoted?: boolean;
   /** The data dictionary entry, when the field has one. */
@@ -293,6 +297,15 @@ export interface FieldInfo {
 /** Name of a composite index (1-based, in catalogue order), the same in every store. */
 export function compositeIndexName(resourceId: string, position: number): string {
   return `${resourceId}__c${position}`;
+}
+
+/**
+ * Name of a field's sort index, the field (ascending, or descending) then `_id` (1-based position): built where a
+ * field's own index does not order a value's records by `_id` (PostgreSQL's; SQLite's holds each row's `_id` as its
+ * key).
+ */
+export function sortIndexName(resourceId: string, position: number, descending = false): string {
+  return `${resourceId}__${descending ? 'd' : 's'}${position}`;
 }
 
 /** Name of the index a store keeps on a resource's field (1-based position), the same in every store. */

@@ -4,13 +4,31 @@
 // built is recorded with each resource, so a process that starts (or restarts) builds what is still missing.
 
 import type { Logger } from 'pino';
-import { declaredIndexes, fieldIndex, indexesByKey, type IndexSpec } from '../catalog/indexes.js';
+import {
+  declaredIndexes,
+  fieldIndex,
+  indexesByKey,
+  sortIndex,
+  sortIndexKey,
+  type IndexSpec,
+  type IndexUse,
+} from '../catalog/indexes.js';
 import { parseCatalog } from '../catalog/load.js';
 import type { ResourceDefinition } from '../catalog/types.js';
 import type { LoadTarget, ResourceLoadRecord, StoreMeta } from '../storage/load-target.js';
 
 /** Field indexes that queries asked for, by resource id: field ids. */
 export type IndexRequests = ReadonlyMap<string, ReadonlySet<string>>;
+
+/**
+ * What queries asked for: fields to find records by, and fields to sort by (ascending, descending) whose sort index the
+ * store builds.
+ */
+export interface AskedIndexes {
+  fields: IndexRequests;
+  sorts: IndexRequests;
+  sortsDescending: IndexRequests;
+}
 
 /** A resource's indexes still to be built. */
 export interface PendingIndexes {
@@ -26,7 +44,10 @@ export interface IndexReport {
 }
 
 /** What the store holds that is not indexed yet: declared or requested, neither built nor refused. */
-export function pendingIndexes(meta: StoreMeta, requested: IndexRequests = new Map()): PendingIndexes[] {
+export function pendingIndexes(
+  meta: StoreMeta,
+  requested: AskedIndexes = { fields: new Map(), sorts: new Map(), sortsDescending: new Map() },
+): PendingIndexes[] {
   if (!meta.catalog) return [];
   const catalog = parseCatalog(JSON.parse(meta.catalog));
   // Not the store's own listing of its tables (_table_metadata): a record per resource, searched in memory.
@@ -37,9 +58,22 @@ export function pendingIndexes(meta: StoreMeta, requested: IndexRequests = new M
     if (!resource) continue;
     const done = new Set([...record.builtIndexes, ...(record.unbuiltIndexes ?? [])]);
     const wanted = new Map(declaredIndexes(resource).map((spec) => [spec.key, spec]));
-    for (const fieldId of requested.get(record.id) ?? []) {
+    const sorted = new Set<string>();
+    for (const [asked, descending] of [
+      [requested.sorts, false],
+      [requested.sortsDescending, true],
+    ] as const)
+      for (const fieldId of asked.get(record.id) ?? []) {
+        const spec = sortIndex(resource, fieldId, descending);
+        if (spec && !wanted.has(spec.key)) wanted.set(spec.key, spec);
+        sorted.add(fieldId);
+      }
+    // A field's sort index finds records by its values too: a field asked for both is given that one alone.
+    const hasSortIndex = (fieldId: string) =>
+      sorted.has(fieldId) || done.has(sortIndexKey(fieldId)) || done.has(sortIndexKey(fieldId, true));
+    for (const fieldId of requested.fields.get(record.id) ?? []) {
       const spec = fieldIndex(resource, fieldId);
-      if (spec && !wanted.has(spec.key)) wanted.set(spec.key, spec);
+      if (spec && !wanted.has(spec.key) && !hasSortIndex(fieldId)) wanted.set(spec.key, spec);
     }
     const specs = [...wanted.values()].filter((spec) => !done.has(spec.key));
     if (specs.length > 0) pending.push({ resource, record, specs });
@@ -48,7 +82,7 @@ export function pendingIndexes(meta: StoreMeta, requested: IndexRequests = new M
 }
 
 export interface IndexBuildOptions {
-  requested?: IndexRequests;
+  requested?: AskedIndexes;
   logger?: Logger;
   /** Told as each resource's indexes are published (`seconds`: the time since the build began). */
   onPublished?: (resource: ResourceDefinition, keys: string[], seconds: number) => void;
@@ -124,20 +158,38 @@ const BUSY_RETRY_MS = 5000;
  * lock keeps processes from building at once (one that finds it held tries again a little later).
  */
 export class IndexBuilds {
-  private readonly requested = new Map<string, Set<string>>();
+  private readonly requested = {
+    fields: new Map<string, Set<string>>(),
+    sorts: new Map<string, Set<string>>(),
+    sortsDescending: new Map<string, Set<string>>(),
+  };
   private running: Promise<void> | null = null;
   private again = false;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
 
+  /**
+   * `sortsNeedId`: the store's field index does not order a value's records by `_id` (PostgreSQL's), so an ascending
+   * sort asks for the field's sort index; where it does (SQLite's, keyed by each row's `_id`), for the field's index.
+   */
   constructor(
     private readonly target: () => LoadTarget,
     private readonly logger: Logger,
+    private readonly sortsNeedId = false,
   ) {}
 
-  request(resourceId: string, fieldId: string): void {
-    let fields = this.requested.get(resourceId);
-    if (!fields) this.requested.set(resourceId, (fields = new Set()));
+  request(resourceId: string, fieldId: string, use: IndexUse = 'filter'): void {
+    // Both stores' indexes keep a value's records in ascending _id order when walked forwards; walked backwards, for a
+    // descending sort, in descending _id order. So a descending sort wants its own index in both, an ascending one
+    // only where the field's index leaves a value's records in no order (sortsNeedId).
+    const asked =
+      use === 'sort descending'
+        ? this.requested.sortsDescending
+        : use === 'sort' && this.sortsNeedId
+          ? this.requested.sorts
+          : this.requested.fields;
+    let fields = asked.get(resourceId);
+    if (!fields) asked.set(resourceId, (fields = new Set()));
     if (fields.has(fieldId)) return;
     fields.add(fieldId);
     this.schedule(REQUEST_GATHER_MS);

@@ -35,6 +35,7 @@ describe('the sparse deadline of the embedded store', () => {
     db.exec('CREATE INDEX t_name ON t ("name")');
     db.exec('ALTER TABLE t ADD COLUMN "note" TEXT');
     db.exec('CREATE INDEX t_note ON t ("note")');
+    db.exec('CREATE INDEX t_name_desc ON t ("name" DESC)');
     db.close();
     connection = openReadConnection(file);
   });
@@ -121,17 +122,19 @@ describe('the sparse deadline of the embedded store', () => {
         .join(' | ');
 
     test('carries no deadline, and SQLite walks the index without sorting', () => {
-      for (const input of [
-        { sort: 'name', offset: 150_000, limit: 100 },
-        { sort: 'name, _id', offset: 249_000, limit: 1000 },
-      ]) {
-        const query = compiled(input);
+      for (const [input, index] of [
+        [{ sort: 'name', offset: 150_000, limit: 100 }, 't_name'],
+        [{ sort: 'name, _id', offset: 249_000, limit: 1000 }, 't_name'],
+        // Descending, by the field's descending sort index, whose entries are in the page's order.
+        [{ sort: 'name desc', offset: 150_000, limit: 100 }, 't_name_desc'],
+      ] as const) {
+        const query = compiled(input, resource({ nullable: false, indexed: true, sortIndexedDescending: true }));
         assert.doesNotMatch(query.sql, /cc_deadline/, JSON.stringify(input));
         assert.equal(query.interruptible, undefined);
         // The page's _ids, then their records (sorted again, a page's worth).
         const page = /IN \((SELECT .* OFFSET \?)\)/.exec(query.sql)?.[1] ?? assert.fail(query.sql);
         assert.doesNotMatch(plan(page), /TEMP B-TREE/, page);
-        assert.match(plan(page), /USING COVERING INDEX t_name/);
+        assert.match(plan(page), new RegExp(`USING COVERING INDEX ${index}\\b`));
       }
       // A mirror's resource, whose _ids have gaps, pages by offset in _id order: a walk of the table.
       const byId = compiled({ offset: 200_000 }, resource({ nullable: false, indexed: true }, false));

@@ -175,13 +175,19 @@ export function insertLexemesSql(resourceId: string): string {
   return `INSERT INTO ${resourceTables(resourceId).fullText} (rowid, lexemes) VALUES (?, ?)`;
 }
 
+/**
+ * An index's columns. A sort index's `_id` is left to SQLite, whose every index entry ends with its row's `_id` (the
+ * rowid) already: `("Votes" DESC)` is the order of `ORDER BY "Votes" DESC, "_id"`.
+ */
+function columns(spec: IndexSpec): string {
+  const fields = spec.fields.length === 2 && spec.fields[1] === '_id' ? spec.fields.slice(0, 1) : spec.fields;
+  return fields.map((f, i) => `${quoteIdent(f)}${i === 0 && spec.descending ? ' DESC' : ''}`).join(', ');
+}
+
 /** The field and composite indexes `specs` names (see src/catalog/indexes.ts), each built unless it is there. */
 export function createIndexesSql(resourceId: string, specs: readonly IndexSpec[]): string[] {
   const table = resourceTables(resourceId).data;
-  return specs.map(
-    (spec) =>
-      `CREATE INDEX IF NOT EXISTS ${quoteIdent(spec.name)} ON ${table} (${spec.fields.map(quoteIdent).join(', ')})`,
-  );
+  return specs.map((spec) => `CREATE INDEX IF NOT EXISTS ${quoteIdent(spec.name)} ON ${table} (${columns(spec)})`);
 }
 
 /**

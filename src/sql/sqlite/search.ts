@@ -72,9 +72,9 @@ const UNGUARDED_WALK_ROWS = 250_000;
 const UNGUARDED_PAGE_ROWS = 1000;
 
 /**
- * Whether a statement is bounded by construction: a page of the whole resource in `_id` order, or ascending by one
- * field that has an index and no nulls (then `ORDER BY field, _id` is that index's own order), no further than
- * UNGUARDED_WALK_ROWS in. SQLite walks the table or the index from its start and stops at the page's end.
+ * Whether a statement is bounded by construction: a page of the whole resource in `_id` order, or by one field that has
+ * no nulls and an index in the page's order (ascending, its index: `ORDER BY field, _id` is that index's own order;
+ * descending, its descending sort index), no further than UNGUARDED_WALK_ROWS in. SQLite walks the table or the index from its start and stops at the page's end.
  */
 function boundedWalk(plan: SearchPlan): boolean {
   // The records read and rendered (microseconds each, where a step costs nanoseconds) are bounded too.
@@ -86,9 +86,9 @@ function boundedWalk(plan: SearchPlan): boolean {
   if (!first || (isId(first) && !second)) return true;
   if (rest.length > 0 || (second && (!isId(second) || second.descending))) return false;
   const { target } = first;
-  return (
-    target.kind === 'field' && !first.descending && target.field.indexed === true && target.field.nullable === false
-  );
+  if (target.kind !== 'field' || target.field.nullable !== false) return false;
+  // Descending, its own sort index (see src/catalog/indexes.ts) is the page's order; the field's, walked backwards, not.
+  return (first.descending ? target.field.sortIndexedDescending : target.field.indexed) === true;
 }
 
 /** What a field-targeted full-text query reads of a field: a numeric with every digit, as PostgreSQL's `::text`. */
