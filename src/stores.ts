@@ -61,10 +61,11 @@ export interface StorageChoice {
   loadTarget(): LoadTarget;
   openStore(): Promise<Store>;
   /**
-   * Whether a field's own index leaves a value's records in no particular order, so that a sort by the field (which
-   * breaks ties by `_id`) wants its sort index: PostgreSQL's B-tree, not SQLite's, whose entries end with the `_id`.
+   * Whether a descending sort by a field of a large resource is given the field's descending index (see
+   * docs/architecture.md, "Sort indexes"): SQLite's; not PostgreSQL's, whose planner then walked such an index for a
+   * filtered sort too, in search of a rare value's records.
    */
-  sortsNeedId: boolean;
+  descendingIndexes: boolean;
 }
 
 export function storageFor(settings: Settings): StorageChoice {
@@ -87,7 +88,7 @@ export function storageFor(settings: Settings): StorageChoice {
           searchTimeoutMs: settings.searchTimeoutMs,
           sqlTimeoutMs: settings.sqlTimeoutMs,
         }),
-      sortsNeedId: true,
+      descendingIndexes: false,
     };
   }
   return {
@@ -95,7 +96,7 @@ export function storageFor(settings: Settings): StorageChoice {
     description: `embedded SQLite (${path.basename(settings.databasePath)})`,
     loadTarget: () => new SqliteLoadTarget(settings.databasePath),
     openStore: () => openSqliteStore(settings.databasePath, { searchTimeoutMs: settings.searchTimeoutMs }),
-    sortsNeedId: false,
+    descendingIndexes: true,
   };
 }
 

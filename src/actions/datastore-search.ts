@@ -187,11 +187,11 @@ function askForIndexes(plan: SearchPlan, resource: CatalogResource, services: Se
   };
   walk(plan.where);
   for (const key of plan.orderBy) {
-    if (key.target.kind !== 'field' || key.target.field.id === '_id') continue;
+    if (key.target.kind !== 'field') continue;
     const { field } = key.target;
-    const sortIndexed = key.descending ? field.sortIndexedDescending : field.sortIndexed;
-    if (!field.indexed || !sortIndexed)
-      indexes.request(resource.id, field.id, key.descending ? 'sort descending' : 'sort');
+    if (!key.descending) ask(field);
+    else if (field.id !== '_id' && !field.sortIndexedDescending)
+      indexes.request(resource.id, field.id, 'sort descending');
   }
 }
 

@@ -20,8 +20,8 @@ import type { StageTimings } from '../util/timing.js';
 export interface IndexDemand {
   /**
    * Asks for an index on a field of a large resource (built in the background; a repeated ask costs nothing): to find
-   * records by its values, or to sort by it (a store whose field index does not order ties by `_id` builds its sort
-   * index then).
+   * records by its values or sort by them, or to sort by them descending (a store that builds descending sort indexes
+   * builds one then).
    */
   request(resourceId: string, fieldId: string, use?: IndexUse): void;
   /** The indexes still to be built (declared or asked for), by resource and key. */

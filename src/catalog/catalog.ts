@@ -54,10 +54,8 @@ export class Catalog {
           id: f.id,
           type: f.type,
           nullable: nullable.has(f.id),
-          // A sort index serves the field's filters as well as its sorts.
-          indexed: built.has(indexKey([f.id])) || built.has(sortIndexKey(f.id)) || built.has(sortIndexKey(f.id, true)),
-          ...(built.has(sortIndexKey(f.id)) ? { sortIndexed: true } : {}),
-          ...(built.has(sortIndexKey(f.id, true)) ? { sortIndexedDescending: true } : {}),
+          indexed: built.has(indexKey([f.id])),
+          ...(built.has(sortIndexKey(f.id)) ? { sortIndexedDescending: true } : {}),
           ...(quoted && f.type === 'text' && !quoted.has(f.id) ? { quoted: false } : {}),
           ...(f.info ? { info: f.info } : {}),
         })),

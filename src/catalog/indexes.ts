@@ -12,12 +12,12 @@ export interface IndexSpec {
   fields: string[];
   /** What the stores name it (the embedded store as it is; PostgreSQL from it and the table's name). */
   name: string;
-  /** A sort index whose field is descending (then `_id` ascending), as a page sorted by the field descending is. */
+  /** A descending sort index: the field descending, then `_id` ascending, as a page sorted by the field descending. */
   descending?: true;
 }
 
-/** What an index is asked for: finding records by a field's values, or sorting by it (ascending, descending). */
-export type IndexUse = 'filter' | 'sort' | 'sort descending';
+/** What an index is asked for: finding records by a field's values (or sorting by them), or sorting by them descending. */
+export type IndexUse = 'filter' | 'sort descending';
 
 /** What a resource's indexes are worked out from. */
 export interface IndexedResource {
@@ -31,9 +31,9 @@ export function indexKey(fields: readonly string[]): string {
   return fields.length === 1 ? `"${fields[0]}"` : `(${fields.map((f) => `"${f}"`).join(', ')})`;
 }
 
-/** The key of a field's sort index: `("Field", "_id")`, or `("Field" DESC, "_id")`. */
-export function sortIndexKey(fieldId: string, descending = false): string {
-  return `("${fieldId}"${descending ? ' DESC' : ''}, "_id")`;
+/** The key of a field's descending sort index: `("Field" DESC, "_id")`. */
+export function sortIndexKey(fieldId: string): string {
+  return `("${fieldId}" DESC, "_id")`;
 }
 
 /** The index of one of the resource's fields; null for a field it does not have (`_id` is the tables' own key). */
@@ -44,17 +44,17 @@ export function fieldIndex(resource: IndexedResource, fieldId: string): IndexSpe
 }
 
 /**
- * A field's sort index: the field, then `_id`, so that a sorted page, or the next one after a record, is a range of it
- * in the order the page wants (see sortIndexName). Null for a field the resource does not have.
+ * A field's descending sort index, so that a page sorted by the field descending, or the next one after a record, is a
+ * stretch of it in the page's order (see sortIndexName). Null for a field the resource does not have.
  */
-export function sortIndex(resource: IndexedResource, fieldId: string, descending = false): IndexSpec | null {
+export function sortIndex(resource: IndexedResource, fieldId: string): IndexSpec | null {
   const position = resource.fields.findIndex((f) => f.id === fieldId);
   if (position === -1) return null;
   return {
-    key: sortIndexKey(fieldId, descending),
+    key: sortIndexKey(fieldId),
     fields: [fieldId, '_id'],
-    name: sortIndexName(resource.id, position + 1, descending),
-    ...(descending ? { descending: true as const } : {}),
+    name: sortIndexName(resource.id, position + 1),
+    descending: true,
   };
 }
 
@@ -71,8 +71,8 @@ export function declaredIndexes(resource: IndexedResource): IndexSpec[] {
 
 /**
  * The resource's indexes with these keys (those a version has built, or those it is to have): a field's, whether the
- * catalogue declares it or a query asked for it, a field's sort index, or a declared composite one. Keys it no longer
- * has are left out.
+ * catalogue declares it or a query asked for it, a field's descending sort index, or a declared composite one. Keys it
+ * no longer has are left out.
  */
 export function indexesByKey(resource: IndexedResource, keys: Iterable<string>): IndexSpec[] {
   const declared = new Map(declaredIndexes(resource).map((spec) => [spec.key, spec]));
@@ -80,11 +80,9 @@ export function indexesByKey(resource: IndexedResource, keys: Iterable<string>):
   for (const key of keys) {
     const known = declared.get(key);
     const field = /^"(.*)"$/s.exec(key);
-    const sorted = /^\("(.*)"( DESC)?, "_id"\)$/s.exec(key);
+    const sorted = /^\("(.*)" DESC, "_id"\)$/s.exec(key);
     const spec =
-      known ??
-      (field ? fieldIndex(resource, field[1]!) : null) ??
-      (sorted ? sortIndex(resource, sorted[1]!, sorted[2] !== undefined) : null);
+      known ?? (field ? fieldIndex(resource, field[1]!) : null) ?? (sorted ? sortIndex(resource, sorted[1]!) : null);
     if (spec) specs.push(spec);
   }
   return specs;

@@ -284,9 +284,7 @@ export interface FieldInfo {
   nullable?: boolean;
   /** Whether the store has built an index on it so far (`_id` is the tables' own key). */
   indexed?: boolean;
-  /** Whether the store has built its sort index (the field, then `_id`: see sortIndexName), ascending. */
-  sortIndexed?: boolean;
-  /** The same, descending: a sort index serves one direction (a value's records by `_id` ascending in either). */
+  /** Whether the store has built its descending sort index (see sortIndexName). */
   sortIndexedDescending?: boolean;
   /** False when no value of this text field needs COPY's quotes (known from loading); unknown counts as yes. */
   quoted?: boolean;
@@ -300,12 +298,11 @@ export function compositeIndexName(resourceId: string, position: number): string
 }
 
 /**
- * Name of a field's sort index, the field (ascending, or descending) then `_id` (1-based position): built where a
- * field's own index does not order a value's records by `_id` (PostgreSQL's; SQLite's holds each row's `_id` as its
- * key).
+ * Name of a field's descending sort index (1-based position): the field descending, then `_id` ascending, the order of
+ * a page sorted by the field descending (which a field's index walked backwards is not, within a value).
  */
-export function sortIndexName(resourceId: string, position: number, descending = false): string {
-  return `${resourceId}__${descending ? 'd' : 's'}${position}`;
+export function sortIndexName(resourceId: string, position: number): string {
+  return `${resourceId}__d${position}`;
 }
 
 /** Name of the index a store keeps on a resource's field (1-based position), the same in every store. */

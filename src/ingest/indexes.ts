@@ -9,7 +9,6 @@ import {
   fieldIndex,
   indexesByKey,
   sortIndex,
-  sortIndexKey,
   type IndexSpec,
   type IndexUse,
 } from '../catalog/indexes.js';
@@ -21,13 +20,12 @@ import type { LoadTarget, ResourceLoadRecord, StoreMeta } from '../storage/load-
 export type IndexRequests = ReadonlyMap<string, ReadonlySet<string>>;
 
 /**
- * What queries asked for: fields to find records by, and fields to sort by (ascending, descending) whose sort index the
- * store builds.
+ * What queries asked for: fields to find records by (or sort by), and fields to sort by descending whose descending
+ * sort index the store builds.
  */
 export interface AskedIndexes {
   fields: IndexRequests;
-  sorts: IndexRequests;
-  sortsDescending: IndexRequests;
+  descending: IndexRequests;
 }
 
 /** A resource's indexes still to be built. */
@@ -46,7 +44,7 @@ export interface IndexReport {
 /** What the store holds that is not indexed yet: declared or requested, neither built nor refused. */
 export function pendingIndexes(
   meta: StoreMeta,
-  requested: AskedIndexes = { fields: new Map(), sorts: new Map(), sortsDescending: new Map() },
+  requested: AskedIndexes = { fields: new Map(), descending: new Map() },
 ): PendingIndexes[] {
   if (!meta.catalog) return [];
   const catalog = parseCatalog(JSON.parse(meta.catalog));
@@ -58,22 +56,13 @@ export function pendingIndexes(
     if (!resource) continue;
     const done = new Set([...record.builtIndexes, ...(record.unbuiltIndexes ?? [])]);
     const wanted = new Map(declaredIndexes(resource).map((spec) => [spec.key, spec]));
-    const sorted = new Set<string>();
-    for (const [asked, descending] of [
-      [requested.sorts, false],
-      [requested.sortsDescending, true],
-    ] as const)
-      for (const fieldId of asked.get(record.id) ?? []) {
-        const spec = sortIndex(resource, fieldId, descending);
-        if (spec && !wanted.has(spec.key)) wanted.set(spec.key, spec);
-        sorted.add(fieldId);
-      }
-    // A field's sort index finds records by its values too: a field asked for both is given that one alone.
-    const hasSortIndex = (fieldId: string) =>
-      sorted.has(fieldId) || done.has(sortIndexKey(fieldId)) || done.has(sortIndexKey(fieldId, true));
     for (const fieldId of requested.fields.get(record.id) ?? []) {
       const spec = fieldIndex(resource, fieldId);
-      if (spec && !wanted.has(spec.key) && !hasSortIndex(fieldId)) wanted.set(spec.key, spec);
+      if (spec && !wanted.has(spec.key)) wanted.set(spec.key, spec);
+    }
+    for (const fieldId of requested.descending.get(record.id) ?? []) {
+      const spec = sortIndex(resource, fieldId);
+      if (spec && !wanted.has(spec.key)) wanted.set(spec.key, spec);
     }
     const specs = [...wanted.values()].filter((spec) => !done.has(spec.key));
     if (specs.length > 0) pending.push({ resource, record, specs });
@@ -158,36 +147,25 @@ const BUSY_RETRY_MS = 5000;
  * lock keeps processes from building at once (one that finds it held tries again a little later).
  */
 export class IndexBuilds {
-  private readonly requested = {
-    fields: new Map<string, Set<string>>(),
-    sorts: new Map<string, Set<string>>(),
-    sortsDescending: new Map<string, Set<string>>(),
-  };
+  private readonly requested = { fields: new Map<string, Set<string>>(), descending: new Map<string, Set<string>>() };
   private running: Promise<void> | null = null;
   private again = false;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
 
   /**
-   * `sortsNeedId`: the store's field index does not order a value's records by `_id` (PostgreSQL's), so an ascending
-   * sort asks for the field's sort index; where it does (SQLite's, keyed by each row's `_id`), for the field's index.
+   * `descendingIndexes`: whether a descending sort is given the field's descending sort index (see stores.ts); where
+   * not, it asks for the field's index, as an ascending sort does.
    */
   constructor(
     private readonly target: () => LoadTarget,
     private readonly logger: Logger,
-    private readonly sortsNeedId = false,
+    private readonly descendingIndexes = false,
   ) {}
 
   request(resourceId: string, fieldId: string, use: IndexUse = 'filter'): void {
-    // Both stores' indexes keep a value's records in ascending _id order when walked forwards; walked backwards, for a
-    // descending sort, in descending _id order. So a descending sort wants its own index in both, an ascending one
-    // only where the field's index leaves a value's records in no order (sortsNeedId).
     const asked =
-      use === 'sort descending'
-        ? this.requested.sortsDescending
-        : use === 'sort' && this.sortsNeedId
-          ? this.requested.sorts
-          : this.requested.fields;
+      use === 'sort descending' && this.descendingIndexes ? this.requested.descending : this.requested.fields;
     let fields = asked.get(resourceId);
     if (!fields) asked.set(resourceId, (fields = new Set()));
     if (fields.has(fieldId)) return;

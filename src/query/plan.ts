@@ -13,11 +13,7 @@ export interface PlanField {
   nullable?: boolean;
   /** The stores keep an index on it, from which a range's records can be found. */
   indexed?: boolean;
-  /**
-   * The store keeps its sort index too (the field, then `_id`), where its own index does not order ties by `_id`:
-   * ascending, and descending.
-   */
-  sortIndexed?: boolean;
+  /** The store keeps the field's descending sort index too (the field descending, then `_id`). */
   sortIndexedDescending?: boolean;
   /** False when no value needs COPY's quotes in a line of delimited text (known from loading). */
   quoted?: boolean;

@@ -67,10 +67,9 @@ export interface SearchDialectHooks {
   rowGuard?(plan: SearchPlan, statement: GuardedStatement): string | null;
   /**
    * Find the page's `_id`s first, then fetch their records (and compute their ranks) by `_id`: a store whose sorter
-   * would otherwise carry every candidate's record text, and rank every candidate, does only the page's worth. A
-   * function says it of each plan.
+   * would otherwise carry every candidate's record text, and rank every candidate, does only the page's worth.
    */
-  pageThenFetch?: boolean | ((plan: SearchPlan) => boolean);
+  pageThenFetch?: boolean;
   /**
    * An `_id` ordering the store cannot satisfy by walking its table in order. Given, a page in `_id` order with a
    * range on an indexed field finds its candidates in that field's index and sorts them, instead of walking the whole
@@ -242,8 +241,7 @@ export function compileSearchWith(h: SearchDialectHooks, plan: SearchPlan): Comp
         ...interruptible(h, plan),
       };
     }
-    const pageFirst = typeof h.pageThenFetch === 'function' ? h.pageThenFetch(plan) : h.pageThenFetch === true;
-    if (pageFirst && plan.limit <= PAGE_THEN_FETCH_MAX_ROWS && !idOrderOnly) {
+    if (h.pageThenFetch && plan.limit <= PAGE_THEN_FETCH_MAX_ROWS && !idOrderOnly) {
       // Parameters bind in the order they appear: the select list's, the page's, then the outer order's.
       const id = h.quoteIdent('_id');
       const page = `SELECT ${id} ${from} ORDER BY ${[...order, ...byId].join(', ')} LIMIT ${p.bind(plan.limit)} OFFSET ${p.bind(plan.offset)}`;

@@ -395,10 +395,11 @@ for (const backend of TEST_BACKENDS)
         const field = Object.keys((input.filters ?? { Votes: 0 }) as object)[0]!;
         const position = CANDIDATE_FIELDS.findIndex((f) => f.id === field) + 1;
         // The stores name a field's index by its position: "<resource>__10" in the file, "cc_<digest>_10" in
-        // PostgreSQL.
+        // PostgreSQL; the embedded store's descending sort index of the field, which a later test asks for (and a
+        // store kept from an earlier run has), "<resource>__d10".
         const index =
           backend === 'sqlite'
-            ? new RegExp(`${RESOURCE}__${position}\\b`)
+            ? new RegExp(`${RESOURCE}__d?${position}\\b`)
             : new RegExp(`cc_[0-9a-f]{20}_${position}\\b`);
         if (selective || backend === 'sqlite')
           assert.match(text, index, `${JSON.stringify(input)} uses the index of ${field}`);
@@ -419,68 +420,23 @@ for (const backend of TEST_BACKENDS)
       assert.ok(result.records.length === 100 && result.records.every((r: { Votes: number }) => r.Votes >= 40000));
     });
 
-    test("a deep page sorted by a field is the same records as the page's end of a long one; on PostgreSQL, an index-only scan of its sort index", async () => {
-      // What sorted searches of this resource ask a serving process for: on PostgreSQL, the field's sort indexes (Votes
-      // ascending, then _id; Votes descending, then _id); on SQLite, whose index on Votes already orders a vote count's
-      // records by _id, the descending one alone.
-      const target = storageFor(
-        testSettings({ databasePath: storePath, ...(database ? { databaseUrl: database.url } : {}) }),
-      ).loadTarget();
-      try {
-        const votes = new Map([[RESOURCE, new Set(['Votes'])]]);
-        const built = await buildPendingIndexes(target, {
-          requested: { fields: new Map(), sorts: backend === 'postgres' ? votes : new Map(), sortsDescending: votes },
-        });
-        assert.deepEqual(
-          built.built.map((b) => b.index).sort(),
-          backend === 'postgres' ? ['("Votes" DESC, "_id")', '("Votes", "_id")'] : ['("Votes" DESC, "_id")'],
-        );
-      } finally {
-        await target.close();
-      }
-      if (backend === 'postgres') {
-        const client = new pg.Client({ connectionString: database!.url });
-        await client.connect();
+    test('a deep page sorted by a field, either way, is the same records as the end of a longer page', async () => {
+      if (backend === 'sqlite') {
+        // What a descending sort of this resource asks the embedded store for: the field's descending sort index,
+        // whose entries are in that page's order (Votes descending, then _id), where the field's own index walked
+        // backwards has each vote count's records in descending _id order.
+        const target = storageFor(testSettings({ databasePath: storePath })).loadTarget();
         try {
-          const table = (await readPostgresMeta(client, 'countcentre'))!.resources.get(RESOURCE)!.table;
-          const dialect = sqlCompilerFor({
-            dialect: 'postgres',
-            schema: 'countcentre',
-            tables: new Map([[RESOURCE, table]]),
+          await buildPendingIndexes(target, {
+            requested: { fields: new Map(), descending: new Map([[RESOURCE, new Set(['Votes'])]]) },
           });
-          const votes = FIELDS.find((f) => f.id === 'Votes')!;
-          const withSortIndexes: PlanResource = {
-            ...PLAN_RESOURCE,
-            fieldById: new Map([
-              ...PLAN_RESOURCE.fieldById,
-              ['Votes', { ...votes, sortIndexed: true, sortIndexedDescending: true }],
-            ]),
-          };
-          const position = CANDIDATE_FIELDS.findIndex((f) => f.id === 'Votes') + 1;
-          for (const [sort, letter] of [
-            ['Votes', 's'],
-            ['Votes desc', 'd'],
-          ]) {
-            const sorted = planSearch(
-              readSearchRequest(
-                { resource_id: RESOURCE, sort, offset: 500_000, limit: 10 },
-                { rowsDefault: 100, rowsMax: 32000 },
-              ),
-              withSortIndexes,
-              { defaultLanguage: 'english' },
-            ) as SearchPlan;
-            const query = dialect.compileSearch(sorted);
-            const explained = await client.query<{ 'QUERY PLAN': string }>(
-              `EXPLAIN ${query.sql}`,
-              query.params as unknown[],
-            );
-            const text = explained.rows.map((r) => r['QUERY PLAN']).join('\n');
-            assert.match(text, new RegExp(`Index Only Scan using cc_[0-9a-f]{20}_${letter}${position}\\b`), text);
-          }
+          // Built now, or by an earlier run of this suite, whose store this one keeps.
+          const meta = await target.readMeta();
+          assert.ok(meta!.resources.get(RESOURCE)!.builtIndexes.includes('("Votes" DESC, "_id")'));
         } finally {
-          await client.end();
+          await target.close();
         }
-        // The serving process hears of the new indexes and reads the resource through them from then on.
+        // The serving process reads the new version (with the index) from its next request on.
         await new Promise((resolve) => setTimeout(resolve, 1500));
       }
       for (const sort of ['Votes', 'Votes desc'])
