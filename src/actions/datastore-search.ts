@@ -189,8 +189,8 @@ function askForIndexes(plan: SearchPlan, resource: CatalogResource, services: Se
   for (const key of plan.orderBy) {
     if (key.target.kind !== 'field') continue;
     const { field } = key.target;
-    if (!key.descending) ask(field);
-    else if (field.id !== '_id' && !field.sortIndexedDescending)
+    ask(field);
+    if (key.descending && field.id !== '_id' && !field.sortIndexedDescending)
       indexes.request(resource.id, field.id, 'sort descending');
   }
 }

@@ -36,11 +36,17 @@ export function sortIndexKey(fieldId: string): string {
   return `("${fieldId}" DESC, "_id")`;
 }
 
+/** A field's 1-based position, which names its indexes; null for a field the resource does not have. */
+function positionOf(resource: IndexedResource, fieldId: string): number | null {
+  const index = resource.fields.findIndex((f) => f.id === fieldId);
+  return index === -1 ? null : index + 1;
+}
+
 /** The index of one of the resource's fields; null for a field it does not have (`_id` is the tables' own key). */
 export function fieldIndex(resource: IndexedResource, fieldId: string): IndexSpec | null {
-  const position = resource.fields.findIndex((f) => f.id === fieldId);
-  if (position === -1) return null;
-  return { key: indexKey([fieldId]), fields: [fieldId], name: fieldIndexName(resource.id, position + 1) };
+  const position = positionOf(resource, fieldId);
+  if (position === null) return null;
+  return { key: indexKey([fieldId]), fields: [fieldId], name: fieldIndexName(resource.id, position) };
 }
 
 /**
@@ -48,12 +54,12 @@ export function fieldIndex(resource: IndexedResource, fieldId: string): IndexSpe
  * stretch of it in the page's order (see sortIndexName). Null for a field the resource does not have.
  */
 export function sortIndex(resource: IndexedResource, fieldId: string): IndexSpec | null {
-  const position = resource.fields.findIndex((f) => f.id === fieldId);
-  if (position === -1) return null;
+  const position = positionOf(resource, fieldId);
+  if (position === null) return null;
   return {
     key: sortIndexKey(fieldId),
     fields: [fieldId, '_id'],
-    name: sortIndexName(resource.id, position + 1),
+    name: sortIndexName(resource.id, position),
     descending: true,
   };
 }

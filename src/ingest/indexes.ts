@@ -155,7 +155,7 @@ export class IndexBuilds {
 
   /**
    * `descendingIndexes`: whether a descending sort is given the field's descending sort index (see stores.ts); where
-   * not, it asks for the field's index, as an ascending sort does.
+   * not, its asking for one is no request at all.
    */
   constructor(
     private readonly target: () => LoadTarget,
@@ -164,8 +164,8 @@ export class IndexBuilds {
   ) {}
 
   request(resourceId: string, fieldId: string, use: IndexUse = 'filter'): void {
-    const asked =
-      use === 'sort descending' && this.descendingIndexes ? this.requested.descending : this.requested.fields;
+    if (use === 'sort descending' && !this.descendingIndexes) return;
+    const asked = use === 'sort descending' ? this.requested.descending : this.requested.fields;
     let fields = asked.get(resourceId);
     if (!fields) asked.set(resourceId, (fields = new Set()));
     if (fields.has(fieldId)) return;

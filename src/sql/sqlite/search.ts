@@ -74,7 +74,8 @@ const UNGUARDED_PAGE_ROWS = 1000;
 /**
  * Whether a statement is bounded by construction: a page of the whole resource in `_id` order, or by one field that has
  * no nulls and an index in the page's order (ascending, its index: `ORDER BY field, _id` is that index's own order;
- * descending, its descending sort index), no further than UNGUARDED_WALK_ROWS in. SQLite walks the table or the index from its start and stops at the page's end.
+ * descending, its descending sort index), no further than UNGUARDED_WALK_ROWS in. SQLite walks the table or the index
+ * from its start and stops at the page's end.
  */
 function boundedWalk(plan: SearchPlan): boolean {
   // The records read and rendered (microseconds each, where a step costs nanoseconds) are bounded too.
