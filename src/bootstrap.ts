@@ -168,7 +168,7 @@ export async function prepareServices(
     }
   }
   const store = await storage.openStore();
-  const indexes = new IndexBuilds(() => storage.loadTarget(), logger, storage.descendingIndexes);
+  const indexes = new IndexBuilds(() => storage.loadTarget(), logger, storage.sortIndexes);
   let state: StoreServices;
   try {
     state = new StoreServices(store, settings, logger, indexes);

@@ -5,6 +5,7 @@
 // chosen.
 
 import path from 'node:path';
+import type { SortIndexDirections } from './catalog/indexes.js';
 import type { Settings } from './settings.js';
 import type { Store } from './storage/backend.js';
 import type { LoadTarget } from './storage/load-target.js';
@@ -61,11 +62,11 @@ export interface StorageChoice {
   loadTarget(): LoadTarget;
   openStore(): Promise<Store>;
   /**
-   * Whether a descending sort by a field of a large resource is given the field's descending index (see
-   * docs/architecture.md, "Sort indexes"): SQLite's; not PostgreSQL's, whose planner then walked such an index for a
-   * filtered sort too, in search of a rare value's records.
+   * Which sorts by a field of a large resource are given the field's sort index (see docs/architecture.md, "Sort
+   * indexes"): a descending one on both stores; an ascending one on PostgreSQL only, since SQLite's own index on the
+   * field already ends each entry with its `_id`.
    */
-  descendingIndexes: boolean;
+  sortIndexes: SortIndexDirections;
 }
 
 export function storageFor(settings: Settings): StorageChoice {
@@ -88,7 +89,7 @@ export function storageFor(settings: Settings): StorageChoice {
           searchTimeoutMs: settings.searchTimeoutMs,
           sqlTimeoutMs: settings.sqlTimeoutMs,
         }),
-      descendingIndexes: false,
+      sortIndexes: { ascending: true, descending: true },
     };
   }
   return {
@@ -96,7 +97,7 @@ export function storageFor(settings: Settings): StorageChoice {
     description: `embedded SQLite (${path.basename(settings.databasePath)})`,
     loadTarget: () => new SqliteLoadTarget(settings.databasePath),
     openStore: () => openSqliteStore(settings.databasePath, { searchTimeoutMs: settings.searchTimeoutMs }),
-    descendingIndexes: true,
+    sortIndexes: { ascending: false, descending: true },
   };
 }
 

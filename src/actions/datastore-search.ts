@@ -190,8 +190,9 @@ function askForIndexes(plan: SearchPlan, resource: CatalogResource, services: Se
     if (key.target.kind !== 'field') continue;
     const { field } = key.target;
     ask(field);
-    if (key.descending && field.id !== '_id' && !field.sortIndexedDescending)
-      indexes.request(resource.id, field.id, 'sort descending');
+    if (field.id === '_id') continue;
+    if (key.descending ? !field.sortIndexedDescending : !field.sortIndexed)
+      indexes.request(resource.id, field.id, key.descending ? 'sort descending' : 'sort');
   }
 }
 

@@ -12,12 +12,18 @@ export interface IndexSpec {
   fields: string[];
   /** What the stores name it (the embedded store as it is; PostgreSQL from it and the table's name). */
   name: string;
-  /** A descending sort index: the field descending, then `_id` ascending, as a page sorted by the field descending. */
+  /** A sort index whose field is descending (then `_id` ascending), as a page sorted by the field descending is. */
   descending?: true;
 }
 
-/** What an index is asked for: finding records by a field's values (or sorting by them), or sorting by them descending. */
-export type IndexUse = 'filter' | 'sort descending';
+/** What an index is asked for: finding records by a field's values, or sorting by them (ascending, descending). */
+export type IndexUse = 'filter' | 'sort' | 'sort descending';
+
+/** Which directions of sort a store builds a field's sort index for (see StorageChoice.sortIndexes). */
+export interface SortIndexDirections {
+  ascending: boolean;
+  descending: boolean;
+}
 
 /** What a resource's indexes are worked out from. */
 export interface IndexedResource {
@@ -31,9 +37,9 @@ export function indexKey(fields: readonly string[]): string {
   return fields.length === 1 ? `"${fields[0]}"` : `(${fields.map((f) => `"${f}"`).join(', ')})`;
 }
 
-/** The key of a field's descending sort index: `("Field" DESC, "_id")`. */
-export function sortIndexKey(fieldId: string): string {
-  return `("${fieldId}" DESC, "_id")`;
+/** The key of a field's sort index: `("Field", "_id")`, or `("Field" DESC, "_id")`. */
+export function sortIndexKey(fieldId: string, descending: boolean): string {
+  return `("${fieldId}"${descending ? ' DESC' : ''}, "_id")`;
 }
 
 /** A field's 1-based position, which names its indexes; null for a field the resource does not have. */
@@ -50,17 +56,18 @@ export function fieldIndex(resource: IndexedResource, fieldId: string): IndexSpe
 }
 
 /**
- * A field's descending sort index, so that a page sorted by the field descending, or the next one after a record, is a
- * stretch of it in the page's order (see sortIndexName). Null for a field the resource does not have.
+ * A field's sort index, the field (ascending or descending) then `_id`, so that a page sorted by the field, or the next
+ * one after a record, is a stretch of it in the page's order (see sortIndexName). Null for a field the resource does
+ * not have.
  */
-export function sortIndex(resource: IndexedResource, fieldId: string): IndexSpec | null {
+export function sortIndex(resource: IndexedResource, fieldId: string, descending: boolean): IndexSpec | null {
   const position = positionOf(resource, fieldId);
   if (position === null) return null;
   return {
-    key: sortIndexKey(fieldId),
+    key: sortIndexKey(fieldId, descending),
     fields: [fieldId, '_id'],
-    name: sortIndexName(resource.id, position),
-    descending: true,
+    name: sortIndexName(resource.id, position, descending),
+    ...(descending ? { descending: true as const } : {}),
   };
 }
 
@@ -77,7 +84,7 @@ export function declaredIndexes(resource: IndexedResource): IndexSpec[] {
 
 /**
  * The resource's indexes with these keys (those a version has built, or those it is to have): a field's, whether the
- * catalogue declares it or a query asked for it, a field's descending sort index, or a declared composite one. Keys it
+ * catalogue declares it or a query asked for it, a field's sort index, or a declared composite one. Keys it
  * no longer has are left out.
  */
 export function indexesByKey(resource: IndexedResource, keys: Iterable<string>): IndexSpec[] {
@@ -86,9 +93,11 @@ export function indexesByKey(resource: IndexedResource, keys: Iterable<string>):
   for (const key of keys) {
     const known = declared.get(key);
     const field = /^"(.*)"$/s.exec(key);
-    const sorted = /^\("(.*)" DESC, "_id"\)$/s.exec(key);
+    const sorted = /^\("(.*)"( DESC)?, "_id"\)$/s.exec(key);
     const spec =
-      known ?? (field ? fieldIndex(resource, field[1]!) : null) ?? (sorted ? sortIndex(resource, sorted[1]!) : null);
+      known ??
+      (field ? fieldIndex(resource, field[1]!) : null) ??
+      (sorted ? sortIndex(resource, sorted[1]!, sorted[2] !== undefined) : null);
     if (spec) specs.push(spec);
   }
   return specs;

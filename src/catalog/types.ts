@@ -284,7 +284,9 @@ export interface FieldInfo {
   nullable?: boolean;
   /** Whether the store has built an index on it so far (`_id` is the tables' own key). */
   indexed?: boolean;
-  /** Whether the store has built its descending sort index (see sortIndexName). */
+  /** Whether the store has built its ascending sort index (the field, then `_id`: see sortIndexName). */
+  sortIndexed?: boolean;
+  /** The same, descending (the field descending, then `_id` ascending). */
   sortIndexedDescending?: boolean;
   /** False when no value of this text field needs COPY's quotes (known from loading); unknown counts as yes. */
   quoted?: boolean;
@@ -298,11 +300,12 @@ export function compositeIndexName(resourceId: string, position: number): string
 }
 
 /**
- * Name of a field's descending sort index (1-based position): the field descending, then `_id` ascending, the order of
- * a page sorted by the field descending (which a field's index walked backwards is not, within a value).
+ * Name of a field's sort index (1-based position): the field ascending or descending, then `_id` ascending, the order
+ * of a page sorted by the field. Built where the field's own index does not give that order: walked backwards, no
+ * store's gives a value's records in ascending `_id` order; and PostgreSQL's keeps them in no order a query can use.
  */
-export function sortIndexName(resourceId: string, position: number): string {
-  return `${resourceId}__d${position}`;
+export function sortIndexName(resourceId: string, position: number, descending: boolean): string {
+  return `${resourceId}__${descending ? 'd' : 's'}${position}`;
 }
 
 /** Name of the index a store keeps on a resource's field (1-based position), the same in every store. */

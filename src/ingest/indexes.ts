@@ -11,6 +11,7 @@ import {
   sortIndex,
   type IndexSpec,
   type IndexUse,
+  type SortIndexDirections,
 } from '../catalog/indexes.js';
 import { parseCatalog } from '../catalog/load.js';
 import type { ResourceDefinition } from '../catalog/types.js';
@@ -20,11 +21,12 @@ import type { LoadTarget, ResourceLoadRecord, StoreMeta } from '../storage/load-
 export type IndexRequests = ReadonlyMap<string, ReadonlySet<string>>;
 
 /**
- * What queries asked for: fields to find records by (or sort by), and fields to sort by descending whose descending
- * sort index the store builds.
+ * What queries asked for: fields to find records by (or sort by), and fields to sort by, ascending or descending, whose
+ * sort index the store builds for that direction.
  */
 export interface AskedIndexes {
   fields: IndexRequests;
+  ascending: IndexRequests;
   descending: IndexRequests;
 }
 
@@ -44,7 +46,7 @@ export interface IndexReport {
 /** What the store holds that is not indexed yet: declared or requested, neither built nor refused. */
 export function pendingIndexes(
   meta: StoreMeta,
-  requested: AskedIndexes = { fields: new Map(), descending: new Map() },
+  requested: AskedIndexes = { fields: new Map(), ascending: new Map(), descending: new Map() },
 ): PendingIndexes[] {
   if (!meta.catalog) return [];
   const catalog = parseCatalog(JSON.parse(meta.catalog));
@@ -60,10 +62,14 @@ export function pendingIndexes(
       const spec = fieldIndex(resource, fieldId);
       if (spec && !wanted.has(spec.key)) wanted.set(spec.key, spec);
     }
-    for (const fieldId of requested.descending.get(record.id) ?? []) {
-      const spec = sortIndex(resource, fieldId);
-      if (spec && !wanted.has(spec.key)) wanted.set(spec.key, spec);
-    }
+    for (const [asked, descending] of [
+      [requested.ascending, false],
+      [requested.descending, true],
+    ] as const)
+      for (const fieldId of asked.get(record.id) ?? []) {
+        const spec = sortIndex(resource, fieldId, descending);
+        if (spec && !wanted.has(spec.key)) wanted.set(spec.key, spec);
+      }
     const specs = [...wanted.values()].filter((spec) => !done.has(spec.key));
     if (specs.length > 0) pending.push({ resource, record, specs });
   }
@@ -147,25 +153,35 @@ const BUSY_RETRY_MS = 5000;
  * lock keeps processes from building at once (one that finds it held tries again a little later).
  */
 export class IndexBuilds {
-  private readonly requested = { fields: new Map<string, Set<string>>(), descending: new Map<string, Set<string>>() };
+  private readonly requested = {
+    fields: new Map<string, Set<string>>(),
+    ascending: new Map<string, Set<string>>(),
+    descending: new Map<string, Set<string>>(),
+  };
   private running: Promise<void> | null = null;
   private again = false;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
 
   /**
-   * `descendingIndexes`: whether a descending sort is given the field's descending sort index (see stores.ts); where
-   * not, its asking for one is no request at all.
+   * `sortIndexes`: which directions of sort a field's sort index is built for (see stores.ts); asking for one the store
+   * does not build is no request at all.
    */
   constructor(
     private readonly target: () => LoadTarget,
     private readonly logger: Logger,
-    private readonly descendingIndexes = false,
+    private readonly sortIndexes: SortIndexDirections = { ascending: false, descending: false },
   ) {}
 
   request(resourceId: string, fieldId: string, use: IndexUse = 'filter'): void {
-    if (use === 'sort descending' && !this.descendingIndexes) return;
-    const asked = use === 'sort descending' ? this.requested.descending : this.requested.fields;
+    if (use === 'sort' && !this.sortIndexes.ascending) return;
+    if (use === 'sort descending' && !this.sortIndexes.descending) return;
+    const asked =
+      use === 'sort'
+        ? this.requested.ascending
+        : use === 'sort descending'
+          ? this.requested.descending
+          : this.requested.fields;
     let fields = asked.get(resourceId);
     if (!fields) asked.set(resourceId, (fields = new Set()));
     if (fields.has(fieldId)) return;

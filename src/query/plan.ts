@@ -13,6 +13,8 @@ export interface PlanField {
   nullable?: boolean;
   /** The stores keep an index on it, from which a range's records can be found. */
   indexed?: boolean;
+  /** The store keeps the field's ascending sort index too (the field, then `_id`), where its own index is not that. */
+  sortIndexed?: boolean;
   /** The store keeps the field's descending sort index too (the field descending, then `_id`). */
   sortIndexedDescending?: boolean;
   /** False when no value needs COPY's quotes in a line of delimited text (known from loading). */
@@ -93,6 +95,11 @@ export interface SearchPlan {
   orderBy: SortKey[];
   distinct: boolean;
   limit: number;
+  /**
+   * Whether filters or a full-text query select among the records (a keyset page's start, or a seek to a page, does
+   * not): a store may then find the candidates first rather than walk an index in the sort's order.
+   */
+  narrowed: boolean;
   /** Records the store skips (0 when the page is found through an `id-range` condition instead). */
   offset: number;
   count: CountPlan;

@@ -208,6 +208,7 @@ export function planSearch(
     where: seek ?? where,
     orderBy,
     distinct: request.distinct,
+    narrowed: filterCondition !== null || ranks.length > 0,
     limit: request.limit,
     offset,
     count,

@@ -67,9 +67,15 @@ export interface SearchDialectHooks {
   rowGuard?(plan: SearchPlan, statement: GuardedStatement): string | null;
   /**
    * Find the page's `_id`s first, then fetch their records (and compute their ranks) by `_id`: a store whose sorter
-   * would otherwise carry every candidate's record text, and rank every candidate, does only the page's worth.
+   * would otherwise carry every candidate's record text, and rank every candidate, does only the page's worth. A
+   * function says it of each plan.
    */
-  pageThenFetch?: boolean;
+  pageThenFetch?: boolean | ((plan: SearchPlan) => boolean);
+  /**
+   * The `_id` that breaks a sort's ties, as ORDER BY writes it; absent, `_id` itself. A store may write it so that no
+   * index holds the whole order (see the PostgreSQL compiler), which keeps its planner from walking one.
+   */
+  tieBreak?(plan: SearchPlan): string;
   /**
    * An `_id` ordering the store cannot satisfy by walking its table in order. Given, a page in `_id` order with a
    * range on an indexed field finds its candidates in that field's index and sorts them, instead of walking the whole
@@ -221,9 +227,14 @@ export function compileSearchWith(h: SearchDialectHooks, plan: SearchPlan): Comp
     });
     sql = `SELECT ${selectList} ${from}${groupBy} ORDER BY ${[...order, `min(${h.quoteIdent('_id')})`].join(', ')}`;
   } else {
-    const order = plan.orderBy.map((k) => orderSql(h, p, k));
-    const sortsById = plan.orderBy.some((k) => k.target.kind === 'field' && k.target.field.id === '_id');
-    const byId = sortsById ? [] : [h.quoteIdent('_id')];
+    const isId = (k: SortKey) => k.target.kind === 'field' && k.target.field.id === '_id';
+    const tieBreak = h.tieBreak?.(plan);
+    // `_id` after another key breaks its ties, written as the store wants them broken.
+    const orderOf = (k: SortKey, i: number) =>
+      tieBreak && i > 0 && isId(k) ? `${tieBreak}${k.descending ? ' DESC' : ''}` : orderSql(h, p, k);
+    const order = plan.orderBy.map(orderOf);
+    const sortsById = plan.orderBy.some(isId);
+    const byId = sortsById ? [] : [tieBreak ?? h.quoteIdent('_id')];
     const idOrderOnly = plan.orderBy.every((k) => k.target.kind === 'field' && k.target.field.id === '_id');
     if (
       h.unwalkedIdOrder &&
@@ -241,11 +252,12 @@ export function compileSearchWith(h: SearchDialectHooks, plan: SearchPlan): Comp
         ...interruptible(h, plan),
       };
     }
-    if (h.pageThenFetch && plan.limit <= PAGE_THEN_FETCH_MAX_ROWS && !idOrderOnly) {
+    const pageFirst = typeof h.pageThenFetch === 'function' ? h.pageThenFetch(plan) : h.pageThenFetch === true;
+    if (pageFirst && plan.limit <= PAGE_THEN_FETCH_MAX_ROWS && !idOrderOnly) {
       // Parameters bind in the order they appear: the select list's, the page's, then the outer order's.
       const id = h.quoteIdent('_id');
       const page = `SELECT ${id} ${from} ORDER BY ${[...order, ...byId].join(', ')} LIMIT ${p.bind(plan.limit)} OFFSET ${p.bind(plan.offset)}`;
-      const outerOrder = plan.orderBy.map((k) => orderSql(h, p, k));
+      const outerOrder = plan.orderBy.map(orderOf);
       return {
         sql: `SELECT ${selectList} FROM ${h.table(plan.resourceId)} WHERE ${id} IN (${page}) ORDER BY ${[...outerOrder, ...byId].join(', ')}`,
         params: p.values,

@@ -259,7 +259,14 @@ function fieldIndexSql(schema: string, table: string, resource: ResourceDefiniti
   const fieldById = new Map(resource.fields.map((f) => [f.id, f]));
   // The store-neutral name ends with the field's position or the composite's number, which name it per table here.
   const suffix = spec.name.slice(resource.id.length + 2);
-  const columns = spec.fields.map((id) => keyExpression(fieldById.get(id)!)).join(', ');
+  // `_id` ends a sort index (see sortIndexName): the table's own column, not one of the resource's fields.
+  const columns = spec.fields
+    .map((id, i) =>
+      id === '_id'
+        ? quoteIdent(id)
+        : `${keyExpression(fieldById.get(id)!)}${i === 0 && spec.descending ? ' DESC' : ''}`,
+    )
+    .join(', ');
   return `CREATE INDEX ${how}${quoteIdent(indexName(table, suffix))} ON ${qualified(schema, table)} (${columns})${PACKED}`;
 }
 
@@ -333,7 +340,7 @@ export function indexConcurrentlySql(
   return {
     build: fieldIndexSql(schema, table, resource, spec, 'CONCURRENTLY IF NOT EXISTS '),
     after: [
-      ...statisticsSql(schema, table, spec.fields.length === 1 ? spec.fields : []),
+      ...statisticsSql(schema, table, spec.fields.length === 1 || spec.fields[1] === '_id' ? [spec.fields[0]!] : []),
       `ANALYZE ${qualified(schema, table)} (${spec.fields.map(quoteIdent).join(', ')})`,
     ],
   };

@@ -20,6 +20,30 @@ function fieldText(p: ParamList, schema: string, match: TextMatch & { target: { 
   return `to_tsvector(${p.bind(match.query.config)}::regconfig, ${foldSql(schema, `${quoteIdent(match.target.field.id)}::text`)})`;
 }
 
+/** Records a page may step over before finding its `_id`s first (in a sort index) pays for a second lookup. */
+const DEEP_PAGE_OFFSET = 1000;
+
+/** The field a plan is sorted by first, and whether the store keeps its sort index in that direction. */
+function sortedBySortIndex(plan: SearchPlan): boolean {
+  const [first, second, ...rest] = plan.orderBy;
+  if (!first || first.target.kind !== 'field' || first.target.field.id === '_id' || rest.length > 0) return false;
+  const byId = second === undefined || (second.target.kind === 'field' && second.target.field.id === '_id');
+  const { field } = first.target;
+  return byId && (first.descending ? field.sortIndexedDescending : field.sortIndexed) === true;
+}
+
+/**
+ * A page of the whole resource sorted by one field that has its sort index, deep (offset 1,000 or more) or after a
+ * keyset's record: its `_id`s are a stretch of that index, read without the table (an index-only scan: a load writes
+ * its tables all-visible), then its records are fetched by `_id`. Read in one go, PostgreSQL fetches every record it
+ * steps over from the table: at offset 45,000 of 100,000 records, 14 ms against 4 ms; after a keyset's record, every
+ * record that shares its value, which the page then skips.
+ */
+function sortIndexPage(plan: SearchPlan): boolean {
+  if (plan.narrowed || plan.distinct || (plan.where === null && plan.offset < DEEP_PAGE_OFFSET)) return false;
+  return sortedBySortIndex(plan);
+}
+
 function hooks(options: PostgresCompileOptions): SearchDialectHooks {
   return {
     placeholder: (position) => `$${position}`,
@@ -29,6 +53,11 @@ function hooks(options: PostgresCompileOptions): SearchDialectHooks {
     inList: (p, field, values) => `${keyExpression(field)} = ANY(${p.bindRaw(values)}::${COLUMN_TYPES[field.type]}[])`,
     keyExpression,
     delimitedLine: (fields, lines) => delimitedLineSql(fields, lines.delimiter, lines.timestampMilliseconds),
+    pageThenFetch: sortIndexPage,
+    // Given an index in a filtered sort's whole order, the planner walks it in search of a rare value's records (a
+    // party's, in scenario 9 at 5,000,000 records: p95 190 ms against 4 ms). `_id + 0` sorts as `_id` does, but no
+    // index holds it, so a filtered sort is planned as it was before the sort index was built.
+    tieBreak: (plan) => (plan.narrowed && sortedBySortIndex(plan) ? '("_id" + 0)' : '"_id"'),
     textMatch(p: ParamList, _plan: SearchPlan, match: TextMatch) {
       // A query of stop words only matches nothing; saying so spares PostgreSQL's notice about it.
       if (match.query.candidates.kind === 'none') return '1 = 0';
