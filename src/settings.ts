@@ -140,7 +140,7 @@ export const SETTING_SPECS = {
     default: 100000,
     min: 0,
     description:
-      "A search that filters or sorts on a field without an index, in a resource of more records than this, asks for an index on that field, which is built in the background (0: never); on the embedded store, one that sorts by a field descending asks for the field's descending sort index (see docs/architecture.md). Smaller resources are quick to search without one.",
+      "A search that filters or sorts on a field without an index, in a resource of more records than this, asks for an index on that field, which is built in the background (0: never); one that sorts by a field also asks for the field's sort index in that direction where the store's own index is not the page's order (descending on either store, ascending on PostgreSQL: see docs/architecture.md). Smaller resources are quick to search without one.",
   }),
   loadOnStart: declare<boolean>({
     env: 'COUNTCENTRE_LOAD_ON_START',

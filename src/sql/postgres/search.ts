@@ -23,11 +23,12 @@ function fieldText(p: ParamList, schema: string, match: TextMatch & { target: { 
 /** Records a page may step over before finding its `_id`s first (in a sort index) pays for a second lookup. */
 const DEEP_PAGE_OFFSET = 1000;
 
-/** The field a plan is sorted by first, and whether the store keeps its sort index in that direction. */
+/** Whether a plan is sorted by one field, then `_id` ascending, and the store keeps the field's sort index that way. */
 function sortedBySortIndex(plan: SearchPlan): boolean {
   const [first, second, ...rest] = plan.orderBy;
   if (!first || first.target.kind !== 'field' || first.target.field.id === '_id' || rest.length > 0) return false;
-  const byId = second === undefined || (second.target.kind === 'field' && second.target.field.id === '_id');
+  const byId =
+    second === undefined || (second.target.kind === 'field' && second.target.field.id === '_id' && !second.descending);
   const { field } = first.target;
   return byId && (first.descending ? field.sortIndexedDescending : field.sortIndexed) === true;
 }
