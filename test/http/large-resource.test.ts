@@ -87,14 +87,41 @@ const PLAN_RESOURCE: PlanResource = {
   total: ROWS,
 };
 
-function plan(input: Record<string, unknown>): SearchPlan {
+function plan(input: Record<string, unknown>, resource: PlanResource = PLAN_RESOURCE): SearchPlan {
   const result = planSearch(
     readSearchRequest({ resource_id: RESOURCE, ...input }, { rowsDefault: 100, rowsMax: 32000 }),
-    PLAN_RESOURCE,
+    resource,
     { defaultLanguage: 'english' },
   );
   if (result instanceof ApiError) assert.fail(JSON.stringify(result.validation));
   return result;
+}
+
+/**
+ * Runs `use` with a function that gives PostgreSQL's EXPLAIN of a plan, compiled for the table of the generation the
+ * load published (where the resource's rows live).
+ */
+async function explainingOnPostgres(
+  url: string,
+  use: (explain: (plan: SearchPlan) => Promise<string>) => Promise<void>,
+): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const table = (await readPostgresMeta(client, 'countcentre'))!.resources.get(RESOURCE)!.table;
+    const dialect = sqlCompilerFor({
+      dialect: 'postgres',
+      schema: 'countcentre',
+      tables: new Map([[RESOURCE, table]]),
+    });
+    await use(async (searchPlan) => {
+      const query = dialect.compileSearch(searchPlan);
+      const result = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${query.sql}`, query.params as unknown[]);
+      return result.rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+  } finally {
+    await client.end();
+  }
 }
 
 /**
@@ -368,27 +395,9 @@ for (const backend of TEST_BACKENDS)
           db.close();
         }
       } else {
-        const client = new pg.Client({ connectionString: database!.url });
-        await client.connect();
-        try {
-          // The resource's rows live in the table of the generation the load published.
-          const table = (await readPostgresMeta(client, 'countcentre'))!.resources.get(RESOURCE)!.table;
-          const dialect = sqlCompilerFor({
-            dialect: 'postgres',
-            schema: 'countcentre',
-            tables: new Map([[RESOURCE, table]]),
-          });
-          for (const [input] of RANGES) {
-            const query = dialect.compileSearch(plan(input));
-            const result = await client.query<{ 'QUERY PLAN': string }>(
-              `EXPLAIN ${query.sql}`,
-              query.params as unknown[],
-            );
-            explained.push(result.rows.map((r) => r['QUERY PLAN']).join('\n'));
-          }
-        } finally {
-          await client.end();
-        }
+        await explainingOnPostgres(database!.url, async (explain) => {
+          for (const [input] of RANGES) explained.push(await explain(plan(input)));
+        });
       }
       RANGES.forEach(([input, selective], i) => {
         const text = explained[i]!;
@@ -440,36 +449,17 @@ for (const backend of TEST_BACKENDS)
         await target.close();
       }
       if (backend === 'postgres') {
-        const client = new pg.Client({ connectionString: database!.url });
-        await client.connect();
-        try {
-          const table = (await readPostgresMeta(client, 'countcentre'))!.resources.get(RESOURCE)!.table;
-          const dialect = sqlCompilerFor({
-            dialect: 'postgres',
-            schema: 'countcentre',
-            tables: new Map([[RESOURCE, table]]),
-          });
-          const votes = FIELDS.find((f) => f.id === 'Votes')!;
-          const withSortIndexes: PlanResource = {
-            ...PLAN_RESOURCE,
-            fieldById: new Map([
-              ...PLAN_RESOURCE.fieldById,
-              ['Votes', { ...votes, indexed: true, sortIndexed: true, sortIndexedDescending: true }],
-            ]),
-          };
-          const explain = async (input: Record<string, unknown>) => {
-            const plan = planSearch(
-              readSearchRequest({ resource_id: RESOURCE, limit: 10, ...input }, { rowsDefault: 100, rowsMax: 32000 }),
-              withSortIndexes,
-              { defaultLanguage: 'english' },
-            ) as SearchPlan;
-            const query = dialect.compileSearch(plan);
-            const explained = await client.query<{ 'QUERY PLAN': string }>(
-              `EXPLAIN ${query.sql}`,
-              query.params as unknown[],
-            );
-            return explained.rows.map((r) => r['QUERY PLAN']).join('\n');
-          };
+        const votes = FIELDS.find((f) => f.id === 'Votes')!;
+        const withSortIndexes: PlanResource = {
+          ...PLAN_RESOURCE,
+          fieldById: new Map([
+            ...PLAN_RESOURCE.fieldById,
+            ['Votes', { ...votes, indexed: true, sortIndexed: true, sortIndexedDescending: true }],
+          ]),
+        };
+        await explainingOnPostgres(database!.url, async (explain) => {
+          const explainPage = (input: Record<string, unknown>) =>
+            explain(plan({ limit: 10, ...input }, withSortIndexes));
           const position = CANDIDATE_FIELDS.findIndex((f) => f.id === 'Votes') + 1;
           for (const [sort, letter] of [
             ['Votes', 's'],
@@ -477,18 +467,16 @@ for (const backend of TEST_BACKENDS)
           ]) {
             const sortIndex = new RegExp(`Index Only Scan using cc_[0-9a-f]{20}_${letter}${position}\\b`);
             // A deep page, and the page after a record (keyset), are stretches of the sort index.
-            const deep = await explain({ sort, offset: 500_000 });
+            const deep = await explainPage({ sort, offset: 500_000 });
             assert.match(deep, sortIndex, deep);
-            const next = await explain({ sort, count_centre_after: [30_000, 400_000] });
+            const next = await explainPage({ sort, count_centre_after: [30_000, 400_000] });
             assert.match(next, sortIndex, next);
             // A filtered sort is planned as without the sort index: its tie-break by _id is one no index holds.
-            const filtered = await explain({ sort, filters: { 'Party Abbreviation': 'W.P.' } });
+            const filtered = await explainPage({ sort, filters: { 'Party Abbreviation': 'W.P.' } });
             assert.doesNotMatch(filtered, new RegExp(`cc_[0-9a-f]{20}_${letter}${position}\\b`), filtered);
             assert.match(filtered, /\("_id" \+ 0\)|_id \+ 0/, filtered);
           }
-        } finally {
-          await client.end();
-        }
+        });
       }
       // The serving process reads the new version (with the index) from its next request on.
       await new Promise((resolve) => setTimeout(resolve, 1500));
