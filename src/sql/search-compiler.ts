@@ -164,6 +164,22 @@ function columnSql(h: SearchDialectHooks, p: ParamList, column: OutputColumn): s
   return type === 'numeric' && h.exactValue ? h.exactValue(id) : h.quoteIdent(id);
 }
 
+/** Whether a sort key is `_id`'s. */
+export function isIdKey(key: SortKey | undefined): boolean {
+  return key?.target.kind === 'field' && key.target.field.id === '_id';
+}
+
+/**
+ * The field a plan is sorted by, when it is one field other than `_id`, then at most `_id` ascending: the order of that
+ * field's sort index (see src/catalog/indexes.ts), and, ascending, of SQLite's own index on it. Null for any other order.
+ */
+export function sortedByOneField(plan: SearchPlan): { field: PlanField; descending: boolean } | null {
+  const [first, second, ...rest] = plan.orderBy;
+  if (!first || first.target.kind !== 'field' || isIdKey(first) || rest.length > 0) return null;
+  if (second && (!isIdKey(second) || second.descending)) return null;
+  return { field: first.target.field, descending: first.descending };
+}
+
 function orderSql(h: SearchDialectHooks, p: ParamList, key: SortKey): string {
   const expression = key.target.kind === 'field' ? h.keyExpression(key.target.field) : h.rank(p, key.target.match);
   // Where there are no nulls their placement does not matter; saying nothing lets a store walk an index in order.
@@ -227,15 +243,14 @@ export function compileSearchWith(h: SearchDialectHooks, plan: SearchPlan): Comp
     });
     sql = `SELECT ${selectList} ${from}${groupBy} ORDER BY ${[...order, `min(${h.quoteIdent('_id')})`].join(', ')}`;
   } else {
-    const isId = (k: SortKey) => k.target.kind === 'field' && k.target.field.id === '_id';
     const tieBreak = h.tieBreak?.(plan);
     // `_id` after another key breaks its ties, written as the store wants them broken.
     const orderOf = (k: SortKey, i: number) =>
-      tieBreak && i > 0 && isId(k) ? `${tieBreak}${k.descending ? ' DESC' : ''}` : orderSql(h, p, k);
+      tieBreak && i > 0 && isIdKey(k) ? `${tieBreak}${k.descending ? ' DESC' : ''}` : orderSql(h, p, k);
     const order = plan.orderBy.map(orderOf);
-    const sortsById = plan.orderBy.some(isId);
+    const sortsById = plan.orderBy.some(isIdKey);
     const byId = sortsById ? [] : [tieBreak ?? h.quoteIdent('_id')];
-    const idOrderOnly = plan.orderBy.every((k) => k.target.kind === 'field' && k.target.field.id === '_id');
+    const idOrderOnly = plan.orderBy.every(isIdKey);
     if (
       h.unwalkedIdOrder &&
       idOrderOnly &&

@@ -3,7 +3,7 @@
 
 import { RANK_NORMALIZATION, type SearchPlan, type TextMatch } from '../../query/plan.js';
 import type { SqlCompiler } from '../../dialect/compiler.js';
-import { compilerOf, type ParamList, type SearchDialectHooks } from '../search-compiler.js';
+import { compilerOf, sortedByOneField, type ParamList, type SearchDialectHooks } from '../search-compiler.js';
 import { wrapUserSql } from './user-sql.js';
 import { COLUMN_TYPES, foldSql, keyExpression } from '../../dialect/postgres/ddl.js';
 import { qualified, quoteIdent } from '../../dialect/postgres/quote.js';
@@ -23,14 +23,11 @@ function fieldText(p: ParamList, schema: string, match: TextMatch & { target: { 
 /** Records a page may step over before finding its `_id`s first (in a sort index) pays for a second lookup. */
 const DEEP_PAGE_OFFSET = 1000;
 
-/** Whether a plan is sorted by one field, then `_id` ascending, and the store keeps the field's sort index that way. */
+/** Whether a plan is sorted by one field (then `_id` ascending) whose sort index the store keeps in that direction. */
 function sortedBySortIndex(plan: SearchPlan): boolean {
-  const [first, second, ...rest] = plan.orderBy;
-  if (!first || first.target.kind !== 'field' || first.target.field.id === '_id' || rest.length > 0) return false;
-  const byId =
-    second === undefined || (second.target.kind === 'field' && second.target.field.id === '_id' && !second.descending);
-  const { field } = first.target;
-  return byId && (first.descending ? field.sortIndexedDescending : field.sortIndexed) === true;
+  const sorted = sortedByOneField(plan);
+  if (!sorted) return false;
+  return (sorted.descending ? sorted.field.sortIndexedDescending : sorted.field.sortIndexed) === true;
 }
 
 /**

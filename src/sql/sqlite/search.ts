@@ -4,7 +4,7 @@
 import { lexemeKey, type CandidateFilter } from '../../text-search/index.js';
 import { RANK_NORMALIZATION, type PlanField, type SearchPlan, type TextMatch } from '../../query/plan.js';
 import type { SqlCompiler } from '../../dialect/compiler.js';
-import { compilerOf, type ParamList, type SearchDialectHooks } from '../search-compiler.js';
+import { compilerOf, isIdKey, sortedByOneField, type ParamList, type SearchDialectHooks } from '../search-compiler.js';
 import { SQLITE_FUNCTIONS as F, sparseDeadlineSql } from '../../dialect/sqlite/functions.js';
 import { exactValueSql, rowArgumentsSql } from '../../dialect/sqlite/ddl.js';
 import { quoteIdent, resourceTables } from '../../dialect/sqlite/quote.js';
@@ -81,15 +81,12 @@ function boundedWalk(plan: SearchPlan): boolean {
   // The records read and rendered (microseconds each, where a step costs nanoseconds) are bounded too.
   if (plan.where !== null || plan.distinct || plan.limit > UNGUARDED_PAGE_ROWS) return false;
   if (plan.offset + plan.limit > UNGUARDED_WALK_ROWS) return false;
-  const [first, second, ...rest] = plan.orderBy;
-  const isId = (key: SearchPlan['orderBy'][number] | undefined) =>
-    key?.target.kind === 'field' && key.target.field.id === '_id';
-  if (!first || (isId(first) && !second)) return true;
-  if (rest.length > 0 || (second && (!isId(second) || second.descending))) return false;
-  const { target } = first;
-  if (target.kind !== 'field' || target.field.nullable !== false) return false;
+  const [first, second] = plan.orderBy;
+  if (!first || (isIdKey(first) && !second)) return true;
+  const sorted = sortedByOneField(plan);
+  if (!sorted || sorted.field.nullable !== false) return false;
   // Descending, its own sort index (see src/catalog/indexes.ts) is the page's order; the field's, walked backwards, not.
-  return (first.descending ? target.field.sortIndexedDescending : target.field.indexed) === true;
+  return (sorted.descending ? sorted.field.sortIndexedDescending : sorted.field.indexed) === true;
 }
 
 /** What a field-targeted full-text query reads of a field: a numeric with every digit, as PostgreSQL's `::text`. */
