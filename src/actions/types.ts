@@ -20,8 +20,8 @@ import type { StageTimings } from '../util/timing.js';
 export interface IndexDemand {
   /**
    * Asks for an index on a field of a large resource (built in the background; a repeated ask costs nothing): the
-   * field's own, to find records by its values or sort by them; or its descending sort index, which a store that builds
-   * them builds (and any other ignores).
+   * field's own, to find records by its values or sort by them; or its sort index in a sort's direction, which a store
+   * that builds that direction's builds (and any other ignores).
    */
   request(resourceId: string, fieldId: string, use?: IndexUse): void;
   /** The indexes still to be built (declared or asked for), by resource and key. */
