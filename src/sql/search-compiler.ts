@@ -53,6 +53,8 @@ export interface SearchDialectHooks {
    * are built on the same expression, so that filters and sorts can use them.
    */
   keyExpression(field: PlanField): string;
+  /** A value a filter compares with a field, as the field's key expression holds it; absent, the value is bound as it is. */
+  keyValue?(params: ParamList, field: PlanField, value: string | number): string;
   /**
    * A numeric field's value with every digit, where the store keeps its exact text apart from the column filters and
    * sorts use (the embedded store); absent, the column is the value (PostgreSQL's numeric).
@@ -133,7 +135,13 @@ function conditionSql(h: SearchDialectHooks, p: ParamList, plan: SearchPlan, con
       const value = condition.value;
       const operator = condition.kind === 'equals' ? '=' : COMPARISONS[condition.operator];
       // The key expression is the one the field's index is built on, so that ranges as well as equality can use it.
-      return `${h.keyExpression(condition.field)} ${operator} ${typeof value === 'boolean' ? h.bindBoolean(p, value) : p.bind(value)}`;
+      const bound =
+        typeof value === 'boolean'
+          ? h.bindBoolean(p, value)
+          : h.keyValue
+            ? h.keyValue(p, condition.field, value)
+            : p.bind(value);
+      return `${h.keyExpression(condition.field)} ${operator} ${bound}`;
     }
     case 'is-null':
       return `${h.quoteIdent(condition.field.id)} IS NULL`;

@@ -53,7 +53,7 @@ describe('index specs', () => {
     const ascending = sortIndex(resource, 'Votes', false)!;
     const descending = sortIndex(resource, 'Votes', true)!;
     // SQLite: every index entry ends with its row's _id (the rowid), so the field alone is the whole key.
-    assert.deepEqual(createIndexesSql('r1', [descending]), [
+    assert.deepEqual(createIndexesSql({ id: 'r1', fields: [{ id: 'Votes', type: 'int4' }] }, [descending]), [
       'CREATE INDEX IF NOT EXISTS "r1__d2" ON "r1" ("Votes" DESC)',
     ]);
     const build = (spec: IndexSpec) => indexConcurrentlySql('countcentre', 'r1@1', resource, spec).build;

@@ -6,7 +6,14 @@ import { RANK_NORMALIZATION, type PlanField, type SearchPlan, type TextMatch } f
 import type { SqlCompiler } from '../../dialect/compiler.js';
 import { compilerOf, isIdKey, sortedByOneField, type ParamList, type SearchDialectHooks } from '../search-compiler.js';
 import { SQLITE_FUNCTIONS as F, sparseDeadlineSql } from '../../dialect/sqlite/functions.js';
-import { exactValueSql, rowArgumentsSql } from '../../dialect/sqlite/ddl.js';
+import {
+  exactValueSql,
+  keyedByTime,
+  keyExpression,
+  rowArgumentsSql,
+  temporalKey,
+  temporalKeySql,
+} from '../../dialect/sqlite/ddl.js';
 import { quoteIdent, resourceTables } from '../../dialect/sqlite/quote.js';
 import { delimitedLineSql, jsonRecordSql } from '../../dialect/sqlite/lines.js';
 
@@ -109,9 +116,24 @@ function hooks(options: SqliteCompileOptions): SearchDialectHooks {
     table: (resourceId) => resourceTables(resourceId).data,
     bindBoolean: (p, value) => p.bind(value ? 1 : 0),
     // One JSON parameter whatever the list's length, so the statement text (and its cache entry) is shared.
-    inList: (p, field, values) =>
-      `${quoteIdent(field.id)} IN (SELECT value FROM json_each(${p.bindRaw(JSON.stringify(values.map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v))))}))`,
-    keyExpression: (field: PlanField) => quoteIdent(field.id),
+    inList: (p, field, values) => {
+      const type = field.type;
+      // A date's or a timestamp's keys, where each has one as a number; otherwise the texts, keyed in the statement.
+      const keys = keyedByTime(type) ? values.map((v) => (typeof v === 'string' ? temporalKey(type, v) : null)) : [];
+      const asKeys = keys.length > 0 && keys.every((k) => k !== null);
+      const list = p.bindRaw(
+        JSON.stringify(asKeys ? keys : values.map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v))),
+      );
+      const value = keyedByTime(type) && !asKeys ? temporalKeySql(type, () => 'value') : 'value';
+      return `${keyExpression(field)} IN (SELECT ${value} FROM json_each(${list}))`;
+    },
+    keyExpression,
+    keyValue: (p, field, value) => {
+      const type = field.type;
+      if (!keyedByTime(type)) return p.bind(value);
+      const key = typeof value === 'string' ? temporalKey(type, value) : null;
+      return key === null ? temporalKeySql(type, () => p.bind(value)) : p.bind(key);
+    },
     exactValue: exactValueSql,
     delimitedLine: (fields, lines) => delimitedLineSql(fields, lines.delimiter, lines.timestampMilliseconds),
     jsonRecord: (fields, json) => jsonRecordSql(fields, json.lists, json.timestampMilliseconds),

@@ -15,7 +15,7 @@ import type {
 } from 'libpg-query';
 import { sparseDeadlineSql } from '../../dialect/sqlite/functions.js';
 import { quoteIdent } from '../../dialect/sqlite/quote.js';
-import { exactValueSql, rowTsvectorSql } from '../../dialect/sqlite/ddl.js';
+import { exactValueSql, rowTsvectorSql, temporalKeySql } from '../../dialect/sqlite/ddl.js';
 import type { FieldType } from '../../catalog/types.js';
 import { nodeKind, stringsOf, stringValue } from './ast.js';
 import { coerce, compareEx, ex, keyOf, requireBool, unify, type Ex } from './typed-expression.js';
@@ -62,6 +62,8 @@ interface BaseColumn {
   nativeColumn?: string;
   /** Read as an expression of the table's columns (qualified by the table's name in the statement), not a column. */
   expression?: (table: string) => string;
+  /** A resource's date or timestamp, whose index is keyed on an integer (Column.timeKey). */
+  timeKeyed?: true;
 }
 
 /** A catalogue field type as the PostgreSQL type of its column (`_id` is int4, `_full_text` tsvector). */
@@ -700,18 +702,24 @@ export class StatementTranslator implements Translation {
       );
     }
     const entry: RangeEntry = { refName, columns: [], primaryKey: null };
-    entry.columns = base.map((c, i) => ({
-      name: colnames[i] ?? c.name,
-      type: c.type,
-      native: c.native,
-      length: c.length,
-      entry,
-      sql:
+    entry.columns = base.map((c, i) => {
+      const sql =
         source === 'table' && c.expression
           ? c.expression(q(sqlAlias))
-          : `${q(sqlAlias)}.${q(source === 'table' ? (c.column ?? c.name) : `c${i + 1}`)}`,
-      ...(source === 'table' && c.nativeColumn ? { nativeKey: `${q(sqlAlias)}.${q(c.nativeColumn)}` } : {}),
-    }));
+          : `${q(sqlAlias)}.${q(source === 'table' ? (c.column ?? c.name) : `c${i + 1}`)}`;
+      return {
+        name: colnames[i] ?? c.name,
+        type: c.type,
+        native: c.native,
+        length: c.length,
+        entry,
+        sql,
+        ...(source === 'table' && c.nativeColumn ? { nativeKey: `${q(sqlAlias)}.${q(c.nativeColumn)}` } : {}),
+        ...(source === 'table' && c.timeKeyed && (c.type === 'date' || c.type === 'timestamp')
+          ? { timeKey: { of: sql, key: temporalKeySql(c.type, () => sql) } }
+          : {}),
+      };
+    });
     if (primaryKey !== null) entry.primaryKey = entry.columns.find((_, i) => base[i]!.name === primaryKey) ?? null;
     return entry;
   }
@@ -764,7 +772,14 @@ export class StatementTranslator implements Translation {
         const column = `_value:${f.id}`;
         exactValues.push(`, ${exactValueSql(f.id)} AS ${q(column)}`);
         base.push({ name: f.id, type, native: false, length: null, column, nativeColumn: f.id });
-      } else base.push({ name: f.id, type, native: true, length: null });
+      } else
+        base.push({
+          name: f.id,
+          type,
+          native: true,
+          length: null,
+          ...(type === 'date' || type === 'timestamp' ? { timeKeyed: true as const } : {}),
+        });
     }
     const entry = this.entryFor(refName, rv.alias, base, sqlAlias, 'table', '_id');
     return {

@@ -12,6 +12,8 @@ export interface Column {
   native: boolean;
   /** For a stored numeric read as its exact text: the SQLite expression of its double (Ex.nativeKey). */
   nativeKey?: string;
+  /** For a stored date or timestamp: the integer its index is keyed on (Ex.timeKey). */
+  timeKey?: { of: string; key: string };
   length: number | null;
   /** The relation it belongs to (null for a merged JOIN USING column). */
   entry: RangeEntry | null;

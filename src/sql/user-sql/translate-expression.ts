@@ -260,6 +260,7 @@ export function columnExpr(column: Column, levelsUp: number, env: ExprEnv, outer
     ...ex(column.sql, column.type),
     native: column.native,
     ...(column.nativeKey ? { nativeKey: column.nativeKey } : {}),
+    ...(column.timeKey ? { timeKey: column.timeKey } : {}),
     length: column.length,
     name: column.name,
     strength: 2,

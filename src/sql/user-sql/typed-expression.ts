@@ -4,6 +4,7 @@
 import { numberText } from '../../catalog/values.js';
 import { parseTsquery, parseTsvector, tsqueryToString, tsvectorToString } from '../../text-search/index.js';
 import { quoteLiteral } from '../../dialect/sqlite/quote.js';
+import { temporalKey } from '../../dialect/sqlite/ddl.js';
 import * as convert from './conversions.js';
 import { applyTypmod, type Decimal } from './decimal.js';
 import { SqlFailure, unsupported } from './failure.js';
@@ -35,6 +36,12 @@ export interface Ex {
    * 15–17 significant digits) and which the column's index is built on.
    */
   nativeKey?: string;
+  /**
+   * For a stored date or timestamp: the integer the column's index is keyed on (see temporalKeySql), which comparisons
+   * with constants use, so that SQLite can use that index. It stands for the column's value only while the expression
+   * is still the column (`of` is its SQL): conversions copy an expression's properties and change its SQL.
+   */
+  timeKey?: { of: string; key: string };
   konst: Konst | null;
   /** The output column name PostgreSQL would derive (FigureColname), and how strongly. */
   name: string | null;
@@ -432,10 +439,29 @@ export function compareEx(op: CompareOp, left: Ex, right: Ex): Ex {
     sql = `(${RT.numCmp}(${l.sql}, ${r.sql}) ${op} 0)`;
   } else if (t === 'bpchar') {
     sql = `(${keyOf(l)} ${op} ${keyOf(r)})`;
+  } else if ((t === 'date' || t === 'timestamp') && timeKeys(t, l, r)) {
+    const [lk, rk] = timeKeys(t, l, r)!;
+    sql = `(${lk} ${op} ${rk})`;
   } else {
     sql = `(${l.sql} ${op} ${r.sql})`;
   }
   return ex(sql, 'bool', [l, r]);
+}
+
+/**
+ * Both sides of a date or timestamp comparison as the integers the embedded store's indexes are keyed on, where one is
+ * a stored column and the other a column or a constant (the comparison is the same: the integers keep the text's
+ * order); null where either has no such integer.
+ */
+function timeKeys(type: 'date' | 'timestamp', l: Ex, r: Ex): [string, string] | null {
+  const keyOf = (e: Ex): string | null => {
+    if (e.timeKey) return e.timeKey.of === e.sql ? e.timeKey.key : null;
+    if (e.konst?.kind !== 'value' || typeof e.konst.value !== 'string') return null;
+    const key = temporalKey(type, e.konst.value);
+    return key === null ? null : String(key);
+  };
+  const [lk, rk] = [keyOf(l), keyOf(r)];
+  return lk !== null && rk !== null && (l.timeKey?.of === l.sql || r.timeKey?.of === r.sql) ? [lk, rk] : null;
 }
 
 /** IS [NOT] DISTINCT FROM: equality where NULL equals NULL. */

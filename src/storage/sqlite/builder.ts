@@ -175,7 +175,7 @@ export class SqliteDatabaseBuilder {
         const fullText = fullTextBulkSql(resource.id);
         const copy = copyResourceSql(resource.id, this.fullTextLanguage, resource.fields);
         for (const sql of [...fullText.before, ...copy, ...fullText.after]) this.db.exec(sql);
-        this.buildIndexes(createIndexesSql(resource.id, indexesByKey(resource, record.builtIndexes)));
+        this.buildIndexes(createIndexesSql(resource, indexesByKey(resource, record.builtIndexes)));
         this.recordResource(record);
       })();
     } finally {
@@ -195,7 +195,7 @@ export class SqliteDatabaseBuilder {
       builtIndexes: [...new Set([...record.builtIndexes, ...specs.map((s) => s.key)])],
     };
     this.db.transaction(() => {
-      this.buildIndexes(createIndexesSql(resource.id, specs));
+      this.buildIndexes(createIndexesSql(resource, specs));
       this.db.exec(analyzeSql(resource.id));
       this.recordResource(next);
     })();
