@@ -116,8 +116,11 @@ function pad(n: number, width = 2): string {
 }
 
 function checkedDate(year: number, month: number, day: number, original: string): string {
-  const date = new Date(Date.UTC(year, month - 1, day));
+  // Set as a full year: Date.UTC reads years 0-99 as 1900-1999, where PostgreSQL has year 50 (and no year 0).
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
   if (
+    year < 1 ||
     month < 1 ||
     month > 12 ||
     date.getUTCFullYear() !== year ||

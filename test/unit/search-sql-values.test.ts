@@ -195,6 +195,9 @@ describe('text input and output of each type', () => {
     assert.equal(textToTimestamp('2020-02-08 10:30'), '2020-02-08T10:30:00');
     assert.equal(textToTimestamp('2020-02-08T10:30:05.1234567'), '2020-02-08T10:30:05.123457');
     assert.equal(textToTimestamp('2020-02-28 24:00:00'), '2020-02-29T00:00:00');
+    // Years 1 to 99 are those years, not 1901 to 1999.
+    assert.equal(textToTimestamp('0050-03-01 10:00'), '0050-03-01T10:00:00');
+    assert.equal(textToTimestamp('0096-02-28 24:00:00'), '0096-02-29T00:00:00');
     assert.equal(textToDate('20200208'), '2020-02-08');
     assert.equal(
       sqlMessage(() => textToDate('2021-02-29')),

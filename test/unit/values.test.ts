@@ -59,6 +59,14 @@ describe('values', () => {
     assert.throws(() => parseDate('2020-02-08T10:00', 'ISO'), ValueError);
   });
 
+  test('years 1 to 99 are those years, as PostgreSQL reads them; there is no year 0', () => {
+    assert.equal(parseDate('0050-03-01', 'ISO'), '0050-03-01');
+    assert.equal(parseTimestamp('0001-01-01 00:00:00', 'ISO'), '0001-01-01T00:00:00');
+    assert.equal(parseDate('29.02.0096', 'DD/MM/YYYY'), '0096-02-29');
+    for (const text of ['0000-01-01', '0097-02-29', '0050-13-01'])
+      assert.throws(() => parseDate(text, 'ISO'), ValueError, text);
+  });
+
   test("dates as PostgreSQL's date input reads them too: year first with slashes or dots, month names, dots and hyphens", () => {
     for (const text of [
       '2020/02/08',

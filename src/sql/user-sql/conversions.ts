@@ -242,7 +242,8 @@ function dateTimeParts(text: string, typeName: string): DateTimeParts {
 function formatTimestamp(year: number, month: number, day: number, micros: number): string {
   // Carry whole days (24:00:00, 23:59:60, rounding) into the date.
   const dayMicros = 86400e6;
-  let date = Date.UTC(year, month - 1, day);
+  // Set as a full year: Date.UTC reads years 0-99 as 1900-1999.
+  let date = new Date(0).setUTCFullYear(year, month - 1, day);
   if (micros >= dayMicros) {
     date += Math.floor(micros / dayMicros) * 86400000;
     micros %= dayMicros;
