@@ -487,10 +487,19 @@ describe('the SQLite SQL of each construct', () => {
       sqlOf(`SELECT 1 FROM "${B}" WHERE "Date Of Election" < '2020-02-09'`),
       new RegExp(`WHERE \\(${key} < 1581206400000000\\)`),
     );
+    // Through a subquery (which SQLite flattens) a stored column is compared by the same integers.
+    assert.match(
+      sqlOf(`SELECT 1 FROM (SELECT * FROM "${B}") s WHERE "Date Of Election" < '2020-02-09'`),
+      /WHERE \(\(unixepoch\(substr\("t2"\."c\d", 1, 19\)\) \* 1000000 .*\) < 1581206400000000\)/,
+    );
     // Computed values keep comparing as text.
     assert.match(
       sqlOf(`SELECT 1 FROM "${B}" WHERE "Date Of Election"::date::timestamp < '2020-02-09'`),
       /< '2020-02-09T00:00:00'\)/,
+    );
+    assert.match(
+      sqlOf(`SELECT 1 FROM (SELECT max("Date Of Election") AS d FROM "${B}") s WHERE d < '2020-02-09'`),
+      /WHERE \("t\d"\."c1" < '2020-02-09T00:00:00'\)/,
     );
   });
 });

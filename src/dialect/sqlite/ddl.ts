@@ -180,9 +180,9 @@ export function insertLexemesSql(resourceId: string): string {
  * date, microseconds for a timestamp. The row keeps the ISO text that every reader reads; the index holds a date in 2
  * or 3 bytes instead of 10, a timestamp in 8 instead of 19 to 26 (the 3,000,000 flights of bench scenario 8n: 11 bytes
  * a row less). For the canonical text the loader stores (src/catalog/values.ts) the integer has the text's order and
- * tells every two values apart. A timestamp's whole seconds are `unixepoch` of its first 19 characters: with its fraction, unixepoch would
- * truncate a time before 1970 towards 1970, and two times a second apart would meet. `text` is called once for each
- * time the expression reads the value (a bound parameter is bound again).
+ * tells every two values apart. A timestamp's whole seconds are `unixepoch` of its first 19 characters: with its
+ * fraction, unixepoch would truncate a time before 1970 towards 1970, and two times a second apart would meet. `text`
+ * is called once for each time the expression reads the value (a bound parameter is bound again).
  */
 export function temporalKeySql(type: 'date' | 'timestamp', text: () => string): string {
   if (type === 'date') return `(unixepoch(${text()}) / 86400)`;

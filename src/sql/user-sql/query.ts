@@ -62,7 +62,10 @@ interface BaseColumn {
   nativeColumn?: string;
   /** Read as an expression of the table's columns (qualified by the table's name in the statement), not a column. */
   expression?: (table: string) => string;
-  /** A resource's date or timestamp, whose index is keyed on an integer (Column.timeKey). */
+  /**
+   * A resource's date or timestamp, whose index is keyed on an integer (Column.timeKey), or a subquery's column that is
+   * one as it is.
+   */
   timeKeyed?: true;
 }
 
@@ -218,7 +221,14 @@ export class StatementTranslator implements Translation {
   private columnsOf(analyzed: Analyzed, types: readonly PgType[]): SubqueryColumn[] {
     return analyzed.columns.map((c, i) => {
       const type = types[i]!;
-      return { name: c.name, type, native: type === c.ex.type ? c.ex.native : type !== 'numeric', length: c.ex.length };
+      return {
+        name: c.name,
+        type,
+        native: type === c.ex.type ? c.ex.native : type !== 'numeric',
+        length: c.ex.length,
+        // SQLite flattens most subqueries, and then this column's key is the stored column's, which its index holds.
+        ...(type === c.ex.type && c.ex.timeKey?.of === c.ex.sql ? { timeKeyed: true as const } : {}),
+      };
     });
   }
 
@@ -715,7 +725,7 @@ export class StatementTranslator implements Translation {
         entry,
         sql,
         ...(source === 'table' && c.nativeColumn ? { nativeKey: `${q(sqlAlias)}.${q(c.nativeColumn)}` } : {}),
-        ...(source === 'table' && c.timeKeyed && (c.type === 'date' || c.type === 'timestamp')
+        ...(c.timeKeyed && (c.type === 'date' || c.type === 'timestamp')
           ? { timeKey: { of: sql, key: temporalKeySql(c.type, () => sql) } }
           : {}),
       };

@@ -84,6 +84,8 @@ export interface SubqueryColumn {
   type: PgType;
   native: boolean;
   length: number | null;
+  /** A resource's stored date or timestamp as it is (Column.timeKey): compared outside by its integer key too. */
+  timeKeyed?: true;
 }
 
 export interface Subquery {
