@@ -431,6 +431,7 @@ export function compareEx(op: CompareOp, left: Ex, right: Ex): Ex {
   const t = comparisonType(op, left, right);
   const l = coerce(left, t);
   const r = coerce(right, t);
+  const times = t === 'date' || t === 'timestamp' ? timeKeys(t, l, r) : null;
   let sql: string;
   if (t === 'numeric' && (l.native || l.nativeKey) && (r.native || r.nativeKey)) {
     // Stored numbers (and constants a double holds) compare as doubles, as the column's index does.
@@ -439,9 +440,8 @@ export function compareEx(op: CompareOp, left: Ex, right: Ex): Ex {
     sql = `(${RT.numCmp}(${l.sql}, ${r.sql}) ${op} 0)`;
   } else if (t === 'bpchar') {
     sql = `(${keyOf(l)} ${op} ${keyOf(r)})`;
-  } else if ((t === 'date' || t === 'timestamp') && timeKeys(t, l, r)) {
-    const [lk, rk] = timeKeys(t, l, r)!;
-    sql = `(${lk} ${op} ${rk})`;
+  } else if (times) {
+    sql = `(${times[0]} ${op} ${times[1]})`;
   } else {
     sql = `(${l.sql} ${op} ${r.sql})`;
   }
@@ -454,13 +454,13 @@ export function compareEx(op: CompareOp, left: Ex, right: Ex): Ex {
  * order); null where either has no such integer.
  */
 function timeKeys(type: 'date' | 'timestamp', l: Ex, r: Ex): [string, string] | null {
-  const keyOf = (e: Ex): string | null => {
+  const integerOf = (e: Ex): string | null => {
     if (e.timeKey) return e.timeKey.of === e.sql ? e.timeKey.key : null;
     if (e.konst?.kind !== 'value' || typeof e.konst.value !== 'string') return null;
     const key = temporalKey(type, e.konst.value);
     return key === null ? null : String(key);
   };
-  const [lk, rk] = [keyOf(l), keyOf(r)];
+  const [lk, rk] = [integerOf(l), integerOf(r)];
   return lk !== null && rk !== null && (l.timeKey?.of === l.sql || r.timeKey?.of === r.sql) ? [lk, rk] : null;
 }
 
