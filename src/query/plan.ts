@@ -120,6 +120,12 @@ export interface SearchPlan {
    * columns, so that the page's last row says where the next begins.
    */
   keyset: KeysetKey[] | null;
+  /**
+   * A page after a record (`count_centre_after`): the records `where` selects, as disjoint conditions each of which is
+   * one stretch of an index in the sort's order (see afterSeeks in keyset.ts). A store that keeps that index may read
+   * the page from the starts of all of them. Null for any other page.
+   */
+  afterSeeks: Condition[] | null;
 }
 
 /**

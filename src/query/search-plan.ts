@@ -3,9 +3,9 @@
 
 import type { ApiError } from '../errors.js';
 import { pythonStr } from '../serialize/python-json.js';
-import { planFilters } from './filters.js';
+import { allOf, planFilters } from './filters.js';
 import { planFullText, type RankedMatch } from './full-text.js';
-import { keysetKeys, planAfter } from './keyset.js';
+import { afterCondition, afterSeeks, keysetKeys, planAfter } from './keyset.js';
 import type { Condition, CountPlan, OutputColumn, PlanField, SearchPlan, SortKey, ValueCountPlan } from './plan.js';
 import { PlanProblems, QUERY_LIMITS } from './problems.js';
 import type { SearchRequest } from './search-params.js';
@@ -140,7 +140,7 @@ export function planSearch(
   }
 
   const keyset = keysetKeys(orderBy, resource.fieldById.get('_id')!, request.distinct);
-  const afterCondition = request.after === undefined ? null : planAfter(request.after, keyset, problems);
+  const afterRecord = request.after === undefined ? null : planAfter(request.after, keyset, problems);
 
   const error = problems.toError();
   if (error) return error;
@@ -148,9 +148,12 @@ export function planSearch(
   const conditions: Condition[] = [];
   if (filterCondition) conditions.push(filterCondition);
   for (const rank of ranks) conditions.push({ kind: 'text-match', match: rank.match });
-  if (afterCondition) conditions.push(afterCondition);
+  const selecting = allOf(conditions);
+  const after = afterRecord && keyset ? afterCondition(keyset, afterRecord) : null;
+  if (after) conditions.push(after);
   const where: Condition | null =
     conditions.length === 0 ? null : conditions.length === 1 ? conditions[0]! : { kind: 'and', of: conditions };
+  const seeks = afterRecord && keyset ? afterSeeks(keyset, afterRecord) : null;
   const count = countPlan(request, resource, where);
 
   // Records read from files are numbered 1..total in load order, without gaps, so a page of the whole resource in _id
@@ -213,6 +216,7 @@ export function planSearch(
     offset,
     count,
     keyset: request.includeNextPage ? keyset : null,
+    afterSeeks: seeks?.map((seek) => allOf([selecting, seek])!) ?? null,
   };
 }
 

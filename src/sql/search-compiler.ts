@@ -74,6 +74,11 @@ export interface SearchDialectHooks {
    */
   pageThenFetch?: boolean | ((plan: SearchPlan) => boolean);
   /**
+   * Whether the store keeps an index in this page's whole order, so that each of the plan's `afterSeeks` is one stretch
+   * of it: the page is then the first records of each, merged, each found by a seek (see afterSeeks in keyset.ts).
+   */
+  seeksAfterRecord?(plan: SearchPlan): boolean;
+  /**
    * The `_id` that breaks a sort's ties, as ORDER BY writes it; absent, `_id` itself. A store may write it so that no
    * index holds the whole order (see the PostgreSQL compiler), which keeps its planner from walking one.
    */
@@ -209,10 +214,11 @@ function fromWhere(
   p: ParamList,
   plan: SearchPlan,
   statement: GuardedStatement = 'page',
+  condition: Condition | null = plan.where,
 ): string {
   const table = h.table(plan.resourceId);
   const guard = h.rowGuard?.(plan, statement) ?? null;
-  const where = plan.where ? conditionSql(h, p, plan, plan.where) : null;
+  const where = condition ? conditionSql(h, p, plan, condition) : null;
   if (where && guard) return `FROM ${table} WHERE (${where}) AND ${guard}`;
   return where || guard ? `FROM ${table} WHERE ${where ?? guard}` : `FROM ${table}`;
 }
@@ -236,6 +242,8 @@ export function compileSearchWith(h: SearchDialectHooks, plan: SearchPlan): Comp
   // The keyset's values come last in each row, after whatever the writers read.
   const keyColumns = plan.distinct || !plan.keyset ? [] : plan.keyset.map((k) => h.quoteIdent(k.field.id));
   const selectList = [...select, ...keyColumns].join(', ') || 'NULL';
+  const seeks = plan.afterSeeks && plan.limit <= PAGE_THEN_FETCH_MAX_ROWS && h.seeksAfterRecord?.(plan);
+  if (seeks) return compileSeekPage(h, p, plan, plan.afterSeeks!, selectList);
   const from = fromWhere(h, p, plan);
   let sql: string;
   if (plan.distinct) {
@@ -291,6 +299,34 @@ export function compileSearchWith(h: SearchDialectHooks, plan: SearchPlan): Comp
   }
   sql += ` LIMIT ${p.bind(plan.limit)} OFFSET ${p.bind(plan.offset)}`;
   return { sql, params: p.values, ...interruptible(h, plan) };
+}
+
+/**
+ * A page after a record, its `_id`s found by a seek to the start of each of its stretches of the index in the page's
+ * order (the first records of each, the page's worth, merged in that order), then its records fetched by `_id`.
+ */
+function compileSeekPage(
+  h: SearchDialectHooks,
+  p: ParamList,
+  plan: SearchPlan,
+  seeks: readonly Condition[],
+  selectList: string,
+): CompiledQuery {
+  const id = h.quoteIdent('_id');
+  const sortFields = plan.orderBy.flatMap((k) => (k.target.kind === 'field' && !isIdKey(k) ? [k.target.field] : []));
+  const columns = [id, ...sortFields.map((f) => h.quoteIdent(f.id))].join(', ');
+  // Each stretch and the merge sort by the same column names, which each select passes on as they are.
+  const order = [...plan.orderBy.map((k) => orderSql(h, p, k)), ...(plan.orderBy.some(isIdKey) ? [] : [id])].join(', ');
+  const stretches = seeks.map(
+    (seek, i) =>
+      `SELECT * FROM (SELECT ${columns} ${fromWhere(h, p, plan, 'page', seek)} ORDER BY ${order} LIMIT ${p.bind(plan.limit + plan.offset)}) AS seek${i}`,
+  );
+  const page = `SELECT ${id} FROM (${stretches.join(' UNION ALL ')}) AS seeks ORDER BY ${order} LIMIT ${p.bind(plan.limit)} OFFSET ${p.bind(plan.offset)}`;
+  return {
+    sql: `SELECT ${selectList} FROM ${h.table(plan.resourceId)} WHERE ${id} IN (${page}) ORDER BY ${order}`,
+    params: p.values,
+    ...interruptible(h, plan),
+  };
 }
 
 export function compileCountWith(h: SearchDialectHooks, plan: SearchPlan): CompiledQuery {

@@ -471,6 +471,10 @@ for (const backend of TEST_BACKENDS)
             assert.match(deep, sortIndex, deep);
             const next = await explainPage({ sort, count_centre_after: [30_000, 400_000] });
             assert.match(next, sortIndex, next);
+            // Two seeks: to the vote count's records after _id 400,000, and to the first of the next vote count. One
+            // range from the vote count on would step over its records before _id 400,000 first.
+            assert.match(next, /Index Cond: \(\("Votes" = .*\) AND \(_id > 400000\)\)/, next);
+            assert.match(next, new RegExp(`Index Cond: \\("Votes" ${sort === 'Votes' ? '>' : '<'} `), next);
             // A filtered sort is planned as without the sort index: its tie-break by _id is one no index holds.
             const filtered = await explainPage({ sort, filters: { 'Party Abbreviation': 'W.P.' } });
             assert.doesNotMatch(filtered, new RegExp(`cc_[0-9a-f]{20}_${letter}${position}\\b`), filtered);

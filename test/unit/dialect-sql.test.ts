@@ -29,8 +29,13 @@ const definition: ResourceDefinition = {
 };
 const fields: FieldInfo[] = [{ id: '_id', type: 'int' }, ...definition.fields.map((f) => ({ id: f.id, type: f.type }))];
 
-function planOf(input: Record<string, unknown>, total = 1000): SearchPlan {
-  const resource: PlanResource = { id: RID, fields, fieldById: new Map(fields.map((f) => [f.id, f])), total };
+function planOf(input: Record<string, unknown>, total = 1000, withFields: FieldInfo[] = fields): SearchPlan {
+  const resource: PlanResource = {
+    id: RID,
+    fields: withFields,
+    fieldById: new Map(withFields.map((f) => [f.id, f])),
+    total,
+  };
   const result = planSearch(
     readSearchRequest({ resource_id: RID, ...input }, { rowsDefault: 100, rowsMax: 32000 }),
     resource,
@@ -54,9 +59,9 @@ const count: Compile = (compiler, plan) => compiler.compileCount(plan);
 function testSql(
   input: Record<string, unknown>,
   expected: Record<'sqlite' | 'postgres', CompiledQuery>,
-  options: { compile?: Compile; total?: number } = {},
+  options: { compile?: Compile; total?: number; fields?: FieldInfo[] } = {},
 ): void {
-  const plan = planOf(input, options.total);
+  const plan = planOf(input, options.total, options.fields);
   const compile = options.compile ?? page;
   for (const dialect of ['sqlite', 'postgres'] as const)
     assert.deepEqual(compile(COMPILERS[dialect], plan), expected[dialect], dialect);
@@ -283,5 +288,62 @@ describe('exact SQL, SQLite and PostgreSQL side by side', () => {
         },
       },
     );
+  });
+
+  test('keyset where an index holds the whole order: the page from a seek to the start of each stretch', () => {
+    // Votes full (no empty cells) and, like every field here, indexed in both directions as each store builds them.
+    const indexed = fields.map((f) =>
+      f.id === '_id'
+        ? f
+        : {
+            ...f,
+            ...(f.id === 'Votes' ? { nullable: false } : {}),
+            indexed: true,
+            sortIndexed: true,
+            sortIndexedDescending: true,
+          },
+    );
+    // The records of 10 votes after _id 1, then those of fewer votes: each a stretch of the index ("Votes" DESC, "_id").
+    const stretches = (table: string, $: (n: number) => string) =>
+      `SELECT "_id" FROM (SELECT * FROM (SELECT "_id", "Votes" FROM ${table} WHERE ("Votes" = ${$(1)}) AND ("_id" > ${$(2)}) ORDER BY "Votes" DESC, "_id" LIMIT ${$(3)}) AS seek0 UNION ALL SELECT * FROM (SELECT "_id", "Votes" FROM ${table} WHERE "Votes" < ${$(4)} ORDER BY "Votes" DESC, "_id" LIMIT ${$(5)}) AS seek1) AS seeks ORDER BY "Votes" DESC, "_id" LIMIT ${$(6)} OFFSET ${$(7)}`;
+    testSql(
+      { sort: 'Votes desc', count_centre_after: [10, 1], include_next_page: true, fields: 'Name', limit: 5, offset: 2 },
+      {
+        sqlite: {
+          sql: `SELECT "Name", "Votes", "_id" FROM "r1" WHERE "_id" IN (${stretches('"r1"', () => '?')}) ORDER BY "Votes" DESC, "_id"`,
+          params: [10, 1, 7, 10, 7, 5, 2],
+        },
+        postgres: {
+          sql: `SELECT "Name", "Votes", "_id" FROM "countcentre"."r1@3" WHERE "_id" IN (${stretches('"countcentre"."r1@3"', (n) => `$${n}`)}) ORDER BY "Votes" DESC, "_id"`,
+          params: [10, 1, 7, 10, 7, 5, 2],
+        },
+      },
+      { fields: indexed },
+    );
+    // A text field with empty cells, ascending: after its value's ties, the greater values, then the empty cells.
+    const name = (table: string, $: (n: number) => string, key: string) =>
+      `SELECT "_id" FROM (SELECT * FROM (SELECT "_id", "Name" FROM ${table} WHERE (${key} = ${$(1)}) AND ("_id" > ${$(2)}) ORDER BY ${key} NULLS LAST, "_id" LIMIT ${$(3)}) AS seek0 UNION ALL SELECT * FROM (SELECT "_id", "Name" FROM ${table} WHERE ${key} > ${$(4)} ORDER BY ${key} NULLS LAST, "_id" LIMIT ${$(5)}) AS seek1 UNION ALL SELECT * FROM (SELECT "_id", "Name" FROM ${table} WHERE "Name" IS NULL ORDER BY ${key} NULLS LAST, "_id" LIMIT ${$(6)}) AS seek2) AS seeks ORDER BY ${key} NULLS LAST, "_id" LIMIT ${$(7)} OFFSET ${$(8)}`;
+    testSql(
+      { sort: 'Name', count_centre_after: ['Bo', 4], fields: '_id', limit: 3 },
+      {
+        sqlite: {
+          sql: `SELECT "_id" FROM "r1" WHERE "_id" IN (${name('"r1"', () => '?', '"Name"')}) ORDER BY "Name" NULLS LAST, "_id"`,
+          params: ['Bo', 4, 3, 'Bo', 3, 3, 3, 0],
+        },
+        postgres: {
+          sql: `SELECT "_id" FROM "countcentre"."r1@3" WHERE "_id" IN (${name('"countcentre"."r1@3"', (n) => `$${n}`, '"Name" COLLATE "C"')}) ORDER BY "Name" COLLATE "C" NULLS LAST, "_id"`,
+          params: ['Bo', 4, 3, 'Bo', 3, 3, 3, 0],
+        },
+      },
+      { fields: indexed },
+    );
+    // Filtered, the candidates come from the filter: one statement, as before.
+    const filtered = planOf(
+      { sort: 'Votes desc', count_centre_after: [10, 1], filters: { Party: 'X' } },
+      1000,
+      indexed,
+    );
+    for (const dialect of ['sqlite', 'postgres'] as const)
+      assert.doesNotMatch(COMPILERS[dialect].compileSearch(filtered).sql, /UNION ALL/, dialect);
   });
 });

@@ -96,6 +96,17 @@ function boundedWalk(plan: SearchPlan): boolean {
   return (sorted.descending ? sorted.field.sortIndexedDescending : sorted.field.indexed) === true;
 }
 
+/**
+ * Whether a page of the whole resource sorted by one field keeps to an index in its order: ascending the field's own
+ * (whose entries end with their `_id`), descending its sort index.
+ */
+function sortedByIndex(plan: SearchPlan): boolean {
+  if (plan.narrowed || plan.distinct) return false;
+  const sorted = sortedByOneField(plan);
+  if (!sorted) return false;
+  return (sorted.descending ? sorted.field.sortIndexedDescending : sorted.field.indexed) === true;
+}
+
 /** What a field-targeted full-text query reads of a field: a numeric with every digit, as PostgreSQL's `::text`. */
 function fieldText(field: PlanField): string {
   return field.type === 'numeric' ? exactValueSql(field.id) : quoteIdent(field.id);
@@ -138,6 +149,7 @@ function hooks(options: SqliteCompileOptions): SearchDialectHooks {
     delimitedLine: (fields, lines) => delimitedLineSql(fields, lines.delimiter, lines.timestampMilliseconds),
     jsonRecord: (fields, json) => jsonRecordSql(fields, json.lists, json.timestampMilliseconds),
     pageThenFetch: true,
+    seeksAfterRecord: sortedByIndex,
     // Unary + makes the expression not the column: SQLite can no longer read the table in _id order to produce it.
     unwalkedIdOrder: (id) => `+${id}`,
     textMatch(p: ParamList, plan: SearchPlan, match: TextMatch) {
