@@ -343,16 +343,18 @@ async function inspect(
        FROM pg_class c WHERE c.relkind = 'r' AND c.relname LIKE $1`,
       [`${SYNTHETIC_RESOURCE_ID}@%`],
     );
+    // Every segment's indexes, summed by what they index: one segment's alone would be half of a split load's.
     const idx = await client.query<{ name: string; bytes: string; def: string }>(
       `SELECT i.relname AS name, pg_relation_size(i.oid) AS bytes, pg_get_indexdef(i.oid) AS def
-       FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
-       WHERE x.indrelid = $1::regclass ORDER BY 2 DESC`,
-      [qualified],
+       FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
+       WHERE t.relkind = 'r' AND t.relname LIKE $1 ORDER BY 2 DESC`,
+      [`${SYNTHETIC_RESOURCE_ID}@%`],
     );
     const indexes: Record<string, number> = {};
     for (const r of idx.rows) {
       const cols = /\((.*?)\)(?: WITH \(.*\))?$/.exec(r.def)?.[1] ?? r.name;
-      indexes[/USING gin/.test(r.def) ? `gin ${cols}` : cols.replace(/ COLLATE "C"/g, '')] = Number(r.bytes);
+      const key = /USING gin/.test(r.def) ? `gin ${cols}` : cols.replace(/ COLLATE "C"/g, '');
+      indexes[key] = (indexes[key] ?? 0) + Number(r.bytes);
     }
     // What the generated column costs: its expression over a 1 % sample, less the same scan without it, scaled up;
     // in CPU time of the backend (from /proc), so that other work on the machine does not inflate it.
