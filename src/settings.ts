@@ -137,10 +137,10 @@ export const SETTING_SPECS = {
   indexOnDemandRows: declare<number>({
     env: 'COUNTCENTRE_INDEX_ON_DEMAND_ROWS',
     type: 'integer',
-    default: 100000,
+    default: 10000,
     min: 0,
     description:
-      "A search that filters or sorts on a field without an index, in a resource of more records than this, asks for an index on that field, which is built in the background (0: never); one that sorts by a field also asks for the field's sort index in that direction where the store's own index is not the page's order (descending on either store, ascending on PostgreSQL: see docs/architecture.md). Smaller resources are quick to search without one.",
+      "A search that filters or sorts on a field without an index, in a resource of more records than this, asks for an index on that field, which is built in the background (0: never); one that sorts by a field also asks for the field's sort index in that direction where the store's own index is not the page's order (descending on either store, ascending on PostgreSQL: see docs/architecture.md). Smaller resources are quick to search without one, and most are resident tables (COUNTCENTRE_RESIDENT_ROWS).",
   }),
   loadOnStart: declare<boolean>({
     env: 'COUNTCENTRE_LOAD_ON_START',
