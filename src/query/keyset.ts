@@ -178,6 +178,8 @@ export function idWalk(
     first: (limit) => ({ ...withKeys, limit }),
     after: (lastId, limit) => ({
       ...withKeys,
+      // The walk's own bound replaces any start the plan had.
+      afterSeeks: null,
       where:
         allOf([
           plan.where,
