@@ -5,7 +5,7 @@
 import { storedValue, type StoredValue } from '../catalog/values.js';
 import { pythonRepr } from '../serialize/python-json.js';
 import { allOf, anyOf, coerceFilterValue, MATCHES_NOTHING } from './filters.js';
-import type { Condition, PlanField, SearchPlan, SortKey } from './plan.js';
+import type { AfterSeek, Condition, PlanField, SearchPlan, SortKey } from './plan.js';
 import type { PlanProblems } from './problems.js';
 
 export interface KeysetKey {
@@ -98,8 +98,13 @@ export function afterCondition(keys: readonly KeysetKey[], values: readonly Stor
  * following it steps over every earlier record that shares the value: 20,000 of them and more at 100,000,000
  * records. Null where a seek would be every record, or where there is only one (afterCondition is then that one).
  */
-export function afterSeeks(keys: readonly KeysetKey[], values: readonly StoredValue[]): Condition[] | null {
-  const seeks: Condition[] = [];
+export function afterSeeks(keys: readonly KeysetKey[], values: readonly StoredValue[]): AfterSeek[] | null {
+  const seeks: AfterSeek[] = [];
+  const sortKey = (key: KeysetKey, field = key.field): SortKey => ({
+    target: { kind: 'field', field },
+    descending: key.descending,
+    nullsFirst: key.nullsFirst,
+  });
   // From the last key to the first: the stretches in the order's own order.
   for (let i = keys.length - 1; i >= 0; i--) {
     const key = keys[i]!;
@@ -107,9 +112,13 @@ export function afterSeeks(keys: readonly KeysetKey[], values: readonly StoredVa
     if (past === null) return null;
     if (past.kind === 'never') continue;
     const equalBefore = keys.slice(0, i).map((k, j) => equalTo(k, values[j]!));
+    const later = keys.slice(i + 1).map((k) => sortKey(k));
     for (const part of past.kind === 'or' ? past.of : [past]) {
-      const seek = allOf([...equalBefore, part]);
-      if (seek !== null && seek.kind !== 'never') seeks.push(seek);
+      const where = allOf([...equalBefore, part]);
+      if (where === null || where.kind === 'never') continue;
+      // A stretch beyond a value holds no empty cells of its key; one of empty cells holds nothing else.
+      const orderBy = part.kind === 'is-null' ? later : [sortKey(key, { ...key.field, nullable: false }), ...later];
+      seeks.push({ where, orderBy });
     }
   }
   return seeks.length > 1 ? seeks : null;

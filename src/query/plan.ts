@@ -121,11 +121,21 @@ export interface SearchPlan {
    */
   keyset: KeysetKey[] | null;
   /**
-   * A page after a record (`count_centre_after`): the records `where` selects, as disjoint conditions each of which is
-   * one stretch of an index in the sort's order (see afterSeeks in keyset.ts). A store that keeps that index may read
-   * the page from the starts of all of them. Null for any other page.
+   * A page after a record (`count_centre_after`): the records `where` selects, as disjoint stretches of an index in the
+   * sort's order (see afterSeeks in keyset.ts). A store that keeps that index may read the page from the starts of all
+   * of them. Null for any other page.
    */
-  afterSeeks: Condition[] | null;
+  afterSeeks: AfterSeek[] | null;
+}
+
+/** One stretch of a page after a record: its records, and the order they have in it. */
+export interface AfterSeek {
+  where: Condition;
+  /**
+   * The sort's order within the stretch: without the keys it holds equal (or empty), and without an empty-cell
+   * placement for the key it ranges over (it holds none), so that a store walks its index in that order.
+   */
+  orderBy: SortKey[];
 }
 
 /**

@@ -216,7 +216,7 @@ export function planSearch(
     offset,
     count,
     keyset: request.includeNextPage ? keyset : null,
-    afterSeeks: seeks?.map((seek) => allOf([selecting, seek])!) ?? null,
+    afterSeeks: seeks?.map((seek) => ({ ...seek, where: allOf([selecting, seek.where])! })) ?? null,
   };
 }
 

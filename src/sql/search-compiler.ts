@@ -3,6 +3,7 @@
 // sort expressions), in the manner of Kysely's query compilers.
 
 import {
+  type AfterSeek,
   type ComparisonOperator,
   type Condition,
   type OutputColumn,
@@ -53,6 +54,11 @@ export interface SearchDialectHooks {
    * are built on the same expression, so that filters and sorts can use them.
    */
   keyExpression(field: PlanField): string;
+  /**
+   * A field as IS NULL tests it, where its index holds another expression that is empty exactly where the field is
+   * (the embedded store's integer keys of dates and timestamps); absent, the column itself.
+   */
+  nullTest?(field: PlanField): string;
   /** A value a filter compares with a field, as the field's key expression holds it; absent, the value is bound as it is. */
   keyValue?(params: ParamList, field: PlanField, value: string | number): string;
   /**
@@ -149,9 +155,9 @@ function conditionSql(h: SearchDialectHooks, p: ParamList, plan: SearchPlan, con
       return `${h.keyExpression(condition.field)} ${operator} ${bound}`;
     }
     case 'is-null':
-      return `${h.quoteIdent(condition.field.id)} IS NULL`;
+      return `${h.nullTest?.(condition.field) ?? h.quoteIdent(condition.field.id)} IS NULL`;
     case 'not-null':
-      return `${h.quoteIdent(condition.field.id)} IS NOT NULL`;
+      return `${h.nullTest?.(condition.field) ?? h.quoteIdent(condition.field.id)} IS NOT NULL`;
     case 'id-range': {
       const bounds: string[] = [];
       if (condition.after !== undefined) bounds.push(`${h.quoteIdent('_id')} > ${p.bind(condition.after)}`);
@@ -309,17 +315,23 @@ function compileSeekPage(
   h: SearchDialectHooks,
   p: ParamList,
   plan: SearchPlan,
-  seeks: readonly Condition[],
+  seeks: readonly AfterSeek[],
   selectList: string,
 ): CompiledQuery {
   const id = h.quoteIdent('_id');
   const sortFields = plan.orderBy.flatMap((k) => (k.target.kind === 'field' && !isIdKey(k) ? [k.target.field] : []));
   const columns = [id, ...sortFields.map((f) => h.quoteIdent(f.id))].join(', ');
-  // Each stretch and the merge sort by the same column names, which each select passes on as they are.
-  const order = [...plan.orderBy.map((k) => orderSql(h, p, k)), ...(plan.orderBy.some(isIdKey) ? [] : [id])].join(', ');
+  // `_id` is never empty: no placement of empty cells, whatever the resource's fields say of it.
+  const orderOf = (keys: readonly SortKey[]) =>
+    [
+      ...keys.map((k) => (isIdKey(k) ? `${id}${k.descending ? ' DESC' : ''}` : orderSql(h, p, k))),
+      ...(keys.some(isIdKey) ? [] : [id]),
+    ].join(', ');
+  // The merge sorts by the column names each stretch's select passes on as they are.
+  const order = orderOf(plan.orderBy);
   const stretches = seeks.map(
     (seek, i) =>
-      `SELECT * FROM (SELECT ${columns} ${fromWhere(h, p, plan, 'page', seek)} ORDER BY ${order} LIMIT ${p.bind(plan.limit + plan.offset)}) AS seek${i}`,
+      `SELECT * FROM (SELECT ${columns} ${fromWhere(h, p, plan, 'page', seek.where)} ORDER BY ${orderOf(seek.orderBy)} LIMIT ${p.bind(plan.limit + plan.offset)}) AS seek${i}`,
   );
   const page = `SELECT ${id} FROM (${stretches.join(' UNION ALL ')}) AS seeks ORDER BY ${order} LIMIT ${p.bind(plan.limit)} OFFSET ${p.bind(plan.offset)}`;
   return {

@@ -303,9 +303,10 @@ describe('exact SQL, SQLite and PostgreSQL side by side', () => {
             sortIndexedDescending: true,
           },
     );
-    // The records of 10 votes after _id 1, then those of fewer votes: each a stretch of the index ("Votes" DESC, "_id").
+    // The records of 10 votes after _id 1 (in _id order), then those of fewer votes: each a stretch of the index
+    // ("Votes" DESC, "_id"), read in its order.
     const stretches = (table: string, $: (n: number) => string) =>
-      `SELECT "_id" FROM (SELECT * FROM (SELECT "_id", "Votes" FROM ${table} WHERE ("Votes" = ${$(1)}) AND ("_id" > ${$(2)}) ORDER BY "Votes" DESC, "_id" LIMIT ${$(3)}) AS seek0 UNION ALL SELECT * FROM (SELECT "_id", "Votes" FROM ${table} WHERE "Votes" < ${$(4)} ORDER BY "Votes" DESC, "_id" LIMIT ${$(5)}) AS seek1) AS seeks ORDER BY "Votes" DESC, "_id" LIMIT ${$(6)} OFFSET ${$(7)}`;
+      `SELECT "_id" FROM (SELECT * FROM (SELECT "_id", "Votes" FROM ${table} WHERE ("Votes" = ${$(1)}) AND ("_id" > ${$(2)}) ORDER BY "_id" LIMIT ${$(3)}) AS seek0 UNION ALL SELECT * FROM (SELECT "_id", "Votes" FROM ${table} WHERE "Votes" < ${$(4)} ORDER BY "Votes" DESC, "_id" LIMIT ${$(5)}) AS seek1) AS seeks ORDER BY "Votes" DESC, "_id" LIMIT ${$(6)} OFFSET ${$(7)}`;
     testSql(
       { sort: 'Votes desc', count_centre_after: [10, 1], include_next_page: true, fields: 'Name', limit: 5, offset: 2 },
       {
@@ -320,9 +321,10 @@ describe('exact SQL, SQLite and PostgreSQL side by side', () => {
       },
       { fields: indexed },
     );
-    // A text field with empty cells, ascending: after its value's ties, the greater values, then the empty cells.
+    // A text field with empty cells, ascending: after its value's ties, the greater values (no empty cells among
+    // them, so no placement of them to sort by), then the empty cells (in _id order).
     const name = (table: string, $: (n: number) => string, key: string) =>
-      `SELECT "_id" FROM (SELECT * FROM (SELECT "_id", "Name" FROM ${table} WHERE (${key} = ${$(1)}) AND ("_id" > ${$(2)}) ORDER BY ${key} NULLS LAST, "_id" LIMIT ${$(3)}) AS seek0 UNION ALL SELECT * FROM (SELECT "_id", "Name" FROM ${table} WHERE ${key} > ${$(4)} ORDER BY ${key} NULLS LAST, "_id" LIMIT ${$(5)}) AS seek1 UNION ALL SELECT * FROM (SELECT "_id", "Name" FROM ${table} WHERE "Name" IS NULL ORDER BY ${key} NULLS LAST, "_id" LIMIT ${$(6)}) AS seek2) AS seeks ORDER BY ${key} NULLS LAST, "_id" LIMIT ${$(7)} OFFSET ${$(8)}`;
+      `SELECT "_id" FROM (SELECT * FROM (SELECT "_id", "Name" FROM ${table} WHERE (${key} = ${$(1)}) AND ("_id" > ${$(2)}) ORDER BY "_id" LIMIT ${$(3)}) AS seek0 UNION ALL SELECT * FROM (SELECT "_id", "Name" FROM ${table} WHERE ${key} > ${$(4)} ORDER BY ${key}, "_id" LIMIT ${$(5)}) AS seek1 UNION ALL SELECT * FROM (SELECT "_id", "Name" FROM ${table} WHERE "Name" IS NULL ORDER BY "_id" LIMIT ${$(6)}) AS seek2) AS seeks ORDER BY ${key} NULLS LAST, "_id" LIMIT ${$(7)} OFFSET ${$(8)}`;
     testSql(
       { sort: 'Name', count_centre_after: ['Bo', 4], fields: '_id', limit: 3 },
       {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { afterCondition, afterSeeks, type KeysetKey } from '../../src/query/keyset.js';
-import type { Condition, PlanField } from '../../src/query/plan.js';
+import type { Condition, PlanField, SortKey } from '../../src/query/plan.js';
 
 type Value = number | null;
 type Row = Record<string, Value>;
@@ -77,7 +77,30 @@ const cursorFor = (order: KeysetKey[]) =>
     ),
   );
 
-test('the seeks after a record are the records after it, each in exactly one seek', () => {
+/** Records in an order of keys, as PostgreSQL sorts them (empty cells where each key puts them). */
+function inOrder(
+  records: Row[],
+  order: readonly { field: PlanField; descending: boolean; nullsFirst: boolean }[],
+): Row[] {
+  return [...records].sort((a, b) => {
+    for (const { field, descending, nullsFirst } of order) {
+      const [x, y] = [a[field.id] ?? null, b[field.id] ?? null];
+      if (x === y) continue;
+      if (x === null) return nullsFirst ? -1 : 1;
+      if (y === null) return nullsFirst ? 1 : -1;
+      return (x < y ? -1 : 1) * (descending ? -1 : 1);
+    }
+    return 0;
+  });
+}
+
+const keysOf = (orderBy: readonly SortKey[]) =>
+  orderBy.map((k) => {
+    assert.equal(k.target.kind, 'field');
+    return { field: (k.target as { field: PlanField }).field, descending: k.descending, nullsFirst: k.nullsFirst };
+  });
+
+test('the seeks after a record are the records after it, each in exactly one seek, in the order they have there', () => {
   fc.assert(
     fc.property(
       rows,
@@ -89,8 +112,17 @@ test('the seeks after a record are the records after it, each in exactly one see
         if (seeks === null) return;
         assert.ok(seeks.length >= 2, 'a single seek would be the condition itself');
         for (const row of records) {
-          const inSeeks: number = seeks.filter((seek) => holds(seek, row)).length;
+          const inSeeks: number = seeks.filter((seek) => holds(seek.where, row)).length;
           assert.equal(inSeeks, holds(after, row) ? 1 : 0, JSON.stringify({ row, order, values, seeks }));
+        }
+        for (const seek of seeks) {
+          // A stretch's own order (some keys left out, empty cells placed nowhere) is the page's order of its records.
+          const stretch = records.filter((row) => holds(seek.where, row));
+          const ids = (list: Row[]) => list.map((r) => r._id);
+          assert.deepEqual(ids(inOrder(stretch, keysOf(seek.orderBy))), ids(inOrder(stretch, order)));
+          const ranged = seek.orderBy[0]!;
+          if (ranged.target.kind === 'field' && ranged.target.field.nullable === false)
+            assert.ok(stretch.every((r) => r[(ranged.target as { field: PlanField }).field.id] !== null));
         }
       },
     ),
@@ -104,15 +136,22 @@ test('seeks stand for the record on every key but an empty cursor on a field tha
     { field: full, descending: true, nullsFirst: true },
     { field: ID, descending: false, nullsFirst: false },
   ];
+  const idKey = { target: { kind: 'field', field: ID }, descending: false, nullsFirst: false } as const;
   assert.deepEqual(afterSeeks(order, [2, 7]), [
     {
-      kind: 'and',
-      of: [
-        { kind: 'equals', field: full, value: 2 },
-        { kind: 'compare', field: ID, operator: 'gt', value: 7 },
-      ],
+      where: {
+        kind: 'and',
+        of: [
+          { kind: 'equals', field: full, value: 2 },
+          { kind: 'compare', field: ID, operator: 'gt', value: 7 },
+        ],
+      },
+      orderBy: [idKey],
     },
-    { kind: 'compare', field: full, operator: 'lt', value: 2 },
+    {
+      where: { kind: 'compare', field: full, operator: 'lt', value: 2 },
+      orderBy: [{ target: { kind: 'field', field: full }, descending: true, nullsFirst: true }, idKey],
+    },
   ]);
   // Nothing to seek to: past an empty cell that comes first, every value is after it.
   assert.equal(afterSeeks(order, [null, 7]), null);

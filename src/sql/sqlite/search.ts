@@ -139,6 +139,7 @@ function hooks(options: SqliteCompileOptions): SearchDialectHooks {
       return `${keyExpression(field)} IN (SELECT ${value} FROM json_each(${list}))`;
     },
     keyExpression,
+    nullTest: keyExpression,
     keyValue: (p, field, value) => {
       const type = field.type;
       if (!keyedByTime(type)) return p.bind(value);
