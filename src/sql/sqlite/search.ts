@@ -91,20 +91,23 @@ function boundedWalk(plan: SearchPlan): boolean {
   const [first, second] = plan.orderBy;
   if (!first || (isIdKey(first) && !second)) return true;
   const sorted = sortedByOneField(plan);
-  if (!sorted || sorted.field.nullable !== false) return false;
-  // Descending, its own sort index (see src/catalog/indexes.ts) is the page's order; the field's, walked backwards, not.
-  return (sorted.descending ? sorted.field.sortIndexedDescending : sorted.field.indexed) === true;
+  return sorted !== null && sorted.field.nullable === false && indexInOrder(sorted);
 }
 
 /**
- * Whether a page of the whole resource sorted by one field keeps to an index in its order: ascending the field's own
- * (whose entries end with their `_id`), descending its sort index.
+ * Whether the store has an index in the order of a sort by one field, then `_id`: ascending, the field's own (whose
+ * entries end with their `_id`); descending, its sort index (see src/catalog/indexes.ts), where the field's own,
+ * walked backwards, has a value's records in descending `_id` order.
  */
+function indexInOrder(sorted: NonNullable<ReturnType<typeof sortedByOneField>>): boolean {
+  return (sorted.descending ? sorted.field.sortIndexedDescending : sorted.field.indexed) === true;
+}
+
+/** Whether a page of the whole resource sorted by one field keeps to an index in its order. */
 function sortedByIndex(plan: SearchPlan): boolean {
   if (plan.narrowed || plan.distinct) return false;
   const sorted = sortedByOneField(plan);
-  if (!sorted) return false;
-  return (sorted.descending ? sorted.field.sortIndexedDescending : sorted.field.indexed) === true;
+  return sorted !== null && indexInOrder(sorted);
 }
 
 /** What a field-targeted full-text query reads of a field: a numeric with every digit, as PostgreSQL's `::text`. */
