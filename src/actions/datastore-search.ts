@@ -106,6 +106,14 @@ interface SearchOutcome {
 }
 
 /**
+ * The total a page gives by itself: the page and the count select the same records, so a page short of its limit holds
+ * the last of them, and the total is the records skipped and shown. An empty page past the first says nothing.
+ */
+function totalFromPage(plan: SearchPlan, pageRows: number): number | null {
+  return pageRows < plan.limit && (pageRows > 0 || plan.offset === 0) ? plan.offset + pageRows : null;
+}
+
+/**
  * Reads, plans and runs a search: the stages every presenter of datastore_search shares. `format`: a presenter that
  * reads the values asks for them in that format (never rendered by the store); without it, the records are for the
  * API's answer, which the store may render as it would.
@@ -135,13 +143,9 @@ async function runSearch(
   call.timing?.mark('plan');
   const resident = await residentAnswer(plan, resource, services);
   const pageQuery = resident ? null : dialect.compileSearch(plan);
-  const countQuery = !resident && plan.count.mode === 'exact' ? dialect.compileCount(plan) : null;
-  const page = pageQuery && backend.rows(pageQuery);
-  // Where the store runs statements side by side, the count goes with the page rather than after it: one wait for
-  // both. Its failure is read after the page's (which comes first), and never left unhandled if the page's comes.
-  const counting = countQuery && backend.statementsSideBySide ? backend.count(countQuery) : null;
-  counting?.catch(() => {});
-  const rows = resident ? resident.rows : await page!;
+  // The page comes first and the count only if the page leaves the total open: most filters and searches match fewer
+  // records than a page holds, and their count would be a second statement for a number the page already gives.
+  const rows = resident ? resident.rows : await backend.rows(pageQuery!);
   call.timing?.mark('query');
   let total: number | null = null;
   let estimated = false;
@@ -154,7 +158,9 @@ async function runSearch(
       if (estimate >= threshold) [total, estimated] = [estimate, true];
     }
   } else if (plan.count.mode === 'exact')
-    total = resident ? resident.matched : await (counting ?? backend.count(countQuery!));
+    total = resident
+      ? resident.matched
+      : (totalFromPage(plan, rows.length) ?? (await backend.count(dialect.compileCount(plan))));
   if (plan.count.mode !== 'none') call.timing?.mark('count');
   return { request, resource, plan, rows, total, estimated };
 }

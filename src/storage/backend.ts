@@ -52,11 +52,6 @@ export interface StoreVersion {
   readonly resources: ReadonlyMap<string, LoadedResource>;
   /** Size of the whole store in bytes, as measured at load time. */
   readonly databaseBytes: number;
-  /**
-   * Whether statements asked for together run side by side (PostgreSQL: a pool of server connections), so that a
-   * page's count is worth sending with its rows; the embedded store runs one after the other on the serving thread.
-   */
-  readonly statementsSideBySide: boolean;
   /** Rows as arrays, in the order of the query's select list. */
   rows(query: CompiledQuery): Promise<unknown[][]>;
   /**

@@ -86,7 +86,6 @@ const MISSING_OBJECT = new Set(['42P01', '42703']);
 /** One version of the data in PostgreSQL: the catalogue of one load, reading that load's generation tables. */
 export class PostgresVersion extends RecordedVersion implements ClosableVersion {
   readonly dialect = 'postgres' as const;
-  readonly statementsSideBySide = true;
   readonly compiler: SqlCompiler;
   private readonly counts = new CountMemo();
 
