@@ -11,6 +11,7 @@ import type { CompiledQuery } from '../../dialect/compiled.js';
 import type { CompilerFor, SqlCompiler } from '../../dialect/compiler.js';
 import type { Lease, Store, StoreHealth, UserSqlResult } from '../backend.js';
 import { BoundedCache } from '../../util/bounded-cache.js';
+import { OverrunMemory } from './overrun-memory.js';
 import { CountMemo } from '../count-memo.js';
 import type { StoreMeta } from '../load-target.js';
 import { RecordedVersion, ServedVersions, type ClosableVersion } from '../versions.js';
@@ -103,7 +104,6 @@ function pin(file: string): { path: string; pinned: boolean } {
 /** One version of the embedded store: a pinned file, a read connection, and the query caches that belong to it. */
 export class SqliteVersion extends RecordedVersion implements ClosableVersion {
   readonly dialect = 'sqlite' as const;
-  readonly statementsSideBySide = false;
   /**
    * Prepared statements by SQL text. Each holds SQLite's compiled program (tens of KB for a filtered, sorted search):
    * 300 answer a stream of 10,000 distinct queries as fast as 1,000 did, and keep some 16 MB less.
@@ -114,8 +114,7 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
   private readonly streams = new Set<Database.Database>();
   /** A `stream` connection for long reads made of many short queries (bulkRows), opened when first needed. */
   private bulk: { connection: ReadConnection; statements: BoundedCache<string, Database.Statement> } | null = null;
-  /** Statements that outran the event loop's budget once: they go to a worker straight away from then on. */
-  private readonly long = new BoundedCache<string, true>(1000);
+  private readonly long = new OverrunMemory(1000);
   private moved = 0;
   private boundCompiler: SqlCompiler | null = null;
 
@@ -192,12 +191,14 @@ export class SqliteVersion extends RecordedVersion implements ClosableVersion {
     const statement = this.statement(query.sql).raw(true);
     const params = query.params as SqliteParam[];
     if (!query.interruptible) return statement.all(...params) as unknown[][];
-    if (!this.long.has(query.sql)) {
+    if (this.long.tryOnLoop(query.sql)) {
       try {
-        return this.connection.deadline.run(EVENT_LOOP_BUDGET_MS, () => statement.all(...params) as unknown[][]);
+        const rows = this.connection.deadline.run(EVENT_LOOP_BUDGET_MS, () => statement.all(...params) as unknown[][]);
+        this.long.kept(query.sql);
+        return rows;
       } catch (err) {
         if (!(err instanceof DeadlineExceeded)) throw err;
-        this.long.getOrCreate(query.sql, () => true);
+        this.long.overran(query.sql);
       }
     }
     this.moved += 1;
