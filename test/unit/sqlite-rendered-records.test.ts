@@ -7,9 +7,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { csvSource, type FieldDefinition, type FieldInfo, type ResourceDefinition } from '../../src/catalog/types.js';
-import type { StoredValue } from '../../src/catalog/values.js';
+import { numberText, type StoredValue } from '../../src/catalog/values.js';
+import { registerTextSearch } from '../../src/dialect/sqlite/functions.js';
+import { doubleTextSql } from '../../src/dialect/sqlite/lines.js';
 import { ApiError } from '../../src/errors.js';
 import type { SearchPlan } from '../../src/query/plan.js';
 import { readSearchRequest } from '../../src/query/search-params.js';
@@ -208,4 +211,44 @@ describe('records rendered by SQLite', () => {
     assert.equal(Object.keys(first!).length, 701);
     assert.equal(first!['f699'], '0:699,"');
   });
+});
+
+test("a double's digits: SQLite's own where they are PostgreSQL's, JavaScript's elsewhere, the same text either way", () => {
+  const db = new Database(':memory:');
+  registerTextSearch(db);
+  const render = (type: 'float8' | 'numeric') => db.prepare(`SELECT ${doubleTextSql('x', type)} FROM (SELECT ? AS x)`);
+  const float8 = render('float8').pluck();
+  const numeric = render('numeric').pluck();
+  // Which of the two paths a value took: SQLite's digits, asked for alone.
+  const own = db
+    .prepare(`SELECT abs(x) >= 1e-4 AND abs(x) < 1e15 AND CAST(printf('%.15g', x) AS REAL) = x FROM (SELECT ? AS x)`)
+    .pluck();
+  let sqlitePath = 0;
+  const doubles = fc.oneof(
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    // Decimals of 1 to 17 significant digits, of every size the fast path takes and either side of its bounds.
+    fc
+      .tuple(
+        fc.integer({ min: 1, max: 17 }),
+        fc.double({ min: 1, max: 10, noNaN: true }),
+        fc.integer({ min: -6, max: 16 }),
+      )
+      .map(([precision, mantissa, exponent]) =>
+        Number(mantissa.toExponential(precision - 1).replace(/e.*$/, `e${exponent}`)),
+      ),
+    fc.integer({ min: -1e9, max: 1e9 }).map((cents) => cents / 100),
+    fc.constantFrom(1e-4, 9.999999999999999e-5, 1e15, 999999999999999.9, 0.1 + 0.2, 1 / 3, -0, 0, 5e-324, 1e300),
+  );
+  fc.assert(
+    fc.property(doubles, fc.boolean(), (magnitude, negative) => {
+      const value = negative ? -magnitude : magnitude;
+      assert.equal(float8.get(value), numberText(value, 'float8'), String(value));
+      assert.equal(numeric.get(value), numberText(value, 'numeric'), String(value));
+      if (own.get(value) === 1) sqlitePath += 1;
+    }),
+    { numRuns: 20_000 },
+  );
+  // Both paths were taken, often.
+  assert.ok(sqlitePath > 5_000 && sqlitePath < 19_000, String(sqlitePath));
+  db.close();
 });
