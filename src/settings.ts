@@ -111,6 +111,14 @@ export const SETTING_SPECS = {
     description:
       'Records after which a PostgreSQL load copies the rest of a resource over a second connection into a second table, which the first then reads as its own (inheritance): two server processes share the storing of the rows and the full-text index builds. 0 copies every resource over one connection.',
   }),
+  pgLoadHelperRows: declare<number>({
+    env: 'COUNTCENTRE_PG_LOAD_HELPER_ROWS',
+    type: 'integer',
+    default: 50000,
+    min: 0,
+    description:
+      "Records after which a PostgreSQL load also makes its COPY lines (the values' text and each row's full-text vector) on a helper thread, beside the thread that reads the file: the two share two cores. Smaller resources are made on the reading thread alone, without starting one. 0 never starts it.",
+  }),
   searchTimeoutMs: declare<number>({
     env: 'COUNTCENTRE_SEARCH_TIMEOUT_MS',
     type: 'integer',

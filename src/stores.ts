@@ -77,7 +77,13 @@ export function storageFor(settings: Settings): StorageChoice {
     return {
       description: `PostgreSQL ${redact(url)} (schemas ${schemas.data}, ${schemas.public}${settings.databaseReadUrls.length > 0 ? `; ${settings.databaseReadUrls.length} replicas` : ''})`,
       loadTarget: () =>
-        new PostgresLoadTargetOnDemand({ url, schemas, readerRole, splitAfterRows: settings.pgLoadSplitRows }),
+        new PostgresLoadTargetOnDemand({
+          url,
+          schemas,
+          readerRole,
+          splitAfterRows: settings.pgLoadSplitRows,
+          helperAfterRows: settings.pgLoadHelperRows,
+        }),
       openStore: async () =>
         (await import('./storage/postgres/backend.js')).PostgresStore.open({
           compilerFor: sqlCompilerFor,

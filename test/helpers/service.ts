@@ -121,6 +121,7 @@ function templateName(settings: Settings): string {
     settings.pgDataSchema,
     settings.pgReaderRole,
     settings.pgLoadSplitRows,
+    settings.pgLoadHelperRows,
   ]);
   return `countcentre_template_${createHash('sha1').update(key).digest('hex').slice(0, 12)}`;
 }
@@ -133,6 +134,7 @@ async function loadTemplate(admin: pg.Client, name: string, settings: Settings):
     schemas: { data: settings.pgDataSchema, public: settings.pgSchema },
     readerRole: settings.pgReaderRole,
     splitAfterRows: settings.pgLoadSplitRows,
+    helperAfterRows: settings.pgLoadHelperRows,
   });
   try {
     await buildDatabase({

@@ -1,4 +1,5 @@
-// A PostgreSQL load split over two connections (COUNTCENTRE_PG_LOAD_SPLIT_ROWS) serves exactly what a load over one
+// A PostgreSQL load split over two connections (COUNTCENTRE_PG_LOAD_SPLIT_ROWS), its COPY lines made partly on a
+// helper thread (COUNTCENTRE_PG_LOAD_HELPER_ROWS), serves exactly what a load over one connection, made on one thread,
 // serves: the elections loaded with a split after 500 records, so that every resource past that size is two tables,
 // the second inheriting from the first, answer every request below with the same bytes as the unsplit load, and the
 // recorded sizes count both tables. (Generations of split tables replaced in turn, and a failure in either stream:
@@ -17,6 +18,7 @@ import {
 } from '../helpers/service.js';
 
 const SPLIT = 500;
+const HELPER = 300;
 
 /** Requests covering paging, sorting, filters, full text, totals, fields, formats, SQL and dumps. */
 function requests(resources: readonly string[]): string[] {
@@ -76,8 +78,11 @@ describe(
     let split: TestService;
 
     before(async () => {
+      // The single load makes every COPY line on its reading thread (no election resource reaches the helper's
+      // default threshold); the split one hands batches past the first 300 records to a helper thread too, so that
+      // the comparison also covers lines and vectors made there.
       single = await startService({}, 'postgres');
-      split = await startService({ pgLoadSplitRows: SPLIT }, 'postgres');
+      split = await startService({ pgLoadSplitRows: SPLIT, pgLoadHelperRows: HELPER }, 'postgres');
     });
 
     after(async () => {

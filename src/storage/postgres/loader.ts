@@ -8,8 +8,7 @@ import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { FieldType, ResourceDefinition } from '../../catalog/types.js';
-import type { StoredValue } from '../../catalog/values.js';
+import type { ResourceDefinition } from '../../catalog/types.js';
 import {
   copyIntoTableSql,
   createGenerationTableSql,
@@ -48,10 +47,8 @@ import {
   type StoreMeta,
 } from '../load-target.js';
 import { RecordNumberer, numberingSink } from '../row-sink.js';
-import { RowVectorizer } from '../../catalog/row-text.js';
-import { tsvectorToString } from '../../text-search/index.js';
+import { CopyLinePipeline } from './copy-lines.js';
 import { storeError } from './connection.js';
-import { valueText } from './value-text.js';
 import { otherPostgresLayout, readGeneration, readPostgresMeta } from './meta.js';
 import { patchTable } from './patch.js';
 import { postgresIndexSession } from './indexes.js';
@@ -62,25 +59,17 @@ export interface PostgresLoadOptions {
   readerRole: string;
   /** Records after which a load copies on a second connection into a second table (COUNTCENTRE_PG_LOAD_SPLIT_ROWS). */
   splitAfterRows?: number;
+  /** Records after which a load's COPY lines are also made on a helper thread (COUNTCENTRE_PG_LOAD_HELPER_ROWS). */
+  helperAfterRows?: number;
 }
 
-const NEEDS_ESCAPE = /[\\\t\n\r]/;
 /** PostgreSQL's SQLSTATE for a key too long for its index, among other limits. */
 const PROGRAM_LIMIT_EXCEEDED = '54000';
 
-/** One value in COPY's text format: \N for null, backslash escapes for the characters the format uses. */
-function copyValue(value: StoredValue, type: FieldType): string {
-  const text = valueText(value, type);
-  if (text === null) return '\\N';
-  // A number's or a boolean's text never holds a character the format uses.
-  if (typeof value !== 'string' || !NEEDS_ESCAPE.test(text)) return text;
-  return text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
-}
-
-/** Rows are gathered into chunks of about this many characters before being written to the COPY stream. */
-const CHUNK_CHARS = 64 * 1024;
 /** COUNTCENTRE_PG_LOAD_SPLIT_ROWS's default, for a load target made without it. */
 const DEFAULT_SPLIT_ROWS = 200_000;
+/** COUNTCENTRE_PG_LOAD_HELPER_ROWS's default, for a load target made without it. */
+const DEFAULT_HELPER_ROWS = 50_000;
 
 /** One COPY of a load in progress: its connection, table and stream. */
 interface TableCopy {
@@ -136,21 +125,14 @@ class PostgresLoadSession implements LoadSession {
     const table = generationTable(resource.id, this.generation);
     const copies: TableCopy[] = [];
     const splitAfter = options.splitAfterRows ?? DEFAULT_SPLIT_ROWS;
+    let lines: CopyLinePipeline | null = null;
     try {
       copies.push(await this.startCopy(client, table, resource));
-      const types = resource.fields.map((f) => f.type);
       const numberer = new RecordNumberer(resource.fields);
-      // Null where PostgreSQL computes the vectors itself, for a language made only there (vectorsFromLoader).
-      const vectorizer = vectorsFromLoader(this.fullTextLanguage)
-        ? new RowVectorizer(this.fullTextLanguage, resource.fields)
-        : null;
-      let chunk = '';
-      let chunkRows = 0;
       let sent = 0;
       let chunks = 0;
-      const flush = async () => {
-        if (chunk === '') return;
-        // Past the threshold, a second table takes every other chunk: each server process parses and stores what it
+      const write = async (text: string, rows: number) => {
+        // Past the threshold, a second table takes every other batch: each server process parses and stores what it
         // receives, and the two tables' full-text indexes are built side by side.
         if (copies.length === 1 && splitAfter > 0 && sent >= splitAfter) {
           copies.push(await this.startCopy(await this.helper(), segmentTable(table), resource));
@@ -158,22 +140,23 @@ class PostgresLoadSession implements LoadSession {
         }
         const target = copies[chunks++ % copies.length]!;
         if (target.error) throw target.error;
-        const full = !target.stream.write(chunk);
-        sent += chunkRows;
-        chunk = '';
-        chunkRows = 0;
+        const full = !target.stream.write(text);
+        sent += rows;
         if (full) await once(target.stream, 'drain');
       };
-      const sink = numberingSink(numberer, (values, id) => {
-        let line = String(id);
-        for (let i = 0; i < values.length; i++) line += '\t' + copyValue(values[i]!, types[i]!);
-        if (vectorizer) line += '\t' + copyValue(tsvectorToString(vectorizer.vector(values)), 'text');
-        chunk += line + '\n';
-        chunkRows += 1;
-        return chunk.length >= CHUNK_CHARS ? flush() : undefined;
-      });
-      await fill(sink);
-      await flush();
+      lines = new CopyLinePipeline(
+        {
+          fields: resource.fields.map((f) => ({ type: f.type })),
+          // Null where PostgreSQL computes the vectors itself, for a language made only there (vectorsFromLoader).
+          vectorLanguage: vectorsFromLoader(this.fullTextLanguage) ? this.fullTextLanguage : null,
+        },
+        write,
+        options.helperAfterRows ?? DEFAULT_HELPER_ROWS,
+      );
+      const pipeline = lines;
+      await fill(numberingSink(numberer, (values, id) => pipeline.add(values, id)));
+      await pipeline.end();
+      await pipeline.close();
       for (const copy of copies) {
         if (copy.error) throw copy.error;
         copy.stream.end();
@@ -202,6 +185,8 @@ class PostgresLoadSession implements LoadSession {
       for (const copy of copies) await failCopy(copy, err as Error);
       for (const sql of versionObjectsSql(schema, table)) await client.query(sql).catch(() => {});
       throw storeError(err);
+    } finally {
+      await lines?.close();
     }
   }
 
