@@ -78,9 +78,9 @@ describe(
     let split: TestService;
 
     before(async () => {
-      // The single load makes every COPY line on its reading thread (the helper is off by default); the split one
-      // hands batches past the first 300 records to a helper thread too, so that the comparison also covers lines
-      // and vectors made there.
+      // The single load makes every COPY line on its reading thread (no election resource reaches the helper's
+      // default threshold); the split one hands batches past the first 300 records to a helper thread too, so that
+      // the comparison also covers lines and vectors made there.
       single = await startService({}, 'postgres');
       split = await startService({ pgLoadSplitRows: SPLIT, pgLoadHelperRows: HELPER }, 'postgres');
     });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
-import { wantsLargerYoungGeneration } from '../../src/cli/young-generation.js';
+import { semiSpaceMb, wantsLargerYoungGeneration } from '../../src/cli/young-generation.js';
 
 const pg = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test' };
 
@@ -22,6 +22,13 @@ test('the embedded store, other commands, help, and a process already given a se
   assert.equal(wantsLargerYoungGeneration(['add', '--help'], pg, []), false);
   assert.equal(wantsLargerYoungGeneration(['load', '-h'], pg, []), false);
   assert.equal(wantsLargerYoungGeneration(['load'], pg, ['--max-semi-space-size=64']), false);
+});
+
+test('32 MB semi-spaces where the helper thread shares the lines (the default), 64 MB for the reading thread alone', () => {
+  assert.equal(semiSpaceMb({}), 32);
+  assert.equal(semiSpaceMb({ COUNTCENTRE_PG_LOAD_HELPER_ROWS: '50000' }), 32);
+  assert.equal(semiSpaceMb({ COUNTCENTRE_PG_LOAD_HELPER_ROWS: '0' }), 64);
+  assert.equal(semiSpaceMb({ COUNTCENTRE_PG_LOAD_HELPER_ROWS: ' 0 ' }), 64);
 });
 
 test('the started-again command answers with its own output and exit code', () => {

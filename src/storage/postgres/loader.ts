@@ -69,7 +69,7 @@ const PROGRAM_LIMIT_EXCEEDED = '54000';
 /** COUNTCENTRE_PG_LOAD_SPLIT_ROWS's default, for a load target made without it. */
 const DEFAULT_SPLIT_ROWS = 200_000;
 /** COUNTCENTRE_PG_LOAD_HELPER_ROWS's default, for a load target made without it. */
-const DEFAULT_HELPER_ROWS = 0;
+const DEFAULT_HELPER_ROWS = 50_000;
 
 /** One COPY of a load in progress: its connection, table and stream. */
 interface TableCopy {
