@@ -433,19 +433,25 @@ function parseValue(name: string, spec: SettingSpec<unknown>, raw: string): unkn
   }
 }
 
+/** One setting's value in an environment, or its default. */
+function settingValue(spec: SettingSpec<unknown>, env: NodeJS.ProcessEnv): unknown {
+  const raw = env[spec.env];
+  if (raw !== undefined && raw !== '') return parseValue(spec.env, spec, raw);
+  if (typeof spec.default === 'string' && (spec.type === 'path' || spec.type === 'path-or-url'))
+    return parseValue(spec.env, spec, spec.default);
+  return spec.default;
+}
+
+/** Reads one setting from an environment, as loadSettings does (for a process that needs it before the others). */
+export function loadSetting<K extends keyof Settings>(key: K, env: NodeJS.ProcessEnv = process.env): Settings[K] {
+  return settingValue(SETTING_SPECS[key] as SettingSpec<unknown>, env) as Settings[K];
+}
+
 /** Reads settings from an environment, applying defaults; `overrides` (used by tests) win over both. */
 export function loadSettings(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Settings> = {}): Settings {
   const settings: Record<string, unknown> = {};
-  for (const [key, spec] of Object.entries(SETTING_SPECS) as [string, SettingSpec<unknown>][]) {
-    const raw = env[spec.env];
-    if (raw !== undefined && raw !== '') {
-      settings[key] = parseValue(spec.env, spec, raw);
-    } else if (typeof spec.default === 'string' && (spec.type === 'path' || spec.type === 'path-or-url')) {
-      settings[key] = parseValue(spec.env, spec, spec.default);
-    } else {
-      settings[key] = spec.default;
-    }
-  }
+  for (const [key, spec] of Object.entries(SETTING_SPECS) as [string, SettingSpec<unknown>][])
+    settings[key] = settingValue(spec, env);
   const result = { ...(settings as Settings), ...overrides };
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(result.pgSchema))
     throw new SettingsError('COUNTCENTRE_PG_SCHEMA must be a plain identifier');

@@ -9,13 +9,23 @@
 // where 64 MB took 76.8 s and 486 MB (and the reading thread alone, with 64 MB, 67.3 s and 313 MB).
 
 import { spawn } from 'node:child_process';
+import { loadSetting } from '../settings.js';
 
 /** The semi-space for a load whose lines are made by the reading thread alone, and with a helper thread. */
 const SEMI_SPACE_MB = { alone: 64, withHelper: 32 };
 
-/** The semi-space size for a load under `env`: the helper thread is on unless COUNTCENTRE_PG_LOAD_HELPER_ROWS is 0. */
+/**
+ * The semi-space size for a load under `env`: the helper thread is on unless COUNTCENTRE_PG_LOAD_HELPER_ROWS is 0. A
+ * value the setting refuses is left to the loading process, which reports it with the others.
+ */
 export function semiSpaceMb(env: NodeJS.ProcessEnv): number {
-  return env['COUNTCENTRE_PG_LOAD_HELPER_ROWS']?.trim() === '0' ? SEMI_SPACE_MB.alone : SEMI_SPACE_MB.withHelper;
+  let helperRows: number;
+  try {
+    helperRows = loadSetting('pgLoadHelperRows', env);
+  } catch {
+    return SEMI_SPACE_MB.withHelper;
+  }
+  return helperRows === 0 ? SEMI_SPACE_MB.alone : SEMI_SPACE_MB.withHelper;
 }
 const LOADING_COMMANDS = new Set(['add', 'load', 'mirror']);
 

@@ -29,6 +29,10 @@ test('32 MB semi-spaces where the helper thread shares the lines (the default), 
   assert.equal(semiSpaceMb({ COUNTCENTRE_PG_LOAD_HELPER_ROWS: '50000' }), 32);
   assert.equal(semiSpaceMb({ COUNTCENTRE_PG_LOAD_HELPER_ROWS: '0' }), 64);
   assert.equal(semiSpaceMb({ COUNTCENTRE_PG_LOAD_HELPER_ROWS: ' 0 ' }), 64);
+  // Read as the setting reads it: "00" is 0, an empty value the default, and a refused one left to the load.
+  assert.equal(semiSpaceMb({ COUNTCENTRE_PG_LOAD_HELPER_ROWS: '00' }), 64);
+  assert.equal(semiSpaceMb({ COUNTCENTRE_PG_LOAD_HELPER_ROWS: '' }), 32);
+  assert.equal(semiSpaceMb({ COUNTCENTRE_PG_LOAD_HELPER_ROWS: 'many' }), 32);
 });
 
 test('the started-again command answers with its own output and exit code', () => {
