@@ -125,38 +125,36 @@ class PostgresLoadSession implements LoadSession {
     const table = generationTable(resource.id, this.generation);
     const copies: TableCopy[] = [];
     const splitAfter = options.splitAfterRows ?? DEFAULT_SPLIT_ROWS;
-    let lines: CopyLinePipeline | null = null;
+    let sent = 0;
+    let chunks = 0;
+    const write = async (text: string, rows: number) => {
+      // Past the threshold, a second table takes every other batch: each server process parses and stores what it
+      // receives, and the two tables' full-text indexes are built side by side.
+      if (copies.length === 1 && splitAfter > 0 && sent >= splitAfter) {
+        copies.push(await this.startCopy(await this.helper(), segmentTable(table), resource));
+        chunks = 1;
+      }
+      const target = copies[chunks++ % copies.length]!;
+      if (target.error) throw target.error;
+      const full = !target.stream.write(text);
+      sent += rows;
+      if (full) await once(target.stream, 'drain');
+    };
+    const lines = new CopyLinePipeline(
+      {
+        fields: resource.fields.map((f) => ({ type: f.type })),
+        // Null where PostgreSQL computes the vectors itself, for a language made only there (vectorsFromLoader).
+        vectorLanguage: vectorsFromLoader(this.fullTextLanguage) ? this.fullTextLanguage : null,
+      },
+      write,
+      options.helperAfterRows ?? DEFAULT_HELPER_ROWS,
+    );
     try {
       copies.push(await this.startCopy(client, table, resource));
       const numberer = new RecordNumberer(resource.fields);
-      let sent = 0;
-      let chunks = 0;
-      const write = async (text: string, rows: number) => {
-        // Past the threshold, a second table takes every other batch: each server process parses and stores what it
-        // receives, and the two tables' full-text indexes are built side by side.
-        if (copies.length === 1 && splitAfter > 0 && sent >= splitAfter) {
-          copies.push(await this.startCopy(await this.helper(), segmentTable(table), resource));
-          chunks = 1;
-        }
-        const target = copies[chunks++ % copies.length]!;
-        if (target.error) throw target.error;
-        const full = !target.stream.write(text);
-        sent += rows;
-        if (full) await once(target.stream, 'drain');
-      };
-      lines = new CopyLinePipeline(
-        {
-          fields: resource.fields.map((f) => ({ type: f.type })),
-          // Null where PostgreSQL computes the vectors itself, for a language made only there (vectorsFromLoader).
-          vectorLanguage: vectorsFromLoader(this.fullTextLanguage) ? this.fullTextLanguage : null,
-        },
-        write,
-        options.helperAfterRows ?? DEFAULT_HELPER_ROWS,
-      );
-      const pipeline = lines;
-      await fill(numberingSink(numberer, (values, id) => pipeline.add(values, id)));
-      await pipeline.end();
-      await pipeline.close();
+      await fill(numberingSink(numberer, (values, id) => lines.add(values, id)));
+      await lines.end();
+      await lines.close();
       for (const copy of copies) {
         if (copy.error) throw copy.error;
         copy.stream.end();
@@ -186,7 +184,7 @@ class PostgresLoadSession implements LoadSession {
       for (const sql of versionObjectsSql(schema, table)) await client.query(sql).catch(() => {});
       throw storeError(err);
     } finally {
-      await lines?.close();
+      await lines.close();
     }
   }
 

@@ -28,7 +28,7 @@ export class OverrunMemory {
 
   /** A run of `sql` on the loop kept to the budget. */
   kept(sql: string): void {
-    if (this.statements.has(sql)) this.statements.delete(sql);
+    this.statements.delete(sql);
   }
 
   /** A run of `sql` on the loop outran the budget. */
