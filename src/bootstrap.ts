@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { Catalog } from './catalog/catalog.js';
 import { loadCatalogFile, parseCatalog } from './catalog/load.js';
 import type { ServiceLease, Services, ServiceState } from './actions/types.js';
+import { offsetMarkStats } from './actions/offset-marks.js';
 import { ResidentTables } from './resident/tables.js';
 import { buildDatabase, mirrorOptions, type BuildOptions, type BuildResult } from './ingest/build.js';
 import { IndexBuilds } from './ingest/indexes.js';
@@ -123,7 +124,7 @@ class StoreServices implements ServiceState {
   private again: Promise<boolean> | null = null;
 
   storeStats(): Record<string, number> {
-    return this.store.stats?.() ?? {};
+    return { ...this.store.stats?.(), ...offsetMarkStats() };
   }
 
   refresh(): Promise<boolean> {

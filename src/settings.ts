@@ -150,6 +150,14 @@ export const SETTING_SPECS = {
     description:
       "A search that filters or sorts on a field without an index, in a resource of more records than this, asks for an index on that field, which is built in the background (0: never); one that sorts by a field also asks for the field's sort index in that direction where the store's own index is not the page's order (descending on either store, ascending on PostgreSQL: see docs/architecture.md). Smaller resources are quick to search without one, and most are resident tables (COUNTCENTRE_RESIDENT_ROWS).",
   }),
+  offsetMarkEvery: declare<number>({
+    env: 'COUNTCENTRE_OFFSET_MARK_EVERY',
+    type: 'integer',
+    default: 500,
+    min: 0,
+    description:
+      "A page this many records or more into a sorted search (of a resource of up to 10,000,000 records) starts from a remembered record near its offset instead of stepping over every record before it: the first such page walks the order once and remembers every this-many-th record's keys (at most 2,000 an order, spaced further apart in larger resources), for as long as the data is unchanged (0: never).",
+  }),
   loadOnStart: declare<boolean>({
     env: 'COUNTCENTRE_LOAD_ON_START',
     type: 'boolean',

@@ -26,6 +26,7 @@ import {
 import { BoundedCache } from '../util/bounded-cache.js';
 import type { Settings } from '../settings.js';
 import { documented } from './help-text.js';
+import { pageFromMark } from './offset-marks.js';
 import { residentAnswer } from './resident.js';
 import type { Action, ActionCall, Services } from './types.js';
 import { validating } from './validation.js';
@@ -142,7 +143,8 @@ async function runSearch(
 
   call.timing?.mark('plan');
   const resident = await residentAnswer(plan, resource, services);
-  const pageQuery = resident ? null : dialect.compileSearch(plan);
+  // A deep page of a sorted order starts from the order's mark before it; the count is the plan's own.
+  const pageQuery = resident ? null : dialect.compileSearch(await pageFromMark(plan, resource, services));
   // The page comes first and the count only if the page leaves the total open: most filters and searches match fewer
   // records than a page holds, and their count would be a second statement for a number the page already gives.
   const rows = resident ? resident.rows : await backend.rows(pageQuery!);

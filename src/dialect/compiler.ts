@@ -2,7 +2,7 @@
 // (CompileTarget), and what it offers (SqlCompiler). The compilers implement it (src/sql/), the stores hold one per
 // version (src/storage/), and src/stores.ts puts the two together.
 
-import type { SearchPlan, ValueCountPlan } from '../query/plan.js';
+import type { PlanField, SearchPlan, ValueCountPlan } from '../query/plan.js';
 import type { CompiledQuery } from './compiled.js';
 
 /** A guarded datastore_search_sql statement: as written, and as translated for the embedded store. */
@@ -26,6 +26,11 @@ export interface SqlCompiler {
   rendersJsonRecords: boolean;
   compileSearch(plan: SearchPlan): CompiledQuery;
   compileCount(plan: SearchPlan): CompiledQuery;
+  /**
+   * The values of `keys` (the order's keyset keys) of every `every`th record of the plan's records in its order: the
+   * marks a deep page of that order starts from.
+   */
+  compileOffsetMarks(plan: SearchPlan, keys: readonly { field: PlanField }[], every: number): CompiledQuery;
   /** Each value of one field in a view and how many records hold it (the explorer's facets). */
   compileValueCounts(plan: ValueCountPlan): CompiledQuery;
   /**

@@ -341,6 +341,32 @@ function compileSeekPage(
   };
 }
 
+/**
+ * The keys of every `every`th record of a plan's records in its order (the `every`th, the 2·`every`th, …), in that
+ * order: one walk of the order, after which a deep page starts from the mark before its offset instead of stepping over
+ * every record before it (src/actions/offset-marks.ts). `keys` are the order's keyset keys; each row holds their values.
+ */
+export function compileOffsetMarksWith(
+  h: SearchDialectHooks,
+  plan: SearchPlan,
+  keys: readonly { field: PlanField }[],
+  every: number,
+): CompiledQuery {
+  const p = new ParamList(h.placeholder);
+  // Named by position: a sort may name a field twice, and the keys repeat it.
+  const aliases = keys.map((_, i) => `cc_key${i}`);
+  const values = keys.map((k, i) => `${h.quoteIdent(k.field.id)} AS ${aliases[i]}`);
+  const order = plan.orderBy.map((key) => orderSql(h, p, key));
+  if (!plan.orderBy.some(isIdKey)) order.push(h.quoteIdent('_id'));
+  const from = fromWhere(h, p, plan, 'count');
+  const numbered = `SELECT ${values.join(', ')}, row_number() OVER (ORDER BY ${order.join(', ')}) AS cc_position ${from}`;
+  return {
+    sql: `SELECT ${aliases.join(', ')} FROM (${numbered}) AS numbered WHERE cc_position % ${p.bind(every)} = 0 ORDER BY cc_position`,
+    params: p.values,
+    ...interruptible(h, plan, 'count'),
+  };
+}
+
 export function compileCountWith(h: SearchDialectHooks, plan: SearchPlan): CompiledQuery {
   const p = new ParamList(h.placeholder);
   if (plan.distinct) {
@@ -402,6 +428,7 @@ export function compilerOf(h: SearchDialectHooks, compileUserSql: SqlCompiler['c
   return {
     compileSearch: (plan) => compileSearchWith(h, plan),
     compileCount: (plan) => compileCountWith(h, plan),
+    compileOffsetMarks: (plan, keys, every) => compileOffsetMarksWith(h, plan, keys, every),
     compileValueCounts: (plan) => compileValueCountsWith(h, plan),
     compileColumns: (resourceId, columns, afterId, limit, numeric) =>
       compileColumnsWith(h, resourceId, columns, afterId, limit, numeric),

@@ -2,12 +2,13 @@
 // operator on values the records hold and on values between them, full-text queries on the record and on fields,
 // prefixes, phrases and negations, sorts with null placement, field lists, ranks, paging, every records format,
 // totals, keyset cursors) get the same status and the same bytes from a service holding the resources in memory as
-// from one that asks the store every time, on both stores. COUNTCENTRE_RESIDENT_RUNS sets the searches per store,
+// from one that asks the store every time, on both stores; the store's deep pages start from offset marks. COUNTCENTRE_RESIDENT_RUNS sets the searches per store,
 // COUNTCENTRE_RESIDENT_SEED replays a run.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
+import { offsetMarkStats } from '../../src/actions/offset-marks.js';
 import {
   RESOURCE_A,
   RESOURCE_B,
@@ -164,7 +165,8 @@ for (const backend of TEST_BACKENDS)
 
     before(async () => {
       resident = await startService({ responseCacheMb: 0 }, backend);
-      store = await startService({ responseCacheMb: 0, residentMb: 0 }, backend);
+      // Marks every few records, so that most generated pages with an offset start from one (src/actions/offset-marks.ts).
+      store = await startService({ responseCacheMb: 0, residentMb: 0, offsetMarkEvery: 7 }, backend);
       resources = await Promise.all([RESOURCE_A, RESOURCE_B, RESOURCE_C].map((id) => readResource(store, id)));
     });
     after(async () => {
@@ -216,6 +218,47 @@ for (const backend of TEST_BACKENDS)
       assert.ok((statuses.get(200) ?? 0) > RUNS * 0.5, JSON.stringify([...statuses]));
       assert.equal(resident.prepared.services.resident?.count, 3);
       assert.equal(store.prepared.services.resident, undefined);
+    });
+
+    test(`${Math.ceil(RUNS / 2)} deep pages of sorted searches, started from offset marks (seed ${SEED})`, async () => {
+      const pagesBefore = offsetMarkStats().offset_mark_pages;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 0, max: 2 }).chain((i) => {
+            const resource = resources[i]!;
+            return fc.record({
+              params: searchOf(resource),
+              // Broad or no filters, so that the pages reach deep into the order.
+              filters: fc.option(
+                fc
+                  .constantFrom(...resource.fields)
+                  .chain((field) => valueOf(resource, field).map((v) => ({ [field.id]: { gte: v } }))),
+                { nil: undefined },
+              ),
+              sort: searchOf(resource).chain(() =>
+                fc
+                  .array(
+                    fc.record({
+                      field: fc.constantFrom(...resource.fields.map((f) => f.id)),
+                      direction: fc.constantFrom('', ' desc'),
+                      nulls: fc.constantFrom('', ' nulls first', ' nulls last'),
+                    }),
+                    { minLength: 1, maxLength: 3 },
+                  )
+                  .map((keys) => keys.map((k) => `"${k.field}"${k.direction}${k.nulls}`).join(', ')),
+              ),
+              offset: fc.integer({ min: 0, max: Math.ceil(resource.records.length * 1.1) }),
+            });
+          }),
+          async ({ params, filters, sort, offset }) => {
+            const url = searchUrl({ ...params, q: undefined, distinct: undefined, filters, sort, offset });
+            assert.ok((await same(url)).status < 500, url);
+          },
+        ),
+        { numRuns: Math.ceil(RUNS / 2), seed: SEED },
+      );
+      // Most of them started from a mark (the rest were refused, near the start, or of few records).
+      assert.ok(offsetMarkStats().offset_mark_pages - pagesBefore > RUNS / 8, JSON.stringify(offsetMarkStats()));
     });
 
     test('the searches the benchmark and the explorer make most', async () => {

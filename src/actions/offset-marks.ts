@@ -1,0 +1,105 @@
+// Deep pages of a sorted search without stepping over every record before them. The keys of every Nth record of an
+// order (its marks), found by one walk of the order per version of the data, let a page at offset o start after the
+// mark just before o and skip fewer than N records, as a client following count_centre_next_after would.
+
+import type { CatalogResource } from '../catalog/catalog.js';
+import type { StoredValue } from '../catalog/values.js';
+import type { CompiledQuery } from '../dialect/compiled.js';
+import { allOf } from '../query/filters.js';
+import { afterCondition, afterSeeks, keysetKeys, rowCursor } from '../query/keyset.js';
+import type { SearchPlan } from '../query/plan.js';
+import { BoundedCache } from '../util/bounded-cache.js';
+import type { Services } from './types.js';
+
+/** At most this many marks an order: beyond MARKS × the setting's spacing, marks are spaced further apart. */
+const MARKS_PER_ORDER = 2000;
+/**
+ * Up to this many records the first deep page waits for the walk (tens of milliseconds at most, about what that page
+ * would have cost without marks); beyond, the walk runs beside the searches and later pages use its marks.
+ */
+const WAIT_FOR_MARKS_ROWS = 250_000;
+/** Resources of more records are not walked: the walk would cost seconds of the store's time for each order. */
+const MARKED_ROWS_MAX = 10_000_000;
+/** Orders (with their filters) kept per resource, the most recently used. */
+const ORDERS_PER_RESOURCE = 16;
+
+interface Marks {
+  /** Records between one mark and the next. */
+  every: number;
+  /** The keys of the `every`th record, the 2·`every`th, …; null where the walk failed (it is not tried again). */
+  keys: StoredValue[][] | null;
+}
+
+interface Walk {
+  done: Promise<Marks>;
+  settled: Marks | null;
+}
+
+/** Orders walked and pages started from a mark, since the process started (for /metrics). */
+const counted = { offset_mark_walks: 0, offset_mark_pages: 0 };
+
+export function offsetMarkStats(): typeof counted {
+  return { ...counted };
+}
+
+/** Per resource, and so per version of the data: a new version's records are walked again. */
+const walks = new WeakMap<CatalogResource, BoundedCache<string, Walk>>();
+
+function walkOf(resource: CatalogResource, query: CompiledQuery, every: number, run: () => Promise<unknown[][]>): Walk {
+  let known = walks.get(resource);
+  if (!known) {
+    known = new BoundedCache(ORDERS_PER_RESOURCE);
+    walks.set(resource, known);
+  }
+  return known.getOrCreate(`${query.sql}\u0000${JSON.stringify(query.params)}`, () => {
+    counted.offset_mark_walks += 1;
+    const walk: Walk = { done: Promise.resolve({ every, keys: null }), settled: null };
+    walk.done = run().then(
+      (rows) => ({ every, keys: rows as StoredValue[][] }),
+      // A walk stopped by the search time limit (or an outage) is not worth repeating for this version.
+      () => ({ every, keys: null }),
+    );
+    void walk.done.then((marks) => (walk.settled = marks));
+    return walk;
+  });
+}
+
+/**
+ * The plan to run for a page: `plan` itself, or, for a page deep in a sorted order whose marks are known, the same
+ * page as the records after the mark before its offset, at the offset that is left. Only the page's statement is
+ * changed: its count, total and links are those of `plan`.
+ */
+export async function pageFromMark(
+  plan: SearchPlan,
+  resource: CatalogResource,
+  services: Services,
+): Promise<SearchPlan> {
+  const spacing = services.settings.offsetMarkEvery;
+  if (spacing === 0 || plan.distinct || plan.afterSeeks || plan.orderBy.length === 0) return plan;
+  if (resource.total > MARKED_ROWS_MAX) return plan;
+  const every = Math.max(spacing, Math.ceil(resource.total / MARKS_PER_ORDER));
+  // A page of the whole resource in `_id` order has already been turned into a seek (offset 0).
+  if (plan.offset < every) return plan;
+  const keys = keysetKeys(plan.orderBy, resource.fieldById.get('_id')!, false);
+  if (!keys) return plan;
+  const { backend } = services;
+  const query = backend.compiler.compileOffsetMarks(plan, keys, every);
+  const walk = walkOf(resource, query, every, async () =>
+    (await backend.rows(query)).map((row) => rowCursor(row, keys)),
+  );
+  const marks = walk.settled ?? (resource.total <= WAIT_FOR_MARKS_ROWS ? await walk.done : null);
+  if (!marks?.keys) return plan;
+  const passed = Math.min(Math.floor(plan.offset / marks.every), marks.keys.length);
+  if (passed === 0) return plan;
+  const mark = marks.keys[passed - 1]!;
+  const after = afterCondition(keys, mark);
+  if (after === null || after.kind === 'never') return plan;
+  const seeks = afterSeeks(keys, mark);
+  counted.offset_mark_pages += 1;
+  return {
+    ...plan,
+    where: allOf([plan.where, after]),
+    afterSeeks: seeks?.map((seek) => ({ ...seek, where: allOf([plan.where, seek.where])! })) ?? null,
+    offset: plan.offset - passed * marks.every,
+  };
+}
