@@ -35,8 +35,8 @@ interface Walk {
   settled: Marks | null;
 }
 
-/** Orders walked and pages started from a mark, since the process started (for /metrics). */
-const counted = { offset_mark_walks: 0, offset_mark_pages: 0 };
+/** Walks begun, walks that failed, and pages started from a mark, since the process started (for /metrics). */
+const counted = { offset_mark_walks: 0, offset_mark_walks_failed: 0, offset_mark_pages: 0 };
 
 export function offsetMarkStats(): typeof counted {
   return { ...counted };
@@ -57,7 +57,10 @@ function walkOf(resource: CatalogResource, query: CompiledQuery, every: number, 
     walk.done = run().then(
       (rows) => ({ every, keys: rows as StoredValue[][] }),
       // A walk stopped by the search time limit (or an outage) is not worth repeating for this version.
-      () => ({ every, keys: null }),
+      () => {
+        counted.offset_mark_walks_failed += 1;
+        return { every, keys: null };
+      },
     );
     void walk.done.then((marks) => (walk.settled = marks));
     return walk;

@@ -1,7 +1,7 @@
 // Offset marks (src/actions/offset-marks.ts): a deep page of a sorted search, started from a remembered record, gives
 // the same bytes as the page found by stepping over every record before it, on both stores; each order (with its
-// filters) is walked once per version of the data; and a resource too large to wait for its walk is answered without
-// marks until the walk is done, then from them.
+// filters) is walked once per version of the data; a resource too large to wait for its walk is answered without
+// marks until the walk is done, then from them; and a walk that fails is not repeated.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -101,5 +101,23 @@ for (const backend of TEST_BACKENDS)
       assert.notEqual(started, plan);
       assert.equal(started.offset, 100);
       assert.notEqual(started.where, null);
+    });
+    test('a walk that fails leaves pages as planned, and is not tried again for that version', async () => {
+      const { services } = marked.prepared;
+      let asked = 0;
+      // The store as it is, but every statement fails (a time limit, an outage).
+      const failing = Object.create(services.backend) as typeof services.backend;
+      failing.rows = async () => {
+        asked += 1;
+        throw new Error('the store is down');
+      };
+      const resource = { ...services.catalog.get(RESOURCE_C)! };
+      const request = readSearchRequest({ resource_id: RESOURCE_C, sort: 'Votes', offset: 2000 }, services.settings);
+      const plan = planSearch(request, resource, { defaultLanguage: services.settings.ftsLanguage }) as SearchPlan;
+      const failedBefore = offsetMarkStats().offset_mark_walks_failed;
+      assert.equal(await pageFromMark(plan, resource, { ...services, backend: failing }), plan);
+      assert.equal(await pageFromMark(plan, resource, { ...services, backend: failing }), plan);
+      assert.equal(asked, 1);
+      assert.equal(offsetMarkStats().offset_mark_walks_failed - failedBefore, 1);
     });
   });
