@@ -196,6 +196,14 @@ for (const backend of TEST_BACKENDS)
           for (const url of urls) times.push((await get(url)).ms);
           return Math.min(...times);
         };
+        // Both sides first answer the same 48 other queries of these kinds, uncounted: the portal's workers have been
+        // serving since the portal was seeded, while this suite's server has just started, and a process that has
+        // just started compiles its code paths on its first requests. The comparison is of servers in service.
+        for (let i = 0; i < 48; i++) {
+          const url = `/api/3/action/datastore_search?resource_id=${large}&${query(1000 + i)}`;
+          await theirs(url);
+          await ours(url);
+        }
         const portalTimes: number[] = [];
         const ourTimes: number[] = [];
         for (let i = 0; i < 16; i++) {
