@@ -103,6 +103,10 @@ export interface ScaleReport {
     ckanSql: string;
     filtered: Latencies;
     filteredOffset: number;
+    /** Other pages of the same filtered order once its offset marks are in; null where the order is not walked. */
+    filteredMarked: Latencies | null;
+    /** Seconds from the first filtered deep page until a page started from a mark. */
+    marksSeconds: number | null;
   };
   totals: { filter: string; firstAskMs: number[]; secondAskMs: number[] };
   dump: {
@@ -453,6 +457,18 @@ function get(port: number, urlPath: string, agent: http.Agent): Promise<Got> {
   });
 }
 
+/** Resources of more records have no offset marks (MARKED_ROWS_MAX in src/actions/offset-marks.ts). */
+const OFFSET_MARKED_ROWS_MAX = 10_000_000;
+
+async function metricsText(port: number): Promise<string> {
+  const agent = new http.Agent();
+  try {
+    return (await get(port, '/metrics', agent)).body.toString('utf8');
+  } finally {
+    agent.destroy();
+  }
+}
+
 async function ask(port: number, agent: http.Agent, urlPath: string): Promise<Answer> {
   const t0 = performance.now();
   const r = await get(port, urlPath, agent);
@@ -663,17 +679,35 @@ async function measureQueries(opts: ScaleOptions, port: number, report: ScaleRep
     for (let i = 0; i < 20; i++) {
       deep.add(await ask(port, agent, searchPath({ resource_id: id, offset: offset + i * 1000 })));
     }
-    // A filtered deep page has no _id to seek to: PostgreSQL walks the index past every record before it.
+    // A filtered deep page has no _id to seek to: until its order's offset marks are in (a walk of the order that the
+    // first such page starts beside the searches; src/actions/offset-marks.ts), PostgreSQL walks the index past every
+    // record before it.
     const filteredOffset = Math.floor(N * 0.01);
     const filteredDeep = new Series();
-    for (let i = 0; i < 2; i++) {
-      const params = {
-        resource_id: id,
-        filters: { 'Party Abbreviation': 'F.F.' },
-        sort: 'Votes desc',
-        offset: filteredOffset + i * 100,
-      };
-      filteredDeep.add(await ask(port, agent, searchPath(params)));
+    const filteredPage = (offset: number) =>
+      searchPath({ resource_id: id, filters: { 'Party Abbreviation': 'F.F.' }, sort: 'Votes desc', offset });
+    const markedPages = async () =>
+      Number(/figure="offset_mark_pages"\} (\d+)/.exec(await metricsText(port))?.[1] ?? 0);
+    const pagesBefore = await markedPages();
+    const walkStarted = performance.now();
+    for (let i = 0; i < 2; i++) filteredDeep.add(await ask(port, agent, filteredPage(filteredOffset + i * 100)));
+    let filteredMarked: Latencies | null = null;
+    let marksSeconds: number | null = null;
+    if (N <= OFFSET_MARKED_ROWS_MAX) {
+      opts.log("scenario 9: filtered deep pages once the order's offset marks are in");
+      // Other pages of the order, until one starts from a mark (an hour at most), then 20 more.
+      for (let i = 2; i < 3600 && (await markedPages()) === pagesBefore; i++) {
+        await ask(port, agent, filteredPage(filteredOffset + i * 100));
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+      if ((await markedPages()) > pagesBefore) {
+        marksSeconds = (performance.now() - walkStarted) / 1000;
+        const marked = new Series();
+        for (let i = 0; i < 20; i++)
+          // Deeper and deeper into the party's records (about 15 % of them all): from 1 % to 11 % of the resource.
+          marked.add(await ask(port, agent, filteredPage(filteredOffset + Math.floor((N * 0.1 * (i + 1)) / 20))));
+        filteredMarked = marked.summary();
+      }
     }
     opts.log("scenario 9: the deep page as CKAN asks it (OFFSET), on the resource's view");
     // The resource's view holds CKAN's columns (_id, _full_text, the fields), as CKAN's table does.
@@ -685,6 +719,8 @@ async function measureQueries(opts: ScaleOptions, port: number, report: ScaleRep
       ckanSql: ckan.sql,
       filtered: filteredDeep.summary(),
       filteredOffset,
+      filteredMarked,
+      marksSeconds,
     };
   } finally {
     agent.destroy();
@@ -806,6 +842,8 @@ export async function scaleScenario(opts: ScaleOptions): Promise<ScaleReport> {
       ckanSql: '',
       filtered: new Series().summary(),
       filteredOffset: 0,
+      filteredMarked: null,
+      marksSeconds: null,
     },
     totals: { filter: '', firstAskMs: [], secondAskMs: [] },
     dump: null,
@@ -968,8 +1006,14 @@ export function scaleTable(r: ScaleReport): string {
       sec(deepOffset.ckanSqlSeconds),
     ),
     row(
-      `Filtered, sorted page at offset ${fmtInt(deepOffset.filteredOffset)} (no seek possible)`,
+      `Filtered, sorted page at offset ${fmtInt(deepOffset.filteredOffset)}, before its order's offset marks`,
       lat(deepOffset.filtered),
+    ),
+    row(
+      'Filtered, sorted pages at other deep offsets, once the marks are in',
+      deepOffset.filteredMarked && deepOffset.marksSeconds !== null
+        ? `${lat(deepOffset.filteredMarked)}; marks in ${deepOffset.marksSeconds.toFixed(0)} s after the first deep page`
+        : `not walked (more than ${fmtInt(OFFSET_MARKED_ROWS_MAX)} records)`,
     ),
     dump
       ? row(
