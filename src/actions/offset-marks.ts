@@ -11,7 +11,7 @@ import type { SearchPlan } from '../query/plan.js';
 import { BoundedCache } from '../util/bounded-cache.js';
 import type { Services } from './types.js';
 
-/** At most this many marks an order: beyond MARKS × the setting's spacing, marks are spaced further apart. */
+/** At most this many marks an order: in resources of more than this many times the setting, they are further apart. */
 const MARKS_PER_ORDER = 2000;
 /**
  * Up to this many records the first deep page waits for the walk (tens of milliseconds at most, about what that page
