@@ -2,13 +2,13 @@
 // order (its marks), found by one walk of the order per version of the data, let a page at offset o start after the
 // mark just before o and skip fewer than N records, as a client following count_centre_next_after would.
 
+import { LRUCache } from 'lru-cache';
 import type { CatalogResource } from '../catalog/catalog.js';
 import type { StoredValue } from '../catalog/values.js';
 import type { CompiledQuery } from '../dialect/compiled.js';
 import { allOf } from '../query/filters.js';
 import { afterCondition, afterSeeks, keysetKeys, rowCursor } from '../query/keyset.js';
 import type { SearchPlan } from '../query/plan.js';
-import { BoundedCache } from '../util/bounded-cache.js';
 import type { Services } from './types.js';
 
 /** At most this many marks an order: in resources of more than this many times the setting, they are further apart. */
@@ -21,8 +21,11 @@ const MARKS_PER_ORDER = 2000;
 const WAIT_FOR_MARKS_ROWS = 20_000;
 /** Resources of more records are not walked: the walk would cost seconds of the store's time for each order. */
 const MARKED_ROWS_MAX = 10_000_000;
-/** Orders (with their filters) kept per resource, the most recently used. */
-const ORDERS_PER_RESOURCE = 16;
+/**
+ * Memory for the marks of every order of every resource, the most recently used kept: a mark holds a record's sort
+ * keys, and a resource's orders (with their filters) are as many as its clients ask for.
+ */
+const MARKS_BYTES = 16 * 1024 * 1024;
 
 interface Marks {
   /** Records between one mark and the next. */
@@ -43,29 +46,44 @@ export function offsetMarkStats(): typeof counted {
   return { ...counted };
 }
 
-/** Per resource, and so per version of the data: a new version's records are walked again. */
-const walks = new WeakMap<CatalogResource, BoundedCache<string, Walk>>();
+/** Walks by resource version (each version of the data is a new resource object), order and filters. */
+const walks = new LRUCache<string, Walk>({ maxSize: MARKS_BYTES, sizeCalculation: () => 64 });
+const versions = new WeakMap<CatalogResource, number>();
+let lastVersion = 0;
+
+/** About what a walk's marks hold in memory. */
+function bytesOf(marks: Marks): number {
+  let bytes = 64;
+  for (const keys of marks.keys ?? []) {
+    bytes += 32;
+    for (const value of keys) bytes += typeof value === 'string' ? 16 + 2 * value.length : 16;
+  }
+  return bytes;
+}
 
 function walkOf(resource: CatalogResource, query: CompiledQuery, every: number, run: () => Promise<unknown[][]>): Walk {
-  let known = walks.get(resource);
-  if (!known) {
-    known = new BoundedCache(ORDERS_PER_RESOURCE);
-    walks.set(resource, known);
-  }
-  return known.getOrCreate(`${query.sql}\u0000${JSON.stringify(query.params)}`, () => {
-    counted.offset_mark_walks += 1;
-    const walk: Walk = { done: Promise.resolve({ every, keys: null }), settled: null };
-    walk.done = run().then(
-      (rows) => ({ every, keys: rows as StoredValue[][] }),
-      // A walk stopped by the search time limit (or an outage) is not worth repeating for this version.
-      () => {
-        counted.offset_mark_walks_failed += 1;
-        return { every, keys: null };
-      },
-    );
-    void walk.done.then((marks) => (walk.settled = marks));
-    return walk;
+  let version = versions.get(resource);
+  if (version === undefined) versions.set(resource, (version = ++lastVersion));
+  const key = `${version}\u0000${query.sql}\u0000${JSON.stringify(query.params)}`;
+  const known = walks.get(key);
+  if (known) return known;
+  counted.offset_mark_walks += 1;
+  const walk: Walk = { done: Promise.resolve({ every, keys: null }), settled: null };
+  walk.done = run().then(
+    (rows) => ({ every, keys: rows as StoredValue[][] }),
+    // A walk stopped by the search time limit (or an outage) is not worth repeating for this version.
+    () => {
+      counted.offset_mark_walks_failed += 1;
+      return { every, keys: null };
+    },
+  );
+  walks.set(key, walk);
+  void walk.done.then((marks) => {
+    walk.settled = marks;
+    // Counted at its size once its marks are known (marks larger than all the memory are not kept).
+    if (walks.peek(key) === walk) walks.set(key, walk, { size: bytesOf(marks) });
   });
+  return walk;
 }
 
 /**
