@@ -27,16 +27,13 @@ const MARKED_ROWS_MAX = 10_000_000;
  */
 const MARKS_BYTES = 16 * 1024 * 1024;
 
-interface Marks {
-  /** Records between one mark and the next. */
-  every: number;
-  /** The keys of the `every`th record, the 2·`every`th, …; null where the walk failed (it is not tried again). */
-  keys: StoredValue[][] | null;
-}
+/** The keys of an order's `every`th record, its 2·`every`th, …; null where the walk failed (it is not tried again). */
+type Marks = StoredValue[][] | null;
 
 interface Walk {
   done: Promise<Marks>;
-  settled: Marks | null;
+  /** The marks once the walk is over. */
+  settled?: Marks;
 }
 
 /** Walks begun, walks that failed, and pages started from a mark, since the process started (for /metrics). */
@@ -54,29 +51,28 @@ let lastVersion = 0;
 /** About what a walk's marks hold in memory. */
 function bytesOf(marks: Marks): number {
   let bytes = 64;
-  for (const keys of marks.keys ?? []) {
+  for (const keys of marks ?? []) {
     bytes += 32;
     for (const value of keys) bytes += typeof value === 'string' ? 16 + 2 * value.length : 16;
   }
   return bytes;
 }
 
-function walkOf(resource: CatalogResource, query: CompiledQuery, every: number, run: () => Promise<unknown[][]>): Walk {
+/** The walk of the order `query` walks, on this version of the resource: begun now, or the one begun before. */
+function walkOf(resource: CatalogResource, query: CompiledQuery, run: () => Promise<StoredValue[][]>): Walk {
   let version = versions.get(resource);
   if (version === undefined) versions.set(resource, (version = ++lastVersion));
   const key = `${version}\u0000${query.sql}\u0000${JSON.stringify(query.params)}`;
   const known = walks.get(key);
   if (known) return known;
   counted.offset_mark_walks += 1;
-  const walk: Walk = { done: Promise.resolve({ every, keys: null }), settled: null };
-  walk.done = run().then(
-    (rows) => ({ every, keys: rows as StoredValue[][] }),
-    // A walk stopped by the search time limit (or an outage) is not worth repeating for this version.
-    () => {
+  const walk: Walk = {
+    done: run().catch(() => {
+      // A walk stopped by the search time limit (or an outage) is not worth repeating for this version.
       counted.offset_mark_walks_failed += 1;
-      return { every, keys: null };
-    },
-  );
+      return null;
+    }),
+  };
   walks.set(key, walk);
   void walk.done.then((marks) => {
     walk.settled = marks;
@@ -106,14 +102,13 @@ export async function pageFromMark(
   if (!keys) return plan;
   const { backend } = services;
   const query = backend.compiler.compileOffsetMarks(plan, keys, every);
-  const walk = walkOf(resource, query, every, async () =>
-    (await backend.rows(query)).map((row) => rowCursor(row, keys)),
-  );
-  const marks = walk.settled ?? (resource.total <= WAIT_FOR_MARKS_ROWS ? await walk.done : null);
-  if (!marks?.keys) return plan;
-  const passed = Math.min(Math.floor(plan.offset / marks.every), marks.keys.length);
+  const walk = walkOf(resource, query, async () => (await backend.rows(query)).map((row) => rowCursor(row, keys)));
+  const marks =
+    walk.settled !== undefined ? walk.settled : resource.total <= WAIT_FOR_MARKS_ROWS ? await walk.done : null;
+  if (!marks) return plan;
+  const passed = Math.min(Math.floor(plan.offset / every), marks.length);
   if (passed === 0) return plan;
-  const mark = marks.keys[passed - 1]!;
+  const mark = marks[passed - 1]!;
   const after = afterCondition(keys, mark);
   if (after === null || after.kind === 'never') return plan;
   const seeks = afterSeeks(keys, mark);
@@ -122,6 +117,6 @@ export async function pageFromMark(
     ...plan,
     where: allOf([plan.where, after]),
     afterSeeks: seeks?.map((seek) => ({ ...seek, where: allOf([plan.where, seek.where])! })) ?? null,
-    offset: plan.offset - passed * marks.every,
+    offset: plan.offset - passed * every,
   };
 }

@@ -84,7 +84,7 @@ export class ApiMetrics {
       });
       new client.Gauge({
         name: 'countcentre_store',
-        help: "The store's own figures: connections in use, idle and waited for (PostgreSQL), query workers busy and queued (embedded).",
+        help: "The store's own figures: connections in use, idle and waited for (PostgreSQL), query workers busy and queued (embedded); offset-mark walks and the pages started from their marks.",
         labelNames: ['figure'],
         registers,
         collect() {

@@ -154,6 +154,7 @@ class PostgresLoadSession implements LoadSession {
       const numberer = new RecordNumberer(resource.fields);
       await fill(numberingSink(numberer, (values, id) => lines.add(values, id)));
       await lines.end();
+      // The helper thread's memory is given back before the index builds (the finally below closes it on a failure).
       await lines.close();
       for (const copy of copies) {
         if (copy.error) throw copy.error;
