@@ -23,6 +23,7 @@ import { CountMemo } from '../count-memo.js';
 import type { StoreMeta } from '../load-target.js';
 import { createPool, isConnectionFailure, pgTypes, storeError } from './connection.js';
 import { readPostgresMeta } from './meta.js';
+import { PreparedQueries } from './prepared.js';
 import { redact } from './redact.js';
 import { answersVersion, RecordedVersion, ServedVersions, type ClosableVersion } from '../versions.js';
 
@@ -33,6 +34,8 @@ export interface PostgresBackendOptions {
   readUrls: string[];
   schemas: PgSchemas;
   poolSize: number;
+  /** Prepared statements each search connection keeps (0: none, for a pooler that cannot keep them). */
+  preparedStatements: number;
   readerRole: string;
   searchTimeoutMs: number;
   sqlTimeoutMs: number;
@@ -121,7 +124,7 @@ export class PostgresVersion extends RecordedVersion implements ClosableVersion 
 
   async rows(query: CompiledQuery): Promise<unknown[][]> {
     try {
-      return await this.store.withFallback(async (target) => (await this.store.query(target.search, query)).rows);
+      return await this.store.withFallback(async (target) => (await this.store.search(target, query)).rows);
     } catch (err) {
       throw await this.moved(err);
     }
@@ -221,6 +224,7 @@ export class PostgresStore implements Store {
   private versions!: ServedVersions<PostgresVersion>;
   readonly schemas: PgSchemas;
   readonly compilerFor: CompilerFor;
+  private readonly prepared: PreparedQueries;
 
   private constructor(
     private readonly options: PostgresBackendOptions,
@@ -228,6 +232,7 @@ export class PostgresStore implements Store {
     role: string | null,
   ) {
     this.admin = admin;
+    this.prepared = new PreparedQueries(options.preparedStatements);
     this.schemas = options.schemas;
     this.compilerFor = options.compilerFor;
     const target = (url: string, name: string): ReadTarget => {
@@ -342,6 +347,11 @@ export class PostgresStore implements Store {
       }
     }
     throw new StoreUnavailable('no database to read from');
+  }
+
+  /** A search's statement (the service's own SQL: few shapes, asked again and again), prepared on its connection. */
+  search(target: ReadTarget, query: CompiledQuery): Promise<pg.QueryArrayResult> {
+    return this.prepared.run(target.search, query);
   }
 
   query(pool: pg.Pool, query: CompiledQuery): Promise<pg.QueryArrayResult> {
