@@ -110,7 +110,7 @@ export const SETTING_SPECS = {
     min: 0,
     max: 100000,
     description:
-      'Searches run as prepared statements, parsed and planned once per connection for each shape of search and then only bound to their values; a connection that has prepared this many is closed and replaced, which frees them on the server. 0 prepares none (for a connection pooler in transaction mode that cannot keep them).',
+      'Searches run as prepared statements, parsed once per connection for each shape of search and then only bound to their values (and planned for them); a connection that has prepared this many is closed and replaced, which frees them on the server. 0 prepares none (for a connection pooler in transaction mode that cannot keep them).',
   }),
   pgLoadSplitRows: declare<number>({
     env: 'COUNTCENTRE_PG_LOAD_SPLIT_ROWS',

@@ -1,11 +1,13 @@
-// Searches as prepared statements (src/storage/postgres/prepared.ts): a statement is prepared once per connection and
-// then only bound; a connection that reaches its bound is replaced; none is prepared when the bound is 0; a view whose
-// columns change under a prepared statement is answered afresh. Live, against 127.0.0.1:5432; skipped when none answers.
+// Searches as prepared statements (src/storage/postgres/prepared.ts): a statement is prepared once per connection, then
+// bound and planned for each search's values; a connection that reaches its bound is replaced; none is prepared when
+// the bound is 0; a view whose columns change under a prepared statement is answered afresh. Live, against
+// 127.0.0.1:5432; skipped when none answers.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import type { CompiledQuery } from '../../src/dialect/compiled.js';
+import { createPool } from '../../src/storage/postgres/connection.js';
 import { PreparedQueries } from '../../src/storage/postgres/prepared.js';
 import { createTestDatabase, livePostgres } from '../helpers/service.js';
 
@@ -17,7 +19,15 @@ describe('searches as prepared statements', () => {
   const pools: pg.Pool[] = [];
   /** A pool of one connection, so that each statement runs on the connection the last one did (unless replaced). */
   const onePool = () => {
-    const pool = new pg.Pool({ connectionString: database!.url, max: 1 });
+    const pool = createPool({
+      url: database!.url,
+      schema: 'public',
+      max: 1,
+      role: null,
+      statementTimeoutMs: null,
+      readOnly: true,
+      applicationName: 'count-centre-test',
+    });
     pools.push(pool);
     return pool;
   };
@@ -26,6 +36,9 @@ describe('searches as prepared statements', () => {
     (await pool.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
   const preparedHere = async (pool: pg.Pool) =>
     (await pool.query('SELECT statement FROM pg_prepared_statements ORDER BY statement')).rows.map((r) => r.statement);
+  const plansHere = async (pool: pg.Pool) =>
+    (await pool.query('SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements ORDER BY statement'))
+      .rows;
 
   before(async () => {
     const live = await connect();
@@ -46,7 +59,7 @@ describe('searches as prepared statements', () => {
     await database?.drop();
   });
 
-  test('a statement is prepared once on its connection, then bound to each search’s values', async (t) => {
+  test('a statement is prepared once on its connection, then bound to each search’s values and planned for them', async (t) => {
     if (skip) return t.skip(skip);
     const pool = onePool();
     const queries = new PreparedQueries(10);
@@ -65,6 +78,14 @@ describe('searches as prepared statements', () => {
     }
     assert.deepEqual(await preparedHere(pool), [select]);
     assert.equal(await backendPid(pool), pid);
+    // Each run is planned for its own values, past the five after which PostgreSQL would otherwise try a plan made for
+    // none in particular.
+    const lookup = 'SELECT word FROM t WHERE n = $1';
+    for (let n = 1; n <= 8; n++) assert.deepEqual((await queries.run(pool, sql(lookup, n))).rows, [[`w${n}`]]);
+    assert.deepEqual(await plansHere(pool), [
+      { statement: select, generic_plans: '0', custom_plans: '3' },
+      { statement: lookup, generic_plans: '0', custom_plans: '8' },
+    ]);
   });
 
   test('a connection that has prepared its bound is replaced, and its statements go with it', async (t) => {

@@ -1,6 +1,6 @@
-// Searches as named prepared statements: PostgreSQL parses and plans a statement's text once per connection, and each
-// later search of the same shape (other values, other pages) only binds its parameters. A connection keeps a bounded
-// number of them; one that reaches the bound is closed, which frees them all on the server.
+// Searches as named prepared statements: PostgreSQL parses a statement's text once per connection, and each later
+// search of the same shape (other values, other pages) is bound to its values and planned for them, not parsed again.
+// A connection keeps a bounded number of them; one that reaches the bound is closed, which frees them on the server.
 
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
