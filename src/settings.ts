@@ -103,15 +103,6 @@ export const SETTING_SPECS = {
     description:
       'Most connections each API process opens for queries per database (primary or replica); datastore_search_sql has its own pool of at most half as many beside it, and on the primary up to two more serve bookkeeping and one hears of loads.',
   }),
-  pgPreparedStatements: declare<number>({
-    env: 'COUNTCENTRE_PG_PREPARED_STATEMENTS',
-    type: 'integer',
-    default: 200,
-    min: 0,
-    max: 100000,
-    description:
-      'Searches run as prepared statements, parsed once per connection for each shape of search and then only bound to their values (and planned for them); a connection that has prepared this many is closed and replaced, which frees them on the server. 0 prepares none (for a connection pooler in transaction mode that cannot keep them).',
-  }),
   pgLoadSplitRows: declare<number>({
     env: 'COUNTCENTRE_PG_LOAD_SPLIT_ROWS',
     type: 'integer',

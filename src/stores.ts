@@ -92,7 +92,6 @@ export function storageFor(settings: Settings): StorageChoice {
           schemas,
           readerRole,
           poolSize: settings.pgPoolSize,
-          preparedStatements: settings.pgPreparedStatements,
           searchTimeoutMs: settings.searchTimeoutMs,
           sqlTimeoutMs: settings.sqlTimeoutMs,
         }),

@@ -23,7 +23,6 @@ import { CountMemo } from '../count-memo.js';
 import type { StoreMeta } from '../load-target.js';
 import { createPool, isConnectionFailure, pgTypes, storeError } from './connection.js';
 import { readPostgresMeta } from './meta.js';
-import { PreparedQueries } from './prepared.js';
 import { redact } from './redact.js';
 import { answersVersion, RecordedVersion, ServedVersions, type ClosableVersion } from '../versions.js';
 
@@ -34,8 +33,6 @@ export interface PostgresBackendOptions {
   readUrls: string[];
   schemas: PgSchemas;
   poolSize: number;
-  /** Prepared statements each search connection keeps (0: none, for a pooler that cannot keep them). */
-  preparedStatements: number;
   readerRole: string;
   searchTimeoutMs: number;
   sqlTimeoutMs: number;
@@ -124,7 +121,7 @@ export class PostgresVersion extends RecordedVersion implements ClosableVersion 
 
   async rows(query: CompiledQuery): Promise<unknown[][]> {
     try {
-      return await this.store.withFallback(async (target) => (await this.store.search(target, query)).rows);
+      return await this.store.withFallback(async (target) => (await this.store.query(target.search, query)).rows);
     } catch (err) {
       throw await this.moved(err);
     }
@@ -224,7 +221,6 @@ export class PostgresStore implements Store {
   private versions!: ServedVersions<PostgresVersion>;
   readonly schemas: PgSchemas;
   readonly compilerFor: CompilerFor;
-  private readonly prepared: PreparedQueries;
 
   private constructor(
     private readonly options: PostgresBackendOptions,
@@ -232,7 +228,6 @@ export class PostgresStore implements Store {
     role: string | null,
   ) {
     this.admin = admin;
-    this.prepared = new PreparedQueries(options.preparedStatements);
     this.schemas = options.schemas;
     this.compilerFor = options.compilerFor;
     const target = (url: string, name: string): ReadTarget => {
@@ -347,11 +342,6 @@ export class PostgresStore implements Store {
       }
     }
     throw new StoreUnavailable('no database to read from');
-  }
-
-  /** A search's statement (the service's own SQL: few shapes, asked again and again), prepared on its connection. */
-  search(target: ReadTarget, query: CompiledQuery): Promise<pg.QueryArrayResult> {
-    return this.prepared.run(target.search, query);
   }
 
   query(pool: pg.Pool, query: CompiledQuery): Promise<pg.QueryArrayResult> {

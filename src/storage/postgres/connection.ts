@@ -38,10 +38,6 @@ function startupOptions(options: PoolOptions): string {
     'DateStyle=ISO,YMD',
     'IntervalStyle=postgres',
     'extra_float_digits=1',
-    // Searches are prepared statements (prepared.ts) for the parsing they save; each is still planned for its own
-    // values, as an unprepared one is: a plan made for no values in particular can be far off for a value that is
-    // common (a party holding a third of the records) or rare.
-    'plan_cache_mode=force_custom_plan',
   ];
   if (options.role) settings.push(`role=${options.role}`);
   if (options.readOnly) settings.push('default_transaction_read_only=on');
