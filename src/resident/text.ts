@@ -9,7 +9,7 @@ import {
   parseTsvector,
   toTsvector,
   tsMatches,
-  tsRank,
+  tsvectorToString,
   tsRankText,
   type CandidateFilter,
   type TsVector,
@@ -19,23 +19,46 @@ import { nextTurn, type ResidentColumn } from './table.js';
 
 /**
  * Lexeme → the members (records, or a field's distinct values) whose vector holds it, ascending; `size` members in all.
+ * Held as three arrays: the lexemes in PostgreSQL's lexeme order (looked up by halving; those sharing a prefix are
+ * neighbours), where each one's members start, and the members end to end. In a table of numbers, dates and names
+ * most lexemes are one record's own (its amount, its day); a map of them to a typed array each took three times the
+ * memory (see bytesOfPostings).
  */
 class Postings {
-  private readonly lists = new Map<string, Int32Array>();
-  /** Every lexeme, in PostgreSQL's lexeme order: those sharing a prefix are neighbours. */
   private readonly lexemes: string[];
+  /** Lexeme i's members are members[starts[i]] up to members[starts[i + 1]]. */
+  private readonly starts: Int32Array;
+  private readonly members: Int32Array;
+  /** What the postings hold in memory, roughly. */
+  readonly bytes: number;
 
   constructor(
-    build: Map<string, number[]>,
+    build: Map<string, number | number[]>,
     readonly size: number,
   ) {
-    for (const [lexeme, members] of build) this.lists.set(lexeme, Int32Array.from(members));
     this.lexemes = [...build.keys()].sort(compareLexemes);
+    let total = 0;
+    for (const held of build.values()) total += typeof held === 'number' ? 1 : held.length;
+    this.starts = new Int32Array(this.lexemes.length + 1);
+    this.members = new Int32Array(total);
+    let at = 0;
+    let chars = 0;
+    this.lexemes.forEach((lexeme, i) => {
+      this.starts[i] = at;
+      chars += lexeme.length;
+      const held = build.get(lexeme)!;
+      if (typeof held === 'number') this.members[at++] = held;
+      else {
+        this.members.set(held, at);
+        at += held.length;
+      }
+    });
+    this.starts[this.lexemes.length] = at;
+    this.bytes = bytesOfPostings(this.lexemes.length, chars, total);
   }
 
-  /** Members holding the lexeme, or (prefix) any lexeme that starts with it. */
-  private term(lexeme: string, prefix: boolean): Int32Array {
-    if (!prefix) return this.lists.get(lexeme) ?? EMPTY;
+  /** Position of the first lexeme not before `lexeme`. */
+  private lowerBound(lexeme: string): number {
     let lo = 0;
     let hi = this.lexemes.length;
     while (lo < hi) {
@@ -43,9 +66,20 @@ class Postings {
       if (compareLexemes(this.lexemes[mid]!, lexeme) < 0) lo = mid + 1;
       else hi = mid;
     }
+    return lo;
+  }
+
+  /** The members of the lexeme at position i (a view: never written to). */
+  private list(i: number): Int32Array {
+    return this.members.subarray(this.starts[i]!, this.starts[i + 1]!);
+  }
+
+  /** Members holding the lexeme, or (prefix) any lexeme that starts with it. */
+  private term(lexeme: string, prefix: boolean): Int32Array {
+    const first = this.lowerBound(lexeme);
+    if (!prefix) return this.lexemes[first] === lexeme ? this.list(first) : EMPTY;
     const found: Int32Array[] = [];
-    for (let i = lo; i < this.lexemes.length && this.lexemes[i]!.startsWith(lexeme); i++)
-      found.push(this.lists.get(this.lexemes[i]!)!);
+    for (let i = first; i < this.lexemes.length && this.lexemes[i]!.startsWith(lexeme); i++) found.push(this.list(i));
     return union(found, this.size);
   }
 
@@ -68,23 +102,20 @@ class Postings {
   }
 
   /**
-   * The postings of each item's vector (item i is member i), made a few hundred items per turn of the event loop;
-   * `kept` receives the vectors, for an index that needs them again.
+   * The postings of each item's vector (item i is member i), made a few hundred items per turn of the event loop.
    */
-  static async build<T>(
-    items: readonly T[],
-    vector: (item: T) => TsVector,
-    perTurn: number,
-    kept?: TsVector[],
-  ): Promise<Postings> {
-    const build = new Map<string, number[]>();
+  static async build<T>(items: readonly T[], vector: (item: T) => TsVector, perTurn: number): Promise<Postings> {
+    // A lexeme of one member is held as the number while building: most are, and an array each would double the
+    // memory the build needs at its peak.
+    const build = new Map<string, number | number[]>();
     for (let member = 0; member < items.length; member++) {
       const made = vector(items[member]!);
-      kept?.push(made);
-      for (const entry of made.entries) {
-        const list = build.get(entry.lexeme);
-        if (list) list.push(member);
-        else build.set(entry.lexeme, [member]);
+      // A vector holds each lexeme once, so a member is added to a lexeme's list at most once, in ascending order.
+      for (const { lexeme } of made.entries) {
+        const held = build.get(lexeme);
+        if (held === undefined) build.set(lexeme, member);
+        else if (typeof held === 'number') build.set(lexeme, [held, member]);
+        else held.push(member);
       }
       if ((member + 1) % perTurn === 0) await nextTurn();
     }
@@ -92,7 +123,27 @@ class Postings {
   }
 }
 
+/**
+ * Heap bytes of postings as V8 holds them: per lexeme its string (a header of about 24 bytes, and its characters), its
+ * slot in the sorted list and its start; 4 bytes per member.
+ */
+function bytesOfPostings(lexemes: number, lexemeChars: number, members: number): number {
+  return lexemes * (24 + 8 + 4) + lexemeChars + members * 4;
+}
+
 const EMPTY = new Int32Array(0);
+
+/** Text whose characters all fit in one byte each. */
+const LATIN1 = /^[\u0000-\u00ff]*$/;
+
+/**
+ * The same text, held one byte a character where every character fits in one: V8 keeps a string built from two-byte
+ * pieces (a stemmer's output, an accented name's) two bytes a character even when none needs two, and the records'
+ * texts are most of a resident table's full-text memory.
+ */
+function compactText(text: string): string {
+  return LATIN1.test(text) ? Buffer.from(text, 'latin1').toString('latin1') : text;
+}
 
 /** Records made into vectors per turn of the event loop while an index is built (about a millisecond's work). */
 const RECORDS_PER_TURN = 128;
@@ -103,20 +154,29 @@ const VALUES_PER_TURN = 16;
 export class RecordText {
   /** The parsed vector of the record read last: matching and ranking one record read it back to back. */
   private last: { row: number; vector: TsVector } | null = null;
-  /** The texts, and about as much again for the postings of their lexemes. */
+  /** The texts and the postings of their lexemes, roughly as V8 holds them. */
   readonly bytes: number;
 
   private constructor(
     private readonly texts: readonly string[],
     private readonly postings: Postings,
+    textBytes: number,
   ) {
-    let chars = 0;
-    for (const text of texts) chars += text.length + 24;
-    this.bytes = chars * 2;
+    this.bytes = textBytes + postings.bytes;
   }
 
-  static async build(texts: readonly string[]): Promise<RecordText> {
-    return new RecordText(texts, await Postings.build(texts, (text) => parseTsvector(text), RECORDS_PER_TURN));
+  static async build(made: readonly string[]): Promise<RecordText> {
+    let textBytes = 0;
+    const texts = made.map((text) => {
+      const held = compactText(text);
+      textBytes += 24 + held.length * (held === text && !LATIN1.test(text) ? 2 : 1);
+      return held;
+    });
+    return new RecordText(
+      texts,
+      await Postings.build(texts, (text) => parseTsvector(text), RECORDS_PER_TURN),
+      textBytes,
+    );
   }
 
   private vector(row: number): TsVector {
@@ -144,29 +204,45 @@ export class RecordText {
   }
 }
 
-/** One field's values as documents of one text search configuration: each distinct value's vector, made once. */
+/**
+ * One field's values as documents of one text search configuration: each distinct value's vector, made once and held
+ * as its text (parsed again when a value is tested one by one; a word's rank is read from the text).
+ */
 export class FieldText {
+  /** The parsed vector of the value read last. */
+  private last: { member: number; vector: TsVector } | null = null;
+
   private constructor(
     private readonly column: ResidentColumn,
-    private readonly vectors: readonly TsVector[],
+    private readonly texts: readonly string[],
     private readonly postings: Postings,
+    /** The texts and postings, roughly as V8 holds them. */
+    readonly bytes: number,
   ) {}
 
   static async build(column: ResidentColumn, config: string): Promise<FieldText> {
     const { distinct } = column.index;
-    const vectors: TsVector[] = [];
+    const texts: string[] = [];
+    let textBytes = 0;
     // A distinct value is never null, nor is its text.
     const postings = await Postings.build(
       distinct,
-      (value) => toTsvector(config, searchableText(value, column.field.type)!),
+      (value) => {
+        const vector = toTsvector(config, searchableText(value, column.field.type)!);
+        const text = tsvectorToString(vector);
+        const held = compactText(text);
+        textBytes += 24 + held.length * (held === text && !LATIN1.test(text) ? 2 : 1);
+        texts.push(held);
+        return vector;
+      },
       VALUES_PER_TURN,
-      vectors,
     );
-    return new FieldText(column, vectors, postings);
+    return new FieldText(column, texts, postings, textBytes + postings.bytes);
   }
 
-  get bytes(): number {
-    return this.vectors.length * 96;
+  private vector(member: number): TsVector {
+    if (this.last?.member !== member) this.last = { member, vector: parseTsvector(this.texts[member]!) };
+    return this.last.vector;
   }
 
   /** Records whose value matches: values are tested, not records (`step` for each), and their records gathered. */
@@ -176,10 +252,10 @@ export class FieldText {
     const groups: Int32Array[] = [];
     const take = (member: number) => {
       step();
-      if (query.candidatesExact || tsMatches(this.vectors[member]!, query.query))
+      if (query.candidatesExact || tsMatches(this.vector(member), query.query))
         groups.push(order.subarray(start[member + 1]!, start[member + 2]!));
     };
-    if (candidates === null) for (let member = 0; member < this.vectors.length; member++) take(member);
+    if (candidates === null) for (let member = 0; member < this.texts.length; member++) take(member);
     else for (const member of candidates) take(member);
     return union(groups, this.column.values.length);
   }
@@ -187,6 +263,6 @@ export class FieldText {
   /** ts_rank of the record's value (0 for an empty cell, which matches nothing). */
   rank(row: number, query: TextQuery, normalization: number): number {
     const r = this.column.index.rank[row]!;
-    return r === 0 ? 0 : tsRank(this.vectors[r - 1]!, query.query, normalization);
+    return r === 0 ? 0 : tsRankText(this.texts[r - 1]!, query.query, normalization, () => this.vector(r - 1));
   }
 }
