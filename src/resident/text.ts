@@ -22,7 +22,7 @@ import { nextTurn, type ResidentColumn } from './table.js';
  * Held as three arrays: the lexemes in PostgreSQL's lexeme order (looked up by halving; those sharing a prefix are
  * neighbours), where each one's members start, and the members end to end. In a table of numbers, dates and names
  * most lexemes are one record's own (its amount, its day); a map of them to a typed array each took three times the
- * memory (see bytesOfPostings).
+ * memory.
  */
 class Postings {
   private readonly lexemes: string[];
@@ -137,12 +137,21 @@ const EMPTY = new Int32Array(0);
 const LATIN1 = /^[\u0000-\u00ff]*$/;
 
 /**
- * The same text, held one byte a character where every character fits in one: V8 keeps a string built from two-byte
- * pieces (a stemmer's output, an accented name's) two bytes a character even when none needs two, and the records'
- * texts are most of a resident table's full-text memory.
+ * Texts as a resident index holds them, with about the bytes V8 takes for them: one byte a character where every
+ * character fits in one. V8 keeps a string built from two-byte pieces (a stemmer's output, an accented name's) two
+ * bytes a character even when none needs two, and these texts are most of a resident table's full-text memory.
  */
-function compactText(text: string): string {
-  return LATIN1.test(text) ? Buffer.from(text, 'latin1').toString('latin1') : text;
+class HeldTexts {
+  readonly texts: string[] = [];
+  bytes = 0;
+
+  add(text: string): string {
+    const oneByte = LATIN1.test(text);
+    const held = oneByte ? Buffer.from(text, 'latin1').toString('latin1') : text;
+    this.texts.push(held);
+    this.bytes += 24 + text.length * (oneByte ? 1 : 2);
+    return held;
+  }
 }
 
 /** Records made into vectors per turn of the event loop while an index is built (about a millisecond's work). */
@@ -166,17 +175,10 @@ export class RecordText {
   }
 
   static async build(made: readonly string[]): Promise<RecordText> {
-    let textBytes = 0;
-    const texts = made.map((text) => {
-      const held = compactText(text);
-      textBytes += 24 + held.length * (held === text && !LATIN1.test(text) ? 2 : 1);
-      return held;
-    });
-    return new RecordText(
-      texts,
-      await Postings.build(texts, (text) => parseTsvector(text), RECORDS_PER_TURN),
-      textBytes,
-    );
+    const held = new HeldTexts();
+    for (const text of made) held.add(text);
+    const postings = await Postings.build(held.texts, (text) => parseTsvector(text), RECORDS_PER_TURN);
+    return new RecordText(held.texts, postings, held.bytes);
   }
 
   private vector(row: number): TsVector {
@@ -221,23 +223,18 @@ export class FieldText {
   ) {}
 
   static async build(column: ResidentColumn, config: string): Promise<FieldText> {
-    const { distinct } = column.index;
-    const texts: string[] = [];
-    let textBytes = 0;
+    const held = new HeldTexts();
     // A distinct value is never null, nor is its text.
     const postings = await Postings.build(
-      distinct,
+      column.index.distinct,
       (value) => {
         const vector = toTsvector(config, searchableText(value, column.field.type)!);
-        const text = tsvectorToString(vector);
-        const held = compactText(text);
-        textBytes += 24 + held.length * (held === text && !LATIN1.test(text) ? 2 : 1);
-        texts.push(held);
+        held.add(tsvectorToString(vector));
         return vector;
       },
       VALUES_PER_TURN,
     );
-    return new FieldText(column, texts, postings, textBytes + postings.bytes);
+    return new FieldText(column, held.texts, postings, held.bytes + postings.bytes);
   }
 
   private vector(member: number): TsVector {
