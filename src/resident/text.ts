@@ -137,20 +137,35 @@ const EMPTY = new Int32Array(0);
 const LATIN1 = /^[\u0000-\u00ff]*$/;
 
 /**
- * Texts as a resident index holds them, with about the bytes V8 takes for them: one byte a character where every
- * character fits in one. V8 keeps a string built from two-byte pieces (a stemmer's output, an accented name's) two
- * bytes a character even when none needs two, and these texts are most of a resident table's full-text memory.
+ * The vectors of an index's members (records, or a field's distinct values) held as their texts, with about the bytes
+ * V8 takes for them: one byte a character where every character fits in one. V8 keeps a string built from two-byte
+ * pieces (a stemmer's output, an accented name's) two bytes a character even when none needs two, and these texts are
+ * most of a resident table's full-text memory. A member's vector is parsed when it is tested; the one parsed last is
+ * kept, as matching and ranking one member read it back to back.
  */
-class HeldTexts {
-  readonly texts: string[] = [];
+class VectorTexts {
+  private readonly texts: string[] = [];
+  private last: { member: number; vector: TsVector } | null = null;
   bytes = 0;
 
-  add(text: string): string {
+  get length(): number {
+    return this.texts.length;
+  }
+
+  add(text: string): void {
     const oneByte = LATIN1.test(text);
-    const held = oneByte ? Buffer.from(text, 'latin1').toString('latin1') : text;
-    this.texts.push(held);
+    this.texts.push(oneByte ? Buffer.from(text, 'latin1').toString('latin1') : text);
     this.bytes += 24 + text.length * (oneByte ? 1 : 2);
-    return held;
+  }
+
+  vector(member: number): TsVector {
+    if (this.last?.member !== member) this.last = { member, vector: parseTsvector(this.texts[member]!) };
+    return this.last.vector;
+  }
+
+  /** ts_rank of the member's vector, read from its text where that is enough. */
+  rank(member: number, query: TextQuery, normalization: number): number {
+    return tsRankText(this.texts[member]!, query.query, normalization, () => this.vector(member));
   }
 }
 
@@ -161,29 +176,21 @@ const VALUES_PER_TURN = 16;
 
 /** The whole-record index: each record's `_full_text`, and its lexemes' postings. */
 export class RecordText {
-  /** The parsed vector of the record read last: matching and ranking one record read it back to back. */
-  private last: { row: number; vector: TsVector } | null = null;
   /** The texts and the postings of their lexemes, roughly as V8 holds them. */
   readonly bytes: number;
 
   private constructor(
-    private readonly texts: readonly string[],
+    private readonly texts: VectorTexts,
     private readonly postings: Postings,
-    textBytes: number,
   ) {
-    this.bytes = textBytes + postings.bytes;
+    this.bytes = texts.bytes + postings.bytes;
   }
 
   static async build(made: readonly string[]): Promise<RecordText> {
-    const held = new HeldTexts();
-    for (const text of made) held.add(text);
-    const postings = await Postings.build(held.texts, (text) => parseTsvector(text), RECORDS_PER_TURN);
-    return new RecordText(held.texts, postings, held.bytes);
-  }
-
-  private vector(row: number): TsVector {
-    if (this.last?.row !== row) this.last = { row, vector: parseTsvector(this.texts[row]!) };
-    return this.last.vector;
+    const texts = new VectorTexts();
+    for (const text of made) texts.add(text);
+    const postings = await Postings.build(made, (text) => parseTsvector(text), RECORDS_PER_TURN);
+    return new RecordText(texts, postings);
   }
 
   /** Records the query matches; `step` is called for each record tested one by one. */
@@ -193,7 +200,7 @@ export class RecordText {
     const kept: number[] = [];
     const test = (row: number) => {
       step();
-      if (tsMatches(this.vector(row), query.query)) kept.push(row);
+      if (tsMatches(this.texts.vector(row), query.query)) kept.push(row);
     };
     if (candidates === null) for (let row = 0; row < this.texts.length; row++) test(row);
     else for (const row of candidates) test(row);
@@ -202,7 +209,7 @@ export class RecordText {
 
   /** ts_rank(_full_text, query, normalization), as the stores compute it. */
   rank(row: number, query: TextQuery, normalization: number): number {
-    return tsRankText(this.texts[row]!, query.query, normalization, () => this.vector(row));
+    return this.texts.rank(row, query, normalization);
   }
 }
 
@@ -211,35 +218,30 @@ export class RecordText {
  * as its text (parsed again when a value is tested one by one; a word's rank is read from the text).
  */
 export class FieldText {
-  /** The parsed vector of the value read last. */
-  private last: { member: number; vector: TsVector } | null = null;
-
   private constructor(
     private readonly column: ResidentColumn,
-    private readonly texts: readonly string[],
+    private readonly texts: VectorTexts,
     private readonly postings: Postings,
-    /** The texts and postings, roughly as V8 holds them. */
-    readonly bytes: number,
   ) {}
 
   static async build(column: ResidentColumn, config: string): Promise<FieldText> {
-    const held = new HeldTexts();
+    const texts = new VectorTexts();
     // A distinct value is never null, nor is its text.
     const postings = await Postings.build(
       column.index.distinct,
       (value) => {
         const vector = toTsvector(config, searchableText(value, column.field.type)!);
-        held.add(tsvectorToString(vector));
+        texts.add(tsvectorToString(vector));
         return vector;
       },
       VALUES_PER_TURN,
     );
-    return new FieldText(column, held.texts, postings, held.bytes + postings.bytes);
+    return new FieldText(column, texts, postings);
   }
 
-  private vector(member: number): TsVector {
-    if (this.last?.member !== member) this.last = { member, vector: parseTsvector(this.texts[member]!) };
-    return this.last.vector;
+  /** The texts and postings, roughly as V8 holds them. */
+  get bytes(): number {
+    return this.texts.bytes + this.postings.bytes;
   }
 
   /** Records whose value matches: values are tested, not records (`step` for each), and their records gathered. */
@@ -249,7 +251,7 @@ export class FieldText {
     const groups: Int32Array[] = [];
     const take = (member: number) => {
       step();
-      if (query.candidatesExact || tsMatches(this.vector(member), query.query))
+      if (query.candidatesExact || tsMatches(this.texts.vector(member), query.query))
         groups.push(order.subarray(start[member + 1]!, start[member + 2]!));
     };
     if (candidates === null) for (let member = 0; member < this.texts.length; member++) take(member);
@@ -260,6 +262,6 @@ export class FieldText {
   /** ts_rank of the record's value (0 for an empty cell, which matches nothing). */
   rank(row: number, query: TextQuery, normalization: number): number {
     const r = this.column.index.rank[row]!;
-    return r === 0 ? 0 : tsRankText(this.texts[r - 1]!, query.query, normalization, () => this.vector(r - 1));
+    return r === 0 ? 0 : this.texts.rank(r - 1, query, normalization);
   }
 }
