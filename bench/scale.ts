@@ -18,6 +18,7 @@ import {
   startProcess,
   type Proc,
 } from './procs.js';
+import { MARKED_ROWS_MAX } from '../src/actions/offset-marks.js';
 import { searchPath } from './queries.js';
 import { fmtInt, fmtMb, fmtMs, gitInfo, machineInfo, median, type MachineInfo, type TargetCheck } from './report.js';
 import { SYNTHETIC_CATALOG, SYNTHETIC_RESOURCE_ID, SYNTHETIC_SOURCE, writeSynthetic } from './synthetic.js';
@@ -457,9 +458,6 @@ function get(port: number, urlPath: string, agent: http.Agent): Promise<Got> {
   });
 }
 
-/** Resources of more records have no offset marks (MARKED_ROWS_MAX in src/actions/offset-marks.ts). */
-const OFFSET_MARKED_ROWS_MAX = 10_000_000;
-
 async function metricsText(port: number): Promise<string> {
   const agent = new http.Agent();
   try {
@@ -693,7 +691,7 @@ async function measureQueries(opts: ScaleOptions, port: number, report: ScaleRep
     for (let i = 0; i < 2; i++) filteredDeep.add(await ask(port, agent, filteredPage(filteredOffset + i * 100)));
     let filteredMarked: Latencies | null = null;
     let marksSeconds: number | null = null;
-    if (N <= OFFSET_MARKED_ROWS_MAX) {
+    if (N <= MARKED_ROWS_MAX) {
       opts.log("scenario 9: filtered deep pages once the order's offset marks are in");
       // Other pages of the order, until one starts from a mark (an hour at most), then 20 more.
       for (let i = 2; i < 3600 && (await markedPages()) === pagesBefore; i++) {
@@ -1013,7 +1011,7 @@ export function scaleTable(r: ScaleReport): string {
       'Filtered, sorted pages at other deep offsets, once the marks are in',
       deepOffset.filteredMarked && deepOffset.marksSeconds !== null
         ? `${lat(deepOffset.filteredMarked)}; marks in ${deepOffset.marksSeconds.toFixed(0)} s after the first deep page`
-        : `not walked (more than ${fmtInt(OFFSET_MARKED_ROWS_MAX)} records)`,
+        : `not walked (more than ${fmtInt(MARKED_ROWS_MAX)} records)`,
     ),
     dump
       ? row(

@@ -20,7 +20,7 @@ const MARKS_PER_ORDER = 2000;
  */
 const WAIT_FOR_MARKS_ROWS = 20_000;
 /** Resources of more records are not walked: the walk would cost seconds of the store's time for each order. */
-const MARKED_ROWS_MAX = 10_000_000;
+export const MARKED_ROWS_MAX = 10_000_000;
 /**
  * Memory for the marks of every order of every resource, the most recently used kept: a mark holds a record's sort
  * keys, and a resource's orders (with their filters) are as many as its clients ask for.
