@@ -90,6 +90,8 @@ export function workbookParts(
     prefix?: string;
     absoluteTargets?: boolean;
     date1904?: boolean;
+    /** Excel's extension list at the end of the workbook, with x14's own workbookPr (which has no date1904). */
+    extensions?: boolean;
     formats?: (string | number)[];
     sharedStrings?: string[];
   } = {},
@@ -117,7 +119,12 @@ export function workbookParts(
             `<${p}sheet name="${escapeXml(sheet.name)}" sheetId="${sheet.part}" r:id="rIdSheet${sheet.part}"/>`,
         )
         .join('') +
-      `</${p}sheets></${p}workbook>`,
+      `</${p}sheets>` +
+      (options.extensions
+        ? `<${p}extLst><${p}ext uri="{140A7094-0E35-4892-8432-C4D2E57EDEB5}" xmlns:x14="http://schemas.microsoft.com/office/spreadsheetml/2009/9/main">` +
+          `<x14:workbookPr defaultImageDpi="220000"/></${p}ext></${p}extLst>`
+        : '') +
+      `</${p}workbook>`,
     'xl/_rels/workbook.xml.rels':
       `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="${PACKAGE_REL}">` +
       numbered

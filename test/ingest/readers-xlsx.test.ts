@@ -265,6 +265,29 @@ describe('xlsx: packages as other writers lay them out', () => {
       { line: 4, cells: [utc('1900-03-01'), utc('2023-01-01T06:00:00Z')] },
     ]);
   });
+
+  test("a 1904 workbook as Excel for Mac saves it: x14's own workbookPr at the end leaves the dates in 1904's system", async () => {
+    // Excel writes <extLst><ext><x14:workbookPr defaultImageDpi=…/></ext></extLst> after the sheets; read as the
+    // workbook's properties, it turned date1904 off and every date came out 4 years and a day early.
+    for (const prefix of [undefined, 'x']) {
+      const file = path.join(dir, `mac-${prefix ?? 'plain'}.xlsx`);
+      writeParts(
+        file,
+        workbookParts(
+          [
+            {
+              name: 'Dates',
+              sheetData: rowsXml([['When']]).concat(`<row r="2"><c r="A2" s="1"><v>41051</v></c></row>`),
+            },
+          ],
+          { ...(prefix ? { prefix } : {}), date1904: true, extensions: true, formats: [14] },
+        ),
+      );
+      const { rows } = await read(file);
+      // 41,051 days after 1 January 1904 (2016-05-23; in the 1900 system the same serial is 2012-05-22).
+      assert.deepEqual(rows, [{ line: 2, cells: [utc('2016-05-23')] }]);
+    }
+  });
 });
 
 describe('xlsx: the header, as a person would find it', () => {

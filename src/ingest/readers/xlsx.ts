@@ -181,11 +181,18 @@ class Workbook {
 
     const listed: { name: string; id: string | null }[] = [];
     let date1904 = false;
+    // The workbook's own properties are a child of its root. Excel also writes an extension's workbookPr (x14's, with
+    // no date1904) inside extLst at the end, which must not reset a 1904 workbook's dates to 1900's.
+    let depth = 0;
     await parseXml(zip, entries.get(workbookPart.toLowerCase())!, name, {
       opentag(tag) {
         const local = localName(tag.name);
         if (local === 'sheet') listed.push({ name: tag.attributes.name ?? '', id: relationshipId(tag.attributes) });
-        else if (local === 'workbookPr') date1904 = isTrue(tag.attributes.date1904);
+        else if (local === 'workbookPr' && depth === 1) date1904 = isTrue(tag.attributes.date1904);
+        depth++;
+      },
+      closetag() {
+        depth--;
       },
     });
     const relationships = await readRelationships(zip, entries, name, workbookPart);
