@@ -318,6 +318,28 @@ describe('what a file is', () => {
     assert.equal(spools(), before, 'the spool of columns is removed on close');
   });
 
+  test('records under a key of digits, as iso-codes names its lists ({"4217": […]}), found and read; lists inside records are not records', async () => {
+    const options = { encoding: 'utf-8' as const, bomLength: 0 };
+    const file = tempFile('iso.json', '{"4217":[{"code":"EUR","numeric":"978"},{"code":"USD","numeric":"840"}]}');
+    const found = await findRecords(file, 'iso.json', options);
+    assert.deepEqual(found, { recordsAt: ['4217'], fields: null, lists: false, shape: 'records' });
+    const reader = await openJson(file, 'iso.json', { ...options, lines: false, recordsAt: found.recordsAt });
+    const rows: RawRow[] = [];
+    for await (const batch of reader.batches()) rows.push(...batch);
+    await reader.close();
+    assert.deepEqual(reader.columns, ['code', 'numeric']);
+    assert.deepEqual(
+      rows.map((row) => row.cells),
+      [
+        ['EUR', '978'],
+        ['USD', '840'],
+      ],
+    );
+    // The longer list of objects is inside a record: its items are a value of that record, not records.
+    const nested = tempFile('nested.json', '{"data":[{"a":1,"parts":[{"z":1},{"z":2},{"z":3}]}]}');
+    assert.deepEqual((await findRecords(nested, 'nested.json', options)).recordsAt, ['data']);
+  });
+
   test('a JSON document cut short is refused, not published up to where it stops', async () => {
     const rows = async (text: string) => {
       const reader = await openJson(tempFile('cut.json', text), 'cut.json', {

@@ -300,7 +300,8 @@ export async function findRecords(
       return;
     }
     if (!Array.isArray(parent) || value === null || typeof value !== 'object') return;
-    if (keys.some((k) => /^\d+$/.test(k))) return;
+    // Arrays inside a list's items are a record's values, not records; an object's member named by digits is not a list.
+    if (stack.slice(1).some((entry) => typeof entry.key === 'number')) return;
     const found = counts.get(at) ?? { keys, objects: 0, lists: 0 };
     if (Array.isArray(value)) found.lists += 1;
     else found.objects += 1;
