@@ -223,6 +223,29 @@ describe('what a file is', () => {
     );
     assert.equal(sniffDelimited('a,b,c,d\n1,2\n3,4,5\n6,7\n').headerRow, 1);
     assert.equal(sniffDelimited('a,b,c\n1,2,3\n4,5,6,7\n8,9,10\n').headerRow, 1);
+    // A title and a blank line as a spreadsheet saves them, padded with empty cells to the table's width.
+    const padded = sniffDelimited(
+      'Table 1: Murders by state,,,,\n,,,,\nstate,abb,region,population,total\nAlabama,AL,South,4779736,135\n',
+    );
+    assert.deepEqual([padded.headerRow, padded.titleLines], [3, ['Table 1: Murders by state,,,,', ',,,,']]);
+    assert.equal(sniffDelimited('"Table 2, 2022";;\nRegion;2019;2020\nCork;1;2\n').headerRow, 2);
+    // A header naming only its first column over data, and a sparse row, are not titles.
+    assert.equal(sniffDelimited('a,,\nb,1,2\nc,3,4\n').headerRow, 1);
+    assert.equal(sniffDelimited('x,,\n12,,\nid,name,votes\n1,Ann,3\n').headerRow, 1);
+    // A preamble of comment lines longer than the 30 lines a header is looked for in (tzdata's zone1970.tab: 37).
+    const preamble = Array.from({ length: 37 }, (_, i) =>
+      i % 5 === 0 ? '#' : i % 9 === 0 ? `# note ${i}, with a comma` : `# note ${i}`,
+    );
+    const tab = sniffDelimited(
+      [
+        ...preamble,
+        '#codes\tcoordinates\tTZ\tcomments',
+        'AD\t+4230+00131\tEurope/Andorra',
+        'AE,OM\t+2518+05518\tAsia/Dubai\tCrozet',
+        '',
+      ].join('\n'),
+    );
+    assert.deepEqual([tab.delimiter, tab.headerRow], ['\t', 38]);
   });
 
   test('a first line that reads as the values below it is data: no header; names, years and column numbers are a header', () => {

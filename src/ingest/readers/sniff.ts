@@ -198,20 +198,53 @@ function mode(values: readonly number[]): number {
 }
 
 /**
- * The header row: the first of the first lines with two or more cells that has at least as many cells as the lines
- * after it most often have. Title lines ("Table 1…", "Source: …", a blank line) have fewer; a data row with one cell
- * too many does not move the header; rows that leave out trailing empty cells are shorter than the header, never
- * longer.
+ * The header row: the first of the first 30 lines with two or more cells that has at least as many cells as the lines
+ * after it most often have. Title lines ("Table 1…", "Source: …", a blank line) have fewer, and so do they when a
+ * spreadsheet saved them padded with empty cells ("Table 1…,,,,", ",,,,"); a data row with one cell too many does not
+ * move the header; rows that leave out trailing empty cells are shorter than the header, never longer. Comment lines
+ * ("# …") above the header do not count towards the 30: a preamble of them can be long (tzdata's zone1970.tab has 37).
  */
-function headerRowOf(counts: readonly number[]): number {
-  const candidates = Math.min(counts.length, 30);
-  for (let i = 0; i < candidates; i++) {
+function headerRowOf(counts: readonly number[], lines: readonly string[], delimiter: string): number {
+  let window = 30;
+  for (let i = 0; i < Math.min(counts.length, window); i++) {
     const count = counts[i]!;
-    if (count < 2) continue;
+    if (count < 2 && lines[i]?.startsWith(COMMENT_MARK)) window += 1;
+    if (count < 2 || isPaddedTitle(lines, i, delimiter)) continue;
     const after = counts.slice(i + 1).filter((c) => c > 0);
     if (after.length === 0 || count >= mode(after)) return i + 1;
   }
   return counts.findIndex((c) => c > 0) + 1 || 1;
+}
+
+/**
+ * A line of one text cell (or none) followed by empty ones, above a line that reads as a header, as a spreadsheet saves
+ * a title (or a blank line) above its table: "Table 1…,,,," over ",,,," over "state,abb,region". A header that names only
+ * its first column ("a,,") over data is a header, and a first cell that reads as a value ("12,,,") is a sparse row's.
+ */
+function isPaddedTitle(lines: readonly string[], at: number, delimiter: string): boolean {
+  const line = lines[at] ?? '';
+  const escaped = delimiter.replace(/[|\\]/g, '\\$&');
+  const trailing = new RegExp(`(?:${escaped}[ \\t]*)+$`);
+  const text = line.replace(trailing, '');
+  if (text === line || delimiter === ' ') return false;
+  if (text.trim() !== '') {
+    const cell = text.trim().replace(/^"(.*)"$/s, '$1');
+    if (fieldCounts(`${text}\n`, delimiter).counts[0] !== 1 || kindOf(cell) !== null) return false;
+  }
+  const next = lines.slice(at + 1).find((l) => l.replace(trailing, '').trim() !== '');
+  return next !== undefined && readsAsHeader(next, delimiter);
+}
+
+/** Two or more names and no values (a year may name a column): a line a header could be. */
+function readsAsHeader(line: string, delimiter: string): boolean {
+  let cells: string[];
+  try {
+    cells = (parseCsv(line, { delimiter, relax_quotes: true, relax_column_count: true }) as string[][])[0] ?? [];
+  } catch {
+    return false;
+  }
+  const named = cells.map((c) => c.trim()).filter((c) => c !== '');
+  return named.length >= 2 && named.every((c) => kindOf(c) === null || YEAR.test(c));
 }
 
 /**
@@ -265,7 +298,7 @@ function sniffTable(text: string, delimiters: readonly string[]): DelimitedShape
     if (leadingSpaces) counted = fieldCounts(text, delimiter, 200, true);
     // Only lines ended by a newline are counted: the last line of a sample cut short is not.
     const { counts: complete, lines, quoted } = counted;
-    const headerRow = headerRowOf(complete);
+    const headerRow = headerRowOf(complete, lines, delimiter);
     const body = complete.slice(headerRow).filter((c) => c > 0);
     const headerPrefix = commentedHeader(lines[headerRow - 1] ?? '', delimiter, complete[headerRow - 1] ?? 0, body);
     const width = (complete[headerRow - 1] ?? 0) - (headerPrefix === null ? 0 : 1);
@@ -288,7 +321,7 @@ function sniffTable(text: string, delimiters: readonly string[]): DelimitedShape
   if (!best)
     return {
       delimiter: ',',
-      headerRow: headerRowOf(fieldCounts(text, ',').counts),
+      headerRow: (({ counts, lines }) => headerRowOf(counts, lines, ','))(fieldCounts(text, ',')),
       titleLines: [],
       quoted: false,
       leadingSpaces: false,
