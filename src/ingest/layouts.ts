@@ -373,6 +373,8 @@ async function* readTypedFiles(
         shortRows: 'pad',
         corrections: null,
         headerLine: null,
+        // Parquet tells a null from an empty string, as JSON does; a workbook's empty cell is just empty.
+        keepNulls: format === 'parquet',
       });
     } finally {
       await reader.close();

@@ -55,7 +55,7 @@ import { TRANSFORMS } from './transforms/index.js';
 const formatSeconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 /** Changes whenever the loader would store the same sources differently. */
-export const LOADER_VERSION = 7;
+export const LOADER_VERSION = 8;
 
 function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');

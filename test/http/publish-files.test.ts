@@ -375,11 +375,14 @@ const CORPUS: CorpusFile[] = [
 const DEBIAN_RELEASES = '/usr/share/distro-info/debian.csv';
 const NPM_BOND_PRICES = path.join(PROJECT_ROOT, 'node_modules', 'ckan', 'examples', 'bond-prices.csv');
 
-const UNUSUAL_READINGS: readonly (readonly [string, number])[] = [
+const UNUSUAL_READINGS: readonly (readonly [string | null, number])[] = [
   ['Roches Point', -0],
   ['Mace Head', 1e15],
   ['Shannon', 0.00001],
   ['Casement', 0.1],
+  // A text column's null and its empty string are two values in Parquet, as in JSON: both kept.
+  [null, 2.5],
+  ['', 3.5],
 ];
 
 describe('count-centre add on the files people have', () => {
@@ -1233,8 +1236,12 @@ describe('count-centre add on the files people have', () => {
         assert.equal(csv.statusCode, 200);
         assert.equal(
           csv.body,
-          '_id,station,reading\r\n1,Roches Point,-0\n2,Mace Head,1e+15\n3,Shannon,1e-05\n4,Casement,0.1\n',
+          '_id,station,reading\r\n1,Roches Point,-0\n2,Mace Head,1e+15\n3,Shannon,1e-05\n4,Casement,0.1\n5,,2.5\n6,"",3.5\n',
         );
+        assert.deepEqual((await search(id(23), '&filters={"_id":[5,6]}&fields=_id,station')).records, [
+          { _id: 5, station: null },
+          { _id: 6, station: '' },
+        ]);
         const found = async (q: string) =>
           (await search(id(23), `&q=${encodeURIComponent(q)}&fields=_id`)).records.map((r: { _id: number }) => r._id);
         assert.deepEqual(
