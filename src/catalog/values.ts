@@ -151,24 +151,38 @@ export const DAY_MONTH_DATE_TIME =
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const MONTH_NAME =
   '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
-const YEAR_FIRST_DATE = /^(\d{4})([/.])(\d{1,2})\2(\d{1,2})$/;
+const YEAR_FIRST_DATE = /^(\d{4})([/.])(\d{1,2})\2(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?$/;
 const DAY_NAMED_MONTH = new RegExp(`^(\\d{1,2})(?:-${MONTH_NAME}-| ${MONTH_NAME},? )(\\d{4})$`, 'i');
 const NAMED_MONTH_DAY = new RegExp(`^${MONTH_NAME} (\\d{1,2}),? (\\d{4})$`, 'i');
 
+/** A time of day as a date's text gives it. */
+export interface TimeOfDay {
+  hour: number;
+  minute: number;
+  second: number;
+  fraction: string;
+}
+
 /**
- * A date that reads one way only, other than ISO 8601's: year first with slashes or dots ("2024/03/01", "2024.03.01"),
- * or with the month's English name ("01-Mar-2024" as Oracle and Excel write it, "1 March 2024", "March 1, 2024"), as
- * PostgreSQL's date input reads them too. The parts may be no valid date (checked by the caller); null for any other
- * text.
+ * A date that reads one way only, other than ISO 8601's: year first with slashes or dots ("2024/03/01", "2024.03.01",
+ * a time of day may follow: "2015/01/01 01:00:00" as PostgreSQL and many loggers write it), or with the month's English
+ * name ("01-Mar-2024" as Oracle and Excel write it, "1 March 2024", "March 1, 2024"), as PostgreSQL's date input reads
+ * them too. The parts may be no valid date or time (checked by the caller); null for any other text.
  */
-export function namedOrYearFirstDate(text: string): { year: number; month: number; day: number } | null {
+export function namedOrYearFirstDate(
+  text: string,
+): { year: number; month: number; day: number; time: TimeOfDay | null } | null {
   const monthOf = (name: string) => MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1;
   let m = YEAR_FIRST_DATE.exec(text);
-  if (m) return { year: +m[1]!, month: +m[3]!, day: +m[4]! };
+  if (m) {
+    const time =
+      m[5] === undefined ? null : { hour: +m[5], minute: +m[6]!, second: +(m[7] ?? 0), fraction: m[8] ?? '' };
+    return { year: +m[1]!, month: +m[3]!, day: +m[4]!, time };
+  }
   m = DAY_NAMED_MONTH.exec(text);
-  if (m) return { year: +m[4]!, month: monthOf(m[2] ?? m[3]!), day: +m[1]! };
+  if (m) return { year: +m[4]!, month: monthOf(m[2] ?? m[3]!), day: +m[1]!, time: null };
   m = NAMED_MONTH_DAY.exec(text);
-  if (m) return { year: +m[3]!, month: monthOf(m[1]!), day: +m[2]! };
+  if (m) return { year: +m[3]!, month: monthOf(m[1]!), day: +m[2]!, time: null };
   return null;
 }
 
@@ -187,7 +201,13 @@ function dateTimeParts(text: string, format: DateFormat): DateTimeParts {
   if (format === 'ISO' || format === 'YYYY-MM-DD') {
     const m = ISO_DATE_TIME.exec(trimmed);
     const other = m ? null : namedOrYearFirstDate(trimmed);
-    if (other) return { ...other, hour: 0, minute: 0, second: 0, fraction: '' };
+    if (other)
+      return {
+        year: other.year,
+        month: other.month,
+        day: other.day,
+        ...(other.time ?? { hour: 0, minute: 0, second: 0, fraction: '' }),
+      };
     if (!m) throw new ValueError(`"${text}" is not a date in ISO 8601 form (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS)`);
     // A zone suffix is accepted and dropped, as PostgreSQL does for `timestamp without time zone`.
     return {

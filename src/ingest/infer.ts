@@ -311,8 +311,11 @@ class ColumnEvidence {
     const other = namedOrYearFirstDate(value);
     if (other) {
       this.dateLike += 1;
-      this.isoDates += 1;
-      if (!validDay(other.year, other.month, other.day)) this.invalidIso ??= { value, line };
+      const { time } = other;
+      if (time) this.isoTimes ??= { value, line };
+      else this.isoDates += 1;
+      if (!validDay(other.year, other.month, other.day) || (time && !validTime(time.hour, time.minute, time.second)))
+        this.invalidIso ??= { value, line };
       this.notSlashed ??= { value, line };
       return true;
     }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import iconv from 'iconv-lite';
 import { renderCatalogJson, withResource } from '../../src/catalog/edit.js';
+import { parseCell } from '../../src/catalog/values.js';
 import { LoadProgressReporter, progressLine, summaryTable } from '../../src/cli/progress.js';
 import {
   loaderVeto,
@@ -521,6 +522,18 @@ describe('schema inference', () => {
     // A month's name alone, or with a day and no year, is text.
     assert.equal((await typeOf(['March', 'May 5'])).type, 'text');
     assert.equal((await typeOf(['01-Mar-2024', 'soon'])).type, 'text');
+    // Year first with slashes and a time of day (vega's flights, loggers): timestamps, as the same dates alone are dates.
+    assert.deepEqual(await typeOf(['2015/01/01 01:00:00', '2015/01/02 13:05', '2015/01/03']), {
+      type: 'timestamp',
+      format: 'ISO',
+      note: 'dates and times: line 2 has "2015/01/01 01:00:00"',
+    });
+    assert.deepEqual(
+      ['2015/01/01 01:00:00', '2015.01.02T13:05:30.25', '2015/01/03'].map((v) => parseCell(v, 'timestamp', 'ISO')),
+      ['2015-01-01T01:00:00', '2015-01-02T13:05:30.25', '2015-01-03T00:00:00'],
+    );
+    assert.throws(() => parseCell('2015/01/01 13:05', 'date', 'ISO'), /is a date and time, not a date/);
+    assert.equal((await typeOf(['2015/01/01 25:00:00'])).type, 'text');
   });
 
   test('an ambiguous column stays text, and says why', async () => {
