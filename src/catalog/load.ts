@@ -202,6 +202,7 @@ const LAYOUT_KEYS = [
   'missing',
   'leading_spaces',
   'header_prefix',
+  'comments',
   'orient',
   'sheet',
   'id_column',
@@ -291,6 +292,10 @@ function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDe
   if (headerPrefix !== null && (headerPrefix === '' || /\s/.test(headerPrefix)))
     r.fail([...where, 'header_prefix'], 'must be the mark the header line starts with, such as "#"');
   if (base !== 'csv' && headerPrefix !== null) r.fail([...where, 'header_prefix'], 'only applies to the csv layout');
+  const comments = obj.comments === undefined ? null : r.string(obj, 'comments', where);
+  if (comments !== null && (comments === '' || /\s/.test(comments)))
+    r.fail([...where, 'comments'], 'must be the mark comment lines start with, such as "#"');
+  if (base !== 'csv' && comments !== null) r.fail([...where, 'comments'], 'only applies to the csv layout');
   const orient = layoutOption(r, obj, where, base, 'orient', ['records', 'columns'], 'json');
   if (orient === 'columns' && records !== '/*')
     r.fail(
@@ -328,6 +333,7 @@ function readLayoutSource(r: Reader, obj: Json, where: JsonPath): LayoutSourceDe
     missing: missing as string[],
     leadingSpaces,
     headerPrefix,
+    comments,
     orient,
     sheet,
     idColumn,

@@ -135,6 +135,11 @@ export interface LayoutSourceDefinition {
    */
   headerPrefix: string | null;
   /**
+   * For the csv layout: the mark comment lines start with ("#"): a line below the header that starts with it is a
+   * comment, not a row. Null: every line below the header is a row.
+   */
+  comments: string | null;
+  /**
    * For the json layout: `records`, each record is an element of the document (at `records`); `columns`, the root's
    * members are columns, each an object keyed by row (pandas' orient="columns"), and a record runs across them.
    */
@@ -199,6 +204,7 @@ export function csvSource(path: string, encoding = 'auto'): LayoutSourceDefiniti
     missing: [],
     leadingSpaces: 'keep',
     headerPrefix: null,
+    comments: null,
     orient: 'records',
     sheet: null,
     idColumn: null,

@@ -35,6 +35,8 @@ export interface AddRequest {
   escapes?: 'none' | 'backslash';
   nulls?: 'NULL' | 'empty';
   leadingSpaces?: 'skip' | 'keep';
+  /** The mark comment lines start with, or `none`. */
+  comments?: string;
   sheet?: string;
   license?: string;
   attribution?: string;
@@ -49,6 +51,8 @@ export interface AddPlan {
   notes: readonly { line: number; text: string }[];
   /** Rows with every cell empty, left out, as read. */
   emptyRows: EmptyRows;
+  /** Comment lines below the header, left out, as read. */
+  commentRows: EmptyRows;
   /** Columns of delimited text with no name and nothing in them (a spreadsheet's empty columns), left out. */
   unnamedEmpty: readonly InferredColumn[];
   /** The catalogue's text with the entry in it. */
@@ -152,6 +156,7 @@ function sourceEntry(
       if (schema.missing.length > 0) source.missing = schema.missing;
       if (spec.leadingSpaces) source.leading_spaces = 'skip';
       if (spec.headerPrefix !== null) source.header_prefix = spec.headerPrefix;
+      if (spec.commentMark !== null) source.comments = spec.commentMark;
       break;
     case 'json':
       source.layout = 'json';
@@ -221,6 +226,7 @@ export async function planAdd(
   let schema: InferredSchema;
   let notes: readonly { line: number; text: string }[] = [];
   let emptyRows: EmptyRows = { count: 0, first: null };
+  let commentRows: EmptyRows = { count: 0, first: null };
   try {
     const sniffed = await sniffFile(local.file, displayName);
     spec = await tableSpec(local.file, displayName, sniffed, request);
@@ -246,6 +252,7 @@ export async function planAdd(
         );
         notes = reader.notes ?? [];
         emptyRows = reader.emptyRows ?? emptyRows;
+        commentRows = reader.commentRows ?? commentRows;
         break;
       } catch (err) {
         // A quote that swallows whole rows was a character: the file is read again with quotes as characters, unless
@@ -311,6 +318,7 @@ export async function planAdd(
     schema,
     notes,
     emptyRows,
+    commentRows,
     unnamedEmpty,
     catalogText: text,
     previousText,
@@ -413,7 +421,10 @@ function readingReport(plan: AddPlan): string[] {
           `no header: ${evidence ? `line 1 is data (its cell ${quoted(evidence.value)} in column ${evidence.column} reads as the ${evidence.kind} below it do)` : 'every line is data'}; columns named Column 1, Column 2, … (--header-row 1 if line 1 is the header)`,
         );
       } else if (spec.headerRow > (spec.separatorLine ? 2 : 1)) {
-        const titles = spec.titleLines.slice(spec.separatorLine ? 1 : 0).filter((l) => l.trim() !== '');
+        // A blank line a spreadsheet padded with empty cells (",,,,") is as blank as an empty one.
+        const titles = spec.titleLines
+          .slice(spec.separatorLine ? 1 : 0)
+          .filter((l) => l.split(spec.delimiter).join('').trim() !== '');
         lines.push(
           `header on line ${spec.headerRow}${titles.length > 0 ? `; above it, left out: ${titles.map(quoted).join(', ')}` : ''} (--header-row N to choose another)`,
         );
@@ -448,6 +459,10 @@ function readingReport(plan: AddPlan): string[] {
   if (plan.emptyRows.count > 0)
     lines.push(
       `${count(plan.emptyRows.count)} ${plan.emptyRows.count === 1 ? 'row' : 'rows'} with every cell empty left out (the first on line ${count(plan.emptyRows.first!)})`,
+    );
+  if (plan.commentRows.count > 0 && spec.format === 'csv')
+    lines.push(
+      `${count(plan.commentRows.count)} comment ${plan.commentRows.count === 1 ? 'line' : 'lines'} below the header left out, as the lines starting with "${spec.commentMark}" above it are (the first on line ${count(plan.commentRows.first!)}; --comments none to read them as rows)`,
     );
   if (plan.unnamedEmpty.length > 0)
     lines.push(

@@ -77,9 +77,9 @@ ${EXIT_CODES}`,
 
 Publishes a table file. Finds out what it is from its content (then its name): delimited text (comma, semicolon, tab,
 pipe or space; UTF-8 with or without BOM, UTF-16 with a BOM, or Windows-1252; any line endings; title lines above the
-header skipped, a header written as a comment (numpy's "# x y z"), or no header at all; short rows padded), JSON (an
-array of objects, an object holding one, CKAN's dumps, pandas' DataFrame.to_json in any orient, GeoJSON), NDJSON, an
-Excel .xlsx workbook or Parquet, also gzip-compressed or alone in a ZIP archive. Reads it once to infer each column's
+header skipped, "#" comment lines too, a header written as a comment (numpy's "# x y z"), or no header at all; short
+rows padded), JSON (an array of objects, an object holding one, CKAN's dumps, pandas' DataFrame.to_json in any orient,
+GeoJSON), NDJSON, an Excel .xlsx workbook or Parquet, also gzip-compressed or alone in a ZIP archive. Reads it once to infer each column's
 type (int4, int8, numeric, date, timestamp, bool or text; leading zeros kept as text; thousands separators and decimal
 commas read as numbers; NA, #N/A, .., - and other missing-value marks empty in a column of numbers or dates), prints
 every decision with the line that decided it, writes the resource into the catalogue and loads it. A running server
@@ -104,6 +104,8 @@ serves it within seconds. Adding the same file again updates its entry.
   --leading-spaces skip|keep
                         whether the spaces after each delimiter are the separator's (skip: a file separated by ", ")
                         or the cells' (keep); found from the file when not given
+  --comments MARK|none  the mark comment lines start with ("#"): lines below the header that start with it are left
+                        out; found from the file (lines above the header that all start with "#") when not given
   --delimiter C         the delimiter, when the one found is not it (\\t for tab)
   --decimal , or .      the decimal mark of numbers that read both ways ("1,234")
   --date-format F       DD/MM/YYYY or MM/DD/YYYY, for dates whose days are all 12 or less
@@ -252,6 +254,7 @@ async function add(args: string[]): Promise<number> {
     escapes: { type: 'string' },
     nulls: { type: 'string' },
     'leading-spaces': { type: 'string' },
+    comments: { type: 'string' },
     delimiter: { type: 'string' },
     decimal: { type: 'string' },
     sheet: { type: 'string' },
@@ -275,6 +278,9 @@ async function add(args: string[]): Promise<number> {
   const leadingSpaces = text('leading-spaces');
   if (leadingSpaces !== undefined && leadingSpaces !== 'skip' && leadingSpaces !== 'keep')
     throw new UsageError('--leading-spaces must be skip or keep');
+  const comments = text('comments');
+  if (comments !== undefined && (comments === '' || /\s/.test(comments)))
+    throw new UsageError('--comments must be the mark comment lines start with, such as "#", or none');
   const escapes = text('escapes');
   if (escapes !== undefined && escapes !== 'none' && escapes !== 'backslash')
     throw new UsageError('--escapes must be backslash or none');
@@ -303,6 +309,7 @@ async function add(args: string[]): Promise<number> {
     escapes: escapes as AddRequest['escapes'],
     nulls: nulls as AddRequest['nulls'],
     leadingSpaces: leadingSpaces as AddRequest['leadingSpaces'],
+    comments,
   };
   const plan = async (sampleRows: number) => {
     const progress = new InferenceProgress(out.isTTY ? out : null, path.basename(request.source));

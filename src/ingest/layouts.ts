@@ -330,6 +330,7 @@ async function* readCsv({ source, fields, files, corrections }: LayoutRead): Asy
       nullWord: source.nulls === 'NULL',
       leadingSpaces: source.leadingSpaces === 'skip',
       headerPrefix: source.headerPrefix,
+      commentMark: source.comments,
     });
     try {
       yield* readTable(reader, file.name, fields, plans, {

@@ -90,6 +90,7 @@ export interface MirrorReadOptions extends MirrorOptions {
 const LAYOUT_OPTIONS_ADDED_LATER: Readonly<Record<string, unknown>> = {
   leadingSpaces: 'keep',
   headerPrefix: null,
+  comments: null,
   orient: 'records',
 } satisfies Partial<LayoutSourceDefinition>;
 

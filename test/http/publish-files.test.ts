@@ -369,6 +369,25 @@ const CORPUS: CorpusFile[] = [
       'Malin Head, 9, 2024-03-02, north\n' +
       'Dublin Airport, , 2024-03-03, \n',
   },
+  {
+    // tzdata's zone1970.tab, cut short: a preamble of comment lines, the header written as one, tabs, commas inside
+    // cells, and comment lines among the rows.
+    name: 'zones.tab',
+    id: id(46),
+    bytes:
+      '# tzdb timezone descriptions\n#\n# Columns are separated by a single tab, and codes by commas.\n#country-\n' +
+      '#codes\tcoordinates\tTZ\tcomments\nAD\t+4230+00131\tEurope/Andorra\n' +
+      'AE,OM,RE,SC,TF\t+2518+05518\tAsia/Dubai\tCrozet\n# Mention RU and UA alphabetically.\n#@AQ\tAntarctica/\n' +
+      'AQ\t-6617+11031\tAntarctica/Casey\tCasey\n',
+  },
+  {
+    // A sheet saved as CSV by a spreadsheet: its title and the blank line below it padded with empty cells.
+    name: 'murders-title.csv',
+    id: id(47),
+    bytes:
+      'Table 1: Murders by state,,,,\r\n,,,,\r\nstate,abb,region,population,total\r\n' +
+      'Alabama,AL,South,4779736,135\r\nAlaska,AK,West,710231,19\r\n',
+  },
 ];
 
 /** Real files from packages the install command brings: Debian's distro-info-data, and an npm package's example. */
@@ -440,7 +459,7 @@ describe('count-centre add on the files people have', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  test('every file publishes with no options, and says how it was read', () => {
+  test('every file publishes with no options, and says how it was read', async () => {
     for (const [name, run] of runs) assert.equal(run.code, 0, `${name}: ${run.stdout}${run.stderr}`);
     const said = (name: string) => runs.get(name)!.stdout.split('\n\n')[0];
     assert.equal(
@@ -539,7 +558,32 @@ describe('count-centre add on the files people have', () => {
     );
     assert.match(
       readFileSync(path.join(dir, 'catalog.json'), 'utf8'),
-      /"source": \{"path": "savetxt\.txt", "delimiter": " ", "header_prefix": "#"\}/,
+      /"source": \{"path": "savetxt\.txt", "delimiter": " ", "header_prefix": "#", "comments": "#"\}/,
+    );
+    assert.equal(
+      said('zones.tab'),
+      '3 records; UTF-8; tab-separated; no quoted fields\n' +
+        'header on line 5; above it, left out: "# tzdb timezone descriptions", "#", "# Columns are separated by a single tab, and codes…", "#country-" (--header-row N to choose another)\n' +
+        '1 row has fewer cells than the header (the first on line 6): padded with empty cells\n' +
+        '2 comment lines below the header left out, as the lines starting with "#" above it are (the first on line 8; --comments none to read them as rows)',
+    );
+    assert.match(
+      readFileSync(path.join(dir, 'catalog.json'), 'utf8'),
+      /"source": \{"path": "zones\.tab", "delimiter": "\\t", "header_row": 5, "short_rows": "pad", "comments": "#"\}/,
+    );
+    // Told otherwise, every line below the header is a row.
+    const asRows = await runCli(['add', path.join(dir, 'zones.tab'), '--comments', 'none', '--dry-run'], env);
+    assert.match(asRows.stdout, /^5 records; /);
+    assert.doesNotMatch(asRows.stdout, /comment lines?|"comments": "#"/);
+    const wrong = await runCli(['add', path.join(dir, 'zones.tab'), '--comments', '', '--dry-run'], env);
+    assert.deepEqual(
+      [wrong.code, wrong.stderr.split('\n')[0]],
+      [2, 'count-centre: --comments must be the mark comment lines start with, such as "#", or none'],
+    );
+    assert.equal(
+      said('murders-title.csv'),
+      '2 records; UTF-8; comma-separated; no quoted fields\n' +
+        'header on line 3; above it, left out: "Table 1: Murders by state,,,," (--header-row N to choose another)',
     );
     assert.equal(
       said('spaced.csv'),
@@ -748,6 +792,29 @@ describe('count-centre add on the files people have', () => {
           records: [
             { _id: 1, Constituency: 'Dún Laoghaire', Seats: 4, Turnout: 62.5 },
             { _id: 2, Constituency: 'Cork South-Central', Seats: 4, Turnout: 59.25 },
+          ],
+        });
+      });
+
+      test("comment lines left out, above the header and among the rows (tzdata's tables)", async () => {
+        assert.deepEqual(await search(id(46)), {
+          total: 3,
+          fields: ['_id:int', '#codes:text', 'coordinates:text', 'TZ:text', 'comments:text'],
+          records: [
+            { _id: 1, '#codes': 'AD', coordinates: '+4230+00131', TZ: 'Europe/Andorra', comments: '' },
+            { _id: 2, '#codes': 'AE,OM,RE,SC,TF', coordinates: '+2518+05518', TZ: 'Asia/Dubai', comments: 'Crozet' },
+            { _id: 3, '#codes': 'AQ', coordinates: '-6617+11031', TZ: 'Antarctica/Casey', comments: 'Casey' },
+          ],
+        });
+      });
+
+      test("a spreadsheet's padded title lines left out", async () => {
+        assert.deepEqual(await search(id(47)), {
+          total: 2,
+          fields: ['_id:int', 'state:text', 'abb:text', 'region:text', 'population:int4', 'total:int4'],
+          records: [
+            { _id: 1, state: 'Alabama', abb: 'AL', region: 'South', population: 4779736, total: 135 },
+            { _id: 2, state: 'Alaska', abb: 'AK', region: 'West', population: 710231, total: 19 },
           ],
         });
       });

@@ -139,6 +139,10 @@ describe('catalogue sources', () => {
     withPrefix.datasets[0].resources[0].source.header_prefix = '#';
     const parsed = parseCatalog(withPrefix);
     assert.notEqual(new LoadSources(parsed, '.').specHash(parsed.resources[0]!), hashOf());
+    const withComments = base();
+    withComments.datasets[0].resources[0].source.comments = '#';
+    const commented = parseCatalog(withComments);
+    assert.notEqual(new LoadSources(commented, '.').specHash(commented.resources[0]!), hashOf());
     const jsonHash = (orient?: string) => {
       const catalog = base();
       catalog.datasets[0].resources[0].source = {
@@ -333,6 +337,15 @@ describe('catalogue sources', () => {
       fails((c) => {
         c.datasets[0].resources[0].source = { path: 'x.json', layout: 'json', records: '/*', header_prefix: '#' };
       }, /source\.header_prefix: only applies to the csv layout/);
+    });
+    test('a comment mark that is empty or spaced, or on a workbook', () => {
+      for (const mark of ['', '# ', 1])
+        fails((c) => {
+          c.datasets[0].resources[0].source.comments = mark;
+        }, /source\.comments: must be/);
+      fails((c) => {
+        c.datasets[0].resources[0].source = { path: 'x.xlsx', layout: 'xlsx', comments: '#' };
+      }, /source\.comments: only applies to the csv layout/);
     });
     test('an orient other than records or columns, on csv, or of columns not at the root', () => {
       fails((c) => {

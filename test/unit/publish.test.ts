@@ -246,7 +246,12 @@ describe('what a file is', () => {
         '',
       ].join('\n'),
     );
-    assert.deepEqual([tab.delimiter, tab.headerRow], ['\t', 38]);
+    assert.deepEqual([tab.delimiter, tab.headerRow, tab.commentMark], ['\t', 38, '#']);
+    // Comment lines are told by what is above the header: comments, or a header written as one (numpy's savetxt).
+    assert.equal(sniffDelimited('# made by hand\na,b\n1,2\n#3,4\n').commentMark, '#');
+    assert.equal(sniffDelimited('# x y\n1 2\n3 4\n').commentMark, '#');
+    assert.equal(sniffDelimited('Table 1\na,b\n1,2\n').commentMark, null);
+    assert.equal(sniffDelimited('a,b\n#1,2\n').commentMark, null);
   });
 
   test('a first line that reads as the values below it is data: no header; names, years and column numbers are a header', () => {

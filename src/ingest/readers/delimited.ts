@@ -45,6 +45,8 @@ export interface DelimitedOptions {
   leadingSpaces?: boolean;
   /** A comment mark the header line starts with, in a cell of its own: no column (see DelimitedShape.headerPrefix). */
   headerPrefix?: string | null;
+  /** Lines below the header that start with this mark are comments, left out (see DelimitedShape.commentMark). */
+  commentMark?: string | null;
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
@@ -208,7 +210,7 @@ async function* escapedSeparatorsAsHex(chunks: AsyncIterable<Buffer>, delimiter:
  * Every record of the file with the line it ends on, in batches, from the header row on. A trailing block of note
  * lines ("This is a provisional result", "Source: …", one cell each) is held back and dropped at the end; if a data
  * row follows, the block was data after all and is handed on. A row of two or more cells, all empty (",,,"), holds
- * nothing and is left out, counted in `empty`.
+ * nothing and is left out, counted in `empty`; so is a comment line below the header (`commentMark`), in `comments`.
  */
 export async function* recordBatches(
   file: string,
@@ -216,6 +218,7 @@ export async function* recordBatches(
   options: DelimitedOptions,
   notes: { line: number; text: string }[] = [],
   empty: EmptyRows = { count: 0, first: null },
+  comments: EmptyRows = { count: 0, first: null },
 ): AsyncGenerator<RawRow[]> {
   const core = parserCore(
     {
@@ -232,6 +235,7 @@ export async function* recordBatches(
     },
     options.unquotedEmptyIsNull === true,
   );
+  const commentMark = options.headerRow > 0 ? options.commentMark : null;
   let batch: RawRow[] = [];
   let held: RawRow[] = [];
   let width = 0;
@@ -246,6 +250,12 @@ export async function* recordBatches(
     if (cells.length > 1 && cells.every((cell) => cell === '' || cell === null)) {
       empty.count += 1;
       empty.first ??= row.line;
+      lastLine = row.line;
+      return;
+    }
+    if (commentMark && row.line > options.headerRow && read[0]?.startsWith(commentMark)) {
+      comments.count += 1;
+      comments.first ??= row.line;
       lastLine = row.line;
       return;
     }
@@ -337,7 +347,8 @@ export async function openDelimited(
 ): Promise<TableReader> {
   const notes: { line: number; text: string }[] = [];
   const emptyRows: EmptyRows = { count: 0, first: null };
-  const batches = recordBatches(file, displayName, options, notes, emptyRows);
+  const commentRows: EmptyRows = { count: 0, first: null };
+  const batches = recordBatches(file, displayName, options, notes, emptyRows, commentRows);
   let first: RawRow[] = [];
   let columns: string[] | null = null;
   for (;;) {
@@ -378,6 +389,7 @@ export async function openDelimited(
     rowCount: null,
     notes,
     emptyRows,
+    commentRows,
     async *batches() {
       if (started) throw new Error("a delimited file's rows are read once");
       started = true;

@@ -16,6 +16,8 @@ export interface ReadOverrides {
   nulls?: 'NULL' | 'empty';
   /** `skip`: the spaces after each delimiter are not part of the cells; `keep`: they are. */
   leadingSpaces?: 'skip' | 'keep';
+  /** The mark comment lines start with, or `none`: every line below the header is a row. */
+  comments?: string;
   sheet?: string;
 }
 
@@ -75,6 +77,9 @@ export async function tableSpec(
         escapesSeen,
         nullWord: overrides.nulls === undefined ? sniffed.nullWordLine !== null : overrides.nulls === 'NULL',
         ...(overrides.leadingSpaces ? { leadingSpaces: overrides.leadingSpaces === 'skip' } : {}),
+        ...(overrides.comments !== undefined
+          ? { commentMark: overrides.comments === 'none' ? null : overrides.comments }
+          : {}),
       };
     }
     case 'json':

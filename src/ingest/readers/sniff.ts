@@ -44,6 +44,12 @@ export interface DelimitedShape {
    */
   headerPrefix: string | null;
   /**
+   * The mark comment lines start with, where the lines above the header are all comments ("# …", as tzdata's tables,
+   * gnuplot's data files and numpy's savetxt write them) or the header itself is one: lines below the header that start
+   * with it are comments too, not rows (R's read.table reads "#" so). Null where nothing says so.
+   */
+  commentMark: string | null;
+  /**
    * In a tab-separated sample, the first line with a cell that is exactly `\N`: PostgreSQL's and MySQL's text format
    * (COPY … TO, SELECT … INTO OUTFILE), where that is NULL and backslashes escape. Null when there is none.
    */
@@ -327,6 +333,7 @@ function sniffTable(text: string, delimiters: readonly string[]): DelimitedShape
       leadingSpaces: false,
       separatorLine: false,
       headerPrefix: null,
+      commentMark: null,
       backslashNull: null,
       nullWordLine: null,
       doubledBackslash: false,
@@ -344,6 +351,7 @@ function sniffTable(text: string, delimiters: readonly string[]): DelimitedShape
     leadingSpaces,
     separatorLine: false,
     headerPrefix: headerless ? null : best.headerPrefix,
+    commentMark: headerless ? null : commentMarkOf(lines, headerRow, best.headerPrefix),
     backslashNull: delimiter === '\t' ? cellLine(lines, headerRow, '\t', '\\N') : null,
     nullWordLine: cellLine(lines, headerRow, delimiter, 'NULL', leadingSpaces),
     doubledBackslash: text.includes('\\\\'),
@@ -361,6 +369,16 @@ const COMMENT_MARK = '#';
 function commentedHeader(header: string, delimiter: string, width: number, body: readonly number[]): string | null {
   if (!header.startsWith(`${COMMENT_MARK}${delimiter}`) || body.length === 0) return null;
   return mode(body) === width - 1 ? COMMENT_MARK : null;
+}
+
+/**
+ * The comment mark of a file whose lines above the header (blank ones apart) all start with it, or whose header is
+ * written as a comment (headerPrefix).
+ */
+function commentMarkOf(lines: readonly string[], headerRow: number, headerPrefix: string | null): string | null {
+  if (headerPrefix === COMMENT_MARK) return COMMENT_MARK;
+  const above = lines.slice(0, Math.max(headerRow - 1, 0)).filter((line) => line.trim() !== '');
+  return above.length > 0 && above.every((line) => line.startsWith(COMMENT_MARK)) ? COMMENT_MARK : null;
 }
 
 /** Kinds of values a column's cells may all be, which a header's name is not. */

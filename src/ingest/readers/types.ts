@@ -53,6 +53,8 @@ export interface TableReader {
    * formatted: left out, counted as read, with the line of the first.
    */
   readonly emptyRows?: EmptyRows;
+  /** Lines below the header that start with the file's comment mark (DelimitedOptions.commentMark): left out, counted. */
+  readonly commentRows?: EmptyRows;
   /**
    * The rows, in file order, in batches (a batch per chunk read, so that a consumer awaits once per batch, not per
    * row).
