@@ -423,7 +423,7 @@ export class StatementTranslator implements Translation {
     }
     // Ordering by a constant changes nothing (and SQLite could read it as a column number): such terms are left out.
     const orderTerms = (items: OrderItem[]) =>
-      items.filter((o) => !isConstant(o.key)).map((o) => orderTerm(o.key, o.sort));
+      items.filter((o) => !isConstant(o.key)).map((o) => orderTerm(o.key, o.sort, distinct));
     const oneRow =
       grouped && groupKeys.length === 0 && having === null && limit === null && offset === null && distinctOn === null;
     const plain = !withSql && order.length === 0 && limit === null && offset === null && distinctOn === null;

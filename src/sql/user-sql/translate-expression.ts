@@ -851,14 +851,23 @@ function frameClause(w: WindowDef): string {
 }
 
 /** ORDER BY items (of a window or a query): SQLite terms with PostgreSQL's default null placement. */
-export function orderTerm(key: Ex, sort: SortBy): string {
+/**
+ * An ORDER BY term with PostgreSQL's placement of nulls (last ascending, first descending, unless said). With
+ * `nullsAsKey`, a placement that is not SQLite's own (nulls first ascending) is written as a key of its own before the
+ * value: SQLite 3.53 answers SELECT DISTINCT ordered by an indexed column with NULLS LAST (or DESC NULLS FIRST) wrongly
+ * once the table is analysed, walking the index and losing rows (the nulls, or all but them).
+ */
+export function orderTerm(key: Ex, sort: SortBy, nullsAsKey = false): string {
   if (sort.sortby_dir === 'SORTBY_USING') throw unsupported('ORDER BY … USING');
   if (key.type === 'tsvector' || key.type === 'tsquery') {
     throw new SqlFailure(`could not identify an ordering operator for type ${key.type}`);
   }
   const desc = sort.sortby_dir === 'SORTBY_DESC';
   const nullsFirst = sort.sortby_nulls === 'SORTBY_NULLS_FIRST' || (sort.sortby_nulls !== 'SORTBY_NULLS_LAST' && desc);
-  return `${keyOf(key)} ${desc ? 'DESC' : 'ASC'} NULLS ${nullsFirst ? 'FIRST' : 'LAST'}`;
+  const value = keyOf(key);
+  if (nullsAsKey && nullsFirst === desc)
+    return `${value} IS NULL ${nullsFirst ? 'DESC' : 'ASC'}, ${value} ${desc ? 'DESC' : 'ASC'}`;
+  return `${value} ${desc ? 'DESC' : 'ASC'} NULLS ${nullsFirst ? 'FIRST' : 'LAST'}`;
 }
 
 function translateWindowCall(f: FuncCall, name: string, env: ExprEnv): Ex {
