@@ -230,6 +230,8 @@ describe('what a file is', () => {
     );
     assert.deepEqual([padded.headerRow, padded.titleLines], [3, ['Table 1: Murders by state,,,,', ',,,,']]);
     assert.equal(sniffDelimited('"Table 2, 2022";;\nRegion;2019;2020\nCork;1;2\n').headerRow, 2);
+    // A delimiter a "sep=" line names is any character, a regular expression's own too.
+    assert.equal(sniffDelimited('sep=.\nTable 3..\nRegion.Name\nCork.Kerry\nMayo.Sligo\n').headerRow, 3);
     // A header naming only its first column over data, and a sparse row, are not titles.
     assert.equal(sniffDelimited('a,,\nb,1,2\nc,3,4\n').headerRow, 1);
     assert.equal(sniffDelimited('x,,\n12,,\nid,name,votes\n1,Ann,3\n').headerRow, 1);

@@ -229,7 +229,8 @@ function headerRowOf(counts: readonly number[], lines: readonly string[], delimi
  */
 function isPaddedTitle(lines: readonly string[], at: number, delimiter: string): boolean {
   const line = lines[at] ?? '';
-  const escaped = delimiter.replace(/[|\\]/g, '\\$&');
+  // Any character may be the delimiter a "sep=" line names.
+  const escaped = delimiter.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const trailing = new RegExp(`(?:${escaped}[ \\t]*)+$`);
   const text = line.replace(trailing, '');
   if (text === line || delimiter === ' ') return false;
