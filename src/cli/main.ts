@@ -79,11 +79,11 @@ Publishes a table file. Finds out what it is from its content (then its name): d
 pipe or space; UTF-8 with or without BOM, UTF-16 with a BOM, or Windows-1252; any line endings; title lines above the
 header skipped, "#" comment lines too, a header written as a comment (numpy's "# x y z"), or no header at all; short
 rows padded), JSON (an array of objects, an object holding one, CKAN's dumps, pandas' DataFrame.to_json in any orient,
-GeoJSON), NDJSON, an Excel .xlsx workbook or Parquet, also gzip-compressed or alone in a ZIP archive. Reads it once to infer each column's
-type (int4, int8, numeric, date, timestamp, bool or text; leading zeros kept as text; thousands separators and decimal
-commas read as numbers; NA, #N/A, .., - and other missing-value marks empty in a column of numbers or dates), prints
-every decision with the line that decided it, writes the resource into the catalogue and loads it. A running server
-serves it within seconds. Adding the same file again updates its entry.
+GeoJSON), NDJSON, an Excel .xlsx workbook or Parquet, also gzip-compressed or alone in a ZIP archive. Reads it once to
+infer each column's type (int4, int8, numeric, date, timestamp, bool or text; leading zeros kept as text; thousands
+separators and decimal commas read as numbers; NA, #N/A, .., - and other missing-value marks empty in a column of
+numbers or dates), prints every decision with the line that decided it, writes the resource into the catalogue and loads
+it. A running server serves it within seconds. Adding the same file again updates its entry.
 
   --dataset NAME        the dataset to add it to (created if new; default: from the file name)
   --title TEXT          the resource's name (and the new dataset's title)
