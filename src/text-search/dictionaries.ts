@@ -4,6 +4,7 @@
 import { createRequire } from 'node:module';
 import { lowerText } from './chars.js';
 import { Tok } from './parser.js';
+import { stemFrench } from './french.js';
 import { STOP_WORDS } from './stopwords.js';
 
 /** Result of a dictionary: the lexemes (empty for a stop word). */
@@ -51,7 +52,8 @@ function simpleDictionary(): Lexize {
 }
 
 function snowballDictionary(language: string, stopWords: string | undefined): Lexize {
-  const stemmer = snowballModule().newStemmer(language);
+  // PostgreSQL's Snowball release marks French 'ë' and 'ï', which the older stemmer does not: French is our own.
+  const stemmer: SnowballStemmer = language === 'french' ? { stem: stemFrench } : snowballModule().newStemmer(language);
   const stops = new Set(stopWords ? stopWords.split(' ') : []);
   const cache = new Map<string, readonly string[]>();
   const none: readonly string[] = [];
@@ -93,8 +95,8 @@ const SIMPLE_TYPES = [
 
 /**
  * Snowball languages whose stemmer in `snowball-stemmers` agrees with PostgreSQL 15's (checked by
- * test/unit/text-search-differential.test.ts). French and Russian are left out: PostgreSQL ships a
- * newer Snowball release that treats 'ë' (French) and 'ё' (Russian) differently.
+ * test/unit/text-search-differential.test.ts); French is src/text-search/french.ts's, as PostgreSQL's newer Snowball
+ * release stems it. Russian is left out: that release also treats 'ё' differently.
  */
 const SNOWBALL_LANGUAGES = [
   'arabic',
@@ -105,6 +107,7 @@ const SNOWBALL_LANGUAGES = [
   'dutch',
   'english',
   'finnish',
+  'french',
   'german',
   'hungarian',
   'irish',

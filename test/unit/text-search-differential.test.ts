@@ -327,6 +327,8 @@ const STEM_LETTERS: Record<string, string> = {
   romanian: 'ăâîșțşţ',
   turkish: 'çğıöşü',
   catalan: 'àèéíïòóúüç',
+  // ë and ï are marked by the prelude of PostgreSQL's Snowball release (src/text-search/french.ts).
+  french: 'àâçéèêëîïôûùüÿœ',
   basque: 'ñ',
   armenian: 'աբգդեզէըթժիլխծկհձղճմյնշոչպջռսվտրցւփքօֆ',
   arabic: 'ابتثجحخدذرسشصضطظعغفقكلمنهويىةأإآؤئ',
