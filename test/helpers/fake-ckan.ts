@@ -588,6 +588,14 @@ function plain(value: unknown): unknown {
 // ---- faults
 
 /** The first `count` requests are refused with 429 and a Retry-After. */
+/**
+ * A moment as CKAN writes `metadata_modified` (UTC, microseconds, no zone): now by default, as a portal stamps a change
+ * when it is made. A fixed date would fall behind a poll's "since" once the day of writing it has passed.
+ */
+export function ckanTime(ms = Date.now()): string {
+  return new Date(ms).toISOString().replace(/Z$/, '000');
+}
+
 export function tooManyRequests(count: number, retryAfterSeconds = 2): Fault {
   let left = count;
   return () =>

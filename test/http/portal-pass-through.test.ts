@@ -23,7 +23,7 @@ import { PassThrough } from '../../src/portal/pass-through.js';
 import { PassThroughCache } from '../../src/portal/pass-through-cache.js';
 import type { Settings } from '../../src/settings.js';
 import { storageFor } from '../../src/stores.js';
-import { FakeCkan, SAMPLE_FIELDS, sampleRecords } from '../helpers/fake-ckan.js';
+import { ckanTime, FakeCkan, SAMPLE_FIELDS, sampleRecords } from '../helpers/fake-ckan.js';
 import { createTestDatabase, httpCall, silentLogger, TEST_BACKENDS, testSettings } from '../helpers/service.js';
 
 const TIMEOUT_MS = 1500;
@@ -593,7 +593,7 @@ for (const backend of TEST_BACKENDS)
       assert.equal((await call(search)).statusCode, 200);
       front.begin();
       portal.visibility = 'private';
-      portal.datasetModified = '2026-12-05T10:00:00.000000';
+      portal.datasetModified = ckanTime();
       const outcome = await front.poll();
       assert.deepEqual(outcome.withdrawn, [portal.datasetName]);
       for (const url of [

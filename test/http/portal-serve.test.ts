@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { FakeCkan, SAMPLE_FIELDS, sampleRecords } from '../helpers/fake-ckan.js';
+import { ckanTime, FakeCkan, SAMPLE_FIELDS, sampleRecords } from '../helpers/fake-ckan.js';
 import { folderEnv, runCli, startServerProcess, type ServerProcess } from '../helpers/processes.js';
 import { createTestDatabase, httpCall, TEST_BACKENDS } from '../helpers/service.js';
 
@@ -85,7 +85,7 @@ for (const backend of TEST_BACKENDS)
 
     test('a dataset made private upstream is no longer served from the next poll on', async () => {
       portal.visibility = 'private';
-      portal.datasetModified = '2026-12-06T09:00:00.000000';
+      portal.datasetModified = ckanTime();
       const url = `/api/3/action/datastore_search?resource_id=${portal.resourceId}`;
       const started = Date.now();
       let status = 200;
@@ -104,7 +104,7 @@ for (const backend of TEST_BACKENDS)
 
     test('made public again, it is copied again at the next poll', async () => {
       portal.visibility = 'public';
-      portal.datasetModified = '2026-12-06T09:05:00.000000';
+      portal.datasetModified = ckanTime();
       const url = `/api/3/action/datastore_search?resource_id=${portal.resourceId}`;
       const started = Date.now();
       let origin = '';
