@@ -1,6 +1,6 @@
 // The French Snowball stemmer of the release PostgreSQL 15 ships (2.x), written from the algorithm's published
-// description (snowballstem.org): used for words with 'ë' or 'ï', which that release marks in its prelude and the older
-// stemmer in `snowball-stemmers` does not. test/unit/text-search-differential.test.ts compares it with PostgreSQL.
+// description (snowballstem.org): that release marks 'ë' and 'ï' in its prelude, which the older stemmer in
+// `snowball-stemmers` does not. test/unit/text-search-differential.test.ts compares it with PostgreSQL.
 
 const VOWELS = new Set('aeiouyâàëéêèïîôûù');
 const KEEP_WITH_S = new Set('aiouès');
@@ -83,11 +83,12 @@ const STANDARD = {
   emment: ['emment'],
   ment: ['ment', 'ments'],
 } as const;
-const STANDARD_SUFFIXES = Object.values(STANDARD).flat();
-const kindOf = (suffix: string) =>
-  (Object.keys(STANDARD) as (keyof typeof STANDARD)[]).find((k) =>
-    (STANDARD[k] as readonly string[]).includes(suffix),
-  )!;
+type StandardKind = keyof typeof STANDARD;
+/** Each standard suffix's rule, by the suffix. */
+const STANDARD_KIND = new Map<string, StandardKind>(
+  (Object.keys(STANDARD) as StandardKind[]).flatMap((kind) => STANDARD[kind].map((suffix) => [suffix, kind] as const)),
+);
+const STANDARD_SUFFIXES = [...STANDARD_KIND.keys()];
 
 const I_VERB = [
   'îmes', 'ît', 'îtes', 'i', 'ie', 'ies', 'ir', 'ira', 'irai', 'iraIent', 'irais', 'irait', 'iras', 'irent', 'irez',
@@ -118,7 +119,7 @@ export function stemFrench(word: string): string {
     const suffix = longestSuffix(w, STANDARD_SUFFIXES);
     if (suffix === null) return false;
     const at = start(suffix);
-    switch (kindOf(suffix)) {
+    switch (STANDARD_KIND.get(suffix)!) {
       case 'plain':
         if (at < p2) return false;
         cut(suffix.length);
