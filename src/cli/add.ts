@@ -14,7 +14,13 @@ import { openTable, tableSpec, type TableSpec } from '../ingest/readers/open.js'
 import { RunawayQuoteError } from '../ingest/readers/delimited.js';
 import { geojsonPath, type RecordsLocation } from '../ingest/readers/json.js';
 import { MIXED_UTF8 } from '../ingest/readers/mixed-utf8.js';
-import { DELIMITER_NAMES, NotATableError, sniffFile, type TextEncoding } from '../ingest/readers/sniff.js';
+import {
+  DELIMITER_NAMES,
+  NotATableError,
+  sniffFile,
+  type TextEncoding,
+  withoutPadding,
+} from '../ingest/readers/sniff.js';
 import { notUtf8 } from '../ingest/encoding.js';
 import { downloadFile, isUrl, uncompressed } from '../ingest/source.js';
 import type { Settings } from '../settings.js';
@@ -424,7 +430,7 @@ function readingReport(plan: AddPlan): string[] {
         // A blank line a spreadsheet padded with empty cells (",,,,") is as blank as an empty one.
         const titles = spec.titleLines
           .slice(spec.separatorLine ? 1 : 0)
-          .filter((l) => l.split(spec.delimiter).join('').trim() !== '');
+          .filter((l) => withoutPadding(l, spec.delimiter).trim() !== '');
         lines.push(
           `header on line ${spec.headerRow}${titles.length > 0 ? `; above it, left out: ${titles.map(quoted).join(', ')}` : ''} (--header-row N to choose another)`,
         );

@@ -229,17 +229,21 @@ function headerRowOf(counts: readonly number[], lines: readonly string[], delimi
  */
 function isPaddedTitle(lines: readonly string[], at: number, delimiter: string): boolean {
   const line = lines[at] ?? '';
-  // Any character may be the delimiter a "sep=" line names.
-  const escaped = delimiter.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const trailing = new RegExp(`(?:${escaped}[ \\t]*)+$`);
-  const text = line.replace(trailing, '');
+  const text = withoutPadding(line, delimiter);
   if (text === line || delimiter === ' ') return false;
   if (text.trim() !== '') {
     const cell = text.trim().replace(/^"(.*)"$/s, '$1');
     if (fieldCounts(`${text}\n`, delimiter).counts[0] !== 1 || kindOf(cell) !== null) return false;
   }
-  const next = lines.slice(at + 1).find((l) => l.replace(trailing, '').trim() !== '');
+  const next = lines.slice(at + 1).find((l) => withoutPadding(l, delimiter).trim() !== '');
   return next !== undefined && readsAsHeader(next, delimiter);
+}
+
+/** A line without the empty cells a spreadsheet pads it with (",,,,", ", , "): "" for a padded blank line. */
+export function withoutPadding(line: string, delimiter: string): string {
+  // Any character may be the delimiter a "sep=" line names.
+  const escaped = delimiter.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return line.replace(new RegExp(`(?:${escaped}[ \\t]*)+$`), '');
 }
 
 /** Two or more names and no values (a year may name a column): a line a header could be. */
